@@ -1,0 +1,29 @@
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { AuthorizerContext } from '../../shared/auth/caller.js';
+import { authorize } from '../../shared/auth/credentials.js';
+import { routes } from '../routes.js';
+
+/**
+ * The API Gateway REQUEST authorizer. Missing or unknown credentials throw
+ * 'Unauthorized' (API Gateway answers 401); a guild key on an internal route
+ * is denied (403). Caching is off, so a revoked key stops working at once.
+ */
+export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  const route = routes.find((r) => r.method === event.httpMethod && r.path === event.resource);
+  const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  const verdict = await authorize(header, route?.access ?? 'internal');
+  if (!verdict.allow && verdict.status === 401) throw new Error('Unauthorized');
+  const context: AuthorizerContext | undefined = verdict.allow
+    ? verdict.caller.kind === 'service'
+      ? { caller: 'service' }
+      : { caller: 'guild', guild_id: verdict.caller.guildId, key_id: verdict.caller.keyId }
+    : undefined;
+  return {
+    principalId: verdict.allow ? (verdict.caller.kind === 'service' ? 'service' : `guild:${verdict.caller.guildId}`) : 'denied',
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: verdict.allow ? 'Allow' : 'Deny', Resource: event.methodArn }],
+    },
+    ...(context ? { context } : {}),
+  };
+}

@@ -1,0 +1,5 @@
+import { endpoint } from '../../shared/http/endpoint.js';
+import { guildBody } from '../../shared/http/schemas.js';
+import { disableModule } from '../../shared/modules/state.js';
+
+export const handler = endpoint({ body: guildBody }, ({ body, module }) => disableModule(body.guild_id, module!));

@@ -1,0 +1,29 @@
+import { startLocal } from './start.js';
+
+/** `npm start`: local mode configured by the environment (contract section 10). */
+const env = process.env;
+const service = await startLocal({
+  port: env.PORT ? Number(env.PORT) : 3000,
+  host: env.HOST ?? '127.0.0.1',
+  dataDir: env.DATA_DIR || '.data',
+  serviceToken: env.SERVICE_TOKEN || undefined,
+  platformApiBaseUrl: env.PLATFORM_API_BASE_URL || undefined,
+  platformBotToken: env.PLATFORM_BOT_TOKEN || undefined,
+  dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+  tableName: env.TABLE_NAME || undefined,
+});
+
+console.log(`Guild Module Management Service, local mode
+  API:            ${service.url}  (also under ${service.url}/v1)
+  API docs:       ${service.url}/docs
+  Service token:  ${service.serviceToken}
+  Data directory: ${service.dataDir}
+  Platform:       ${service.sandboxUrl ? `sandbox at ${service.sandboxUrl} (look at it: ${service.sandboxUrl.replace(/\/api\/v10$/, '/')})` : env.PLATFORM_API_BASE_URL}
+
+Try: curl -H "Authorization: Bearer ${service.serviceToken}" "${service.url}/modules/polls/status?guild_id=1234567890123456789"`);
+
+const shutdown = () => {
+  service.stop().then(() => process.exit(0), () => process.exit(1));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

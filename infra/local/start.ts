@@ -1,0 +1,106 @@
+import { once } from 'node:events';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { TABLE } from '../../shared/db/table.js';
+import { resetDb } from '../../shared/db/client.js';
+import { mintSecret } from '../../shared/ids.js';
+import { createApiServer } from './http-server.js';
+import { startSandbox } from './sandbox/server.js';
+import { ensureTable, startEmbeddedDynamo } from './table.js';
+
+/** How local mode is started; every field has the default of contract section 10. */
+export interface LocalOptions {
+  port?: number;
+  host?: string;
+  /** Where the table and the generated service token live; null keeps everything in memory (tests). */
+  dataDir?: string | null;
+  serviceToken?: string;
+  platformApiBaseUrl?: string;
+  platformBotToken?: string;
+  dynamodbEndpoint?: string;
+  tableName?: string;
+}
+
+export interface LocalService {
+  url: string;
+  /** The sandbox platform's API base (ends in /api/v10), or null when a real platform is configured. */
+  sandboxUrl: string | null;
+  serviceToken: string;
+  dataDir: string | null;
+  stop(): Promise<void>;
+}
+
+/** The service token: given, or kept in DATA_DIR from an earlier start, or generated now (and kept). */
+function resolveServiceToken(given: string | undefined, dataDir: string | null): string {
+  if (given) return given;
+  if (!dataDir) return mintSecret();
+  const file = join(dataDir, 'service-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const token = mintSecret();
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+async function close(server: Server): Promise<void> {
+  server.closeAllConnections?.();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * Starts local mode: the embedded table (unless DYNAMODB_ENDPOINT), the
+ * sandbox platform (unless PLATFORM_API_BASE_URL), and the API server over
+ * the same route tables CDK deploys. Handlers read their configuration from
+ * the environment, as in Lambda, so it is set here.
+ */
+export async function startLocal(options: LocalOptions = {}): Promise<LocalService> {
+  const dataDir = options.dataDir === undefined ? '.data' : options.dataDir;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const closers: (() => Promise<void>)[] = [];
+
+  let endpoint = options.dynamodbEndpoint;
+  if (!endpoint) {
+    const dynamo = await startEmbeddedDynamo(dataDir);
+    endpoint = dynamo.endpoint;
+    closers.push(() => close(dynamo.server));
+  }
+  const tableName = options.tableName ?? TABLE.defaultName;
+  await ensureTable(endpoint, tableName);
+
+  let platformUrl = options.platformApiBaseUrl;
+  let sandboxUrl: string | null = null;
+  if (!platformUrl) {
+    const sandbox = await startSandbox({ port: 0, host: options.host ?? '127.0.0.1' });
+    platformUrl = sandboxUrl = sandbox.url;
+    closers.push(() => sandbox.close());
+  }
+
+  const serviceToken = resolveServiceToken(options.serviceToken, dataDir);
+  Object.assign(process.env, {
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: endpoint,
+    AWS_REGION: process.env.AWS_REGION ?? 'local',
+    PLATFORM_API_BASE_URL: platformUrl,
+    PLATFORM_BOT_TOKEN: options.platformBotToken ?? (sandboxUrl ? 'sandbox-bot-token' : ''),
+    SERVICE_TOKEN: serviceToken,
+  });
+  resetDb();
+
+  const api = createApiServer();
+  api.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
+  await once(api, 'listening');
+  const { port } = api.address() as AddressInfo;
+  closers.unshift(() => close(api));
+
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    sandboxUrl,
+    serviceToken,
+    dataDir,
+    async stop() {
+      for (const closeOne of closers) await closeOne();
+      resetDb();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.js';
+import { queryAll } from '../db/pagination.js';
+import { nextRecordId } from '../db/record-ids.js';
+import { tableName } from '../db/table.js';
+import { notFound } from '../errors.js';
+import { mintId, mintSecret } from '../ids.js';
+import { guildKey, recordOf } from '../modules/store.js';
+import type { Caller } from './caller.js';
+
+/**
+ * Guild API keys: minted for one guild, shown once, stored as a SHA-256 hash.
+ * The bearer token is `gmk.<guild_id>.<key_id>.<secret>`: the guild and key
+ * ID locate the item with one read, the secret (256 random bits) is compared
+ * by hash. A slow password hash buys nothing for secrets that long.
+ */
+const PREFIX = 'gmk';
+const keyItem = (guildId: string, keyId: string) => ({ pk: guildKey(guildId), sk: `APIKEY#${keyId}` });
+
+export interface ApiKeyRecord {
+  id: number;
+  key_id: string;
+  guild_id: string;
+  name: string | null;
+  created_at: string;
+  last_use: string | null;
+}
+
+const hash = (secret: string) => createHash('sha256').update(secret).digest();
+
+function publicRecord(item: Record<string, unknown>): ApiKeyRecord {
+  const { secret_hash: _hidden, ...record } = recordOf(item);
+  return record as unknown as ApiKeyRecord;
+}
+
+export async function createApiKey(guildId: string, name: string | null): Promise<ApiKeyRecord & { secret: string }> {
+  const keyId = mintId();
+  const secret = mintSecret();
+  const record: ApiKeyRecord = {
+    id: await nextRecordId('api_key'),
+    key_id: keyId,
+    guild_id: guildId,
+    name,
+    created_at: new Date().toISOString(),
+    last_use: null,
+  };
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keyItem(guildId, keyId), entity: 'api_key', ...record, secret_hash: hash(secret).toString('hex') },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return { ...record, secret: `${PREFIX}.${guildId}.${keyId}.${secret}` };
+}
+
+export async function listApiKeys(guildId: string): Promise<ApiKeyRecord[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': 'APIKEY#' },
+  });
+  return items.map(publicRecord).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+}
+
+export async function revokeApiKey(guildId: string, keyId: string): Promise<ApiKeyRecord> {
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: keyItem(guildId, keyId), ReturnValues: 'ALL_OLD' }));
+  if (!out.Attributes) throw notFound(`Guild ${guildId} has no API key '${keyId}'.`);
+  return publicRecord(out.Attributes);
+}
+
+/** How often `last_use` is written: once a minute is exact enough and keeps reads read-only. */
+const LAST_USE_RESOLUTION_MS = 60_000;
+
+/** The guild key a bearer token names, or null when it is not a live key. */
+export async function verifyApiKey(token: string): Promise<Caller | null> {
+  const parts = token.split('.');
+  if (parts.length !== 4 || parts[0] !== PREFIX) return null;
+  const [, guildId, keyId, secret] = parts as [string, string, string, string];
+  if (!/^[0-9]{1,20}$/.test(guildId) || !/^[A-Za-z0-9_-]{22}$/.test(keyId) || !secret) return null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keyItem(guildId, keyId), ConsistentRead: true }));
+  const stored = out.Item?.secret_hash;
+  if (typeof stored !== 'string' || !timingSafeEqual(Buffer.from(stored, 'hex'), hash(secret))) return null;
+  const lastUse = out.Item?.last_use as string | null | undefined;
+  if (!lastUse || Date.now() - Date.parse(lastUse) > LAST_USE_RESOLUTION_MS) {
+    // Best effort: a failed bookkeeping write must not refuse a valid key, and a revoked key must not come back.
+    await db()
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keyItem(guildId, keyId),
+          UpdateExpression: 'SET last_use = :now',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': new Date().toISOString() },
+        }),
+      )
+      .catch(() => undefined);
+  }
+  return { kind: 'guild', guildId, keyId };
+}

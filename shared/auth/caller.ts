@@ -1,0 +1,18 @@
+/**
+ * Who is calling: the bot with the service token, or a dashboard with a guild
+ * API key. The authorizer decides; the endpoint factory reads its verdict
+ * from the request context (API Gateway in AWS, the local server locally).
+ */
+export type Caller = { kind: 'service' } | { kind: 'guild'; guildId: string; keyId: string };
+
+/** What the authorizer hands API Gateway as `context` (string values only). */
+export type AuthorizerContext = { caller: 'service' } | { caller: 'guild'; guild_id: string; key_id: string };
+
+export function callerFromContext(context: Record<string, unknown> | null | undefined): Caller | null {
+  if (!context) return null;
+  if (context.caller === 'service') return { kind: 'service' };
+  if (context.caller === 'guild' && typeof context.guild_id === 'string' && typeof context.key_id === 'string') {
+    return { kind: 'guild', guildId: context.guild_id, keyId: context.key_id };
+  }
+  return null;
+}

@@ -1,0 +1,27 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Access } from '../http/route.js';
+import { verifyApiKey } from './api-keys.js';
+import type { Caller } from './caller.js';
+import { serviceToken } from './service-token.js';
+
+/** The authorizer's decision for one request, the same in AWS and in local mode. */
+export type Verdict = { allow: true; caller: Caller } | { allow: false; status: 401 | 403; reason: string };
+
+export const UNAUTHORIZED_REASON =
+  "Send 'Authorization: Bearer <token>' with the service token or an API key of the guild; no valid credentials were given.";
+export const INTERNAL_REASON = 'This operation is internal: only the service (bot) token may call it, not a guild API key.';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Reads `Authorization: Bearer <token>` and decides whether this caller may call a route of this access level. */
+export async function authorize(authorization: string | undefined, access: Access): Promise<Verdict> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) return { allow: false, status: 401, reason: UNAUTHORIZED_REASON };
+  const token = match[1]!;
+  const service = await serviceToken();
+  if (service && timingSafeEqual(digest(service), digest(token))) return { allow: true, caller: { kind: 'service' } };
+  const key = await verifyApiKey(token);
+  if (!key) return { allow: false, status: 401, reason: UNAUTHORIZED_REASON };
+  if (access === 'internal') return { allow: false, status: 403, reason: INTERNAL_REASON };
+  return { allow: true, caller: key };
+}

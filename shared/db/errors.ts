@@ -1,0 +1,24 @@
+/** DynamoDB failures that mean "the table is unreachable or throttled", answered as 503. */
+const UNAVAILABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'TimeoutError',
+  'NetworkingError',
+]);
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { name?: string; code?: string; $metadata?: unknown; cause?: { code?: string } };
+  if (e.name && UNAVAILABLE.has(e.name) && ('$metadata' in e || e.name === 'TimeoutError')) return true;
+  return Boolean((e.code && NETWORK_CODES.has(e.code)) || (e.cause?.code && NETWORK_CODES.has(e.cause.code)));
+}
+
+/** A conditional write lost its condition: the caller decides what that means. */
+export function isConditionFailed(error: unknown): boolean {
+  return Boolean(error && typeof error === 'object' && (error as { name?: string }).name === 'ConditionalCheckFailedException');
+}

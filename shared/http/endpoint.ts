@@ -1,0 +1,143 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { z } from 'zod';
+import { type Caller, callerFromContext } from '../auth/caller.js';
+import { badRequest, forbidden } from '../errors.js';
+import { parseSnowflake } from '../ids.js';
+import { type ModuleName, moduleOfPath } from '../modules/names.js';
+import { RawBody, successResponse } from './envelope.js';
+import { parseJsonLossless } from './json.js';
+import { bodyLimit, errorEnvelope } from './middleware.js';
+import { isShapeIssue, problemOf, validationError } from './validation.js';
+
+/** What an endpoint validates. Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
+export interface EndpointSpec<
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+> {
+  query?: Q;
+  body?: B;
+  path?: P;
+  /** `required`: 400 without the header. Otherwise the header is read when present. */
+  actor?: 'required' | 'optional';
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a use case receives: validated input, who calls, and for whom. */
+export interface EndpointInput<Q, B, P> {
+  query: Out<Q>;
+  body: Out<B>;
+  path: Out<P>;
+  /** null only on public routes (the authorizer guards every other one). */
+  caller: Caller | null;
+  /** The member the bot acts for (X-Acting-User-Id), or null. */
+  actor: string | null;
+  /** `guild_id` of the query or body, when the endpoint takes one. */
+  guildId: string | null;
+  /** The module whose path this is (`/modules/<module>/...`), or null. */
+  module: ModuleName | null;
+  /** The route's path template, e.g. `/modules/polls/entry/{poll_id}`. */
+  route: string;
+  requestId: string;
+}
+
+/** A Lambda handler that also carries the schemas it validates with (read by the OpenAPI document). */
+export type Handler = ((event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>) & { spec: EndpointSpec };
+
+const ACTOR_HEADER = 'x-acting-user-id';
+
+function header(event: APIGatewayProxyEvent, name: string): string | undefined {
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === name && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+function readBody(event: APIGatewayProxyEvent): unknown {
+  const text = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (text === null || text === undefined || text.trim() === '') {
+    throw badRequest('The request body must be a JSON object; it was empty.');
+  }
+  let value: unknown;
+  try {
+    value = parseJsonLossless(text);
+  } catch {
+    throw badRequest('The request body is not valid JSON; send a JSON object.');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest(`The request body must be a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}.`);
+  }
+  return value;
+}
+
+type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodType; raw: unknown };
+
+/**
+ * Turns a route's schemas and a use case into a Lambda handler. The factory
+ * owns, in this order: 413, the caller (401/403 for internal routes are the
+ * authorizer's), body/query/path/header shape (400), the guild scope of a
+ * guild key (403), rules (422), then the use case and the envelope.
+ */
+export function endpoint<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional' },
+  run: (input: EndpointInput<Q, B, P>) => Promise<object> | object,
+): Handler {
+  const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const caller = callerFromContext(event.requestContext?.authorizer);
+
+    const parts: Part[] = [];
+    if (spec.path) parts.push({ where: 'path', schema: spec.path, raw: event.pathParameters ?? {} });
+    if (spec.query) parts.push({ where: 'query', schema: spec.query, raw: event.queryStringParameters ?? {} });
+    if (spec.body) parts.push({ where: 'body', schema: spec.body, raw: readBody(event) });
+
+    // Shape of every part and of the acting-member header, before any rule.
+    const results = parts.map((part) => ({ part, result: part.schema.safeParse(part.raw, { error: problemOf, reportInput: true }) }));
+    for (const { part, result } of results) {
+      if (!result.success && result.error.issues.some(isShapeIssue)) throw validationError(result.error.issues, part.where);
+    }
+    const actorHeader = header(event, ACTOR_HEADER);
+    const actor = actorHeader === undefined || actorHeader === '' ? null : parseSnowflake(actorHeader);
+    if (actorHeader && actor === null) {
+      throw badRequest(`Header 'X-Acting-User-Id' must be the member's snowflake ID (1 to 20 decimal digits), not '${actorHeader.slice(0, 40)}'.`);
+    }
+    if (spec.actor === 'required' && actor === null) {
+      throw badRequest("Header 'X-Acting-User-Id' is required: name the member the bot acts for by their snowflake ID.");
+    }
+
+    // The guild scope of a guild key: shape is valid, so guild_id (when present) parses.
+    const rawGuild = parts.map((p) => (p.raw as Record<string, unknown>)?.guild_id).find((v) => v !== undefined);
+    const guildId = rawGuild === undefined ? null : parseSnowflake(rawGuild);
+    if (caller?.kind === 'guild' && guildId !== null && guildId !== caller.guildId) {
+      throw forbidden(`This API key belongs to guild ${caller.guildId}; it cannot act on guild ${guildId}.`);
+    }
+
+    for (const { part, result } of results) {
+      if (!result.success) throw validationError(result.error.issues, part.where);
+    }
+    const value = (where: Part['where']) => {
+      const found = results.find((r) => r.part.where === where);
+      return found?.result.success ? found.result.data : undefined;
+    };
+
+    const data = await run({
+      query: value('query') as Out<Q>,
+      body: value('body') as Out<B>,
+      path: value('path') as Out<P>,
+      caller,
+      actor,
+      guildId,
+      module: moduleOfPath(event.resource ?? event.path ?? ''),
+      route: event.resource ?? event.path ?? '',
+      requestId: context.awsRequestId,
+    });
+    return data instanceof RawBody ? data.response() : successResponse(data);
+  };
+
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
+    .use(errorEnvelope())
+    .use(bodyLimit())
+    .handler(core);
+  return Object.assign(handler, { spec: spec as EndpointSpec }) as unknown as Handler;
+}

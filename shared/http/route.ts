@@ -1,0 +1,66 @@
+/**
+ * A route as plain data: the one description of an endpoint that local mode,
+ * CDK, the authorizer and the OpenAPI document all read.
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** public: no credentials; client: service token or that guild's API key; internal: service token only. */
+export type Access = 'public' | 'client' | 'internal';
+
+export interface Route {
+  /** `module.operation`, unique; CDK construct IDs are made from it. */
+  id: string;
+  method: Method;
+  /** API Gateway resource path, `{param}` for path parameters, without the `/v1` prefix. */
+  path: string;
+  access: Access;
+  /** The handler file, relative to the repository root; it exports `handler`. */
+  file: string;
+  /** One line for the OpenAPI document. */
+  summary: string;
+}
+
+/** Splits `/a/{b}/c` into segments. */
+export const segments = (path: string) => path.split('/').filter(Boolean);
+
+export interface RouteMatch {
+  route: Route;
+  pathParameters: Record<string, string>;
+}
+
+/**
+ * Matches a concrete path against route templates. A literal segment wins
+ * over a parameter at the same place (as API Gateway does). Answers the
+ * routes of the matched path template (any method) so the caller can tell
+ * 404 from 405.
+ */
+export function matchPath(routes: readonly Route[], path: string): { template: string; routes: Route[]; pathParameters: Record<string, string> } | null {
+  const wanted = segments(path);
+  let best: { template: string; score: number; pathParameters: Record<string, string> } | null = null;
+  const templates = [...new Set(routes.map((r) => r.path))];
+  for (const template of templates) {
+    const parts = segments(template);
+    if (parts.length !== wanted.length) continue;
+    const params: Record<string, string> = {};
+    let score = 0;
+    let ok = true;
+    for (let i = 0; i < parts.length && ok; i++) {
+      const part = parts[i]!;
+      const value = wanted[i]!;
+      if (part.startsWith('{') && part.endsWith('}')) {
+        let decoded: string;
+        try {
+          decoded = decodeURIComponent(value);
+        } catch {
+          decoded = value;
+        }
+        params[part.slice(1, -1)] = decoded;
+      } else if (part === value) {
+        score += 2 ** (parts.length - i);
+      } else ok = false;
+    }
+    if (ok && (!best || score > best.score)) best = { template, score, pathParameters: params };
+  }
+  if (!best) return null;
+  return { template: best.template, routes: routes.filter((r) => r.path === best.template), pathParameters: best.pathParameters };
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { parseSnowflake } from '../ids.js';
+
+/**
+ * Schema building blocks every endpoint shares: snowflake IDs, query-string
+ * scalars and pagination. Shape problems carry `params: { status: 400 }`.
+ */
+
+const SNOWFLAKE_RULE = 'a snowflake ID: 1 to 20 decimal digits within 0..18446744073709551615, as a string or a JSON integer';
+const shape = { status: 400 } as const;
+
+const snowflakeJsonSchema = {
+  description: 'Platform snowflake ID (uint64). Accepted as a decimal string or a JSON integer; always answered as a string.',
+  anyOf: [{ type: 'string', pattern: '^[0-9]{1,20}$' }, { type: 'integer', minimum: 0 }],
+};
+
+/** A required platform ID; answers it as a canonical decimal string. */
+export const snowflake = z
+  .unknown()
+  .transform((value, ctx) => {
+    if (value === undefined) {
+      ctx.addIssue({ code: 'custom', message: `is required (${SNOWFLAKE_RULE})`, params: shape });
+      return z.NEVER;
+    }
+    const id = parseSnowflake(value);
+    if (id === null) {
+      ctx.addIssue({ code: 'custom', message: `must be ${SNOWFLAKE_RULE}`, params: shape });
+      return z.NEVER;
+    }
+    return id;
+  })
+  .meta(snowflakeJsonSchema);
+
+/** A platform ID that may be null or left out (both mean null). */
+export const nullableSnowflake = z
+  .unknown()
+  .transform((value, ctx) => {
+    if (value === undefined || value === null) return null;
+    const id = parseSnowflake(value);
+    if (id === null) {
+      ctx.addIssue({ code: 'custom', message: `must be null or ${SNOWFLAKE_RULE}`, params: shape });
+      return z.NEVER;
+    }
+    return id;
+  })
+  .meta({ ...snowflakeJsonSchema, anyOf: [...snowflakeJsonSchema.anyOf, { type: 'null' }] });
+
+/** A list of platform IDs. */
+export const snowflakeList = z.array(snowflake);
+
+/** A query-string integer ("decimal"), then checked by `rules` (422). */
+export function queryInt<T extends z.ZodType<number, number>>(rules: T) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      if (!/^-?[0-9]{1,15}$/.test(text)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a whole number written in decimal', params: shape });
+        return z.NEVER;
+      }
+      return Number(text);
+    })
+    .pipe(rules);
+}
+
+/** A query-string boolean: exactly `true` or `false`. */
+export const queryBool = z
+  .string()
+  .transform((text, ctx) => {
+    if (text !== 'true' && text !== 'false') {
+      ctx.addIssue({ code: 'custom', message: 'must be true or false', params: shape });
+      return z.NEVER;
+    }
+    return text === 'true';
+  })
+  .meta({ type: 'boolean' });
+
+/** `page` >= 1 (default 1) and `page_size` 1..100 (default 10); outside: 422. */
+export const pagination = {
+  page: queryInt(z.number().int().min(1)).default(1),
+  page_size: queryInt(z.number().int().min(1).max(100)).default(10),
+};
+
+/** The query of a guild-scoped read: `guild_id` (req). */
+export const guildQuery = z.object({ guild_id: snowflake });
+
+/** The body of a guild-scoped write: `guild_id` (req). */
+export const guildBody = z.object({ guild_id: snowflake });

@@ -1,0 +1,126 @@
+import type { ModuleName } from './names.js';
+
+/**
+ * What the foundation knows of each module: its default settings (created by
+ * the first `enable`), and the lists its enable/disable snapshot shows, each
+ * read from the guild's items under a sort-key prefix. A module's own issue
+ * stores its records under these prefixes, so the snapshot shows them.
+ */
+export interface ModuleDefinition {
+  /** Settings created on first enable; null when the module has no settings record. */
+  defaults: Record<string, unknown> | null;
+  /** Whether the snapshot carries `status` (part 1 modules) besides its lists. */
+  snapshotStatus: boolean;
+  /** Snapshot lists: key in `data` -> sort-key prefix of the guild's items. */
+  lists: Record<string, string>;
+  /** Lists grouped under one key, e.g. socials' `entries: {forum: [], ...}`. */
+  groupedLists?: { key: string; groups: Record<string, string> };
+}
+
+const statsToggles = [
+  'stats_messages_enabled',
+  'stats_commands_enabled',
+  'stats_members_enabled',
+  'stats_activities_enabled',
+  'stats_voice_enabled',
+  'stats_modules_autoresponder_enabled',
+  'stats_modules_tags_enabled',
+  'stats_modules_verifier_enabled',
+  'stats_modules_socials_enabled',
+  'stats_modules_rules_enabled',
+  'stats_modules_invite_tracker_enabled',
+  'stats_modules_reactionroles_enabled',
+  'stats_modules_welcoming_enabled',
+  'stats_modules_tempchannels_enabled',
+  'stats_modules_tickets_enabled',
+  'stats_modules_reminders_enabled',
+  'stats_modules_giveaways_enabled',
+  'stats_modules_polls_enabled',
+];
+
+export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
+  reactionroles: { defaults: null, snapshotStatus: true, lists: {} },
+  polls: {
+    defaults: { save_duration_timeout: 604800, delete_ended_platform_polls: false, delete_ended_service_polls: false },
+    snapshotStatus: true,
+    lists: {},
+  },
+  socials: {
+    defaults: { monitor_forum: false, monitor_rss: false, monitor_stream: false, monitor_video: false },
+    snapshotStatus: true,
+    lists: {},
+    groupedLists: {
+      key: 'entries',
+      groups: { forum: 'SOCIAL#forum#', stream: 'SOCIAL#stream#', rss: 'SOCIAL#rss#', video: 'SOCIAL#video#' },
+    },
+  },
+  serverstats: {
+    defaults: {
+      counters_enabled: false,
+      counters_category_id: null,
+      starboard_enabled: false,
+      starboard_channel_id: null,
+      starboard_count: '3',
+      // Statistics are what the module is for: enabling it records them until a toggle says otherwise.
+      ...Object.fromEntries(statsToggles.map((name) => [name, true])),
+    },
+    snapshotStatus: false,
+    lists: { counters: 'COUNTER#', starboard_entries: 'STARBOARD#' },
+  },
+  welcoming: {
+    defaults: {
+      welcome_messages_dm_enabled: false,
+      welcome_messages_enabled: false,
+      welcome_messages_randomized: false,
+      welcome_messages_channel: null,
+      leave_messages_enabled: false,
+      leave_messages_randomized: false,
+      leave_messages_channel: null,
+      autorole_enabled: false,
+      autorole_role_ids: '',
+      timedroles_enabled: false,
+      welcome_messages_dm_randomized: false,
+      welcome_message_dm_response_id: null,
+      welcome_message_response_id: null,
+      leave_message_response_id: null,
+    },
+    snapshotStatus: false,
+    lists: { responses: 'WELCOME#RESPONSE#', timedroles: 'WELCOME#TIMEDROLE#' },
+  },
+  'invite-tracker': {
+    defaults: {
+      join_messages_enabled: false,
+      join_messages_channel: null,
+      join_message_is_embed: false,
+      join_message_content: null,
+      leave_messages_enabled: false,
+      leave_messages_channel: null,
+      leave_message_is_embed: false,
+      leave_message_content: null,
+      prevent_own_invite_code: false,
+      server_shared_invite_link: null,
+    },
+    snapshotStatus: false,
+    lists: { invites: 'INVITE#', stats_uses: 'INVITEUSE#' },
+  },
+  giveaways: {
+    defaults: { save_duration_timeout: 604800, delete_ended_giveaways: false },
+    snapshotStatus: false,
+    lists: { giveaways: 'GIVEAWAY#' },
+  },
+  verifier: {
+    defaults: {
+      verifier_type: 1,
+      verifier_verified_role_ids: '',
+      verifier_message_is_embed: false,
+      verifier_message_content: null,
+      verifier_channel: null,
+      verifier_message_content_completed: null,
+      verifier_passphrase: null,
+      verifier_message_completed_is_embed: false,
+    },
+    snapshotStatus: false,
+    lists: { entries: 'VERIFICATION#' },
+  },
+  tags: { defaults: null, snapshotStatus: true, lists: {} },
+};

@@ -1,0 +1,73 @@
+import { moduleDisabled, moduleEnabled, settingsMissing } from '../errors.js';
+import { nextRecordId } from '../db/record-ids.js';
+import { MODULE_CATALOGUE } from './catalogue.js';
+import type { ModuleName } from './names.js';
+import { type ModuleStateItem, listGuildRecords, readModuleState, writeDisabled, writeEnabled } from './store.js';
+
+/**
+ * Module enable/disable/status for every module (contract section 5), and
+ * the guard every module operation calls first.
+ */
+
+/** The settings record as the API shows it: `id`, `guild_id`, then the fields. */
+export function settingsRecord(guildId: string, state: ModuleStateItem): Record<string, unknown> | null {
+  if (!state.settings) return null;
+  return { id: state.settings_id, guild_id: guildId, ...state.settings };
+}
+
+/** What enable and disable answer: part 1 modules `status` (+ `settings`), parts 2 and 3 the keys their documents list. */
+export async function moduleSnapshot(guildId: string, module: ModuleName, state: ModuleStateItem | null): Promise<Record<string, unknown>> {
+  const definition = MODULE_CATALOGUE[module];
+  const snapshot: Record<string, unknown> = {};
+  if (definition.snapshotStatus) snapshot.status = state?.enabled ?? false;
+  if (definition.defaults) snapshot.settings = state ? settingsRecord(guildId, state) : null;
+  const lists = Object.entries(definition.lists);
+  const groups = Object.entries(definition.groupedLists?.groups ?? {});
+  const [listed, grouped] = await Promise.all([
+    Promise.all(lists.map(([, prefix]) => listGuildRecords(guildId, prefix))),
+    Promise.all(groups.map(([, prefix]) => listGuildRecords(guildId, prefix))),
+  ]);
+  lists.forEach(([key], i) => (snapshot[key] = listed[i]));
+  if (definition.groupedLists) {
+    snapshot[definition.groupedLists.key] = Object.fromEntries(groups.map(([key], i) => [key, grouped[i]]));
+  }
+  return snapshot;
+}
+
+export async function moduleStatus(guildId: string, module: ModuleName): Promise<{ status: boolean }> {
+  const state = await readModuleState(guildId, module);
+  return { status: state?.enabled ?? false };
+}
+
+export async function enableModule(guildId: string, module: ModuleName): Promise<Record<string, unknown>> {
+  const defaults = MODULE_CATALOGUE[module].defaults;
+  const existing = await readModuleState(guildId, module);
+  if (existing?.enabled) throw moduleEnabled(`The ${module} module is already enabled for guild ${guildId}.`);
+  // A settings record gets its id once, when it is first created.
+  const settingsId = defaults && !existing?.settings ? await nextRecordId(`${module}.settings`) : (existing?.settings_id ?? 0);
+  const state = await writeEnabled(guildId, module, defaults ? { settings: defaults, settingsId } : null);
+  if (!state) throw moduleEnabled(`The ${module} module is already enabled for guild ${guildId}.`);
+  return moduleSnapshot(guildId, module, state);
+}
+
+export async function disableModule(guildId: string, module: ModuleName): Promise<Record<string, unknown>> {
+  const state = await writeDisabled(guildId, module);
+  if (!state) throw moduleDisabled(`The ${module} module is already disabled for guild ${guildId}.`);
+  return moduleSnapshot(guildId, module, state);
+}
+
+/**
+ * The guard of every module operation that needs the module on: 409 while
+ * disabled, SettingsError when a module with settings has none. Answers the
+ * state so the caller can read the settings without a second read.
+ */
+export async function requireEnabled(guildId: string, module: ModuleName): Promise<ModuleStateItem> {
+  const state = await readModuleState(guildId, module);
+  if (!state?.enabled) {
+    throw moduleDisabled(`The ${module} module is disabled for guild ${guildId}; enable it with POST /modules/${module}/enable.`);
+  }
+  if (MODULE_CATALOGUE[module].defaults && !state.settings) {
+    throw settingsMissing(`The ${module} module has no settings for guild ${guildId}; enable the module to create them.`);
+  }
+  return state;
+}

@@ -1,0 +1,103 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.js';
+import { isConditionFailed } from '../db/errors.js';
+import { queryAll } from '../db/pagination.js';
+import { tableName } from '../db/table.js';
+import type { ModuleName } from './names.js';
+
+/**
+ * Module state lives in one item per guild and module: whether it is enabled,
+ * its settings, and a version bumped on every change. Every transition is a
+ * conditional write on that one item, so two concurrent enables cannot both
+ * succeed.
+ */
+export interface ModuleStateItem {
+  enabled: boolean;
+  settings?: Record<string, unknown>;
+  settings_id?: number;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The guild's partition key; every module's guild-scoped items live under it or derive from it. */
+export const guildKey = (guildId: string) => `G#${guildId}`;
+const stateKey = (guildId: string, module: ModuleName) => ({ pk: guildKey(guildId), sk: `MODULE#${module}` });
+
+/** Internal attributes that never reach a response. */
+const INTERNAL = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'expires_at', 'version']);
+
+/** An item as its API record: the stored record attributes without keys and bookkeeping. */
+export function recordOf(item: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(item).filter(([key]) => !INTERNAL.has(key)));
+}
+
+export async function readModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: stateKey(guildId, module), ConsistentRead: true }));
+  return (out.Item as ModuleStateItem | undefined) ?? null;
+}
+
+/**
+ * Turns the module on; creates `defaults` as its settings when it has none.
+ * Answers null when it was already enabled.
+ */
+export async function writeEnabled(
+  guildId: string,
+  module: ModuleName,
+  defaults: { settings: Record<string, unknown>; settingsId: number } | null,
+): Promise<ModuleStateItem | null> {
+  const now = new Date().toISOString();
+  const values: Record<string, unknown> = { ':t': true, ':f': false, ':now': now, ':one': 1, ':entity': 'module_state' };
+  let set = 'enabled = :t, entity = :entity, updated_at = :now, created_at = if_not_exists(created_at, :now)';
+  if (defaults) {
+    set += ', settings = if_not_exists(settings, :defaults), settings_id = if_not_exists(settings_id, :sid)';
+    values[':defaults'] = defaults.settings;
+    values[':sid'] = defaults.settingsId;
+  }
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: stateKey(guildId, module),
+        UpdateExpression: `SET ${set} ADD version :one`,
+        ConditionExpression: 'attribute_not_exists(enabled) OR enabled = :f',
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes as ModuleStateItem;
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+/** Turns the module off, keeping its data. Answers null when it was not enabled. */
+export async function writeDisabled(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: stateKey(guildId, module),
+        UpdateExpression: 'SET enabled = :f, updated_at = :now ADD version :one',
+        ConditionExpression: 'enabled = :t',
+        ExpressionAttributeValues: { ':t': true, ':f': false, ':now': new Date().toISOString(), ':one': 1 },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes as ModuleStateItem;
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+/** The guild's records under a sort-key prefix, newest first (sort keys end in a time-ordered part). */
+export async function listGuildRecords(guildId: string, prefix: string): Promise<Record<string, unknown>[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+    ScanIndexForward: false,
+  });
+  return items.map(recordOf);
+}

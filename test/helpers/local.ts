@@ -1,0 +1,64 @@
+import { randomInt } from 'node:crypto';
+import { type LocalService, startLocal } from '../../infra/local/start.js';
+
+export const SERVICE_TOKEN = 'test-service-token-0123456789abcdef';
+
+export interface CallOptions {
+  body?: unknown;
+  /** Sent as it is, instead of JSON of `body`. */
+  rawBody?: string;
+  query?: Record<string, string | number | boolean>;
+  /** Bearer token; `null` sends no Authorization header. Default: the service token. */
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+export interface TestService extends LocalService {
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+}
+
+/** Local mode in this process, in memory, with the sandbox platform; stop it in afterAll. */
+export async function startTestService(): Promise<TestService> {
+  const service = await startLocal({ port: 0, dataDir: null, serviceToken: SERVICE_TOKEN });
+  const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
+    const url = new URL(service.url + path);
+    for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token === undefined ? SERVICE_TOKEN : options.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined = options.rawBody;
+    if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  return Object.assign(service, { call });
+}
+
+/** A random realistic snowflake (18 to 19 digits, above 2^53). */
+export function snowflake(): string {
+  return (BigInt(randomInt(2 ** 40, 2 ** 47)) * 100000n + BigInt(randomInt(0, 100000))).toString();
+}
+
+/** Asserts the error envelope and answers its error. */
+export function errorOf(result: CallResult): { code: number; name: string; message: string } {
+  if (!result.body || result.body.success !== false || typeof result.body.error !== 'object') {
+    throw new Error(`not an error envelope: ${result.status} ${result.text}`);
+  }
+  return result.body.error;
+}

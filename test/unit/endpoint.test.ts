@@ -1,0 +1,194 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '../../shared/errors.js';
+import { endpoint } from '../../shared/http/endpoint.js';
+import { pagination, snowflake } from '../../shared/http/schemas.js';
+import { lambdaContext } from '../../infra/local/lambda-context.js';
+
+function event(init: {
+  method?: string;
+  body?: string | null;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  authorizer?: Record<string, string> | null;
+}): APIGatewayProxyEvent {
+  return {
+    resource: '/modules/polls/thing',
+    path: '/modules/polls/thing',
+    httpMethod: init.method ?? 'POST',
+    headers: init.headers ?? {},
+    multiValueHeaders: {},
+    queryStringParameters: init.query ?? null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: init.body === undefined ? null : init.body,
+    isBase64Encoded: false,
+    requestContext: { authorizer: init.authorizer === undefined ? { caller: 'service' } : init.authorizer },
+  } as unknown as APIGatewayProxyEvent;
+}
+
+const Body = z.object({
+  guild_id: snowflake,
+  count: z.number().int().min(1).max(5),
+  kind: z.enum(['a', 'b']).optional(),
+});
+
+const echo = endpoint({ body: Body }, ({ body, actor, caller, module }) => ({ body, actor, caller, module }));
+
+async function call(handler: typeof echo, e: APIGatewayProxyEvent) {
+  const result = await handler(e, lambdaContext('test'));
+  return { status: result.statusCode, headers: result.headers ?? {}, body: JSON.parse(result.body) };
+}
+
+describe('the endpoint factory', () => {
+  it('answers the success envelope with the use case data', async () => {
+    const res = await call(echo, event({ body: '{"guild_id": "42", "count": 2}' }));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { body: { guild_id: '42', count: 2 }, actor: null, caller: { kind: 'service' }, module: 'polls' } });
+  });
+
+  it('keeps a snowflake sent as a JSON integer digit for digit, up to 2^64 - 1', async () => {
+    const res = await call(echo, event({ body: '{"guild_id": 18446744073709551615, "count": 1}' }));
+    expect(res.status).toBe(200);
+    expect(res.body.data.body.guild_id).toBe('18446744073709551615');
+    const big = await call(echo, event({ body: '{"guild_id": 1234567890123456789, "count": 1}' }));
+    expect(big.body.data.body.guild_id).toBe('1234567890123456789');
+  });
+
+  it.each([
+    ['2^64 as an integer', '18446744073709551616'],
+    ['2^64 as a string', '"18446744073709551616"'],
+    ['a negative integer', '-1'],
+    ['a fraction', '1.5'],
+    ['letters', '"12a"'],
+    ['an empty string', '""'],
+    ['21 digits', '"123456789012345678901"'],
+    ['a boolean', 'true'],
+    ['an array', '[1]'],
+    ['an object', '{}'],
+    ['null', 'null'],
+  ])('refuses %s as an ID with 400 naming the field', async (_what, literal) => {
+    const res = await call(echo, event({ body: `{"guild_id": ${literal}, "count": 1}` }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 400, name: 'BadRequestError' });
+    expect(res.body.error.message).toMatch(/^Bad Request! Field 'guild_id' must be .*snowflake/);
+  });
+
+  it('says which field is missing', async () => {
+    const res = await call(echo, event({ body: '{"count": 1}' }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^Bad Request! Field 'guild_id' is required/);
+  });
+
+  it('answers 400 for a wrong type and 422 for a broken rule', async () => {
+    const wrongType = await call(echo, event({ body: '{"guild_id": "1", "count": "3"}' }));
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error.message).toBe("Bad Request! Field 'count' must be a number, not a string.");
+    const tooBig = await call(echo, event({ body: '{"guild_id": "1", "count": 9}' }));
+    expect(tooBig.status).toBe(422);
+    expect(tooBig.body.error).toEqual({ code: 422, name: 'Unprocessable Entity', message: "Unprocessable Entity! Field 'count' must be at most 5." });
+    const notAllowed = await call(echo, event({ body: '{"guild_id": "1", "count": 1, "kind": "z"}' }));
+    expect(notAllowed.status).toBe(422);
+    expect(notAllowed.body.error.message).toContain('must be one of: "a", "b"');
+  });
+
+  it('refuses an integer above 2^53 where a number is expected, without losing or crashing', async () => {
+    const res = await call(echo, event({ body: '{"guild_id": "1", "count": 123456789012345678901234567890}' }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain("'count'");
+  });
+
+  it.each([
+    ['not JSON', '{"guild_id": '],
+    ['an array', '[]'],
+    ['null', 'null'],
+    ['a number', '7'],
+    ['a string', '"hello"'],
+    ['empty', ''],
+    ['only spaces', '   '],
+  ])('refuses a body that is %s with 400', async (_what, text) => {
+    const res = await call(echo, event({ body: text }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.name).toBe('BadRequestError');
+    expect(res.body.error.message).toMatch(/^Bad Request! The request body/);
+  });
+
+  it('answers 413 for a body over 64 KiB before anything else', async () => {
+    const res = await call(echo, event({ body: `{"x": "${'a'.repeat(64 * 1024)}"}`, authorizer: null }));
+    expect(res.status).toBe(413);
+    expect(res.body.error.name).toBe('PayloadTooLargeError');
+  });
+
+  it('checks shape before the guild scope, and the guild scope before rules', async () => {
+    const key = { caller: 'guild', guild_id: '100', key_id: 'k' };
+    const shape = await call(echo, event({ body: '{"guild_id": "200", "count": "x"}', authorizer: key }));
+    expect(shape.status).toBe(400);
+    const scope = await call(echo, event({ body: '{"guild_id": "200", "count": 99}', authorizer: key }));
+    expect(scope.status).toBe(403);
+    expect(scope.body.error.message).toBe('Forbidden! This API key belongs to guild 100; it cannot act on guild 200.');
+    const rule = await call(echo, event({ body: '{"guild_id": "100", "count": 99}', authorizer: key }));
+    expect(rule.status).toBe(422);
+    const ok = await call(echo, event({ body: '{"guild_id": 100, "count": 1}', authorizer: key }));
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.caller).toEqual({ kind: 'guild', guildId: '100', keyId: 'k' });
+  });
+
+  it('reads X-Acting-User-Id, requires it where asked, and refuses a malformed one', async () => {
+    const needs = endpoint({ body: Body, actor: 'required' }, ({ actor }) => ({ actor }));
+    const body = '{"guild_id": "1", "count": 1}';
+    const missing = await call(needs, event({ body }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toContain("'X-Acting-User-Id' is required");
+    const bad = await call(needs, event({ body, headers: { 'X-Acting-User-Id': 'bob' } }));
+    expect(bad.status).toBe(400);
+    const good = await call(needs, event({ body, headers: { 'x-acting-user-id': '18446744073709551615' } }));
+    expect(good.body.data.actor).toBe('18446744073709551615');
+    const optional = await call(echo, event({ body, headers: { 'X-Acting-User-Id': '77' } }));
+    expect(optional.body.data.actor).toBe('77');
+  });
+
+  it('validates query strings: pagination defaults, 422 outside 1..100, 400 for non-numbers', async () => {
+    const list = endpoint({ query: z.object({ guild_id: snowflake, ...pagination }) }, ({ query }) => query);
+    const defaults = await call(list, event({ method: 'GET', query: { guild_id: '5' } }));
+    expect(defaults.body.data).toEqual({ guild_id: '5', page: 1, page_size: 10 });
+    const outside = await call(list, event({ method: 'GET', query: { guild_id: '5', page_size: '101' } }));
+    expect(outside.status).toBe(422);
+    expect(outside.body.error.message).toBe("Unprocessable Entity! Field 'page_size' must be at most 100.");
+    const zero = await call(list, event({ method: 'GET', query: { guild_id: '5', page: '0' } }));
+    expect(zero.status).toBe(422);
+    const word = await call(list, event({ method: 'GET', query: { guild_id: '5', page: 'two' } }));
+    expect(word.status).toBe(400);
+  });
+
+  it('answers an AppError as its envelope, including the check quirk code', async () => {
+    const quirk = endpoint({}, () => {
+      throw new AppError('Unprocessable Entity', 'No entry uses this emoji.', { code: 404 });
+    });
+    const res = await call(quirk, event({ method: 'GET' }));
+    expect(res.status).toBe(422);
+    expect(res.body.error).toEqual({ code: 404, name: 'Unprocessable Entity', message: 'Unprocessable Entity! No entry uses this emoji.' });
+  });
+
+  it('answers an unexpected failure as a 500 naming the request ID and nothing internal', async () => {
+    const broken = endpoint({}, () => {
+      throw new TypeError('secret internal detail');
+    });
+    const res = await call(broken, event({ method: 'GET' }));
+    expect(res.status).toBe(500);
+    expect(res.body.error.name).toBe('InternalServerError');
+    expect(res.body.error.message).toMatch(/^Internal Server Error! .*request ID [0-9a-f-]{36}\.$/);
+    expect(JSON.stringify(res.body)).not.toContain('secret internal detail');
+  });
+
+  it('answers an unreachable table as 503 with Retry-After', async () => {
+    const throttled = endpoint({}, () => {
+      throw Object.assign(new Error('slow down'), { name: 'ThrottlingException', $metadata: {} });
+    });
+    const res = await call(throttled, event({ method: 'GET' }));
+    expect(res.status).toBe(503);
+    expect(res.body.error.name).toBe('DatabaseError');
+    expect(res.headers['Retry-After']).toBe('1');
+  });
+});
