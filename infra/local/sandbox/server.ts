@@ -1,0 +1,171 @@
+/**
+ * The sandbox platform: an in-memory fake of the part of the Discord HTTP
+ * API v10 the service uses, served under `/api/v10`, with control routes
+ * under `/_sandbox` and a page for people at `/`.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { SandboxError, invalidJson, unauthorized } from './errors.js';
+import { faultReply, takeFault } from './faults.js';
+import { renderPage } from './page.js';
+import { type Reply, type Route, findRoute } from './router.js';
+import { channelRoutes } from './routes/channels.js';
+import { controlRoutes } from './routes/control.js';
+import { guildRoutes } from './routes/guilds.js';
+import { inviteRoutes } from './routes/invites.js';
+import { messageRoutes } from './routes/messages.js';
+import { pollRoutes } from './routes/polls.js';
+import { reactionRoutes } from './routes/reactions.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { snapshot } from './snapshot.js';
+import { createState, resetState, type SandboxState } from './state.js';
+
+export { BOT_USER } from './state.js';
+export type { SandboxState } from './state.js';
+
+/** Where the platform API lives on the sandbox, as on the platform. */
+export const API_PREFIX = '/api/v10';
+/** Where the control routes live. */
+export const CONTROL_PREFIX = '/_sandbox';
+
+/** Reaction routes first: their `@me` literals must win over message routes' parameters. */
+const apiRoutes: Route[] = [...reactionRoutes, ...messageRoutes, ...pollRoutes, ...inviteRoutes, ...channelRoutes, ...guildRoutes, ...webhookRoutes];
+
+/** The request log keeps this many entries, so a long local session does not grow without end. */
+const MAX_LOGGED_REQUESTS = 10_000;
+/** Bodies beyond this are refused, as the platform refuses oversized requests. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export interface SandboxOptions {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+}
+
+export interface Sandbox {
+  /** Base URL of the platform API, ending in `/api/v10`: the value for `PLATFORM_API_BASE_URL`. */
+  url: string;
+  /** `http://host:port`: the HTML page is at `/`, control routes under `/_sandbox`. */
+  origin: string;
+  port: number;
+  /** The live state; tests may read it (and change it) directly. */
+  state: SandboxState;
+  /** Forgets everything, like `POST /_sandbox/reset`. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new SandboxError(413, 40005, 'Request entity too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidJson();
+  }
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  const headers: Record<string, string> = { ...reply.headers };
+  if (reply.status === 204 || reply.body === undefined) {
+    res.writeHead(reply.status, headers).end();
+    return;
+  }
+  headers['Content-Type'] = 'application/json';
+  res.writeHead(reply.status, headers).end(JSON.stringify(reply.body));
+}
+
+function errorReply(error: unknown): Reply {
+  if (error instanceof SandboxError) return { status: error.status, body: error.toBody() };
+  console.error('sandbox platform: unexpected error', error);
+  return { status: 500, body: { message: '500: Internal Server Error', code: 0 } };
+}
+
+async function answerApi(state: SandboxState, req: IncomingMessage, rawPath: string, url: URL): Promise<Reply> {
+  const method = req.method ?? 'GET';
+  const fault = takeFault(state, method, rawPath);
+  if (fault) {
+    if (fault.delay_ms) await delay(fault.delay_ms);
+    return faultReply(fault);
+  }
+  const { route, params } = findRoute(apiRoutes, method, rawPath);
+  // Any token is accepted, but it must be sent the way the platform wants it.
+  if (!route.public && !/^Bot(\s|$)/.test(req.headers.authorization ?? '')) throw unauthorized();
+  const body = parseBody(await readBody(req));
+  return route.handle({ state, params, query: url.searchParams, body });
+}
+
+async function answerControl(state: SandboxState, req: IncomingMessage, rawPath: string, url: URL): Promise<Reply> {
+  const { route, params } = findRoute(controlRoutes, req.method ?? 'GET', rawPath);
+  const body = parseBody(await readBody(req));
+  return route.handle({ state, params, query: url.searchParams, body });
+}
+
+function logRequest(state: SandboxState, method: string, path: string, status: number): void {
+  state.requests.push({ method, path, status, time: new Date().toISOString() });
+  if (state.requests.length > MAX_LOGGED_REQUESTS) state.requests.splice(0, state.requests.length - MAX_LOGGED_REQUESTS);
+}
+
+/**
+ * Starts the sandbox platform on `host:port` (default 127.0.0.1 and any free
+ * port) and answers where it listens, its state and how to stop it.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const state = createState();
+  const host = options.host ?? '127.0.0.1';
+  let apiUrl = '';
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const path = url.pathname;
+    let reply: Reply;
+    try {
+      if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+        const rawPath = path.slice(API_PREFIX.length) || '/';
+        reply = await answerApi(state, req, rawPath, url).catch(errorReply);
+        logRequest(state, req.method ?? 'GET', rawPath, reply.status);
+      } else if (path.startsWith(`${CONTROL_PREFIX}/`)) {
+        reply = await answerControl(state, req, path.slice(CONTROL_PREFIX.length), url);
+      } else if (path === '/' && req.method === 'GET') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(renderPage(snapshot(state), apiUrl));
+        return;
+      } else {
+        reply = { status: 404, body: { message: '404: Not Found', code: 0 } };
+      }
+    } catch (error) {
+      reply = errorReply(error);
+    }
+    send(res, reply);
+  });
+
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  apiUrl = `${origin}${API_PREFIX}`;
+
+  return {
+    url: apiUrl,
+    origin,
+    port,
+    state,
+    reset: () => resetState(state),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/** The whole sandbox state as plain JSON, for `GET /_sandbox/state` and the HTML page. */
+import { faultView } from './faults.js';
+import { isInviteExpired } from './lookup.js';
+import { BOT_USER, type SandboxState } from './state.js';
+import { channelView, inviteView, messageView } from './views.js';
+
+/** Everything the sandbox holds; Maps and Sets become objects and arrays. */
+export function snapshot(state: SandboxState) {
+  const members: Record<string, Record<string, string[]>> = {};
+  for (const [guildId, users] of state.members) {
+    members[guildId] = Object.fromEntries([...users].map(([userId, roles]) => [userId, [...roles]]));
+  }
+  return {
+    bot_user: BOT_USER,
+    channels: [...state.channels.values()].map((channel) => ({
+      ...channelView(channel),
+      messages: [...channel.messages.values()].map(messageView),
+    })),
+    deleted_channels: [...state.deletedChannels],
+    members,
+    forbidden_roles: [...state.forbiddenRoles].map((key) => {
+      const [guild_id, role_id] = key.split('/');
+      return { guild_id, role_id };
+    }),
+    invites: [...state.invites.values()].filter((i) => !isInviteExpired(i)).map((i) => inviteView(state, i, true)),
+    dm_channels: Object.fromEntries(state.dms),
+    webhooks: Object.fromEntries([...state.webhooks].map(([key, messages]) => [key, messages.map(messageView)])),
+    faults: state.faults.map(faultView),
+    request_count: state.requests.length,
+  };
+}
+
+/** The shape of {@link snapshot}. */
+export type SandboxSnapshot = ReturnType<typeof snapshot>;

@@ -1,0 +1,155 @@
+/**
+ * What the sandbox platform remembers, all in memory: channels and their
+ * messages (with reactions and native polls), member roles, invites, DM
+ * channels, interaction answers, injected faults and the request log.
+ */
+import type { ActionRow, AllowedMentions, Embed, Emoji, PollMedia, User } from '../../../shared/platform/types.js';
+
+/** The bot's own user: the author of everything the service posts, and `@me` in reaction routes. */
+export const BOT_USER: User = { id: '1000000000000000001', username: 'sandbox-bot', global_name: 'Sandbox Bot', discriminator: '0', bot: true };
+
+/** One emoji's reactions on a message: who reacted, in the order they did. */
+export interface StoredReaction {
+  emoji: Emoji;
+  users: Set<string>;
+}
+
+/** A native poll; votes are kept per answer so results can be counted at any time. */
+export interface StoredPoll {
+  question: PollMedia;
+  answers: { answer_id: number; poll_media: PollMedia }[];
+  expiry: Date;
+  allow_multiselect: boolean;
+  layout_type: number;
+  /** Ended early through `/polls/{m}/expire`; a poll is also final once `expiry` has passed. */
+  ended: boolean;
+  votes: Map<number, Set<string>>;
+}
+
+export interface StoredMessage {
+  id: string;
+  channel_id: string;
+  author: User;
+  content: string;
+  embeds: Embed[];
+  components: ActionRow[];
+  allowed_mentions?: AllowedMentions;
+  flags: number;
+  poll?: StoredPoll;
+  timestamp: Date;
+  edited_timestamp: Date | null;
+  webhook_id?: string;
+  /** Keyed by the emoji's ID (custom) or its text (unicode), in the order first used. */
+  reactions: Map<string, StoredReaction>;
+}
+
+export interface StoredChannel {
+  id: string;
+  type: number;
+  guild_id: string | null;
+  name: string | null;
+  /** DM channels: the member at the other end. */
+  recipient_id?: string;
+  /** In posting order, which is also snowflake order. */
+  messages: Map<string, StoredMessage>;
+}
+
+export interface StoredInvite {
+  code: string;
+  channel_id: string;
+  guild_id: string | null;
+  inviter_id: string;
+  max_age: number;
+  max_uses: number;
+  temporary: boolean;
+  uses: number;
+  created_at: Date;
+}
+
+/** A failure to answer instead of the real one, `times` more times. */
+export interface Fault {
+  id: number;
+  method?: string;
+  path: RegExp;
+  status: number;
+  times: number;
+  retry_after?: number;
+  body?: unknown;
+  delay_ms?: number;
+}
+
+export interface LoggedRequest {
+  method: string;
+  /** The path after `/api/v10` as sent (still URL-encoded), without the query. */
+  path: string;
+  status: number;
+  time: string;
+}
+
+export interface SandboxState {
+  channels: Map<string, StoredChannel>;
+  /** Deleted channel IDs stay deleted: later use answers Unknown Channel, as on the platform. */
+  deletedChannels: Set<string>;
+  /** guild ID -> user ID -> role IDs. */
+  members: Map<string, Map<string, Set<string>>>;
+  /** `${guild}/${role}` pairs the bot may not grant or take (a role above the bot). */
+  forbiddenRoles: Set<string>;
+  invites: Map<string, StoredInvite>;
+  /** recipient user ID -> DM channel ID. */
+  dms: Map<string, string>;
+  /** `${application}/${token}` -> messages posted through that interaction webhook. */
+  webhooks: Map<string, StoredMessage[]>;
+  faults: Fault[];
+  requests: LoggedRequest[];
+  nextFaultId: number;
+}
+
+/** A state with nothing in it. */
+export function createState(): SandboxState {
+  return {
+    channels: new Map(),
+    deletedChannels: new Set(),
+    members: new Map(),
+    forbiddenRoles: new Set(),
+    invites: new Map(),
+    dms: new Map(),
+    webhooks: new Map(),
+    faults: [],
+    requests: [],
+    nextFaultId: 1,
+  };
+}
+
+/** Empties the state in place, so every holder of the object sees the reset. */
+export function resetState(state: SandboxState): void {
+  Object.assign(state, createState());
+}
+
+/** The platform's epoch (2015-01-01), from which snowflake timestamps count. */
+const PLATFORM_EPOCH = 1420070400000n;
+let lastSnowflake = 0n;
+
+/**
+ * A new snowflake like the platform's: milliseconds since its epoch in the
+ * high bits, an increment in the low 12, so IDs are 18-19 digits, unique and
+ * ordered by creation.
+ */
+export function mintSnowflake(now = Date.now()): string {
+  const candidate = (BigInt(now) - PLATFORM_EPOCH) << 22n;
+  lastSnowflake = candidate > lastSnowflake ? candidate : lastSnowflake + 1n;
+  return lastSnowflake.toString();
+}
+
+/** A member as the sandbox names them: it knows IDs only. */
+export function userOf(id: string): User {
+  return id === BOT_USER.id ? BOT_USER : { id, username: `member-${id.slice(-4)}`, global_name: null, discriminator: '0' };
+}
+
+/** The role set of a member, created empty on first use (every user counts as a member). */
+export function rolesOf(state: SandboxState, guildId: string, userId: string): Set<string> {
+  let guild = state.members.get(guildId);
+  if (!guild) state.members.set(guildId, (guild = new Map()));
+  let roles = guild.get(userId);
+  if (!roles) guild.set(userId, (roles = new Set()));
+  return roles;
+}

@@ -1,0 +1,158 @@
+/**
+ * The platform REST client: one typed function per Discord HTTP API v10 call
+ * the service makes. Retries, 429 handling and the 502 mapping live in the
+ * transport; this file only knows routes and shapes.
+ */
+import { type EmojiInput, emojiSegment } from './emoji.js';
+import { createTransport, type PlatformRequest, type Send, type TransportOptions } from './transport.js';
+import {
+  type Channel,
+  type GuildMember,
+  type Invite,
+  type InviteCreate,
+  type Message,
+  type MessageCreate,
+  type MessageEdit,
+  MessageFlags,
+  type Snowflake,
+  type User,
+} from './types.js';
+
+/** Every platform call the service makes. Each throws a 502 `PlatformError` when the call fails. */
+export interface PlatformClient {
+  /** Any other call, through the same retries and error mapping. */
+  request<T>(request: PlatformRequest): Promise<T>;
+
+  /** POST /channels/{c}/messages */
+  createMessage(channelId: Snowflake, body: MessageCreate): Promise<Message>;
+  /** GET /channels/{c}/messages/{m} */
+  getMessage(channelId: Snowflake, messageId: Snowflake): Promise<Message>;
+  /** GET /channels/{c}/messages, newest first (limit 1..100, default 50). */
+  getMessages(channelId: Snowflake, query?: { limit?: number; before?: Snowflake; after?: Snowflake }): Promise<Message[]>;
+  /** PATCH /channels/{c}/messages/{m} */
+  editMessage(channelId: Snowflake, messageId: Snowflake, body: MessageEdit): Promise<Message>;
+  /** DELETE /channels/{c}/messages/{m} */
+  deleteMessage(channelId: Snowflake, messageId: Snowflake): Promise<void>;
+
+  /** PUT /channels/{c}/messages/{m}/reactions/{emoji}/@me */
+  addOwnReaction(channelId: Snowflake, messageId: Snowflake, emoji: EmojiInput): Promise<void>;
+  /** DELETE /channels/{c}/messages/{m}/reactions/{emoji}/@me */
+  deleteOwnReaction(channelId: Snowflake, messageId: Snowflake, emoji: EmojiInput): Promise<void>;
+  /** DELETE /channels/{c}/messages/{m}/reactions/{emoji}/{user} */
+  deleteUserReaction(channelId: Snowflake, messageId: Snowflake, emoji: EmojiInput, userId: Snowflake): Promise<void>;
+  /** DELETE /channels/{c}/messages/{m}/reactions/{emoji} */
+  deleteAllReactionsForEmoji(channelId: Snowflake, messageId: Snowflake, emoji: EmojiInput): Promise<void>;
+  /** DELETE /channels/{c}/messages/{m}/reactions */
+  deleteAllReactions(channelId: Snowflake, messageId: Snowflake): Promise<void>;
+  /** GET /channels/{c}/messages/{m}/reactions/{emoji} (limit 1..100, default 25; page with `after`). */
+  getReactions(channelId: Snowflake, messageId: Snowflake, emoji: EmojiInput, query?: { limit?: number; after?: Snowflake }): Promise<User[]>;
+
+  /** PUT /guilds/{g}/members/{u}/roles/{r} */
+  addMemberRole(guildId: Snowflake, userId: Snowflake, roleId: Snowflake): Promise<void>;
+  /** DELETE /guilds/{g}/members/{u}/roles/{r} */
+  removeMemberRole(guildId: Snowflake, userId: Snowflake, roleId: Snowflake): Promise<void>;
+  /** GET /guilds/{g}/members/{u} */
+  getMember(guildId: Snowflake, userId: Snowflake): Promise<GuildMember>;
+
+  /** POST /channels/{c}/invites */
+  createChannelInvite(channelId: Snowflake, body?: InviteCreate): Promise<Invite>;
+  /** DELETE /invites/{code}; answers the deleted invite. */
+  deleteInvite(code: string): Promise<Invite>;
+  /** GET /channels/{c}/invites, with metadata (uses, inviter ...). */
+  getChannelInvites(channelId: Snowflake): Promise<Invite[]>;
+
+  /** POST /users/@me/channels: the DM channel with a member (the same one on every call). */
+  createDm(recipientId: Snowflake): Promise<Channel>;
+  /** POST /channels/{c}/polls/{m}/expire: ends a platform-native poll now; answers the message. */
+  endPoll(channelId: Snowflake, messageId: Snowflake): Promise<Message>;
+  /** GET /channels/{c} */
+  getChannel(channelId: Snowflake): Promise<Channel>;
+
+  /**
+   * POST /webhooks/{application_id}/{token}: answers the member of an
+   * interaction with an ephemeral message (flags 64) that pings no one.
+   */
+  answerInteraction(applicationId: Snowflake, token: string, body: string | MessageCreate): Promise<void>;
+}
+
+const seg = encodeURIComponent;
+
+function reactionPath(channelId: Snowflake, messageId: Snowflake, emoji?: EmojiInput): string {
+  const base = `/channels/${seg(channelId)}/messages/${seg(messageId)}/reactions`;
+  return emoji === undefined ? base : `${base}/${emojiSegment(emoji)}`;
+}
+
+/** Builds a client over a transport; `options` replace the defaults (tests shorten the waits). */
+export function createPlatformClient(options: TransportOptions = {}): PlatformClient {
+  const send: Send = createTransport(options);
+  const message = (c: Snowflake, m: Snowflake) => `/channels/${seg(c)}/messages/${seg(m)}`;
+  const role = (g: Snowflake, u: Snowflake, r: Snowflake) => `/guilds/${seg(g)}/members/${seg(u)}/roles/${seg(r)}`;
+
+  return {
+    request: (request) => send(request),
+
+    createMessage: (c, body) => send({ method: 'POST', path: `/channels/${seg(c)}/messages`, body }),
+    getMessage: (c, m) => send({ method: 'GET', path: message(c, m) }),
+    getMessages: (c, query) => send({ method: 'GET', path: `/channels/${seg(c)}/messages`, query }),
+    editMessage: (c, m, body) => send({ method: 'PATCH', path: message(c, m), body }),
+    deleteMessage: (c, m) => send({ method: 'DELETE', path: message(c, m) }),
+
+    addOwnReaction: (c, m, e) => send({ method: 'PUT', path: `${reactionPath(c, m, e)}/@me` }),
+    deleteOwnReaction: (c, m, e) => send({ method: 'DELETE', path: `${reactionPath(c, m, e)}/@me` }),
+    deleteUserReaction: (c, m, e, u) => send({ method: 'DELETE', path: `${reactionPath(c, m, e)}/${seg(u)}` }),
+    deleteAllReactionsForEmoji: (c, m, e) => send({ method: 'DELETE', path: reactionPath(c, m, e) }),
+    deleteAllReactions: (c, m) => send({ method: 'DELETE', path: reactionPath(c, m) }),
+    getReactions: (c, m, e, query) => send({ method: 'GET', path: reactionPath(c, m, e), query }),
+
+    addMemberRole: (g, u, r) => send({ method: 'PUT', path: role(g, u, r) }),
+    removeMemberRole: (g, u, r) => send({ method: 'DELETE', path: role(g, u, r) }),
+    getMember: (g, u) => send({ method: 'GET', path: `/guilds/${seg(g)}/members/${seg(u)}` }),
+
+    createChannelInvite: (c, body = {}) => send({ method: 'POST', path: `/channels/${seg(c)}/invites`, body }),
+    deleteInvite: (code) => send({ method: 'DELETE', path: `/invites/${seg(code)}` }),
+    getChannelInvites: (c) => send({ method: 'GET', path: `/channels/${seg(c)}/invites` }),
+
+    createDm: (recipientId) => send({ method: 'POST', path: '/users/@me/channels', body: { recipient_id: recipientId } }),
+    endPoll: (c, m) => send({ method: 'POST', path: `/channels/${seg(c)}/polls/${seg(m)}/expire` }),
+    getChannel: (c) => send({ method: 'GET', path: `/channels/${seg(c)}` }),
+
+    answerInteraction: (applicationId, token, body) => {
+      const base: MessageCreate = typeof body === 'string' ? { content: body } : body;
+      // An answer to one member is for that member's eyes only and must not ping anyone.
+      const answer: MessageCreate = { allowed_mentions: { parse: [] }, ...base, flags: (base.flags ?? 0) | MessageFlags.Ephemeral };
+      return send({ method: 'POST', path: `/webhooks/${seg(applicationId)}/${seg(token)}`, body: answer });
+    },
+  };
+}
+
+/** The client with the default settings (base URL and token from the environment at each call). */
+export const platform: PlatformClient = createPlatformClient();
+
+/** Shorthands over {@link platform}, for callers that do not inject a client. */
+export const {
+  createMessage,
+  getMessage,
+  getMessages,
+  editMessage,
+  deleteMessage,
+  addOwnReaction,
+  deleteOwnReaction,
+  deleteUserReaction,
+  deleteAllReactionsForEmoji,
+  deleteAllReactions,
+  getReactions,
+  addMemberRole,
+  removeMemberRole,
+  getMember,
+  createChannelInvite,
+  deleteInvite,
+  getChannelInvites,
+  createDm,
+  endPoll,
+  getChannel,
+  answerInteraction,
+} = platform;
+
+export { emojiPath, parseEmoji, emojiSegment, type EmojiInput } from './emoji.js';
+export { PlatformError, PlatformCode, isPlatformError, isPlatformNotFound } from './platform-error.js';
+export type { TransportOptions, PlatformRequest, HttpMethod } from './transport.js';

@@ -1,0 +1,189 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { stringifyJson } from '../http/json.js';
+import { PlatformError } from './platform-error.js';
+import { attempts, describeAnswer, describeNetworkError, maskPath, parseErrorBody } from './reasons.js';
+
+/** The public platform, used when `PLATFORM_API_BASE_URL` is not set. */
+export const DEFAULT_PLATFORM_BASE_URL = 'https://discord.com/api/v10';
+
+/** The platform asks bots to name themselves this way. */
+const USER_AGENT = 'DiscordBot (guild-module-management-service, 0.1.0)';
+
+/** How the client reaches the platform and how patient it is. Every field has a default. */
+export interface TransportOptions {
+  /** Base URL ending in `/api/v10`; default: `PLATFORM_API_BASE_URL` read at each call. */
+  baseUrl?: string | (() => string | undefined);
+  /** Bot token; default: `PLATFORM_BOT_TOKEN` read at each call. */
+  token?: string | (() => string | undefined);
+  /** Attempts for 5xx answers and network errors, the first included. Default 3. */
+  maxAttempts?: number;
+  /** Time limit of each attempt. Default 5000 ms. */
+  timeoutMs?: number;
+  /** Total time one call may spend waiting out 429s; a longer `retry_after` fails at once. Default 10000 ms. */
+  maxRateLimitWaitMs?: number;
+  /** How many 429s one call waits out. Default 10 (guards against `retry_after: 0` loops). */
+  maxRateLimitRetries?: number;
+  /** Pause after the n-th failed attempt (n from 1). Default 100 ms, 200 ms, 400 ms ... */
+  backoffMs?: (failedAttempts: number) => number;
+  /** How the client waits; tests replace it to skip the waiting. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The fetch to use; default the global one, looked up at each call. */
+  fetch?: typeof fetch;
+}
+
+/** The HTTP methods the platform API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One platform call: a path after the base URL, an optional JSON body and query. */
+export interface PlatformRequest {
+  method: HttpMethod;
+  path: string;
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+}
+
+/** Sends a request and answers the parsed JSON (undefined for 204), or throws a {@link PlatformError}. */
+export type Send = <T>(request: PlatformRequest) => Promise<T>;
+
+/**
+ * Errors where the request surely never reached the platform: resending a
+ * POST after them cannot post a message twice. After a timeout or a reset
+ * connection a POST may have been handled, so it is not resent.
+ */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+function mayResend(method: HttpMethod, error: unknown): boolean {
+  if (method !== 'POST') return true;
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return typeof cause?.code === 'string' && NEVER_SENT.has(cause.code);
+}
+
+function read(value: string | (() => string | undefined) | undefined, fallback: () => string | undefined): string | undefined {
+  if (typeof value === 'function') return value();
+  return value ?? fallback();
+}
+
+function buildUrl(baseUrl: string, request: PlatformRequest): URL {
+  const url = new URL(baseUrl + request.path);
+  for (const [key, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  return url;
+}
+
+/** Seconds to wait, from the 429 body's `retry_after` or else the headers. */
+function retryAfterMs(body: { retry_after?: unknown } | undefined, headers: Headers): number {
+  const candidates = [body?.retry_after, headers.get('retry-after'), headers.get('x-ratelimit-reset-after')];
+  for (const candidate of candidates) {
+    const seconds = typeof candidate === 'number' ? candidate : typeof candidate === 'string' ? Number.parseFloat(candidate) : Number.NaN;
+    if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds * 1000));
+  }
+  return 1000;
+}
+
+/** The URL and signed request for one call; the base URL and token are read now, not at start-up. */
+function prepare(options: TransportOptions, request: PlatformRequest, where: { method: string; path: string }) {
+  const baseUrl = (read(options.baseUrl, () => process.env.PLATFORM_API_BASE_URL) || DEFAULT_PLATFORM_BASE_URL).replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = buildUrl(baseUrl, request);
+  } catch {
+    throw new PlatformError(`The platform base URL "${baseUrl}" is not a valid URL; set PLATFORM_API_BASE_URL to a URL ending in /api/v10.`, where);
+  }
+  const token = read(options.token, () => process.env.PLATFORM_BOT_TOKEN) ?? '';
+  const headers: Record<string, string> = { Authorization: `Bot ${token}`, 'User-Agent': USER_AGENT };
+  let body: string | undefined;
+  if (request.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = stringifyJson(request.body);
+  }
+  return { baseUrl, url, init: { method: request.method, headers, body } };
+}
+
+function parseSuccess<T>(text: string, failure: () => PlatformError): T {
+  if (text === '') return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw failure();
+  }
+}
+
+/**
+ * Builds the function every platform call goes through: it signs the
+ * request, waits out 429s within a budget, retries 5xx and network errors a
+ * bounded number of times with a short backoff, limits each attempt in time,
+ * and turns every failure into a 502 {@link PlatformError} naming the
+ * platform's answer.
+ */
+export function createTransport(options: TransportOptions = {}): Send {
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
+  const maxRateLimitRetries = options.maxRateLimitRetries ?? 10;
+  const backoffMs = options.backoffMs ?? ((n: number) => 100 * 2 ** (n - 1));
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+
+  return async function send<T>(request: PlatformRequest): Promise<T> {
+    const shown = maskPath(request.path);
+    const where = { method: request.method, path: shown };
+    const { baseUrl, url, init } = prepare(options, request, where);
+    const doFetch = options.fetch ?? globalThis.fetch;
+
+    let failures = 0;
+    let rateLimits = 0;
+    let waitedMs = 0;
+    for (;;) {
+      let response: Response;
+      let text: string;
+      try {
+        response = await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        text = await response.text();
+      } catch (error) {
+        failures += 1;
+        if (failures < maxAttempts && mayResend(request.method, error)) {
+          await sleep(backoffMs(failures));
+          continue;
+        }
+        throw new PlatformError(
+          `The platform could not be reached at ${baseUrl}${shown} ${attempts(failures)} (${describeNetworkError(error, timeoutMs)}).`,
+          where,
+        );
+      }
+
+      if (response.ok) {
+        return parseSuccess<T>(text, () =>
+          new PlatformError(`The platform answered ${response.status} to ${request.method} ${shown} with a body that is not JSON.`, {
+            ...where,
+            status: response.status,
+          }),
+        );
+      }
+
+      const body = parseErrorBody(text);
+      const failure = { ...where, status: response.status, code: typeof body?.code === 'number' ? body.code : undefined };
+      if (response.status === 429) {
+        const waitMs = retryAfterMs(body, response.headers);
+        if (rateLimits < maxRateLimitRetries && waitedMs + waitMs <= maxRateLimitWaitMs) {
+          rateLimits += 1;
+          waitedMs += waitMs;
+          await sleep(waitMs);
+          continue;
+        }
+        throw new PlatformError(
+          `The platform answered ${describeAnswer(429, body)} to ${request.method} ${shown} and asked to wait ${waitMs / 1000} s more, beyond the ${maxRateLimitWaitMs / 1000} s a call may wait.`,
+          failure,
+        );
+      }
+      if (response.status >= 500) {
+        failures += 1;
+        if (failures < maxAttempts) {
+          await sleep(backoffMs(failures));
+          continue;
+        }
+        throw new PlatformError(`The platform answered ${describeAnswer(response.status, body)} to ${request.method} ${shown} ${attempts(failures)}.`, failure);
+      }
+      throw new PlatformError(`The platform answered ${describeAnswer(response.status, body)} to ${request.method} ${shown}.`, failure);
+    }
+  };
+}
