@@ -5,9 +5,9 @@ import { routes as allRoutes } from '../../functions/routes.js';
 import { authorize } from '../../shared/auth/credentials.js';
 import { AppError } from '../../shared/errors.js';
 import { errorResponse, methodNotAllowed, noSuchRoute } from '../../shared/http/envelope.js';
-import { MAX_BODY_BYTES, checkBodySize } from '../../shared/http/limits.js';
+import { MAX_BODY_BYTES, payloadTooLarge } from '../../shared/http/limits.js';
 import { type Route, matchPath } from '../../shared/http/route.js';
-import { loadHandler } from './handlers.js';
+import { loadHandler } from '../../shared/http/load-handler.js';
 import { lambdaContext } from './lambda-context.js';
 
 /**
@@ -17,14 +17,15 @@ import { lambdaContext } from './lambda-context.js';
  */
 
 /** Reads at most a little over the limit, so a huge body cannot exhaust memory. */
-async function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: number | null }> {
+async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size <= MAX_BODY_BYTES + 1) chunks.push(chunk as Buffer);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_BODY_BYTES ? size : null };
+  if (size > MAX_BODY_BYTES) throw payloadTooLarge(size);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {
@@ -57,9 +58,9 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
   const route = match.routes.find((r) => r.method === method);
   if (!route) return errorResponse(methodNotAllowed(method, match.template, match.routes.map((r) => r.method)));
 
-  const body = await readBody(req);
+  let body: string;
   try {
-    checkBodySize(body.text);
+    body = await readBody(req);
   } catch (error) {
     return errorResponse(error as AppError);
   }
@@ -88,7 +89,7 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
     multiValueQueryStringParameters: null,
     pathParameters: Object.keys(match.pathParameters).length ? match.pathParameters : null,
     stageVariables: null,
-    body: body.text === '' ? null : body.text,
+    body: body === '' ? null : body,
     isBase64Encoded: false,
     requestContext: {
       requestId,

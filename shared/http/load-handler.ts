@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Handler } from '../../shared/http/endpoint.js';
-import type { Route } from '../../shared/http/route.js';
+import type { Handler } from './endpoint.js';
+import type { Route } from './route.js';
 
 /** The repository root, where route `file`s are relative to. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

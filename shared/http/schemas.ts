@@ -59,7 +59,9 @@ export function queryInt<T extends z.ZodType<number, number>>(rules: T) {
       }
       return Number(text);
     })
-    .pipe(rules);
+    .pipe(rules)
+    // Documented as the integer it stands for, with the rules' bounds.
+    .meta(z.toJSONSchema(rules, { unrepresentable: 'any' }) as Record<string, unknown>);
 }
 
 /** A query-string boolean: exactly `true` or `false`. */

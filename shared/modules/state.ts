@@ -2,7 +2,7 @@ import { moduleDisabled, moduleEnabled, settingsMissing } from '../errors.js';
 import { nextRecordId } from '../db/record-ids.js';
 import { MODULE_CATALOGUE } from './catalogue.js';
 import type { ModuleName } from './names.js';
-import { type ModuleStateItem, listGuildRecords, readModuleState, writeDisabled, writeEnabled } from './store.js';
+import { type ModuleStateItem, deleteModuleState, listGuildRecords, readModuleState, writeDisabled, writeEnabled } from './store.js';
 
 /**
  * Module enable/disable/status for every module (contract section 5), and
@@ -70,4 +70,14 @@ export async function requireEnabled(guildId: string, module: ModuleName): Promi
     throw settingsMissing(`The ${module} module has no settings for guild ${guildId}; enable the module to create them.`);
   }
   return state;
+}
+
+/**
+ * The first step of every settings-delete operation: the module reads as
+ * disabled with no settings from here on; answers the settings record it had
+ * (null when none). The module then deletes its own records.
+ */
+export async function resetModule(guildId: string, module: ModuleName): Promise<Record<string, unknown> | null> {
+  const old = await deleteModuleState(guildId, module);
+  return old ? settingsRecord(guildId, old) : null;
 }

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
 import { queryAll } from '../db/pagination.js';
@@ -90,6 +90,12 @@ export async function writeDisabled(guildId: string, module: ModuleName): Promis
     if (isConditionFailed(error)) return null;
     throw error;
   }
+}
+
+/** Removes the module's state item (it reads as disabled, with no settings); answers what it held. */
+export async function deleteModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: stateKey(guildId, module), ReturnValues: 'ALL_OLD' }));
+  return (out.Attributes as ModuleStateItem | undefined) ?? null;
 }
 
 /** The guild's records under a sort-key prefix, newest first (sort keys end in a time-ordered part). */

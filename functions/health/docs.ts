@@ -1,0 +1,5 @@
+import { endpoint } from '../../shared/http/endpoint.js';
+import { RawBody } from '../../shared/http/envelope.js';
+import { docsPage } from './docs-page.js';
+
+export const handler = endpoint({}, () => new RawBody('text/html; charset=utf-8', docsPage, { 'cache-control': 'public, max-age=300' }));
