@@ -1,0 +1,28 @@
+/**
+ * The CDK app: `npx cdk synth --all` / `npx cdk deploy --all` (run `npm run
+ * build` first; `npm run synth` does both). Env-agnostic: no account or
+ * region is looked up, so synth works offline and without credentials.
+ */
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { routeGroups } from '../functions/routes.js';
+import { readBuildInfo } from './bundles.js';
+import { jobs } from './jobs.js';
+import { applyNagSuppressions } from './nag-suppressions.js';
+import { ServiceStack } from './stacks/service-stack.js';
+
+const app = new App();
+const build = readBuildInfo();
+if (!build) throw new Error('dist/functions has no build-info.json: run `npm run build` before synth');
+
+const stack = new ServiceStack(app, 'GuildModuleService', {
+  description: 'Guild Module Management Service: REST API, route Lambdas, table, queues',
+  routeGroups,
+  jobs,
+  sourceMaps: build.sourceMaps,
+});
+
+// cdk-nag AwsSolutions on every synth (opt out with `-c nag=false`): findings we accept are
+// acknowledged with their reasons in nag-suppressions.ts; anything new shows in the synth report.
+applyNagSuppressions(stack);
+if (String(app.node.tryGetContext('nag') ?? 'true') !== 'false') Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -1,0 +1,167 @@
+/**
+ * Bundles every Lambda of the service with ONE esbuild call: each distinct
+ * route handler file, the authorizer and the job files become entry points,
+ * written to `dist/functions/<bundle-key>/index.mjs` (see `bundles.ts`).
+ *
+ *   npm run build                       # AWS SDK bundled, no source maps
+ *   npm run build -- --sdk=external     # rely on the SDK shipped by nodejs24.x
+ *   npm run build -- --sourcemap        # external .map files (+ NODE_OPTIONS in CDK)
+ *
+ * The same options can come from env `AWS_SDK_MODE=bundle|external` and
+ * `SOURCEMAPS=1`, so a benchmark can build both ways without editing files.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type BuildOptions } from 'esbuild';
+import type { EndpointSpec } from '../shared/http/endpoint.js';
+import type { Route } from '../shared/http/route.js';
+import { AUTHORIZER_FILE, BUILD_INFO_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
+import type { Job } from './jobs.js';
+import { zodEnglishOnly } from './zod-english-only.js';
+
+/** The handler serving /openapi.json; the build writes the document beside its bundle. */
+const OPENAPI_FILE = 'functions/health/openapi.ts';
+
+/** What to bundle, where, and how (see the top of this file for the CLI equivalents). */
+export interface BuildFunctionsOptions {
+  /** The routes whose handler files to bundle. */
+  routes: readonly Pick<Route, 'file'>[];
+  /** Job files (consumers and producers). */
+  jobs?: readonly Pick<Job, 'file'>[];
+  /** Extra entry files, e.g. the authorizer. */
+  extraFiles?: readonly string[];
+  /** Repository root the files are relative to. */
+  root?: string;
+  /** Output root, emptied first; every bundle gets a folder below it. */
+  outdir?: string;
+  /**
+   * Bundle the AWS SDK v3 or leave it to the runtime. Bundling (the default)
+   * pins the SDK version we test with and lets esbuild tree-shake and minify
+   * it into one file, which usually loads faster than the runtime's
+   * unminified multi-file copy; the price is larger bundles (and a slower
+   * build/upload). `external` keeps bundles small and uses whatever SDK
+   * version the runtime ships, which may lag or lead package.json. The cold
+   * start benchmark builds both and measures.
+   */
+  sdk?: BuildInfo['sdk'];
+  /** Write external source maps (the CDK app then sets `--enable-source-maps`). */
+  sourceMaps?: boolean;
+}
+
+/** The bundles written, and the build info recorded with them. */
+export interface BuildFunctionsResult {
+  /** Source file -> bundle folder (absolute). */
+  bundles: Map<string, string>;
+  info: BuildInfo;
+}
+
+/**
+ * ESM bundles have no `require`; CommonJS dependencies that `require` a Node
+ * built-in would hit esbuild's "Dynamic require is not supported" shim.
+ * Defining `require` from `import.meta.url` lets them work.
+ */
+const REQUIRE_BANNER = "import { createRequire as __gmsCreateRequire } from 'node:module'; const require = __gmsCreateRequire(import.meta.url);";
+
+/** The packages Lambda's nodejs24.x runtime already provides (SDK v3 and its Smithy core). */
+const RUNTIME_SDK = ['@aws-sdk/*', '@smithy/*'];
+
+/** Runs the single esbuild call. Throws, listing them, when entry files are missing. */
+export async function buildFunctions(options: BuildFunctionsOptions): Promise<BuildFunctionsResult> {
+  const root = resolve(options.root ?? '.');
+  const outdir = resolve(root, options.outdir ?? DIST_FUNCTIONS);
+  const info: BuildInfo = { sdk: options.sdk ?? 'bundle', sourceMaps: options.sourceMaps ?? false };
+
+  const files = [...new Set([...options.routes.map((r) => r.file), ...(options.jobs ?? []).map((j) => j.file), ...(options.extraFiles ?? [])])].sort();
+  const missing = files.filter((file) => !existsSync(join(root, file)));
+  if (missing.length > 0) {
+    throw new Error(`Cannot build: ${missing.length} handler file(s) do not exist:\n  ${missing.join('\n  ')}`);
+  }
+
+  // Two files with one key would silently overwrite each other's bundle.
+  const byKey = new Map<string, string>();
+  for (const file of files) {
+    const key = bundleKey(file);
+    const other = byKey.get(key);
+    if (other) throw new Error(`Cannot build: ${file} and ${other} map to the same bundle folder ${key}`);
+    byKey.set(key, file);
+  }
+
+  // Stale folders of removed handlers would otherwise stay deployable.
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+
+  const config: BuildOptions = {
+    absWorkingDir: root,
+    entryPoints: [...byKey].map(([key, file]) => ({ in: file, out: `${key}/index` })),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    minify: true,
+    treeShaking: true,
+    sourcemap: info.sourceMaps ? 'external' : false,
+    // Prefer ESM builds of dependencies: they tree-shake, CJS builds do not.
+    mainFields: ['module', 'main'],
+    banner: { js: REQUIRE_BANNER },
+    external: info.sdk === 'external' ? RUNTIME_SDK : [],
+    legalComments: 'none',
+    plugins: [zodEnglishOnly],
+    logLevel: 'warning',
+    metafile: true,
+  };
+  const result = await build(config);
+
+  writeFileSync(join(outdir, BUILD_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);
+  const bundles = new Map([...byKey].map(([key, file]) => [file, join(outdir, key)]));
+
+  const sizes = Object.entries(result.metafile?.outputs ?? {})
+    .filter(([path]) => path.endsWith('.mjs'))
+    .map(([, output]) => output.bytes);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const largest = Math.max(0, ...sizes);
+  console.log(`built ${bundles.size} bundles (sdk ${info.sdk}, source maps ${info.sourceMaps ? 'on' : 'off'}): ${kib(total)} total, largest ${kib(largest)}`);
+  return { bundles, info };
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** Reads the CLI flags and env described at the top of this file. */
+export function buildOptionsFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Pick<BuildFunctionsOptions, 'sdk' | 'sourceMaps'> {
+  const sdkArg = argv.find((a) => a.startsWith('--sdk='))?.slice('--sdk='.length) ?? env.AWS_SDK_MODE ?? 'bundle';
+  if (sdkArg !== 'bundle' && sdkArg !== 'external') throw new Error(`--sdk must be bundle or external, not ${sdkArg}`);
+  const sourceMaps = argv.includes('--sourcemap') || env.SOURCEMAPS === '1' || env.SOURCEMAPS === 'true';
+  return { sdk: sdkArg, sourceMaps };
+}
+
+async function main(): Promise<void> {
+  // Imported here, not at the top, so tests can import buildFunctions with a fake route list.
+  const { routes } = await import('../functions/routes.js');
+  const { jobs } = await import('./jobs.js');
+  const { bundles } = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE], ...buildOptionsFromArgs(process.argv.slice(2), process.env) });
+  await writeOpenApiDocument(routes, bundles);
+}
+
+/**
+ * The deployed /openapi.json function serves the document written beside its
+ * bundle here, generated from every handler's own schemas, so it need not
+ * bundle every handler to describe them.
+ */
+async function writeOpenApiDocument(routes: readonly Route[], bundles: Map<string, string>): Promise<void> {
+  const { loadHandler } = await import('../shared/http/load-handler.js');
+  const { openApiDocument } = await import('../shared/openapi/document.js');
+  const specs = new Map<string, EndpointSpec>();
+  for (const route of routes) specs.set(route.id, (await loadHandler(route)).spec);
+  const target = bundles.get(OPENAPI_FILE);
+  if (!target) throw new Error(`Cannot write the OpenAPI document: ${OPENAPI_FILE} was not bundled`);
+  writeFileSync(join(target, 'openapi.json'), JSON.stringify(openApiDocument(routes, specs)));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}

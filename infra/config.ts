@@ -1,0 +1,66 @@
+/**
+ * The operator's knobs of the CDK app, with their defaults. Each can be set in
+ * code (stack props) or with `cdk synth -c key=value` / `cdk.json` context.
+ */
+import type { Node } from 'constructs';
+import { DEFAULT_STACK_BUDGET } from './plan.js';
+
+/** Settings an operator may change per deployment. */
+export interface ServiceSettings {
+  /** API stage throttling (CONTRACT 3.6: 50 requests/s steady, 100 burst). */
+  throttleRateLimit: number;
+  throttleBurstLimit: number;
+  /** Base URL of the platform REST API, ending in `/api/v10`. */
+  platformApiBaseUrl: string;
+  /** Full ARN of an existing secret holding the service token; generated when absent. */
+  serviceTokenSecretArn?: string;
+  /** Full ARN of an existing secret holding the platform bot token; created for the operator to fill when absent. */
+  platformBotTokenSecretArn?: string;
+  /** Route function memory in MB. */
+  memorySize: number;
+  /** Route function timeout in seconds (API Gateway gives up after 29). */
+  timeoutSeconds: number;
+  /** Days to keep function and access logs. */
+  logRetentionDays: number;
+  /** Estimated resources above which a route group is split into several nested stacks. */
+  stackBudget: number;
+  /**
+   * Create the account-wide role API Gateway needs to write access and
+   * execution logs. Turn off when the account already has one configured.
+   */
+  apiCloudWatchRole: boolean;
+}
+
+/** The values used when neither props nor context set one (CONTRACT 3.6 and 10). */
+export const DEFAULT_SETTINGS: ServiceSettings = {
+  throttleRateLimit: 50,
+  throttleBurstLimit: 100,
+  platformApiBaseUrl: 'https://discord.com/api/v10',
+  memorySize: 256,
+  timeoutSeconds: 10,
+  logRetentionDays: 30,
+  stackBudget: DEFAULT_STACK_BUDGET,
+  apiCloudWatchRole: true,
+};
+
+const NUMBER_KEYS = ['throttleRateLimit', 'throttleBurstLimit', 'memorySize', 'timeoutSeconds', 'logRetentionDays', 'stackBudget'] as const;
+const STRING_KEYS = ['platformApiBaseUrl', 'serviceTokenSecretArn', 'platformBotTokenSecretArn'] as const;
+
+/** Settings given as CDK context (strings from `-c`, or JSON values from cdk.json), validated. */
+export function settingsFromContext(node: Node): Partial<ServiceSettings> {
+  const settings: Partial<ServiceSettings> = {};
+  for (const key of NUMBER_KEYS) {
+    const raw: unknown = node.tryGetContext(key);
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`Context ${key} must be a positive number, not ${String(raw)}`);
+    settings[key] = value;
+  }
+  for (const key of STRING_KEYS) {
+    const raw: unknown = node.tryGetContext(key);
+    if (typeof raw === 'string' && raw !== '') settings[key] = raw;
+  }
+  const role: unknown = node.tryGetContext('apiCloudWatchRole');
+  if (role !== undefined) settings.apiCloudWatchRole = role === true || role === 'true';
+  return settings;
+}

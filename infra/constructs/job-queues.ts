@@ -1,0 +1,104 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { type Job, queueUrlEnvName } from '../jobs.js';
+import { ModuleRuntime } from './module-runtime.js';
+import { serviceFunction } from './service-function.js';
+
+/** A consumer may run this long; the queue hides a message six times as long (AWS's advice for Lambda consumers). */
+const CONSUMER_TIMEOUT = Duration.seconds(30);
+const PRODUCER_TIMEOUT = Duration.seconds(60);
+/** Deliveries before a message goes to the dead-letter queue (CONTRACT 9: a poison message never blocks the others). */
+export const MAX_RECEIVE_COUNT = 5;
+
+/** The jobs, and what their functions share with the route functions. */
+export interface JobQueuesProps {
+  jobs: readonly Job[];
+  codeFor: (file: string) => lambda.Code;
+  table: dynamodb.ITable;
+  indexNames: readonly string[];
+  secrets: readonly secretsmanager.ISecret[];
+  /** Environment every job function gets (table, platform settings). */
+  environment: Readonly<Record<string, string>>;
+  logRetention: logs.RetentionDays;
+  memorySize: number;
+}
+
+/**
+ * Per job: an encrypted SQS queue with a dead-letter queue, a consumer
+ * Lambda reporting partial batch failures (so one bad message is retried
+ * alone), and, for jobs with a schedule, a producer Lambda fired by an
+ * EventBridge rule. All job functions share one role and log group.
+ */
+export class JobQueues extends Construct {
+  /** Job id -> its queue. */
+  readonly queues = new Map<string, sqs.Queue>();
+  /** Job id -> its dead-letter queue. */
+  readonly deadLetterQueues = new Map<string, sqs.Queue>();
+  /** `QUEUE_URL_<JOB>` for every queue, for the functions that enqueue work. */
+  readonly queueEnvironment: Record<string, string> = {};
+
+  constructor(scope: Construct, id: string, props: JobQueuesProps) {
+    super(scope, id);
+    for (const job of props.jobs) {
+      const jobScope = new Construct(this, job.id);
+      const deadLetters = new sqs.Queue(jobScope, 'DeadLetters', {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
+      const queue = new sqs.Queue(jobScope, 'Queue', {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        visibilityTimeout: Duration.seconds(CONSUMER_TIMEOUT.toSeconds() * 6),
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: MAX_RECEIVE_COUNT },
+      });
+      this.queues.set(job.id, queue);
+      this.deadLetterQueues.set(job.id, deadLetters);
+      this.queueEnvironment[queueUrlEnvName(job.id)] = queue.queueUrl;
+    }
+
+    const runtime = new ModuleRuntime(this, 'Runtime', {
+      module: 'jobs',
+      table: props.table,
+      indexNames: props.indexNames,
+      secrets: props.secrets,
+      queues: [...this.queues.values()],
+      logRetention: props.logRetention,
+    });
+    const shared = { role: runtime.role, logGroup: runtime.logGroup, environment: { ...props.environment, ...this.queueEnvironment }, memorySize: props.memorySize };
+
+    for (const job of props.jobs) {
+      const jobScope = this.node.findChild(job.id);
+      const queue = this.queues.get(job.id)!;
+      const code = props.codeFor(job.file);
+      const consumer = serviceFunction(jobScope, 'Consumer', {
+        runtime: { ...shared, timeout: CONSUMER_TIMEOUT },
+        code,
+        description: `${job.id}: consumer`,
+        environment: { QUEUE_URL: queue.queueUrl },
+      });
+      consumer.addEventSource(new SqsEventSource(queue, { batchSize: job.batchSize, reportBatchItemFailures: true }));
+      if (!job.schedule) continue;
+      const producer = serviceFunction(jobScope, 'Producer', {
+        runtime: { ...shared, timeout: PRODUCER_TIMEOUT },
+        code,
+        handler: 'index.produce',
+        description: `${job.id}: scheduled producer`,
+        environment: { QUEUE_URL: queue.queueUrl },
+      });
+      new events.Rule(jobScope, 'Schedule', {
+        description: `${job.id}: find due work`,
+        schedule: events.Schedule.expression(job.schedule),
+        targets: [new targets.LambdaFunction(producer, { retryAttempts: 2 })],
+      });
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/**
+ * Item-level DynamoDB actions a module may use. No Scan (CONTRACT: every list
+ * is a Query) and no transactions (the embedded local table has none, so no
+ * code may depend on them); no table-management actions.
+ */
+export const TABLE_DATA_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
+
+/** What a module's functions need to reach. */
+export interface ModuleRuntimeProps {
+  /** The module (route group) this runtime is for; used in descriptions only. */
+  module: string;
+  table: dynamodb.ITable;
+  /** Names of the table's secondary indexes; each gets its own ARN in the policy. */
+  indexNames: readonly string[];
+  /** Secrets the module's functions read (the platform bot token). */
+  secrets: readonly secretsmanager.ISecret[];
+  /** Job queues the module may send to. */
+  queues: readonly sqs.IQueue[];
+  logRetention: logs.RetentionDays;
+  /** DynamoDB actions allowed (default TABLE_DATA_ACTIONS); the authorizer needs fewer. */
+  tableActions?: readonly string[];
+}
+
+/**
+ * The IAM role and log group shared by every function of one module. Sharing
+ * them (instead of CDK's role and log group per function) is what keeps 279
+ * functions inside the per-stack resource limit, and a module's functions
+ * need the same access anyway. Permissions are written out, least privilege:
+ * the table and its named indexes, GetSecretValue on the given secrets, send
+ * on existing job queues, and writing to this log group only.
+ */
+export class ModuleRuntime extends Construct {
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ModuleRuntimeProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      // Logs are diagnostics, not data: a deleted stack should not leave them behind.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const { tableArn } = props.table;
+    const statements = [
+      new iam.PolicyStatement({
+        sid: 'TableData',
+        actions: [...(props.tableActions ?? TABLE_DATA_ACTIONS)],
+        resources: [tableArn, ...props.indexNames.map((name) => `${tableArn}/index/${name}`)],
+      }),
+      new iam.PolicyStatement({
+        sid: 'WriteLogs',
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    ];
+    if (props.secrets.length > 0) {
+      statements.push(new iam.PolicyStatement({ sid: 'ReadSecrets', actions: ['secretsmanager:GetSecretValue'], resources: props.secrets.map((s) => s.secretArn) }));
+    }
+    if (props.queues.length > 0) {
+      statements.push(new iam.PolicyStatement({ sid: 'SendJobs', actions: ['sqs:SendMessage'], resources: props.queues.map((q) => q.queueArn) }));
+    }
+
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Functions of the ${props.module} module`,
+      // Inline, not attached: one resource fewer per module, and nothing else may reuse it.
+      inlinePolicies: { Access: new iam.PolicyDocument({ statements }) },
+    });
+  }
+}

@@ -1,0 +1,81 @@
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { ModuleRuntime } from './module-runtime.js';
+import { lambdaInvocationUri, serviceFunction } from './service-function.js';
+
+/** What the authorizer reads: the service token secret and the table of guild API keys. */
+export interface RequestAuthorizerProps {
+  restApiId: string;
+  code: lambda.Code;
+  table: dynamodb.ITable;
+  indexNames: readonly string[];
+  serviceTokenSecret: secretsmanager.ISecret;
+  logRetention: logs.RetentionDays;
+  memorySize: number;
+}
+
+/**
+ * The REQUEST authorizer (functions/auth/authorizer.ts) in front of every
+ * non-public route. Written with the L1 resource rather than
+ * `RequestAuthorizer`, which binds itself lazily to the first method using
+ * it: methods here live in nested stacks and receive a plain
+ * `{ authorizerId, authorizationType }`, so the binding must not depend on them.
+ */
+export class RequestAuthorizer extends Construct {
+  readonly function: lambda.Function;
+  readonly resource: apigw.CfnAuthorizer;
+  /** What methods pass as `authorizer`. */
+  readonly authorizer: apigw.IAuthorizer;
+
+  constructor(scope: Construct, id: string, props: RequestAuthorizerProps) {
+    super(scope, id);
+    const runtime = new ModuleRuntime(this, 'Runtime', {
+      module: 'auth (authorizer)',
+      table: props.table,
+      indexNames: props.indexNames,
+      secrets: [props.serviceTokenSecret],
+      queues: [],
+      logRetention: props.logRetention,
+      // Looks keys up and records their last use; never writes anything else.
+      tableActions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    });
+    this.function = serviceFunction(this, 'Function', {
+      runtime: {
+        role: runtime.role,
+        logGroup: runtime.logGroup,
+        environment: { TABLE_NAME: props.table.tableName, SERVICE_TOKEN_SECRET_ARN: props.serviceTokenSecret.secretArn },
+        memorySize: props.memorySize,
+        timeout: Duration.seconds(10),
+      },
+      code: props.code,
+      description: 'REQUEST authorizer: service token or guild API key',
+    });
+
+    this.resource = new apigw.CfnAuthorizer(this, 'Authorizer', {
+      restApiId: props.restApiId,
+      name: 'guild-credentials',
+      type: 'REQUEST',
+      identitySource: 'method.request.header.Authorization',
+      authorizerUri: lambdaInvocationUri(this.function),
+      // Caching off: a revoked API key must stop working at once (CONTRACT 4).
+      authorizerResultTtlInSeconds: 0,
+    });
+    this.function.addPermission('ApiInvoke', {
+      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      action: 'lambda:InvokeFunction',
+      sourceArn: Stack.of(this).formatArn({
+        service: 'execute-api',
+        resource: props.restApiId,
+        arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+        resourceName: `authorizers/${this.resource.ref}`,
+      }),
+    });
+    this.authorizer = { authorizerId: this.resource.ref, authorizationType: apigw.AuthorizationType.CUSTOM };
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Scheduled work (CONTRACT section 9) as plain data, like the route tables.
+ * Each job gets an SQS queue with a dead-letter queue and a consumer Lambda;
+ * a job with a `schedule` also gets a producer Lambda fired by EventBridge.
+ * Local mode runs the same table in process (`infra/local/jobs/`).
+ */
+export interface Job {
+  /** `module.job`, unique; CDK construct IDs are made from it. */
+  id: string;
+  /**
+   * The job's source file, relative to the repository root. It exports
+   * `handler` (the SQS consumer, answering `{ batchItemFailures }`) and, when
+   * `schedule` is set, `produce` (finds due items and sends one message each
+   * to the queue named by env `QUEUE_URL`).
+   */
+  file: string;
+  /** EventBridge schedule expression for the producer, e.g. `rate(1 minute)`. Local mode runs every producer each second. */
+  schedule?: `rate(${string})` | `cron(${string})`;
+  /** Messages per consumer invocation (1..10 for a standard queue without a batching window). */
+  batchSize: number;
+  /** One line saying what the job does (logs, local mode's listing). Optional. */
+  description?: string;
+}
+
+/**
+ * Every job of the service. Each job with due work keeps it in the table's
+ * due index (`shared/scheduler`); its producer runs every minute and sends
+ * what falls due within the next two, delayed to the due time.
+ */
+export const jobs: Job[] = [
+  { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Closes polls at their end time' },
+  { id: 'polls.delete', file: 'functions/jobs/polls-delete.ts', schedule: 'rate(1 minute)', batchSize: 10, description: "Deletes closed polls' data at delete_at" },
+  { id: 'polls.refresh', file: 'functions/jobs/polls-refresh.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Re-renders poll messages after votes, batched per poll' },
+];
+
+/** The environment variable holding a job queue's URL, e.g. `polls.close` -> `QUEUE_URL_POLLS_CLOSE`. */
+export { queueUrlEnvName } from '../shared/scheduler/queue-env.js';

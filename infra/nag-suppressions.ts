@@ -1,0 +1,53 @@
+/**
+ * Every cdk-nag AwsSolutions finding we accept, with the reason, in one
+ * place. Each is acknowledged on the narrowest construct it concerns, so a
+ * new resource with the same finding is still reported.
+ */
+import { Validations } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { IConstruct } from 'constructs';
+import type { ServiceStack } from './stacks/service-stack.js';
+
+/** Rule id -> why we accept it. */
+export const NAG_REASONS = {
+  'AwsSolutions-APIG2':
+    'Request validation happens in each function with Zod, which answers 400/422 in the service error envelope and in the order CONTRACT 3.2 fixes; an API Gateway validator would answer first, in its own format.',
+  'AwsSolutions-APIG3':
+    'No WAF web ACL by default: the API is called by the bot and dashboards with bearer tokens, every non-public route has a Lambda authorizer and the stage is throttled (50 rps / 100 burst). An operator can associate a web ACL with the stage without changing this app.',
+  'AwsSolutions-APIG4 (405)':
+    'The ANY method answering 405 MethodNotAllowedError is a MOCK that reaches no backend; it must not require credentials because CONTRACT 3.2 checks route and method (404/405) before credentials (401).',
+  'AwsSolutions-APIG4 (public)': 'Public by contract (CONTRACT 2): health probes, the OpenAPI document and its page, and the module home endpoints need no authentication.',
+  'AwsSolutions-COG4':
+    'Callers are the bot (service token) and guild dashboards (guild API keys), not Cognito users; a Lambda REQUEST authorizer checks those bearer tokens on every non-public method. Public methods and the 405 mocks have no authorizer on purpose (see APIG4).',
+  'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]':
+    "AWS's managed policy for API Gateway's account-level logging role, as AWS documents it; the log groups it writes (execution logs) are created by API Gateway with names not known at synth time.",
+  'AwsSolutions-SMG4':
+    'The service token is shared with the bot outside AWS and the bot token is issued by the platform; Secrets Manager cannot rotate either without the other side changing too. Operators rotate them by hand (new value in the secret, then in the bot).',
+} as const;
+
+function acknowledge(scope: IConstruct | undefined, id: string, reason: string): void {
+  if (scope) Validations.of(scope).acknowledge({ id, reason });
+}
+
+/** Acknowledges the accepted findings on the service's constructs. */
+export function applyNagSuppressions(stack: ServiceStack): void {
+  acknowledge(stack.api, 'AwsSolutions-APIG2', NAG_REASONS['AwsSolutions-APIG2']);
+  acknowledge(stack.stage, 'AwsSolutions-APIG3', NAG_REASONS['AwsSolutions-APIG3']);
+
+  const logsRole = 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]' as const;
+  acknowledge(stack.api.node.tryFindChild('CloudWatchRole'), logsRole, NAG_REASONS[logsRole]);
+
+  for (const mock of stack.paths.notAllowed) {
+    acknowledge(mock, 'AwsSolutions-APIG4', NAG_REASONS['AwsSolutions-APIG4 (405)']);
+    acknowledge(mock, 'AwsSolutions-COG4', NAG_REASONS['AwsSolutions-COG4']);
+  }
+  for (const endpoint of stack.endpoints.values()) {
+    acknowledge(endpoint.method, 'AwsSolutions-COG4', NAG_REASONS['AwsSolutions-COG4']);
+    if (endpoint.route.access === 'public') acknowledge(endpoint.method, 'AwsSolutions-APIG4', NAG_REASONS['AwsSolutions-APIG4 (public)']);
+  }
+
+  // Only secrets this app creates; imported ones are the operator's.
+  for (const secret of [stack.serviceTokenSecret, stack.platformBotTokenSecret]) {
+    if (secret instanceof secretsmanager.Secret) acknowledge(secret, 'AwsSolutions-SMG4', NAG_REASONS['AwsSolutions-SMG4']);
+  }
+}

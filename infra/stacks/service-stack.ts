@@ -1,0 +1,245 @@
+import { existsSync } from 'node:fs';
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import type { Route } from '../../shared/http/route.js';
+import { TABLE } from '../../shared/db/table.js';
+import { AUTHORIZER_FILE, bundleDir } from '../bundles.js';
+import { DEFAULT_SETTINGS, type ServiceSettings, settingsFromContext } from '../config.js';
+import type { Job } from '../jobs.js';
+import { API_RESOURCE_QUOTA, apiResourcePaths, checkRoutes, methodsByPath, pathOwners, planStacks, resourcePathOf, type StackPlan } from '../plan.js';
+import { ApiPaths } from '../constructs/api-paths.js';
+import { apiStage } from '../constructs/api-stage.js';
+import { addErrorResponses, errorResponses } from '../constructs/gateway-responses.js';
+import { JobQueues } from '../constructs/job-queues.js';
+import { RequestAuthorizer } from '../constructs/request-authorizer.js';
+import { RouteEndpoint } from '../constructs/route-endpoint.js';
+import { serviceTable } from '../constructs/service-table.js';
+import { API_GATEWAY_TIMEOUT, type FunctionRuntime } from '../constructs/service-function.js';
+import { RoutesStack } from './routes-stack.js';
+
+/** The stage name is the version prefix of every path (CONTRACT 2). */
+export const STAGE_NAME = 'v1';
+
+/** What the service is built from: the route table, the jobs, where the code comes from, and the operator's settings. */
+export interface ServiceStackProps extends StackProps {
+  /** Routes by group (module); each group gets its own nested stack(s), role and log group. */
+  routeGroups: Readonly<Record<string, readonly Route[]>>;
+  /** Scheduled work (infra/jobs.ts); its queues, consumers and schedules go in a `Jobs` nested stack. */
+  jobs?: readonly Job[];
+  /**
+   * The deployment package of a source file. Defaults to the esbuild output
+   * under dist/functions; tests pass a tiny fake bundle instead. Must return
+   * a new `Code` per call (an asset belongs to one stack).
+   */
+  codeFor?: (file: string) => lambda.Code;
+  /** Overrides of the operator settings (these win over CDK context, which wins over the defaults). */
+  settings?: Partial<ServiceSettings>;
+  /** The bundles carry source maps: turn them on with NODE_OPTIONS. */
+  sourceMaps?: boolean;
+}
+
+/** The default `codeFor`: the build output, with a clear error when it is missing. */
+export function codeFromDist(distRoot?: string): (file: string) => lambda.Code {
+  return (file) => {
+    const dir = bundleDir(file, distRoot);
+    if (!existsSync(dir)) throw new Error(`No bundle for ${file} at ${dir}: run \`npm run build\` first`);
+    return lambda.Code.fromAsset(dir);
+  };
+}
+
+/**
+ * The whole service: table, secrets, REST API with its gateway responses,
+ * authorizer, stage and deployment in this stack; the route functions and
+ * methods in one nested stack per module (more for big modules, see
+ * plan.ts); job queues in a `Jobs` nested stack.
+ *
+ * API resources cross nested stacks the way CDK supports natively: the
+ * `RestApi` object lives here and nested stacks create `Resource`s and
+ * `Method`s against it, CDK passing the API, parent resource and authorizer
+ * IDs in as nested stack parameters. We chose this over a `SpecRestApi` from
+ * an OpenAPI body because the body would have to reference every function
+ * ARN in the nested stacks (outputs fed back into this stack, while the
+ * functions' permissions need the API ID: a cycle, or hand-built function
+ * names), and the 405 mocks, gateway responses and authorizer would be
+ * strings in a 279-path document instead of typed constructs. The price is a
+ * hand-made `Deployment`: it depends on every nested stack and its logical ID
+ * hashes the route table, so any route change creates a new deployment.
+ */
+export class ServiceStack extends Stack {
+  readonly settings: ServiceSettings;
+  readonly plans: StackPlan[];
+  readonly routeStacks = new Map<string, RoutesStack>();
+  readonly table: dynamodb.Table;
+  readonly api: apigw.RestApi;
+  readonly stage: apigw.Stage;
+  readonly paths: ApiPaths;
+  readonly authorizer?: RequestAuthorizer;
+  readonly jobQueues?: JobQueues;
+  readonly endpoints = new Map<string, RouteEndpoint>();
+  readonly serviceTokenSecret: secretsmanager.ISecret;
+  readonly platformBotTokenSecret: secretsmanager.ISecret;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const settings = (this.settings = { ...DEFAULT_SETTINGS, ...settingsFromContext(this.node), ...props.settings });
+    validateSettings(settings);
+    const codeFor = props.codeFor ?? codeFromDist();
+    const routes = Object.values(props.routeGroups).flat();
+    checkRoutes(routes);
+    const apiPaths = apiResourcePaths(routes);
+    if (apiPaths.length > API_RESOURCE_QUOTA) {
+      throw new Error(`The routes need ${apiPaths.length} API resources; a REST API allows ${API_RESOURCE_QUOTA} by default (ask AWS for more first)`);
+    }
+    this.plans = planStacks(props.routeGroups, settings.stackBudget);
+    const logRetention = settings.logRetentionDays as logs.RetentionDays;
+    const indexNames = TABLE.indexes.map((index) => index.name);
+
+    this.table = serviceTable(this, 'Table');
+    this.serviceTokenSecret = settings.serviceTokenSecretArn
+      ? secretsmanager.Secret.fromSecretCompleteArn(this, 'ServiceToken', settings.serviceTokenSecretArn)
+      : new secretsmanager.Secret(this, 'ServiceToken', {
+          description: 'Service (bot) token: the bearer token that may call every operation',
+          generateSecretString: { passwordLength: 48, excludePunctuation: true },
+          removalPolicy: RemovalPolicy.RETAIN,
+        });
+    this.platformBotTokenSecret = settings.platformBotTokenSecretArn
+      ? secretsmanager.Secret.fromSecretCompleteArn(this, 'PlatformBotToken', settings.platformBotTokenSecretArn)
+      : new secretsmanager.Secret(this, 'PlatformBotToken', {
+          // Created with a random placeholder: the operator puts the real bot token in after the first deploy.
+          description: 'Platform bot token (sent as Authorization: Bot <token>); replace the placeholder value',
+          removalPolicy: RemovalPolicy.RETAIN,
+        });
+
+    const environment: Record<string, string> = {
+      TABLE_NAME: this.table.tableName,
+      PLATFORM_API_BASE_URL: settings.platformApiBaseUrl,
+      PLATFORM_BOT_TOKEN_SECRET_ARN: this.platformBotTokenSecret.secretArn,
+      ...(props.sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
+    };
+
+    if (props.jobs && props.jobs.length > 0) {
+      // Its own nested stack: each job costs about a dozen resources.
+      this.jobQueues = new JobQueues(new NestedStack(this, 'Jobs', { description: 'Job queues, consumers and schedules' }), 'Jobs', {
+        jobs: props.jobs,
+        codeFor,
+        table: this.table,
+        indexNames,
+        secrets: [this.platformBotTokenSecret],
+        environment,
+        logRetention,
+        memorySize: settings.memorySize,
+      });
+      Object.assign(environment, this.jobQueues.queueEnvironment);
+    }
+
+    this.api = new apigw.RestApi(this, 'Api', {
+      restApiName: `${this.stackName}-api`,
+      description: 'Guild Module Management Service',
+      deploy: false,
+      endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      // Access and execution logging need the account-level CloudWatch role.
+      cloudWatchRole: settings.apiCloudWatchRole,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+    });
+    const responses = errorResponses({ rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit });
+    const gatewayResponses = addErrorResponses(this.api, responses);
+
+    if (routes.some((route) => route.access !== 'public')) {
+      this.authorizer = new RequestAuthorizer(this, 'Authorizer', {
+        restApiId: this.api.restApiId,
+        code: codeFor(AUTHORIZER_FILE),
+        table: this.table,
+        indexNames,
+        serviceTokenSecret: this.serviceTokenSecret,
+        logRetention,
+        memorySize: settings.memorySize,
+      });
+    }
+
+    // Nested stacks first, so that every path's owning scope exists before any path is created.
+    const runtimes = new Map<string, FunctionRuntime>();
+    for (const plan of this.plans) {
+      const stack = new RoutesStack(this, {
+        plan,
+        runtime: { table: this.table, indexNames, secrets: [this.platformBotTokenSecret], queues: [...(this.jobQueues?.queues.values() ?? [])], logRetention },
+      });
+      this.routeStacks.set(plan.id, stack);
+      if (stack.moduleRuntime) {
+        runtimes.set(plan.group, {
+          role: stack.moduleRuntime.role,
+          logGroup: stack.moduleRuntime.logGroup,
+          environment,
+          memorySize: settings.memorySize,
+          timeout: Duration.seconds(settings.timeoutSeconds),
+        });
+      }
+    }
+
+    const owners = pathOwners(this.plans);
+    const rootPaths = new Construct(this, 'Paths');
+    this.paths = new ApiPaths({
+      root: this.api.root,
+      scopeOf: (path) => {
+        const owner = owners.get(path);
+        return owner ? this.routeStacks.get(owner)!.paths : rootPaths;
+      },
+      allowed: methodsByPath(routes),
+    });
+    for (const path of apiPaths) this.paths.resource(path);
+
+    for (const plan of this.plans) {
+      const stack = this.routeStacks.get(plan.id)!;
+      for (const route of plan.routes) {
+        const endpoint = new RouteEndpoint(stack, {
+          route,
+          resource: this.paths.resource(resourcePathOf(route.path)),
+          code: codeFor(route.file),
+          runtime: runtimes.get(plan.group)!,
+          authorizer: route.access === 'public' ? undefined : this.authorizer!.authorizer,
+          restApiId: this.api.restApiId,
+          stageName: STAGE_NAME,
+        });
+        this.endpoints.set(route.id, endpoint);
+      }
+    }
+
+    const deployment = new apigw.Deployment(this, 'Deployment', { api: this.api, description: 'Routes of the service' });
+    this.stage = apiStage(this, 'Stage', {
+      deployment,
+      stageName: STAGE_NAME,
+      throttleRateLimit: settings.throttleRateLimit,
+      throttleBurstLimit: settings.throttleBurstLimit,
+      logRetention,
+    });
+    for (const stack of this.routeStacks.values()) deployment.node.addDependency(stack);
+    for (const mock of this.paths.notAllowed) deployment.node.addDependency(mock);
+    for (const response of gatewayResponses) deployment.node.addDependency(response);
+    // CDK only re-hashes deployments for methods of its own stack; ours live in nested stacks, so hash
+    // what defines the API ourselves: any route, stack move, 405 list or gateway response change redeploys.
+    deployment.addToLogicalId({
+      routes: this.plans.flatMap((plan) => plan.routes.map((r) => [plan.id, r.id, r.method, r.path, r.access])),
+      allowed: [...methodsByPath(routes)],
+      responses,
+    });
+    this.api.deploymentStage = this.stage;
+
+    new CfnOutput(this, 'ApiUrl', { value: this.stage.urlForPath('/'), description: 'Base URL of the API (the v1 stage)' });
+  }
+}
+
+function validateSettings(settings: ServiceSettings): void {
+  if (settings.timeoutSeconds > API_GATEWAY_TIMEOUT.toSeconds()) {
+    throw new Error(`timeoutSeconds ${settings.timeoutSeconds} is longer than API Gateway waits (${API_GATEWAY_TIMEOUT.toSeconds()} s)`);
+  }
+  if (!(Object.values(logs.RetentionDays) as unknown[]).includes(settings.logRetentionDays)) {
+    throw new Error(`logRetentionDays ${settings.logRetentionDays} is not a CloudWatch retention period (1, 3, 5, 7, 14, 30, 60, 90 ...)`);
+  }
+  if (!/^https?:\/\/.+\/api\/v\d+$/.test(settings.platformApiBaseUrl)) {
+    throw new Error(`platformApiBaseUrl must be an http(s) URL ending in /api/v<N>, not ${settings.platformApiBaseUrl}`);
+  }
+}

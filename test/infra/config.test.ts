@@ -1,0 +1,77 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { codeFromDist } from '../../infra/stacks/service-stack.js';
+import type { Route } from '../../shared/http/route.js';
+import { nagFindings, resourcesOfType, synthService, templatesOf } from './helpers.js';
+
+const routes: Record<string, Route[]> = {
+  tags: [
+    { id: 'tags.home', method: 'GET', path: '/modules/tags/', access: 'public', file: 'functions/module-state/home.ts', summary: 'home' },
+    { id: 'tags.status', method: 'GET', path: '/modules/tags/status', access: 'client', file: 'functions/module-state/status.ts', summary: 'status' },
+  ],
+};
+const SERVICE_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:service-token-AbCdEf';
+const BOT_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:bot-token-AbCdEf';
+
+describe('operator settings', () => {
+  it('reads throttling and the platform URL from CDK context', () => {
+    const synth = synthService(routes, { context: { throttleRateLimit: '10', throttleBurstLimit: '20', platformApiBaseUrl: 'http://127.0.0.1:9999/api/v10' } });
+    const templates = templatesOf(synth);
+    const stage = resourcesOfType(templates, 'AWS::ApiGateway::Stage')[0]!;
+    expect(stage.properties.MethodSettings[0]).toMatchObject({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    const throttled = resourcesOfType(templates, 'AWS::ApiGateway::GatewayResponse').find((r) => r.properties.ResponseType === 'THROTTLED')!;
+    expect(throttled.properties.ResponseTemplates['application/json']).toContain('10 requests per second');
+    const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
+    expect(fn.properties.Environment.Variables.PLATFORM_API_BASE_URL).toBe('http://127.0.0.1:9999/api/v10');
+  });
+
+  it('lets props win over context', () => {
+    const synth = synthService(routes, { context: { throttleRateLimit: '10' }, settings: { throttleRateLimit: 7 } });
+    const stage = resourcesOfType(templatesOf(synth), 'AWS::ApiGateway::Stage')[0]!;
+    expect(stage.properties.MethodSettings[0].ThrottlingRateLimit).toBe(7);
+  });
+
+  it('uses given secrets instead of creating them, passing ARNs (never values) to functions', () => {
+    const synth = synthService(routes, { settings: { serviceTokenSecretArn: SERVICE_ARN, platformBotTokenSecretArn: BOT_ARN } });
+    const templates = templatesOf(synth);
+    expect(resourcesOfType(templates, 'AWS::SecretsManager::Secret')).toHaveLength(0);
+    const functions = resourcesOfType(templates, 'AWS::Lambda::Function');
+    const authorizer = functions.find((f) => f.stack === synth.stack)!;
+    expect(authorizer.properties.Environment.Variables.SERVICE_TOKEN_SECRET_ARN).toBe(SERVICE_ARN);
+    const route = functions.find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
+    expect(route.properties.Environment.Variables.PLATFORM_BOT_TOKEN_SECRET_ARN).toBe(BOT_ARN);
+    expect(route.properties.Environment.Variables).not.toHaveProperty('PLATFORM_BOT_TOKEN');
+    expect(nagFindings(synth.app)).toEqual([]);
+  });
+
+  it('creates both secrets when no ARN is given, the service token generated', () => {
+    const secrets = resourcesOfType(templatesOf(synthService(routes)), 'AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(2);
+    for (const s of secrets) expect(s.resource.DeletionPolicy).toBe('Retain');
+  });
+
+  it('turns on source maps only when the bundles carry them', () => {
+    const synth = synthService(routes, { sourceMaps: true });
+    for (const f of resourcesOfType(templatesOf(synth), 'AWS::Lambda::Function').filter((f) => f.stack !== synth.stack)) {
+      expect(f.properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+    }
+  });
+
+  it('has no authorizer when every route is public', () => {
+    const synth = synthService({ tags: [routes.tags![0]!] });
+    expect(resourcesOfType(templatesOf(synth), 'AWS::ApiGateway::Authorizer')).toHaveLength(0);
+  });
+
+  it('refuses settings AWS would reject', () => {
+    expect(() => synthService(routes, { settings: { timeoutSeconds: 30 } })).toThrow(/API Gateway waits/);
+    expect(() => synthService(routes, { settings: { logRetentionDays: 31 } })).toThrow(/retention/);
+    expect(() => synthService(routes, { context: { memorySize: 'lots' } })).toThrow(/memorySize/);
+  });
+
+  it('asks for a build when a bundle is missing', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'gms-no-dist-'));
+    expect(() => codeFromDist(empty)('functions/tags/create-tag.ts')).toThrow(/npm run build/);
+  });
+});

@@ -1,0 +1,74 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Job } from '../../infra/jobs.js';
+import { queueUrlEnvName } from '../../infra/jobs.js';
+import type { Route } from '../../shared/http/route.js';
+import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
+import type { Stack } from 'aws-cdk-lib';
+
+const fakeRoutes: Record<string, Route[]> = {
+  polls: [
+    { id: 'polls.home', method: 'GET', path: '/modules/polls/', access: 'public', file: 'functions/module-state/home.ts', summary: 'home' },
+    { id: 'polls.status', method: 'GET', path: '/modules/polls/status', access: 'client', file: 'functions/module-state/status.ts', summary: 'status' },
+  ],
+};
+const fakeJobs: Job[] = [
+  { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10 },
+  { id: 'socials.feeds', file: 'functions/jobs/socials-feeds.ts', schedule: 'rate(5 minutes)', batchSize: 5 },
+  { id: 'polls.render', file: 'functions/jobs/polls-render.ts', batchSize: 1 },
+];
+
+describe('job queues (fake job list)', () => {
+  let synth: Synth;
+  let templates: Map<Stack, CfnTemplate>;
+
+  beforeAll(() => {
+    synth = synthService(fakeRoutes, { jobs: fakeJobs });
+    templates = templatesOf(synth);
+  });
+
+  it('gives every job an encrypted queue whose dead-letter queue takes a message after 5 receives', () => {
+    const queues = resourcesOfType(templates, 'AWS::SQS::Queue');
+    expect(queues).toHaveLength(fakeJobs.length * 2);
+    for (const q of queues) expect(q.properties.SqsManagedSseEnabled).toBe(true);
+    const withDlq = queues.filter((q) => q.properties.RedrivePolicy);
+    expect(withDlq).toHaveLength(fakeJobs.length);
+    for (const q of withDlq) {
+      expect(q.properties.RedrivePolicy.maxReceiveCount).toBe(5);
+      const dlqId = q.properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
+      expect(queues.some((d) => d.logicalId === dlqId)).toBe(true);
+    }
+    // Queues refuse plain HTTP (enforceSSL).
+    expect(resourcesOfType(templates, 'AWS::SQS::QueuePolicy')).toHaveLength(fakeJobs.length * 2);
+  });
+
+  it('drains each queue with a consumer that reports partial batch failures', () => {
+    const mappings = resourcesOfType(templates, 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(fakeJobs.length);
+    expect(mappings.map((m) => m.properties.BatchSize).sort()).toEqual(fakeJobs.map((j) => j.batchSize).sort());
+    for (const m of mappings) expect(m.properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    const consumers = resourcesOfType(templates, 'AWS::Lambda::Function').filter((f) => String(f.properties.Description).endsWith(': consumer'));
+    expect(consumers.map((c) => c.properties.Description).sort()).toEqual(fakeJobs.map((j) => `${j.id}: consumer`).sort());
+    for (const c of consumers) expect(c.properties.Environment.Variables).toHaveProperty('QUEUE_URL');
+  });
+
+  it('fires the producer of each scheduled job from an EventBridge rule', () => {
+    const rules = resourcesOfType(templates, 'AWS::Events::Rule');
+    expect(rules.map((r) => r.properties.ScheduleExpression).sort()).toEqual(['rate(1 minute)', 'rate(5 minutes)']);
+    const producers = resourcesOfType(templates, 'AWS::Lambda::Function').filter((f) => f.properties.Handler === 'index.produce');
+    expect(producers).toHaveLength(2);
+  });
+
+  it('lets route functions send to the job queues, and tells them the queue URLs', () => {
+    const routeRole = resourcesOfType(templates, 'AWS::IAM::Role').find((r) => r.stack.node.id === 'polls')!;
+    const statements = routeRole.properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+    const send = statements.find((s: any) => s.Sid === 'SendJobs');
+    expect(send.Action).toBe('sqs:SendMessage');
+    expect(send.Resource).toHaveLength(fakeJobs.length);
+    const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('polls.status:'))!;
+    for (const job of fakeJobs) expect(fn.properties.Environment.Variables).toHaveProperty(queueUrlEnvName(job.id));
+  });
+
+  it('leaves no unacknowledged cdk-nag AwsSolutions finding', () => {
+    expect(nagFindings(synth.app)).toEqual([]);
+  });
+});

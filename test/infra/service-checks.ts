@@ -1,0 +1,222 @@
+/**
+ * The assertions every synthesised service must pass, whatever its route
+ * list: shared by the test of today's routes and the test of all 279.
+ */
+import { type CfnResource, Stack } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Route } from '../../shared/http/route.js';
+import { TABLE } from '../../shared/db/table.js';
+import { API_RESOURCE_QUOTA, apiResourcePaths, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '../../infra/plan.js';
+import { RoutesStack } from '../../infra/stacks/routes-stack.js';
+import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
+
+const logicalIdStem = (id: string) => id.replace(/[^A-Za-z0-9]/g, '');
+
+/** Defines the shared checks for one route list (synthesised once, in beforeAll). */
+export function describeServiceStack(label: string, groupsOf: () => Record<string, Route[]>): void {
+  describe(label, () => {
+    let groups: Record<string, Route[]>;
+    let routes: Route[];
+    let synth: Synth;
+    let templates: Map<Stack, CfnTemplate>;
+    let root: CfnTemplate;
+
+    beforeAll(() => {
+      groups = groupsOf();
+      routes = Object.values(groups).flat();
+      synth = synthService(groups);
+      templates = templatesOf(synth);
+      root = templates.get(synth.stack)!;
+    });
+
+    it('gives every route exactly one function, named after the route id', () => {
+      const functions = resourcesOfType(templates, 'AWS::Lambda::Function');
+      for (const route of routes) {
+        const mine = functions.filter((f) => String(f.properties.Description).startsWith(`${route.id}:`));
+        expect(mine, route.id).toHaveLength(1);
+        expect(mine[0]!.logicalId.startsWith(logicalIdStem(route.id)), `${route.id} -> ${mine[0]!.logicalId}`).toBe(true);
+        expect(synth.stack.endpoints.get(route.id)!.node.id).toBe(route.id);
+      }
+      // The route functions plus the authorizer, nothing else.
+      expect(functions).toHaveLength(routes.length + 1);
+    });
+
+    it('runs functions on nodejs24.x arm64 with the shared module role and log group', () => {
+      const functions = resourcesOfType(templates, 'AWS::Lambda::Function');
+      for (const f of functions) {
+        expect(f.properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', MemorySize: 256, Timeout: 10 });
+        expect(f.properties.Environment.Variables).toHaveProperty('TABLE_NAME');
+        expect(f.properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
+      }
+      for (const f of functions.filter((f) => f.stack !== synth.stack)) {
+        expect(f.properties.Environment.Variables).toMatchObject({ PLATFORM_API_BASE_URL: 'https://discord.com/api/v10' });
+        expect(f.properties.Environment.Variables).toHaveProperty('PLATFORM_BOT_TOKEN_SECRET_ARN');
+        expect(f.properties.LoggingConfig).toHaveProperty('LogGroup');
+      }
+      // One role and one log group per module (group), plus the authorizer's.
+      const groupCount = Object.values(groups).filter((g) => g.length > 0).length;
+      expect(resourcesOfType(templates, 'AWS::IAM::Role').filter((r) => r.stack !== synth.stack)).toHaveLength(groupCount);
+      expect(resourcesOfType(templates, 'AWS::Logs::LogGroup').filter((r) => r.stack !== synth.stack)).toHaveLength(groupCount);
+    });
+
+    it('grants least privilege: named table and index ARNs, no Scan, no wildcard resources', () => {
+      for (const role of resourcesOfType(templates, 'AWS::IAM::Role').filter((r) => r.stack !== synth.stack)) {
+        const statements = role.properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+        const actions = statements.flatMap((s: any) => [s.Action].flat());
+        expect(actions).not.toContain('dynamodb:Scan');
+        expect(actions.filter((a: string) => a.includes('*'))).toEqual([]);
+        for (const s of statements) expect([s.Resource].flat()).not.toContain('*');
+        const table = statements.find((s: any) => s.Sid === 'TableData');
+        expect(JSON.stringify(table.Resource)).toContain(`/index/${TABLE.indexes[0]!.name}`);
+        expect(statements.find((s: any) => s.Sid === 'ReadSecrets').Action).toBe('secretsmanager:GetSecretValue');
+      }
+    });
+
+    it('gives every function exactly one invoke permission, scoped to its stage, method and path', () => {
+      const permissions = resourcesOfType(templates, 'AWS::Lambda::Permission');
+      const functions = resourcesOfType(templates, 'AWS::Lambda::Function');
+      for (const f of functions) {
+        const mine = permissions.filter((p) => p.stack === f.stack && p.properties.FunctionName['Fn::GetAtt']?.[0] === f.logicalId);
+        expect(mine, f.logicalId).toHaveLength(1);
+      }
+      for (const route of routes) {
+        const endpoint = synth.stack.endpoints.get(route.id)!;
+        const permission = endpoint.function.node.findChild('ApiInvoke') as lambda.CfnPermission;
+        const arn = JSON.stringify(Stack.of(endpoint).resolve(permission.sourceArn));
+        expect(arn).toContain(`/v1/${route.method}${resourcePathOf(route.path).replace(/\{[^}]*\}/g, '*')}"`);
+      }
+    });
+
+    it('gives every route exactly one API method on its path', () => {
+      const methods = synth.app.node
+        .findAll()
+        .filter((c): c is apigw.Method => c instanceof apigw.Method && c.httpMethod !== 'ANY')
+        .map((m) => `${m.httpMethod} ${m.resource.path}`)
+        .sort();
+      expect(methods).toEqual(routes.map((r) => `${r.method} ${resourcePathOf(r.path)}`).sort());
+      const cfnMethods = resourcesOfType(templates, 'AWS::ApiGateway::Method').filter((m) => m.properties.HttpMethod !== 'ANY');
+      for (const route of routes) {
+        const mine = cfnMethods.filter((m) => m.properties.OperationName === route.id);
+        expect(mine, route.id).toHaveLength(1);
+        expect(mine[0]!.properties.HttpMethod).toBe(route.method);
+        expect(mine[0]!.properties.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+      }
+    });
+
+    it('puts the REQUEST authorizer (TTL 0) on every non-public method and on no public one', () => {
+      const authorizers = resourcesOfType(templates, 'AWS::ApiGateway::Authorizer');
+      expect(authorizers).toHaveLength(1);
+      expect(authorizers[0]!.properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0, IdentitySource: 'method.request.header.Authorization' });
+      const authorizerLogicalId = authorizers[0]!.logicalId;
+
+      const cfnMethods = resourcesOfType(templates, 'AWS::ApiGateway::Method');
+      for (const route of routes) {
+        const method = cfnMethods.find((m) => m.properties.OperationName === route.id)!;
+        if (route.access === 'public') {
+          expect(method.properties.AuthorizationType, route.id).toBe('NONE');
+          expect(method.properties.AuthorizerId, route.id).toBeUndefined();
+          continue;
+        }
+        expect(method.properties.AuthorizationType, route.id).toBe('CUSTOM');
+        // In a nested stack the ID arrives as a parameter: follow it back to the authorizer in the root stack.
+        const parameter = method.properties.AuthorizerId.Ref as string;
+        const nested = method.stack as RoutesStack;
+        const stackResource = root.Resources[synth.stack.resolve((nested.nestedStackResource as CfnResource).logicalId)]!;
+        expect(stackResource.Properties!.Parameters[parameter], route.id).toEqual({ Ref: authorizerLogicalId });
+      }
+    });
+
+    it('answers 405 with an Allow header on every path that has methods, without credentials', () => {
+      const expected = methodsByPath(routes);
+      expect(synth.stack.paths.notAllowed.map((m) => m.node.scope!.node.id).length).toBe(expected.size);
+      const anyMethods = resourcesOfType(templates, 'AWS::ApiGateway::Method').filter((m) => m.properties.HttpMethod === 'ANY');
+      expect(anyMethods).toHaveLength(expected.size);
+      const allowHeaders = anyMethods.map((m) => m.properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Allow']).sort();
+      expect(allowHeaders).toEqual([...expected.values()].map((methods) => `'${methods.join(', ')}'`).sort());
+      for (const m of anyMethods) {
+        expect(m.properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
+        const response = m.properties.Integration.IntegrationResponses[0];
+        expect(response.StatusCode).toBe('405');
+        expect(JSON.parse(response.ResponseTemplates['application/json'])).toMatchObject({ success: false, data: {}, error: { code: 405, name: 'MethodNotAllowedError' } });
+      }
+      for (const mock of synth.stack.paths.notAllowed) {
+        const path = (mock.method.resource as apigw.Resource).path;
+        expect(mock.method.resource.path).toBe(path);
+        expect(expected.has(path), path).toBe(true);
+      }
+    });
+
+    it('rewrites gateway errors into the envelope', () => {
+      const responses = resourcesOfType(templates, 'AWS::ApiGateway::GatewayResponse').map((r) => r.properties);
+      const byType = new Map<string, any>(responses.map((r) => [r.ResponseType, r]));
+      const expected: [string, number, string][] = [
+        ['UNAUTHORIZED', 401, 'UnauthorizedError'],
+        ['ACCESS_DENIED', 403, 'ForbiddenError'],
+        ['MISSING_AUTHENTICATION_TOKEN', 404, 'NotFoundError'],
+        ['THROTTLED', 429, 'RateLimitedError'],
+        ['REQUEST_TOO_LARGE', 413, 'PayloadTooLargeError'],
+        ['DEFAULT_4XX', 400, 'BadRequestError'],
+        ['DEFAULT_5XX', 500, 'InternalServerError'],
+      ];
+      for (const [type, status, name] of expected) {
+        const response = byType.get(type);
+        expect(response, type).toBeDefined();
+        expect(response.StatusCode).toBe(String(status));
+        const body = JSON.parse(response.ResponseTemplates['application/json']);
+        expect(body).toMatchObject({ success: false, data: {}, error: { code: status, name } });
+        expect(body.error.message).toMatch(/^[A-Z][A-Za-z ]+! \S/);
+      }
+      expect(byType.get('THROTTLED').ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+      expect(JSON.parse(byType.get('ACCESS_DENIED').ResponseTemplates['application/json']).error.message).toMatch(/internal operation/);
+    });
+
+    it('builds the table from TABLE: on demand, PITR, TTL, gsi1, retained', () => {
+      const tables = resourcesOfType(templates, 'AWS::DynamoDB::Table');
+      expect(tables).toHaveLength(1);
+      const { properties, resource } = tables[0]!;
+      expect(resource.DeletionPolicy).toBe('Retain');
+      expect(properties).toMatchObject({
+        BillingMode: 'PAY_PER_REQUEST',
+        DeletionProtectionEnabled: true,
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+        KeySchema: [
+          { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+        ],
+      });
+      expect(properties.GlobalSecondaryIndexes.map((i: any) => i.IndexName)).toEqual(TABLE.indexes.map((i) => i.name));
+    });
+
+    it('deploys stage v1 with throttling, access logs and a deployment after every nested stack', () => {
+      const stage = resourcesOfType(templates, 'AWS::ApiGateway::Stage');
+      expect(stage).toHaveLength(1);
+      expect(stage[0]!.properties).toMatchObject({ StageName: 'v1', AccessLogSetting: expect.objectContaining({ Format: expect.any(String) }) });
+      expect(stage[0]!.properties.MethodSettings[0]).toMatchObject({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, LoggingLevel: 'ERROR' });
+      const deployment = resourcesOfType(templates, 'AWS::ApiGateway::Deployment');
+      expect(deployment).toHaveLength(1);
+      const nestedIds = [...synth.stack.routeStacks.values()].map((s) => synth.stack.resolve((s.nestedStackResource as CfnResource).logicalId));
+      expect(deployment[0]!.resource.DependsOn).toEqual(expect.arrayContaining(nestedIds));
+      expect(root.Outputs).toHaveProperty('ApiUrl');
+    });
+
+    it('stays inside the CloudFormation and API Gateway limits', () => {
+      for (const [stack, template] of templates) {
+        expect(Object.keys(template.Resources).length, stack.node.path).toBeLessThanOrEqual(STACK_RESOURCE_LIMIT);
+        expect(Object.keys(template.Parameters ?? {}).length, stack.node.path).toBeLessThanOrEqual(200);
+        expect(Object.keys(template.Outputs ?? {}).length, stack.node.path).toBeLessThanOrEqual(200);
+        // CloudFormation reads templates of at most 1 MB (from S3, as CDK uploads them).
+        expect(JSON.stringify(template).length, stack.node.path).toBeLessThanOrEqual(1_000_000);
+      }
+      const pathResources = resourcesOfType(templates, 'AWS::ApiGateway::Resource');
+      expect(pathResources.length).toBe(apiResourcePaths(routes).length);
+      expect(pathResources.length).toBeLessThanOrEqual(API_RESOURCE_QUOTA);
+    });
+
+    it('leaves no unacknowledged cdk-nag AwsSolutions finding', () => {
+      expect(nagFindings(synth.app)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { routeGroups } from '../../functions/routes.js';
+import type { Route } from '../../shared/http/route.js';
+import { jobs } from '../../infra/jobs.js';
+import { STACK_RESOURCE_LIMIT } from '../../infra/plan.js';
+import { nagFindings, resourcesOfType, synthService, templatesOf } from './helpers.js';
+import { describeServiceStack } from './service-checks.js';
+
+describeServiceStack("today's routes (functions/routes.ts)", () => routeGroups as unknown as Record<string, Route[]>);
+
+describe('construct IDs', () => {
+  it('do not depend on the order of routes or groups', () => {
+    const logicalIds = (groups: Record<string, Route[]>) => {
+      const synth = synthService(groups);
+      return resourcesOfType(templatesOf(synth), 'AWS::Lambda::Function')
+        .map((f) => `${f.stack.node.id}/${f.logicalId}`)
+        .sort();
+    };
+    const groups = routeGroups as unknown as Record<string, Route[]>;
+    const reversed = Object.fromEntries(Object.entries(groups).reverse().map(([group, routes]) => [group, [...routes].reverse()]));
+    expect(logicalIds(reversed)).toEqual(logicalIds(groups));
+  });
+});
+
+describe('the app as deployed today (real routes and jobs)', () => {
+  it('passes cdk-nag and the limits with the job queues included', () => {
+    const synth = synthService(routeGroups as unknown as Record<string, Route[]>, { jobs });
+    const templates = templatesOf(synth);
+    expect(nagFindings(synth.app)).toEqual([]);
+    for (const [stack, template] of templates) expect(Object.keys(template.Resources).length, stack.node.path).toBeLessThanOrEqual(STACK_RESOURCE_LIMIT);
+    expect(resourcesOfType(templates, 'AWS::Lambda::EventSourceMapping')).toHaveLength(jobs.length);
+  });
+});
