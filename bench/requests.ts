@@ -1,0 +1,112 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../shared/db/client.js';
+import { tableName } from '../shared/db/table.js';
+import { lambdaContext } from '../infra/local/lambda-context.js';
+import type { LocalService } from '../infra/local/start.js';
+import { type Row, median } from './table.js';
+
+/** Counts the DynamoDB requests every handler in this process sends. */
+export function countDynamoRequests(): { take(): number } {
+  let count = 0;
+  db().middlewareStack.add(
+    (next) => async (args) => {
+      count++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchRequestCounter' },
+  );
+  return {
+    take() {
+      const n = count;
+      count = 0;
+      return n;
+    },
+  };
+}
+
+/** Sends one request to local mode and answers its status. */
+export async function send(service: LocalService, method: string, path: string, body?: unknown, token = service.serviceToken): Promise<number> {
+  const res = await fetch(service.url + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** DynamoDB requests per foundation operation, counted at the client. */
+export async function foundationRequests(service: LocalService, counter: { take(): number }): Promise<Row[]> {
+  const guild = '1234567890123456789';
+  const rows: Row[] = [];
+  const measure = async (operation: string, run: () => Promise<unknown>) => {
+    counter.take();
+    await run();
+    rows.push({ section: 'DynamoDB requests', measure: operation, value: String(counter.take()) });
+  };
+  await measure('module status', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`));
+  await measure('module enable (first time: settings created)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }));
+  await measure('module disable', () => send(service, 'POST', '/modules/polls/disable', { guild_id: guild }));
+  await measure('module enable (settings exist)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }));
+  let secret = '';
+  let keyId = '';
+  await measure('api key create', async () => {
+    const res = await fetch(`${service.url}/auth/api-key`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.serviceToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ guild_id: guild }),
+    });
+    const json = (await res.json()) as { data: { api_key: { secret: string; key_id: string } } };
+    secret = json.data.api_key.secret;
+    keyId = json.data.api_key.key_id;
+  });
+  await measure('api key list', () => send(service, 'GET', `/auth/api-key?guild_id=${guild}`));
+  await measure('module status with a guild key (authorizer + handler, first use: last_use written)', () =>
+    send(service, 'GET', `/modules/polls/status?guild_id=${guild}`, undefined, secret),
+  );
+  await measure('module status with a guild key (again within a minute)', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`, undefined, secret));
+  await measure('api key revoke', () => send(service, 'DELETE', '/auth/api-key', { guild_id: guild, key_id: keyId }));
+  return rows;
+}
+
+/**
+ * Warm cost of one request through the factory (Middy, validation,
+ * envelope) against a raw handler doing the same GetItem and answering the
+ * same JSON, called in process, interleaved so drift hits both alike.
+ */
+export async function warmCost(): Promise<Row[]> {
+  const { handler } = await import('../functions/module-state/status.js');
+  const event = {
+    resource: '/modules/polls/status',
+    path: '/modules/polls/status',
+    httpMethod: 'GET',
+    headers: {},
+    queryStringParameters: { guild_id: '1234567890123456789' },
+    pathParameters: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { authorizer: { caller: 'service' } },
+  } as unknown as APIGatewayProxyEvent;
+  const raw = async (e: APIGatewayProxyEvent) => {
+    const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `G#${e.queryStringParameters!.guild_id}`, sk: 'MODULE#polls' }, ConsistentRead: true }));
+    return { statusCode: 200, body: JSON.stringify({ success: true, data: { status: out.Item?.enabled ?? false } }) };
+  };
+  const context = lambdaContext('bench');
+  const factory: number[] = [];
+  const bare: number[] = [];
+  for (let round = 0; round < 600; round++) {
+    let t = performance.now();
+    await handler(event, context);
+    if (round >= 100) factory.push(performance.now() - t);
+    t = performance.now();
+    await raw(event);
+    if (round >= 100) bare.push(performance.now() - t);
+  }
+  const f = median(factory);
+  const b = median(bare);
+  return [
+    { section: 'warm request', measure: 'raw handler, same GetItem (baseline)', value: `${(b * 1000).toFixed(0)} µs`, note: 'median of 500, in process against dynalite' },
+    { section: 'warm request', measure: 'through the endpoint factory', value: `${(f / b).toFixed(2)}x baseline`, note: `${(f * 1000).toFixed(0)} µs; factory overhead ${((f - b) * 1000).toFixed(0)} µs` },
+  ];
+}

@@ -1,0 +1,23 @@
+import { startLocal } from '../infra/local/start.js';
+import { runBundleBench } from './bundles.js';
+import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
+import { type Row, printRows } from './table.js';
+
+/**
+ * `npm run bench`: figures, not tests. Every time is a ratio against a
+ * baseline measured in the same run, so the table reads the same on any
+ * machine; absolute times are notes.
+ */
+const rows: Row[] = [];
+rows.push(...(await runBundleBench()));
+
+const service = await startLocal({ port: 0, dataDir: null });
+try {
+  const counter = countDynamoRequests();
+  rows.push(...(await foundationRequests(service, counter)));
+  rows.push(...(await warmCost()));
+} finally {
+  await service.stop();
+}
+
+printRows(rows);
