@@ -1,4 +1,5 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import { INTERNAL_REASON, UNAUTHORIZED_REASON } from '../../shared/auth/messages.js';
 
 /**
  * The error envelope of CONTRACT 3.1 as a mapping template. Messages are
@@ -25,9 +26,9 @@ export function errorResponses(throttle: { rateLimit: number; burstLimit: number
   const retryAfter = { 'Retry-After': "'1'" };
   return [
     // The authorizer threw 'Unauthorized', or the Authorization header was missing.
-    { type: apigw.ResponseType.UNAUTHORIZED, status: 401, name: 'UnauthorizedError', message: 'Unauthorized! Send Authorization: Bearer <token> with the service token or an API key of the guild.' },
+    { type: apigw.ResponseType.UNAUTHORIZED, status: 401, name: 'UnauthorizedError', message: `Unauthorized! ${UNAUTHORIZED_REASON}` },
     // The authorizer denied: a guild API key on an internal operation.
-    { type: apigw.ResponseType.ACCESS_DENIED, status: 403, name: 'ForbiddenError', message: 'Forbidden! This is an internal operation: only the service token may call it, not a guild API key.' },
+    { type: apigw.ResponseType.ACCESS_DENIED, status: 403, name: 'ForbiddenError', message: `Forbidden! ${INTERNAL_REASON}` },
     // API Gateway's answer for a path without a resource, and for a method a path lacks when no ANY
     // method catches it. Paths with methods have the 405 ANY mock, so this is an unknown path.
     { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, name: 'NotFoundError', message: notFound },

@@ -2,14 +2,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Access } from '../http/route.js';
 import { verifyApiKey } from './api-keys.js';
 import type { Caller } from './caller.js';
+import { INTERNAL_REASON, UNAUTHORIZED_REASON } from './messages.js';
 import { serviceToken } from './service-token.js';
 
 /** The authorizer's decision for one request, the same in AWS and in local mode. */
 export type Verdict = { allow: true; caller: Caller } | { allow: false; status: 401 | 403; reason: string };
 
-export const UNAUTHORIZED_REASON =
-  "Send 'Authorization: Bearer <token>' with the service token or an API key of the guild; no valid credentials were given.";
-export const INTERNAL_REASON = 'This operation is internal: only the service (bot) token may call it, not a guild API key.';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
