@@ -11,6 +11,7 @@ import { TABLE } from '../../shared/db/table.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '../../infra/plan.js';
 import { RoutesStack } from '../../infra/stacks/routes-stack.js';
 import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
+import { INTERNAL_REASON, UNAUTHORIZED_REASON } from '../../shared/auth/messages.js';
 
 const logicalIdStem = (id: string) => id.replace(/[^A-Za-z0-9]/g, '');
 
@@ -169,7 +170,9 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
         expect(body.error.message).toMatch(/^[A-Z][A-Za-z ]+! \S/);
       }
       expect(byType.get('THROTTLED').ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
-      expect(JSON.parse(byType.get('ACCESS_DENIED').ResponseTemplates['application/json']).error.message).toMatch(/internal operation/);
+      const message = (type: string) => JSON.parse(byType.get(type).ResponseTemplates['application/json']).error.message;
+      expect(message('ACCESS_DENIED')).toBe(`Forbidden! ${INTERNAL_REASON}`);
+      expect(message('UNAUTHORIZED')).toBe(`Unauthorized! ${UNAUTHORIZED_REASON}`);
     });
 
     it('builds the table from TABLE: on demand, PITR, TTL, gsi1, retained', () => {
