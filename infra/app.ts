@@ -1,6 +1,6 @@
 /**
- * The CDK app: `npx cdk synth --all` / `npx cdk deploy --all` (run `npm run
- * build` first; `npm run synth` does both). Env-agnostic: no account or
+ * The CDK app: `npx cdk synth` / `npx cdk deploy --all`; cdk.json runs the
+ * build (`infra/build.ts`) first. Env-agnostic: no account or
  * region is looked up, so synth works offline and without credentials.
  */
 import { App, Validations } from 'aws-cdk-lib';

@@ -229,6 +229,8 @@ export class ServiceStack extends Stack {
     this.api.deploymentStage = this.stage;
 
     new CfnOutput(this, 'ApiUrl', { value: this.stage.urlForPath('/'), description: 'Base URL of the API (the v1 stage)' });
+    new CfnOutput(this, 'ServiceTokenSecretArn', { value: this.serviceTokenSecret.secretArn, description: 'The service (bot) token the bot sends as Bearer' });
+    new CfnOutput(this, 'PlatformBotTokenSecretArn', { value: this.platformBotTokenSecret.secretArn, description: "Put the bot's platform token here" });
   }
 }
 

@@ -3,7 +3,7 @@ import type { Access } from '../http/route.js';
 import { verifyApiKey } from './api-keys.js';
 import type { Caller } from './caller.js';
 import { INTERNAL_REASON, UNAUTHORIZED_REASON } from './messages.js';
-import { serviceToken } from './service-token.js';
+import { configuredSecret } from '../secrets.js';
 
 /** The authorizer's decision for one request, the same in AWS and in local mode. */
 export type Verdict = { allow: true; caller: Caller } | { allow: false; status: 401 | 403; reason: string };
@@ -16,7 +16,7 @@ export async function authorize(authorization: string | undefined, access: Acces
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) return { allow: false, status: 401, reason: UNAUTHORIZED_REASON };
   const token = match[1]!;
-  const service = await serviceToken();
+  const service = await configuredSecret('SERVICE_TOKEN');
   if (service && timingSafeEqual(digest(service), digest(token))) return { allow: true, caller: { kind: 'service' } };
   const key = await verifyApiKey(token);
   if (!key) return { allow: false, status: 401, reason: UNAUTHORIZED_REASON };

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { stringifyJson } from '../http/json.js';
+import { configuredSecret } from '../secrets.js';
 import { PlatformError } from './platform-error.js';
 import { attempts, describeAnswer, describeNetworkError, maskPath, parseErrorBody } from './reasons.js';
 
@@ -13,7 +14,7 @@ const USER_AGENT = 'DiscordBot (guild-module-management-service, 0.1.0)';
 export interface TransportOptions {
   /** Base URL ending in `/api/v10`; default: `PLATFORM_API_BASE_URL` read at each call. */
   baseUrl?: string | (() => string | undefined);
-  /** Bot token; default: `PLATFORM_BOT_TOKEN` read at each call. */
+  /** Bot token; default: `PLATFORM_BOT_TOKEN`, or the secret named by `PLATFORM_BOT_TOKEN_SECRET_ARN`, read at each call. */
   token?: string | (() => string | undefined);
   /** Attempts for 5xx answers and network errors, the first included. Default 3. */
   maxAttempts?: number;
@@ -82,7 +83,7 @@ function retryAfterMs(body: { retry_after?: unknown } | undefined, headers: Head
 }
 
 /** The URL and signed request for one call; the base URL and token are read now, not at start-up. */
-function prepare(options: TransportOptions, request: PlatformRequest, where: { method: string; path: string }) {
+async function prepare(options: TransportOptions, request: PlatformRequest, where: { method: string; path: string }) {
   const baseUrl = (read(options.baseUrl, () => process.env.PLATFORM_API_BASE_URL) || DEFAULT_PLATFORM_BASE_URL).replace(/\/+$/, '');
   let url: URL;
   try {
@@ -90,7 +91,7 @@ function prepare(options: TransportOptions, request: PlatformRequest, where: { m
   } catch {
     throw new PlatformError(`The platform base URL "${baseUrl}" is not a valid URL; set PLATFORM_API_BASE_URL to a URL ending in /api/v10.`, where);
   }
-  const token = read(options.token, () => process.env.PLATFORM_BOT_TOKEN) ?? '';
+  const token = (options.token === undefined ? await configuredSecret('PLATFORM_BOT_TOKEN') : read(options.token, () => undefined)) ?? '';
   const headers: Record<string, string> = { Authorization: `Bot ${token}`, 'User-Agent': USER_AGENT };
   let body: string | undefined;
   if (request.body !== undefined) {
@@ -127,7 +128,7 @@ export function createTransport(options: TransportOptions = {}): Send {
   return async function send<T>(request: PlatformRequest): Promise<T> {
     const shown = maskPath(request.path);
     const where = { method: request.method, path: shown };
-    const { baseUrl, url, init } = prepare(options, request, where);
+    const { baseUrl, url, init } = await prepare(options, request, where);
     const doFetch = options.fetch ?? globalThis.fetch;
 
     let failures = 0;
