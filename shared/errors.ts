@@ -32,17 +32,22 @@ export class AppError extends Error {
   /** The `code` in the envelope; equals the status except on the reaction-role check quirk. */
   readonly code: number;
 
+  /**
+   * `status` and `code` override the catalogue's status; only the
+   * reaction-role check quirk (contract 3.3) needs them: an Unprocessable
+   * Entity answered with HTTP 404 and code 404.
+   */
   constructor(
     readonly errorName: ErrorName,
     readonly reason: string,
-    options: { code?: number; headers?: Record<string, string> } = {},
+    options: { status?: number; code?: number; headers?: Record<string, string> } = {},
   ) {
-    const { status, title } = catalogue[errorName];
+    const { title } = catalogue[errorName];
     super(`${title}! ${reason}`);
     this.name = 'AppError';
-    this.status = status;
+    this.status = options.status ?? catalogue[errorName].status;
     this.title = title;
-    this.code = options.code ?? status;
+    this.code = options.code ?? this.status;
     this.headers = options.headers ?? {};
   }
 

@@ -34,6 +34,7 @@ export const snowflake = z
 /** A platform ID that may be null or left out (both mean null). */
 export const nullableSnowflake = z
   .unknown()
+  .optional()
   .transform((value, ctx) => {
     if (value === undefined || value === null) return null;
     const id = parseSnowflake(value);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
 import { endpoint } from '../../shared/http/endpoint.js';
-import { pagination, snowflake } from '../../shared/http/schemas.js';
+import { nullableSnowflake, pagination, snowflake } from '../../shared/http/schemas.js';
 import { lambdaContext } from '../../infra/local/lambda-context.js';
 
 function event(init: {
@@ -74,6 +74,18 @@ describe('the endpoint factory', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 400, name: 'BadRequestError' });
     expect(res.body.error.message).toMatch(/^Bad Request! Field 'guild_id' must be .*snowflake/);
+  });
+
+  it('reads an ID that may be None as null whether sent as null or left out', async () => {
+    const optional = endpoint({ body: z.object({ guild_id: snowflake, message_id: nullableSnowflake }) }, ({ body }) => body);
+    for (const text of ['{"guild_id": 1}', '{"guild_id": 1, "message_id": null}']) {
+      const res = await call(optional as typeof echo, event({ body: text }));
+      expect(res.body.data).toEqual({ guild_id: '1', message_id: null });
+    }
+    const given = await call(optional as typeof echo, event({ body: '{"guild_id": 1, "message_id": 12345678901234567890}' }));
+    expect(given.body.data.message_id).toBe('12345678901234567890');
+    const bad = await call(optional as typeof echo, event({ body: '{"guild_id": 1, "message_id": "x"}' }));
+    expect(bad.status).toBe(400);
   });
 
   it('says which field is missing', async () => {
@@ -164,10 +176,10 @@ describe('the endpoint factory', () => {
 
   it('answers an AppError as its envelope, including the check quirk code', async () => {
     const quirk = endpoint({}, () => {
-      throw new AppError('Unprocessable Entity', 'No entry uses this emoji.', { code: 404 });
+      throw new AppError('Unprocessable Entity', 'No entry uses this emoji.', { status: 404 });
     });
     const res = await call(quirk, event({ method: 'GET' }));
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(404);
     expect(res.body.error).toEqual({ code: 404, name: 'Unprocessable Entity', message: 'Unprocessable Entity! No entry uses this emoji.' });
   });
 

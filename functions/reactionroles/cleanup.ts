@@ -1,0 +1,53 @@
+/**
+ * Removing the module's data: panels whose message or channel is gone, all
+ * of a guild's data (module delete), and a member's references (privacy).
+ */
+import { requireEnabled, resetModule } from '../../shared/modules/state.js';
+import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
+import { deleteAll, findPanels, listMemberClaims, listModuleItems, listPanelClaims } from './store.js';
+
+
+function removed(panels: Panel[]) {
+  const sorted = [...panels].sort(newestFirst);
+  return { panels: sorted.map(panelRecord), entries: sorted.flatMap(entryRecords) };
+}
+
+/**
+ * A message or channel was deleted on the platform: its panels (every panel
+ * of the channel when `messageId` is null) go, with their entries and
+ * claims. Nothing to drop is not an error: the bot asks for every deletion.
+ */
+export async function checkDelete(guildId: string, channelId: string, messageId: string | null) {
+  await requireEnabled(guildId, MODULE);
+  const panels = await findPanels(guildId, channelId, messageId);
+  const claims = (await Promise.all(panels.map((p) => listPanelClaims(guildId, p.panel_id)))).flat();
+  await deleteAll(panels, claims);
+  return removed(panels);
+}
+
+/**
+ * Deletes every panel, entry and claim of the guild and resets the module
+ * (disabled, as never enabled); works in any module state. The panels'
+ * messages stay on the platform: this removes data, not messages.
+ */
+export async function deleteModuleData(guildId: string) {
+  await resetModule(guildId, MODULE);
+  const { panels, claims } = await listModuleItems(guildId);
+  await deleteAll(panels, claims);
+  return removed(panels);
+}
+
+/** How many stored records refer to the member: their claims (the module keeps no names). */
+export async function countMemberReferences(guildId: string, memberId: string) {
+  const claims = await listMemberClaims(guildId, memberId);
+  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: claims.length };
+}
+
+/** Deletes the member's claims; roles already granted stay with the member. */
+export async function deleteMemberReferences(guildId: string, memberId: string) {
+  const claims = await listMemberClaims(guildId, memberId);
+  await deleteAll([], claims);
+  return {
+    message: `Deleted ${claims.length} reaction-role claim${claims.length === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}; roles already granted stay with the member.`,
+  };
+}

@@ -1,0 +1,5 @@
+import { endpoint } from '../../shared/http/endpoint.js';
+import { deleteMemberReferences } from './cleanup.js';
+import { PrivacyBody } from './schemas.js';
+
+export const handler = endpoint({ body: PrivacyBody }, ({ body }) => deleteMemberReferences(body.guild_id, body.privacy_member_id));

@@ -1,0 +1,5 @@
+import { endpoint } from '../../shared/http/endpoint.js';
+import { countMemberReferences } from './cleanup.js';
+import { PrivacyQuery } from './schemas.js';
+
+export const handler = endpoint({ query: PrivacyQuery }, ({ query }) => countMemberReferences(query.guild_id, query.privacy_member_id));

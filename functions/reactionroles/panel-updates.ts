@@ -1,0 +1,72 @@
+/**
+ * Changing a stored panel safely: optimistic writes on the panel item, and
+ * showing a committed change on the platform, undoing it when the platform
+ * refuses so that a failed request leaves nothing behind.
+ */
+import { databaseFailed, notFound } from '../../shared/errors.js';
+import type { Panel } from './model.js';
+import { syncPanelMessage } from './panel-message.js';
+import { getPanel, replacePanel } from './store.js';
+
+/** Attempts of one optimistic write before the table counts as too busy. */
+const MAX_WRITE_ATTEMPTS = 25;
+/** Rounds of catching up with changes other requests committed meanwhile. */
+const MAX_CATCH_UP_ROUNDS = 3;
+
+export async function loadPanel(guildId: string, panelId: string): Promise<Panel> {
+  const panel = await getPanel(guildId, panelId);
+  if (!panel) throw notFound(`Guild ${guildId} has no reaction-role panel '${panelId}'.`);
+  return panel;
+}
+
+/**
+ * Reads the panel, applies `change` (which throws when a rule is broken) and
+ * writes the result if nobody wrote in between; otherwise reads again.
+ */
+export async function updatePanel(guildId: string, panelId: string, change: (panel: Panel) => Panel): Promise<{ before: Panel; after: Panel }> {
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+    const before = await loadPanel(guildId, panelId);
+    const after = await replacePanel(change(before));
+    if (after) return { before, after };
+  }
+  throw databaseFailed(`Panel '${panelId}' is being changed by many requests at once; try again shortly.`);
+}
+
+/**
+ * Shows a committed change (`before` -> `after`) on the platform. When the
+ * platform refuses, `undo` takes the change back out of the stored panel
+ * (applied to whatever is stored by then), the message is brought back, and
+ * the platform's error answers. After success, changes other requests
+ * committed meanwhile are shown too, so concurrent edits end with the
+ * message matching the stored panel.
+ */
+export async function publishChange(before: Panel, after: Panel, undo: (current: Panel) => Panel): Promise<void> {
+  try {
+    await syncPanelMessage(before, after);
+  } catch (error) {
+    try {
+      const { after: restored } = await updatePanel(after.guild_id, after.panel_id, undo);
+      await syncPanelMessage(after, restored);
+    } catch (undoError) {
+      console.error(JSON.stringify({ level: 'error', msg: 'could not undo a panel change', panel_id: after.panel_id, error: String(undoError) }));
+    }
+    throw error;
+  }
+  await catchUp(after);
+}
+
+/** Re-reads the panel and shows what changed since `shown`, a few rounds at most. */
+export async function catchUp(shown: Panel): Promise<void> {
+  for (let round = 0; round < MAX_CATCH_UP_ROUNDS; round++) {
+    const latest = await getPanel(shown.guild_id, shown.panel_id);
+    if (!latest || latest.version === shown.version) return;
+    try {
+      await syncPanelMessage(shown, latest);
+    } catch (error) {
+      // The request that made that change answers for it.
+      console.warn(JSON.stringify({ level: 'warn', msg: 'could not show a concurrent panel change', panel_id: shown.panel_id, error: String(error) }));
+      return;
+    }
+    shown = latest;
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The request shapes of the reaction-roles endpoints. Types are shape (400);
+ * the user document's conditional requirements, allowed values, lengths and
+ * the platform's message limits are rules (422), added as issues on the
+ * field they concern.
+ */
+import { z } from 'zod';
+import { nullableSnowflake, pagination, snowflake, snowflakeList } from '../../shared/http/schemas.js';
+import { PANEL_TYPES } from './model.js';
+import { MAX_ENTRY_ROLES, MAX_OPTION_TEXT, contentProblem, emojiProblem } from './rules.js';
+
+type Ctx = z.core.$RefinementCtx;
+const rule = (ctx: Ctx, field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+
+/** A platform ID documented as "may be None": null, or left out (contract 3.5); answers null for both. */
+
+export const PanelPath = z.object({ reactionrole_panel_id: z.string().min(1) });
+export const EntryPath = PanelPath.extend({ reactionrole_entry_id: z.string().min(1) });
+
+export const ListPanelsQuery = z.object({ guild_id: snowflake, ...pagination });
+
+/** The settings every create and edit carries; the two emoji-only ones are required on emoji panels. */
+const settings = {
+  guild_id: snowflake,
+  panel_type: z.enum(PANEL_TYPES),
+  limit_roles_to_one: z.boolean(),
+  supports_remove: z.boolean(),
+  remove_roles_from_users_on_entry_delete: z.boolean(),
+  keep_counter_at_one: z.boolean().nullish(),
+  delete_unrelated_emoji_reactions: z.boolean().nullish(),
+};
+
+function emojiSettings(value: { panel_type: string; keep_counter_at_one?: boolean | null; delete_unrelated_emoji_reactions?: boolean | null }, ctx: Ctx) {
+  if (value.panel_type !== 'emoji') return;
+  if (value.keep_counter_at_one == null) rule(ctx, 'keep_counter_at_one', 'is required when panel_type is emoji');
+  if (value.delete_unrelated_emoji_reactions == null) rule(ctx, 'delete_unrelated_emoji_reactions', 'is required when panel_type is emoji');
+}
+
+export const CreatePanelBody = z
+  .object({
+    ...settings,
+    is_register: z.boolean(),
+    channel_id: snowflake,
+    register_message_id: nullableSnowflake,
+    is_embed: z.boolean().nullish(),
+    content: z.string().nullish(),
+  })
+  .superRefine((value, ctx) => {
+    emojiSettings(value, ctx);
+    if (value.is_register) {
+      if (value.register_message_id == null) rule(ctx, 'register_message_id', 'is required when is_register is true');
+      if (value.panel_type !== 'emoji') rule(ctx, 'panel_type', 'must be "emoji" when is_register is true (a registered message can only carry reactions)');
+      return;
+    }
+    if (value.is_embed == null) rule(ctx, 'is_embed', 'is required when is_register is false');
+    if (value.content == null) rule(ctx, 'content', 'is required when is_register is false');
+    if (value.is_embed != null && value.content != null) {
+      const problem = contentProblem(value.content, value.is_embed);
+      if (problem) rule(ctx, 'content', problem);
+    }
+  });
+
+export const EditPanelBody = z
+  .object({
+    ...settings,
+    message_content: z.string().nullish(),
+    message_is_embed: z.boolean(),
+  })
+  .superRefine((value, ctx) => {
+    emojiSettings(value, ctx);
+    if (value.message_content != null) {
+      const problem = contentProblem(value.message_content, value.message_is_embed);
+      if (problem) rule(ctx, 'message_content', problem);
+    }
+  });
+
+/** An entry's label and dropdown description: null, or 1 to 100 characters (buttons: 80, checked against the panel). */
+const optionText = z.string().max(MAX_OPTION_TEXT).nullish();
+
+const roleIds = snowflakeList.min(1).max(MAX_ENTRY_ROLES);
+
+/** The rules every entry body shares: distinct roles, no empty text. */
+function entryRules(value: { role_ids: string[]; text?: string | null; description?: string | null }, ctx: Ctx) {
+  if (new Set(value.role_ids).size !== value.role_ids.length) rule(ctx, 'role_ids', 'must not name a role twice');
+  for (const field of ['text', 'description'] as const) {
+    if (value[field] === '') rule(ctx, field, 'must not be empty (send null for none)');
+  }
+}
+
+export const AddEntryBody = z
+  .object({
+    guild_id: snowflake,
+    role_ids: roleIds,
+    emoji_name: z.string(),
+    emoji_id: nullableSnowflake,
+    text: optionText,
+    description: optionText,
+  })
+  .superRefine((value, ctx) => {
+    entryRules(value, ctx);
+    const problem = emojiProblem(value.emoji_name, value.emoji_id);
+    if (problem) rule(ctx, 'emoji_name', problem);
+  });
+
+export const EditEntryBody = z
+  .object({
+    guild_id: snowflake,
+    role_ids: roleIds,
+    text: optionText,
+    description: optionText,
+  })
+  .superRefine(entryRules);
+
+export const INTERACTION_TYPES = ['component', 'reaction_add', 'reaction_delete'] as const;
+
+export const CheckBody = z
+  .object({
+    guild_id: snowflake,
+    channel_id: snowflake,
+    message_id: snowflake,
+    interaction_type: z.enum(INTERACTION_TYPES),
+    interaction_custom_id: z.string().nullish(),
+    interaction_id_token: z.string().nullish(),
+    application_id: nullableSnowflake,
+    interaction_value: z.string().nullish(),
+    emoji_name: z.string().nullish(),
+    emoji_id: nullableSnowflake,
+  })
+  .superRefine((value, ctx) => {
+    if (value.interaction_type === 'component') {
+      for (const field of ['interaction_custom_id', 'interaction_id_token', 'application_id'] as const) {
+        if (value[field] == null) rule(ctx, field, 'is required when interaction_type is component');
+      }
+    } else if (value.emoji_name == null) {
+      rule(ctx, 'emoji_name', `is required when interaction_type is ${value.interaction_type}`);
+    }
+  });
+
+export const CheckDeleteBody = z.object({ guild_id: snowflake, channel_id: snowflake, message_id: nullableSnowflake });
+
+export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
+export const PrivacyBody = PrivacyQuery;

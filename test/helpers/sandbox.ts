@@ -1,0 +1,100 @@
+/**
+ * Talking to the sandbox platform's control routes (`/_sandbox/...`) from a
+ * test: what members do, what the platform refuses, and what it holds.
+ */
+import type { LoggedRequest } from '../../infra/local/sandbox/state.js';
+import type { SandboxSnapshot } from '../../infra/local/sandbox/snapshot.js';
+import type { Message } from '../../shared/platform/types.js';
+import type { TestService } from './local.js';
+
+/** An injected failure: the next `times` requests matching `method` and the `path` regex get `status`. */
+export interface FaultInput {
+  method?: string;
+  /** Regular expression source matched against the API path after `/api/v10` (raw and URL-decoded). */
+  path: string;
+  status: number;
+  times?: number;
+  retry_after?: number;
+  /** Wait this long before answering. */
+  delay_ms?: number;
+  code?: number;
+  message?: string;
+}
+
+/** An emoji as a reaction path takes it: unicode text, or `name:id` for a custom emoji. */
+const emojiSegment = (emoji: string) => encodeURIComponent(emoji);
+
+export interface SandboxControl {
+  /** `http://host:port` of the sandbox. */
+  origin: string;
+  state(): Promise<SandboxSnapshot>;
+  /** A message as the platform shows it, or null when it does not exist. */
+  message(channelId: string, messageId: string): Promise<Message | null>;
+  /** A member posts a message in a channel. */
+  post(channelId: string, authorId: string, body: Record<string, unknown>): Promise<Message>;
+  /** A member reacts / takes their reaction back (on the sandbox only: no event reaches the service). */
+  react(channelId: string, messageId: string, emoji: string, userId: string): Promise<void>;
+  unreact(channelId: string, messageId: string, emoji: string, userId: string): Promise<void>;
+  /** Who reacted with `emoji` (unicode text, or `name:id` for a custom emoji), the bot included. */
+  reactors(channelId: string, messageId: string, emoji: string): Promise<string[]>;
+  roles(guildId: string, userId: string): Promise<string[]>;
+  setRoles(guildId: string, userId: string, roles: string[]): Promise<void>;
+  forbidRole(guildId: string, roleId: string): Promise<void>;
+  allowRole(guildId: string, roleId: string): Promise<void>;
+  fault(input: FaultInput): Promise<void>;
+  clearFaults(): Promise<void>;
+  /** What the service answered through an interaction webhook, oldest first. */
+  webhook(applicationId: string, token: string): Promise<Message[]>;
+  requests(): Promise<LoggedRequest[]>;
+  clearRequests(): Promise<void>;
+  deleteChannel(channelId: string): Promise<void>;
+}
+
+/** The control client of the service's sandbox platform. */
+export function sandboxOf(service: TestService): SandboxControl {
+  if (!service.sandboxUrl) throw new Error('this service runs against a real platform, not the sandbox');
+  const api = service.sandboxUrl;
+  const origin = api.replace(/\/api\/v10$/, '');
+
+  const call = async (method: string, path: string, body?: unknown, base = `${origin}/_sandbox`) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: body === undefined ? { authorization: 'Bot test' } : { 'content-type': 'application/json', authorization: 'Bot test' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+
+  const control: SandboxControl = {
+    origin,
+    state: () => call('GET', '/state'),
+    async message(channelId, messageId) {
+      const state = await control.state();
+      const channel = state.channels.find((c) => c.id === channelId);
+      return (channel?.messages.find((m) => m.id === messageId) as Message | undefined) ?? null;
+    },
+    post: (channelId, authorId, body) => call('POST', `/channels/${channelId}/messages`, { author_id: authorId, ...body }),
+    react: (c, m, emoji, user) => call('PUT', `/channels/${c}/messages/${m}/reactions/${emojiSegment(emoji)}/${user}`),
+    unreact: (c, m, emoji, user) => call('DELETE', `/channels/${c}/messages/${m}/reactions/${emojiSegment(emoji)}/${user}`),
+    async reactors(c, m, emoji) {
+      const users = (await call('GET', `/channels/${c}/messages/${m}/reactions/${emojiSegment(emoji)}?limit=100`, undefined, api)) as { id: string }[];
+      return users.map((u) => u.id).sort();
+    },
+    async roles(guildId, userId) {
+      const state = await control.state();
+      return [...(state.members[guildId]?.[userId] ?? [])].sort();
+    },
+    setRoles: (g, u, roles) => call('PUT', `/guilds/${g}/members/${u}`, { roles }),
+    forbidRole: (g, r) => call('POST', `/guilds/${g}/roles/${r}/forbid`),
+    allowRole: (g, r) => call('DELETE', `/guilds/${g}/roles/${r}/forbid`),
+    fault: (input) => call('POST', '/faults', input),
+    clearFaults: () => call('DELETE', '/faults'),
+    webhook: (app, token) => call('GET', `/webhooks/${app}/${encodeURIComponent(token)}`),
+    requests: () => call('GET', '/requests'),
+    clearRequests: () => call('DELETE', '/requests'),
+    deleteChannel: (c) => call('DELETE', `/channels/${c}`, undefined, api),
+  };
+  return control;
+}
