@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type Caller, callerFromContext } from '../auth/caller.js';
 import { badRequest, forbidden } from '../errors.js';
 import { parseSnowflake } from '../ids.js';
@@ -11,14 +11,10 @@ import { bodyLimit, errorEnvelope } from './middleware.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
 /** What an endpoint validates. Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
-export interface EndpointSpec<
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-  P extends z.ZodType = z.ZodType,
-> {
-  query?: Q;
-  body?: B;
-  path?: P;
+export interface EndpointSpec {
+  query?: z.ZodType;
+  body?: z.ZodType;
+  path?: z.ZodType;
   /** `required`: 400 without the header. Otherwise the header is read when present. */
   actor?: 'required' | 'optional';
 }
