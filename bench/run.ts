@@ -1,5 +1,7 @@
 import { startLocal } from '../infra/local/start.js';
 import { runBundleBench } from './bundles.js';
+import { runPollsBench } from './polls.js';
+import { reactionRolesRequests } from './reactionroles.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
 import { type Row, printRows } from './table.js';
 
@@ -15,9 +17,12 @@ const service = await startLocal({ port: 0, dataDir: null });
 try {
   const counter = countDynamoRequests();
   rows.push(...(await foundationRequests(service, counter)));
+  rows.push(...(await reactionRolesRequests(service, counter)));
   rows.push(...(await warmCost()));
 } finally {
   await service.stop();
 }
+// Polls start their own local mode: the environment and the table client are per process.
+rows.push(...(await runPollsBench()));
 
 printRows(rows);

@@ -8,15 +8,22 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DEFAULT_TIMINGS } from '../../shared/scheduler/config.js';
 import { type Job, queueUrlEnvName } from '../jobs.js';
 import { ModuleRuntime } from './module-runtime.js';
 import { serviceFunction } from './service-function.js';
 
-/** A consumer may run this long; the queue hides a message six times as long (AWS's advice for Lambda consumers). */
-const CONSUMER_TIMEOUT = Duration.seconds(30);
+/**
+ * The scheduler's own timings decide the queues: a consumer may run for a
+ * sixth of the retry time (the visibility timeout, AWS's advice for Lambda
+ * consumers), and a message goes to the dead-letter queue after as many
+ * deliveries as the scheduler counts (CONTRACT 9: a poison message never
+ * blocks the others). One source, so the two cannot drift apart.
+ */
+const VISIBILITY_TIMEOUT = Duration.millis(DEFAULT_TIMINGS.retryMs);
+const CONSUMER_TIMEOUT = Duration.millis(DEFAULT_TIMINGS.retryMs / 6);
 const PRODUCER_TIMEOUT = Duration.seconds(60);
-/** Deliveries before a message goes to the dead-letter queue (CONTRACT 9: a poison message never blocks the others). */
-export const MAX_RECEIVE_COUNT = 5;
+export const MAX_RECEIVE_COUNT = DEFAULT_TIMINGS.maxReceiveCount;
 
 /** The jobs, and what their functions share with the route functions. */
 export interface JobQueuesProps {
@@ -57,7 +64,7 @@ export class JobQueues extends Construct {
       const queue = new sqs.Queue(jobScope, 'Queue', {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
-        visibilityTimeout: Duration.seconds(CONSUMER_TIMEOUT.toSeconds() * 6),
+        visibilityTimeout: VISIBILITY_TIMEOUT,
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: MAX_RECEIVE_COUNT },
       });
       this.queues.set(job.id, queue);

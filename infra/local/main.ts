@@ -2,8 +2,10 @@ import { startLocal } from './start.js';
 
 /** `npm start`: local mode configured by the environment (contract section 10). */
 const env = process.env;
+const port = env.PORT ? Number(env.PORT) : 3000;
 const service = await startLocal({
-  port: env.PORT ? Number(env.PORT) : 3000,
+  port,
+  sandboxPort: env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : port + 1,
   host: env.HOST ?? '127.0.0.1',
   dataDir: env.DATA_DIR || '.data',
   serviceToken: env.SERVICE_TOKEN || undefined,

@@ -7,6 +7,7 @@ import { TABLE } from '../../shared/db/table.js';
 import { resetDb } from '../../shared/db/client.js';
 import { mintSecret } from '../../shared/ids.js';
 import { createApiServer } from './http-server.js';
+import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
 import { startSandbox } from './sandbox/server.js';
 import { ensureTable, startEmbeddedDynamo } from './table.js';
 
@@ -14,6 +15,8 @@ import { ensureTable, startEmbeddedDynamo } from './table.js';
 export interface LocalOptions {
   port?: number;
   host?: string;
+  /** The sandbox platform's port (0: any free port). */
+  sandboxPort?: number;
   /** Where the table and the generated service token live; null keeps everything in memory (tests). */
   dataDir?: string | null;
   serviceToken?: string;
@@ -21,6 +24,8 @@ export interface LocalOptions {
   platformBotToken?: string;
   dynamodbEndpoint?: string;
   tableName?: string;
+  /** Run the job queues and schedules in process (default true). */
+  jobs?: boolean;
 }
 
 export interface LocalService {
@@ -29,6 +34,8 @@ export interface LocalService {
   sandboxUrl: string | null;
   serviceToken: string;
   dataDir: string | null;
+  /** The in-process job queues and schedules, or null when started without them. */
+  jobs: LocalJobs | null;
   stop(): Promise<void>;
 }
 
@@ -42,6 +49,9 @@ function resolveServiceToken(given: string | undefined, dataDir: string | null):
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   return token;
 }
+
+/** How long a failed job message stays hidden before local mode delivers it again. */
+const LOCAL_VISIBILITY_TIMEOUT_MS = 3000;
 
 async function close(server: Server): Promise<void> {
   server.closeAllConnections?.();
@@ -71,7 +81,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   let platformUrl = options.platformApiBaseUrl;
   let sandboxUrl: string | null = null;
   if (!platformUrl) {
-    const sandbox = await startSandbox({ port: 0, host: options.host ?? '127.0.0.1' });
+    const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1' });
     platformUrl = sandboxUrl = sandbox.url;
     closers.push(() => sandbox.close());
   }
@@ -84,8 +94,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     PLATFORM_API_BASE_URL: platformUrl,
     PLATFORM_BOT_TOKEN: options.platformBotToken ?? (sandboxUrl ? 'sandbox-bot-token' : ''),
     SERVICE_TOKEN: serviceToken,
+    // Local queues are in memory: short leases so work a stopped process had taken is picked up soon after a restart.
+    SCHEDULER_LEASE_SECONDS: process.env.SCHEDULER_LEASE_SECONDS ?? '10',
+    SCHEDULER_RETRY_SECONDS: String(LOCAL_VISIBILITY_TIMEOUT_MS / 1000),
+    SCHEDULER_HORIZON_SECONDS: process.env.SCHEDULER_HORIZON_SECONDS ?? '60',
   });
   resetDb();
+
+  const jobs = options.jobs === false ? null : await startLocalJobs({ visibilityTimeoutMs: LOCAL_VISIBILITY_TIMEOUT_MS });
+  if (jobs) closers.unshift(() => jobs.stop());
 
   const api = createApiServer();
   api.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
@@ -98,6 +115,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     sandboxUrl,
     serviceToken,
     dataDir,
+    jobs,
     async stop() {
       for (const closeOne of closers) await closeOne();
       resetDb();

@@ -62,7 +62,14 @@ export async function disableModule(guildId: string, module: ModuleName): Promis
  * state so the caller can read the settings without a second read.
  */
 export async function requireEnabled(guildId: string, module: ModuleName): Promise<ModuleStateItem> {
-  const state = await readModuleState(guildId, module);
+  return assertEnabled(guildId, module, await readModuleState(guildId, module));
+}
+
+/**
+ * The checks of {@link requireEnabled} on a state item the caller already
+ * read (for example in one batch with its own items).
+ */
+export function assertEnabled(guildId: string, module: ModuleName, state: ModuleStateItem | null): ModuleStateItem {
   if (!state?.enabled) {
     throw moduleDisabled(`The ${module} module is disabled for guild ${guildId}; enable it with POST /modules/${module}/enable.`);
   }

@@ -22,7 +22,9 @@ export interface ModuleStateItem {
 
 /** The guild's partition key; every module's guild-scoped items live under it or derive from it. */
 export const guildKey = (guildId: string) => `G#${guildId}`;
-const stateKey = (guildId: string, module: ModuleName) => ({ pk: guildKey(guildId), sk: `MODULE#${module}` });
+/** The key of a module's state item (exported for modules that read it together with their own items). */
+export const moduleStateKey = (guildId: string, module: ModuleName) => ({ pk: guildKey(guildId), sk: `MODULE#${module}` });
+const stateKey = moduleStateKey;
 
 /** Internal attributes that never reach a response. */
 const INTERNAL = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'expires_at', 'version']);

@@ -1,0 +1,227 @@
+/**
+ * Polls benchmark (`npx tsx bench/polls.ts`; `runPollsBench()` for the main
+ * runner): votes per second through local mode against dynalite's own
+ * conditional writes in the same run, DynamoDB requests per vote, and the
+ * scheduler's delay from due time to effect. Figures, not tests.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../shared/db/client.js';
+import { tableName } from '../shared/db/table.js';
+import { onWorkDone } from '../shared/scheduler/index.js';
+import { type LocalService, startLocal } from '../infra/local/start.js';
+import { type Row, median, printRows } from './table.js';
+
+const SECTION = 'polls';
+const VOTES = 1000;
+const CONCURRENCY = 50;
+const TIMED_POLLS = 30;
+
+let counterSeq = 0;
+
+/** Counts the DynamoDB requests this process sends from now on (through the service's client). */
+function countRequests(): { take(): number; stop(): void } {
+  let count = 0;
+  const name = `pollsBenchCounter${++counterSeq}`;
+  const stack = db().middlewareStack;
+  stack.add(
+    (next) => async (args) => {
+      count++;
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    take() {
+      const n = count;
+      count = 0;
+      return n;
+    },
+    stop: () => void stack.remove(name),
+  };
+}
+
+let idSeq = 0n;
+/** Distinct snowflakes, 19 digits. */
+const snowflake = () => (1234567890000000000n + ++idSeq * 7919n).toString();
+
+async function call(service: LocalService, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+  const res = await fetch(service.url + path, {
+    method,
+    headers: { authorization: `Bearer ${service.serviceToken}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+/** Runs `task(i)` for i < total with at most `concurrency` at once; answers the wall time in ms. */
+async function pool(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await task(next++);
+    }),
+  );
+  return performance.now() - started;
+}
+
+async function setUpPoll(service: LocalService, extra: Record<string, unknown> = {}) {
+  const guild = snowflake();
+  const channel = snowflake();
+  await call(service, 'POST', '/modules/polls/enable', { guild_id: guild });
+  const created = await call(service, 'POST', '/modules/polls/entries', {
+    guild_id: guild,
+    channel_id: channel,
+    poll_type: 2,
+    message_id: null,
+    poll_duration: '1h',
+    poll_answer_type: 2,
+    question: 'Benchmark?',
+    description: null,
+    answers: ['A', 'B', 'C', 'D'].map((answer_text) => ({ answer_text, label: null, description: null, emoji_name: null, emoji_id: null })),
+    is_multi_select: false,
+    is_anonymous: false,
+    max_votes_per_answer: 1,
+    poll_owner_id: snowflake(),
+    application_id: null,
+    token: null,
+    ...extra,
+  });
+  if (created.status !== 200) throw new Error(`poll create failed: ${created.status} ${JSON.stringify(created.json)}`);
+  return { guild, channel, pollId: created.json.data.poll.poll_id as string };
+}
+
+function voteBody(guild: string, channel: string, pollId: string, answerId: number) {
+  return {
+    guild_id: guild,
+    poll_id: pollId,
+    answer_id: answerId,
+    action: 'add',
+    message_id: null,
+    emoji_id: null,
+    emoji_name: null,
+    channel_id: channel,
+    interacted_message_id: null,
+    application_id: null,
+    token: null,
+  };
+}
+
+/** Votes through local mode and dynalite's own conditional writes, same count and concurrency. */
+async function throughput(service: LocalService): Promise<Row[]> {
+  const { guild, channel, pollId } = await setUpPoll(service);
+  const counter = countRequests();
+  let failed = 0;
+  const voteMs = await pool(VOTES, CONCURRENCY, async (i) => {
+    const res = await call(service, 'POST', '/modules/polls/entry/vote', voteBody(guild, channel, pollId, (i % 4) + 1), { 'x-acting-user-id': snowflake() });
+    if (res.status !== 200) failed++;
+  });
+  // Let the batched message refreshes of the burst finish, so their requests count too.
+  await new Promise((r) => setTimeout(r, 4000));
+  const requests = counter.take();
+  counter.stop();
+  if (failed) throw new Error(`${failed} votes failed`);
+
+  const raw = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  const writeMs = await pool(VOTES, CONCURRENCY, async (i) => {
+    await raw.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { pk: `BENCH#${pollId}`, sk: `VOTER#${i}`, votes: { '1': 1 }, version: 1 },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  });
+  raw.destroy();
+
+  const votesPerSecond = (VOTES / voteMs) * 1000;
+  const writesPerSecond = (VOTES / writeMs) * 1000;
+  return [
+    {
+      section: SECTION,
+      measure: 'votes through local mode vs dynalite conditional writes',
+      value: `${(votesPerSecond / writesPerSecond).toFixed(2)}x`,
+      note: `${votesPerSecond.toFixed(0)} votes/s (HTTP, auth, validation, 3 DynamoDB calls each) vs ${writesPerSecond.toFixed(0)} bare conditional puts/s; ${VOTES} of each, ${CONCURRENCY} at once`,
+    },
+    {
+      section: SECTION,
+      measure: 'DynamoDB requests per vote, all work included',
+      value: (requests / VOTES).toFixed(2),
+      note: `${requests} requests for ${VOTES} votes: the votes, the batched message refreshes, producers polling the due index`,
+    },
+  ];
+}
+
+/** Requests on the vote path alone (a service without background jobs). */
+async function requestPath(): Promise<Row[]> {
+  const service = await startLocal({ port: 0, dataDir: null, jobs: false });
+  try {
+    const { guild, channel, pollId } = await setUpPoll(service);
+    const counter = countRequests();
+    const member = snowflake();
+    const measure = async (label: string, answerId: number, who = snowflake()) => {
+      counter.take();
+      const res = await call(service, 'POST', '/modules/polls/entry/vote', voteBody(guild, channel, pollId, answerId), { 'x-acting-user-id': who });
+      if (res.status !== 200) throw new Error(`vote failed: ${res.status}`);
+      return { section: SECTION, measure: label, value: String(counter.take()) };
+    };
+    const rows: Row[] = [
+      await measure("DynamoDB requests: a member's first vote", 1, member),
+      { ...(await measure('DynamoDB requests: the member moves their vote', 2, member)), note: 'the optimistic first write loses, so the voter item is read and written again' },
+      await measure('DynamoDB requests: another first vote', 3),
+    ];
+    counter.stop();
+    rows[0]!.note = 'module state + poll (one batch read), voter item (conditional put), refresh request (coalesced per poll)';
+    return rows;
+  } finally {
+    await service.stop();
+  }
+}
+
+/** Due time to effect of poll closes, through the producer, the queue and the consumer. */
+async function schedulingDelay(service: LocalService): Promise<Row[]> {
+  const lags: number[] = [];
+  const stop = onWorkDone((done) => {
+    if (done.job === 'polls.close') lags.push(done.doneAt - done.dueAt);
+  });
+  try {
+    for (let i = 0; i < TIMED_POLLS; i++) await setUpPoll(service, { poll_duration: `${2 + (i % 5)}s` });
+    const deadline = Date.now() + 30_000;
+    while (lags.length < TIMED_POLLS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    stop();
+  }
+  if (lags.length === 0) return [{ section: SECTION, measure: 'scheduling delay', value: 'n/a', note: 'no poll closed within 30 s' }];
+  return [
+    {
+      section: SECTION,
+      measure: 'scheduling delay, due time to poll closed (median)',
+      value: `${median(lags).toFixed(0)} ms`,
+      note: `${lags.length} polls of 2 to 6 s; SQS delays are whole seconds, so up to 1 s is rounding`,
+    },
+    { section: SECTION, measure: 'scheduling delay, due time to poll closed (worst)', value: `${Math.max(...lags).toFixed(0)} ms`, note: 'contract: within 5 s' },
+  ];
+}
+
+/** The polls rows; starts (and stops) its own local mode. */
+export async function runPollsBench(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const service = await startLocal({ port: 0, dataDir: null });
+  try {
+    rows.push(...(await throughput(service)));
+    rows.push(...(await schedulingDelay(service)));
+  } finally {
+    await service.stop();
+  }
+  rows.push(...(await requestPath()));
+  return rows;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  printRows(await runPollsBench());
+}

@@ -1,0 +1,6 @@
+import { endpoint } from '../../shared/http/endpoint.js';
+import { guildBody } from '../../shared/http/schemas.js';
+import { deleteSettings } from './settings.js';
+
+/** Works in any module state: resets the module and removes every poll of the guild. */
+export const handler = endpoint({ body: guildBody }, ({ body }) => deleteSettings(body.guild_id));

@@ -1,0 +1,23 @@
+import { endpoint } from '../../shared/http/endpoint.js';
+import { answeringFailures, interactionOf } from './interaction.js';
+import { editPollByOwner } from './polls.js';
+import { EditPollBody, PollPath } from './schemas.js';
+
+/** Owner-only (contract 4); service polls that are still open. */
+export const handler = answeringFailures(
+  endpoint({ body: EditPollBody, path: PollPath, actor: 'optional' }, async ({ body, path, caller, actor }) => ({
+    poll: await editPollByOwner(
+      body.guild_id,
+      path.poll_id,
+      {
+        question: body.question,
+        description: body.description,
+        max_votes_per_answer: body.max_votes_per_answer,
+        is_multi_select: body.is_multi_select,
+        is_anonymous: body.is_anonymous,
+      },
+      { caller, actor, interaction: interactionOf(body) },
+    ),
+  })),
+  'Your poll could not be edited.',
+);

@@ -1,0 +1,13 @@
+import { endpoint } from '../../shared/http/endpoint.js';
+import { editPollDirectly } from './polls.js';
+import { HandlerEditBody } from './schemas.js';
+
+export const handler = endpoint({ body: HandlerEditBody }, async ({ body }) => ({
+  poll: await editPollDirectly(body.guild_id, body.poll_id, {
+    question: body.question,
+    description: body.description,
+    max_votes_per_answer: body.max_votes_per_answer,
+    is_multi_select: body.is_multi_select,
+    is_anonymous: body.is_anonymous,
+  }),
+}));

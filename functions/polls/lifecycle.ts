@@ -1,0 +1,142 @@
+/**
+ * A poll's life after it is posted: it closes (by its owner, by the bot, or
+ * by itself at `end_time`), shows its results, and at `delete_at` its data
+ * (and, when the settings say so, its message) goes. The timers are due
+ * work in the shared scheduler; closing and deleting check the poll's state
+ * first, so running twice acts once.
+ */
+import { notFound, unprocessable } from '../../shared/errors.js';
+import { readModuleState } from '../../shared/modules/store.js';
+import { MODULE_CATALOGUE } from '../../shared/modules/catalogue.js';
+import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
+import { scheduler } from '../../shared/scheduler/index.js';
+import { PollJobs, dueKeyOf } from './keys.js';
+import { syncPollMessage } from './message.js';
+import { type Poll, PollType } from './model.js';
+import { deletePollItem, deleteVoters, getPoll, updatePoll } from './store.js';
+
+/** The module's settings as the use cases read them. */
+export interface PollSettings {
+  save_duration_timeout: number;
+  delete_ended_platform_polls: boolean;
+  delete_ended_service_polls: boolean;
+}
+
+/** After the first vote, the message is re-rendered this much later; votes within the window share one edit. */
+export const REFRESH_DELAY_MS = 1500;
+
+const DEFAULTS = MODULE_CATALOGUE.polls.defaults as unknown as PollSettings;
+
+/** The guild's poll settings, whatever the module's state (timers run while it is disabled). */
+export async function pollSettings(guildId: string): Promise<PollSettings> {
+  const state = await readModuleState(guildId, 'polls');
+  return { ...DEFAULTS, ...(state?.settings as Partial<PollSettings> | undefined) };
+}
+
+const payloadOf = (guildId: string, pollId: string) => ({ guild_id: guildId, poll_id: pollId });
+
+export function scheduleClose(poll: Pick<Poll, 'guild_id' | 'poll_id' | 'end_time'>): Promise<void> {
+  return scheduler.scheduleAt(PollJobs.close, dueKeyOf(poll.guild_id, poll.poll_id), poll.end_time, payloadOf(poll.guild_id, poll.poll_id));
+}
+
+export function scheduleDelete(guildId: string, pollId: string, at: number): Promise<void> {
+  return scheduler.scheduleAt(PollJobs.delete, dueKeyOf(guildId, pollId), at, payloadOf(guildId, pollId));
+}
+
+/** Asks for the poll's message to be re-rendered soon (votes; coalesced per poll). */
+export function requestRefresh(guildId: string, pollId: string): Promise<void> {
+  return scheduler.requestSoon(PollJobs.refresh, dueKeyOf(guildId, pollId), REFRESH_DELAY_MS, payloadOf(guildId, pollId));
+}
+
+/** Forgets the poll's timers and pending refresh, except the job currently running (it completes itself). */
+export async function cancelPollWork(guildId: string, pollId: string, except?: string): Promise<void> {
+  const key = dueKeyOf(guildId, pollId);
+  await Promise.all(Object.values(PollJobs).filter((job) => job !== except).map((job) => scheduler.cancel(job, key)));
+}
+
+export type CloseTrigger = 'request' | 'timer';
+
+/**
+ * Closes an open poll: status closed, `delete_at` = now + the guild's
+ * `save_duration_timeout` (unless the bot gave one), the message edited with
+ * the results (a native poll ended on the platform), `edited_with_results`.
+ *
+ * For a request, a platform failure undoes the close and answers 502, and a
+ * poll closed meanwhile is 422. For the timer, a poll already closed only
+ * gets what it still lacks (results, delete timer), and failures retry.
+ */
+export async function closePoll(poll: Poll, trigger: CloseTrigger): Promise<Poll> {
+  const { guild_id: guildId, poll_id: pollId } = poll;
+  const closedAt = Date.now();
+  const deleteAt = poll.delete_at ?? closedAt + (await pollSettings(guildId)).save_duration_timeout * 1000;
+  // The delete timer goes first: a closed poll always has one.
+  if (poll.delete_at === null) await scheduleDelete(guildId, pollId, deleteAt);
+  let closed = await updatePoll(guildId, pollId, { status: 'closed', closed_at: closedAt, delete_at: deleteAt }, { status: 'open' });
+  if (!closed) {
+    const current = await getPoll(guildId, pollId);
+    if (!current) {
+      if (trigger === 'request') throw notFound(`There is no poll ${pollId} in guild ${guildId}.`);
+      return poll;
+    }
+    if (trigger === 'request') throw unprocessable(`Poll ${pollId} is closed already.`);
+    closed = current;
+  }
+  try {
+    const outcome = await syncPollMessage(guildId, pollId, { wait: true });
+    // Another render held the message too long: the results follow through the refresh job.
+    if (outcome === 'busy') await requestRefresh(guildId, pollId);
+  } catch (error) {
+    if (trigger === 'request' && closed.closed_at === closedAt) {
+      await updatePoll(guildId, pollId, { status: 'open', closed_at: null, delete_at: poll.delete_at }, { status: 'closed' });
+      if (poll.delete_at === null) await scheduler.cancel(PollJobs.delete, dueKeyOf(guildId, pollId));
+    }
+    throw error;
+  }
+  if (trigger === 'request') await scheduler.cancel(PollJobs.close, dueKeyOf(guildId, pollId));
+  return (await getPoll(guildId, pollId)) ?? closed;
+}
+
+/**
+ * Removes a poll's data: its voters, its timers, its item; first its
+ * message when `deleteMessage` (a message already gone is fine; with
+ * `tolerateRefusal`, so is a platform that refuses, e.g. a member's message
+ * the bot may not delete). Answers the poll as it was, or null.
+ */
+export async function removePoll(
+  poll: Poll,
+  options: { deleteMessage: boolean; tolerateRefusal?: boolean; runningJob?: string },
+): Promise<Poll | null> {
+  if (options.deleteMessage && poll.message_id) {
+    try {
+      await platform.deleteMessage(poll.channel_id, poll.message_id);
+    } catch (error) {
+      const refused = isPlatformError(error) && error.platformStatus !== undefined && error.platformStatus < 500 && error.platformStatus !== 429;
+      if (!isPlatformNotFound(error) && !(options.tolerateRefusal && refused)) throw error;
+    }
+  }
+  await deleteVoters(poll.guild_id, poll.poll_id);
+  await cancelPollWork(poll.guild_id, poll.poll_id, options.runningJob);
+  return deletePollItem(poll.guild_id, poll.poll_id);
+}
+
+/** Whether the settings ask for the ended poll's message to go with its data. */
+export function deletesMessage(poll: Poll, settings: PollSettings): boolean {
+  return poll.poll_type === PollType.Native ? settings.delete_ended_platform_polls : settings.delete_ended_service_polls;
+}
+
+/** The close timer: the poll's end time has come. */
+export async function closeDuePoll(guildId: string, pollId: string): Promise<void> {
+  const poll = await getPoll(guildId, pollId);
+  if (!poll) return;
+  if (poll.status === 'closed' && poll.edited_with_results) return;
+  await closePoll(poll, 'timer');
+}
+
+/** The delete timer: `delete_at` has come. */
+export async function deleteDuePoll(guildId: string, pollId: string): Promise<void> {
+  const poll = await getPoll(guildId, pollId);
+  if (!poll) return;
+  const settings = await pollSettings(guildId);
+  await removePoll(poll, { deleteMessage: deletesMessage(poll, settings), tolerateRefusal: true, runningJob: PollJobs.delete });
+}
+

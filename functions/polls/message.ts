@@ -1,0 +1,85 @@
+/**
+ * Keeping a poll's message in step with its poll: one writer at a time
+ * (a render lease on the poll item), rendering what the store says right
+ * now, and skipping an edit when the message already shows it. Votes,
+ * edits, closing and privacy deletions all end here, so the last state
+ * always wins and a closed poll's results are written once.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PlatformCode, isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
+import { type Poll, PollType, tallyOf } from './model.js';
+import { renderHash, renderPollMessage } from './render.js';
+import { listVoters, releaseRenderLease, takeRenderLease } from './store.js';
+
+/** Longer than one render with the platform client's retries; a holder that died frees it after this. */
+const RENDER_LEASE_MS = 30_000;
+/** How long a request waits for another render of the same poll to finish. */
+const WAIT_FOR_LEASE_MS = 8_000;
+
+export type SyncOutcome = 'done' | 'busy' | 'gone';
+
+/** What a render changed on the poll item. */
+interface Rendered {
+  rendered_hash?: string | null;
+  edited_with_results?: boolean;
+}
+
+async function renderNow(poll: Poll): Promise<Rendered> {
+  const closed = poll.status === 'closed';
+  if (poll.poll_type === PollType.Native) {
+    if (!closed || poll.edited_with_results) return {};
+    // Only the author may end a native poll; a member's poll the bot registered ends on the platform by itself.
+    if (poll.sent_by_service && poll.message_id) {
+      try {
+        await platform.endPoll(poll.channel_id, poll.message_id);
+      } catch (error) {
+        const alreadyOver = isPlatformError(error, { code: PlatformCode.PollExpired }) || isPlatformNotFound(error);
+        if (!alreadyOver) throw error;
+      }
+    }
+    return { edited_with_results: true };
+  }
+  if (!poll.message_id) return closed ? { edited_with_results: true } : {};
+  const message = renderPollMessage(poll, tallyOf(poll, await listVoters(poll.guild_id, poll.poll_id)));
+  const hash = renderHash(message);
+  if (hash !== poll.rendered_hash) {
+    try {
+      await platform.editMessage(poll.channel_id, poll.message_id, message);
+    } catch (error) {
+      // A message someone deleted shows nothing any more; the poll itself carries on.
+      if (!isPlatformNotFound(error)) throw error;
+    }
+  }
+  return closed ? { rendered_hash: hash, edited_with_results: true } : { rendered_hash: hash };
+}
+
+/**
+ * Renders the poll's message from the store under the render lease.
+ * `wait`: wait a little for another render in progress; otherwise answer
+ * `busy` at once. `gone`: the poll no longer exists. A platform failure
+ * throws (the lease is given back first).
+ */
+export async function syncPollMessage(guildId: string, pollId: string, options: { wait?: boolean } = {}): Promise<SyncOutcome> {
+  const leaseId = randomUUID();
+  const giveUpAt = Date.now() + (options.wait ? WAIT_FOR_LEASE_MS : 0);
+  for (let round = 0; ; round++) {
+    const now = Date.now();
+    const taken = await takeRenderLease(guildId, pollId, leaseId, now + RENDER_LEASE_MS, now);
+    if (taken === null) return 'gone';
+    if (taken === 'busy') {
+      if (Date.now() >= giveUpAt) return 'busy';
+      await sleep(Math.min(400, 25 * 2 ** Math.min(round, 4)) + Math.random() * 25);
+      continue;
+    }
+    let rendered: Rendered;
+    try {
+      rendered = await renderNow(taken);
+    } catch (error) {
+      await releaseRenderLease(guildId, pollId, leaseId, {});
+      throw error;
+    }
+    await releaseRenderLease(guildId, pollId, leaseId, rendered);
+    return 'done';
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * What a poll is, as the use cases see it, and the record the API answers
+ * (contract section 6: exactly those fields).
+ */
+
+/** `1` a platform-native poll, `2` the service's own message. */
+export const PollType = { Native: 1, Service: 2 } as const;
+export type PollTypeValue = (typeof PollType)[keyof typeof PollType];
+
+/** How members vote on a service poll: reactions, buttons or a dropdown. */
+export const AnswerType = { Emoji: 1, Buttons: 2, Dropdown: 3 } as const;
+export type AnswerTypeValue = (typeof AnswerType)[keyof typeof AnswerType];
+
+export type PollStatus = 'open' | 'closed';
+
+/** One answer as stored; `answer_id` counts from 1 in the order given (as native polls number them). */
+export interface PollAnswer {
+  answer_id: number;
+  answer_text: string;
+  label: string | null;
+  description: string | null;
+  emoji_name: string | null;
+  emoji_id: string | null;
+}
+
+/** A poll as stored in its item. Times are epoch milliseconds; the record shows them as ISO strings. */
+export interface Poll {
+  id: number;
+  guild_id: string;
+  poll_id: string;
+  channel_id: string;
+  message_id: string | null;
+  poll_type: PollTypeValue;
+  poll_answer_type: AnswerTypeValue | null;
+  question: string;
+  description: string | null;
+  is_multi_select: boolean;
+  is_anonymous: boolean;
+  max_votes_per_answer: number;
+  /** null once the owner asked to be forgotten (privacy). */
+  poll_owner_id: string | null;
+  sent_by_service: boolean;
+  status: PollStatus;
+  end_time: number;
+  delete_at: number | null;
+  edited_with_results: boolean;
+  created_at: string;
+  answers: PollAnswer[];
+  closed_at?: number | null;
+  /** Given by the bot on `handler/create`; kept, not shown. */
+  language?: string | null;
+  auto_delete?: number | null;
+  /** Bumped by every change of the poll's own fields. */
+  version: number;
+  /** Hash of what the poll's message shows, so an unchanged render is not sent again. */
+  rendered_hash?: string | null;
+}
+
+/** One member's votes on one poll: answer ID -> how many votes (more than 1 only with max_votes_per_answer > 1). */
+export type MemberVotes = Record<string, number>;
+
+export interface Voter {
+  member_id: string;
+  votes: MemberVotes;
+  version: number;
+}
+
+/** Counts and voters per answer, derived from the voter items every time (never stored). */
+export interface Tally {
+  counts: Map<number, number>;
+  /** Voter IDs per answer, one entry per vote, in member order. */
+  voters: Map<number, string[]>;
+  total: number;
+}
+
+/** Adds up voter items. */
+export function tallyOf(poll: Pick<Poll, 'answers'>, voters: readonly Voter[]): Tally {
+  const counts = new Map<number, number>(poll.answers.map((a) => [a.answer_id, 0]));
+  const lists = new Map<number, string[]>(poll.answers.map((a) => [a.answer_id, []]));
+  let total = 0;
+  for (const voter of voters) {
+    for (const [answer, n] of Object.entries(voter.votes)) {
+      const id = Number(answer);
+      if (!counts.has(id) || n <= 0) continue;
+      counts.set(id, counts.get(id)! + n);
+      for (let i = 0; i < n; i++) lists.get(id)!.push(voter.member_id);
+      total += n;
+    }
+  }
+  return { counts, voters: lists, total };
+}
+
+/** How many votes a member's votes hold in all. */
+export const votesIn = (votes: MemberVotes) => Object.values(votes).reduce((sum, n) => sum + n, 0);
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The poll record the API answers (contract 6); voters are hidden on anonymous polls, counts are not. */
+export function pollRecord(poll: Poll, tally: Tally): Record<string, unknown> {
+  return {
+    id: poll.id,
+    guild_id: poll.guild_id,
+    poll_id: poll.poll_id,
+    channel_id: poll.channel_id,
+    message_id: poll.message_id,
+    poll_type: poll.poll_type,
+    poll_answer_type: poll.poll_answer_type,
+    question: poll.question,
+    description: poll.description,
+    is_multi_select: poll.is_multi_select,
+    is_anonymous: poll.is_anonymous,
+    max_votes_per_answer: poll.max_votes_per_answer,
+    poll_owner_id: poll.poll_owner_id,
+    sent_by_service: poll.sent_by_service,
+    status: poll.status,
+    end_time: iso(poll.end_time),
+    delete_at: iso(poll.delete_at),
+    edited_with_results: poll.edited_with_results,
+    created_at: poll.created_at,
+    answers: poll.answers.map((answer) => ({
+      answer_id: answer.answer_id,
+      answer_text: answer.answer_text,
+      label: answer.label,
+      description: answer.description,
+      emoji_name: answer.emoji_name,
+      emoji_id: answer.emoji_id,
+      vote_count: tally.counts.get(answer.answer_id) ?? 0,
+      votes: poll.is_anonymous ? [] : [...(tally.voters.get(answer.answer_id) ?? [])],
+    })),
+  };
+}

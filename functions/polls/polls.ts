@@ -1,0 +1,322 @@
+/**
+ * The polls module's use cases for polls themselves: create (post the
+ * message, register the poll and its close timer), read, list, edit, close,
+ * delete, and the bot's scheduling interface over the same store
+ * (`handler/*`). Endpoints validate; these decide.
+ */
+import type { Caller } from '../../shared/auth/caller.js';
+import { paginate } from '../../shared/db/pagination.js';
+import { nextRecordId } from '../../shared/db/record-ids.js';
+import { notFound, unprocessable } from '../../shared/errors.js';
+import { mintId } from '../../shared/ids.js';
+import { requireEnabled } from '../../shared/modules/state.js';
+import { platform } from '../../shared/platform/client.js';
+import { scheduler } from '../../shared/scheduler/index.js';
+import { requireOwner } from './access.js';
+import { type Interaction, tellMember } from './interaction.js';
+import { PollJobs, dueKeyOf } from './keys.js';
+import { closePoll, pollSettings, removePoll, scheduleClose, scheduleDelete } from './lifecycle.js';
+import { syncPollMessage } from './message.js';
+import { AnswerType, type AnswerTypeValue, type Poll, type PollAnswer, PollType, type PollTypeValue, type Tally, pollRecord, tallyOf } from './model.js';
+import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
+import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
+import { findPollByMessage, getPoll, insertPoll, listPolls, listVoters, updatePoll } from './store.js';
+
+const MODULE = 'polls';
+const noVotes = (poll: Pick<Poll, 'answers'>): Tally => tallyOf(poll, []);
+
+async function tallyFor(poll: Poll): Promise<Tally> {
+  return tallyOf(poll, await listVoters(poll.guild_id, poll.poll_id));
+}
+
+/** The poll as its record, with counts from its voters. */
+export async function recordOf(poll: Poll): Promise<Record<string, unknown>> {
+  return pollRecord(poll, await tallyFor(poll));
+}
+
+async function requirePoll(guildId: string, pollId: string): Promise<Poll> {
+  const poll = await getPoll(guildId, pollId);
+  if (!poll) throw notFound(`There is no poll ${pollId} in guild ${guildId}.`);
+  return poll;
+}
+
+const answersOf = (answers: readonly AnswerInput[]): PollAnswer[] =>
+  answers.map((a, i) => ({ answer_id: i + 1, answer_text: a.answer_text, label: a.label, description: a.description, emoji_name: a.emoji_name, emoji_id: a.emoji_id }));
+
+export interface CreatePollInput {
+  guild_id: string;
+  channel_id: string;
+  poll_type: number;
+  poll_duration: string;
+  poll_answer_type: number | null;
+  question: string;
+  description: string | null;
+  answers: AnswerInput[];
+  is_multi_select: boolean;
+  is_anonymous: boolean | null;
+  max_votes_per_answer: number | null;
+  poll_owner_id: string;
+}
+
+/** Best effort: a message whose poll could not be registered must not stay behind. */
+async function withdrawMessage(channelId: string, messageId: string): Promise<void> {
+  await platform.deleteMessage(channelId, messageId).catch(() => undefined);
+}
+
+/**
+ * Creates a poll: posts the native poll or the service's message (adding
+ * the answer reactions on emoji polls), then registers the close timer and
+ * the poll. A failure after posting withdraws the message.
+ */
+export async function createPoll(input: CreatePollInput, interaction: Interaction | null): Promise<Record<string, unknown>> {
+  await requireEnabled(input.guild_id, MODULE);
+  const native = input.poll_type === PollType.Native;
+  const durationMs = parseDuration(input.poll_duration)!;
+  const now = Date.now();
+  const poll: Poll = {
+    id: await nextRecordId('polls.poll'),
+    guild_id: input.guild_id,
+    poll_id: mintId(),
+    channel_id: input.channel_id,
+    message_id: null,
+    poll_type: input.poll_type as PollTypeValue,
+    poll_answer_type: native ? null : (input.poll_answer_type as AnswerTypeValue),
+    question: input.question,
+    description: native ? null : input.description,
+    is_multi_select: input.is_multi_select,
+    // A native poll shows its voters to everyone and takes one vote per answer.
+    is_anonymous: native ? false : Boolean(input.is_anonymous),
+    max_votes_per_answer: native ? 1 : (input.max_votes_per_answer ?? 1),
+    poll_owner_id: input.poll_owner_id,
+    sent_by_service: true,
+    status: 'open',
+    end_time: now + durationMs,
+    delete_at: null,
+    edited_with_results: false,
+    created_at: new Date(now).toISOString(),
+    answers: answersOf(input.answers),
+    closed_at: null,
+    version: 1,
+    rendered_hash: null,
+  };
+
+  if (native) {
+    poll.message_id = (await platform.createMessage(poll.channel_id, renderNativePoll(poll, nativeHours(durationMs)))).id;
+  } else {
+    const body = renderPollMessage(poll, noVotes(poll));
+    poll.message_id = (await platform.createMessage(poll.channel_id, body)).id;
+    poll.rendered_hash = renderHash(body);
+    if (poll.poll_answer_type === AnswerType.Emoji) {
+      try {
+        for (const answer of poll.answers) await platform.addOwnReaction(poll.channel_id, poll.message_id, { name: answer.emoji_name!, id: answer.emoji_id });
+      } catch (error) {
+        await withdrawMessage(poll.channel_id, poll.message_id);
+        throw error;
+      }
+    }
+  }
+
+  try {
+    // The timer first: a poll never exists without its end.
+    await scheduleClose(poll);
+    if (!(await insertPoll(poll))) throw new Error(`minted poll ID ${poll.poll_id} already exists`);
+  } catch (error) {
+    await scheduler.cancel(PollJobs.close, dueKeyOf(poll.guild_id, poll.poll_id)).catch(() => undefined);
+    await withdrawMessage(poll.channel_id, poll.message_id);
+    throw error;
+  }
+  await tellMember(interaction, `Your poll **${poll.question}** is posted; it ends <t:${Math.floor(poll.end_time / 1000)}:R>.`);
+  return pollRecord(poll, noVotes(poll));
+}
+
+export async function getPollRecord(guildId: string, pollId: string): Promise<Record<string, unknown>> {
+  await requireEnabled(guildId, MODULE);
+  return recordOf(await requirePoll(guildId, pollId));
+}
+
+/** The guild's polls, newest first, one page. */
+export async function listPollRecords(guildId: string, page: number, pageSize: number) {
+  await requireEnabled(guildId, MODULE);
+  const polls = (await listPolls(guildId)).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+  const cut = paginate(polls, page, pageSize);
+  return { polls: await Promise.all(cut.items.map(recordOf)), page: cut.page, page_size: cut.page_size, total: cut.total };
+}
+
+export interface EditInput {
+  question: string;
+  description: string | null;
+  max_votes_per_answer: number;
+  is_multi_select: boolean;
+  is_anonymous: boolean;
+}
+
+/**
+ * Changes a service poll's question, description and voting rules and
+ * re-renders its message. Votes already given stay as they are (a lower cap
+ * or single-select applies from the member's next vote). A platform failure
+ * undoes the change.
+ */
+async function editPoll(poll: Poll, changes: EditInput): Promise<Poll> {
+  if (poll.poll_type === PollType.Native) throw unprocessable(`Poll ${poll.poll_id} is a platform-native poll; the platform does not let polls be edited.`);
+  if (poll.status === 'closed') throw unprocessable(`Poll ${poll.poll_id} is closed; a closed poll cannot be edited.`);
+  const problem = renderProblem({ ...poll, ...changes });
+  if (problem) throw unprocessable(problem);
+  const updated = await updatePoll(poll.guild_id, poll.poll_id, changes, { version: poll.version, status: 'open' });
+  if (!updated) {
+    const current = await requirePoll(poll.guild_id, poll.poll_id);
+    if (current.status === 'closed') throw unprocessable(`Poll ${poll.poll_id} is closed; a closed poll cannot be edited.`);
+    return editPoll(current, changes);
+  }
+  try {
+    await syncPollMessage(poll.guild_id, poll.poll_id, { wait: true });
+  } catch (error) {
+    const { question, description, max_votes_per_answer, is_multi_select, is_anonymous } = poll;
+    await updatePoll(poll.guild_id, poll.poll_id, { question, description, max_votes_per_answer, is_multi_select, is_anonymous }, { version: updated.version });
+    throw error;
+  }
+  return (await getPoll(poll.guild_id, poll.poll_id)) ?? updated;
+}
+
+/** Who is asking for an owner-only operation. */
+export interface Asker {
+  caller: Caller | null;
+  actor: string | null;
+  interaction: Interaction | null;
+}
+
+export async function editPollByOwner(guildId: string, pollId: string, changes: EditInput, asker: Asker): Promise<Record<string, unknown>> {
+  await requireEnabled(guildId, MODULE);
+  const poll = await requirePoll(guildId, pollId);
+  requireOwner(poll, asker.caller, asker.actor, 'edit');
+  const edited = await editPoll(poll, changes);
+  await tellMember(asker.interaction, `Your poll **${edited.question}** was updated.`);
+  return recordOf(edited);
+}
+
+/** Native polls the service did not send belong to a member: the service only tracks them. */
+function requireSentByService(poll: Poll, doing: string): void {
+  if (poll.poll_type === PollType.Native && !poll.sent_by_service) {
+    throw unprocessable(`Poll ${poll.poll_id} is a member's platform-native poll the service did not send; the service cannot ${doing} it.`);
+  }
+}
+
+export async function closePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
+  await requireEnabled(guildId, MODULE);
+  const poll = await requirePoll(guildId, pollId);
+  requireOwner(poll, asker.caller, asker.actor, 'close');
+  requireSentByService(poll, 'close');
+  if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
+  const closed = await closePoll(poll, 'request');
+  await tellMember(asker.interaction, `Your poll **${closed.question}** is closed; the results are on its message.`);
+  return recordOf(closed);
+}
+
+export async function deletePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
+  await requireEnabled(guildId, MODULE);
+  const poll = await requirePoll(guildId, pollId);
+  requireOwner(poll, asker.caller, asker.actor, 'delete');
+  requireSentByService(poll, 'delete');
+  const record = await recordOf(poll);
+  // The service's own message goes with the poll.
+  await removePoll(poll, { deleteMessage: poll.sent_by_service });
+  await tellMember(asker.interaction, `Your poll **${poll.question}** was deleted.`);
+  return record;
+}
+
+/** A message was deleted on the platform: its poll (if any) goes too. */
+export async function deletePollOfMessage(guildId: string, channelId: string, messageId: string): Promise<Record<string, unknown> | null> {
+  await requireEnabled(guildId, MODULE);
+  const poll = await findPollByMessage(guildId, channelId, messageId);
+  if (!poll) return null;
+  const record = await recordOf(poll);
+  await removePoll(poll, { deleteMessage: false });
+  return record;
+}
+
+export interface RegisterInput extends Omit<CreatePollInput, 'poll_duration' | 'poll_owner_id'> {
+  poll_id: string;
+  message_id: string | null;
+  poll_owner_id: string | null;
+  edited_with_results: boolean;
+  /** Epoch seconds. */
+  end_time: number;
+  delete_at: number | null;
+  language: string | null;
+  auto_delete: number | null;
+  sent_by_service: boolean;
+}
+
+/**
+ * `handler/create`: registers a poll the bot knows of (such as a member's
+ * native poll) with its own ID and times; nothing is posted. A poll already
+ * edited with results is registered closed.
+ */
+export async function registerPoll(input: RegisterInput): Promise<Record<string, unknown>> {
+  await requireEnabled(input.guild_id, MODULE);
+  if (await getPoll(input.guild_id, input.poll_id)) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
+  const native = input.poll_type === PollType.Native;
+  const now = Date.now();
+  const endTime = input.end_time * 1000;
+  const closed = input.edited_with_results;
+  let deleteAt = input.delete_at === null ? null : input.delete_at * 1000;
+  if (closed && deleteAt === null) deleteAt = now + (await pollSettings(input.guild_id)).save_duration_timeout * 1000;
+  const poll: Poll = {
+    id: await nextRecordId('polls.poll'),
+    guild_id: input.guild_id,
+    poll_id: input.poll_id,
+    channel_id: input.channel_id,
+    message_id: input.message_id,
+    poll_type: input.poll_type as PollTypeValue,
+    poll_answer_type: native ? null : (input.poll_answer_type as AnswerTypeValue),
+    question: input.question,
+    description: native ? null : input.description,
+    is_multi_select: input.is_multi_select,
+    is_anonymous: native ? false : Boolean(input.is_anonymous),
+    max_votes_per_answer: native ? 1 : (input.max_votes_per_answer ?? 1),
+    poll_owner_id: input.poll_owner_id,
+    sent_by_service: input.sent_by_service,
+    status: closed ? 'closed' : 'open',
+    end_time: endTime,
+    delete_at: deleteAt,
+    edited_with_results: closed,
+    created_at: new Date(now).toISOString(),
+    answers: answersOf(input.answers),
+    closed_at: closed ? Math.min(now, endTime) : null,
+    language: input.language,
+    auto_delete: input.auto_delete,
+    version: 1,
+    rendered_hash: null,
+  };
+  if (!(await insertPoll(poll))) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
+  try {
+    if (!closed) await scheduleClose(poll);
+    if (deleteAt !== null) await scheduleDelete(poll.guild_id, poll.poll_id, deleteAt);
+  } catch (error) {
+    await removePoll(poll, { deleteMessage: false }).catch(() => undefined);
+    throw error;
+  }
+  return pollRecord(poll, noVotes(poll));
+}
+
+/** `handler/edit`: the edit without the owner check. */
+export async function editPollDirectly(guildId: string, pollId: string, changes: EditInput): Promise<Record<string, unknown>> {
+  await requireEnabled(guildId, MODULE);
+  return recordOf(await editPoll(await requirePoll(guildId, pollId), changes));
+}
+
+/** `handler/close`: closes the poll now (a member's native poll the bot saw end is only marked closed). */
+export async function closePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
+  await requireEnabled(guildId, MODULE);
+  const poll = await requirePoll(guildId, pollId);
+  if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
+  return recordOf(await closePoll(poll, 'request'));
+}
+
+/** `handler/delete`: removes the poll now, with the message the service sent. */
+export async function deletePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
+  await requireEnabled(guildId, MODULE);
+  const poll = await requirePoll(guildId, pollId);
+  const record = await recordOf(poll);
+  await removePoll(poll, { deleteMessage: poll.sent_by_service });
+  return record;
+}

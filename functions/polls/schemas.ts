@@ -1,0 +1,202 @@
+/**
+ * The polls module's request schemas: shape (400) field by field, then the
+ * rules spanning fields (422) in one refinement per body, worded by
+ * `rules.ts`. Fields the user document says "may be None" accept null or
+ * absence; fields ignored for native polls may be left out for them.
+ */
+import { z } from 'zod';
+import { guildQuery, nullableSnowflake, pagination, snowflake } from '../../shared/http/schemas.js';
+import { PollType } from './model.js';
+import {
+  POLL_ID_PATTERN,
+  answersProblem,
+  descriptionProblem,
+  durationProblem,
+  fitProblem,
+  interactionProblem,
+  maxVotesProblem,
+  questionProblem,
+  serviceFieldsProblem,
+} from './rules.js';
+
+/** A string that may be null or left out (both mean null). */
+const nullableString = z.string().nullish().transform((v) => v ?? null);
+const nullableInt = z.number().int().nullish().transform((v) => v ?? null);
+const nullableBool = z.boolean().nullish().transform((v) => v ?? null);
+/** The shared `nullableSnowflake` insists on the key being present; "may be None" also allows leaving it out. */
+
+/** Adds a 422 rule issue; the reason is a whole sentence naming its field. */
+function rule(ctx: z.RefinementCtx, problem: string | null): boolean {
+  if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
+  return problem !== null;
+}
+
+export const AnswerInputSchema = z.object({
+  answer_text: z.string(),
+  label: nullableString,
+  description: nullableString,
+  emoji_name: nullableString,
+  emoji_id: nullableSnowflake,
+  votes: z.array(z.unknown()).nullish(),
+});
+
+/** `application_id` and `token` of the interaction to answer, when the request comes from one. */
+const interaction = { application_id: nullableSnowflake, token: nullableString };
+
+const pollTypeProblem = (type: number) => (type === PollType.Native || type === PollType.Service ? null : "Field 'poll_type' must be 1 (platform-native poll) or 2 (service poll).");
+
+/** The poll fields create and handler/create share, and their rules. */
+const pollFields = {
+  guild_id: snowflake,
+  channel_id: snowflake,
+  poll_type: z.number().int(),
+  message_id: nullableSnowflake,
+  poll_answer_type: nullableInt,
+  question: z.string(),
+  description: nullableString,
+  answers: z.array(AnswerInputSchema),
+  is_multi_select: z.boolean(),
+  is_anonymous: nullableBool,
+  max_votes_per_answer: nullableInt,
+  poll_owner_id: nullableSnowflake,
+};
+
+type PollFieldsValue = z.output<z.ZodObject<typeof pollFields>>;
+
+function pollRules(body: PollFieldsValue, ctx: z.RefinementCtx): void {
+  if (rule(ctx, pollTypeProblem(body.poll_type))) return;
+  const service = body.poll_type === PollType.Service;
+  if (rule(ctx, questionProblem(body.question, body.poll_type))) return;
+  if (service && rule(ctx, serviceFieldsProblem(body))) return;
+  if (rule(ctx, answersProblem(body.poll_type, service ? body.poll_answer_type : null, body.answers))) return;
+  if (service) {
+    rule(
+      ctx,
+      fitProblem({
+        poll_id: 'x'.repeat(64),
+        poll_answer_type: body.poll_answer_type as 1 | 2 | 3,
+        question: body.question,
+        description: body.description,
+        answers: body.answers.map((a, i) => ({ ...a, answer_id: i + 1 })),
+        status: 'open',
+        end_time: Date.now(),
+        is_anonymous: Boolean(body.is_anonymous),
+        is_multi_select: body.is_multi_select,
+        max_votes_per_answer: body.max_votes_per_answer ?? 1,
+      }),
+    );
+  }
+}
+
+/** POST /entries */
+export const CreatePollBody = z
+  .object({ ...pollFields, poll_owner_id: snowflake, poll_duration: z.string(), ...interaction })
+  .superRefine((body, ctx) => {
+    if (rule(ctx, pollTypeProblem(body.poll_type))) return;
+    if (body.message_id !== null && rule(ctx, "Field 'message_id' must be null when creating a poll: the service posts the poll message itself.")) return;
+    if (rule(ctx, durationProblem(body.poll_duration, body.poll_type))) return;
+    if (rule(ctx, interactionProblem(body.application_id, body.token))) return;
+    pollRules(body, ctx);
+  });
+
+/** POST /handler/create: a poll the bot registers with its own ID and times (epoch seconds). */
+export const HandlerCreateBody = z
+  .object({
+    ...pollFields,
+    poll_id: z.string(),
+    edited_with_results: z.boolean(),
+    end_time: z.number().int(),
+    delete_at: nullableInt,
+    language: nullableString,
+    auto_delete: nullableInt,
+    sent_by_service: z.boolean(),
+  })
+  .superRefine((body, ctx) => {
+    if (rule(ctx, POLL_ID_PATTERN.test(body.poll_id) ? null : "Field 'poll_id' must be 1 to 64 letters, digits, '-' or '_'.")) return;
+    if (rule(ctx, body.end_time > 0 && body.end_time < 253402300800 ? null : "Field 'end_time' must be a time in epoch seconds.")) return;
+    if (body.delete_at !== null && rule(ctx, body.delete_at > 0 && body.delete_at < 253402300800 ? null : "Field 'delete_at' must be a time in epoch seconds, or null.")) return;
+    pollRules(body, ctx);
+  });
+
+/** The fields of an edit (PUT /entry/{poll_id} and handler/edit). */
+const editFields = {
+  guild_id: snowflake,
+  question: z.string(),
+  description: nullableString,
+  max_votes_per_answer: z.number().int(),
+  is_multi_select: z.boolean(),
+  is_anonymous: z.boolean(),
+};
+
+function editRules(body: { question: string; description: string | null; max_votes_per_answer: number }, ctx: z.RefinementCtx): void {
+  if (rule(ctx, questionProblem(body.question, PollType.Service))) return;
+  if (rule(ctx, descriptionProblem(body.description))) return;
+  rule(ctx, maxVotesProblem(body.max_votes_per_answer));
+}
+
+export const EditPollBody = z.object({ ...editFields, ...interaction }).superRefine((body, ctx) => {
+  if (rule(ctx, interactionProblem(body.application_id, body.token))) return;
+  editRules(body, ctx);
+});
+
+export const HandlerEditBody = z.object({ ...editFields, poll_id: z.string() }).superRefine(editRules);
+
+/** Close and delete by the owner: the guild and the interaction to answer. */
+export const OwnerActionBody = z.object({ guild_id: snowflake, ...interaction }).superRefine((body, ctx) => {
+  rule(ctx, interactionProblem(body.application_id, body.token));
+});
+
+export const PollPath = z.object({ poll_id: z.string() });
+
+export const GetPollQuery = guildQuery;
+export const ListPollsQuery = z.object({ guild_id: snowflake, ...pagination });
+
+export const VoteAction = z.enum(['add', 'remove']);
+
+/** POST /entry/vote: the poll by ID or by its message, the answer by ID or by emoji. */
+export const VoteBody = z
+  .object({
+    guild_id: snowflake,
+    poll_id: nullableString,
+    answer_id: nullableInt,
+    action: z.string().pipe(VoteAction),
+    message_id: nullableSnowflake,
+    emoji_id: nullableSnowflake,
+    emoji_name: nullableString,
+    channel_id: snowflake,
+    interacted_message_id: nullableSnowflake,
+    ...interaction,
+  })
+  .superRefine((body, ctx) => {
+    if (body.poll_id === null && body.interacted_message_id === null && body.message_id === null) {
+      if (rule(ctx, "Field 'interacted_message_id' is required when poll_id is null: the poll is found by channel_id and the message members interacted with.")) return;
+    }
+    if (body.answer_id === null && body.emoji_name === null && body.emoji_id === null) {
+      if (rule(ctx, "Field 'emoji_name' is required when answer_id is null: the answer is found by its emoji.")) return;
+    }
+    rule(ctx, interactionProblem(body.application_id, body.token));
+  });
+
+export const HandlerVoteBody = z.object({ guild_id: snowflake, poll_id: z.string(), action: z.string().pipe(VoteAction), answer_id: z.number().int() });
+
+export const HandlerPollBody = z.object({ guild_id: snowflake, poll_id: z.string() });
+
+export const MessageDeletedBody = z.object({ guild_id: snowflake, channel_id: snowflake, interacted_message_id: snowflake });
+
+/** PUT /settings */
+export const MAX_SAVE_DURATION = 365 * 24 * 3600;
+export const SettingsBody = z
+  .object({
+    guild_id: snowflake,
+    save_duration_timeout: z.number().int(),
+    delete_ended_platform_polls: z.boolean(),
+    delete_ended_service_polls: z.boolean(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.save_duration_timeout < 0 || body.save_duration_timeout > MAX_SAVE_DURATION) {
+      rule(ctx, `Field 'save_duration_timeout' must be from 0 to ${MAX_SAVE_DURATION} seconds (365 days).`);
+    }
+  });
+
+export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
+export const PrivacyBody = z.object({ guild_id: snowflake, privacy_member_id: snowflake });

@@ -1,0 +1,315 @@
+/**
+ * The polls module's DynamoDB access: the only file issuing its commands.
+ * Every change is one conditional write on one item (the table has no
+ * transactions locally): a poll's fields under its `version`, a member's
+ * votes under their voter item's `version`, the message render under a lease
+ * on the poll item.
+ */
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/db/client.js';
+import { isConditionFailed } from '../../shared/db/errors.js';
+import { queryAll } from '../../shared/db/pagination.js';
+import { TABLE, tableName } from '../../shared/db/table.js';
+import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
+import {
+  POLL_ENTITY,
+  POLL_PREFIX,
+  VOTER_ENTITY,
+  VOTER_PREFIX,
+  pollItemKey,
+  pollMessageIndex,
+  voterItemKey,
+  votersPartition,
+} from './keys.js';
+import type { MemberVotes, Poll, Voter } from './model.js';
+
+type Item = Record<string, unknown>;
+
+/** Attributes of the item that are bookkeeping, not poll fields. */
+const BOOKKEEPING = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'render_lock', 'render_until'];
+
+function pollOf(item: Item | undefined): Poll | null {
+  if (!item) return null;
+  const poll = { ...item };
+  for (const key of BOOKKEEPING) delete poll[key];
+  return poll as unknown as Poll;
+}
+
+function voterOf(item: Item): Voter {
+  return { member_id: String(item.member_id), votes: (item.votes as MemberVotes | undefined) ?? {}, version: Number(item.version ?? 0) };
+}
+
+/** Aliases every attribute name an expression uses, so reserved words (`status`, `language`) need no care. */
+function aliases(fields: string[]): Record<string, string> {
+  return Object.fromEntries(fields.map((field) => [`#${field}`, field]));
+}
+
+async function conditional<T>(write: () => Promise<T>): Promise<T | null> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+export async function getPoll(guildId: string, pollId: string): Promise<Poll | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: pollItemKey(guildId, pollId), ConsistentRead: true }));
+  return pollOf(out.Item);
+}
+
+/** The module state and a poll in one round trip (a vote's first read). */
+export async function getStateAndPoll(guildId: string, pollId: string): Promise<{ state: ModuleStateItem | null; poll: Poll | null }> {
+  const stateKey = moduleStateKey(guildId, 'polls');
+  const pollKey = pollItemKey(guildId, pollId);
+  let keys = [stateKey, pollKey];
+  const found: Item[] = [];
+  // BatchGet may answer part of the keys under load; ask again for the rest.
+  for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
+    const out = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }));
+    found.push(...((out.Responses?.[tableName()] as Item[] | undefined) ?? []));
+    keys = (out.UnprocessedKeys?.[tableName()]?.Keys as typeof keys | undefined) ?? [];
+  }
+  if (keys.length > 0) throw Object.assign(new Error('BatchGet left keys unprocessed'), { name: 'ThrottlingException', $metadata: {} });
+  const state = found.find((item) => item.sk === stateKey.sk) as ModuleStateItem | undefined;
+  return { state: state ?? null, poll: pollOf(found.find((item) => item.sk === pollKey.sk)) };
+}
+
+/** The poll whose message this is, in this guild. */
+export async function findPollByMessage(guildId: string, channelId: string, messageId: string): Promise<Poll | null> {
+  const index = TABLE.indexes[0];
+  const entry = pollMessageIndex(guildId, channelId, messageId);
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: index.name,
+      KeyConditionExpression: `${index.partitionKey} = :pk AND ${index.sortKey} = :sk`,
+      ExpressionAttributeValues: { ':pk': entry.gsi1pk, ':sk': entry.gsi1sk },
+    }),
+  );
+  const hit = (out.Items as Item[] | undefined)?.[0];
+  // The index is eventually consistent; the poll item is read consistently.
+  return hit ? getPoll(guildId, String(hit.poll_id)) : null;
+}
+
+/** Every poll of a guild (any order). */
+export async function listPolls(guildId: string): Promise<Poll[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pollItemKey(guildId, '').pk, ':prefix': POLL_PREFIX },
+    ConsistentRead: true,
+  });
+  return items.map((item) => pollOf(item)!);
+}
+
+/** Writes a new poll; answers false when a poll with this ID exists in the guild. */
+export async function insertPoll(poll: Poll): Promise<boolean> {
+  const item: Item = { ...pollItemKey(poll.guild_id, poll.poll_id), entity: POLL_ENTITY, ...poll };
+  if (poll.message_id) Object.assign(item, pollMessageIndex(poll.guild_id, poll.channel_id, poll.message_id));
+  const done = await conditional(() =>
+    db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
+  );
+  return done !== null;
+}
+
+/** What a conditional poll change requires of the stored poll. */
+export interface PollExpectation {
+  version?: number;
+  status?: Poll['status'];
+}
+
+/**
+ * Changes some of a poll's fields (null removes nothing: it stores null),
+ * bumping its version; answers the new poll, or null when the poll is gone or
+ * does not match `expect`.
+ */
+export async function updatePoll(guildId: string, pollId: string, changes: Partial<Poll>, expect: PollExpectation = {}): Promise<Poll | null> {
+  const fields = Object.keys(changes).filter((key) => (changes as Item)[key] !== undefined && key !== 'version');
+  const values: Item = { ':one': 1 };
+  fields.forEach((field, i) => (values[`:v${i}`] = (changes as Item)[field]));
+  const conditions = ['attribute_exists(pk)'];
+  const names = aliases([...fields, 'version', 'status']);
+  if (expect.version !== undefined) {
+    conditions.push('#version = :expectVersion');
+    values[':expectVersion'] = expect.version;
+  }
+  if (expect.status !== undefined) {
+    conditions.push('#status = :expectStatus');
+    values[':expectStatus'] = expect.status;
+  }
+  const sets = fields.map((field, i) => `#${field} = :v${i}`);
+  const expression = `${sets.length ? `SET ${sets.join(', ')} ` : ''}ADD #version :one`;
+  const usedNames = Object.fromEntries(Object.entries(names).filter(([alias]) => `${expression} ${conditions.join(' ')}`.includes(alias)));
+  const out = await conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: pollItemKey(guildId, pollId),
+        UpdateExpression: expression,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: usedNames,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return out ? pollOf(out.Attributes as Item) : null;
+}
+
+/** Forgets the owner of a poll (privacy), if it is still this member. */
+export async function clearOwner(guildId: string, pollId: string, memberId: string): Promise<boolean> {
+  const out = await conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: pollItemKey(guildId, pollId),
+        UpdateExpression: 'SET poll_owner_id = :null ADD #version :one',
+        ConditionExpression: 'poll_owner_id = :member',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':null': null, ':member': memberId, ':one': 1 },
+      }),
+    ),
+  );
+  return out !== null;
+}
+
+/**
+ * Takes the poll's render lease (one writer of its message at a time).
+ * Answers the poll as it is now, `'busy'` while another holds a live lease,
+ * or null when the poll is gone.
+ */
+export async function takeRenderLease(guildId: string, pollId: string, leaseId: string, until: number, now: number): Promise<Poll | 'busy' | null> {
+  const out = await conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: pollItemKey(guildId, pollId),
+        UpdateExpression: 'SET render_lock = :id, render_until = :until',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(render_until) OR render_until < :now)',
+        ExpressionAttributeValues: { ':id': leaseId, ':until': until, ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  if (out) return pollOf(out.Attributes as Item);
+  return (await getPoll(guildId, pollId)) ? 'busy' : null;
+}
+
+/** Gives the render lease back, recording what the message now shows. */
+export async function releaseRenderLease(guildId: string, pollId: string, leaseId: string, changes: { rendered_hash?: string | null; edited_with_results?: boolean }): Promise<void> {
+  const sets: string[] = [];
+  const values: Item = { ':id': leaseId };
+  if (changes.rendered_hash !== undefined) {
+    sets.push('rendered_hash = :hash');
+    values[':hash'] = changes.rendered_hash;
+  }
+  if (changes.edited_with_results !== undefined) {
+    sets.push('edited_with_results = :edited');
+    values[':edited'] = changes.edited_with_results;
+  }
+  await conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: pollItemKey(guildId, pollId),
+        UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}REMOVE render_lock, render_until`,
+        ConditionExpression: 'render_lock = :id',
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+}
+
+/** Deletes the poll item; answers what it held, or null when it was already gone. */
+export async function deletePollItem(guildId: string, pollId: string): Promise<Poll | null> {
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: pollItemKey(guildId, pollId), ReturnValues: 'ALL_OLD' }));
+  return pollOf(out.Attributes as Item | undefined);
+}
+
+export async function getVoter(guildId: string, pollId: string, memberId: string): Promise<Voter | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: voterItemKey(guildId, pollId, memberId), ConsistentRead: true }));
+  return out.Item ? voterOf(out.Item) : null;
+}
+
+/** Every voter of a poll: the source every count is derived from. */
+export async function listVoters(guildId: string, pollId: string): Promise<Voter[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VOTER_PREFIX },
+    ConsistentRead: true,
+  });
+  return items.map(voterOf);
+}
+
+/**
+ * Writes a member's votes if their voter item is still at `expectedVersion`
+ * (null: it must not exist yet); empty votes delete the item. Answers false
+ * when someone else changed it first.
+ */
+export async function writeVoter(guildId: string, pollId: string, memberId: string, votes: MemberVotes, expectedVersion: number | null): Promise<boolean> {
+  const key = voterItemKey(guildId, pollId, memberId);
+  const condition =
+    expectedVersion === null
+      ? { ConditionExpression: 'attribute_not_exists(pk)' }
+      : { ConditionExpression: '#version = :expected', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expectedVersion } };
+  if (Object.keys(votes).length === 0) {
+    if (expectedVersion === null) return true;
+    return (await conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key, ...condition })))) !== null;
+  }
+  const item = {
+    ...key,
+    entity: VOTER_ENTITY,
+    guild_id: guildId,
+    poll_id: pollId,
+    member_id: memberId,
+    votes,
+    version: (expectedVersion ?? 0) + 1,
+    updated_at: new Date().toISOString(),
+  };
+  return (await conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ...condition })))) !== null;
+}
+
+/** A member's voter items on several polls of a guild (privacy). */
+export async function votersOfMember(guildId: string, pollIds: readonly string[], memberId: string): Promise<Map<string, Voter>> {
+  const found = new Map<string, Voter>();
+  for (let i = 0; i < pollIds.length; i += 100) {
+    let keys = pollIds.slice(i, i + 100).map((pollId) => voterItemKey(guildId, pollId, memberId));
+    for (let attempt = 0; keys.length > 0 && attempt < 8; attempt++) {
+      const out = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }));
+      for (const item of (out.Responses?.[tableName()] as Item[] | undefined) ?? []) found.set(String(item.poll_id), voterOf(item));
+      keys = (out.UnprocessedKeys?.[tableName()]?.Keys as typeof keys | undefined) ?? [];
+    }
+  }
+  return found;
+}
+
+/** Deletes one member's voter item (privacy). */
+export async function deleteVoter(guildId: string, pollId: string, memberId: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: voterItemKey(guildId, pollId, memberId) }));
+}
+
+/** Deletes every voter item of a poll; answers how many. */
+export async function deleteVoters(guildId: string, pollId: string): Promise<number> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VOTER_PREFIX },
+    ProjectionExpression: 'pk, sk',
+    ConsistentRead: true,
+  });
+  for (let i = 0; i < items.length; i += 25) {
+    let requests = items.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
+    for (let attempt = 0; requests.length > 0 && attempt < 8; attempt++) {
+      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+      requests = (out.UnprocessedItems?.[tableName()] as typeof requests | undefined) ?? [];
+    }
+  }
+  return items.length;
+}

@@ -1,0 +1,119 @@
+/**
+ * Votes (`/entry/vote`, `/handler/vote`). Each member's votes on a poll are
+ * one voter item guarded by its version: a vote reads it, computes the next
+ * votes, and writes them only if nobody changed the item meanwhile; a lost
+ * race reads again. So 100 members voting at once are all counted (100
+ * items), and a dozen votes of one member at once end as that member's one
+ * state. Counts are always derived from the voter items; the message
+ * follows through a coalesced refresh.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
+import { assertEnabled } from '../../shared/modules/state.js';
+import { readModuleState } from '../../shared/modules/store.js';
+import { platform } from '../../shared/platform/client.js';
+import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
+import { requestRefresh } from './lifecycle.js';
+import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType } from './model.js';
+import { findPollByMessage, getStateAndPoll, getVoter, writeVoter } from './store.js';
+
+/** A dozen votes of one member at once settle within a dozen rounds; far more means the table is struggling. */
+const MAX_ATTEMPTS = 40;
+
+export interface VoteInput {
+  guildId: string;
+  memberId: string;
+  action: VoteAction;
+  /** The poll by ID, or else by its message in a channel. */
+  pollId: string | null;
+  channelId: string | null;
+  messageId: string | null;
+  /** The answer by ID, or else by emoji. */
+  answerId: number | null;
+  emojiName: string | null;
+  emojiId: string | null;
+}
+
+export interface VoteOutcome {
+  poll: Poll;
+  answer: PollAnswer;
+  before: MemberVotes;
+  after: MemberVotes;
+}
+
+async function resolvePoll(input: VoteInput): Promise<Poll> {
+  let poll: Poll | null = null;
+  if (input.pollId !== null) {
+    const found = await getStateAndPoll(input.guildId, input.pollId);
+    assertEnabled(input.guildId, 'polls', found.state);
+    poll = found.poll;
+    if (!poll) throw notFound(`There is no poll ${input.pollId} in guild ${input.guildId}.`);
+    return poll;
+  }
+  assertEnabled(input.guildId, 'polls', await readModuleState(input.guildId, 'polls'));
+  if (input.channelId && input.messageId) poll = await findPollByMessage(input.guildId, input.channelId, input.messageId);
+  if (!poll) throw notFound(`There is no poll on message ${input.messageId} in channel ${input.channelId} of guild ${input.guildId}.`);
+  return poll;
+}
+
+/** Applies the action to the member's voter item until its conditional write wins. */
+async function applyVote(poll: Poll, memberId: string, action: VoteAction, answer: PollAnswer): Promise<{ before: MemberVotes; after: MemberVotes }> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    // Most adds are a member's first vote on a poll: try that without a read, read on a lost race.
+    const voter = attempt === 0 && action === 'add' ? null : await getVoter(poll.guild_id, poll.poll_id, memberId);
+    const before = voter?.votes ?? {};
+    const after = nextVotes(poll, before, action, answer);
+    if ('problem' in after) throw unprocessable(after.problem as string);
+    if (await writeVoter(poll.guild_id, poll.poll_id, memberId, after, voter ? voter.version : null)) return { before, after };
+    await sleep(Math.random() * Math.min(200, 5 * 2 ** Math.min(attempt, 6)));
+  }
+  throw databaseFailed(`The votes of member ${memberId} on poll ${poll.poll_id} kept changing while being saved; try again.`);
+}
+
+/** A single-select emoji poll moved the member's vote: their reactions on the answers they left go too. */
+async function dropLeftReactions(poll: Poll, memberId: string, before: MemberVotes, after: MemberVotes): Promise<void> {
+  if (poll.poll_type !== PollType.Service || poll.poll_answer_type !== AnswerType.Emoji || !poll.message_id) return;
+  const left = poll.answers.filter((a) => before[String(a.answer_id)] && !after[String(a.answer_id)] && a.emoji_name);
+  await Promise.all(
+    left.map((a) =>
+      platform.deleteUserReaction(poll.channel_id, poll.message_id!, { name: a.emoji_name!, id: a.emoji_id }, memberId).catch(() => undefined),
+    ),
+  );
+}
+
+/** A member votes: 409 while disabled, 404 for no such poll, 422 for a closed poll, an unknown answer or a broken rule. */
+export async function vote(input: VoteInput): Promise<VoteOutcome> {
+  const poll = await resolvePoll(input);
+  if (poll.status === 'closed') throw unprocessable(`Poll ${poll.poll_id} is closed; it takes no more votes.`);
+  const answer = findAnswer(poll, input);
+  if (!answer) {
+    const named = input.answerId !== null ? `answer_id ${input.answerId}` : `emoji '${input.emojiName ?? input.emojiId}'`;
+    throw unprocessable(`Poll ${poll.poll_id} has no answer with ${named}; its answers are ${poll.answers.map((a) => a.answer_id).join(', ')}.`);
+  }
+  const { before, after } = await applyVote(poll, input.memberId, input.action, answer);
+  await Promise.all([
+    poll.poll_type === PollType.Service ? requestRefresh(poll.guild_id, poll.poll_id) : Promise.resolve(),
+    input.action === 'add' && !poll.is_multi_select ? dropLeftReactions(poll, input.memberId, before, after) : Promise.resolve(),
+  ]);
+  return { poll, answer, before, after };
+}
+
+/**
+ * What a vote answers: the member's votes on the poll after it (answer IDs,
+ * one entry per vote). Not the whole poll: its counts are a query over every
+ * voter, which would make each vote cost as much as the poll is large; GET
+ * the poll for them (the message shows them within seconds anyway).
+ */
+export function voteRecord(outcome: VoteOutcome, memberId: string, action: VoteAction): Record<string, unknown> {
+  const votes = outcome.poll.answers.flatMap((a) => Array<number>(outcome.after[String(a.answer_id)] ?? 0).fill(a.answer_id));
+  return { poll_id: outcome.poll.poll_id, member_id: memberId, action, answer_id: outcome.answer.answer_id, votes };
+}
+
+/** What the member is told about their vote. */
+export function describeVote(outcome: VoteOutcome, action: VoteAction): string {
+  const text = `**${outcome.answer.answer_text}**`;
+  if (action === 'remove') return `Your vote for ${text} was removed.`;
+  const left = outcome.poll.answers.filter((a) => outcome.before[String(a.answer_id)] && !outcome.after[String(a.answer_id)]);
+  if (left.length > 0) return `Your vote moved from ${left.map((a) => `**${a.answer_text}**`).join(', ')} to ${text}.`;
+  return `Your vote for ${text} was counted.`;
+}

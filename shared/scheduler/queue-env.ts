@@ -1,0 +1,4 @@
+/** The environment variable holding a job queue's URL, e.g. `polls.close` -> `QUEUE_URL_POLLS_CLOSE` (CDK sets it, the sender reads it). */
+export function queueUrlEnvName(jobId: string): string {
+  return `QUEUE_URL_${jobId.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}`;
+}

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { type SchedulerTimings, MAX_DELAY_SECONDS, timingsFromEnv } from './config.js';
+import { shardOf } from './keys.js';
+import { reportWorkDone } from './observe.js';
+import { type JobMessageSender, jobSender } from './sender.js';
+import * as store from './store.js';
+import type { DueItem } from './store.js';
+
+/**
+ * The durable scheduler every timed feature uses (contract section 9).
+ *
+ * Due work is an item in the table, found through a due index. A producer
+ * (scheduled Lambda; every second in local mode) sends one SQS message per
+ * item falling due within its horizon, delayed to the due time; work due
+ * sooner than the next producer run is also sent right when it is scheduled.
+ * A consumer claims the item with a conditional write before acting, so a
+ * duplicate message, or two consumers at once, act once; the claim is a
+ * lease, so a consumer that dies leaves the item to be sent again. Nothing
+ * lives only in a queue: a lost message is re-sent when its lease ends.
+ */
+
+/** One piece of due work as a handler sees it. */
+export interface DueWork {
+  job: string;
+  key: string;
+  dueAt: number;
+  payload: Record<string, unknown>;
+  /** 1 for the first delivery of this message. */
+  receiveCount: number;
+}
+
+/** What a handler may answer: nothing (done), or run this item again at `next` (epoch ms). */
+export type HandlerResult = void | { next: number };
+
+export type DueHandler = (work: DueWork) => Promise<HandlerResult>;
+
+export interface ConsumerOptions {
+  /**
+   * When new work was requested while a run was in progress, the next run
+   * starts this long after the current one ends (coalesced refreshes stay
+   * apart, so a burst cannot exceed a rate limit). Default 0.
+   */
+  minSpacingMs?: number;
+}
+
+/** What the producer did in one run. */
+export interface ProduceResult {
+  dispatched: number;
+  parked: number;
+}
+
+export interface SchedulerDeps {
+  now: () => number;
+  sender: () => JobMessageSender;
+  timings: () => SchedulerTimings;
+  /** How long a consumer waits for an item that is due within a moment. */
+  sleep: (ms: number) => Promise<unknown>;
+}
+
+/** The message on the queue: which item, and when it was due when sent. */
+interface JobMessage {
+  job: string;
+  key: string;
+  due_at: number;
+}
+
+/** A message arriving this early still counts as on time (SQS delays are whole seconds, clocks differ a little). */
+const EARLY_TOLERANCE_MS = 250;
+/** An item due within this much later is waited for rather than sent again. */
+const WAIT_FOR_DUE_MS = 2000;
+/** Items one producer run handles per job and shard; the rest wait for the next run. */
+const MAX_PER_RUN = 1000;
+
+function parseMessage(body: string): JobMessage | null {
+  try {
+    const value = JSON.parse(body) as Partial<JobMessage>;
+    if (typeof value.job === 'string' && typeof value.key === 'string' && typeof value.due_at === 'number') return value as JobMessage;
+  } catch {
+    // not JSON: a poison message
+  }
+  return null;
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.slice(0, 500);
+}
+
+function log(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
+  const line = JSON.stringify({ level, msg, ...fields });
+  if (level === 'error') console.error(line);
+  else if (level === 'warn') console.warn(line);
+}
+
+export interface Scheduler {
+  /** Work at `dueAt` (epoch ms); replaces the item's due time when it already exists. */
+  scheduleAt(job: string, key: string, dueAt: number, payload?: Record<string, unknown>): Promise<void>;
+  /**
+   * Work `delayMs` from now, coalesced: while an item is waiting, further
+   * requests only mark that new work arrived, and the consumer runs once more
+   * after its current run if they came in while it was running.
+   */
+  requestSoon(job: string, key: string, delayMs: number, payload?: Record<string, unknown>): Promise<void>;
+  /** Forgets the item (a cancelled timer); a message already sent then finds nothing and does nothing. */
+  cancel(job: string, key: string): Promise<void>;
+  /** The job's producer: sends what falls due within the horizon. `recover` re-sends leased items at once (local mode's start). */
+  produce(job: string, options?: { recover?: boolean }): Promise<ProduceResult>;
+  /** The job's SQS consumer (reports partial batch failures). */
+  consumer(job: string, handle: DueHandler, options?: ConsumerOptions): (event: SQSEvent) => Promise<SQSBatchResponse>;
+}
+
+/** A scheduler over the table, with the clock, sender and timings injectable (tests). */
+export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Scheduler {
+  const deps: SchedulerDeps = { now: Date.now, sender: jobSender, timings: timingsFromEnv, sleep: (ms) => sleep(ms), ...overrides };
+
+  /** Sends the item if it sits in the index where we saw it; answers whether this call sent it. */
+  async function dispatch(item: DueItem, seenIndexTime: string | undefined): Promise<boolean> {
+    const sender = deps.sender();
+    if (seenIndexTime === undefined || !sender.canSend(item.job)) return false;
+    const timings = deps.timings();
+    const now = deps.now();
+    const marked = await store.markDispatched(item.job, item.work_key, seenIndexTime, Math.max(item.due_at, now) + timings.leaseMs, now);
+    if (!marked) return false;
+    const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((item.due_at - now) / 1000)));
+    const body: JobMessage = { job: item.job, key: item.work_key, due_at: item.due_at };
+    try {
+      await sender.send(item.job, JSON.stringify(body), delaySeconds);
+    } catch (error) {
+      // The item stays leased; the producer sends it again when the lease ends.
+      log('warn', 'scheduler: send failed', { job: item.job, key: item.work_key, error: errorText(error) });
+      return false;
+    }
+    return true;
+  }
+
+  /** Work due before the producer's next look is sent now. */
+  async function dispatchIfNear(item: DueItem): Promise<void> {
+    if (item.phase !== 'pending' || item.due_at > deps.now() + deps.timings().horizonMs) return;
+    await dispatch(item, item.gsi1sk);
+  }
+
+  async function scheduleAt(job: string, key: string, dueAt: number, payload: Record<string, unknown> = {}): Promise<void> {
+    const item = await store.putDue(job, key, shardOf(key, deps.timings().shards), dueAt, payload, deps.now());
+    await dispatchIfNear(item);
+  }
+
+  async function requestSoon(job: string, key: string, delayMs: number, payload: Record<string, unknown> = {}): Promise<void> {
+    const now = deps.now();
+    const shard = shardOf(key, deps.timings().shards);
+    let item: DueItem | null = await store.requestDue(job, key, shard, now + delayMs, payload, now);
+    if (item.phase === 'dead') item = await store.reviveDue(job, key, shard, now + delayMs, now);
+    // Only the request that made the item sends it; later ones ride along.
+    if (item && (item.gen === 1 || item.dispatches === 0)) await dispatchIfNear(item);
+  }
+
+  async function produce(job: string, options: { recover?: boolean } = {}): Promise<ProduceResult> {
+    const timings = deps.timings();
+    const now = deps.now();
+    const result: ProduceResult = { dispatched: 0, parked: 0 };
+    const shards = Array.from({ length: timings.shards }, (_, shard) => shard);
+    await Promise.all(
+      shards.map(async (shard) => {
+        const items = await store.queryDue(job, shard, now + timings.horizonMs, MAX_PER_RUN);
+        for (const item of items) {
+          const leased = item.phase !== 'pending';
+          // A leased item is only due again once its lease has ended.
+          if (leased && !options.recover && item.gsi1sk !== undefined && Number(item.gsi1sk) > now) continue;
+          if (item.dispatches >= timings.maxDispatches) {
+            log('error', 'scheduler: item parked after too many dispatches', { job, key: item.work_key, dispatches: item.dispatches });
+            if (await store.parkDue(job, item.work_key, null, `sent ${item.dispatches} times without completing`, now)) result.parked++;
+            continue;
+          }
+          if (await dispatch(item, item.gsi1sk)) result.dispatched++;
+        }
+      }),
+    );
+    return result;
+  }
+
+  async function handleRecord(job: string, record: SQSRecord, handle: DueHandler, options: ConsumerOptions): Promise<boolean> {
+    const message = parseMessage(record.body);
+    if (!message || message.job !== job) {
+      log('error', 'scheduler: message is not due work of this job', { job, messageId: record.messageId });
+      return false;
+    }
+    const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? '1') || 1;
+    const timings = deps.timings();
+    const claimId = randomUUID();
+    let now = deps.now();
+    let claimed = await store.claimDue(job, message.key, claimId, now + timings.leaseMs, now, EARLY_TOLERANCE_MS);
+    if (!claimed) {
+      // Done already, held by another consumer, or not yet due (moved later, or a clock ahead).
+      const item = await store.getDue(job, message.key);
+      const free = item && (item.claim_until === undefined || item.claim_until < deps.now());
+      if (!item || !free) return true;
+      if (item.due_at - deps.now() <= WAIT_FOR_DUE_MS) {
+        // Due within a moment (or due now, freed just after our claim lost a race): take it then.
+        if (item.due_at > deps.now()) await deps.sleep(item.due_at - deps.now());
+        now = deps.now();
+        claimed = await store.claimDue(job, message.key, claimId, now + timings.leaseMs, now, EARLY_TOLERANCE_MS);
+        if (!claimed) return true;
+      } else {
+        await dispatch(item, item.gsi1sk);
+        return true;
+      }
+    }
+
+    const work: DueWork = { job, key: message.key, dueAt: claimed.due_at, payload: claimed.payload ?? {}, receiveCount };
+    let result: HandlerResult;
+    try {
+      result = await handle(work);
+    } catch (error) {
+      const reason = errorText(error);
+      const last = receiveCount >= timings.maxReceiveCount;
+      log('error', last ? 'scheduler: last delivery failed, item parked' : 'scheduler: handling failed, will retry', { job, key: message.key, receiveCount, error: reason });
+      if (last) await store.parkDue(job, message.key, claimId, reason, deps.now());
+      else await store.failDue(job, message.key, claimId, deps.now() + timings.retryMs + timings.leaseMs, reason);
+      return false;
+    }
+
+    const doneAt = deps.now();
+    if (result && typeof result.next === 'number') {
+      const released = await store.releaseDue(job, message.key, claimId, result.next, doneAt);
+      if (released) await dispatchIfNear(released);
+      return true;
+    }
+    if (!(await store.completeDue(job, message.key, claimId, claimed.gen))) {
+      // New work was requested while this run went on: run again (spaced), unless the claim was lost.
+      const item = await store.getDue(job, message.key);
+      if (item?.claim_id === claimId) {
+        const next = Math.max(item.due_at, doneAt + (options.minSpacingMs ?? 0));
+        const released = await store.releaseDue(job, message.key, claimId, next, doneAt);
+        if (released) await dispatchIfNear(released);
+      }
+    }
+    reportWorkDone({ job, key: message.key, dueAt: claimed.due_at, doneAt, receiveCount });
+    return true;
+  }
+
+  function consumer(job: string, handle: DueHandler, options: ConsumerOptions = {}) {
+    return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      const outcomes = await Promise.all(
+        event.Records.map((record) =>
+          handleRecord(job, record, handle, options).catch((error: unknown) => {
+            log('error', 'scheduler: consumer failure', { job, messageId: record.messageId, error: errorText(error) });
+            return false;
+          }),
+        ),
+      );
+      return { batchItemFailures: event.Records.filter((_, i) => !outcomes[i]).map((record) => ({ itemIdentifier: record.messageId })) };
+    };
+  }
+
+  return {
+    scheduleAt,
+    requestSoon,
+    cancel: (job, key) => store.deleteDue(job, key),
+    produce,
+    consumer,
+  };
+}
+
+/** The scheduler with the deployed configuration (the environment's timings and sender). */
+export const scheduler: Scheduler = createScheduler();

@@ -1,0 +1,258 @@
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.js';
+import { isConditionFailed } from '../db/errors.js';
+import { TABLE, tableName } from '../db/table.js';
+import { DUE_ENTITY, dueIndexPartition, dueIndexTime, dueItemKey } from './keys.js';
+
+/**
+ * The scheduler's DynamoDB access: every state change of a due item is one
+ * conditional write on that item (no transactions needed, so dynalite
+ * behaves like DynamoDB).
+ *
+ * Phases: `pending` (in the index at its due time), `dispatched` (a message
+ * is on its way; in the index at the end of its lease), `claimed` (a consumer
+ * is working; in the index at the end of its claim), `retrying` (handling
+ * failed, the queue will deliver again; in the index after that), `dead`
+ * (failed on its last delivery; out of the index, kept 14 days).
+ */
+export type Phase = 'pending' | 'dispatched' | 'claimed' | 'retrying' | 'dead';
+
+export interface DueItem {
+  job: string;
+  work_key: string;
+  due_at: number;
+  payload: Record<string, unknown>;
+  /** Bumped by every schedule or request, so a consumer can tell that new work arrived while it ran. */
+  gen: number;
+  dispatches: number;
+  phase: Phase;
+  gsi1pk?: string;
+  gsi1sk?: string;
+  claim_id?: string;
+  claim_until?: number;
+  failures?: number;
+  last_error?: string;
+}
+
+/** The generic index due items use (`gsi1pk`/`gsi1sk`). */
+const DUE_INDEX = TABLE.indexes[0];
+
+/** Dead items stay this long for inspection (as long as a dead-letter queue keeps messages). */
+const DEAD_RETENTION_SECONDS = 14 * 24 * 3600;
+
+const NAMES = {
+  '#job': 'job',
+  '#wk': 'work_key',
+  '#due': 'due_at',
+  '#payload': 'payload',
+  '#gen': 'gen',
+  '#dispatches': 'dispatches',
+  '#phase': 'phase',
+  '#ipk': 'gsi1pk',
+  '#isk': 'gsi1sk',
+  '#entity': 'entity',
+  '#created': 'created_at',
+  '#updated': 'updated_at',
+};
+
+/** Only the names an expression uses: DynamoDB refuses unused ones. */
+function names(expression: string): Record<string, string> {
+  const used: Record<string, string> = {};
+  for (const match of expression.matchAll(/#[a-z_]+/g)) {
+    const name = match[0];
+    const attribute = (NAMES as Record<string, string>)[name] ?? name.slice(1);
+    used[name] = attribute;
+  }
+  return used;
+}
+
+async function update(
+  job: string,
+  key: string,
+  expression: string,
+  values: Record<string, unknown>,
+  condition?: string,
+): Promise<DueItem | null> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: dueItemKey(job, key),
+        UpdateExpression: expression,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names(`${expression} ${condition ?? ''}`),
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes as DueItem;
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
+function common(job: string, key: string, shard: number, now: number, payload: Record<string, unknown>) {
+  return {
+    ':entity': DUE_ENTITY,
+    ':job': job,
+    ':wk': key,
+    ':payload': payload,
+    ':ipk': dueIndexPartition(job, shard),
+    ':now': new Date(now).toISOString(),
+    ':one': 1,
+  };
+}
+
+/** Sets (or moves) the due time of an item and makes it pending; answers the item. */
+export async function putDue(job: string, key: string, shard: number, dueAt: number, payload: Record<string, unknown>, now: number): Promise<DueItem> {
+  const item = await update(
+    job,
+    key,
+    'SET #entity = :entity, #job = :job, #wk = :wk, #payload = :payload, #due = :due, #ipk = :ipk, #isk = :isk, #phase = :pending, ' +
+      '#dispatches = :zero, #created = if_not_exists(#created, :now), #updated = :now ADD #gen :one',
+    { ...common(job, key, shard, now, payload), ':due': dueAt, ':isk': dueIndexTime(dueAt), ':pending': 'pending', ':zero': 0 },
+  );
+  return item!;
+}
+
+/**
+ * Asks for work at `dueAt` unless some is already waiting (which keeps its
+ * earlier time): many requests within a window become one run. Answers the
+ * item; `gen` 1 means this request created it.
+ */
+export async function requestDue(job: string, key: string, shard: number, dueAt: number, payload: Record<string, unknown>, now: number): Promise<DueItem> {
+  const item = await update(
+    job,
+    key,
+    'SET #entity = :entity, #job = :job, #wk = :wk, #payload = :payload, #due = if_not_exists(#due, :due), #ipk = if_not_exists(#ipk, :ipk), ' +
+      '#isk = if_not_exists(#isk, :isk), #phase = if_not_exists(#phase, :pending), #dispatches = if_not_exists(#dispatches, :zero), ' +
+      '#created = if_not_exists(#created, :now), #updated = :now ADD #gen :one',
+    { ...common(job, key, shard, now, payload), ':due': dueAt, ':isk': dueIndexTime(dueAt), ':pending': 'pending', ':zero': 0 },
+  );
+  return item!;
+}
+
+/** Brings a dead item back to pending at `dueAt` (a new request for work that had failed for good). */
+export async function reviveDue(job: string, key: string, shard: number, dueAt: number, now: number): Promise<DueItem | null> {
+  return update(
+    job,
+    key,
+    'SET #phase = :pending, #due = :due, #ipk = :ipk, #isk = :isk, #dispatches = :zero, #updated = :now REMOVE expires_at',
+    { ':pending': 'pending', ':due': dueAt, ':ipk': dueIndexPartition(job, shard), ':isk': dueIndexTime(dueAt), ':zero': 0, ':now': new Date(now).toISOString(), ':dead': 'dead' },
+    '#phase = :dead',
+  );
+}
+
+export async function deleteDue(job: string, key: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: dueItemKey(job, key) }));
+}
+
+export async function getDue(job: string, key: string): Promise<DueItem | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: dueItemKey(job, key), ConsistentRead: true }));
+  return (out.Item as DueItem | undefined) ?? null;
+}
+
+/**
+ * Marks an item as sent, provided it is still where the caller saw it in the
+ * index (so two producers never both send it); the producer will look again
+ * at `leaseUntil`. Answers the item, or null when someone else moved it.
+ */
+export async function markDispatched(job: string, key: string, seenIndexTime: string, leaseUntil: number, now: number): Promise<DueItem | null> {
+  return update(
+    job,
+    key,
+    'SET #phase = :dispatched, #isk = :lease, dispatched_at = :now ADD #dispatches :one',
+    { ':dispatched': 'dispatched', ':lease': dueIndexTime(leaseUntil), ':now': now, ':one': 1, ':seen': seenIndexTime },
+    'attribute_exists(pk) AND #isk = :seen',
+  );
+}
+
+/**
+ * A consumer takes the item for itself until `claimUntil`: only when it is
+ * due and nobody else holds a live claim. Answers the item, or null.
+ */
+export async function claimDue(job: string, key: string, claimId: string, claimUntil: number, now: number, toleranceMs: number): Promise<DueItem | null> {
+  return update(
+    job,
+    key,
+    'SET claim_id = :cid, claim_until = :until, #phase = :claimed, #isk = :isk',
+    { ':cid': claimId, ':until': claimUntil, ':claimed': 'claimed', ':isk': dueIndexTime(claimUntil), ':now': now, ':dueBy': now + toleranceMs },
+    'attribute_exists(pk) AND #due <= :dueBy AND (attribute_not_exists(claim_until) OR claim_until < :now)',
+  );
+}
+
+/** Deletes the item when this claim still holds it and no new work arrived (`gen` unchanged). */
+export async function completeDue(job: string, key: string, claimId: string, gen: number): Promise<boolean> {
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: dueItemKey(job, key),
+        ConditionExpression: 'claim_id = :cid AND #gen = :gen',
+        ExpressionAttributeNames: { '#gen': 'gen' },
+        ExpressionAttributeValues: { ':cid': claimId, ':gen': gen },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Gives the item back as pending at `dueAt` (new work arrived meanwhile, or the handler asked to run again). */
+export async function releaseDue(job: string, key: string, claimId: string, dueAt: number, now: number): Promise<DueItem | null> {
+  return update(
+    job,
+    key,
+    'SET #phase = :pending, #due = :due, #isk = :isk, #dispatches = :zero, #updated = :now REMOVE claim_id, claim_until',
+    { ':pending': 'pending', ':due': dueAt, ':isk': dueIndexTime(dueAt), ':zero': 0, ':now': new Date(now).toISOString(), ':cid': claimId },
+    'claim_id = :cid',
+  );
+}
+
+/** Handling failed and the queue will deliver again: no claim, and the producer keeps away until `lookAgainAt`. */
+export async function failDue(job: string, key: string, claimId: string, lookAgainAt: number, reason: string): Promise<DueItem | null> {
+  return update(
+    job,
+    key,
+    'SET #phase = :retrying, #isk = :isk, last_error = :reason REMOVE claim_id, claim_until ADD failures :one',
+    { ':retrying': 'retrying', ':isk': dueIndexTime(lookAgainAt), ':reason': reason, ':one': 1, ':cid': claimId },
+    'claim_id = :cid',
+  );
+}
+
+/** Handling failed on the last delivery: out of the index for good (the message goes to the dead-letter queue). */
+export async function parkDue(job: string, key: string, claimId: string | null, reason: string, now: number): Promise<DueItem | null> {
+  const values: Record<string, unknown> = { ':dead': 'dead', ':reason': reason, ':ttl': Math.floor(now / 1000) + DEAD_RETENTION_SECONDS, ':one': 1 };
+  if (claimId) values[':cid'] = claimId;
+  return update(
+    job,
+    key,
+    'SET #phase = :dead, last_error = :reason, expires_at = :ttl REMOVE #ipk, #isk, claim_id, claim_until ADD failures :one',
+    values,
+    claimId ? 'claim_id = :cid' : 'attribute_exists(pk)',
+  );
+}
+
+/** Items of one shard whose index time is at or before `until`, earliest first, at most `limit`. */
+export async function queryDue(job: string, shard: number, until: number, limit: number): Promise<DueItem[]> {
+  const items: DueItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: DUE_INDEX.name,
+        KeyConditionExpression: `${DUE_INDEX.partitionKey} = :pk AND ${DUE_INDEX.sortKey} <= :until`,
+        ExpressionAttributeValues: { ':pk': dueIndexPartition(job, shard), ':until': dueIndexTime(until) },
+        Limit: Math.min(100, limit - items.length),
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...((out.Items as DueItem[] | undefined) ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start && items.length < limit);
+  return items;
+}

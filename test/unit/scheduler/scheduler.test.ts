@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDue } from '../../../shared/scheduler/store.js';
+import { TIMINGS, startTable, testScheduler } from './harness.js';
+
+let table: { stop(): Promise<void> };
+beforeAll(async () => {
+  table = await startTable();
+});
+afterAll(() => table.stop());
+
+let n = 0;
+const key = () => `k${++n}`;
+
+describe('producing', () => {
+  it('sends work due soon right away, delayed to its due time, and never twice while it is on its way', async () => {
+    const t = testScheduler();
+    const k = key();
+    await t.scheduler.scheduleAt('job.a', k, t.clock.now + 4_500, { x: 1 });
+    expect(t.sent).toHaveLength(1);
+    expect(t.sent[0]).toMatchObject({ job: 'job.a', delaySeconds: 5 });
+    expect(JSON.parse(t.sent[0]!.body)).toEqual({ job: 'job.a', key: k, due_at: t.clock.now + 4_500 });
+    await t.scheduler.produce('job.a');
+    expect(t.sent).toHaveLength(1);
+  });
+
+  it('leaves later work in the table until it falls within the horizon, then sends it once', async () => {
+    const t = testScheduler();
+    const k = key();
+    const due = t.clock.now + TIMINGS.horizonMs + 30_000;
+    await t.scheduler.scheduleAt('job.b', k, due);
+    await t.scheduler.produce('job.b');
+    expect(t.sent).toHaveLength(0);
+    t.advance(40_000);
+    const first = await t.scheduler.produce('job.b');
+    expect(first.dispatched).toBe(1);
+    expect(t.sent[0]!.delaySeconds).toBe(Math.ceil((due - t.clock.now) / 1000));
+    expect((await t.scheduler.produce('job.b')).dispatched).toBe(0);
+  });
+
+  it('sends a message again when the one sent was lost (its lease ended without a consumer)', async () => {
+    const t = testScheduler();
+    const k = key();
+    await t.scheduler.scheduleAt('job.c', k, t.clock.now + 1000);
+    expect(t.sent).toHaveLength(1);
+    t.advance(1000 + TIMINGS.leaseMs - 1);
+    await t.scheduler.produce('job.c');
+    expect(t.sent).toHaveLength(1);
+    t.advance(2);
+    await t.scheduler.produce('job.c');
+    expect(t.sent).toHaveLength(2);
+    // Local mode's first run after a restart does not wait for the lease.
+    await t.scheduler.scheduleAt('job.c', key(), t.clock.now + 500);
+    await t.scheduler.produce('job.c', { recover: true });
+    expect(t.sent.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('parks an item sent too many times without completing, instead of sending it for ever', async () => {
+    const t = testScheduler();
+    const k = key();
+    await t.scheduler.scheduleAt('job.d', k, t.clock.now);
+    for (let i = 0; i < TIMINGS.maxDispatches + 2; i++) {
+      t.advance(TIMINGS.leaseMs + 1);
+      await t.scheduler.produce('job.d');
+    }
+    expect(t.sent).toHaveLength(TIMINGS.maxDispatches);
+    expect(await getDue('job.d', k)).toMatchObject({ phase: 'dead' });
+  });
+});
+
+describe('consuming', () => {
+  it('acts once on a message delivered twice, one after the other or both at once', async () => {
+    const t = testScheduler();
+    const handled: string[] = [];
+    const consume = t.scheduler.consumer('job.e', async (work) => void handled.push(work.key));
+    const [a, b] = [key(), key()];
+    await t.scheduler.scheduleAt('job.e', a, t.clock.now);
+    await t.scheduler.scheduleAt('job.e', b, t.clock.now);
+    const [ma, mb] = t.sent;
+    expect(await consume(t.eventOf([ma!]))).toEqual({ batchItemFailures: [] });
+    expect(await consume(t.eventOf([ma!]))).toEqual({ batchItemFailures: [] });
+    await Promise.all([consume(t.eventOf([mb!])), consume(t.eventOf([mb!])), consume(t.eventOf([mb!, mb!]))]);
+    expect(handled.sort()).toEqual([a, b].sort());
+    expect(await getDue('job.e', a)).toBeNull();
+  });
+
+  it('acts once when a consumer died halfway: the claim holds off duplicates, then the work is sent again', async () => {
+    const t = testScheduler();
+    const k = key();
+    let runs = 0;
+    await t.scheduler.scheduleAt('job.f', k, t.clock.now);
+    const message = t.sent[0]!;
+    const dying = t.scheduler.consumer('job.f', () => new Promise<void>(() => undefined)); // claims, never finishes
+    void dying(t.eventOf([message]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const healthy = t.scheduler.consumer('job.f', async () => void runs++);
+    await healthy(t.eventOf([message], 2));
+    expect(runs).toBe(0);
+    t.advance(TIMINGS.leaseMs + 1);
+    await t.scheduler.produce('job.f');
+    expect(t.sent).toHaveLength(2);
+    await healthy(t.eventOf([t.sent[1]!]));
+    await healthy(t.eventOf([t.sent[1]!]));
+    expect(runs).toBe(1);
+  });
+
+  it('reports a failed message alone, lets the queue retry it, and parks it after its last delivery', async () => {
+    const t = testScheduler();
+    const [good, bad] = [key(), key()];
+    const done: string[] = [];
+    const consume = t.scheduler.consumer('job.g', async (work) => {
+      if (work.key === bad) throw new Error('platform down');
+      done.push(work.key);
+    });
+    await t.scheduler.scheduleAt('job.g', good, t.clock.now);
+    await t.scheduler.scheduleAt('job.g', bad, t.clock.now);
+    const messages = [...t.sent];
+    const event = t.eventOf(messages);
+    const badId = event.Records[1]!.messageId;
+    expect(await consume(event)).toEqual({ batchItemFailures: [{ itemIdentifier: badId }] });
+    expect(done).toEqual([good]);
+    expect(await getDue('job.g', bad)).toMatchObject({ phase: 'retrying', failures: 1, last_error: 'Error: platform down' });
+    // The producer leaves it to the queue's retry meanwhile.
+    await t.scheduler.produce('job.g');
+    expect(t.sent).toHaveLength(2);
+    expect((await consume(t.eventOf([messages[1]!], 2))).batchItemFailures).toHaveLength(1);
+    expect((await consume(t.eventOf([messages[1]!], TIMINGS.maxReceiveCount))).batchItemFailures).toHaveLength(1);
+    const dead = await getDue('job.g', bad);
+    expect(dead).toMatchObject({ phase: 'dead', failures: 3 });
+    expect(dead?.gsi1pk).toBeUndefined();
+    t.advance(TIMINGS.leaseMs * 10);
+    await t.scheduler.produce('job.g');
+    expect(t.sent).toHaveLength(2);
+  });
+
+  it('succeeds on a retry after a failure, acting once', async () => {
+    const t = testScheduler();
+    const k = key();
+    let attempts = 0;
+    const consume = t.scheduler.consumer('job.h', async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('transient');
+    });
+    await t.scheduler.scheduleAt('job.h', k, t.clock.now);
+    const message = t.sent[0]!;
+    expect((await consume(t.eventOf([message]))).batchItemFailures).toHaveLength(1);
+    t.advance(TIMINGS.retryMs);
+    expect((await consume(t.eventOf([message], 2))).batchItemFailures).toHaveLength(0);
+    expect(await consume(t.eventOf([message], 3))).toEqual({ batchItemFailures: [] });
+    expect(attempts).toBe(2);
+    expect(await getDue('job.h', k)).toBeNull();
+  });
+
+  it('reports a message that is not due work as failed without touching the others', async () => {
+    const t = testScheduler();
+    const k = key();
+    const consume = t.scheduler.consumer('job.i', async () => undefined);
+    await t.scheduler.scheduleAt('job.i', k, t.clock.now);
+    const event = t.eventOf([t.sent[0]!, { job: 'job.i', body: 'not json', delaySeconds: 0 }]);
+    expect(await consume(event)).toEqual({ batchItemFailures: [{ itemIdentifier: event.Records[1]!.messageId }] });
+    expect(await getDue('job.i', k)).toBeNull();
+  });
+
+  it('does nothing for cancelled work, and follows a timer moved later', async () => {
+    const t = testScheduler();
+    const [cancelled, moved] = [key(), key()];
+    const handled: string[] = [];
+    const consume = t.scheduler.consumer('job.j', async (work) => void handled.push(work.key));
+    await t.scheduler.scheduleAt('job.j', cancelled, t.clock.now);
+    await t.scheduler.cancel('job.j', cancelled);
+    await consume(t.eventOf([t.sent[0]!]));
+    await t.scheduler.scheduleAt('job.j', moved, t.clock.now + 1000);
+    const early = t.sent[1]!;
+    await t.scheduler.scheduleAt('job.j', moved, t.clock.now + 30_000);
+    t.advance(1000);
+    await consume(t.eventOf([early]));
+    expect(handled).toEqual([]);
+    t.advance(29_000);
+    await consume(t.eventOf([t.sent[2]!]));
+    expect(handled).toEqual([moved]);
+  });
+});
+
+describe('coalesced requests', () => {
+  it('turns a burst of requests into one run, and runs once more (spaced) for requests made during a run', async () => {
+    const t = testScheduler();
+    const k = key();
+    const runs: number[] = [];
+    let during: (() => Promise<void>) | null = null;
+    const consume = t.scheduler.consumer(
+      'job.k',
+      async () => {
+        runs.push(t.clock.now);
+        if (during) {
+          const request = during;
+          during = null;
+          await request();
+        }
+      },
+      { minSpacingMs: 1500 },
+    );
+    await Promise.all(Array.from({ length: 20 }, () => t.scheduler.requestSoon('job.k', k, 1000)));
+    expect(t.sent).toHaveLength(1);
+    t.advance(1000);
+    during = () => t.scheduler.requestSoon('job.k', k, 1000);
+    await consume(t.eventOf([t.sent[0]!]));
+    expect(runs).toHaveLength(1);
+    expect(t.sent).toHaveLength(2);
+    expect(t.sent[1]!.delaySeconds).toBe(2);
+    t.advance(1500);
+    await consume(t.eventOf([t.sent[1]!]));
+    expect(runs).toHaveLength(2);
+    expect(await getDue('job.k', k)).toBeNull();
+    await t.scheduler.requestSoon('job.k', k, 1000);
+    expect(t.sent).toHaveLength(3);
+  });
+
+  it('runs again at the time a handler asks for', async () => {
+    const t = testScheduler();
+    const k = key();
+    let runs = 0;
+    const consume = t.scheduler.consumer('job.l', async () => (++runs === 1 ? { next: t.clock.now + 2000 } : undefined));
+    await t.scheduler.requestSoon('job.l', k, 0);
+    await consume(t.eventOf([t.sent[0]!]));
+    expect(t.sent).toHaveLength(2);
+    expect(t.sent[1]!.delaySeconds).toBe(2);
+    t.advance(2000);
+    await consume(t.eventOf([t.sent[1]!]));
+    expect(runs).toBe(2);
+    expect(await getDue('job.l', k)).toBeNull();
+  });
+});
