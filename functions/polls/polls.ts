@@ -58,6 +58,22 @@ export interface CreatePollInput {
   poll_owner_id: string;
 }
 
+/** What a poll is, as its creator described it; fields native polls ignore get fixed values. */
+function describedBy(input: CreatePollInput | RegisterInput) {
+  const native = input.poll_type === PollType.Native;
+  return {
+    poll_type: input.poll_type as PollTypeValue,
+    poll_answer_type: native ? null : (input.poll_answer_type as AnswerTypeValue),
+    question: input.question,
+    description: native ? null : input.description,
+    is_multi_select: input.is_multi_select,
+    // A native poll shows its voters to everyone and takes one vote per answer.
+    is_anonymous: native ? false : Boolean(input.is_anonymous),
+    max_votes_per_answer: native ? 1 : (input.max_votes_per_answer ?? 1),
+    poll_owner_id: input.poll_owner_id,
+  };
+}
+
 /** Best effort: a message whose poll could not be registered must not stay behind. */
 async function withdrawMessage(channelId: string, messageId: string): Promise<void> {
   await platform.deleteMessage(channelId, messageId).catch(() => undefined);
@@ -79,15 +95,7 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
     poll_id: mintId(),
     channel_id: input.channel_id,
     message_id: null,
-    poll_type: input.poll_type as PollTypeValue,
-    poll_answer_type: native ? null : (input.poll_answer_type as AnswerTypeValue),
-    question: input.question,
-    description: native ? null : input.description,
-    is_multi_select: input.is_multi_select,
-    // A native poll shows its voters to everyone and takes one vote per answer.
-    is_anonymous: native ? false : Boolean(input.is_anonymous),
-    max_votes_per_answer: native ? 1 : (input.max_votes_per_answer ?? 1),
-    poll_owner_id: input.poll_owner_id,
+    ...describedBy(input),
     sent_by_service: true,
     status: 'open',
     end_time: now + durationMs,
@@ -254,7 +262,6 @@ export interface RegisterInput extends Omit<CreatePollInput, 'poll_duration' | '
 export async function registerPoll(input: RegisterInput): Promise<Record<string, unknown>> {
   await requireEnabled(input.guild_id, MODULE);
   if (await getPoll(input.guild_id, input.poll_id)) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
-  const native = input.poll_type === PollType.Native;
   const now = Date.now();
   const endTime = input.end_time * 1000;
   const closed = input.edited_with_results;
@@ -266,14 +273,7 @@ export async function registerPoll(input: RegisterInput): Promise<Record<string,
     poll_id: input.poll_id,
     channel_id: input.channel_id,
     message_id: input.message_id,
-    poll_type: input.poll_type as PollTypeValue,
-    poll_answer_type: native ? null : (input.poll_answer_type as AnswerTypeValue),
-    question: input.question,
-    description: native ? null : input.description,
-    is_multi_select: input.is_multi_select,
-    is_anonymous: native ? false : Boolean(input.is_anonymous),
-    max_votes_per_answer: native ? 1 : (input.max_votes_per_answer ?? 1),
-    poll_owner_id: input.poll_owner_id,
+    ...describedBy(input),
     sent_by_service: input.sent_by_service,
     status: closed ? 'closed' : 'open',
     end_time: endTime,
