@@ -1,9 +1,9 @@
 import { endpoint } from '../../shared/http/endpoint.js';
-import { answeringFailures, interactionOf } from './interaction.js';
+import { interactionOf } from '../../shared/platform/interaction.js';
 import { createPoll } from './polls.js';
 import { CreatePollBody } from './schemas.js';
 
-export const handler = answeringFailures(
-  endpoint({ body: CreatePollBody }, async ({ body }) => ({ poll: await createPoll(body, interactionOf(body)) })),
-  'Your poll could not be created.',
+export const handler = endpoint(
+  { body: CreatePollBody, answerFailures: 'Your poll could not be created.' },
+  async ({ body }) => ({ poll: await createPoll(body, interactionOf(body)) }),
 );

@@ -1,11 +1,12 @@
 import { endpoint } from '../../shared/http/endpoint.js';
-import { answeringFailures, interactionOf } from './interaction.js';
+import { interactionOf } from '../../shared/platform/interaction.js';
 import { editPollByOwner } from './polls.js';
 import { EditPollBody, PollPath } from './schemas.js';
 
 /** Owner-only (contract 4); service polls that are still open. */
-export const handler = answeringFailures(
-  endpoint({ body: EditPollBody, path: PollPath, actor: 'optional' }, async ({ body, path, caller, actor }) => ({
+export const handler = endpoint(
+  { body: EditPollBody, path: PollPath, actor: 'optional', answerFailures: 'Your poll could not be edited.' },
+  async ({ body, path, caller, actor }) => ({
     poll: await editPollByOwner(
       body.guild_id,
       path.poll_id,
@@ -18,6 +19,5 @@ export const handler = answeringFailures(
       },
       { caller, actor, interaction: interactionOf(body) },
     ),
-  })),
-  'Your poll could not be edited.',
+  }),
 );

@@ -13,7 +13,7 @@ import { requireEnabled } from '../../shared/modules/state.js';
 import { platform } from '../../shared/platform/client.js';
 import { scheduler } from '../../shared/scheduler/index.js';
 import { requireOwner } from './access.js';
-import { type Interaction, tellMember } from './interaction.js';
+import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
 import { PollJobs, dueKeyOf } from './keys.js';
 import { closePoll, pollSettings, removePoll, scheduleClose, scheduleDelete } from './lifecycle.js';
 import { syncPollMessage } from './message.js';

@@ -1,11 +1,12 @@
 import { endpoint } from '../../shared/http/endpoint.js';
-import { answeringFailures, interactionOf, tellMember } from './interaction.js';
+import { interactionOf, tellMember } from '../../shared/platform/interaction.js';
 import { VoteBody } from './schemas.js';
 import { describeVote, vote, voteRecord } from './voting.js';
 
 /** Internal: a member (X-Acting-User-Id) voted through a reaction, a button, a dropdown or a native poll. */
-export const handler = answeringFailures(
-  endpoint({ body: VoteBody, actor: 'required' }, async ({ body, actor }) => {
+export const handler = endpoint(
+  { body: VoteBody, actor: 'required', answerFailures: 'Your vote was not counted.' },
+  async ({ body, actor }) => {
     const outcome = await vote({
       guildId: body.guild_id,
       memberId: actor!,
@@ -19,6 +20,5 @@ export const handler = answeringFailures(
     });
     await tellMember(interactionOf(body), describeVote(outcome, body.action));
     return { vote: voteRecord(outcome, actor!, body.action) };
-  }),
-  'Your vote was not counted.',
+  },
 );

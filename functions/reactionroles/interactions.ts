@@ -7,7 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { AppError, databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
 import { requireEnabled } from '../../shared/modules/state.js';
-import { platform } from '../../shared/platform/client.js';
+import { tellMember } from '../../shared/platform/interaction.js';
 import { type Transition, type Trigger, rolesOf, transition } from './claims.js';
 import { type Entry, MODULE, type Panel } from './model.js';
 import { removeMemberReaction } from './panel-message.js';
@@ -170,14 +170,9 @@ async function handle(guildId: string, memberId: string, input: CheckInput) {
   };
 }
 
-/** Answers the member of a component interaction; a failure is logged (the claim is already settled). */
-async function answerMember(input: CheckInput, text: string): Promise<void> {
-  try {
-    await platform.answerInteraction(input.application_id!, input.interaction_id_token!, text);
-  } catch (error) {
-    console.warn(JSON.stringify({ level: 'warn', msg: 'could not answer an interaction', application_id: input.application_id, error: String(error) }));
-  }
-}
+/** Answers the member of a component interaction; best effort (the claim is already settled). */
+const answerMember = (input: CheckInput, text: string) =>
+  tellMember({ applicationId: input.application_id!, token: input.interaction_id_token! }, text);
 
 /**
  * Handles one interaction of `memberId` with a panel. A component

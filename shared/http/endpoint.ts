@@ -7,7 +7,7 @@ import { parseSnowflake } from '../ids.js';
 import { type ModuleName, moduleOfPath } from '../modules/names.js';
 import { RawBody, successResponse } from './envelope.js';
 import { parseJsonLossless } from './json.js';
-import { bodyLimit, errorEnvelope } from './middleware.js';
+import { answerFailures, bodyLimit, errorEnvelope } from './middleware.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
 /** What an endpoint validates. Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
@@ -17,6 +17,11 @@ export interface EndpointSpec {
   path?: z.ZodType;
   /** `required`: 400 without the header. Otherwise the header is read when present. */
   actor?: 'required' | 'optional';
+  /**
+   * When set, a failed request carrying an interaction (`application_id` and
+   * `token`) is also answered to the member: this sentence, then the error.
+   */
+  answerFailures?: string;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -77,7 +82,7 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodType; raw: unknown 
  * guild key (403), rules (422), then the use case and the envelope.
  */
 export function endpoint<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
-  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional' },
+  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: string },
   run: (input: EndpointInput<Q, B, P>) => Promise<object> | object,
 ): Handler {
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
@@ -131,7 +136,10 @@ export function endpoint<Q extends z.ZodType | undefined = undefined, B extends 
     return data instanceof RawBody ? data.response() : successResponse(data);
   };
 
-  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 })
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 });
+  // onError runs in reverse order of use: the envelope is built first, then the member is told.
+  if (spec.answerFailures) chain.use(answerFailures(spec.answerFailures));
+  const handler = chain
     .use(errorEnvelope())
     .use(bodyLimit())
     .handler(core);

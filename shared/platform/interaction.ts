@@ -1,0 +1,50 @@
+/**
+ * Answering the member of an interaction (contract 7): when a request carries
+ * an interaction's application ID and token, the member is told through the
+ * interaction webhook what happened, or what went wrong. Best effort: the
+ * answer to the bot never depends on it.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { parseJsonLossless } from '../http/json.js';
+import { parseSnowflake } from '../ids.js';
+import { createPlatformClient } from './client.js';
+
+/** An interaction to answer. */
+export interface Interaction {
+  applicationId: string;
+  token: string;
+}
+
+/** Interaction tokens live 15 minutes and the member is waiting: little patience, few retries. */
+const answers = createPlatformClient({ maxAttempts: 2, timeoutMs: 3000, maxRateLimitWaitMs: 3000 });
+
+/** The interaction named by a validated body's `application_id` and `token`, or null. */
+export function interactionOf(body: { application_id?: string | null; token?: string | null }): Interaction | null {
+  return body.application_id && body.token ? { applicationId: body.application_id, token: body.token } : null;
+}
+
+/** The same, read leniently from a request whose body may not have passed validation. */
+export function interactionOfRequest(event: APIGatewayProxyEvent): Interaction | null {
+  try {
+    const text = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+    const body = text ? (parseJsonLossless(text) as Record<string, unknown> | null) : null;
+    if (!body || typeof body !== 'object') return null;
+    const applicationId = parseSnowflake(body.application_id);
+    const token = typeof body.token === 'string' && body.token !== '' ? body.token : null;
+    return applicationId && token ? { applicationId, token } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Tells the member `text` in an ephemeral message; never throws (a failure is logged). */
+export async function tellMember(interaction: Interaction | null, text: string): Promise<void> {
+  if (!interaction) return;
+  try {
+    await answers.answerInteraction(interaction.applicationId, interaction.token, text.slice(0, 2000));
+  } catch (error) {
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: 'could not answer an interaction', application_id: interaction.applicationId, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+}
