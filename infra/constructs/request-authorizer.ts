@@ -1,13 +1,13 @@
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ModuleRuntime } from './module-runtime.js';
 import { lambdaInvocationUri, serviceFunction } from './service-function.js';
+import { allowApiInvoke } from './api-invoke-permission.js';
 
 /** What the authorizer reads: the service token secret and the table of guild API keys. */
 export interface RequestAuthorizerProps {
@@ -66,16 +66,7 @@ export class RequestAuthorizer extends Construct {
       // Caching off: a revoked API key must stop working at once (CONTRACT 4).
       authorizerResultTtlInSeconds: 0,
     });
-    this.function.addPermission('ApiInvoke', {
-      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
-      action: 'lambda:InvokeFunction',
-      sourceArn: Stack.of(this).formatArn({
-        service: 'execute-api',
-        resource: props.restApiId,
-        arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-        resourceName: `authorizers/${this.resource.ref}`,
-      }),
-    });
+    allowApiInvoke(this.function, props.restApiId, `authorizers/${this.resource.ref}`);
     this.authorizer = { authorizerId: this.resource.ref, authorizationType: apigw.AuthorizationType.CUSTOM };
   }
 }

@@ -1,11 +1,10 @@
-import { ArnFormat, Stack } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { Route } from '../../shared/http/route.js';
 import { resourcePathOf } from '../plan.js';
 import { type FunctionRuntime, lambdaInvocationUri, serviceFunction } from './service-function.js';
+import { allowApiInvoke } from './api-invoke-permission.js';
 
 /** One route and what its function and method are wired to. */
 export interface RouteEndpointProps {
@@ -42,20 +41,8 @@ export class RouteEndpoint extends Construct {
       description: `${route.id}: ${route.method} ${route.path}`,
     });
 
-    // Written out instead of LambdaIntegration, whose permission ARN reads the
-    // stage object: the stage lives in the root stack and depends on every
-    // nested stack, so referencing it from here would be a cycle.
     const path = resourcePathOf(route.path).replace(/\{[^}]*\}/g, '*');
-    this.function.addPermission('ApiInvoke', {
-      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
-      action: 'lambda:InvokeFunction',
-      sourceArn: Stack.of(this).formatArn({
-        service: 'execute-api',
-        resource: props.restApiId,
-        arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-        resourceName: `${props.stageName}/${route.method}${path}`,
-      }),
-    });
+    allowApiInvoke(this.function, props.restApiId, `${props.stageName}/${route.method}${path}`);
 
     this.method = new apigw.Method(this, 'Method', {
       resource: props.resource,
