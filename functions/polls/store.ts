@@ -6,14 +6,13 @@
  * on the poll item.
  */
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys, getKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
@@ -70,15 +69,7 @@ export async function getPoll(guildId: string, pollId: string): Promise<Poll | n
 export async function getStateAndPoll(guildId: string, pollId: string): Promise<{ state: ModuleStateItem | null; poll: Poll | null }> {
   const stateKey = moduleStateKey(guildId, 'polls');
   const pollKey = pollItemKey(guildId, pollId);
-  let keys = [stateKey, pollKey];
-  const found: Item[] = [];
-  // BatchGet may answer part of the keys under load; ask again for the rest.
-  for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
-    const out = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }));
-    found.push(...((out.Responses?.[tableName()] as Item[] | undefined) ?? []));
-    keys = (out.UnprocessedKeys?.[tableName()]?.Keys as typeof keys | undefined) ?? [];
-  }
-  if (keys.length > 0) throw Object.assign(new Error('BatchGet left keys unprocessed'), { name: 'ThrottlingException', $metadata: {} });
+  const found = await getKeys([stateKey, pollKey]);
   const state = found.find((item) => item.sk === stateKey.sk) as ModuleStateItem | undefined;
   return { state: state ?? null, poll: pollOf(found.find((item) => item.sk === pollKey.sk)) };
 }
@@ -279,16 +270,8 @@ export async function writeVoter(guildId: string, pollId: string, memberId: stri
 
 /** A member's voter items on several polls of a guild (privacy). */
 export async function votersOfMember(guildId: string, pollIds: readonly string[], memberId: string): Promise<Map<string, Voter>> {
-  const found = new Map<string, Voter>();
-  for (let i = 0; i < pollIds.length; i += 100) {
-    let keys = pollIds.slice(i, i + 100).map((pollId) => voterItemKey(guildId, pollId, memberId));
-    for (let attempt = 0; keys.length > 0 && attempt < 8; attempt++) {
-      const out = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of (out.Responses?.[tableName()] as Item[] | undefined) ?? []) found.set(String(item.poll_id), voterOf(item));
-      keys = (out.UnprocessedKeys?.[tableName()]?.Keys as typeof keys | undefined) ?? [];
-    }
-  }
-  return found;
+  const items = await getKeys(pollIds.map((pollId) => voterItemKey(guildId, pollId, memberId)));
+  return new Map(items.map((item) => [String(item.poll_id), voterOf(item)]));
 }
 
 /** Deletes one member's voter item (privacy). */
@@ -304,12 +287,6 @@ export async function deleteVoters(guildId: string, pollId: string): Promise<num
     ProjectionExpression: 'pk, sk',
     ConsistentRead: true,
   });
-  for (let i = 0; i < items.length; i += 25) {
-    let requests = items.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
-    for (let attempt = 0; requests.length > 0 && attempt < 8; attempt++) {
-      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
-      requests = (out.UnprocessedItems?.[tableName()] as typeof requests | undefined) ?? [];
-    }
-  }
+  await deleteKeys(items.map((item) => ({ pk: item.pk, sk: item.sk })));
   return items.length;
 }

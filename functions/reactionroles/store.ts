@@ -15,15 +15,14 @@
  * matches an old read).
  */
 import {
-  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
   type NativeAttributeValue,
 } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { isConditionFailed } from '../../shared/db/errors.js';
-import { databaseFailed } from '../../shared/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { mintId } from '../../shared/ids.js';
@@ -205,21 +204,6 @@ export async function listModuleItems(guildId: string): Promise<{ panels: Panel[
     panels: items.filter((i) => i.entity === PANEL_ENTITY).map(panelOf),
     claims: items.filter((i) => i.entity === CLAIM_ENTITY).map(claimOf),
   };
-}
-
-const BATCH = 25;
-const MAX_BATCH_ATTEMPTS = 6;
-
-async function deleteKeys(keys: Key[]): Promise<void> {
-  for (let i = 0; i < keys.length; i += BATCH) {
-    let requests = keys.slice(i, i + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; requests.length > 0; attempt++) {
-      if (attempt >= MAX_BATCH_ATTEMPTS) throw databaseFailed('The table kept refusing part of a batch delete; try again shortly.');
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
-      requests = (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-    }
-  }
 }
 
 /** Deletes panels' items and claim items, unconditionally. */

@@ -1,0 +1,57 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { BatchGetCommand, BatchWriteCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { databaseFailed } from '../errors.js';
+import { db } from './client.js';
+import { tableName } from './table.js';
+
+/**
+ * Batch reads and deletes. DynamoDB may leave part of a batch unprocessed
+ * under load; these ask again for the rest with a growing pause, and answer
+ * 503 rather than silently dropping what the table kept refusing.
+ */
+type Key = Record<string, NativeAttributeValue>;
+type Item = Record<string, NativeAttributeValue>;
+
+const WRITE_BATCH = 25;
+const GET_BATCH = 100;
+const ATTEMPTS = 6;
+
+async function untilDone<T>(pending: T[], send: (batch: T[]) => Promise<T[]>, what: string): Promise<void> {
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt >= ATTEMPTS) throw databaseFailed(`The table kept refusing part of a batch ${what}; try again shortly.`);
+    if (attempt > 0) await delay(25 * 2 ** attempt);
+    pending = await send(pending);
+  }
+}
+
+/** Deletes the items of these keys, unconditionally. */
+export async function deleteKeys(keys: readonly Key[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += WRITE_BATCH) {
+    const requests = keys.slice(i, i + WRITE_BATCH).map((Key) => ({ DeleteRequest: { Key } }));
+    await untilDone(
+      requests,
+      async (batch) => {
+        const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }));
+        return (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+      },
+      'delete',
+    );
+  }
+}
+
+/** Reads the items of these keys, consistently; items that do not exist are absent from the answer. */
+export async function getKeys(keys: readonly Key[]): Promise<Item[]> {
+  const found: Item[] = [];
+  for (let i = 0; i < keys.length; i += GET_BATCH) {
+    await untilDone(
+      keys.slice(i, i + GET_BATCH),
+      async (batch) => {
+        const out = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: batch, ConsistentRead: true } } }));
+        found.push(...((out.Responses?.[tableName()] as Item[] | undefined) ?? []));
+        return (out.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined) ?? [];
+      },
+      'read',
+    );
+  }
+  return found;
+}
