@@ -24,7 +24,6 @@ export interface ModuleStateItem {
 export const guildKey = (guildId: string) => `G#${guildId}`;
 /** The key of a module's state item (exported for modules that read it together with their own items). */
 export const moduleStateKey = (guildId: string, module: ModuleName) => ({ pk: guildKey(guildId), sk: `MODULE#${module}` });
-const stateKey = moduleStateKey;
 
 /** Internal attributes that never reach a response. */
 const INTERNAL = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'expires_at', 'version']);
@@ -35,7 +34,7 @@ export function recordOf(item: Record<string, unknown>): Record<string, unknown>
 }
 
 export async function readModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: stateKey(guildId, module), ConsistentRead: true }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: moduleStateKey(guildId, module), ConsistentRead: true }));
   return (out.Item as ModuleStateItem | undefined) ?? null;
 }
 
@@ -60,7 +59,7 @@ export async function writeEnabled(
     const out = await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: stateKey(guildId, module),
+        Key: moduleStateKey(guildId, module),
         UpdateExpression: `SET ${set} ADD version :one`,
         ConditionExpression: 'attribute_not_exists(enabled) OR enabled = :f',
         ExpressionAttributeValues: values,
@@ -80,7 +79,7 @@ export async function writeDisabled(guildId: string, module: ModuleName): Promis
     const out = await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: stateKey(guildId, module),
+        Key: moduleStateKey(guildId, module),
         UpdateExpression: 'SET enabled = :f, updated_at = :now ADD version :one',
         ConditionExpression: 'enabled = :t',
         ExpressionAttributeValues: { ':t': true, ':f': false, ':now': new Date().toISOString(), ':one': 1 },
@@ -94,9 +93,46 @@ export async function writeDisabled(guildId: string, module: ModuleName): Promis
   }
 }
 
+/**
+ * Changes some settings fields, provided the item is still at `version`,
+ * enabled and with settings. Answers the new state, or null when the
+ * condition failed (a concurrent change the caller did not see).
+ */
+export async function writeSettings(
+  guildId: string,
+  module: ModuleName,
+  fields: [string, unknown][],
+  version: number,
+): Promise<ModuleStateItem | null> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':version': version, ':now': new Date().toISOString(), ':one': 1, ':t': true };
+  const sets = fields.map(([field, value], i) => {
+    names[`#f${i}`] = field;
+    values[`:v${i}`] = value;
+    return `settings.#f${i} = :v${i}`;
+  });
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: moduleStateKey(guildId, module),
+        UpdateExpression: `SET ${sets.join(', ')}, updated_at = :now ADD version :one`,
+        ConditionExpression: 'version = :version AND enabled = :t AND attribute_exists(settings)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes as ModuleStateItem;
+  } catch (error) {
+    if (isConditionFailed(error)) return null;
+    throw error;
+  }
+}
+
 /** Removes the module's state item (it reads as disabled, with no settings); answers what it held. */
 export async function deleteModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: stateKey(guildId, module), ReturnValues: 'ALL_OLD' }));
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: moduleStateKey(guildId, module), ReturnValues: 'ALL_OLD' }));
   return (out.Attributes as ModuleStateItem | undefined) ?? null;
 }
 
