@@ -12,8 +12,8 @@ import { mintId } from '../../shared/ids.js';
 import { requireEnabled } from '../../shared/modules/state.js';
 import { platform } from '../../shared/platform/client.js';
 import { scheduler } from '../../shared/scheduler/index.js';
-import { requireOwner } from './access.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
+import { requireOwner } from '../../shared/auth/owner.js';
 import { PollJobs, dueKeyOf } from './keys.js';
 import { closePoll, pollSettings, removePoll, scheduleClose, scheduleDelete } from './lifecycle.js';
 import { syncPollMessage } from './message.js';
@@ -195,7 +195,7 @@ export interface Asker {
 export async function editPollByOwner(guildId: string, pollId: string, changes: EditInput, asker: Asker): Promise<Record<string, unknown>> {
   await requireEnabled(guildId, MODULE);
   const poll = await requirePoll(guildId, pollId);
-  requireOwner(poll, asker.caller, asker.actor, 'edit');
+  requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'edit');
   const edited = await editPoll(poll, changes);
   await tellMember(asker.interaction, `Your poll **${edited.question}** was updated.`);
   return recordOf(edited);
@@ -211,7 +211,7 @@ function requireSentByService(poll: Poll, doing: string): void {
 export async function closePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
   await requireEnabled(guildId, MODULE);
   const poll = await requirePoll(guildId, pollId);
-  requireOwner(poll, asker.caller, asker.actor, 'close');
+  requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'close');
   requireSentByService(poll, 'close');
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
   const closed = await closePoll(poll, 'request');
@@ -222,7 +222,7 @@ export async function closePollByOwner(guildId: string, pollId: string, asker: A
 export async function deletePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
   await requireEnabled(guildId, MODULE);
   const poll = await requirePoll(guildId, pollId);
-  requireOwner(poll, asker.caller, asker.actor, 'delete');
+  requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'delete');
   requireSentByService(poll, 'delete');
   const record = await recordOf(poll);
   // The service's own message goes with the poll.
