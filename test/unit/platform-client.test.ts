@@ -2,8 +2,9 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPlatformClient, emojiPath, isPlatformError, isPlatformNotFound, PlatformCode, PlatformError } from '../../shared/platform/client.js';
+import { createPlatformClient, emojiPath, isPlatformError, isPlatformNotFound, PlatformCode } from '../../shared/platform/client.js';
 import type { TransportOptions } from '../../shared/platform/transport.js';
+import { platformFailure } from '../helpers/platform.js';
 
 /** What the fake platform answers next: a status and body, or silence (to hit the timeout). */
 type Scripted = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang';
@@ -42,15 +43,6 @@ function clientFor(baseUrl: string, extra: TransportOptions = {}) {
   const waits: number[] = [];
   const client = createPlatformClient({ baseUrl, token: 't0ken', sleep: async (ms) => void waits.push(ms), ...extra });
   return { client, waits };
-}
-
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
 }
 
 describe('platform client: requests', () => {
@@ -142,7 +134,7 @@ describe('platform client: rate limits and retries', () => {
     const platform = await fakePlatform([{ status: 429, body: { message: 'You are being rate limited.', retry_after: 60 } }]);
     const { client, waits } = clientFor(platform.baseUrl, { maxRateLimitWaitMs: 10_000 });
 
-    const error = await failure(client.getChannel('1'));
+    const error = await platformFailure(client.getChannel('1'));
     expect(error.status).toBe(502);
     expect(error.platformStatus).toBe(429);
     expect(error.reason).toContain('429');
@@ -162,7 +154,7 @@ describe('platform client: rate limits and retries', () => {
     const platform = await fakePlatform([{ status: 500 }, { status: 500 }, { status: 503 }]);
     const { client, waits } = clientFor(platform.baseUrl);
 
-    const error = await failure(client.editMessage('1', '2', { content: 'x' }));
+    const error = await platformFailure(client.editMessage('1', '2', { content: 'x' }));
     expect(error.status).toBe(502);
     expect(error.errorName).toBe('PlatformApiInteractionError');
     expect(error.platformStatus).toBe(503);
@@ -177,7 +169,7 @@ describe('platform client: refusals and unreachable platforms', () => {
     const platform = await fakePlatform([{ status: 403, body: { message: 'Missing Permissions', code: 50013 } }]);
     const { client } = clientFor(platform.baseUrl);
 
-    const error = await failure(client.addMemberRole('1', '2', '3'));
+    const error = await platformFailure(client.addMemberRole('1', '2', '3'));
     expect(error.status).toBe(502);
     expect(error.message).toBe(
       'Platform API Interaction Error! The platform answered 403 Missing Permissions (code 50013) to PUT /guilds/1/members/2/roles/3.',
@@ -190,7 +182,7 @@ describe('platform client: refusals and unreachable platforms', () => {
     const platform = await fakePlatform([{ status: 404, body: { message: 'Unknown Message', code: 10008 } }]);
     const { client } = clientFor(platform.baseUrl);
 
-    const error = await failure(client.getMessage('1', '2'));
+    const error = await platformFailure(client.getMessage('1', '2'));
     expect(isPlatformNotFound(error, PlatformCode.UnknownMessage)).toBe(true);
     expect(error.platformStatus).toBe(404);
     expect(error.platformCode).toBe(10008);
@@ -200,7 +192,7 @@ describe('platform client: refusals and unreachable platforms', () => {
     const platform = await fakePlatform([{ status: 404, body: { message: 'Unknown Webhook', code: 10015 } }]);
     const { client } = clientFor(platform.baseUrl);
 
-    const error = await failure(client.answerInteraction('555', 'secret-token', 'hi'));
+    const error = await platformFailure(client.answerInteraction('555', 'secret-token', 'hi'));
     expect(error.reason).toBe('The platform answered 404 Unknown Webhook (code 10015) to POST /webhooks/555/***.');
   });
 
@@ -209,7 +201,7 @@ describe('platform client: refusals and unreachable platforms', () => {
     await platform.close();
     const { client, waits } = clientFor(platform.baseUrl);
 
-    const error = await failure(client.createMessage('1', { content: 'hi' }));
+    const error = await platformFailure(client.createMessage('1', { content: 'hi' }));
     expect(error.status).toBe(502);
     expect(error.platformStatus).toBeUndefined();
     const where = `${platform.baseUrl}/channels/1/messages`.replace(/[.]/g, '\\.');
@@ -221,7 +213,7 @@ describe('platform client: refusals and unreachable platforms', () => {
     const platform = await fakePlatform(['hang', 'hang']);
     const { client } = clientFor(platform.baseUrl, { timeoutMs: 50, maxAttempts: 2 });
 
-    const error = await failure(client.getMessage('1', '2'));
+    const error = await platformFailure(client.getMessage('1', '2'));
     expect(error.status).toBe(502);
     expect(error.reason).toContain('after 2 attempts (no answer within 50 ms)');
     expect(platform.seen).toHaveLength(2);
@@ -231,7 +223,7 @@ describe('platform client: refusals and unreachable platforms', () => {
     const platform = await fakePlatform(['hang']);
     const { client } = clientFor(platform.baseUrl, { timeoutMs: 50 });
 
-    const error = await failure(client.createMessage('1', { content: 'once' }));
+    const error = await platformFailure(client.createMessage('1', { content: 'once' }));
     expect(error.reason).toContain('after 1 attempt (no answer within 50 ms)');
     expect(platform.seen).toHaveLength(1);
   });

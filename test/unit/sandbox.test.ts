@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPlatformClient, isPlatformError, PlatformCode, PlatformError } from '../../shared/platform/client.js';
+import { createPlatformClient, isPlatformError, PlatformCode } from '../../shared/platform/client.js';
 import type { ActionRow, Message } from '../../shared/platform/types.js';
 import { BOT_USER, type Sandbox, startSandbox } from '../../infra/local/sandbox/server.js';
+import { platformFailure } from '../helpers/platform.js';
 
 let sandbox: Sandbox;
 let platform: ReturnType<typeof createPlatformClient>;
@@ -42,15 +43,6 @@ async function raw(method: string, path: string, init: { body?: unknown; auth?: 
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
-
 const buttons = (n: number, prefix = 'b'): ActionRow => ({
   type: 1,
   components: Array.from({ length: n }, (_, i) => ({ type: 2 as const, style: 1 as const, label: `${prefix}${i}`, custom_id: `${prefix}${i}` })),
@@ -73,12 +65,12 @@ describe('sandbox: messages', () => {
     expect((await platform.getMessage(CHANNEL, first.id)).components).toEqual([buttons(2)]);
 
     await platform.deleteMessage(CHANNEL, first.id);
-    const gone = await failure(platform.getMessage(CHANNEL, first.id));
+    const gone = await platformFailure(platform.getMessage(CHANNEL, first.id));
     expect(isPlatformError(gone, { status: 404, code: PlatformCode.UnknownMessage })).toBe(true);
   });
 
   it('answers Unknown Channel for a channel it never saw, and 401 without a Bot token', async () => {
-    const unknown = await failure(platform.getChannel('999999999999999999'));
+    const unknown = await platformFailure(platform.getChannel('999999999999999999'));
     expect(unknown.platformCode).toBe(PlatformCode.UnknownChannel);
     expect(await raw('GET', `/channels/${CHANNEL}`, { auth: null })).toEqual({ status: 401, body: { message: '401: Unauthorized', code: 0 } });
     expect((await raw('GET', `/channels/${CHANNEL}`, { auth: 'Bearer abc' })).status).toBe(401);
@@ -88,18 +80,18 @@ describe('sandbox: messages', () => {
   });
 
   it('enforces the platform limits: 2000 characters, 5 rows of 5 buttons, no empty message', async () => {
-    const tooLong = await failure(platform.createMessage(CHANNEL, { content: 'x'.repeat(2001) }));
+    const tooLong = await platformFailure(platform.createMessage(CHANNEL, { content: 'x'.repeat(2001) }));
     expect(tooLong.platformCode).toBe(PlatformCode.InvalidFormBody);
     expect(tooLong.reason).toContain('content: Must be 2000 or fewer in length');
     await expect(platform.createMessage(CHANNEL, { content: 'x'.repeat(2000) })).resolves.toBeTruthy();
 
     const sixRows = Array.from({ length: 6 }, (_, i) => buttons(1, `r${i}-`));
-    expect((await failure(platform.createMessage(CHANNEL, { content: 'x', components: sixRows }))).platformCode).toBe(50035);
-    expect((await failure(platform.createMessage(CHANNEL, { content: 'x', components: [buttons(6)] }))).platformCode).toBe(50035);
+    expect((await platformFailure(platform.createMessage(CHANNEL, { content: 'x', components: sixRows }))).platformCode).toBe(50035);
+    expect((await platformFailure(platform.createMessage(CHANNEL, { content: 'x', components: [buttons(6)] }))).platformCode).toBe(50035);
     const fiveByFive = Array.from({ length: 5 }, (_, i) => buttons(5, `r${i}-`));
     await expect(platform.createMessage(CHANNEL, { components: fiveByFive })).resolves.toBeTruthy();
 
-    expect((await failure(platform.createMessage(CHANNEL, { content: '' }))).platformCode).toBe(PlatformCode.CannotSendEmptyMessage);
+    expect((await platformFailure(platform.createMessage(CHANNEL, { content: '' }))).platformCode).toBe(PlatformCode.CannotSendEmptyMessage);
   });
 
   it('lets members post (control route) and refuses the bot editing their messages', async () => {
@@ -107,7 +99,7 @@ describe('sandbox: messages', () => {
     expect(posted.status).toBe(200);
     expect(posted.body.author.id).toBe(MEMBER);
 
-    const error = await failure(platform.editMessage(CHANNEL, posted.body.id, { content: 'hijacked' }));
+    const error = await platformFailure(platform.editMessage(CHANNEL, posted.body.id, { content: 'hijacked' }));
     expect(error.platformStatus).toBe(403);
     expect(error.platformCode).toBe(PlatformCode.CannotEditOthersMessage);
   });
@@ -116,9 +108,9 @@ describe('sandbox: messages', () => {
     const message = await platform.createMessage(CHANNEL, { content: 'x' });
     expect((await raw('DELETE', `/channels/${CHANNEL}`)).status).toBe(200);
 
-    expect((await failure(platform.getChannel(CHANNEL))).platformCode).toBe(PlatformCode.UnknownChannel);
-    expect((await failure(platform.getMessage(CHANNEL, message.id))).platformCode).toBe(PlatformCode.UnknownChannel);
-    expect((await failure(platform.createMessage(CHANNEL, { content: 'again' }))).platformCode).toBe(PlatformCode.UnknownChannel);
+    expect((await platformFailure(platform.getChannel(CHANNEL))).platformCode).toBe(PlatformCode.UnknownChannel);
+    expect((await platformFailure(platform.getMessage(CHANNEL, message.id))).platformCode).toBe(PlatformCode.UnknownChannel);
+    expect((await platformFailure(platform.createMessage(CHANNEL, { content: 'again' }))).platformCode).toBe(PlatformCode.UnknownChannel);
   });
 
   it('keeps one DM channel per member', async () => {
@@ -161,10 +153,10 @@ describe('sandbox: reactions', () => {
     const message = await platform.createMessage(CHANNEL, { content: 'many' });
     for (let i = 1; i <= 20; i += 1) await platform.addOwnReaction(CHANNEL, message.id, { name: `e${i}`, id: String(800000000000000000n + BigInt(i)) });
 
-    const error = await failure(platform.addOwnReaction(CHANNEL, message.id, '👍'));
+    const error = await platformFailure(platform.addOwnReaction(CHANNEL, message.id, '👍'));
     expect(error.platformStatus).toBe(400);
     expect(error.platformCode).toBe(PlatformCode.MaxReactions);
-    expect((await failure(platform.addOwnReaction(CHANNEL, message.id, 'abc'))).platformCode).toBe(PlatformCode.UnknownEmoji);
+    expect((await platformFailure(platform.addOwnReaction(CHANNEL, message.id, 'abc'))).platformCode).toBe(PlatformCode.UnknownEmoji);
   });
 });
 
@@ -176,7 +168,7 @@ describe('sandbox: member roles', () => {
     expect((await platform.getMember(GUILD, MEMBER)).roles).toEqual([]);
 
     expect((await control('POST', `/guilds/${GUILD}/roles/${ROLE}/forbid`)).status).toBe(204);
-    const error = await failure(platform.addMemberRole(GUILD, MEMBER, ROLE));
+    const error = await platformFailure(platform.addMemberRole(GUILD, MEMBER, ROLE));
     expect(error.reason).toBe(`The platform answered 403 Missing Permissions (code 50013) to PUT /guilds/${GUILD}/members/${MEMBER}/roles/${ROLE}.`);
     expect((await platform.getMember(GUILD, MEMBER)).roles).toEqual([]);
 
@@ -197,10 +189,10 @@ describe('sandbox: native polls', () => {
     const ended: Message = await platform.endPoll(CHANNEL, posted.id);
     expect(ended.poll?.results).toEqual({ is_finalized: true, answer_counts: [{ id: 1, count: 1, me_voted: false }] });
     expect((await platform.getMessage(CHANNEL, posted.id)).poll?.results?.is_finalized).toBe(true);
-    expect((await failure(platform.endPoll(CHANNEL, posted.id))).platformCode).toBe(PlatformCode.PollExpired);
+    expect((await platformFailure(platform.endPoll(CHANNEL, posted.id))).platformCode).toBe(PlatformCode.PollExpired);
 
     const plain = await platform.createMessage(CHANNEL, { content: 'no poll' });
-    expect((await failure(platform.endPoll(CHANNEL, plain.id))).platformCode).toBe(PlatformCode.CannotExpireNonPoll);
+    expect((await platformFailure(platform.endPoll(CHANNEL, plain.id))).platformCode).toBe(PlatformCode.CannotExpireNonPoll);
   });
 });
 
@@ -218,7 +210,7 @@ describe('sandbox: invites', () => {
     const other = await platform.createChannelInvite(CHANNEL);
     expect(other.max_age).toBe(86400);
     await platform.deleteInvite(other.code);
-    expect((await failure(platform.deleteInvite(other.code))).platformCode).toBe(PlatformCode.UnknownInvite);
+    expect((await platformFailure(platform.deleteInvite(other.code))).platformCode).toBe(PlatformCode.UnknownInvite);
   });
 });
 
@@ -253,12 +245,12 @@ describe('sandbox: faults and the request log', () => {
 
   it('answers 500s a given number of times, and chosen refusals', async () => {
     await control('POST', '/faults', { path: '/channels/', status: 500, times: 3 });
-    const error = await failure(platform.getMessages(CHANNEL));
+    const error = await platformFailure(platform.getMessages(CHANNEL));
     expect(error.reason).toContain('500 Internal Server Error');
     expect(error.reason).toContain('after 3 attempts');
 
     await control('POST', '/faults', { path: '/roles/', status: 403, code: 50013, message: 'Missing Permissions' });
-    expect((await failure(platform.addMemberRole(GUILD, MEMBER, ROLE))).platformCode).toBe(50013);
+    expect((await platformFailure(platform.addMemberRole(GUILD, MEMBER, ROLE))).platformCode).toBe(50013);
     await expect(platform.addMemberRole(GUILD, MEMBER, ROLE)).resolves.toBeUndefined();
 
     await control('POST', '/faults', { path: '.', status: 503, times: 100 });
