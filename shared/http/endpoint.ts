@@ -22,6 +22,12 @@ export interface EndpointSpec {
    * `token`) is also answered to the member: this sentence, then the error.
    */
   answerFailures?: string;
+  /**
+   * The success answer's `data`, as a Zod object (records of CONTRACT 6 and
+   * 11). Published in /openapi.json next to the request schemas, and checked
+   * against every answer the tests receive; never parsed at run time.
+   */
+  response?: z.ZodType;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -82,7 +88,7 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodType; raw: unknown 
  * guild key (403), rules (422), then the use case and the envelope.
  */
 export function endpoint<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
-  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: string },
+  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: string; response?: z.ZodType },
   run: (input: EndpointInput<Q, B, P>) => Promise<object> | object,
 ): Handler {
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
