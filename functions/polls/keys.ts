@@ -1,9 +1,11 @@
 /**
  * Every key the polls module writes, spelled once.
  *
- * - The poll: guild partition `G#<guild>`, sort key `POLL#<poll_id>`; on the
- *   generic index `gsi1` by its message, `POLLMSG#<guild>#<channel>#<message>`,
- *   so a vote or a deleted message finds its poll in one query.
+ * - The poll: guild partition `G#<guild>`, sort key `POLL#<poll_id>`.
+ * - Its message: a pointer item `POLLMSG#<channel>#<message>` in the guild
+ *   partition holding `poll_id`, written with a condition, so a vote or a
+ *   deleted message finds its poll by a strongly consistent read of a key
+ *   the caller can compute (an index would be eventually consistent).
  * - Voters: one item per member and poll, in the poll's own partition
  *   `POLLVOTES#<guild>#<poll_id>`, sort key `VOTER#<member>`, so a burst of
  *   votes spreads over items and counting is one query.
@@ -22,10 +24,11 @@ export const votersPartition = (guildId: string, pollId: string) => `POLLVOTES#$
 export const VOTER_PREFIX = 'VOTER#';
 export const voterItemKey = (guildId: string, pollId: string, memberId: string) => ({ pk: votersPartition(guildId, pollId), sk: `${VOTER_PREFIX}${memberId}` });
 
-/** The index entry of a poll's message. */
-export const pollMessageIndex = (guildId: string, channelId: string, messageId: string) => ({
-  gsi1pk: `POLLMSG#${guildId}#${channelId}#${messageId}`,
-  gsi1sk: 'POLL',
+export const POLL_MESSAGE_ENTITY = 'poll_message';
+/** The pointer from a poll's message to the poll. */
+export const pollMessageKey = (guildId: string, channelId: string, messageId: string) => ({
+  pk: guildKey(guildId),
+  sk: `POLLMSG#${channelId}#${messageId}`,
 });
 
 /** The scheduler jobs of the module (see `infra/jobs.ts`). */

@@ -287,7 +287,10 @@ export async function registerPoll(input: RegisterInput): Promise<Record<string,
     version: 1,
     rendered_hash: null,
   };
-  if (!(await insertPoll(poll))) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
+  if (!(await insertPoll(poll))) {
+    if (await getPoll(input.guild_id, input.poll_id)) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
+    throw unprocessable(`Field 'message_id': message ${input.message_id} in channel ${input.channel_id} already carries another poll.`);
+  }
   try {
     if (!closed) await scheduleClose(poll);
     if (deleteAt !== null) await scheduleDelete(poll.guild_id, poll.poll_id, deleteAt);

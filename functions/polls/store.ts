@@ -16,15 +16,16 @@ import { deleteKeys, getKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
-import { TABLE, tableName } from '../../shared/db/table.js';
+import { tableName } from '../../shared/db/table.js';
 import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
 import {
   POLL_ENTITY,
   POLL_PREFIX,
   VOTER_ENTITY,
   VOTER_PREFIX,
+  POLL_MESSAGE_ENTITY,
   pollItemKey,
-  pollMessageIndex,
+  pollMessageKey,
   voterItemKey,
   votersPartition,
 } from './keys.js';
@@ -74,21 +75,28 @@ export async function getStateAndPoll(guildId: string, pollId: string): Promise<
   return { state: state ?? null, poll: pollOf(found.find((item) => item.sk === pollKey.sk)) };
 }
 
-/** The poll whose message this is, in this guild. */
+/**
+ * The poll whose message this is, in this guild: the message's pointer item,
+ * then the poll, both read strongly consistently (a vote right after the
+ * poll was posted must find it). A pointer whose poll is gone answers null.
+ */
 export async function findPollByMessage(guildId: string, channelId: string, messageId: string): Promise<Poll | null> {
-  const index = TABLE.indexes[0];
-  const entry = pollMessageIndex(guildId, channelId, messageId);
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: index.name,
-      KeyConditionExpression: `${index.partitionKey} = :pk AND ${index.sortKey} = :sk`,
-      ExpressionAttributeValues: { ':pk': entry.gsi1pk, ':sk': entry.gsi1sk },
-    }),
-  );
-  const hit = (out.Items as Item[] | undefined)?.[0];
-  // The index is eventually consistent; the poll item is read consistently.
-  return hit ? getPoll(guildId, String(hit.poll_id)) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: pollMessageKey(guildId, channelId, messageId), ConsistentRead: true }));
+  return out.Item ? getPoll(guildId, String(out.Item.poll_id)) : null;
+}
+
+/** The module state and the poll of a message: one batch read of both keys, then the poll. */
+export async function getStateAndPollOfMessage(
+  guildId: string,
+  channelId: string,
+  messageId: string,
+): Promise<{ state: ModuleStateItem | null; poll: Poll | null }> {
+  const stateKey = moduleStateKey(guildId, 'polls');
+  const pointerKey = pollMessageKey(guildId, channelId, messageId);
+  const found = await getKeys([stateKey, pointerKey]);
+  const state = (found.find((item) => item.sk === stateKey.sk) as ModuleStateItem | undefined) ?? null;
+  const pointer = found.find((item) => item.sk === pointerKey.sk);
+  return { state, poll: pointer ? await getPoll(guildId, String(pointer.poll_id)) : null };
 }
 
 /** Every poll of a guild (any order). */
@@ -101,14 +109,47 @@ export async function listPolls(guildId: string): Promise<Poll[]> {
   return items.map((item) => pollOf(item)!);
 }
 
-/** Writes a new poll; answers false when a poll with this ID exists in the guild. */
+/**
+ * Writes a new poll; answers false when a poll with this ID exists in the
+ * guild, or its message already carries another poll. The message's pointer
+ * is claimed first, so two polls never share a message; a pointer left by a
+ * poll that no longer exists (a crash between the two writes) is taken over.
+ */
 export async function insertPoll(poll: Poll): Promise<boolean> {
+  if (poll.message_id && !(await claimMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id))) return false;
   const item: Item = { ...pollItemKey(poll.guild_id, poll.poll_id), entity: POLL_ENTITY, ...poll };
-  if (poll.message_id) Object.assign(item, pollMessageIndex(poll.guild_id, poll.channel_id, poll.message_id));
   const done = await conditional(() =>
     db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
   );
+  if (done === null && poll.message_id) await releaseMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id);
   return done !== null;
+}
+
+async function claimMessage(guildId: string, channelId: string, messageId: string, pollId: string): Promise<boolean> {
+  const key = pollMessageKey(guildId, channelId, messageId);
+  const item: Item = { ...key, entity: POLL_MESSAGE_ENTITY, poll_id: pollId };
+  const put = (condition: string, values?: Item) =>
+    conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values })));
+  if ((await put('attribute_not_exists(pk)')) !== null) return true;
+  const holder = await findPollByMessage(guildId, channelId, messageId);
+  if (holder) return holder.poll_id === pollId;
+  const stale = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  if (!stale.Item) return (await put('attribute_not_exists(pk)')) !== null;
+  return (await put('poll_id = :old', { ':old': stale.Item.poll_id })) !== null;
+}
+
+/** Drops a message's pointer if it still names this poll. */
+async function releaseMessage(guildId: string, channelId: string, messageId: string, pollId: string): Promise<void> {
+  await conditional(() =>
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: pollMessageKey(guildId, channelId, messageId),
+        ConditionExpression: 'poll_id = :p',
+        ExpressionAttributeValues: { ':p': pollId },
+      }),
+    ),
+  );
 }
 
 /** What a conditional poll change requires of the stored poll. */
@@ -222,7 +263,9 @@ export async function releaseRenderLease(guildId: string, pollId: string, leaseI
 /** Deletes the poll item; answers what it held, or null when it was already gone. */
 export async function deletePollItem(guildId: string, pollId: string): Promise<Poll | null> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: pollItemKey(guildId, pollId), ReturnValues: 'ALL_OLD' }));
-  return pollOf(out.Attributes as Item | undefined);
+  const poll = pollOf(out.Attributes as Item | undefined);
+  if (poll?.message_id) await releaseMessage(guildId, poll.channel_id, poll.message_id, pollId);
+  return poll;
 }
 
 export async function getVoter(guildId: string, pollId: string, memberId: string): Promise<Voter | null> {

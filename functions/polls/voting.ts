@@ -15,7 +15,7 @@ import { platform } from '../../shared/platform/client.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
 import { requestRefresh } from './lifecycle.js';
 import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType } from './model.js';
-import { findPollByMessage, getStateAndPoll, getVoter, writeVoter } from './store.js';
+import { getStateAndPoll, getStateAndPollOfMessage, getVoter, writeVoter } from './store.js';
 
 /** A dozen votes of one member at once settle within a dozen rounds; far more means the table is struggling. */
 const MAX_ATTEMPTS = 40;
@@ -50,8 +50,13 @@ async function resolvePoll(input: VoteInput): Promise<Poll> {
     if (!poll) throw notFound(`There is no poll ${input.pollId} in guild ${input.guildId}.`);
     return poll;
   }
-  assertEnabled(input.guildId, 'polls', await readModuleState(input.guildId, 'polls'));
-  if (input.channelId && input.messageId) poll = await findPollByMessage(input.guildId, input.channelId, input.messageId);
+  if (input.channelId && input.messageId) {
+    const found = await getStateAndPollOfMessage(input.guildId, input.channelId, input.messageId);
+    assertEnabled(input.guildId, 'polls', found.state);
+    poll = found.poll;
+  } else {
+    assertEnabled(input.guildId, 'polls', await readModuleState(input.guildId, 'polls'));
+  }
   if (!poll) throw notFound(`There is no poll on message ${input.messageId} in channel ${input.channelId} of guild ${input.guildId}.`);
   return poll;
 }
