@@ -11,7 +11,7 @@ import { MODULE, type Panel, type PanelSettings, type PanelType, entryRecords, n
 import { discardMessage, findMessage, postPanelMessage, removePanelMessage } from './panel-message.js';
 import { loadPanel, publishChange, updatePanel } from './panel-updates.js';
 import { entriesProblem } from './rules.js';
-import { deleteAll, deletePanel as deletePanelItem, findPanels, insertPanel, listPanelClaims, listPanels as listPanelItems } from './store.js';
+import { deleteAll, deletePanel as deletePanelItem, insertPanel, listPanelClaims, listPanels as listPanelItems } from './store.js';
 
 
 /** The settings of a create or edit request; the emoji-only ones are null on other types. */
@@ -83,9 +83,6 @@ export async function createPanel(guildId: string, input: CreatePanelInput) {
     if (!(await findMessage(input.channel_id, messageId))) {
       throw unprocessable(`Field 'register_message_id': channel ${input.channel_id} has no message ${messageId} to register.`);
     }
-    if ((await findPanels(guildId, input.channel_id, messageId)).length > 0) {
-      throw unprocessable(`Field 'register_message_id': message ${messageId} already is a reaction-role panel.`);
-    }
     const panel: Panel = {
       ...base,
       id: await nextRecordId('reactionroles.panel'),
@@ -95,7 +92,10 @@ export async function createPanel(guildId: string, input: CreatePanelInput) {
       message_is_embed: false,
       created_at: new Date().toISOString(),
     };
-    await insertPanel(panel);
+    // One panel per message: the store claims the message with a condition, so two registrations at once give one panel.
+    if (!(await insertPanel(panel))) {
+      throw unprocessable(`Field 'register_message_id': message ${messageId} already is a reaction-role panel.`);
+    }
     return { panel: panelRecord(panel) };
   }
 
@@ -113,7 +113,7 @@ export async function createPanel(guildId: string, input: CreatePanelInput) {
     created_at: new Date().toISOString(),
   };
   try {
-    await insertPanel(panel);
+    if (!(await insertPanel(panel))) throw new Error(`the new message ${message.id} already is a panel`);
   } catch (error) {
     await discardMessage(message);
     throw error;

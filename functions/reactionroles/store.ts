@@ -2,17 +2,21 @@
  * The reaction-roles module's DynamoDB access: the only file issuing its
  * commands. Items live in the guild's partition:
  *
- * | item  | sk                                   | gsi1pk                          | gsi1sk                    |
- * |-------|--------------------------------------|---------------------------------|---------------------------|
- * | panel | `RR#PANEL#<panel_id>` (with entries) | `RR#CHANNEL#<guild>#<channel>`  | `RR#MESSAGE#<message_id>` |
- * | claim | `RR#CLAIM#<panel_id>#<member_id>`    | `RR#MEMBER#<guild>#<member>`    | `RR#CLAIM#<panel_id>`     |
+ * | item    | sk                                   | gsi1pk                       | gsi1sk                |
+ * |---------|--------------------------------------|------------------------------|-----------------------|
+ * | panel   | `RR#PANEL#<panel_id>` (with entries) |                              |                       |
+ * | message | `RR#MSG#<channel_id>#<message_id>`   |                              |                       |
+ * | claim   | `RR#CLAIM#<panel_id>#<member_id>`    | `RR#MEMBER#<guild>#<member>` | `RR#CLAIM#<panel_id>` |
  *
- * gsi1 finds the panel of a message (check, check-delete) and every panel
- * of a channel (a deleted channel); it finds a member's claims (privacy).
- * Each invariant is one item under a condition: a panel's entries in the
- * panel item (`version`), a member's entries of one panel in the claim item
- * (`version`, a random token so a deleted and re-created claim never
- * matches an old read).
+ * The message item points at the panel on that message: a check finds its
+ * panel by a strongly consistent read of a key it can compute, and a
+ * deleted channel's panels by a consistent query of its prefix (an index
+ * is eventually consistent and could miss a panel posted a moment ago).
+ * gsi1 only lists a member's claims (privacy).
+ * Each invariant is one item under a condition: one panel per message (the
+ * message item), a panel's entries in the panel item (`version`), a
+ * member's entries of one panel in the claim item (`version`, a random
+ * token so a deleted and re-created claim never matches an old read).
  */
 import {
   DeleteCommand,
@@ -38,6 +42,7 @@ const CLAIM_PREFIX = 'RR#CLAIM#';
 const MODULE_PREFIX = 'RR#';
 const PANEL_ENTITY = 'reactionrole_panel';
 const CLAIM_ENTITY = 'reactionrole_claim';
+const MESSAGE_ENTITY = 'reactionrole_message';
 const GSI = 'gsi1';
 
 const panelKey = (guildId: string, panelId: string): Key => ({ pk: guildKey(guildId), sk: `${PANEL_PREFIX}${panelId}` });
@@ -46,8 +51,12 @@ const claimKey = (guildId: string, panelId: string, memberId: string): Key => ({
   pk: guildKey(guildId),
   sk: `${claimsOfPanelPrefix(panelId)}${memberId}`,
 });
-const channelIndexKey = (guildId: string, channelId: string) => `RR#CHANNEL#${guildId}#${channelId}`;
-const messageIndexSort = (messageId: string) => `RR#MESSAGE#${messageId}`;
+const MESSAGE_PREFIX = 'RR#MSG#';
+const messagesOfChannelPrefix = (channelId: string) => `${MESSAGE_PREFIX}${channelId}#`;
+const messageKey = (guildId: string, channelId: string, messageId: string): Key => ({
+  pk: guildKey(guildId),
+  sk: `${messagesOfChannelPrefix(channelId)}${messageId}`,
+});
 const memberIndexKey = (guildId: string, memberId: string) => `RR#MEMBER#${guildId}#${memberId}`;
 const memberIndexSort = (panelId: string) => `${CLAIM_PREFIX}${panelId}`;
 
@@ -65,8 +74,6 @@ const claimOf = (item: Item) => strip(item) as Claim;
 function panelItem(panel: Panel): Item {
   return {
     ...panelKey(panel.guild_id, panel.panel_id),
-    gsi1pk: channelIndexKey(panel.guild_id, panel.channel_id),
-    gsi1sk: messageIndexSort(panel.message_id),
     entity: PANEL_ENTITY,
     ...panel,
   };
@@ -99,23 +106,63 @@ export async function listPanels(guildId: string): Promise<Panel[]> {
 }
 
 /**
- * The panels on a message, or every panel of a channel when `messageId` is
- * null. Reads the index, which DynamoDB keeps eventually consistent.
+ * The panel on a message, or every panel of a channel when `messageId` is
+ * null: the message items, then their panels, all read strongly
+ * consistently. A message item whose panel is gone counts as no panel.
  */
 export async function findPanels(guildId: string, channelId: string, messageId: string | null): Promise<Panel[]> {
-  const values: Item = { ':c': channelIndexKey(guildId, channelId) };
-  let condition = 'gsi1pk = :c';
+  let panelIds: string[];
   if (messageId !== null) {
-    condition += ' AND gsi1sk = :m';
-    values[':m'] = messageIndexSort(messageId);
+    const out = await db().send(new GetCommand({ TableName: tableName(), Key: messageKey(guildId, channelId, messageId), ConsistentRead: true }));
+    panelIds = out.Item ? [String(out.Item.panel_id)] : [];
+  } else {
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': messagesOfChannelPrefix(channelId) },
+      ConsistentRead: true,
+    });
+    panelIds = items.map((item) => String(item.panel_id));
   }
-  const items = await queryAll({ IndexName: GSI, KeyConditionExpression: condition, ExpressionAttributeValues: values });
-  return items.map(panelOf);
+  const panels = await Promise.all(panelIds.map((panelId) => getPanel(guildId, panelId)));
+  return panels.filter((panel): panel is Panel => panel !== null);
 }
 
-/** Stores a new panel; false when its ID is taken (it never is: IDs are random). */
-export function insertPanel(panel: Panel): Promise<boolean> {
-  return put(panelItem(panel), 'attribute_not_exists(pk)');
+/**
+ * Stores a new panel; false when its message already is another panel's.
+ * The message item is claimed first (one panel per message); one left by a
+ * panel that no longer exists (a crash between the two writes) is taken over.
+ */
+export async function insertPanel(panel: Panel): Promise<boolean> {
+  if (!(await claimMessage(panel))) return false;
+  if (await put(panelItem(panel), 'attribute_not_exists(pk)')) return true;
+  await releaseMessage(panel);
+  return false;
+}
+
+async function claimMessage(panel: Panel): Promise<boolean> {
+  const key = messageKey(panel.guild_id, panel.channel_id, panel.message_id);
+  const item: Item = { ...key, entity: MESSAGE_ENTITY, panel_id: panel.panel_id };
+  if (await put(item, 'attribute_not_exists(pk)')) return true;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  if (!out.Item) return put(item, 'attribute_not_exists(pk)');
+  if (await getPanel(panel.guild_id, String(out.Item.panel_id))) return false;
+  return put(item, 'panel_id = :old', { ':old': out.Item.panel_id });
+}
+
+/** Drops a panel's message item if it still names that panel. */
+async function releaseMessage(panel: Pick<Panel, 'guild_id' | 'panel_id' | 'channel_id' | 'message_id'>): Promise<void> {
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: messageKey(panel.guild_id, panel.channel_id, panel.message_id),
+        ConditionExpression: 'panel_id = :p',
+        ExpressionAttributeValues: { ':p': panel.panel_id },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
 }
 
 /**
@@ -131,7 +178,10 @@ export async function replacePanel(panel: Panel): Promise<Panel | null> {
 /** Deletes a panel item; answers what it held, or null when it was already gone. */
 export async function deletePanel(guildId: string, panelId: string): Promise<Panel | null> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: panelKey(guildId, panelId), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes ? panelOf(out.Attributes) : null;
+  if (!out.Attributes) return null;
+  const panel = panelOf(out.Attributes);
+  await releaseMessage(panel);
+  return panel;
 }
 
 // ---- claims ---------------------------------------------------------------
@@ -206,10 +256,13 @@ export async function listModuleItems(guildId: string): Promise<{ panels: Panel[
   };
 }
 
-/** Deletes panels' items and claim items, unconditionally. */
-export function deleteAll(panels: Pick<Panel, 'guild_id' | 'panel_id'>[], claims: Pick<Claim, 'guild_id' | 'panel_id' | 'member_id'>[]): Promise<void> {
+/** Deletes panels' items (with their message items) and claim items, unconditionally. */
+export function deleteAll(
+  panels: Pick<Panel, 'guild_id' | 'panel_id' | 'channel_id' | 'message_id'>[],
+  claims: Pick<Claim, 'guild_id' | 'panel_id' | 'member_id'>[],
+): Promise<void> {
   return deleteKeys([
-    ...panels.map((p) => panelKey(p.guild_id, p.panel_id)),
+    ...panels.flatMap((p) => [panelKey(p.guild_id, p.panel_id), messageKey(p.guild_id, p.channel_id, p.message_id)]),
     ...claims.map((c) => claimKey(c.guild_id, c.panel_id, c.member_id)),
   ]);
 }
