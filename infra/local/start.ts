@@ -9,6 +9,7 @@ import { mintSecret } from '../../shared/ids.js';
 import { createApiServer } from './http-server.js';
 import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
 import { startSandbox } from './sandbox/server.js';
+import { startIndexLagProxy } from './index-lag.js';
 import { ensureTable, startEmbeddedDynamo } from './table.js';
 
 /** How local mode is started; every field has the default of contract section 10. */
@@ -26,6 +27,12 @@ export interface LocalOptions {
   tableName?: string;
   /** Run the job queues and schedules in process (default true). */
   jobs?: boolean;
+  /**
+   * Make index queries lag by this many milliseconds, as DynamoDB's global
+   * secondary indexes do on AWS (default `LOCAL_INDEX_LAG_MS`, else 0; see
+   * index-lag.ts).
+   */
+  indexLagMs?: number;
 }
 
 export interface LocalService {
@@ -77,6 +84,12 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   }
   const tableName = options.tableName ?? TABLE.defaultName;
   await ensureTable(endpoint, tableName);
+  const indexLagMs = options.indexLagMs ?? Number(process.env.LOCAL_INDEX_LAG_MS || 0);
+  if (indexLagMs > 0) {
+    const proxy = await startIndexLagProxy(endpoint, indexLagMs);
+    endpoint = proxy.endpoint;
+    closers.unshift(() => close(proxy.server));
+  }
 
   let platformUrl = options.platformApiBaseUrl;
   let sandboxUrl: string | null = null;

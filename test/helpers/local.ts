@@ -25,9 +25,12 @@ export interface TestService extends LocalService {
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
 }
 
-/** Local mode in this process, in memory, with the sandbox platform; stop it in afterAll. */
-export async function startTestService(): Promise<TestService> {
-  const service = await startLocal({ port: 0, dataDir: null, serviceToken: SERVICE_TOKEN });
+/**
+ * Local mode in this process, in memory, with the sandbox platform; stop it in afterAll.
+ * `indexLagMs` makes index queries lag as on AWS (infra/local/index-lag.ts).
+ */
+export async function startTestService(options: { indexLagMs?: number } = {}): Promise<TestService> {
+  const service = await startLocal({ port: 0, dataDir: null, serviceToken: SERVICE_TOKEN, indexLagMs: options.indexLagMs ?? 0 });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const url = new URL(service.url + path);
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));
