@@ -3,6 +3,7 @@
  * the service makes. Retries, 429 handling and the 502 mapping live in the
  * transport; this file only knows routes and shapes.
  */
+import type { RESTGetAPIGuildMembersResult, RESTGetAPIGuildResult, RESTGetAPIUserResult } from 'discord-api-types/v10';
 import { type EmojiInput, emojiSegment } from './emoji.js';
 import { createTransport, type PlatformRequest, type Send, type TransportOptions } from './transport.js';
 import {
@@ -53,6 +54,12 @@ export interface PlatformClient {
   removeMemberRole(guildId: Snowflake, userId: Snowflake, roleId: Snowflake): Promise<void>;
   /** GET /guilds/{g}/members/{u} */
   getMember(guildId: Snowflake, userId: Snowflake): Promise<GuildMember>;
+  /** GET /guilds/{g}?with_counts=true: the guild with `approximate_member_count`. */
+  getGuild(guildId: Snowflake): Promise<RESTGetAPIGuildResult>;
+  /** GET /guilds/{g}/members: members by ascending user ID after `after` (limit 1..1000). */
+  listMembers(guildId: Snowflake, query: { limit: number; after?: Snowflake }): Promise<RESTGetAPIGuildMembersResult>;
+  /** GET /users/{u} */
+  getUser(userId: Snowflake): Promise<RESTGetAPIUserResult>;
 
   /** POST /channels/{c}/invites */
   createChannelInvite(channelId: Snowflake, body?: InviteCreate): Promise<Invite>;
@@ -107,6 +114,9 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
     addMemberRole: (g, u, r) => send({ method: 'PUT', path: role(g, u, r) }),
     removeMemberRole: (g, u, r) => send({ method: 'DELETE', path: role(g, u, r) }),
     getMember: (g, u) => send({ method: 'GET', path: `/guilds/${seg(g)}/members/${seg(u)}` }),
+    getGuild: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}`, query: { with_counts: true } }),
+    listMembers: (g, query) => send({ method: 'GET', path: `/guilds/${seg(g)}/members`, query }),
+    getUser: (u) => send({ method: 'GET', path: `/users/${seg(u)}` }),
 
     createChannelInvite: (c, body = {}) => send({ method: 'POST', path: `/channels/${seg(c)}/invites`, body }),
     deleteInvite: (code) => send({ method: 'DELETE', path: `/invites/${seg(code)}` }),
@@ -144,6 +154,9 @@ export const {
   addMemberRole,
   removeMemberRole,
   getMember,
+  getGuild,
+  listMembers,
+  getUser,
   createChannelInvite,
   deleteInvite,
   getChannelInvites,

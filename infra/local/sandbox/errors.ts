@@ -27,10 +27,12 @@ export const methodNotAllowed = () => new SandboxError(405, 0, '405: Method Not 
 export const invalidJson = () => new SandboxError(400, 50109, 'The request body contains invalid JSON.');
 export const unknownChannel = () => new SandboxError(404, 10003, 'Unknown Channel');
 export const unknownInvite = () => new SandboxError(404, 10006, 'Unknown Invite');
+export const unknownMember = () => new SandboxError(404, 10007, 'Unknown Member');
 export const unknownMessage = () => new SandboxError(404, 10008, 'Unknown Message');
 export const unknownEmoji = () => new SandboxError(400, 10014, 'Unknown Emoji');
 export const maxReactions = () => new SandboxError(400, 30010, 'Maximum number of reactions reached (20)');
 export const cannotEditOthers = () => new SandboxError(403, 50005, 'Cannot edit a message authored by another user');
+export const cannotMessageUser = () => new SandboxError(403, 50007, 'Cannot send messages to this user');
 export const emptyMessage = () => new SandboxError(400, 50006, 'Cannot send an empty message');
 export const missingPermissions = () => new SandboxError(403, 50013, 'Missing Permissions');
 export const pollExpired = () => new SandboxError(400, 520001, 'Poll expired');

@@ -32,7 +32,7 @@ function messageHtml(m: Message): string {
 /** The page: channels with their messages, then member roles and invites. Refreshes itself. */
 export function renderPage(state: SandboxSnapshot, apiUrl: string): string {
   const channels = state.channels
-    .map((c) => `<h2>#${escape(c.name ?? c.id)} <small>${escape(c.id)}${c.guild_id ? ` in guild ${escape(c.guild_id)}` : ''}</small></h2><ul>${c.messages.map(messageHtml).join('')}</ul>`)
+    .map((c) => `<h2>${c.recipients ? `DM with ${escape(c.recipients[0]?.id)}` : `#${escape(c.name ?? c.id)}`} <small>${escape(c.id)}${c.guild_id ? ` in guild ${escape(c.guild_id)}` : ''}</small></h2><ul>${c.messages.map(messageHtml).join('')}</ul>`)
     .join('');
   const roles = Object.entries(state.members)
     .flatMap(([guild, users]) => Object.entries(users).map(([user, held]) => `<li>guild ${escape(guild)} member ${escape(user)}: ${held.map(escape).join(', ') || 'no roles'}</li>`))

@@ -24,6 +24,13 @@ export function snapshot(state: SandboxState) {
     }),
     invites: [...state.invites.values()].filter((i) => !isInviteExpired(i)).map((i) => inviteView(state, i, true)),
     dm_channels: Object.fromEntries(state.dms),
+    guilds: [...state.guilds.values()].map((guild) => ({
+      id: guild.id,
+      name: guild.name,
+      members: guild.members && Object.fromEntries([...guild.members].map(([id, m]) => [id, { joined_at: m.joined_at.toISOString(), nick: m.nick }])),
+    })),
+    users: Object.fromEntries(state.users),
+    dm_refusers: [...state.dmRefusers],
     webhooks: Object.fromEntries([...state.webhooks].map(([key, messages]) => [key, messages.map(messageView)])),
     faults: state.faults.map(faultView),
     request_count: state.requests.length,

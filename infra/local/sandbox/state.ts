@@ -78,6 +78,27 @@ export interface Fault {
   delay_ms?: number;
 }
 
+/** A member's place in a guild whose membership is tracked (see `routes/members.ts`). */
+export interface StoredMembership {
+  joined_at: Date;
+  nick: string | null;
+}
+
+/** A guild's name and, once a member joined through `/_sandbox`, exactly who is in it. */
+export interface StoredGuild {
+  id: string;
+  name: string;
+  /** null until the first join: until then every user counts as a member (joined long ago). */
+  members: Map<string, StoredMembership> | null;
+}
+
+/** A user's names, when a test gave them (otherwise derived from the ID by {@link userOf}). */
+export interface StoredUser {
+  username: string;
+  global_name: string | null;
+  bot: boolean;
+}
+
 export interface LoggedRequest {
   method: string;
   /** The path after `/api/v10` as sent (still URL-encoded), without the query. */
@@ -97,6 +118,12 @@ export interface SandboxState {
   invites: Map<string, StoredInvite>;
   /** recipient user ID -> DM channel ID. */
   dms: Map<string, string>;
+  /** guild ID -> its name and tracked members. */
+  guilds: Map<string, StoredGuild>;
+  /** user ID -> names a test gave. */
+  users: Map<string, StoredUser>;
+  /** Users who do not accept DMs: a message in their DM channel answers 403 50007. */
+  dmRefusers: Set<string>;
   /** `${application}/${token}` -> messages posted through that interaction webhook. */
   webhooks: Map<string, StoredMessage[]>;
   faults: Fault[];
@@ -113,6 +140,9 @@ export function createState(): SandboxState {
     forbiddenRoles: new Set(),
     invites: new Map(),
     dms: new Map(),
+    guilds: new Map(),
+    users: new Map(),
+    dmRefusers: new Set(),
     webhooks: new Map(),
     faults: [],
     requests: [],

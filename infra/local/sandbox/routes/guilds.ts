@@ -1,23 +1,21 @@
 /**
- * Member role routes. Every user counts as a member of every guild (the
- * sandbox has no joins); a role marked forbidden behaves like a role above
- * the bot: 403 Missing Permissions.
+ * Member role routes, and the guild and member routes of `members.ts`. A
+ * role marked forbidden behaves like a role above the bot: 403 Missing
+ * Permissions; a user who is not in the guild is 404 Unknown Member.
  */
-import type { GuildMember } from '../../../../shared/platform/types.js';
 import { missingPermissions } from '../errors.js';
 import type { Route } from '../router.js';
-import { rolesOf, type SandboxState, userOf } from '../state.js';
+import { rolesOf, type SandboxState } from '../state.js';
+import { memberRoutes, requireMember } from './members.js';
+
+export { memberView } from './members.js';
 
 /** The key of a forbidden role in the state. */
 export const forbiddenKey = (guildId: string, roleId: string) => `${guildId}/${roleId}`;
 
-/** A member's view: their user and roles. */
-export function memberView(state: SandboxState, guildId: string, userId: string): GuildMember {
-  return { user: userOf(userId), roles: [...rolesOf(state, guildId, userId)], nick: null };
-}
-
 function changeRole(state: SandboxState, params: Record<string, string>, grant: boolean): void {
   const { guild, user, role } = params as { guild: string; user: string; role: string };
+  requireMember(state, guild, user);
   if (state.forbiddenRoles.has(forbiddenKey(guild, role))) throw missingPermissions();
   const roles = rolesOf(state, guild, user);
   if (grant) roles.add(role);
@@ -36,9 +34,5 @@ export const guildRoutes: Route[] = [
     pattern: '/guilds/:guild/members/:user/roles/:role',
     handle: ({ state, params }) => (changeRole(state, params, false), { status: 204 }),
   },
-  {
-    method: 'GET',
-    pattern: '/guilds/:guild/members/:user',
-    handle: ({ state, params }) => ({ status: 200, body: memberView(state, params.guild!, params.user!) }),
-  },
+  ...memberRoutes,
 ];

@@ -6,6 +6,7 @@ import { readLimit, readSnowflakeQuery, type Route } from '../router.js';
 import { BOT_USER, mintSnowflake, type SandboxState, type StoredMessage, type StoredPoll } from '../state.js';
 import { checkMessageBody, type MessageFields } from '../validate.js';
 import { messageView } from '../views.js';
+import { assertDmAccepted } from './members.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -93,7 +94,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'POST',
     pattern: '/channels/:channel/messages',
-    handle: ({ state, params, body }) => ({ status: 200, body: messageView(postMessage(state, params.channel!, BOT_USER, body)) }),
+    handle: ({ state, params, body }) => (assertDmAccepted(state, params.channel!), { status: 200, body: messageView(postMessage(state, params.channel!, BOT_USER, body)) }),
   },
   {
     method: 'GET',
