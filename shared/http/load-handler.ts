@@ -2,21 +2,35 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Handler } from './endpoint.js';
 import type { Route } from './route.js';
+import type { FamilyHandler } from './route-family.js';
 
 /** The repository root, where route `file`s are relative to. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const loaded = new Map<string, Promise<Handler>>();
 
-/** The handler of a route's file, imported once, as Lambda would load its bundle. */
-export function loadHandler(route: Pick<Route, 'file'>): Promise<Handler> {
-  let handler = loaded.get(route.file);
+function importHandler(file: string): Promise<Handler> {
+  let handler = loaded.get(file);
   if (!handler) {
-    handler = import(pathToFileURL(join(ROOT, route.file)).href).then((mod: { handler?: Handler }) => {
-      if (typeof mod.handler !== 'function') throw new Error(`${route.file} exports no handler`);
+    handler = import(pathToFileURL(join(ROOT, file)).href).then((mod: { handler?: Handler }) => {
+      if (typeof mod.handler !== 'function') throw new Error(`${file} exports no handler`);
       return mod.handler;
     });
-    loaded.set(route.file, handler);
+    loaded.set(file, handler);
   }
   return handler;
+}
+
+/**
+ * The handler of a route's file, imported once, as Lambda would load its
+ * bundle. Given the route's method and path, its `spec` is that route's own
+ * (a file serving a family of routes has one spec per route).
+ */
+export async function loadHandler(route: Pick<Route, 'file'> & Partial<Pick<Route, 'method' | 'path'>>): Promise<Handler> {
+  const handler = await importHandler(route.file);
+  const family = handler as Partial<FamilyHandler>;
+  if (!family.specFor || !route.method || !route.path) return handler;
+  const spec = family.specFor({ method: route.method, path: route.path });
+  if (!spec) throw new Error(`${route.file} serves no route ${route.method} ${route.path}`);
+  return Object.assign((...args: Parameters<Handler>) => handler(...args), { spec });
 }
