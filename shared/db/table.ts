@@ -7,8 +7,17 @@ export const TABLE = {
   defaultName: 'guild-modules',
   partitionKey: 'pk',
   sortKey: 'sk',
-  /** Generic index for alternate access patterns (one per entity that needs one). */
-  indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+  /**
+   * Generic indexes for alternate access patterns, overloaded by entity.
+   * gsi1: the scheduler's due index, reaction-role claims by member,
+   * statistics by member; gsi2: statistics by channel; gsi3: statistics by
+   * member and channel. Each lags the table on AWS: never for a decision.
+   */
+  indexes: [
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  ],
   /** Epoch seconds; DynamoDB deletes the item some time after it passes. */
   ttlAttribute: 'expires_at',
 } as const;

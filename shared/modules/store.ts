@@ -35,8 +35,30 @@ export function recordOf(item: Record<string, unknown>): Record<string, unknown>
 
 export async function readModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: moduleStateKey(guildId, module), ConsistentRead: true }));
-  return (out.Item as ModuleStateItem | undefined) ?? null;
+  const state = (out.Item as ModuleStateItem | undefined) ?? null;
+  cached.set(`${guildId}/${module}`, { state, at: Date.now() });
+  return state;
 }
+
+/** States read by this process, for operations that may act on a slightly old state. */
+const cached = new Map<string, { state: ModuleStateItem | null; at: number }>();
+
+/**
+ * The module state as read at most `maxAgeMs` ago by this process, else
+ * read now. For operations called on every platform event (statistics
+ * recording), where the contract allows acting on settings up to 10 s old.
+ * Every write through this file forgets the entry, so a process that
+ * changes a module's state (local mode runs all handlers in one) never
+ * acts on the state before its own change.
+ */
+export async function readModuleStateCached(guildId: string, module: ModuleName, maxAgeMs: number): Promise<ModuleStateItem | null> {
+  const hit = cached.get(`${guildId}/${module}`);
+  if (hit && Date.now() - hit.at < maxAgeMs) return hit.state;
+  if (cached.size > 10_000) cached.clear();
+  return readModuleState(guildId, module);
+}
+
+const forget = (guildId: string, module: ModuleName) => cached.delete(`${guildId}/${module}`);
 
 /**
  * Turns the module on; creates `defaults` as its settings when it has none.
@@ -47,6 +69,7 @@ export async function writeEnabled(
   module: ModuleName,
   defaults: { settings: Record<string, unknown>; settingsId: number } | null,
 ): Promise<ModuleStateItem | null> {
+  forget(guildId, module);
   const now = new Date().toISOString();
   const values: Record<string, unknown> = { ':t': true, ':f': false, ':now': now, ':one': 1, ':entity': 'module_state' };
   let set = 'enabled = :t, entity = :entity, updated_at = :now, created_at = if_not_exists(created_at, :now)';
@@ -75,6 +98,7 @@ export async function writeEnabled(
 
 /** Turns the module off, keeping its data. Answers null when it was not enabled. */
 export async function writeDisabled(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
+  forget(guildId, module);
   try {
     const out = await db().send(
       new UpdateCommand({
@@ -104,6 +128,7 @@ export async function writeSettings(
   fields: [string, unknown][],
   version: number,
 ): Promise<ModuleStateItem | null> {
+  forget(guildId, module);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':version': version, ':now': new Date().toISOString(), ':one': 1, ':t': true };
   const sets = fields.map(([field, value], i) => {
@@ -132,6 +157,7 @@ export async function writeSettings(
 
 /** Removes the module's state item (it reads as disabled, with no settings); answers what it held. */
 export async function deleteModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
+  forget(guildId, module);
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: moduleStateKey(guildId, module), ReturnValues: 'ALL_OLD' }));
   return (out.Attributes as ModuleStateItem | undefined) ?? null;
 }
