@@ -1,4 +1,29 @@
 import type { Route } from '../../shared/http/route.js';
 import { moduleStateRoutes } from '../module-state/routes.js';
+import { FAMILIES, familyRoute } from './families.js';
 
-export const routes: Route[] = [...moduleStateRoutes('serverstats')];
+const base = '/modules/serverstats';
+const file = (name: string) => `functions/serverstats/${name}.ts`;
+
+/** The statistic families: a fetch (GET) and a recording (POST; voice also PUT) each, from the one table. */
+const statsRoutes: Route[] = FAMILIES.flatMap((family) => {
+  const id = `serverstats.stats.${family.path.replaceAll('/', '.')}`;
+  const routes: Route[] = [
+    { id: `${id}.fetch`, method: 'GET', path: familyRoute(family), access: 'client', file: file('fetch-stats'), summary: `Fetch ${family.path} statistics of the last days` },
+    { id: `${id}.record`, method: 'POST', path: familyRoute(family), access: 'internal', file: file('record-stat'), summary: `Record a ${family.path} statistic` },
+  ];
+  if (family.shape.kind === 'voice') {
+    routes.push({ id: `${id}.close`, method: 'PUT', path: familyRoute(family), access: 'internal', file: file('record-stat'), summary: "Close a member's voice session" });
+  }
+  return routes;
+});
+
+export const routes: Route[] = [
+  ...moduleStateRoutes('serverstats'),
+  { id: 'serverstats.get-settings', method: 'GET', path: `${base}/settings`, access: 'client', file: file('get-settings'), summary: "A guild's serverstats settings" },
+  { id: 'serverstats.update-settings', method: 'PUT', path: `${base}/settings`, access: 'client', file: file('update-settings'), summary: "Change a guild's serverstats settings" },
+  { id: 'serverstats.delete-settings', method: 'DELETE', path: `${base}/settings`, access: 'client', file: file('delete-settings'), summary: 'Remove all serverstats data of a guild and reset the module' },
+  ...statsRoutes,
+  { id: 'serverstats.privacy-get-user-entries', method: 'GET', path: `${base}/privacy/get-user-entries`, access: 'internal', file: file('privacy-get-user-entries'), summary: "Count a member's statistic records and starboard entries" },
+  { id: 'serverstats.privacy-delete-user-entries', method: 'DELETE', path: `${base}/privacy/delete-user-entries`, access: 'internal', file: file('privacy-delete-user-entries'), summary: "Delete a member's statistic records and starboard entries" },
+];

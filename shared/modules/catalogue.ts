@@ -17,7 +17,8 @@ export interface ModuleDefinition {
   groupedLists?: { key: string; groups: Record<string, string> };
 }
 
-const statsToggles = [
+/** The statistics toggles of the serverstats settings (document 2). */
+export const STATS_TOGGLES = [
   'stats_messages_enabled',
   'stats_commands_enabled',
   'stats_members_enabled',
@@ -36,7 +37,7 @@ const statsToggles = [
   'stats_modules_reminders_enabled',
   'stats_modules_giveaways_enabled',
   'stats_modules_polls_enabled',
-];
+] as const;
 
 export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
   reactionroles: { defaults: null, snapshotStatus: true, lists: {} },
@@ -62,7 +63,7 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
       starboard_channel_id: null,
       starboard_count: '3',
       // Statistics are what the module is for: enabling it records them until a toggle says otherwise.
-      ...Object.fromEntries(statsToggles.map((name) => [name, true])),
+      ...Object.fromEntries(STATS_TOGGLES.map((name) => [name, true])),
     },
     snapshotStatus: false,
     lists: { counters: 'COUNTER#', starboard_entries: 'STARBOARD#' },

@@ -28,9 +28,9 @@ export const moduleStateKey = (guildId: string, module: ModuleName) => ({ pk: gu
 /** Internal attributes that never reach a response. */
 const INTERNAL = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'expires_at', 'version']);
 
-/** An item as its API record: the stored record attributes without keys and bookkeeping. */
+/** An item as its API record: the stored record attributes without keys and bookkeeping (also any `_`-prefixed attribute). */
 export function recordOf(item: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(item).filter(([key]) => !INTERNAL.has(key)));
+  return Object.fromEntries(Object.entries(item).filter(([key]) => !INTERNAL.has(key) && !key.startsWith('_')));
 }
 
 export async function readModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {

@@ -3,7 +3,18 @@
  * the service makes. Retries, 429 handling and the 502 mapping live in the
  * transport; this file only knows routes and shapes.
  */
-import type { RESTGetAPIGuildMembersResult, RESTGetAPIGuildResult, RESTGetAPIUserResult } from 'discord-api-types/v10';
+import type {
+  RESTDeleteAPIChannelResult,
+  RESTGetAPIGuildChannelsResult,
+  RESTGetAPIGuildMembersResult,
+  RESTGetAPIGuildResult,
+  RESTGetAPIGuildRolesResult,
+  RESTGetAPIUserResult,
+  RESTPatchAPIChannelJSONBody,
+  RESTPatchAPIChannelResult,
+  RESTPostAPIGuildChannelJSONBody,
+  RESTPostAPIGuildChannelResult,
+} from 'discord-api-types/v10';
 import { type EmojiInput, emojiSegment } from './emoji.js';
 import { createTransport, type PlatformRequest, type Send, type TransportOptions } from './transport.js';
 import {
@@ -60,6 +71,16 @@ export interface PlatformClient {
   listMembers(guildId: Snowflake, query: { limit: number; after?: Snowflake }): Promise<RESTGetAPIGuildMembersResult>;
   /** GET /users/{u} */
   getUser(userId: Snowflake): Promise<RESTGetAPIUserResult>;
+  /** GET /guilds/{g}/channels */
+  getGuildChannels(guildId: Snowflake): Promise<RESTGetAPIGuildChannelsResult>;
+  /** POST /guilds/{g}/channels */
+  createGuildChannel(guildId: Snowflake, body: RESTPostAPIGuildChannelJSONBody): Promise<RESTPostAPIGuildChannelResult>;
+  /** PATCH /channels/{c}: renames a channel (the platform allows 2 renames per channel in 10 minutes). */
+  renameChannel(channelId: Snowflake, name: string): Promise<RESTPatchAPIChannelResult>;
+  /** DELETE /channels/{c} */
+  deleteChannel(channelId: Snowflake): Promise<RESTDeleteAPIChannelResult>;
+  /** GET /guilds/{g}/roles */
+  getGuildRoles(guildId: Snowflake): Promise<RESTGetAPIGuildRolesResult>;
 
   /** POST /channels/{c}/invites */
   createChannelInvite(channelId: Snowflake, body?: InviteCreate): Promise<Invite>;
@@ -117,6 +138,11 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
     getGuild: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}`, query: { with_counts: true } }),
     listMembers: (g, query) => send({ method: 'GET', path: `/guilds/${seg(g)}/members`, query }),
     getUser: (u) => send({ method: 'GET', path: `/users/${seg(u)}` }),
+    getGuildChannels: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}/channels` }),
+    createGuildChannel: (g, body) => send({ method: 'POST', path: `/guilds/${seg(g)}/channels`, body }),
+    renameChannel: (c, name) => send({ method: 'PATCH', path: `/channels/${seg(c)}`, body: { name } satisfies RESTPatchAPIChannelJSONBody }),
+    deleteChannel: (c) => send({ method: 'DELETE', path: `/channels/${seg(c)}` }),
+    getGuildRoles: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}/roles` }),
 
     createChannelInvite: (c, body = {}) => send({ method: 'POST', path: `/channels/${seg(c)}/invites`, body }),
     deleteInvite: (code) => send({ method: 'DELETE', path: `/invites/${seg(code)}` }),

@@ -1,0 +1,40 @@
+/**
+ * The privacy pair (contract 5 and 12): the statistic records naming the
+ * member (`user_id`, `member_id`, `author_id`, `triggering_user_id`: all
+ * filed under the member's gsi1 partition, every family at once), their open
+ * presence and voice sessions, and starboard entries of their messages. The
+ * module keeps no names, so the name counts are 0.
+ */
+import { deleteStarboardItems, starboardEntriesOfAuthor } from './starboard-store.js';
+import { type Item, type Key, deleteKeys, memberRecordsPage, memberSessionKeys } from './store.js';
+
+/** Every page of the member's records, as keys. */
+async function memberRecordKeys(guildId: string, memberId: string): Promise<Key[]> {
+  const keys: Key[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await memberRecordsPage(guildId, memberId, start);
+    for (const item of page.items) keys.push({ pk: String(item.pk), sk: String(item.sk) });
+    start = page.lastKey ?? undefined;
+  } while (start);
+  return keys;
+}
+
+export async function countMemberEntries(guildId: string, memberId: string) {
+  const [records, entries] = await Promise.all([memberRecordKeys(guildId, memberId), starboardEntriesOfAuthor(guildId, memberId)]);
+  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: records.length + entries.length };
+}
+
+export async function deleteMemberEntries(guildId: string, memberId: string) {
+  const [records, sessions, entries] = await Promise.all([
+    memberRecordKeys(guildId, memberId),
+    memberSessionKeys(guildId, memberId),
+    starboardEntriesOfAuthor(guildId, memberId),
+  ]);
+  await deleteKeys([...records, ...sessions]);
+  await deleteStarboardItems(entries);
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  return {
+    message: `Removed ${n(records.length, 'statistic record', 'statistic records')} and ${n(entries.length, 'starboard entry', 'starboard entries')} of member ${memberId} in guild ${guildId}.`,
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * Recording and fetching statistics (document 2, contract 12): what the
+ * family endpoints do. Recording is called on every platform event, so it
+ * costs one write: the module state comes from a cache of at most 10 s, and
+ * record ids from a block reserved ahead.
+ */
+import { nextRecordIdFromBlock } from '../../shared/db/record-ids.js';
+import { assertEnabled } from '../../shared/modules/state.js';
+import { readModuleStateCached } from '../../shared/modules/store.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { type Family, type FamilyShape } from './families.js';
+import {
+  type Item,
+  type OpenActivity,
+  closeVoice,
+  endRecord,
+  getOpenPresence,
+  openVoice,
+  putStat,
+  queryStats,
+  querySource,
+  recordOfItem,
+  statKey,
+  writeOpenPresence,
+} from './store.js';
+
+const MODULE = 'serverstats';
+/** How old the module state a recording acts on may be (contract 12). */
+export const SETTINGS_CACHE_MS = 10_000;
+const ID_TYPE = 'serverstats.stat';
+const MAX_ATTEMPTS = 8;
+
+type Body = Record<string, unknown> & { guild_id: string };
+
+/** The settings a recording needs, from the cache; 409 while disabled. Null: the family's toggle is off. */
+async function recordingAllowed(guildId: string, family: Family): Promise<boolean> {
+  const state = assertEnabled(guildId, MODULE, await readModuleStateCached(guildId, MODULE, SETTINGS_CACHE_MS));
+  return state.settings?.[family.toggle] !== false;
+}
+
+const off = (family: Family) => ({ message: `Not recorded: '${family.toggle}' is off for this guild, so ${family.path} statistics are not kept.` });
+
+/** The record's fields, and the member and channel it names, from a recording body. */
+function recordFromBody(shape: FamilyShape, body: Body): { fields: Item; memberId: string | null; channelId: string | null } {
+  const s = (name: string) => String(body[name]);
+  switch (shape.kind) {
+    case 'user':
+      return { fields: { user_id: s(shape.from) }, memberId: s(shape.from), channelId: null };
+    case 'member':
+      return { fields: { member_id: s(shape.from) }, memberId: s(shape.from), channelId: null };
+    case 'none':
+      return { fields: {}, memberId: null, channelId: null };
+    case 'number':
+      return { fields: { [shape.field]: body[shape.field] }, memberId: null, channelId: null };
+    case 'statuses':
+      return { fields: { online_count: body.online_count, offline_count: body.offline_count, dnd_count: body.dnd_count }, memberId: null, channelId: null };
+    case 'total':
+      return { fields: { current_members: body.current_members }, memberId: null, channelId: null };
+    case 'messages':
+      return { fields: { channel_id: s('channel_id'), message_id: s('message_id'), author_id: s('author_id') }, memberId: s('author_id'), channelId: s('channel_id') };
+    case 'commands':
+      return { fields: { user_id: s('initiator_id'), command: s('command') }, memberId: s('initiator_id'), channelId: null };
+    case 'trigger-hit':
+      return { fields: { triggering_user_id: s('creating_user_id'), trigger_id: s('trigger_id') }, memberId: s('creating_user_id'), channelId: null };
+    case 'presence':
+    case 'voice':
+      throw new Error(`${shape.kind} is recorded by its own use case`);
+  }
+}
+
+/** POST /stats/<family> of the families with one record per call. */
+export async function recordStat(family: Family, body: Body): Promise<{ message: string }> {
+  if (!(await recordingAllowed(body.guild_id, family))) return off(family);
+  const { fields, memberId, channelId } = recordFromBody(family.shape, body);
+  const time = new Date().toISOString();
+  const id = await nextRecordIdFromBlock(ID_TYPE);
+  await putStat({ guildId: body.guild_id, family: family.path, id, time, memberId, channelId, record: { id, guild_id: body.guild_id, ...fields, timestamp: time } });
+  return { message: `Recorded ${family.path} statistic ${id}.` };
+}
+
+export interface Activity {
+  activity_type: number;
+  name: string;
+}
+
+const activityKey = (a: Activity) => `${a.activity_type}\u0000${a.name}`;
+
+/**
+ * POST /stats/activities/presence: one record per activity not already
+ * open, and `end_time` now on the member's open records whose activity is
+ * no longer listed. The member's open activities are one item under a
+ * version, so two recordings at once for one member neither lose nor
+ * double an activity.
+ */
+export async function recordPresence(family: Family, body: Body & { presence_user_id: string; activities: Activity[] }): Promise<{ message: string }> {
+  if (!(await recordingAllowed(body.guild_id, family))) return off(family);
+  const guildId = body.guild_id;
+  const memberId = body.presence_user_id;
+  const listed = new Map(body.activities.map((a) => [activityKey(a), a]));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const open = await getOpenPresence(guildId, memberId);
+    const current = open?.activities ?? [];
+    const ended = current.filter((a) => !listed.has(activityKey(a)));
+    const kept = current.filter((a) => listed.has(activityKey(a)));
+    const openKeys = new Set(kept.map(activityKey));
+    const time = new Date().toISOString();
+    const started: OpenActivity[] = [];
+    for (const activity of listed.values()) {
+      if (openKeys.has(activityKey(activity))) continue;
+      started.push({ activity_type: activity.activity_type, name: activity.name, time, id: await nextRecordIdFromBlock(ID_TYPE) });
+    }
+    if (ended.length === 0 && started.length === 0) return { message: 'Nothing changed: every listed activity is already recorded as ongoing.' };
+    if (!(await writeOpenPresence(guildId, memberId, [...kept, ...started], open))) continue;
+    for (const a of started) {
+      await putStat({
+        guildId,
+        family: family.path,
+        id: a.id,
+        time: a.time,
+        memberId,
+        channelId: null,
+        record: { id: a.id, guild_id: guildId, user_id: memberId, start_time: a.time, end_time: null, presence_name: a.name, activity_type: a.activity_type },
+      });
+    }
+    for (const a of ended) await endRecord(statKey(guildId, family.path, a.time, a.id), 'end_time', time);
+    return { message: `Recorded ${started.length} started and ${ended.length} ended activities of member ${memberId}.` };
+  }
+  throw new Error(`the open activities of member ${memberId} kept changing`);
+}
+
+/** POST /stats/voice: the member joined a voice channel; opens a session (`left_at` null). */
+export async function openVoiceSession(family: Family, body: Body & { channel_id: string; joined_member_id: string }): Promise<{ message: string }> {
+  if (!(await recordingAllowed(body.guild_id, family))) return off(family);
+  const { guild_id: guildId, channel_id: channelId, joined_member_id: memberId } = body;
+  const time = new Date().toISOString();
+  const id = await nextRecordIdFromBlock(ID_TYPE);
+  // A join while a session is open (a missed leave) closes the old session first, so one member has one open session per channel.
+  if (!(await openVoice(guildId, channelId, memberId, { time, id }))) {
+    const stale = await closeVoice(guildId, channelId, memberId);
+    if (stale) await endRecord(statKey(guildId, family.path, stale.time, stale.id), 'left_at', time);
+    await openVoice(guildId, channelId, memberId, { time, id });
+  }
+  await putStat({ guildId, family: family.path, id, time, memberId, channelId, record: { id, guild_id: guildId, channel_id: channelId, user_id: memberId, joined_at: time, left_at: null } });
+  return { message: `Opened voice session ${id} of member ${memberId} in channel ${channelId}.` };
+}
+
+/** PUT /stats/voice: the member left; closes their open session in that channel (none open: nothing stored). */
+export async function closeVoiceSession(family: Family, body: Body & { channel_id: string; left_member_id: string }): Promise<{ message: string }> {
+  if (!(await recordingAllowed(body.guild_id, family))) return off(family);
+  const { guild_id: guildId, channel_id: channelId, left_member_id: memberId } = body;
+  const session = await closeVoice(guildId, channelId, memberId);
+  if (!session) return { message: `Nothing stored: member ${memberId} has no open voice session in channel ${channelId}.` };
+  await endRecord(statKey(guildId, family.path, session.time, session.id), 'left_at', new Date().toISOString());
+  return { message: `Closed voice session ${session.id} of member ${memberId} in channel ${channelId}.` };
+}
+
+export interface FetchInput {
+  guild_id: string;
+  days: number;
+  user_id?: string | null;
+  channel_id?: string | null;
+  limit: number;
+  cursor?: string;
+}
+
+/** GET /stats/<family>: the records of the last `days` days, newest first, a page at a time. */
+export async function fetchStats(family: Family, input: FetchInput): Promise<{ stats: Item[]; next_cursor: string | null }> {
+  assertEnabled(input.guild_id, MODULE, await readModuleStateCached(input.guild_id, MODULE, 0));
+  const query = {
+    guildId: input.guild_id,
+    family: family.path,
+    memberId: input.user_id ?? null,
+    channelId: input.channel_id ?? null,
+    since: new Date(Date.now() - input.days * 86_400_000).toISOString(),
+    limit: input.limit,
+  };
+  const { index, partition } = querySource(query);
+  const startKey = input.cursor ? decodeCursor(input.cursor, partition, index) : undefined;
+  const page = await queryStats({ ...query, startKey });
+  return { stats: page.items.map(recordOfItem), next_cursor: page.lastKey ? encodeCursor(partition, index, page.lastKey) : null };
+}

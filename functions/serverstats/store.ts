@@ -1,0 +1,283 @@
+/**
+ * Statistic records in the table: the only file issuing their commands.
+ *
+ * | item            | pk                          | sk                      | index keys                                   |
+ * |-----------------|-----------------------------|-------------------------|----------------------------------------------|
+ * | record          | `STAT#<guild>#<family>`     | `<time>#<id>`           | gsi1 by member, gsi2 by channel, gsi3 both    |
+ * | open presence   | `G#<guild>`                 | `STATPRESENCE#<member>` |                                              |
+ * | open voice      | `G#<guild>`                 | `STATVOICE#<member>#<channel>` |                                       |
+ *
+ * Index keys of a record: `gsi1pk = STATU#<guild>#<member>`,
+ * `gsi2pk = STATC#<guild>#<channel>`, `gsi3pk = STATUC#<guild>#<member>#<channel>`,
+ * each with the sort key `<family>#<time>#<id>`. So:
+ * - `days` alone: a range of the record's own partition (base table);
+ * - `user_id`: a range of gsi1 (one member's records of one family);
+ * - `channel_id`: a range of gsi2; both: a range of gsi3;
+ * - privacy: the whole gsi1 partition of the member, every family at once.
+ * Every fetch reads only the records it answers. Records expire after 31
+ * days (`expires_at`, the table's TTL); `days` is at most 30, so a fetch
+ * never meets a record that has expired but not yet been removed.
+ */
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys } from '../../shared/db/batch.js';
+import { db } from '../../shared/db/client.js';
+import { queryAll } from '../../shared/db/pagination.js';
+import { isConditionFailed } from '../../shared/db/errors.js';
+import { tableName } from '../../shared/db/table.js';
+import { guildKey } from '../../shared/modules/store.js';
+
+export type Item = Record<string, NativeAttributeValue>;
+export type Key = { pk: string; sk: string };
+
+const STAT_ENTITY = 'stat_record';
+/** Records live 31 days (contract 3.6). */
+export const RECORD_TTL_SECONDS = 31 * 24 * 3600;
+
+const statPartition = (guildId: string, family: string) => `STAT#${guildId}#${family}`;
+const statSort = (time: string, id: number) => `${time}#${String(id).padStart(16, '0')}`;
+const memberPartition = (guildId: string, memberId: string) => `STATU#${guildId}#${memberId}`;
+const channelPartition = (guildId: string, channelId: string) => `STATC#${guildId}#${channelId}`;
+const bothPartition = (guildId: string, memberId: string, channelId: string) => `STATUC#${guildId}#${memberId}#${channelId}`;
+const indexSort = (family: string, time: string, id: number) => `${family}#${statSort(time, id)}`;
+
+/** Attributes that are keys and bookkeeping, never part of a record. */
+const BOOKKEEPING = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'entity', 'family', 'expires_at'];
+
+export function recordOfItem(item: Item): Item {
+  const record = { ...item };
+  for (const key of BOOKKEEPING) delete record[key];
+  return record;
+}
+
+/** What a new record is stored with besides its fields. */
+export interface NewStat {
+  guildId: string;
+  family: string;
+  id: number;
+  /** The record's own time (timestamp, start_time or joined_at): its place in every range. */
+  time: string;
+  /** The member the record names, when it names one (user_id, member_id, author_id, triggering_user_id). */
+  memberId: string | null;
+  channelId: string | null;
+  record: Item;
+}
+
+/** The key of a record, from what its answer shows. */
+export const statKey = (guildId: string, family: string, time: string, id: number): Key => ({ pk: statPartition(guildId, family), sk: statSort(time, id) });
+
+function statItem(stat: NewStat): Item {
+  const sort = indexSort(stat.family, stat.time, stat.id);
+  const item: Item = {
+    ...statKey(stat.guildId, stat.family, stat.time, stat.id),
+    entity: STAT_ENTITY,
+    family: stat.family,
+    expires_at: Math.floor(Date.parse(stat.time) / 1000) + RECORD_TTL_SECONDS,
+    ...stat.record,
+  };
+  if (stat.memberId) Object.assign(item, { gsi1pk: memberPartition(stat.guildId, stat.memberId), gsi1sk: sort });
+  if (stat.channelId) Object.assign(item, { gsi2pk: channelPartition(stat.guildId, stat.channelId), gsi2sk: sort });
+  if (stat.memberId && stat.channelId) Object.assign(item, { gsi3pk: bothPartition(stat.guildId, stat.memberId, stat.channelId), gsi3sk: sort });
+  return item;
+}
+
+/** Stores a record: one write. */
+export async function putStat(stat: NewStat): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: statItem(stat) }));
+}
+
+/** A fetch: which range of which partition, from where. */
+export interface StatQuery {
+  guildId: string;
+  family: string;
+  since: string;
+  memberId: string | null;
+  channelId: string | null;
+  limit: number;
+  startKey?: Item;
+}
+
+/** The index a fetch reads (null: the table) and its partition, as a cursor also records them. */
+export function querySource(q: Pick<StatQuery, 'guildId' | 'family' | 'memberId' | 'channelId'>): { index: string | null; partition: string } {
+  if (q.memberId && q.channelId) return { index: 'gsi3', partition: bothPartition(q.guildId, q.memberId, q.channelId) };
+  if (q.memberId) return { index: 'gsi1', partition: memberPartition(q.guildId, q.memberId) };
+  if (q.channelId) return { index: 'gsi2', partition: channelPartition(q.guildId, q.channelId) };
+  return { index: null, partition: statPartition(q.guildId, q.family) };
+}
+
+/** Newest first, at most `limit`, from `startKey`; answers the page and where the next one starts. */
+export async function queryStats(q: StatQuery): Promise<{ items: Item[]; lastKey: Item | null }> {
+  const { index, partition } = querySource(q);
+  const pk = index ? `${index}pk` : 'pk';
+  const sk = index ? `${index}sk` : 'sk';
+  const from = index ? `${q.family}#${q.since}` : q.since;
+  const to = index ? `${q.family}#~` : '~';
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: index ?? undefined,
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': pk, '#sk': sk },
+      ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },
+      ScanIndexForward: false,
+      Limit: q.limit,
+      ExclusiveStartKey: q.startKey,
+    }),
+  );
+  return { items: (out.Items as Item[] | undefined) ?? [], lastKey: (out.LastEvaluatedKey as Item | undefined) ?? null };
+}
+
+// ---- sessions: presence and voice ----------------------------------------------
+
+/** One open activity of a member: what names it, and where its record is. */
+export interface OpenActivity {
+  activity_type: number;
+  name: string;
+  time: string;
+  id: number;
+}
+
+export interface OpenPresence {
+  activities: OpenActivity[];
+  version: number;
+}
+
+const presenceKey = (guildId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `STATPRESENCE#${memberId}` });
+const voiceKey = (guildId: string, channelId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `STATVOICE#${memberId}#${channelId}` });
+
+export async function getOpenPresence(guildId: string, memberId: string): Promise<OpenPresence | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: presenceKey(guildId, memberId), ConsistentRead: true }));
+  return out.Item ? { activities: (out.Item.activities as OpenActivity[]) ?? [], version: Number(out.Item.version) } : null;
+}
+
+/** Replaces the member's open activities if they are still the ones read; false when another recording came first. */
+export async function writeOpenPresence(guildId: string, memberId: string, activities: OpenActivity[], read: OpenPresence | null): Promise<boolean> {
+  const item: Item = {
+    ...presenceKey(guildId, memberId),
+    entity: 'stat_open_presence',
+    member_id: memberId,
+    activities,
+    version: (read?.version ?? 0) + 1,
+    expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS,
+  };
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: read ? 'version = :v' : 'attribute_not_exists(pk)',
+        ExpressionAttributeValues: read ? { ':v': read.version } : undefined,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Sets an end time on a record that has none yet (`field`: end_time or left_at). */
+export async function endRecord(key: Key, field: 'end_time' | 'left_at', time: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #f = :t',
+        ConditionExpression: 'attribute_exists(pk) AND #f = :null',
+        ExpressionAttributeNames: { '#f': field },
+        ExpressionAttributeValues: { ':t': time, ':null': null },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Notes the member's open voice session in a channel; false when one is open already. */
+export async function openVoice(guildId: string, channelId: string, memberId: string, session: { time: string; id: number }): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...voiceKey(guildId, channelId, memberId), entity: 'stat_open_voice', member_id: memberId, ...session, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Takes the member's open voice session in a channel away, answering it; null when none was open. */
+export async function closeVoice(guildId: string, channelId: string, memberId: string): Promise<{ time: string; id: number } | null> {
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: voiceKey(guildId, channelId, memberId), ReturnValues: 'ALL_OLD' }));
+  return out.Attributes ? { time: String(out.Attributes.time), id: Number(out.Attributes.id) } : null;
+}
+
+// ---- privacy and settings delete ------------------------------------------------
+
+/** One page of the records naming a member, every family (gsi1). */
+export async function memberRecordsPage(guildId: string, memberId: string, startKey?: Item): Promise<{ items: Item[]; lastKey: Item | null }> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': memberPartition(guildId, memberId) },
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { items: (out.Items as Item[] | undefined) ?? [], lastKey: (out.LastEvaluatedKey as Item | undefined) ?? null };
+}
+
+/** One page of a family's records of a guild, oldest first (settings delete). */
+export async function familyRecordsPage(guildId: string, family: string, startKey?: Item): Promise<{ keys: Key[]; lastKey: Item | null }> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': statPartition(guildId, family) },
+      ProjectionExpression: 'pk, sk',
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { keys: ((out.Items as Key[] | undefined) ?? []).map(({ pk, sk }) => ({ pk, sk })), lastKey: (out.LastEvaluatedKey as Item | undefined) ?? null };
+}
+
+/** The open presence and voice items of a member (privacy): their keys when they exist. */
+export async function memberSessionKeys(guildId: string, memberId: string): Promise<Key[]> {
+  const keys: Key[] = [];
+  const presence = await db().send(new GetCommand({ TableName: tableName(), Key: presenceKey(guildId, memberId), ConsistentRead: true }));
+  if (presence.Item) keys.push(presenceKey(guildId, memberId));
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': `STATVOICE#${memberId}#` },
+      ConsistentRead: true,
+    }),
+  );
+  for (const item of (out.Items as Key[] | undefined) ?? []) keys.push({ pk: item.pk, sk: item.sk });
+  return keys;
+}
+
+/** The open presence and voice items of a whole guild (settings delete). */
+export async function sessionKeysOfGuild(guildId: string): Promise<Key[]> {
+  const found = await Promise.all(
+    ['STATPRESENCE#', 'STATVOICE#'].map((prefix) =>
+      queryAll({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  return found.flat().map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+}
+
+export { deleteKeys };

@@ -1,0 +1,198 @@
+/**
+ * The statistic families, every one of them generated from the same table
+ * the routes are built from, so none can be forgotten.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAMILIES, type Family, filtersOf } from '../../../functions/serverstats/families.js';
+import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { SS, fetchStats, ok, recordStat, sample, statsGuild } from './helpers.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.stop());
+
+const byPath = (path: string) => FAMILIES.find((f) => f.path === path)!;
+
+describe.each(FAMILIES.map((family) => [family.path, family] as [string, Family]))('family %s', (_path, family) => {
+  it('records one record and fetches it back with the fields of its shape', async () => {
+    const guild = await statsGuild(service);
+    const member = snowflake();
+    const channel = snowflake();
+    const { body, record } = sample(family, guild, member, channel);
+    const recorded = ok(await recordStat(service, family, body));
+    expect(recorded.message).toMatch(/ecorded|Opened/);
+
+    const fetched = ok(await fetchStats(service, family, { guild_id: guild }));
+    expect(fetched.stats).toHaveLength(1);
+    expect(fetched.stats[0]).toMatchObject({ guild_id: guild, ...record });
+    expect(Number.isInteger(fetched.stats[0].id)).toBe(true);
+    expect(fetched.next_cursor).toBeNull();
+    const time = fetched.stats[0].timestamp ?? fetched.stats[0].start_time ?? fetched.stats[0].joined_at;
+    expect(Math.abs(Date.parse(time) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('stores nothing and answers 200 while its toggle is off', async () => {
+    const guild = await statsGuild(service);
+    ok(await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, [family.toggle]: false } }));
+    const res = ok(await recordStat(service, family, sample(family, guild, snowflake(), snowflake()).body));
+    expect(res.message).toContain(family.toggle);
+    expect(ok(await fetchStats(service, family, { guild_id: guild })).stats).toEqual([]);
+  });
+
+  it('filters by member and channel where the family has them, through keys', async () => {
+    const guild = await statsGuild(service);
+    const [a, b] = [snowflake(), snowflake()];
+    const [c1, c2] = [snowflake(), snowflake()];
+    for (const [member, channel] of [[a, c1], [a, c2], [b, c1]] as const) ok(await recordStat(service, family, sample(family, guild, member, channel).body));
+    const count = async (query: Record<string, string>) => ok(await fetchStats(service, family, { guild_id: guild, ...query })).stats.length;
+    const filters = filtersOf(family.shape);
+    // Presence and voice keep one open record per member (and channel), so the same member's second one may end the first.
+    if (filters.user) expect(await count({ user_id: b })).toBe(1);
+    if (filters.channel) expect(await count({ channel_id: c2 })).toBe(1);
+    if (filters.user && filters.channel) expect(await count({ user_id: a, channel_id: c1 })).toBe(1);
+    if (!filters.user) {
+      const refused = await fetchStats(service, family, { guild_id: guild, user_id: 'x' });
+      // A filter the family does not have is ignored (unknown fields are ignored, contract 3.5).
+      expect(refused.status).toBe(200);
+    }
+  });
+});
+
+describe('recording rules', () => {
+  const messages = byPath('messages/sent');
+
+  it('refuses bad bodies with the field named, and stores nothing', async () => {
+    const guild = await statsGuild(service);
+    const missing = await recordStat(service, messages, { guild_id: guild, channel_id: snowflake(), message_id: snowflake() });
+    expect(missing.status).toBe(400);
+    expect(errorOf(missing).message).toContain("'author_id'");
+    const badId = await recordStat(service, messages, { guild_id: guild, channel_id: 'abc', author_id: snowflake(), message_id: snowflake() });
+    expect(badId.status).toBe(400);
+    const negative = await recordStat(service, byPath('members/total'), { guild_id: guild, current_members: -1 });
+    expect(negative.status).toBe(422);
+    expect(errorOf(negative).message).toContain("'current_members'");
+    expect(ok(await fetchStats(service, messages, { guild_id: guild })).stats).toEqual([]);
+  });
+
+  it('answers 409 while the module is disabled, and 404 for an unknown family', async () => {
+    const guild = snowflake();
+    const res = await recordStat(service, messages, sample(messages, guild, snowflake(), snowflake()).body);
+    expect(res.status).toBe(409);
+    expect(errorOf(res).name).toBe('ModuleDisabledError');
+    expect((await fetchStats(service, messages, { guild_id: guild })).status).toBe(409);
+    expect((await service.call('GET', `${SS}/stats/messages/edited`, { query: { guild_id: guild } })).status).toBe(404);
+  });
+
+  it('keeps recording internal and fetches to the guild of a key', async () => {
+    const guild = await statsGuild(service);
+    const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
+    const recorded = await service.call('POST', `${SS}/stats/messages/sent`, { token: key, body: sample(messages, guild, snowflake(), snowflake()).body });
+    expect(recorded.status).toBe(403);
+    expect((await service.call('GET', `${SS}/stats/messages/sent`, { token: key, query: { guild_id: guild } })).status).toBe(200);
+    expect((await service.call('GET', `${SS}/stats/messages/sent`, { token: key, query: { guild_id: snowflake() } })).status).toBe(403);
+  });
+});
+
+describe('fetching', () => {
+  const commands = byPath('commands/used');
+
+  it('pages with limit and an opaque cursor, newest first, and refuses a cursor of another fetch', async () => {
+    const guild = await statsGuild(service);
+    const member = snowflake();
+    for (let i = 0; i < 5; i++) ok(await recordStat(service, commands, { guild_id: guild, initiator_id: member, command: `c${i}` }));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: Record<string, string | number> = { guild_id: guild, limit: 2, ...(cursor ? { cursor } : {}) };
+      const page = ok(await fetchStats(service, commands, query));
+      seen.push(...page.stats.map((s: { command: string }) => s.command));
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(seen).toEqual(['c4', 'c3', 'c2', 'c1', 'c0']);
+
+    const first = ok(await fetchStats(service, commands, { guild_id: guild, limit: 2 }));
+    const other = await fetchStats(service, commands, { guild_id: await statsGuild(service), limit: 2, cursor: first.next_cursor });
+    expect(other.status).toBe(422);
+    expect(errorOf(other).message).toContain("'cursor'");
+    const filtered = await fetchStats(service, commands, { guild_id: guild, user_id: member, limit: 2, cursor: first.next_cursor });
+    expect(filtered.status).toBe(422);
+    const tampered = first.next_cursor.slice(0, -3) + (first.next_cursor.endsWith('AAA') ? 'BBB' : 'AAA');
+    expect((await fetchStats(service, commands, { guild_id: guild, limit: 2, cursor: tampered })).status).toBe(422);
+    expect((await fetchStats(service, commands, { guild_id: guild, cursor: 'garbage' })).status).toBe(422);
+  });
+
+  it('checks days and limit', async () => {
+    const guild = await statsGuild(service);
+    for (const query of [{ days: 0 }, { days: 31 }, { limit: 0 }, { limit: 1001 }]) {
+      const res = await fetchStats(service, commands, { guild_id: guild, ...query });
+      expect(res.status, JSON.stringify(query)).toBe(422);
+    }
+    expect((await fetchStats(service, commands, { guild_id: guild, days: 'two' as unknown as number })).status).toBe(400);
+    expect(ok(await fetchStats(service, commands, { guild_id: guild, days: 30, limit: 1000 })).stats).toEqual([]);
+  });
+});
+
+describe('sessions', () => {
+  it('ends presence records whose activity is no longer listed, and keeps ongoing ones open', async () => {
+    const presence = byPath('activities/presence');
+    const guild = await statsGuild(service);
+    const member = snowflake();
+    const record = (names: string[]) =>
+      recordStat(service, presence, { guild_id: guild, presence_user_id: member, activities: names.map((name) => ({ activity_type: 0, name, details: null, state: null })) });
+    ok(await record(['Chess', 'Music']));
+    ok(await record(['Chess']));
+    ok(await record(['Chess', 'Go']));
+    const stats = ok(await fetchStats(service, presence, { guild_id: guild, user_id: member })).stats as { presence_name: string; end_time: string | null }[];
+    const byName = Object.fromEntries(stats.map((s) => [s.presence_name, s.end_time]));
+    expect(stats).toHaveLength(3);
+    expect(byName.Chess).toBeNull();
+    expect(byName.Go).toBeNull();
+    expect(byName.Music).not.toBeNull();
+  });
+
+  it('opens a voice session on join and closes it on leave; a leave with none open stores nothing', async () => {
+    const voice = byPath('voice');
+    const guild = await statsGuild(service);
+    const [member, channel] = [snowflake(), snowflake()];
+    ok(await recordStat(service, voice, { guild_id: guild, channel_id: channel, joined_member_id: member }));
+    const closed = ok(await recordStat(service, voice, { guild_id: guild, channel_id: channel, left_member_id: member }, 'PUT'));
+    expect(closed.message).toMatch(/Closed/);
+    const again = ok(await recordStat(service, voice, { guild_id: guild, channel_id: channel, left_member_id: member }, 'PUT'));
+    expect(again.message).toMatch(/Nothing stored/);
+    const stats = ok(await fetchStats(service, voice, { guild_id: guild })).stats;
+    expect(stats).toHaveLength(1);
+    expect(stats[0].left_at).not.toBeNull();
+  });
+});
+
+describe('privacy and settings delete', () => {
+  it('counts and removes every record naming the member, across families', async () => {
+    const guild = await statsGuild(service);
+    const [member, other] = [snowflake(), snowflake()];
+    const named = FAMILIES.filter((f) => ['user', 'member', 'messages', 'commands', 'trigger-hit'].includes(f.shape.kind));
+    for (const family of named) ok(await recordStat(service, family, sample(family, guild, member, snowflake()).body));
+    ok(await recordStat(service, byPath('messages/sent'), sample(byPath('messages/sent'), guild, other, snowflake()).body));
+    const query = { guild_id: guild, privacy_member_id: member };
+    expect(ok(await service.call('GET', `${SS}/privacy/get-user-entries`, { query }))).toEqual({ username: 0, display_name: 0, global_name: 0, nickname: 0, id: named.length });
+    const removed = ok(await service.call('DELETE', `${SS}/privacy/delete-user-entries`, { body: query }));
+    expect(removed.message).toContain(`${named.length} statistic records`);
+    expect(ok(await service.call('GET', `${SS}/privacy/get-user-entries`, { query })).id).toBe(0);
+    expect(ok(await fetchStats(service, byPath('messages/sent'), { guild_id: guild })).stats).toHaveLength(1);
+  });
+
+  it('deletes every record of the guild with the settings, leaving the module disabled', async () => {
+    const guild = await statsGuild(service);
+    const messages = byPath('messages/sent');
+    ok(await recordStat(service, messages, sample(messages, guild, snowflake(), snowflake()).body));
+    const deleted = ok(await service.call('DELETE', `${SS}/settings`, { body: { guild_id: guild } }));
+    expect(deleted).toMatchObject({ counters: [], starboard_entries: [] });
+    expect(deleted.settings.stats_messages_enabled).toBe(true);
+    expect(ok(await service.call('GET', `${SS}/status`, { query: { guild_id: guild } })).status).toBe(false);
+    ok(await service.call('POST', `${SS}/enable`, { body: { guild_id: guild } }));
+    expect(ok(await fetchStats(service, messages, { guild_id: guild })).stats).toEqual([]);
+  });
+});
