@@ -127,7 +127,7 @@ describe('fetching', () => {
 
   it('checks days and limit', async () => {
     const guild = await statsGuild(service);
-    for (const query of [{ days: 0 }, { days: 31 }, { limit: 0 }, { limit: 1001 }]) {
+    for (const query of [{ days: 0 }, { days: 31 }, { limit: 0 }, { limit: 1001 }] as Record<string, number>[]) {
       const res = await fetchStats(service, commands, { guild_id: guild, ...query });
       expect(res.status, JSON.stringify(query)).toBe(422);
     }
