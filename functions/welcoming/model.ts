@@ -1,0 +1,124 @@
+/**
+ * The welcoming module's records (contract 11) and their answer schemas,
+ * and the limits of contract 12.
+ */
+import { z } from 'zod';
+
+/** `response_type`: what a response is for. */
+export const ResponseType = { DmWelcome: 1, ChannelWelcome: 2, ChannelLeave: 3 } as const;
+export type ResponseTypeValue = (typeof ResponseType)[keyof typeof ResponseType];
+export const RESPONSE_TYPES: readonly number[] = Object.values(ResponseType);
+
+export const MAX_RESPONSES_PER_TYPE = 20;
+export const MAX_TIMED_ROLES = 20;
+/** `add_after` in seconds: 1 second .. 365 days. */
+export const ADD_AFTER_MIN = 1;
+export const ADD_AFTER_MAX = 31_536_000;
+
+export interface WelcomeResponse {
+  id: number;
+  guild_id: string;
+  response_id: string;
+  response_type: ResponseTypeValue;
+  is_embed: boolean;
+  content: string;
+  created_at: string;
+}
+
+export interface TimedRole {
+  id: number;
+  guild_id: string;
+  timedrole_id: string;
+  role_id: string;
+  add_after: number;
+  created_at: string;
+}
+
+/** A timed role owed to a member: pending until `granted_at` is set. */
+export interface Grant {
+  member_id: string;
+  timedrole_id: string;
+  role_id: string;
+  due_at: number;
+  granted_at?: number;
+}
+
+/** The settings fields of document 3 (the record adds `id` and `guild_id`). */
+export interface WelcomingSettings {
+  welcome_messages_dm_enabled: boolean;
+  welcome_messages_enabled: boolean;
+  welcome_messages_randomized: boolean;
+  welcome_messages_channel: string | null;
+  leave_messages_enabled: boolean;
+  leave_messages_randomized: boolean;
+  leave_messages_channel: string | null;
+  autorole_enabled: boolean;
+  autorole_role_ids: string;
+  timedroles_enabled: boolean;
+  welcome_messages_dm_randomized: boolean;
+  welcome_message_dm_response_id: string | null;
+  welcome_message_response_id: string | null;
+  leave_message_response_id: string | null;
+}
+
+/** Which settings pick the response of each type: switched on, randomized, named, and where it goes. */
+export const RESPONSE_SETTINGS = {
+  [ResponseType.DmWelcome]: { enabled: 'welcome_messages_dm_enabled', randomized: 'welcome_messages_dm_randomized', named: 'welcome_message_dm_response_id', channel: null },
+  [ResponseType.ChannelWelcome]: { enabled: 'welcome_messages_enabled', randomized: 'welcome_messages_randomized', named: 'welcome_message_response_id', channel: 'welcome_messages_channel' },
+  [ResponseType.ChannelLeave]: { enabled: 'leave_messages_enabled', randomized: 'leave_messages_randomized', named: 'leave_message_response_id', channel: 'leave_messages_channel' },
+} as const satisfies Record<ResponseTypeValue, { enabled: keyof WelcomingSettings; randomized: keyof WelcomingSettings; named: keyof WelcomingSettings; channel: keyof WelcomingSettings | null }>;
+
+const id = z.string().meta({ description: 'Platform snowflake ID' });
+
+export const SettingsRecord = z.object({
+  id: z.number().int(),
+  guild_id: id,
+  welcome_messages_dm_enabled: z.boolean(),
+  welcome_messages_enabled: z.boolean(),
+  welcome_messages_randomized: z.boolean(),
+  welcome_messages_channel: id.nullable(),
+  leave_messages_enabled: z.boolean(),
+  leave_messages_randomized: z.boolean(),
+  leave_messages_channel: id.nullable(),
+  autorole_enabled: z.boolean(),
+  autorole_role_ids: z.string().meta({ description: 'Role IDs joined by commas ("" when none)' }),
+  timedroles_enabled: z.boolean(),
+  welcome_messages_dm_randomized: z.boolean(),
+  welcome_message_dm_response_id: z.string().nullable(),
+  welcome_message_response_id: z.string().nullable(),
+  leave_message_response_id: z.string().nullable(),
+});
+
+export const ResponseRecord = z.object({
+  id: z.number().int(),
+  guild_id: id,
+  response_id: z.string(),
+  response_type: z.number().int().meta({ description: '1 DM welcome, 2 channel welcome, 3 channel leave' }),
+  is_embed: z.boolean(),
+  content: z.string(),
+  created_at: z.string(),
+});
+
+export const TimedRoleRecord = z.object({
+  id: z.number().int(),
+  guild_id: id,
+  timedrole_id: z.string(),
+  role_id: id,
+  add_after: z.number().int().meta({ description: 'Seconds after joining' }),
+  created_at: z.string(),
+});
+
+export const SettingsAnswer = z.object({ settings: SettingsRecord });
+export const DeleteSettingsAnswer = z.object({ settings: SettingsRecord.nullable(), responses: z.array(ResponseRecord), timedroles: z.array(TimedRoleRecord) });
+export const ResponseAnswer = z.object({ response: ResponseRecord });
+export const ResponsesAnswer = z.object({ responses: z.array(ResponseRecord) });
+export const TimedRoleAnswer = z.object({ timedrole: TimedRoleRecord });
+export const TimedRolesAnswer = z.object({ timedroles: z.array(TimedRoleRecord) });
+export const MessageAnswer = z.object({ message: z.string() });
+export const PrivacyAnswer = z.object({
+  username: z.number().int(),
+  display_name: z.number().int(),
+  global_name: z.number().int(),
+  nickname: z.number().int(),
+  id: z.number().int(),
+});

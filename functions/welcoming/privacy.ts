@@ -1,0 +1,18 @@
+/**
+ * The privacy pair (contract 5 and 12): the module keeps members only in
+ * their timed-role grants (pending, or made within the last day), counted
+ * under `id` and removed with their due work. It keeps no names.
+ */
+import { cancelMemberGrants } from './grants.js';
+import { memberGrants } from './store.js';
+
+export async function countMemberEntries(guildId: string, memberId: string) {
+  const grants = await memberGrants(guildId, memberId);
+  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: grants.length };
+}
+
+export async function deleteMemberEntries(guildId: string, memberId: string) {
+  const before = (await memberGrants(guildId, memberId)).length;
+  await cancelMemberGrants(guildId, memberId);
+  return { message: `Removed ${before} timed-role grant${before === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}.` };
+}

@@ -1,0 +1,66 @@
+/**
+ * Responses: the welcome and leave messages a guild keeps, at most 20 of
+ * each type. The limit is a condition on the registry (store.ts); the record
+ * is written first and taken back when the registry is full, so a crash in
+ * between can only leave the guild one response over, never locked out.
+ */
+import { nextRecordId } from '../../shared/db/record-ids.js';
+import { notFound, unprocessable } from '../../shared/errors.js';
+import { requireEnabled } from '../../shared/modules/state.js';
+import { mintOrderedId } from './keys.js';
+import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
+import { responseRecords } from './records.js';
+import { MODULE, forgetNamedResponse } from './settings.js';
+import { deleteResponse as deleteResponseItem, getResponse as getResponseItem, insertResponse, register, responsePlace, unregister } from './store.js';
+
+export interface CreateResponseInput {
+  response_type: number;
+  is_embed: boolean;
+  content: string;
+}
+
+export async function listResponseRecords(guildId: string, type?: number) {
+  await requireEnabled(guildId, MODULE);
+  return { responses: await responseRecords(guildId, type as ResponseTypeValue | undefined) };
+}
+
+async function requireResponse(guildId: string, responseId: string): Promise<WelcomeResponse> {
+  const response = await getResponseItem(guildId, responseId);
+  if (!response) throw notFound(`Guild ${guildId} has no welcoming response '${responseId}'.`);
+  return response;
+}
+
+export async function getResponseRecord(guildId: string, responseId: string) {
+  await requireEnabled(guildId, MODULE);
+  return { response: await requireResponse(guildId, responseId) };
+}
+
+export async function createResponse(guildId: string, input: CreateResponseInput) {
+  await requireEnabled(guildId, MODULE);
+  const now = Date.now();
+  const response: WelcomeResponse = {
+    id: await nextRecordId('welcoming.response'),
+    guild_id: guildId,
+    response_id: mintOrderedId(now),
+    response_type: input.response_type as ResponseTypeValue,
+    is_embed: input.is_embed,
+    content: input.content,
+    created_at: new Date(now).toISOString(),
+  };
+  if (!(await insertResponse(response))) throw new Error(`minted response ID ${response.response_id} already exists`);
+  if ((await register(guildId, responsePlace(response), response.created_at, MAX_RESPONSES_PER_TYPE)) !== 'ok') {
+    await deleteResponseItem(guildId, response.response_id);
+    throw unprocessable(`Guild ${guildId} already has ${MAX_RESPONSES_PER_TYPE} responses of type ${response.response_type}, the most it may keep; delete one first.`);
+  }
+  return { response };
+}
+
+/** Deletes a response; settings that named it are set to null. */
+export async function deleteResponse(guildId: string, responseId: string) {
+  await requireEnabled(guildId, MODULE);
+  const response = await requireResponse(guildId, responseId);
+  await unregister(guildId, responsePlace(response), response.created_at);
+  await deleteResponseItem(guildId, responseId);
+  await forgetNamedResponse(guildId, responseId);
+  return { response };
+}

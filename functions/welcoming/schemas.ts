@@ -1,0 +1,91 @@
+/**
+ * The welcoming module's request schemas: shape (400) field by field, then
+ * rules (422). Settings follow contract 3.5: a field left out or null keeps
+ * its value, `""` clears a nullable channel or ID.
+ */
+import { z } from 'zod';
+import { parseSnowflake } from '../../shared/ids.js';
+import { queryInt, snowflake } from '../../shared/http/schemas.js';
+import { templateProblem } from '../../shared/templates/index.js';
+import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES } from './model.js';
+
+const shape = { status: 400 } as const;
+const keep = z.boolean().nullish().transform((v) => v ?? undefined);
+
+/** A nullable channel setting: a snowflake sets it, `""` clears it (null), null or absent keeps it (undefined). */
+const channelSetting = z
+  .unknown()
+  .optional()
+  .transform((value, ctx): string | null | undefined => {
+    if (value === undefined || value === null) return undefined;
+    if (value === '') return null;
+    const id = parseSnowflake(value);
+    if (id === null) ctx.addIssue({ code: 'custom', message: 'must be a snowflake ID (1 to 20 decimal digits), or "" to clear it', params: shape });
+    return id ?? undefined;
+  })
+  .meta({ anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }], description: 'Channel snowflake; "" clears it' });
+
+/** A response ID setting: an ID sets it, `""` clears it, null or absent keeps it. */
+const responseSetting = z
+  .string()
+  .nullish()
+  .transform((value) => (value === undefined || value === null ? undefined : value === '' ? null : value));
+
+/** Autoroles: a list of role IDs (stored joined by commas, each once); `""` or `[]` clears them. */
+const rolesSetting = z
+  .union([z.literal(''), z.array(snowflake)])
+  .nullish()
+  .transform((value) => (value === undefined || value === null ? undefined : value === '' ? '' : [...new Set(value)].join(',')));
+
+export const SettingsBody = z.object({
+  guild_id: snowflake,
+  welcome_messages_dm_enabled: keep,
+  welcome_messages_enabled: keep,
+  welcome_messages_randomized: keep,
+  welcome_messages_channel: channelSetting,
+  leave_messages_enabled: keep,
+  leave_messages_randomized: keep,
+  leave_messages_channel: channelSetting,
+  autorole_enabled: keep,
+  autorole_role_ids: rolesSetting,
+  timedroles_enabled: keep,
+  welcome_messages_dm_randomized: keep,
+  welcome_message_dm_response_id: responseSetting,
+  welcome_message_response_id: responseSetting,
+  leave_message_response_id: responseSetting,
+});
+export type SettingsChanges = Omit<z.output<typeof SettingsBody>, 'guild_id'>;
+
+const responseTypeRule = (type: number) => RESPONSE_TYPES.includes(type);
+const RESPONSE_TYPE_RULE = 'must be 1 (DM welcome), 2 (channel welcome) or 3 (channel leave)';
+
+export const CreateResponseBody = z
+  .object({
+    guild_id: snowflake,
+    response_type: z.number().int().refine(responseTypeRule, RESPONSE_TYPE_RULE),
+    is_embed: z.boolean(),
+    content: z.string(),
+  })
+  .superRefine((body, ctx) => {
+    const problem = templateProblem(body.content, body.is_embed);
+    if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
+  });
+
+export const ListResponsesQuery = z.object({
+  guild_id: snowflake,
+  response_type: queryInt(z.number().int().refine(responseTypeRule, RESPONSE_TYPE_RULE)).optional(),
+});
+
+export const ResponsePath = z.object({ response_id: z.string() });
+export const TimedRolePath = z.object({ timedrole_id: z.string() });
+export const GuildQuery = z.object({ guild_id: snowflake });
+export const GuildBody = z.object({ guild_id: snowflake });
+
+export const CreateTimedRoleBody = z.object({
+  guild_id: snowflake,
+  role_id: snowflake,
+  add_after: z.number().int().min(ADD_AFTER_MIN).max(ADD_AFTER_MAX),
+});
+
+export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
+export const PrivacyBody = PrivacyQuery;

@@ -1,0 +1,77 @@
+/**
+ * The module's settings (contract 5, 11 and 3.5): read, change only the
+ * fields given, and the settings-delete operation, which resets the module
+ * and removes its responses, timed roles and pending grants.
+ */
+import { unprocessable } from '../../shared/errors.js';
+import { updateSettings } from '../../shared/modules/settings.js';
+import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
+import { readModuleState, writeSettings } from '../../shared/modules/store.js';
+import { cancelGuildGrants } from './grants.js';
+import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
+import { responseRecords, timedRoleRecords } from './records.js';
+import type { SettingsChanges } from './schemas.js';
+import { deleteModuleItems, getResponse } from './store.js';
+
+export const MODULE = 'welcoming';
+
+const TYPE_NAMES: Record<ResponseTypeValue, string> = {
+  [ResponseType.DmWelcome]: 'a DM welcome (type 1)',
+  [ResponseType.ChannelWelcome]: 'a channel welcome (type 2)',
+  [ResponseType.ChannelLeave]: 'a channel leave (type 3)',
+};
+
+/** The settings of the module, which must be enabled. */
+export async function requireSettings(guildId: string): Promise<WelcomingSettings> {
+  return (await requireEnabled(guildId, MODULE)).settings as unknown as WelcomingSettings;
+}
+
+export async function getSettings(guildId: string) {
+  return { settings: settingsRecord(guildId, await requireEnabled(guildId, MODULE)) };
+}
+
+/** A response a setting names must be one of this guild's responses of the setting's type (422 otherwise). */
+async function checkNamedResponses(guildId: string, changes: SettingsChanges): Promise<void> {
+  for (const [type, rule] of Object.entries(RESPONSE_SETTINGS)) {
+    const responseId = changes[rule.named];
+    if (typeof responseId !== 'string') continue;
+    const response = await getResponse(guildId, responseId);
+    const wanted = Number(type) as ResponseTypeValue;
+    if (!response) throw unprocessable(`Field '${rule.named}': guild ${guildId} has no response '${responseId}'; name one of GET /modules/welcoming/responses, or send "" to clear it.`);
+    if (response.response_type !== wanted) {
+      throw unprocessable(`Field '${rule.named}': response '${responseId}' is ${TYPE_NAMES[response.response_type]}, but this setting names ${TYPE_NAMES[wanted]}.`);
+    }
+  }
+}
+
+export async function changeSettings(guildId: string, changes: SettingsChanges) {
+  await requireEnabled(guildId, MODULE);
+  await checkNamedResponses(guildId, changes);
+  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, { ...changes })) };
+}
+
+/**
+ * A deleted response is no longer named by any setting. Settings that named
+ * it are set to null with a write conditional on the version read; a check
+ * that still finds a stale name (a race with a settings change) falls back to
+ * the oldest response.
+ */
+export async function forgetNamedResponse(guildId: string, responseId: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const state = await readModuleState(guildId, MODULE);
+    if (!state?.enabled || !state.settings) return;
+    const fields = Object.values(RESPONSE_SETTINGS)
+      .filter((rule) => state.settings![rule.named] === responseId)
+      .map((rule): [string, unknown] => [rule.named, null]);
+    if (fields.length === 0 || (await writeSettings(guildId, MODULE, fields, state.version))) return;
+  }
+}
+
+/** Answers what it removed: the settings record (null when there was none), the responses and the timed roles. */
+export async function deleteSettings(guildId: string) {
+  const settings = await resetModule(guildId, MODULE);
+  const [responses, timedroles] = await Promise.all([responseRecords(guildId), timedRoleRecords(guildId)]);
+  await cancelGuildGrants(guildId);
+  await deleteModuleItems(guildId);
+  return { settings, responses, timedroles };
+}

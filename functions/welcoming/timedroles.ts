@@ -1,0 +1,65 @@
+/**
+ * Timed roles: a role a member gets `add_after` seconds after joining. At
+ * most 20 a guild and one per role, both conditions on the registry (see
+ * responses.ts for the order of writes). Creating one starts the guild's
+ * hourly catch-up; deleting one cancels its pending grants.
+ */
+import { nextRecordId } from '../../shared/db/record-ids.js';
+import { notFound, unprocessable } from '../../shared/errors.js';
+import { requireEnabled } from '../../shared/modules/state.js';
+import { cancelTimedRoleGrants, keepCatchingUp } from './grants.js';
+import { mintOrderedId } from './keys.js';
+import { MAX_TIMED_ROLES, type TimedRole } from './model.js';
+import { timedRoleRecords } from './records.js';
+import { MODULE } from './settings.js';
+import { deleteTimedRole as deleteTimedRoleItem, getTimedRole, insertTimedRole, register, timedRolePlace, unregister } from './store.js';
+
+export async function listTimedRoleRecords(guildId: string) {
+  await requireEnabled(guildId, MODULE);
+  return { timedroles: await timedRoleRecords(guildId) };
+}
+
+async function requireTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole> {
+  const timedRole = await getTimedRole(guildId, timedRoleId);
+  if (!timedRole) throw notFound(`Guild ${guildId} has no timed role '${timedRoleId}'.`);
+  return timedRole;
+}
+
+export async function getTimedRoleRecord(guildId: string, timedRoleId: string) {
+  await requireEnabled(guildId, MODULE);
+  return { timedrole: await requireTimedRole(guildId, timedRoleId) };
+}
+
+export async function createTimedRole(guildId: string, input: { role_id: string; add_after: number }) {
+  await requireEnabled(guildId, MODULE);
+  const now = Date.now();
+  const timedRole: TimedRole = {
+    id: await nextRecordId('welcoming.timedrole'),
+    guild_id: guildId,
+    timedrole_id: mintOrderedId(now),
+    role_id: input.role_id,
+    add_after: input.add_after,
+    created_at: new Date(now).toISOString(),
+  };
+  if (!(await insertTimedRole(timedRole))) throw new Error(`minted timed role ID ${timedRole.timedrole_id} already exists`);
+  const place = await register(guildId, timedRolePlace(timedRole), timedRole.timedrole_id, MAX_TIMED_ROLES);
+  if (place !== 'ok') {
+    await deleteTimedRoleItem(guildId, timedRole.timedrole_id);
+    throw unprocessable(
+      place === 'taken'
+        ? `Field 'role_id': role ${input.role_id} already has a timed role in guild ${guildId}; delete it first to change its add_after.`
+        : `Guild ${guildId} already has ${MAX_TIMED_ROLES} timed roles, the most it may keep; delete one first.`,
+    );
+  }
+  await keepCatchingUp(guildId);
+  return { timedrole: timedRole };
+}
+
+export async function deleteTimedRole(guildId: string, timedRoleId: string) {
+  await requireEnabled(guildId, MODULE);
+  const timedRole = await requireTimedRole(guildId, timedRoleId);
+  await unregister(guildId, timedRolePlace(timedRole), timedRole.timedrole_id);
+  await deleteTimedRoleItem(guildId, timedRoleId);
+  await cancelTimedRoleGrants(guildId, timedRoleId);
+  return { timedrole: timedRole };
+}
