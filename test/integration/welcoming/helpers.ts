@@ -1,0 +1,87 @@
+import { expect } from 'vitest';
+import { type CallOptions, type CallResult, type TestService, errorOf, snowflake } from '../../helpers/local.js';
+import { sandboxOf } from '../../helpers/sandbox.js';
+import { membersOf } from './members-sandbox.js';
+
+export const W = '/modules/welcoming';
+
+/** The data of a success answer; fails the test on anything else. */
+export function ok(res: CallResult) {
+  if (res.status !== 200 || res.body?.success !== true) throw new Error(`expected 200, got ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+/** Asserts an error answer's status and name; answers its message. */
+export function failed(res: CallResult, status: number, name: string): string {
+  expect(res.status, res.text).toBe(status);
+  const error = errorOf(res);
+  expect(error.name).toBe(name);
+  return error.message;
+}
+
+/** Waits until `check` answers something truthy, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined | false | null>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false && value !== null) return value as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface World {
+  service: TestService;
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  sandbox: ReturnType<typeof sandboxOf>;
+  members: ReturnType<typeof membersOf>;
+}
+
+export function worldOf(service: TestService): World {
+  return { service, call: (m, p, o) => service.call(m, `${W}${p}`, o), sandbox: sandboxOf(service), members: membersOf(service) };
+}
+
+/** A guild with the module enabled and `settings` applied. */
+export async function welcomingGuild(world: World, settings: Record<string, unknown> = {}): Promise<string> {
+  const guild = snowflake();
+  ok(await world.call('POST', '/enable', { body: { guild_id: guild } }));
+  if (Object.keys(settings).length > 0) ok(await world.call('PUT', '/settings', { body: { guild_id: guild, ...settings } }));
+  return guild;
+}
+
+export async function addResponse(world: World, guild: string, type: number, content: string, isEmbed = false) {
+  return ok(await world.call('POST', '/responses', { body: { guild_id: guild, response_type: type, is_embed: isEmbed, content } })).response;
+}
+
+export async function addTimedRole(world: World, guild: string, roleId: string, addAfter: number) {
+  return ok(await world.call('POST', '/timedroles', { body: { guild_id: guild, role_id: roleId, add_after: addAfter } })).timedrole;
+}
+
+/** Calls an internal check for a member. */
+export const check = (world: World, path: string, guild: string, member?: string) =>
+  world.call('POST', `/check/${path}`, { body: { guild_id: guild }, headers: member ? { 'X-Acting-User-Id': member } : {} });
+
+/** The contents (or embeds) of the messages in a channel, oldest first. */
+export async function messagesIn(world: World, channelId: string) {
+  const state = await world.sandbox.state();
+  return state.channels.find((c) => c.id === channelId)?.messages ?? [];
+}
+
+/** Messages the bot sent a member by DM. */
+export async function dmsOf(world: World, memberId: string) {
+  const state = await world.sandbox.state();
+  const channelId = state.dm_channels[memberId];
+  return channelId ? await messagesIn(world, channelId) : [];
+}
+
+/** How often the service asked the platform to grant this role to this member. */
+export async function grantRequests(world: World, guild: string, member: string, role: string) {
+  return (await world.sandbox.requests()).filter((r) => r.method === 'PUT' && r.path === `/guilds/${guild}/members/${member}/roles/${role}`);
+}
+
+/** An API key of a guild. */
+export async function guildKey(world: World, guild: string): Promise<string> {
+  return ok(await world.service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
+}
