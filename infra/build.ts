@@ -13,11 +13,12 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type BuildOptions } from 'esbuild';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
 import type { EndpointSpec } from '../shared/http/endpoint.js';
 import type { Route } from '../shared/http/route.js';
 import { AUTHORIZER_FILE, BUILD_INFO_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
 import type { Job } from './jobs.js';
+import { builtinsAsRequire, envCredentialsOnly } from './build-plugins.js';
 import { zodEnglishOnly } from './zod-english-only.js';
 
 /** The handler serving /openapi.json; the build writes the document beside its bundle. */
@@ -54,6 +55,8 @@ export interface BuildFunctionsResult {
   /** Source file -> bundle folder (absolute). */
   bundles: Map<string, string>;
   info: BuildInfo;
+  /** esbuild's record of every output: its size and the inputs it holds. */
+  metafile: Metafile;
 }
 
 /**
@@ -108,7 +111,8 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
     banner: { js: REQUIRE_BANNER },
     external: info.sdk === 'external' ? RUNTIME_SDK : [],
     legalComments: 'none',
-    plugins: [zodEnglishOnly],
+    // The credential chain is the SDK's; left to the runtime, so is its chain.
+    plugins: [zodEnglishOnly, builtinsAsRequire, ...(info.sdk === 'bundle' ? [envCredentialsOnly] : [])],
     logLevel: 'warning',
     metafile: true,
   };
@@ -123,7 +127,7 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
   const total = sizes.reduce((a, b) => a + b, 0);
   const largest = Math.max(0, ...sizes);
   console.log(`built ${bundles.size} bundles (sdk ${info.sdk}, source maps ${info.sourceMaps ? 'on' : 'off'}): ${kib(total)} total, largest ${kib(largest)}`);
-  return { bundles, info };
+  return { bundles, info, metafile: result.metafile! };
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;

@@ -62,7 +62,23 @@ export function queryInt<T extends z.ZodType<number, number>>(rules: T) {
     })
     .pipe(rules)
     // Documented as the integer it stands for, with the rules' bounds.
-    .meta(z.toJSONSchema(rules, { unrepresentable: 'any' }) as Record<string, unknown>);
+    .meta(readLater(() => z.toJSONSchema(rules, { unrepresentable: 'any' }) as Record<string, unknown>));
+}
+
+/**
+ * Metadata worked out when something first reads it (the OpenAPI document),
+ * not when a function loads: a JSON Schema conversion costs milliseconds at
+ * every cold start. Zod asks only whether it has an `id` when registering it.
+ */
+function readLater(compute: () => Record<string, unknown>): Record<string, unknown> {
+  let value: Record<string, unknown> | undefined;
+  const read = () => (value ??= compute());
+  return new Proxy({} as Record<string, unknown>, {
+    has: (_, key) => key !== 'id' && key in read(),
+    get: (_, key) => read()[key as string],
+    ownKeys: () => Reflect.ownKeys(read()),
+    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(read(), key),
+  });
 }
 
 /** A query-string boolean: exactly `true` or `false`. */

@@ -1,10 +1,26 @@
-import { STATUS_CODES } from 'node:http';
 import type { PlatformErrorBody } from './types.js';
 
 /**
  * The sentences a failed platform call answers with. Kept apart from the
  * transport so the wording (which clients read) has one place to change.
  */
+
+/**
+ * HTTP reason phrases, for answers without a message of their own. A table
+ * rather than `node:http`'s STATUS_CODES: importing `node:http` loads the
+ * whole HTTP stack into every function that can call the platform.
+ */
+const STATUS_CODES: Record<number, string> = {
+  300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified', 305: 'Use Proxy',
+  307: 'Temporary Redirect', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden',
+  404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable', 407: 'Proxy Authentication Required', 408: 'Request Timeout', 409: 'Conflict',
+  410: 'Gone', 411: 'Length Required', 412: 'Precondition Failed', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable', 417: 'Expectation Failed', 418: "I'm a Teapot", 421: 'Misdirected Request', 422: 'Unprocessable Entity',
+  423: 'Locked', 424: 'Failed Dependency', 425: 'Too Early', 426: 'Upgrade Required', 428: 'Precondition Required', 429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large', 451: 'Unavailable For Legal Reasons', 500: 'Internal Server Error', 501: 'Not Implemented',
+  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported', 506: 'Variant Also Negotiates',
+  507: 'Insufficient Storage', 508: 'Loop Detected', 509: 'Bandwidth Limit Exceeded', 510: 'Not Extended', 511: 'Network Authentication Required',
+};
 
 /** Interaction tokens are credentials for 15 minutes: never echo them back. */
 export function maskPath(path: string): string {

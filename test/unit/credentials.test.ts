@@ -1,14 +1,22 @@
 import { createHash } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authorize } from '../../shared/auth/credentials.js';
 import { handler as authorizer } from '../../functions/auth/authorizer.js';
 import { configuredSecret } from '../../shared/secrets.js';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
-const secrets = mockClient(SecretsManagerClient);
+/** Secrets Manager, as the signed GetSecretValue requests shared/secrets.ts sends it. */
+const secretReads: { url: string; headers: Record<string, string>; body: string }[] = [];
+const secrets = {
+  answer(SecretString: string) {
+    vi.stubGlobal('fetch', async (url: string, init: { headers: Record<string, string>; body: string }) => {
+      secretReads.push({ url: String(url), headers: init.headers, body: init.body });
+      return new Response(JSON.stringify({ SecretString }));
+    });
+  },
+};
 const GUILD = '1234567890123456789';
 const KEY_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const SECRET = 's3cret-with-enough-entropy';
@@ -16,25 +24,32 @@ const keyItem = { pk: `G#${GUILD}`, sk: `APIKEY#${KEY_ID}`, secret_hash: createH
 
 beforeEach(() => {
   dynamo.reset();
-  secrets.reset();
+  secretReads.length = 0;
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret' });
   process.env.SERVICE_TOKEN_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:111111111111:secret:service-token';
   delete process.env.SERVICE_TOKEN;
 });
 afterEach(() => {
   delete process.env.SERVICE_TOKEN_SECRET_ARN;
+  vi.unstubAllGlobals();
 });
 
 describe('credentials in AWS', () => {
   it('reads the service token from Secrets Manager once and keeps it', async () => {
-    secrets.on(GetSecretValueCommand).resolves({ SecretString: 'the-service-token\n' });
+    secrets.answer('the-service-token\n');
     expect(await authorize('Bearer the-service-token', 'internal')).toEqual({ allow: true, caller: { kind: 'service' } });
     expect(await authorize('Bearer the-service-token', 'client')).toEqual({ allow: true, caller: { kind: 'service' } });
-    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+    expect(secretReads).toHaveLength(1);
+    expect(secretReads[0]).toMatchObject({
+      url: 'https://secretsmanager.eu-west-1.amazonaws.com/',
+      headers: { 'x-amz-target': 'secretsmanager.GetSecretValue', authorization: expect.stringMatching(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/secretsmanager\/aws4_request/) },
+    });
+    expect(JSON.parse(secretReads[0]!.body)).toEqual({ SecretId: process.env.SERVICE_TOKEN_SECRET_ARN });
     expect(await configuredSecret('SERVICE_TOKEN')).toBe('the-service-token');
   });
 
   it('verifies a guild key with one consistent read, and refuses it on internal routes', async () => {
-    secrets.on(GetSecretValueCommand).resolves({ SecretString: 'the-service-token' });
+    secrets.answer('the-service-token');
     dynamo.on(GetCommand).resolves({ Item: keyItem });
     const token = `gmk.${GUILD}.${KEY_ID}.${SECRET}`;
     expect(await authorize(`Bearer ${token}`, 'client')).toEqual({ allow: true, caller: { kind: 'guild', guildId: GUILD, keyId: KEY_ID } });
@@ -46,7 +61,7 @@ describe('credentials in AWS', () => {
   });
 
   it('does not read the table for tokens that cannot be keys', async () => {
-    secrets.on(GetSecretValueCommand).resolves({ SecretString: 'the-service-token' });
+    secrets.answer('the-service-token');
     for (const header of [undefined, '', 'Bearer', 'Basic abc', 'Bearer gmk.x.y.z', `Bearer gmk.${GUILD}.short.${SECRET}`]) {
       expect(await authorize(header, 'client')).toMatchObject({ allow: false, status: 401 });
     }
@@ -54,7 +69,7 @@ describe('credentials in AWS', () => {
   });
 
   it('answers API Gateway: throw for 401, Deny for 403, Allow with the caller as context', async () => {
-    secrets.on(GetSecretValueCommand).resolves({ SecretString: 'the-service-token' });
+    secrets.answer('the-service-token');
     dynamo.on(GetCommand).resolves({ Item: keyItem });
     const event = (resource: string, httpMethod: string, authorization?: string) =>
       ({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/v1/GET/x', resource, httpMethod, headers: authorization ? { Authorization: authorization } : {} }) as never;
