@@ -5,7 +5,7 @@
  * and a `_version` every change is conditional on. A guild has at most 20
  * counters, so listing them is one consistent query of that prefix.
  */
-import { DeleteCommand, GetCommand, PutCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { isConditionFailed } from '../../shared/db/errors.js';
@@ -26,6 +26,8 @@ export interface Counter {
   updated_at: string | null;
   /** When the channel was renamed, newest last (at most the rename budget's worth). */
   _renames: string[];
+  /** The name the channel has, as last set by the service. */
+  _name: string;
   /** The name a rename that had to wait will set. */
   _pending_name: string | null;
   _version: number;
@@ -41,7 +43,7 @@ const fromItem = (item: Record<string, NativeAttributeValue>): Counter => {
 
 /** The counter's API record (contract 11). */
 export function counterRecord(counter: Counter) {
-  const { _renames: _r, _pending_name: _p, _version: _v, ...record } = counter;
+  const { _renames: _r, _name: _n, _pending_name: _p, _version: _v, ...record } = counter;
   return record;
 }
 
@@ -83,6 +85,94 @@ export async function writeCounter(counter: Counter, read: Counter | null): Prom
 export async function deleteCounter(guildId: string, counterId: string): Promise<Counter | null> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: counterKey(guildId, counterId), ReturnValues: 'ALL_OLD' }));
   return out.Attributes ? fromItem(out.Attributes) : null;
+}
+
+/**
+ * How many counters a guild has, as one number under a condition: a create
+ * takes a place only while fewer than `max` are taken, so creates racing
+ * for the last place cannot both get it. Deletes give places back.
+ */
+const slotsKey = (guildId: string) => ({ pk: guildKey(guildId), sk: 'COUNTERSLOTS' });
+
+export async function takeCounterSlot(guildId: string, max: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: slotsKey(guildId),
+        UpdateExpression: 'ADD #n :one SET entity = :entity, taken_at = :now',
+        ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
+        ExpressionAttributeNames: { '#n': 'taken' },
+        ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'stat_counter_slots', ':now': Date.now() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+export async function giveCounterSlots(guildId: string, count: number): Promise<void> {
+  if (count <= 0) return;
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: slotsKey(guildId),
+        UpdateExpression: 'ADD #n :minus',
+        ConditionExpression: '#n >= :count',
+        ExpressionAttributeNames: { '#n': 'taken' },
+        ExpressionAttributeValues: { ':minus': -count, ':count': count },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+}
+
+/** Sets the places taken to what the counters really are, if still `seen` (repairs a count a crash left too high). */
+export async function repairCounterSlots(guildId: string, seen: number, actual: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: slotsKey(guildId),
+        UpdateExpression: 'SET #n = :actual',
+        ConditionExpression: '#n = :seen',
+        ExpressionAttributeNames: { '#n': 'taken' },
+        ExpressionAttributeValues: { ':actual': actual, ':seen': seen },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+}
+
+/** Places taken, and when the last one was taken (epoch ms). */
+export async function countersTaken(guildId: string): Promise<{ taken: number; takenAt: number }> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: slotsKey(guildId), ConsistentRead: true }));
+  return { taken: Number(out.Item?.taken ?? 0), takenAt: Number(out.Item?.taken_at ?? 0) };
+}
+
+export function deleteCounterSlots(guildId: string): Promise<void> {
+  return deleteKeys([slotsKey(guildId)]);
+}
+
+/** Every guild with counters has an item in one partition, so a refresh of all guilds needs no scan. */
+const GUILDS_PARTITION = 'COUNTERGUILDS';
+
+export async function noteGuildWithCounters(guildId: string): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: { pk: GUILDS_PARTITION, sk: guildId, entity: 'stat_counter_guild' } }));
+}
+
+export async function forgetGuildWithCounters(guildId: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: GUILDS_PARTITION, sk: guildId } }));
+}
+
+export async function guildsWithCounters(): Promise<string[]> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': GUILDS_PARTITION }, ConsistentRead: true });
+  return items.map((item) => String(item.sk));
 }
 
 export function deleteCounterItems(counters: Pick<Counter, 'guild_id' | 'counter_id'>[]): Promise<void> {

@@ -3,9 +3,10 @@
  * starboard and privacy routes (statistic families: `stats-schemas.ts`).
  */
 import { z } from 'zod';
-import { snowflake } from '../../shared/http/schemas.js';
+import { nullableSnowflake, snowflake } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { STATS_TOGGLES } from '../../shared/modules/catalogue.js';
+import { counterProblem } from './counter-rules.js';
 
 const shape = { status: 400 } as const;
 const id = z.string().describe('Snowflake ID as a decimal string');
@@ -93,3 +94,23 @@ export const PrivacyCounts = z.object({
   id: z.number().int(),
 });
 export const MessageAnswer = z.object({ message: z.string() });
+
+export const CounterPath = z.object({ counter_id: z.string().min(1).max(64) });
+export const CounterAnswer = z.object({ counter: CounterRecord });
+export const CountersAnswer = z.object({ counters: z.array(CounterRecord) });
+
+export const CreateCounterBody = z
+  .object({
+    guild_id: snowflake,
+    counter_type: z.number().int(),
+    new_format: z.string().max(200).nullish().transform((v) => v ?? null),
+    new_role_id: nullableSnowflake,
+    new_goal: z.number().int().min(0).max(2 ** 31 - 1).nullish().transform((v) => v ?? null),
+  })
+  .superRefine((body, ctx) => {
+    const problem = counterProblem(body);
+    if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
+  });
+
+export const UpdateCountersBody = z.object({ guild_id: nullableSnowflake });
+export const ChannelBody = z.object({ guild_id: snowflake, channel_id: snowflake });

@@ -10,7 +10,7 @@ import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
 import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { platform } from '../../shared/platform/client.js';
-import { counterRecord, deleteCounterItems, listCounters } from './counters-store.js';
+import { counterRecord, deleteCounterItems, deleteCounterSlots, forgetGuildWithCounters, listCounters } from './counters-store.js';
 import { FAMILIES } from './families.js';
 import type { SettingsInput } from './schemas.js';
 import { deleteStarboardItems, entryRecord, listStarboardEntries } from './starboard-store.js';
@@ -46,6 +46,8 @@ export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
   const [counters, entries] = await Promise.all([listCounters(guildId), listStarboardEntries(guildId)]);
   await deleteCounterItems(counters);
+  await deleteCounterSlots(guildId);
+  await forgetGuildWithCounters(guildId);
   await deleteStarboardItems(entries);
   for (const family of FAMILIES) {
     let start: Record<string, unknown> | undefined;

@@ -13,6 +13,7 @@ import { renderPage } from './page.js';
 import { type Reply, type Route, findRoute } from './router.js';
 import { channelRoutes } from './routes/channels.js';
 import { controlRoutes } from './routes/control.js';
+import { guildChannelRoutes } from './routes/guild-channels.js';
 import { guildRoutes } from './routes/guilds.js';
 import { inviteRoutes } from './routes/invites.js';
 import { messageRoutes } from './routes/messages.js';
@@ -31,7 +32,7 @@ export const API_PREFIX = '/api/v10';
 export const CONTROL_PREFIX = '/_sandbox';
 
 /** Reaction routes first: their `@me` literals must win over message routes' parameters. */
-const apiRoutes: Route[] = [...reactionRoutes, ...messageRoutes, ...pollRoutes, ...inviteRoutes, ...channelRoutes, ...guildRoutes, ...webhookRoutes];
+const apiRoutes: Route[] = [...reactionRoutes, ...messageRoutes, ...pollRoutes, ...inviteRoutes, ...channelRoutes, ...guildRoutes, ...webhookRoutes, ...guildChannelRoutes];
 
 /** The request log keeps this many entries, so a long local session does not grow without end. */
 const MAX_LOGGED_REQUESTS = 10_000;

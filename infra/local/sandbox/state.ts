@@ -52,6 +52,10 @@ export interface StoredChannel {
   recipient_id?: string;
   /** In posting order, which is also snowflake order. */
   messages: Map<string, StoredMessage>;
+  /** Guild channels created through the platform route: their category. */
+  parent_id?: string | null;
+  /** When the channel was renamed (sandbox clock, ms), for the platform's limit of 2 renames in 10 minutes. */
+  renames?: number[];
 }
 
 export interface StoredInvite {
@@ -90,6 +94,11 @@ export interface StoredGuild {
   name: string;
   /** null until the first join: until then every user counts as a member (joined long ago). */
   members: Map<string, StoredMembership> | null;
+  /** Set by `PUT /_sandbox/guilds/{g}/counts`: members online (else every member) and boosts (else 0). */
+  presence_count?: number;
+  boosts?: number;
+  /** Role ID -> name, set by `PUT /_sandbox/guilds/{g}/roles/{r}`; `@everyone` (the guild's ID) is always there. */
+  roles?: Map<string, string>;
 }
 
 /** A user's names, when a test gave them (otherwise derived from the ID by {@link userOf}). */

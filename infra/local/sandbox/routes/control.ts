@@ -11,6 +11,7 @@ import { snapshot } from '../snapshot.js';
 import { rolesOf, resetState, type SandboxState, type StoredChannel, userOf } from '../state.js';
 import { channelView, inviteView, messageView } from '../views.js';
 import { forbiddenKey, memberView } from './guilds.js';
+import { guildChannelControlRoutes } from './guild-channels.js';
 import { memberControlRoutes } from './members.js';
 import { useInvite } from './invites.js';
 import { postMessage } from './messages.js';
@@ -77,6 +78,7 @@ export const controlRoutes: Route[] = [
   { method: 'POST', pattern: forbid, handle: ({ state, params }) => (state.forbiddenRoles.add(forbiddenKey(params.guild!, params.role!)), noContent) },
   { method: 'DELETE', pattern: forbid, handle: ({ state, params }) => (state.forbiddenRoles.delete(forbiddenKey(params.guild!, params.role!)), noContent) },
   ...memberControlRoutes,
+  ...guildChannelControlRoutes,
   { method: 'POST', pattern: '/invites/:code/use', handle: ({ state, params }) => ({ status: 200, body: inviteView(state, useInvite(state, params.code!), true) }) },
 
   { method: 'GET', pattern: '/faults', handle: ({ state }) => ({ status: 200, body: state.faults.map(faultView) }) },

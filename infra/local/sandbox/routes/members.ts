@@ -93,14 +93,14 @@ function memberIds(state: SandboxState, guildId: string): string[] {
 }
 
 type GuildView = Pick<APIGuild, 'id' | 'name' | 'icon' | 'owner_id' | 'roles' | 'emojis' | 'features'> &
-  Partial<Pick<APIGuild, 'approximate_member_count' | 'approximate_presence_count'>>;
+  Partial<Pick<APIGuild, 'approximate_member_count' | 'approximate_presence_count' | 'premium_subscription_count'>>;
 
 function guildView(state: SandboxState, guildId: string, withCounts: boolean): GuildView {
   const guild = guildOf(state, guildId);
   const view: GuildView = { id: guild.id, name: guild.name, icon: null, owner_id: '0', roles: [], emojis: [], features: [] };
   if (!withCounts) return view;
   const count = memberIds(state, guildId).length;
-  return { ...view, approximate_member_count: count, approximate_presence_count: count };
+  return { ...view, approximate_member_count: count, approximate_presence_count: guild.presence_count ?? count, premium_subscription_count: guild.boosts ?? 0 };
 }
 
 function listMembers(state: SandboxState, guildId: string, query: URLSearchParams): APIGuildMember[] {

@@ -1,0 +1,6 @@
+import { endpoint } from '../../shared/http/endpoint.js';
+import { createCounter } from './counters.js';
+import { CounterAnswer, CreateCounterBody } from './schemas.js';
+
+/** Creates a voice channel in the counters category, named with the current figure. */
+export const handler = endpoint({ body: CreateCounterBody, response: CounterAnswer }, ({ body }) => createCounter(body.guild_id, body));
