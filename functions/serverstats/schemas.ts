@@ -114,3 +114,5 @@ export const CreateCounterBody = z
 
 export const UpdateCountersBody = z.object({ guild_id: nullableSnowflake });
 export const ChannelBody = z.object({ guild_id: snowflake, channel_id: snowflake });
+export const MessageCheckBody = z.object({ guild_id: snowflake, channel_id: snowflake, message_id: snowflake });
+export const DeletedMessageBody = z.object({ guild_id: snowflake, message_id: snowflake });
