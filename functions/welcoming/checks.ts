@@ -5,8 +5,7 @@
  * A check with nothing to do answers 200 saying why; a disabled module is
  * 409 (`requireSettings`).
  */
-import { platformFailed } from '../../shared/errors.js';
-import { AppError } from '../../shared/errors.js';
+import { AppError, platformFailed } from '../../shared/errors.js';
 import { PlatformCode, isPlatformError, platform } from '../../shared/platform/client.js';
 import { type CatchUpResult, cancelMemberGrants, catchUp, keepCatchingUp, scheduleJoinGrants } from './grants.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
@@ -62,7 +61,7 @@ export async function welcomeInChannel(guildId: string, memberId: string) {
 /** A member left: their pending timed roles are cancelled first (whatever the settings), then the leave message. */
 export async function memberLeft(guildId: string, memberId: string) {
   const settings = await requireSettings(guildId);
-  const cancelled = await cancelMemberGrants(guildId, memberId);
+  const cancelled = (await cancelMemberGrants(guildId, memberId)).filter((grant) => grant.granted_at === undefined).length;
   const sent = await sendResponse(guildId, memberId, ResponseType.ChannelLeave, settings);
   return { message: cancelled > 0 ? `${sent} Cancelled ${plural(cancelled, 'pending timed role')} of member ${memberId}.` : sent };
 }

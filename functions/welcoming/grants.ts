@@ -81,11 +81,11 @@ async function forget(guildId: string, grants: readonly Grant[]): Promise<void> 
   await Promise.all(grants.filter((g) => g.granted_at === undefined).map((g) => scheduler.cancel(WelcomingJobs.grant, dueKeyOf(guildId, g))));
 }
 
-/** A member left (or asked to be forgotten): their grants go. Answers how many were pending. */
-export async function cancelMemberGrants(guildId: string, memberId: string): Promise<number> {
+/** A member left (or asked to be forgotten): their grants go, pending and made. Answers them. */
+export async function cancelMemberGrants(guildId: string, memberId: string): Promise<Grant[]> {
   const grants = await memberGrants(guildId, memberId);
   await forget(guildId, grants);
-  return grants.filter((g) => g.granted_at === undefined).length;
+  return grants;
 }
 
 /** A timed role was deleted: nobody gets it any more. */

@@ -12,7 +12,6 @@ export async function countMemberEntries(guildId: string, memberId: string) {
 }
 
 export async function deleteMemberEntries(guildId: string, memberId: string) {
-  const before = (await memberGrants(guildId, memberId)).length;
-  await cancelMemberGrants(guildId, memberId);
-  return { message: `Removed ${before} timed-role grant${before === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}.` };
+  const removed = (await cancelMemberGrants(guildId, memberId)).length;
+  return { message: `Removed ${removed} timed-role grant${removed === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}.` };
 }
