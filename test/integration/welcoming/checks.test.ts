@@ -1,15 +1,9 @@
 /** The join and leave checks: welcome by DM and in a channel, leave messages, autoroles. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { type World, addResponse, check, dmsOf, failed, guildKey, messagesIn, ok, welcomingGuild, worldOf } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { snowflake } from '../../helpers/local.js';
+import { addResponse, check, dmsOf, failed, guildKey, messagesIn, ok, startWorld, welcomingGuild } from './helpers.js';
 
-let service: TestService;
-let world: World;
-beforeAll(async () => {
-  service = await startTestService();
-  world = worldOf(service);
-});
-afterAll(async () => service?.stop());
+const world = startWorld();
 
 /** A guild named `Tea Club` with one earlier member and `member` who just joined as "alice" (nick "Al"). */
 async function guildWithNewMember(settings: Record<string, unknown>) {

@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startLocal } from '../../../infra/local/start.js';
-import { SERVICE_TOKEN, type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { type World, addResponse, addTimedRole, check, dmsOf, eventually, failed, ok, welcomingGuild, worldOf } from './helpers.js';
+import { SERVICE_TOKEN, type TestService, snowflake } from '../../helpers/local.js';
+import { addResponse, addTimedRole, check, dmsOf, eventually, failed, ok, startWorld, welcomingGuild, worldOf } from './helpers.js';
 
 /** Local mode over a table on disk, so it can be stopped and started again. */
 async function startOnDisk(dataDir: string): Promise<TestService> {
@@ -53,13 +53,7 @@ describe('a restart with a timed role pending', () => {
 });
 
 describe('with lagging indexes', () => {
-  let service: TestService;
-  let world: World;
-  beforeAll(async () => {
-    service = await startTestService({ indexLagMs: 2000 });
-    world = worldOf(service);
-  });
-  afterAll(async () => service?.stop());
+  const world = startWorld({ indexLagMs: 2000 });
 
   it('acts on responses, settings, limits and grants the moment they are written', async () => {
     const guild = await welcomingGuild(world, { welcome_messages_dm_enabled: true, timedroles_enabled: true });

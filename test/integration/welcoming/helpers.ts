@@ -1,5 +1,5 @@
-import { expect } from 'vitest';
-import { type CallOptions, type CallResult, type TestService, errorOf, snowflake } from '../../helpers/local.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type CallOptions, type CallResult, type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { membersOf } from './members-sandbox.js';
 
@@ -41,6 +41,31 @@ export interface World {
 
 export function worldOf(service: TestService): World {
   return { service, call: (m, p, o) => service.call(m, `${W}${p}`, o), sandbox: sandboxOf(service), members: membersOf(service) };
+}
+
+/** Local mode for the tests of one file (started before them, stopped after); use it inside tests. */
+export function startWorld(options: { indexLagMs?: number } = {}): World {
+  let world: World | undefined;
+  beforeAll(async () => {
+    world = worldOf(await startTestService(options));
+  });
+  afterAll(async () => world?.service.stop());
+  const current = () => {
+    if (!world) throw new Error('local mode starts in beforeAll');
+    return world;
+  };
+  return {
+    get service() {
+      return current().service;
+    },
+    call: (method, path, options) => current().call(method, path, options),
+    get sandbox() {
+      return current().sandbox;
+    },
+    get members() {
+      return current().members;
+    },
+  };
 }
 
 /** A guild with the module enabled and `settings` applied. */

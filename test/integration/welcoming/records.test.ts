@@ -1,15 +1,9 @@
 /** Responses and timed roles: create, list, get, delete, their rules and limits. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { type World, addResponse, addTimedRole, failed, guildKey, ok, welcomingGuild, worldOf } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { snowflake } from '../../helpers/local.js';
+import { addResponse, addTimedRole, failed, guildKey, ok, startWorld, welcomingGuild } from './helpers.js';
 
-let service: TestService;
-let world: World;
-beforeAll(async () => {
-  service = await startTestService();
-  world = worldOf(service);
-});
-afterAll(async () => service?.stop());
+const world = startWorld();
 
 const createResponse = (guild: string, body: Record<string, unknown>) => world.call('POST', '/responses', { body: { guild_id: guild, ...body } });
 

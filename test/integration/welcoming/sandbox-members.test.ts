@@ -1,19 +1,14 @@
 import type { APIGuild, APIGuildMember, APIUser } from 'discord-api-types/v10';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
-import { membersOf } from './members-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { snowflake } from '../../helpers/local.js';
+import { startWorld } from './helpers.js';
 
 /** The sandbox's guild and member model, as the platform answers it. */
 describe('sandbox platform: guilds, members, users and DMs', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(async () => service?.stop());
+  const world = startWorld();
 
   it('answers a guild with its name and member count, and pages members by user ID', async () => {
-    const members = membersOf(service);
+    const members = world.members;
     const guild = snowflake();
     await members.nameGuild(guild, 'Tea Club');
     const ids = ['100000000000000003', '100000000000000001', '100000000000000002'];
@@ -30,7 +25,7 @@ describe('sandbox platform: guilds, members, users and DMs', () => {
   });
 
   it('forgets a member who left: Unknown Member on reads and role changes', async () => {
-    const members = membersOf(service);
+    const members = world.members;
     const guild = snowflake();
     const user = snowflake();
     await members.join(guild, user, { username: 'alice', global_name: 'Alice' });
@@ -38,24 +33,24 @@ describe('sandbox platform: guilds, members, users and DMs', () => {
     await members.leave(guild, user);
     const gone = await members.api<{ code: number }>(`/guilds/${guild}/members/${user}`);
     expect(gone).toEqual({ status: 404, body: { code: 10007, message: 'Unknown Member' } });
-    const role = await fetch(`${service.sandboxUrl}/guilds/${guild}/members/${user}/roles/${snowflake()}`, { method: 'PUT', headers: { authorization: 'Bot x' } });
+    const role = await fetch(`${world.service.sandboxUrl}/guilds/${guild}/members/${user}/roles/${snowflake()}`, { method: 'PUT', headers: { authorization: 'Bot x' } });
     expect(role.status).toBe(404);
     expect((await members.api<APIUser>(`/users/${user}`)).body).toMatchObject({ id: user, username: 'alice' });
   });
 
   it('refuses a DM to a member who does not accept DMs (403, code 50007)', async () => {
-    const members = membersOf(service);
+    const members = world.members;
     const user = snowflake();
     const headers = { authorization: 'Bot x', 'content-type': 'application/json' };
-    const dm = (await (await fetch(`${service.sandboxUrl}/users/@me/channels`, { method: 'POST', headers, body: JSON.stringify({ recipient_id: user }) })).json()) as { id: string };
-    const send = () => fetch(`${service.sandboxUrl}/channels/${dm.id}/messages`, { method: 'POST', headers, body: JSON.stringify({ content: 'hi' }) });
+    const dm = (await (await fetch(`${world.service.sandboxUrl}/users/@me/channels`, { method: 'POST', headers, body: JSON.stringify({ recipient_id: user }) })).json()) as { id: string };
+    const send = () => fetch(`${world.service.sandboxUrl}/channels/${dm.id}/messages`, { method: 'POST', headers, body: JSON.stringify({ content: 'hi' }) });
     await members.refuseDms(user);
     const refused = await send();
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ code: 50007, message: 'Cannot send messages to this user' });
     await members.acceptDms(user);
     expect((await send()).status).toBe(200);
-    const state = await sandboxOf(service).state();
+    const state = await world.sandbox.state();
     expect(state.channels.find((c) => c.id === dm.id)?.messages.map((m) => m.content)).toEqual(['hi']);
   });
 });

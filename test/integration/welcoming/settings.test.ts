@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { type World, addResponse, addTimedRole, failed, guildKey, ok, welcomingGuild, worldOf } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { snowflake } from '../../helpers/local.js';
+import { addResponse, addTimedRole, failed, guildKey, ok, startWorld, welcomingGuild } from './helpers.js';
 
-let service: TestService;
-let world: World;
-beforeAll(async () => {
-  service = await startTestService();
-  world = worldOf(service);
-});
-afterAll(async () => service?.stop());
+const world = startWorld();
 
 const DEFAULTS = {
   welcome_messages_dm_enabled: false,

@@ -4,21 +4,15 @@
  * a member gone, and caught up for members the join checks missed.
  */
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler as grantHandler } from '../../../functions/jobs/welcoming-timedrole-grant.js';
 import { hourlyCatchUp } from '../../../functions/welcoming/grants.js';
 import { WelcomingJobs, grantDueKey } from '../../../functions/welcoming/keys.js';
 import { getDue } from '../../../shared/scheduler/store.js';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { type World, addTimedRole, check, eventually, grantRequests, ok, pause, welcomingGuild, worldOf } from './helpers.js';
+import { snowflake } from '../../helpers/local.js';
+import { addTimedRole, check, eventually, grantRequests, ok, pause, startWorld, welcomingGuild } from './helpers.js';
 
-let service: TestService;
-let world: World;
-beforeAll(async () => {
-  service = await startTestService();
-  world = worldOf(service);
-});
-afterAll(async () => service?.stop());
+const world = startWorld();
 
 const HOUR = 3_600_000;
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
@@ -82,7 +76,7 @@ describe.concurrent('a timed role on join', () => {
     const dueAt = (await getDue(WelcomingJobs.grant, key))!.due_at;
     const body = JSON.stringify({ job: WelcomingJobs.grant, key, due_at: dueAt });
     // Duplicates on the queue, delivered with the scheduler's own message.
-    const { queue } = service.jobs!.queues.get(WelcomingJobs.grant)!;
+    const { queue } = world.service.jobs!.queues.get(WelcomingJobs.grant)!;
     for (let i = 0; i < 3; i++) queue.send(body, 2);
     // And two more consumers racing for it at its due time.
     await pause(Math.max(0, dueAt - Date.now()));
