@@ -10,7 +10,7 @@ import { hourlyCatchUp } from '../../../functions/welcoming/grants.js';
 import { WelcomingJobs, grantDueKey } from '../../../functions/welcoming/keys.js';
 import { getDue } from '../../../shared/scheduler/store.js';
 import { snowflake } from '../../helpers/local.js';
-import { addTimedRole, check, eventually, grantRequests, ok, pause, startWorld, welcomingGuild } from './helpers.js';
+import { addTimedRole, check, eventually, failed, grantRequests, ok, pause, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();
 
@@ -184,6 +184,11 @@ describe.concurrent('privacy', () => {
       nickname: 0,
       id: 2,
     });
+    failed(await world.call('GET', '/privacy/get-user-entries', { query: { guild_id: guild } }), 400, 'BadRequestError');
+    failed(await world.call('DELETE', '/privacy/delete-user-entries', { body: { guild_id: guild, privacy_member_id: 'me' } }), 400, 'BadRequestError');
+    // Any module state: a disabled module still answers for its data.
+    ok(await world.call('POST', '/disable', { body: { guild_id: guild } }));
+    expect(await privacyCount(guild, member)).toBe(2);
     const removed = ok(await world.call('DELETE', '/privacy/delete-user-entries', { body: { guild_id: guild, privacy_member_id: member } }));
     expect(removed.message).toContain('Removed 2');
     expect(await privacyCount(guild, member)).toBe(0);
