@@ -153,7 +153,7 @@ async function main(): Promise<void> {
  * bundle here, generated from every handler's own schemas, so it need not
  * bundle every handler to describe them.
  */
-async function writeOpenApiDocument(routes: readonly Route[], bundles: Map<string, string>): Promise<void> {
+export async function writeOpenApiDocument(routes: readonly Route[], bundles: Map<string, string>): Promise<void> {
   const { loadHandler } = await import('../shared/http/load-handler.js');
   const { openApiDocument } = await import('../shared/openapi/document.js');
   const specs = new Map<string, EndpointSpec>();

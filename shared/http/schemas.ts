@@ -72,7 +72,8 @@ export function queryInt<T extends z.ZodType<number, number>>(rules: T) {
  */
 function readLater(compute: () => Record<string, unknown>): Record<string, unknown> {
   let value: Record<string, unknown> | undefined;
-  const read = () => (value ??= compute());
+  // A plain copy: what Zod's own result holds besides its enumerable keys is not documentation.
+  const read = () => (value ??= { ...compute() });
   return new Proxy({} as Record<string, unknown>, {
     has: (_, key) => key !== 'id' && key in read(),
     get: (_, key) => read()[key as string],

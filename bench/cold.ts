@@ -1,0 +1,297 @@
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { z } from 'zod';
+import { AUTHORIZER_FILE } from '../infra/bundles.js';
+import { buildFunctions, writeOpenApiDocument } from '../infra/build.js';
+import type { Job } from '../infra/jobs.js';
+import { startLocal } from '../infra/local/start.js';
+import type { EndpointSpec } from '../shared/http/endpoint.js';
+import { loadHandler } from '../shared/http/load-handler.js';
+import type { Route } from '../shared/http/route.js';
+import { fixtures } from './fixtures.js';
+import { type Row, kib, median } from './table.js';
+
+/**
+ * What a member feels on the first click after a quiet spell: each
+ * function's cold request (load its bundle in a fresh Node process, then
+ * answer one request doing its real store calls against local DynamoDB),
+ * as a ratio to the SDK floor (bench/floor.ts: DynamoDBClient,
+ * DynamoDBDocumentClient and one GetItem) built in the same esbuild call
+ * with the same settings. Floor and functions run interleaved, in shuffled
+ * order, so drift on the machine hits both alike. The first invocation is
+ * counted, so work moved from init to the first request does not flatter a
+ * function.
+ */
+export const FLOOR_FILE = 'bench/floor.ts';
+const BARE_FILE = 'bench/bare.ts';
+export const COLD_RATIO_BUDGET = 1.15;
+const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS || 7);
+/** The floor runs again after this many functions. */
+const FLOOR_EVERY = 6;
+
+const run = promisify(execFile);
+
+/**
+ * The child: stdout and stderr exist before the clock starts (in Lambda the
+ * runtime opened them long before a function loads; touching them costs
+ * about 3 ms in a fresh Node process), and nothing is written until it stops.
+ */
+const CHILD = `process.stdout;process.stderr;
+const { file, name, event } = JSON.parse(process.env.BENCH_INVOKE);
+const context = { awsRequestId: 'bench-cold', functionName: 'bench', getRemainingTimeInMillis: () => 10000, callbackWaitsForEmptyEventLoop: false };
+const t0 = performance.now();
+const mod = await import(file);
+const t1 = performance.now();
+let status;
+let out;
+try { out = await mod[name](event, context); status = out && out.statusCode !== undefined ? out.statusCode : 'ok'; } catch (e) { status = 'threw: ' + (e && e.message); }
+const t2 = performance.now();
+const refused = status === 400 || status === 422 || status === 500 ? JSON.parse(out.body).error.message : undefined;
+const line = JSON.stringify({ init: t1 - t0, first: t2 - t1, status, refused });
+process.stdout.write(line);`;
+
+const GUILD = '1234567890123456789';
+const MEMBER = '2234567890123456789';
+
+/** One value the schema accepts, made from its JSON Schema: the smallest that fits. */
+function sample(schema: Record<string, any>): unknown {
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (Array.isArray(schema.anyOf ?? schema.oneOf)) {
+    const options = (schema.anyOf ?? schema.oneOf) as Record<string, any>[];
+    const id = options.find((o) => o.type === 'string' && typeof o.pattern === 'string' && o.pattern.includes('0-9'));
+    if (id) return GUILD;
+    return sample(options.find((o) => o.type !== 'null') ?? options[0]!);
+  }
+  if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return sample(schema.allOf[0]);
+  switch (Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type) {
+    case 'string': {
+      if (typeof schema.pattern === 'string' && schema.pattern.includes('0-9')) return GUILD;
+      if (schema.format === 'uri' || schema.format === 'url') return 'https://example.com/a';
+      if (schema.format === 'date-time') return new Date(Date.now() + 3_600_000).toISOString();
+      const min = Math.max(1, schema.minLength ?? 1);
+      return 'a'.repeat(Math.min(min, schema.maxLength ?? min));
+    }
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : Math.min(1, schema.maximum ?? 1));
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items ?? {}));
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const key of schema.required ?? []) out[key] = sample(schema.properties?.[key] ?? {});
+      return out;
+    }
+    default:
+      return null;
+  }
+}
+
+const json = (schema: z.ZodType | undefined) =>
+  schema ? (sample(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, any>) as Record<string, unknown>) : undefined;
+
+/** An API Gateway event for the route, with the smallest input its schemas accept and the service as caller. */
+function routeEvent(route: Route, spec: EndpointSpec) {
+  const fixture = fixtures[route.id] ?? {};
+  const query = spec.query ? { ...json(spec.query), ...fixture.query } : undefined;
+  const body = spec.body ? { ...json(spec.body), ...fixture.body } : undefined;
+  const path = json(spec.path) ?? {};
+  const params = Object.fromEntries([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, String(path[name!] ?? GUILD)]));
+  return {
+    resource: route.path,
+    path: route.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!),
+    httpMethod: route.method,
+    headers: { 'content-type': 'application/json', ...(spec.actor ? { 'x-acting-user-id': MEMBER } : {}) },
+    queryStringParameters: query ? Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) : null,
+    pathParameters: Object.keys(params).length > 0 ? params : null,
+    body: body ? JSON.stringify(body) : null,
+    isBase64Encoded: false,
+    requestContext: { authorizer: { caller: 'service' }, requestId: 'bench-cold' },
+  };
+}
+
+interface Invocation {
+  /** Bundle folder key. */
+  key: string;
+  file: string;
+  /** The exported function Lambda calls. */
+  name: string;
+  event: unknown;
+}
+
+/** How each bundle is called: a route's handler with a valid request, the authorizer with a guild key, a job's producer. */
+async function invocations(routes: readonly Route[], jobs: readonly Job[], bundles: Map<string, string>): Promise<Invocation[]> {
+  const out: Invocation[] = [];
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (seen.has(route.file)) continue;
+    seen.add(route.file);
+    const spec = (await loadHandler(route)).spec;
+    out.push({ key: bundles.get(route.file)!, file: route.file, name: 'handler', event: routeEvent(route, spec) });
+  }
+  const key = `gmk.${GUILD}.${'A'.repeat(22)}.secret`;
+  out.push({
+    key: bundles.get(AUTHORIZER_FILE)!,
+    file: AUTHORIZER_FILE,
+    name: 'handler',
+    event: { type: 'REQUEST', methodArn: 'arn:aws:execute-api:us-east-1:1:api/v1/GET/modules/polls/status', resource: '/modules/polls/status', httpMethod: 'GET', headers: { Authorization: `Bearer ${key}` } },
+  });
+  for (const job of jobs) {
+    out.push({ key: bundles.get(job.file)!, file: job.file, name: job.schedule ? 'produce' : 'handler', event: job.schedule ? {} : { Records: [] } });
+  }
+  return out;
+}
+
+/** A pass-through in front of the table that counts requests, so each cold request's store calls show. */
+async function countingProxy(target: string): Promise<{ url: string; take(): number; close(): void }> {
+  const to = new URL(target);
+  let count = 0;
+  const server = createServer((req, res) => {
+    count++;
+    const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    take: () => {
+      const n = count;
+      count = 0;
+      return n;
+    },
+    close: () => server.close(),
+  };
+}
+
+function shuffle<T>(items: T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+interface Sample {
+  init: number;
+  first: number;
+  status: unknown;
+  /** Why the request was refused, when it was (400, 422): a sign the bench's sample input needs a fixture. */
+  refused?: string;
+}
+
+export interface ColdResult {
+  rows: Row[];
+  /** Bundle key -> bytes, for every function (floor and bare excluded). */
+  sizes: Map<string, number>;
+  floorBytes: number;
+}
+
+/** Builds every function with the floor, then times cold requests; answers the rows and the sizes. */
+export async function coldRequestBench(): Promise<ColdResult> {
+  const { routes } = await import('../functions/routes.js');
+  const { jobs } = await import('../infra/jobs.js');
+  const outdir = mkdtempSync(join(tmpdir(), 'bench-cold-'));
+  const service = await startLocal({ port: 0, dataDir: null, jobs: false });
+  const proxy = await countingProxy(process.env.DYNAMODB_ENDPOINT!);
+  try {
+    const { bundles, metafile } = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE, FLOOR_FILE, BARE_FILE], outdir });
+    await writeOpenApiDocument(routes, bundles);
+    const bytesOf = (dir: string) => Object.entries(metafile.outputs).find(([path]) => path.endsWith(`/${dir}/index.mjs`))![1].bytes;
+    const keyOf = (file: string) => bundles.get(file)!.split(/[\\/]/).pop()!;
+    const calls = (await invocations(routes, jobs, bundles)).map((c) => ({ ...c, key: keyOf(c.file) }));
+    const floor: Invocation = { key: keyOf(FLOOR_FILE), file: FLOOR_FILE, name: 'handler', event: { guild_id: GUILD } };
+    const bare: Invocation = { key: keyOf(BARE_FILE), file: BARE_FILE, name: 'handler', event: {} };
+
+    const env = {
+      PATH: process.env.PATH ?? '',
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      // The SDK's own endpoint setting: functions and floor both take the Lambda path (no DYNAMODB_ENDPOINT).
+      AWS_ENDPOINT_URL_DYNAMODB: proxy.url,
+      TABLE_NAME: process.env.TABLE_NAME ?? '',
+      SERVICE_TOKEN: 'bench-service-token',
+      PLATFORM_API_BASE_URL: service.sandboxUrl ?? '',
+      PLATFORM_BOT_TOKEN: 'sandbox-bot-token',
+    };
+    const samples = new Map<string, Sample[]>();
+    const requests = new Map<string, number>();
+    const once1 = async (call: Invocation) => {
+      const file = pathToFileURL(join(outdir, call.key, 'index.mjs')).href;
+      proxy.take();
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
+        env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event: call.event }) },
+        encoding: 'utf8',
+      });
+      const got = JSON.parse(stdout) as Sample;
+      requests.set(call.key, proxy.take());
+      (samples.get(call.key) ?? samples.set(call.key, []).get(call.key)!).push(got);
+    };
+
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = shuffle(calls);
+      for (let i = 0; i < order.length; i++) {
+        if (i % FLOOR_EVERY === 0) await once1(floor);
+        await once1(order[i]!);
+      }
+      await once1(bare);
+    }
+
+    const total = (key: string) => median(samples.get(key)!.map((s) => s.init + s.first));
+    const part = (key: string, which: 'init' | 'first') => median(samples.get(key)!.map((s) => s[which]));
+    const floorMs = total(floor.key);
+    const measured = calls
+      .map((c) => ({ ...c, ms: total(c.key), ratio: total(c.key) / floorMs, status: samples.get(c.key)![0]!.status, requests: requests.get(c.key)! }))
+      .sort((a, b) => b.ratio - a.ratio);
+    const worst = measured[0]!;
+    const within = measured.filter((m) => m.ratio <= COLD_RATIO_BUDGET).length;
+    const ratios = measured.map((m) => m.ratio);
+    const rows: Row[] = [
+      {
+        section: 'cold request',
+        measure: 'SDK floor (baseline): DynamoDBClient + DocumentClient + one GetItem',
+        value: `${floorMs.toFixed(1)} ms`,
+        note: `init ${part(floor.key, 'init').toFixed(1)} + first request ${part(floor.key, 'first').toFixed(1)} ms; ${kib(bytesOf(floor.key))}; median of ${samples.get(floor.key)!.length}, interleaved`,
+      },
+      { section: 'cold request', measure: 'bare Node handler (note)', value: `${total(bare.key).toFixed(1)} ms`, note: 'an empty handler in a fresh process, stdout opened before the clock, as in Lambda' },
+      {
+        section: 'cold request',
+        measure: `functions within ${COLD_RATIO_BUDGET}x the floor`,
+        value: `${within} of ${measured.length}`,
+        note: `median ratio ${median(ratios).toFixed(2)}x; median of ${ROUNDS} cold requests each, fresh process each`,
+      },
+      { section: 'cold request', measure: `worst: ${worst.key}`, value: `${worst.ratio.toFixed(2)}x floor`, note: `${worst.ms.toFixed(1)} ms` },
+    ];
+    for (const m of measured) {
+      rows.push({
+        section: 'cold request',
+        measure: m.key,
+        value: `${m.ratio.toFixed(2)}x floor`,
+        note: `${m.ms.toFixed(1)} ms (init ${part(m.key, 'init').toFixed(1)}); ${kib(bytesOf(m.key))}; first answer ${m.status}${samples.get(m.key)![0]!.refused ? ` (${samples.get(m.key)![0]!.refused})` : ""} after ${m.requests} table request${m.requests === 1 ? '' : 's'}`,
+      });
+    }
+    const sizes = new Map(calls.map((c) => [c.key, bytesOf(c.key)]));
+    return { rows, sizes, floorBytes: bytesOf(floor.key) };
+  } finally {
+    proxy.close();
+    await service.stop();
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
