@@ -48,6 +48,12 @@ export const TIMEDROLES_MAP = 'timedroles';
  */
 export const mintOrderedId = (now = Date.now()) => `${now.toString(36).padStart(9, '0')}${mintId()}`;
 
+/** Whether text could be an ID minted here; anything else names nothing (and could not even be a key). */
+export const isMintedId = (text: string) => /^[0-9a-z]{9}[A-Za-z0-9_-]{22}$/.test(text);
+
+/** An ID a client sent, as an error message quotes it (cut when it cannot be one). */
+export const quoted = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
+
 /** The scheduler jobs of the module (see `infra/jobs.ts`). */
 export const WelcomingJobs = { grant: 'welcoming.timedrole-grant', catchUp: 'welcoming.timedrole-catchup' } as const;
 

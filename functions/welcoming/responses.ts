@@ -7,7 +7,7 @@
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { requireEnabled } from '../../shared/modules/state.js';
-import { mintOrderedId } from './keys.js';
+import { mintOrderedId, quoted } from './keys.js';
 import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
 import { responseRecords } from './records.js';
 import { MODULE, forgetNamedResponse } from './settings.js';
@@ -26,7 +26,7 @@ export async function listResponseRecords(guildId: string, type?: number) {
 
 async function requireResponse(guildId: string, responseId: string): Promise<WelcomeResponse> {
   const response = await getResponseItem(guildId, responseId);
-  if (!response) throw notFound(`Guild ${guildId} has no welcoming response '${responseId}'.`);
+  if (!response) throw notFound(`Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
   return response;
 }
 

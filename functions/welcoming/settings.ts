@@ -8,6 +8,7 @@ import { updateSettings } from '../../shared/modules/settings.js';
 import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
 import { readModuleState, writeSettings } from '../../shared/modules/store.js';
 import { cancelGuildGrants } from './grants.js';
+import { quoted } from './keys.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
 import { responseRecords, timedRoleRecords } from './records.js';
 import type { SettingsChanges } from './schemas.js';
@@ -37,7 +38,7 @@ async function checkNamedResponses(guildId: string, changes: SettingsChanges): P
     if (typeof responseId !== 'string') continue;
     const response = await getResponse(guildId, responseId);
     const wanted = Number(type) as ResponseTypeValue;
-    if (!response) throw unprocessable(`Field '${rule.named}': guild ${guildId} has no response '${responseId}'; name one of GET /modules/welcoming/responses, or send "" to clear it.`);
+    if (!response) throw unprocessable(`Field '${rule.named}': guild ${guildId} has no response ${quoted(responseId)}; name one of GET /modules/welcoming/responses, or send "" to clear it.`);
     if (response.response_type !== wanted) {
       throw unprocessable(`Field '${rule.named}': response '${responseId}' is ${TYPE_NAMES[response.response_type]}, but this setting names ${TYPE_NAMES[wanted]}.`);
     }

@@ -19,6 +19,7 @@ import {
   TIMEDROLE_ENTITY,
   TIMEDROLE_PREFIX,
   grantKey,
+  isMintedId,
   memberGrantsPrefix,
   registryKey,
   responseKey,
@@ -73,11 +74,13 @@ export const listResponses = async (guildId: string) => (await itemsUnder(guildI
 export const listTimedRoles = async (guildId: string) => (await itemsUnder(guildId, TIMEDROLE_PREFIX)).map((item) => recordOf(item) as unknown as TimedRole);
 
 export async function getResponse(guildId: string, responseId: string): Promise<WelcomeResponse | null> {
+  if (!isMintedId(responseId)) return null;
   const item = await getItem(responseKey(guildId, responseId));
   return item && (recordOf(item) as unknown as WelcomeResponse);
 }
 
 export async function getTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole | null> {
+  if (!isMintedId(timedRoleId)) return null;
   const item = await getItem(timedRoleKey(guildId, timedRoleId));
   return item && (recordOf(item) as unknown as TimedRole);
 }

@@ -8,7 +8,7 @@ import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { requireEnabled } from '../../shared/modules/state.js';
 import { cancelTimedRoleGrants, keepCatchingUp } from './grants.js';
-import { mintOrderedId } from './keys.js';
+import { mintOrderedId, quoted } from './keys.js';
 import { MAX_TIMED_ROLES, type TimedRole } from './model.js';
 import { timedRoleRecords } from './records.js';
 import { MODULE } from './settings.js';
@@ -21,7 +21,7 @@ export async function listTimedRoleRecords(guildId: string) {
 
 async function requireTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole> {
   const timedRole = await getTimedRole(guildId, timedRoleId);
-  if (!timedRole) throw notFound(`Guild ${guildId} has no timed role '${timedRoleId}'.`);
+  if (!timedRole) throw notFound(`Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`);
   return timedRole;
 }
 

@@ -28,6 +28,8 @@ describe('responses', () => {
     expect(ok(await world.call('DELETE', `/responses/${embed.response_id}`, { body: { guild_id: guild } }))).toEqual({ response: embed });
     failed(await world.call('GET', `/responses/${embed.response_id}`, { query: { guild_id: guild } }), 404, 'NotFoundError');
     failed(await world.call('DELETE', `/responses/${embed.response_id}`, { body: { guild_id: guild } }), 404, 'NotFoundError');
+    failed(await world.call('GET', `/responses/${'x'.repeat(2000)}`, { query: { guild_id: guild } }), 404, 'NotFoundError');
+    failed(await world.call('GET', '/responses/a%23b', { query: { guild_id: guild } }), 404, 'NotFoundError');
   });
 
   it("is 404 for another guild's response, and 403 with another guild's key", async () => {
@@ -95,6 +97,7 @@ describe('timed roles', () => {
     expect(ok(await world.call('DELETE', `/timedroles/${created.timedrole_id}`, { body: { guild_id: guild } }))).toEqual({ timedrole: created });
     failed(await world.call('GET', `/timedroles/${created.timedrole_id}`, { query: { guild_id: guild } }), 404, 'NotFoundError');
     failed(await world.call('DELETE', `/timedroles/${created.timedrole_id}`, { body: { guild_id: guild } }), 404, 'NotFoundError');
+    failed(await world.call('GET', `/timedroles/${'y'.repeat(2000)}`, { query: { guild_id: guild } }), 404, 'NotFoundError');
     // The role is free again.
     await addTimedRole(world, guild, role, 60);
   });

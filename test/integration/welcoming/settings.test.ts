@@ -76,6 +76,8 @@ describe('PUT /settings', () => {
 
     const wrongType = { guild_id: guild, welcome_messages_enabled: true, welcome_message_dm_response_id: channelWelcome.response_id };
     expect(failed(await world.call('PUT', '/settings', { body: wrongType }), 422, 'Unprocessable Entity')).toContain('welcome_message_dm_response_id');
+    const long = { guild_id: guild, leave_message_response_id: 'z'.repeat(5000) };
+    expect(failed(await world.call('PUT', '/settings', { body: long }), 422, 'Unprocessable Entity')).toContain('leave_message_response_id');
     const foreign = { guild_id: guild, welcome_message_dm_response_id: elsewhere.response_id };
     expect(failed(await world.call('PUT', '/settings', { body: foreign }), 422, 'Unprocessable Entity')).toContain(elsewhere.response_id);
     expect(ok(await world.call('GET', '/settings', { query: { guild_id: guild } })).settings).toEqual(before);
