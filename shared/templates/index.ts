@@ -96,6 +96,9 @@ const str = (value: unknown) => (typeof value === 'string' ? value : '');
 /** The first limit an embed breaks, as a sentence naming `field`, or null. */
 export function embedProblem(embed: Embed, field: string): string | null {
   const over = (what: string, limit: number) => `Field '${field}' holds an embed whose ${what} is over the platform's limit of ${limit} characters.`;
+  for (const key of ['title', 'description', 'url'] as const) {
+    if (embed[key] !== undefined && typeof embed[key] !== 'string') return `Field '${field}' holds an embed whose '${key}' is not a string.`;
+  }
   if (str(embed.title).length > MESSAGE_LIMITS.title) return over('title', MESSAGE_LIMITS.title);
   if (str(embed.description).length > MESSAGE_LIMITS.description) return over('description', MESSAGE_LIMITS.description);
   if (str(embed.footer?.text).length > MESSAGE_LIMITS.footer) return over('footer text', MESSAGE_LIMITS.footer);
@@ -104,7 +107,9 @@ export function embedProblem(embed: Embed, field: string): string | null {
   if (embed.fields !== undefined && !Array.isArray(embed.fields)) return `Field '${field}' holds an embed whose 'fields' is not a list.`;
   if (fields.length > MESSAGE_LIMITS.fields) return `Field '${field}' holds an embed with ${fields.length} fields; the platform allows at most ${MESSAGE_LIMITS.fields}.`;
   for (const [i, item] of fields.entries()) {
-    if (!item || typeof item !== 'object') return `Field '${field}' holds an embed whose fields[${i}] is not an object with 'name' and 'value'.`;
+    if (!item || typeof item !== 'object' || typeof item.name !== 'string' || typeof item.value !== 'string') {
+      return `Field '${field}' holds an embed whose fields[${i}] is not an object with the strings 'name' and 'value'.`;
+    }
     if (str(item.name).length > MESSAGE_LIMITS.fieldName) return over(`fields[${i}].name`, MESSAGE_LIMITS.fieldName);
     if (str(item.value).length > MESSAGE_LIMITS.fieldValue) return over(`fields[${i}].value`, MESSAGE_LIMITS.fieldValue);
   }

@@ -76,5 +76,8 @@ describe('CreateResponseBody', () => {
     expect(body('{"title": 1', true).success).toBe(false);
     expect(body(JSON.stringify({ description: 'x'.repeat(4097) }), true).success).toBe(false);
     expect(body(JSON.stringify({ fields: Array.from({ length: 26 }, () => ({ name: 'a', value: 'b' })) }), true).success).toBe(false);
+    expect(body(JSON.stringify({ title: 5 }), true).success).toBe(false);
+    expect(body(JSON.stringify({ title: 'Hi', fields: [{ name: 'only a name' }] }), true).success).toBe(false);
+    expect(body(JSON.stringify({}), true).success).toBe(false);
   });
 });
