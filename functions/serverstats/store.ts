@@ -65,7 +65,7 @@ export interface NewStat {
 /** The key of a record, from what its answer shows. */
 export const statKey = (guildId: string, family: string, time: string, id: number): Key => ({ pk: statPartition(guildId, family), sk: statSort(time, id) });
 
-function statItem(stat: NewStat): Item {
+export function statItem(stat: NewStat): Item {
   const sort = indexSort(stat.family, stat.time, stat.id);
   const item: Item = {
     ...statKey(stat.guildId, stat.family, stat.time, stat.id),

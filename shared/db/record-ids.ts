@@ -28,6 +28,24 @@ export async function nextRecordId(recordType: string): Promise<number> {
 
 /** Blocks of ids this process has reserved and not yet handed out, per record type. */
 const reserved = new Map<string, { shard: number; next: number; last: number }>();
+/** Reservations under way, so callers at once share one instead of each taking a block. */
+const reserving = new Map<string, Promise<void>>();
+
+async function reserveBlock(recordType: string, blockSize: number): Promise<void> {
+  const shard = Math.floor(Math.random() * SHARDS);
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: { pk: `SEQ#${recordType}`, sk: `SHARD#${shard}` },
+      UpdateExpression: 'ADD #n :block SET entity = :entity',
+      ExpressionAttributeNames: { '#n': 'n' },
+      ExpressionAttributeValues: { ':block': blockSize, ':entity': 'sequence' },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const last = Number(out.Attributes?.n);
+  reserved.set(recordType, { shard, next: last - blockSize + 1, last });
+}
 
 /**
  * The same ids as {@link nextRecordId}, reserved `blockSize` at a time: one
@@ -37,23 +55,17 @@ const reserved = new Map<string, { shard: number; next: number; last: number }>(
  * not be dense).
  */
 export async function nextRecordIdFromBlock(recordType: string, blockSize = 100): Promise<number> {
-  let block = reserved.get(recordType);
-  if (!block || block.next > block.last) {
-    const shard = Math.floor(Math.random() * SHARDS);
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { pk: `SEQ#${recordType}`, sk: `SHARD#${shard}` },
-        UpdateExpression: 'ADD #n :block SET entity = :entity',
-        ExpressionAttributeNames: { '#n': 'n' },
-        ExpressionAttributeValues: { ':block': blockSize, ':entity': 'sequence' },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    const last = Number(out.Attributes?.n);
-    block = { shard, next: last - blockSize + 1, last };
-    reserved.set(recordType, block);
+  for (;;) {
+    const block = reserved.get(recordType);
+    if (block && block.next <= block.last) {
+      const n = block.next++;
+      return (n - 1) * SHARDS + block.shard + 1;
+    }
+    let pending = reserving.get(recordType);
+    if (!pending) {
+      pending = reserveBlock(recordType, blockSize).finally(() => reserving.delete(recordType));
+      reserving.set(recordType, pending);
+    }
+    await pending;
   }
-  const n = block.next++;
-  return (n - 1) * SHARDS + block.shard + 1;
 }
