@@ -1,6 +1,29 @@
 import type { LocalService } from '../infra/local/start.js';
-import { send } from './requests.js';
+import { type Floor, requestRow, send } from './requests.js';
 import type { Row } from './table.js';
+
+/** One read that decides (state and panel in one batch), one conditional write per item changed, one Query per listing. */
+const FLOORS: Record<string, Floor> = {
+  'create panel (service message)': [3, 'state read; panel and its message pointer written'],
+  'create panel (register a message)': [3, 'state and pointer read; panel and pointer written'],
+  'list panels': [2, 'state read, one Query'],
+  'get panel': [1, 'state and panel, one batch read'],
+  'edit panel': [2, 'batch read, one conditional update'],
+  'add entry': [2, 'batch read, the entry written'],
+  'list entries': [2, 'batch read, one Query'],
+  'get entry': [1, 'state, panel and entry, one batch read'],
+  'edit entry': [2, 'batch read, one conditional update'],
+  'check: a new claim': [2, 'batch read (state, pointer, claim), the claim written'],
+  'check: a one-only claim moves': [2, 'batch read, the claim rewritten'],
+  'check: nothing changes': [1, 'batch read'],
+  'check: unknown emoji (404)': [1, 'batch read'],
+  'delete entry (3 holders, roles taken)': [3, 'batch read, Query of the holders, one batch delete'],
+  'privacy count': [2, 'state read, one Query'],
+  'privacy delete (1 claim)': [3, 'state read, one Query, one delete'],
+  'check-delete (a message, no claims)': [1, 'state and pointer, one batch read'],
+  'delete panel': [3, 'batch read, Query of its items, one batch delete'],
+  'module delete': [3, 'state read, Query of the module items, one batch delete'],
+};
 
 /**
  * DynamoDB requests per reaction-roles operation, counted at the client,
@@ -22,7 +45,7 @@ export async function reactionRolesRequests(service: LocalService, counter: { ta
   const measure = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
     counter.take();
     const result = await run();
-    rows.push({ section: 'DynamoDB requests', measure: `reactionroles: ${operation}`, value: String(counter.take()) });
+    rows.push(requestRow(`reactionroles: ${operation}`, counter.take(), FLOORS[operation]));
     return result;
   };
   const settings = { limit_roles_to_one: true, supports_remove: true, remove_roles_from_users_on_entry_delete: true, keep_counter_at_one: false, delete_unrelated_emoji_reactions: false };

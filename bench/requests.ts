@@ -36,19 +36,27 @@ export async function send(service: LocalService, method: string, path: string, 
   return res.status;
 }
 
+/** The fewest requests an operation can take and why: one read that decides, one conditional write per item it changes. */
+export type Floor = [number, string];
+
+/** A request count beside its floor. */
+export function requestRow(operation: string, count: number, floor?: Floor): Row {
+  return { section: 'DynamoDB requests', measure: operation, value: floor ? `${count} (floor ${floor[0]})` : String(count), note: floor?.[1] };
+}
+
 /** DynamoDB requests per foundation operation, counted at the client. */
 export async function foundationRequests(service: LocalService, counter: { take(): number }): Promise<Row[]> {
   const guild = '1234567890123456789';
   const rows: Row[] = [];
-  const measure = async (operation: string, run: () => Promise<unknown>) => {
+  const measure = async (operation: string, run: () => Promise<unknown>, floor?: Floor) => {
     counter.take();
     await run();
-    rows.push({ section: 'DynamoDB requests', measure: operation, value: String(counter.take()) });
+    rows.push(requestRow(operation, counter.take(), floor));
   };
-  await measure('module status', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`));
-  await measure('module enable (first time: settings created)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }));
-  await measure('module disable', () => send(service, 'POST', '/modules/polls/disable', { guild_id: guild }));
-  await measure('module enable (settings exist)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }));
+  await measure('module status', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`), [1, 'one GetItem of the state item']);
+  await measure('module enable (first time: settings created)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [2, 'the state item written, the default settings item created']);
+  await measure('module disable', () => send(service, 'POST', '/modules/polls/disable', { guild_id: guild }), [1, 'one conditional update']);
+  await measure('module enable (settings exist)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [1, 'one conditional update']);
   let secret = '';
   let keyId = '';
   await measure('api key create', async () => {
@@ -60,13 +68,13 @@ export async function foundationRequests(service: LocalService, counter: { take(
     const json = (await res.json()) as { data: { api_key: { secret: string; key_id: string } } };
     secret = json.data.api_key.secret;
     keyId = json.data.api_key.key_id;
-  });
-  await measure('api key list', () => send(service, 'GET', `/auth/api-key?guild_id=${guild}`));
+  }, [1, 'one conditional put']);
+  await measure('api key list', () => send(service, 'GET', `/auth/api-key?guild_id=${guild}`), [1, 'one Query']);
   await measure('module status with a guild key (authorizer + handler, first use: last_use written)', () =>
     send(service, 'GET', `/modules/polls/status?guild_id=${guild}`, undefined, secret),
-  );
-  await measure('module status with a guild key (again within a minute)', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`, undefined, secret));
-  await measure('api key revoke', () => send(service, 'DELETE', '/auth/api-key', { guild_id: guild, key_id: keyId }));
+  [3, 'the key read (authorizer), the state read (handler), last_use written at most once a minute']);
+  await measure('module status with a guild key (again within a minute)', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`, undefined, secret), [2, 'the key read, the state read']);
+  await measure('api key revoke', () => send(service, 'DELETE', '/auth/api-key', { guild_id: guild, key_id: keyId }), [1, 'one conditional delete']);
   return rows;
 }
 

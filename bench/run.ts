@@ -1,17 +1,21 @@
 import { startLocal } from '../infra/local/start.js';
-import { runBundleBench } from './bundles.js';
+import { coldRequestBench } from './cold.js';
 import { runPollsBench } from './polls.js';
 import { reactionRolesRequests } from './reactionroles.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
+import { sizeRows } from './sizes.js';
 import { type Row, printRows } from './table.js';
 
 /**
  * `npm run bench`: figures, not tests. Every time is a ratio against a
- * baseline measured in the same run, so the table reads the same on any
- * machine; absolute times are notes.
+ * baseline measured in the same run (the SDK floor, a raw handler, dynalite's
+ * own writes), so the table reads the same on any machine; absolute times
+ * are notes. A module's own request counts go in bench/<module>.ts and are
+ * listed here.
  */
 const rows: Row[] = [];
-rows.push(...(await runBundleBench()));
+const cold = await coldRequestBench();
+rows.push(...sizeRows(cold), ...cold.rows);
 
 const service = await startLocal({ port: 0, dataDir: null });
 try {

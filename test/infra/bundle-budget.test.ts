@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIZE_BUDGET } from '../../bench/sizes.js';
+import { routes } from '../../functions/routes.js';
+import { buildFunctions } from '../../infra/build.js';
+import { AUTHORIZER_FILE } from '../../infra/bundles.js';
+import { jobs } from '../../infra/jobs.js';
+
+/**
+ * What every Lambda bundle may carry, read from esbuild's metafile of one
+ * build of all of them with the SDK floor (bench/floor.ts). Not timed: the
+ * bench measures time; this keeps the causes out.
+ */
+const FLOOR_FILE = 'bench/floor.ts';
+
+/** Packages no function uses: the SDK's default credential chain and its clients, Secrets Manager's client. */
+const NEVER = [
+  '@aws-sdk/client-secrets-manager',
+  '@aws-sdk/credential-provider-node',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@aws-sdk/credential-provider-login',
+  '@aws-sdk/client-sts',
+  '@aws-sdk/nested-clients',
+  '@aws-sdk/token-providers',
+  '@smithy/credential-provider-imds',
+];
+
+/** Zod modules no function runs (JSON Schema both ways, z.compile); see infra/zod-english-only.ts. */
+const ZOD_BUILD_TIME = /zod\/v4\/(core\/(compile|json-schema-processors|to-json-schema|json-schema-generator)|classic\/from-json-schema)\.js$/;
+
+/** Built-ins whose ESM import loads far more than it gives (node:http pulls in the HTTP stack and undici). */
+const HEAVY_BUILTINS = new Set(['http', 'https', 'http2', 'node:http', 'node:https', 'node:http2']);
+
+const packageOf = (input: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1];
+
+let outdir: string;
+let metafile: Metafile;
+let bundles: { key: string; bytes: number; inputs: string[] }[];
+let floorBytes: number;
+
+describe('function bundles', () => {
+  beforeAll(async () => {
+    outdir = mkdtempSync(join(tmpdir(), 'gms-bundle-budget-'));
+    const built = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE, FLOOR_FILE], outdir });
+    metafile = built.metafile;
+    const keyOf = (path: string) => path.split('/').slice(-2, -1)[0]!;
+    const outputs = Object.entries(metafile.outputs).filter(([path]) => path.endsWith('/index.mjs'));
+    const floorKey = built.bundles.get(FLOOR_FILE)!.split(/[\\/]/).pop()!;
+    floorBytes = outputs.find(([path]) => keyOf(path) === floorKey)![1].bytes;
+    bundles = outputs.filter(([path]) => keyOf(path) !== floorKey).map(([path, out]) => ({ key: keyOf(path), bytes: out.bytes, inputs: Object.keys(out.inputs) }));
+  }, 120_000);
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('carry no credential chain, Secrets Manager client or build-time-only Zod module', () => {
+    const found = bundles.flatMap((b) =>
+      b.inputs.filter((input) => NEVER.includes(packageOf(input) ?? '') || (ZOD_BUILD_TIME.test(input) && !input.startsWith('zod-runtime-only:'))).map((input) => `${b.key}: ${packageOf(input) ?? input}`),
+    );
+    expect([...new Set(found)]).toEqual([]);
+  });
+
+  it('carry an SDK client other than DynamoDB only through the scheduler (SQS)', () => {
+    const found = bundles.flatMap((b) => {
+      const clients = new Set(b.inputs.map(packageOf).filter((p): p is string => Boolean(p?.startsWith('@aws-sdk/client-') && p !== '@aws-sdk/client-dynamodb')));
+      const viaScheduler = b.inputs.some((input) => input.endsWith('shared/scheduler/sender.ts'));
+      return [...clients].filter((client) => !(client === '@aws-sdk/client-sqs' && viaScheduler)).map((client) => `${b.key}: ${client}`);
+    });
+    expect(found).toEqual([]);
+  });
+
+  it('import no heavy built-in from the project code (node:http and friends)', () => {
+    const found = Object.entries(metafile.inputs)
+      .filter(([path]) => !path.includes('node_modules') && !path.includes(':'))
+      .flatMap(([path, input]) => input.imports.filter((i) => HEAVY_BUILTINS.has(i.original ?? i.path) || HEAVY_BUILTINS.has(i.path)).map((i) => `${path} imports ${i.original ?? i.path}`));
+    expect(found).toEqual([]);
+  });
+
+  it(`stay within the size budget over the SDK floor (median + ${SIZE_BUDGET.medianOverFloorKiB} KiB, each + ${SIZE_BUDGET.largestOverFloorKiB} KiB)`, () => {
+    const limit = floorBytes + SIZE_BUDGET.largestOverFloorKiB * 1024;
+    const over = bundles.filter((b) => b.bytes > limit).map((b) => `${b.key}: ${(b.bytes / 1024).toFixed(1)} KiB`);
+    expect(over).toEqual([]);
+    const sorted = bundles.map((b) => b.bytes).sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length / 2)]! - floorBytes).toBeLessThanOrEqual(SIZE_BUDGET.medianOverFloorKiB * 1024);
+  });
+});
