@@ -66,13 +66,31 @@ export async function getPoll(guildId: string, pollId: string): Promise<Poll | n
   return pollOf(out.Item);
 }
 
-/** The module state and a poll in one round trip (a vote's first read). */
-export async function getStateAndPoll(guildId: string, pollId: string): Promise<{ state: ModuleStateItem | null; poll: Poll | null }> {
+/**
+ * Everything a vote on a known poll decides on, in one batch read: the
+ * module state, the poll, the member's voter item (so the vote's conditional
+ * write goes first time, a moved vote too) and the poll's pending message
+ * refresh (a vote landing well before it runs needs not ask for another).
+ */
+export async function getVoteContext(
+  guildId: string,
+  pollId: string,
+  memberId: string,
+  refreshKey: { pk: string; sk: string },
+): Promise<{ state: ModuleStateItem | null; poll: Poll | null; voter: Voter | null; refresh: { phase: string; due_at: number } | null }> {
   const stateKey = moduleStateKey(guildId, 'polls');
   const pollKey = pollItemKey(guildId, pollId);
-  const found = await getKeys([stateKey, pollKey]);
-  const state = found.find((item) => item.sk === stateKey.sk) as ModuleStateItem | undefined;
-  return { state: state ?? null, poll: pollOf(found.find((item) => item.sk === pollKey.sk)) };
+  const voterKey = voterItemKey(guildId, pollId, memberId);
+  const found = await getKeys([stateKey, pollKey, voterKey, refreshKey]);
+  const at = (key: { pk: string; sk: string }) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
+  const voter = at(voterKey);
+  const refresh = at(refreshKey);
+  return {
+    state: (at(stateKey) as ModuleStateItem | undefined) ?? null,
+    poll: pollOf(at(pollKey)),
+    voter: voter ? voterOf(voter) : null,
+    refresh: refresh ? { phase: String(refresh.phase), due_at: Number(refresh.due_at) } : null,
+  };
 }
 
 /**

@@ -12,13 +12,22 @@ import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js'
 import { assertEnabled } from '../../shared/modules/state.js';
 import { readModuleState } from '../../shared/modules/store.js';
 import { platform } from '../../shared/platform/client.js';
+import { dueItemKey } from '../../shared/scheduler/keys.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
+import { PollJobs, dueKeyOf } from './keys.js';
 import { requestRefresh } from './lifecycle.js';
-import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType } from './model.js';
-import { getStateAndPoll, getStateAndPollOfMessage, getVoter, writeVoter } from './store.js';
+import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType, type Voter } from './model.js';
+import { getStateAndPollOfMessage, getVoteContext, getVoter, writeVoter } from './store.js';
 
 /** A dozen votes of one member at once settle within a dozen rounds; far more means the table is struggling. */
 const MAX_ATTEMPTS = 40;
+
+/**
+ * A refresh job may start this long before its due time (the scheduler's
+ * early tolerance, 250 ms, and clock differences between functions): a vote
+ * saved before then is in the render it makes, with no request of its own.
+ */
+const REFRESH_SAFETY_MS = 750;
 
 export interface VoteInput {
   guildId: string;
@@ -41,14 +50,21 @@ export interface VoteOutcome {
   after: MemberVotes;
 }
 
-async function resolvePoll(input: VoteInput): Promise<Poll> {
+/** The poll voted on; by ID, also the member's voter item and the pending refresh, read in the same request. */
+interface Resolved {
+  poll: Poll;
+  voter?: Voter | null;
+  refresh?: { phase: string; due_at: number } | null;
+}
+
+async function resolvePoll(input: VoteInput): Promise<Resolved> {
   let poll: Poll | null = null;
   if (input.pollId !== null) {
-    const found = await getStateAndPoll(input.guildId, input.pollId);
+    const refreshKey = dueItemKey(PollJobs.refresh, dueKeyOf(input.guildId, input.pollId));
+    const found = await getVoteContext(input.guildId, input.pollId, input.memberId, refreshKey);
     assertEnabled(input.guildId, 'polls', found.state);
-    poll = found.poll;
-    if (!poll) throw notFound(`There is no poll ${input.pollId} in guild ${input.guildId}.`);
-    return poll;
+    if (!found.poll) throw notFound(`There is no poll ${input.pollId} in guild ${input.guildId}.`);
+    return { poll: found.poll, voter: found.voter, refresh: found.refresh };
   }
   if (input.channelId && input.messageId) {
     const found = await getStateAndPollOfMessage(input.guildId, input.channelId, input.messageId);
@@ -58,14 +74,19 @@ async function resolvePoll(input: VoteInput): Promise<Poll> {
     assertEnabled(input.guildId, 'polls', await readModuleState(input.guildId, 'polls'));
   }
   if (!poll) throw notFound(`There is no poll on message ${input.messageId} in channel ${input.channelId} of guild ${input.guildId}.`);
-  return poll;
+  return { poll };
 }
 
-/** Applies the action to the member's voter item until its conditional write wins. */
-async function applyVote(poll: Poll, memberId: string, action: VoteAction, answer: PollAnswer): Promise<{ before: MemberVotes; after: MemberVotes }> {
+/** Whether the poll's pending refresh will surely run after this moment, and so show a vote saved now. */
+function refreshWillFollow(refresh: Resolved['refresh']): boolean {
+  return !!refresh && (refresh.phase === 'pending' || refresh.phase === 'dispatched') && refresh.due_at > Date.now() + REFRESH_SAFETY_MS;
+}
+
+/** Applies the action to the member's voter item until its conditional write wins; `known` is the item as read with the poll. */
+async function applyVote(poll: Poll, memberId: string, action: VoteAction, answer: PollAnswer, known: Voter | null | undefined): Promise<{ before: MemberVotes; after: MemberVotes }> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    // Most adds are a member's first vote on a poll: try that without a read, read on a lost race.
-    const voter = attempt === 0 && action === 'add' ? null : await getVoter(poll.guild_id, poll.poll_id, memberId);
+    // Most adds are a member's first vote on a poll: without the item at hand, try that without a read, read on a lost race.
+    const voter = attempt === 0 && known !== undefined ? known : attempt === 0 && action === 'add' ? null : await getVoter(poll.guild_id, poll.poll_id, memberId);
     const before = voter?.votes ?? {};
     const after = nextVotes(poll, before, action, answer);
     if ('problem' in after) throw unprocessable(after.problem as string);
@@ -88,16 +109,16 @@ async function dropLeftReactions(poll: Poll, memberId: string, before: MemberVot
 
 /** A member votes: 409 while disabled, 404 for no such poll, 422 for a closed poll, an unknown answer or a broken rule. */
 export async function vote(input: VoteInput): Promise<VoteOutcome> {
-  const poll = await resolvePoll(input);
+  const { poll, voter, refresh } = await resolvePoll(input);
   if (poll.status === 'closed') throw unprocessable(`Poll ${poll.poll_id} is closed; it takes no more votes.`);
   const answer = findAnswer(poll, input);
   if (!answer) {
     const named = input.answerId !== null ? `answer_id ${input.answerId}` : `emoji '${input.emojiName ?? input.emojiId}'`;
     throw unprocessable(`Poll ${poll.poll_id} has no answer with ${named}; its answers are ${poll.answers.map((a) => a.answer_id).join(', ')}.`);
   }
-  const { before, after } = await applyVote(poll, input.memberId, input.action, answer);
+  const { before, after } = await applyVote(poll, input.memberId, input.action, answer, voter);
   await Promise.all([
-    poll.poll_type === PollType.Service ? requestRefresh(poll.guild_id, poll.poll_id) : Promise.resolve(),
+    poll.poll_type === PollType.Service && !refreshWillFollow(refresh) ? requestRefresh(poll.guild_id, poll.poll_id) : Promise.resolve(),
     input.action === 'add' && !poll.is_multi_select ? dropLeftReactions(poll, input.memberId, before, after) : Promise.resolve(),
   ]);
   return { poll, answer, before, after };
