@@ -2,27 +2,27 @@ import type { LocalService } from '../infra/local/start.js';
 import { type Floor, requestRow, send } from './requests.js';
 import type { Row } from './table.js';
 
-/** One read that decides (state and panel in one batch), one conditional write per item changed, one Query per listing. */
+/** The fewest requests: one read that decides (module state may come from the bounded cache), one write per item changed, one Query per listing. */
 const FLOORS: Record<string, Floor> = {
-  'create panel (service message)': [3, 'state read; panel and its message pointer written'],
-  'create panel (register a message)': [3, 'state and pointer read; panel and pointer written'],
-  'list panels': [2, 'state read, one Query'],
-  'get panel': [1, 'state and panel, one batch read'],
-  'edit panel': [2, 'batch read, one conditional update'],
-  'add entry': [2, 'batch read, the entry written'],
-  'list entries': [2, 'batch read, one Query'],
-  'get entry': [1, 'state, panel and entry, one batch read'],
-  'edit entry': [2, 'batch read, one conditional update'],
-  'check: a new claim': [2, 'batch read (state, pointer, claim), the claim written'],
-  'check: a one-only claim moves': [2, 'batch read, the claim rewritten'],
-  'check: nothing changes': [1, 'batch read'],
-  'check: unknown emoji (404)': [1, 'batch read'],
-  'delete entry (3 holders, roles taken)': [3, 'batch read, Query of the holders, one batch delete'],
-  'privacy count': [2, 'state read, one Query'],
-  'privacy delete (1 claim)': [3, 'state read, one Query, one delete'],
-  'check-delete (a message, no claims)': [1, 'state and pointer, one batch read'],
-  'delete panel': [3, 'batch read, Query of its items, one batch delete'],
-  'module delete': [3, 'state read, Query of the module items, one batch delete'],
+  'create panel (service message)': [2, 'panel and its message pointer written'],
+  'create panel (register a message)': [3, 'the pointer read; panel and pointer written'],
+  'list panels': [1, 'one Query'],
+  'get panel': [1, 'one read'],
+  'edit panel': [2, 'one read, one conditional update'],
+  'add entry': [2, 'one read, the entry written'],
+  'list entries': [1, 'one Query'],
+  'get entry': [1, 'one read'],
+  'edit entry': [2, 'one read, one conditional update'],
+  'check: a new claim': [2, 'one batch read (pointer, entry, claim), the claim written'],
+  'check: a one-only claim moves': [2, 'one batch read, the claim rewritten'],
+  'check: nothing changes': [1, 'one batch read'],
+  'check: unknown emoji (404)': [1, 'one batch read'],
+  'delete entry (3 holders, roles taken)': [3, 'one read, a Query of the holders, one batch delete'],
+  'privacy count': [1, 'one Query'],
+  'privacy delete (1 claim)': [2, 'one Query, one delete'],
+  'check-delete (a message, no claims)': [1, 'the pointer read'],
+  'delete panel': [3, 'one read, a Query of its items, one batch delete'],
+  'module delete': [2, 'a Query of the module items, one batch delete'],
 };
 
 /**
