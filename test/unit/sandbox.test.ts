@@ -76,7 +76,7 @@ describe('sandbox: messages', () => {
     expect((await raw('GET', `/channels/${CHANNEL}`, { auth: 'Bearer abc' })).status).toBe(401);
     expect((await raw('GET', '/channels/not-an-id')).body.code).toBe(50035);
     expect((await raw('GET', '/nothing/here')).status).toBe(404);
-    expect((await raw('PATCH', `/channels/${CHANNEL}`)).status).toBe(405);
+    expect((await raw('PUT', `/channels/${CHANNEL}`)).status).toBe(405);
   });
 
   it('enforces the platform limits: 2000 characters, 5 rows of 5 buttons, no empty message', async () => {
