@@ -1,9 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { endpoint, type EndpointSpec } from '../../shared/http/endpoint.js';
+import { endpoint } from '../../shared/http/endpoint.js';
 import { RawBody } from '../../shared/http/envelope.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
-import { openApiDocument } from '../../shared/openapi/document.js';
 import { routes } from '../routes.js';
 
 /**
@@ -16,12 +14,11 @@ let documentText: Promise<string> | undefined;
 async function generate(): Promise<string> {
   const built = fileURLToPath(new URL('./openapi.json', import.meta.url));
   if (existsSync(built)) return readFileSync(built, 'utf8');
-  const specs = new Map<string, EndpointSpec>();
-  for (const route of routes) specs.set(route.id, (await loadHandler(route)).spec);
-  return JSON.stringify(openApiDocument(routes, specs));
+  const { loadOpenApiDocument } = await import('../../shared/openapi/load.js');
+  return JSON.stringify(await loadOpenApiDocument(routes));
 }
 
-export const handler = endpoint({}, async () => {
+export const handler = endpoint({ response: { contentType: 'application/json', description: 'This OpenAPI 3.1 document' } }, async () => {
   documentText ??= generate().catch((error: unknown) => {
     documentText = undefined;
     throw error;

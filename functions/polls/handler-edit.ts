@@ -1,8 +1,8 @@
 import { endpoint } from '../../shared/http/endpoint.js';
 import { editPollDirectly } from './polls.js';
-import { HandlerEditBody } from './schemas.js';
+import { HandlerEditBody, PollAnswer } from './schemas.js';
 
-export const handler = endpoint({ body: HandlerEditBody }, async ({ body }) => ({
+export const handler = endpoint({ body: HandlerEditBody, response: PollAnswer }, async ({ body }) => ({
   poll: await editPollDirectly(body.guild_id, body.poll_id, {
     question: body.question,
     description: body.description,

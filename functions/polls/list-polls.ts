@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint.js';
 import { listPollRecords } from './polls.js';
-import { ListPollsQuery } from './schemas.js';
+import { ListPollsQuery, PollsPage } from './schemas.js';
 
-export const handler = endpoint({ query: ListPollsQuery }, ({ query }) => listPollRecords(query.guild_id, query.page, query.page_size));
+export const handler = endpoint({ query: ListPollsQuery, response: PollsPage }, ({ query }) => listPollRecords(query.guild_id, query.page, query.page_size));

@@ -5,7 +5,7 @@
  * absence; fields ignored for native polls may be left out for them.
  */
 import { z } from 'zod';
-import { guildQuery, nullableSnowflake, pagination, snowflake } from '../../shared/http/schemas.js';
+import { guildQuery, nullableSnowflake, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PollType } from './model.js';
 import {
   POLL_ID_PATTERN,
@@ -200,3 +200,64 @@ export const SettingsBody = z
 
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
 export const PrivacyBody = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
+
+/* The answers (contract 6: exactly these fields). */
+
+export const PollSettingsRecord = z.object({
+  id: recordId,
+  guild_id: snowflakeOut,
+  save_duration_timeout: z.number().int().meta({ description: 'Seconds a closed poll is kept (default 604800)' }),
+  delete_ended_platform_polls: z.boolean(),
+  delete_ended_service_polls: z.boolean(),
+});
+
+export const PollRecord = z.object({
+  id: recordId,
+  guild_id: snowflakeOut,
+  poll_id: z.string(),
+  channel_id: snowflakeOut,
+  message_id: snowflakeOut.nullable(),
+  poll_type: z.union([z.literal(1), z.literal(2)]).meta({ description: '1 platform-native poll, 2 service poll' }),
+  poll_answer_type: z.union([z.literal(1), z.literal(2), z.literal(3), z.null()]).meta({ description: 'Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls' }),
+  question: z.string(),
+  description: z.string().nullable(),
+  is_multi_select: z.boolean(),
+  is_anonymous: z.boolean(),
+  max_votes_per_answer: z.number().int(),
+  poll_owner_id: snowflakeOut.nullable(),
+  sent_by_service: z.boolean(),
+  status: z.enum(['open', 'closed']),
+  end_time: timestamp,
+  delete_at: timestamp.nullable(),
+  edited_with_results: z.boolean(),
+  created_at: timestamp,
+  answers: z.array(
+    z.object({
+      answer_id: z.number().int().min(1),
+      answer_text: z.string(),
+      label: z.string().nullable(),
+      description: z.string().nullable(),
+      emoji_name: z.string().nullable(),
+      emoji_id: snowflakeOut.nullable(),
+      vote_count: z.number().int().min(0),
+      votes: z.array(snowflakeOut).meta({ description: 'Voter IDs, one per vote; [] on anonymous polls' }),
+    }),
+  ),
+});
+
+export const PollAnswer = z.object({ poll: PollRecord });
+export const MaybePollAnswer = z.object({ poll: PollRecord.nullable().meta({ description: 'The deleted poll, or null when the message carried none' }) });
+export const PollsPage = z.object({ polls: z.array(PollRecord), ...pageFields });
+export const PollSettingsAnswer = z.object({ settings: PollSettingsRecord });
+export const DeletedSettingsAnswer = z.object({ settings: PollSettingsRecord.nullable(), polls: z.array(PollRecord) });
+
+/** A vote: the member's votes on the poll after it (answer IDs, one per vote). */
+export const VoteAnswer = z.object({
+  vote: z.object({
+    poll_id: z.string(),
+    member_id: snowflakeOut,
+    action: VoteAction,
+    answer_id: z.number().int().min(1),
+    votes: z.array(z.number().int().min(1)),
+  }),
+});

@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint.js';
 import { createPanel } from './panels.js';
-import { CreatePanelBody } from './schemas.js';
+import { CreatePanelBody, PanelAnswer } from './schemas.js';
 
-export const handler = endpoint({ body: CreatePanelBody }, ({ body }) => createPanel(body.guild_id, body));
+export const handler = endpoint({ body: CreatePanelBody, response: PanelAnswer }, ({ body }) => createPanel(body.guild_id, body));

@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint.js';
 import { listPanels } from './panels.js';
-import { ListPanelsQuery } from './schemas.js';
+import { ListPanelsQuery, PanelsPage } from './schemas.js';
 
-export const handler = endpoint({ query: ListPanelsQuery }, ({ query }) => listPanels(query.guild_id, query.page, query.page_size));
+export const handler = endpoint({ query: ListPanelsQuery, response: PanelsPage }, ({ query }) => listPanels(query.guild_id, query.page, query.page_size));

@@ -5,7 +5,7 @@
  * field they concern.
  */
 import { z } from 'zod';
-import { nullableSnowflake, pagination, snowflake, snowflakeList } from '../../shared/http/schemas.js';
+import { nullableSnowflake, pageFields, pagination, recordId, snowflake, snowflakeList, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PANEL_TYPES } from './model.js';
 import { MAX_ENTRY_ROLES, MAX_OPTION_TEXT, contentProblem, emojiProblem } from './rules.js';
 
@@ -140,3 +140,56 @@ export const CheckDeleteBody = z.object({ guild_id: snowflake, channel_id: snowf
 
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
 export const PrivacyBody = PrivacyQuery;
+
+/* The answers (contract 6: exactly these fields). */
+
+export const PanelRecord = z.object({
+  id: recordId,
+  guild_id: snowflakeOut,
+  panel_id: z.string(),
+  panel_type: z.enum(PANEL_TYPES),
+  channel_id: snowflakeOut,
+  message_id: snowflakeOut,
+  is_service_message: z.boolean().meta({ description: 'The service created the message' }),
+  message_content: z.string().nullable(),
+  message_is_embed: z.boolean(),
+  limit_roles_to_one: z.boolean(),
+  supports_remove: z.boolean(),
+  keep_counter_at_one: z.boolean(),
+  delete_unrelated_emoji_reactions: z.boolean(),
+  remove_roles_from_users_on_entry_delete: z.boolean(),
+  created_at: timestamp,
+});
+
+export const EntryRecord = z.object({
+  id: recordId,
+  guild_id: snowflakeOut,
+  panel_id: z.string(),
+  entry_id: z.string(),
+  role_ids: z.array(snowflakeOut),
+  emoji_name: z.string(),
+  emoji_id: snowflakeOut.nullable(),
+  text: z.string().nullable(),
+  description: z.string().nullable(),
+});
+
+export const PanelAnswer = z.object({ panel: PanelRecord });
+export const PanelsPage = z.object({ panels: z.array(PanelRecord), ...pageFields });
+export const DeletedPanelAnswer = z.object({ panel: PanelRecord, entries: z.array(EntryRecord) });
+export const RemovedAnswer = z.object({ panels: z.array(PanelRecord), entries: z.array(EntryRecord) });
+export const EntryAnswer = z.object({ entry: EntryRecord });
+export const EntriesAnswer = z.object({ entries: z.array(EntryRecord) });
+
+/** What a check did for the member: the entries claimed and released, and the role changes. */
+export const CheckAnswer = z.object({
+  panel_id: z.string(),
+  entry_id: z.string().nullable(),
+  member_id: snowflakeOut,
+  changed: z.boolean(),
+  claimed: z.array(z.string()).meta({ description: 'Entry IDs claimed' }),
+  released: z.array(z.string()).meta({ description: 'Entry IDs released' }),
+  roles_added: z.array(snowflakeOut),
+  roles_removed: z.array(snowflakeOut),
+  entries_held: z.array(z.string()).meta({ description: 'Entry IDs the member holds afterwards' }),
+  message: z.string(),
+});

@@ -7,6 +7,7 @@ import { parseSnowflake } from '../ids.js';
 import { type ModuleName, moduleOfPath } from '../modules/names.js';
 import { RawBody, successResponse } from './envelope.js';
 import { parseJsonLossless } from './json.js';
+import { checkStoreLimits } from './limits.js';
 import { answerFailures, bodyLimit, errorEnvelope } from './middleware.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
@@ -26,8 +27,16 @@ export interface EndpointSpec {
    * The success answer's `data`, as a Zod object (records of CONTRACT 6 and
    * 11). Published in /openapi.json next to the request schemas, and checked
    * against every answer the tests receive; never parsed at run time.
+   * A route answering something other than the envelope (a page, the
+   * document itself) names its content type instead.
    */
-  response?: z.ZodType;
+  response?: z.ZodType | RawAnswer;
+}
+
+/** A success answer that is not the JSON envelope, as the OpenAPI document describes it. */
+export interface RawAnswer {
+  contentType: string;
+  description: string;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -88,7 +97,7 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodType; raw: unknown 
  * guild key (403), rules (422), then the use case and the envelope.
  */
 export function endpoint<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
-  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: string; response?: z.ZodType },
+  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: string; response?: z.ZodType | RawAnswer },
   run: (input: EndpointInput<Q, B, P>) => Promise<object> | object,
 ): Handler {
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
@@ -101,9 +110,8 @@ export function endpoint<Q extends z.ZodType | undefined = undefined, B extends 
 
     // Shape of every part and of the acting-member header, before any rule.
     const results = parts.map((part) => ({ part, result: part.schema.safeParse(part.raw, { error: problemOf, reportInput: true }) }));
-    for (const { part, result } of results) {
-      if (!result.success && result.error.issues.some(isShapeIssue)) throw validationError(result.error.issues, part.where);
-    }
+    const failures = results.flatMap(({ part, result }) => (result.success ? [] : [{ where: part.where, issues: result.error.issues }]));
+    if (failures.some(({ issues }) => issues.some(isShapeIssue))) throw validationError(failures);
     const actorHeader = header(event, ACTOR_HEADER);
     const actor = actorHeader === undefined || actorHeader === '' ? null : parseSnowflake(actorHeader);
     if (actorHeader && actor === null) {
@@ -120,9 +128,8 @@ export function endpoint<Q extends z.ZodType | undefined = undefined, B extends 
       throw forbidden(`This API key belongs to guild ${caller.guildId}; it cannot act on guild ${guildId}.`);
     }
 
-    for (const { part, result } of results) {
-      if (!result.success) throw validationError(result.error.issues, part.where);
-    }
+    if (failures.length) throw validationError(failures);
+    checkStoreLimits(parts);
     const value = (where: Part['where']) => {
       const found = results.find((r) => r.part.where === where);
       return found?.result.success ? found.result.data : undefined;

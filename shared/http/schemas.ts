@@ -9,9 +9,18 @@ import { parseSnowflake } from '../ids.js';
 const SNOWFLAKE_RULE = 'a snowflake ID: 1 to 20 decimal digits within 0..18446744073709551615, as a string or a JSON integer';
 const shape = { status: 400 } as const;
 
+export const SNOWFLAKE_PATTERN = '^[0-9]{1,20}$';
+
+/**
+ * Snowflakes are advertised as strings only: a JavaScript client sending the
+ * integer form loses digits above 2^53 and may reach another guild's data.
+ * The service still accepts exact JSON integers.
+ */
 const snowflakeJsonSchema = {
-  description: 'Platform snowflake ID (uint64). Accepted as a decimal string or a JSON integer; always answered as a string.',
-  anyOf: [{ type: 'string', pattern: '^[0-9]{1,20}$' }, { type: 'integer', minimum: 0 }],
+  type: 'string',
+  pattern: SNOWFLAKE_PATTERN,
+  description: 'Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.',
+  examples: ['1234567890123456789'],
 };
 
 /** A required platform ID; answers it as a canonical decimal string. */
@@ -44,7 +53,7 @@ export const nullableSnowflake = z
     }
     return id;
   })
-  .meta({ ...snowflakeJsonSchema, anyOf: [...snowflakeJsonSchema.anyOf, { type: 'null' }] });
+  .meta({ ...snowflakeJsonSchema, type: ['string', 'null'] });
 
 /** A list of platform IDs. */
 export const snowflakeList = z.array(snowflake);
@@ -105,3 +114,42 @@ export const guildQuery = z.object({ guild_id: snowflake });
 
 /** The body of a guild-scoped write: `guild_id` (req). */
 export const guildBody = z.object({ guild_id: snowflake });
+
+/*
+ * Building blocks of success answers (`response`): plain schemas of what the
+ * service writes, checked against every answer the tests receive.
+ */
+
+/** A platform ID in an answer: always a decimal string. */
+export const snowflakeOut = z
+  .string()
+  .regex(new RegExp(SNOWFLAKE_PATTERN))
+  .meta({ description: 'Platform snowflake ID (uint64) as a decimal string', examples: ['1234567890123456789'] });
+
+/** A record's `id`: a positive integer, unique within its record type (contract 3.4). */
+export const recordId = z.number().int().min(1).meta({ description: 'Positive integer, unique within the record type' });
+
+/** A timestamp in an answer: ISO 8601 UTC with milliseconds. */
+export const timestamp = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+  .meta({ format: 'date-time', description: 'ISO 8601 UTC time', examples: ['2026-11-21T12:00:00.000Z'] });
+
+/** `data` of an answer that only says what happened. */
+export const messageAnswer = z.object({ message: z.string() });
+
+/** The page fields of a paginated list, beside its items (contract 3.6). */
+export const pageFields = {
+  page: z.number().int().min(1),
+  page_size: z.number().int().min(1).max(100),
+  total: z.number().int().min(0),
+};
+
+/** What every privacy count answers (contract 5): records holding the member's ID and names. */
+export const privacyCounts = z.object({
+  username: z.number().int().min(0),
+  display_name: z.number().int().min(0),
+  global_name: z.number().int().min(0),
+  nickname: z.number().int().min(0),
+  id: z.number().int().min(0),
+});

@@ -7,7 +7,11 @@ import { AppError } from '../errors.js';
  * lengths, formats, conditional requirements).
  *
  * A schema marks an issue as shape with `params: { status: 400 }`; the Zod
- * issue codes that mean "wrong type" are shape too. Everything else is a rule.
+ * issue codes that mean "wrong type" are shape too, and so is a field with
+ * allowed values (an enum, a literal) that is missing or whose JSON type none
+ * of the allowed values has (`null`, `true`, `[]`, `{}`, `1.5` for a list of
+ * names). A value of the right type outside the allowed ones is a rule.
+ * Everything else is a rule.
  */
 type Issue = z.core.$ZodIssue;
 
@@ -15,7 +19,22 @@ const SHAPE_CODES = new Set(['invalid_type', 'invalid_union', 'invalid_key', 'in
 
 export function isShapeIssue(issue: Issue): boolean {
   if (issue.code === 'custom') return (issue.params as { status?: number } | undefined)?.status === 400;
+  if (issue.code === 'invalid_value') return !ofAllowedType(issue.input, issue.values);
   return SHAPE_CODES.has(issue.code);
+}
+
+/** A value's JSON type, as JSON Schema names it; a bigint is a JSON integer too big for a number. */
+export function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'bigint') return 'integer';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** Whether a value was given and has the JSON type of one of the allowed values. */
+function ofAllowedType(input: unknown, values: readonly unknown[]): boolean {
+  return input !== undefined && values.some((allowed) => jsonType(allowed) === jsonType(input));
 }
 
 /** Where the issue is, as a client would write it: `answers[0].answer_text`. */
@@ -65,8 +84,11 @@ export function problemOf(issue: z.core.$ZodRawIssue): string {
         : `must be at least ${issue.minimum}${unit(issue.origin)}`;
     case 'too_big':
       return `must be at most ${issue.maximum}${unit(issue.origin)}`;
-    case 'invalid_value':
-      return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_value': {
+      const allowed = `one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+      if (issue.input === undefined) return `is required (${allowed})`;
+      return ofAllowedType(issue.input, issue.values) ? `must be ${allowed}` : `must be ${allowed}, not ${describe(issue.input)}`;
+    }
     case 'invalid_format':
       return issue.format === 'regex' && 'pattern' in issue
         ? `does not have the allowed form (${String(issue.pattern)})`
@@ -86,12 +108,22 @@ function sentence(issue: Issue): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-/** The AppError for a failed parse: shape issues first (400), else rules (422). */
-export function validationError(issues: Issue[], where: 'body' | 'query' | 'path' | 'header'): AppError {
-  const shape = issues.filter(isShapeIssue);
-  const chosen = shape.length ? shape : issues;
-  const first = chosen[0]!;
-  const more = chosen.length > 1 ? ` (${chosen.length - 1} more problem${chosen.length > 2 ? 's' : ''} in the ${where})` : '';
-  const reason = sentence(first).replace(/\.$/, `${more}.`);
+export type Where = 'body' | 'query' | 'path' | 'header';
+
+/**
+ * The AppError for failed parses: the shape issues of every part (400), else
+ * their rule issues (422). The reason names every problem found, each a
+ * sentence with its field, what was wrong and what is allowed; the first
+ * sentence counts the others.
+ */
+export function validationError(failures: { where: Where; issues: Issue[] }[]): AppError {
+  const found = failures.flatMap(({ where, issues }) => issues.map((issue) => ({ where, issue })));
+  const shape = found.filter(({ issue }) => isShapeIssue(issue));
+  const chosen = shape.length ? shape : found;
+  const sentences = [...new Set(chosen.map(({ issue }) => sentence(issue)))];
+  const places = [...new Set(chosen.map(({ where }) => where))].join(' and ');
+  const others = sentences.length - 1;
+  const more = others > 0 ? ` (${others} more problem${others > 1 ? 's' : ''} in the ${places})` : '';
+  const reason = [sentences[0]!.replace(/\.$/, `${more}.`), ...sentences.slice(1)].join(' ');
   return new AppError(shape.length ? 'BadRequestError' : 'Unprocessable Entity', reason);
 }

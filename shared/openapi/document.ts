@@ -1,26 +1,43 @@
 import { z } from 'zod';
 import { catalogue, type ErrorName } from '../errors.js';
-import type { EndpointSpec } from '../http/endpoint.js';
+import type { EndpointSpec, RawAnswer } from '../http/endpoint.js';
+import { MAX_ID_CHARS } from '../http/limits.js';
 import type { Route } from '../http/route.js';
 import { moduleOfPath } from '../modules/names.js';
+import { TAGS, tagOf } from './tags.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the route table and the very Zod
- * schemas each handler validates with (the factory attaches them to the
- * handler as `spec`).
+ * schemas each handler validates with and answers (the factory attaches them
+ * to the handler as `spec`). Built on request or at build time, never when a
+ * function loads.
  */
 type JsonSchema = Record<string, unknown>;
 
-const toSchema = (schema: z.ZodType): JsonSchema => {
-  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 };
 
-const envelope = (data: JsonSchema = { type: 'object' }): JsonSchema => ({
-  type: 'object',
-  required: ['success', 'data'],
-  properties: { success: { const: true }, data },
-});
+const isRaw = (response: EndpointSpec['response']): response is RawAnswer => Boolean(response && 'contentType' in response);
+
+/** The 200 answer: the envelope around the declared `data`, or the raw content a page or document is. */
+function success(spec: EndpointSpec): JsonSchema {
+  const { response } = spec;
+  if (isRaw(response)) {
+    const schema = response.contentType.startsWith('application/json') ? { type: 'object' } : { type: 'string' };
+    return { description: response.description, content: { [response.contentType.split(';')[0]!]: { schema } } };
+  }
+  const data = response ? toSchema(response, 'output') : { type: 'object' };
+  return {
+    description: 'Success: the envelope with the answer in `data`',
+    content: {
+      'application/json': {
+        schema: { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } },
+      },
+    },
+  };
+}
 
 /** Which errors a route can answer, following the order of checks of contract 3.2. */
 function errorsOf(route: Route, spec: EndpointSpec): ErrorName[] {
@@ -41,10 +58,13 @@ function parameters(spec: EndpointSpec): JsonSchema[] {
   for (const where of ['path', 'query'] as const) {
     const schema = spec[where];
     if (!schema) continue;
-    const json = toSchema(schema);
+    const json = toSchema(schema, 'input');
     const required = new Set((json.required as string[] | undefined) ?? []);
     for (const [name, property] of Object.entries((json.properties as Record<string, JsonSchema>) ?? {})) {
-      list.push({ name, in: where, required: where === 'path' || required.has(name), schema: property });
+      const { description, ...rest } = property;
+      // A path names a record by its ID; none is longer than the factory lets through (404 beyond).
+      const bounded = where === 'path' && rest.type === 'string' && rest.maxLength === undefined ? { ...rest, maxLength: MAX_ID_CHARS } : rest;
+      list.push({ name, in: where, required: where === 'path' || required.has(name), description: description ?? describeParameter(name), schema: bounded });
     }
   }
   if (spec.actor) {
@@ -52,52 +72,73 @@ function parameters(spec: EndpointSpec): JsonSchema[] {
       name: 'X-Acting-User-Id',
       in: 'header',
       required: spec.actor === 'required',
-      description: 'The member the bot acts for (snowflake).',
+      description: 'The member the bot acts for (snowflake ID).',
       schema: { type: 'string', pattern: '^[0-9]{1,20}$' },
     });
   }
   return list;
 }
 
+function describeParameter(name: string): string {
+  if (name === 'page') return 'Page number, from 1.';
+  if (name === 'page_size') return 'Items per page, 1 to 100.';
+  return name.endsWith('_id') ? `The ${name.slice(0, -3).replaceAll('_', ' ')} ID.` : `The ${name.replaceAll('_', ' ')}.`;
+}
+
+const ACCESS: Record<Route['access'], string> = {
+  public: 'Public: no credentials.',
+  client: "Needs the service token, or an API key of the guild named in the request.",
+  internal: 'Internal: only the service (bot) token may call it; a guild API key gets 403.',
+};
+
+function operationOf(route: Route, spec: EndpointSpec): JsonSchema {
+  const responses: Record<string, JsonSchema> = { '200': success(spec) };
+  for (const name of errorsOf(route, spec)) {
+    const { status } = catalogue[name];
+    const names = [...((responses[String(status)]?.['x-error-names'] as string[]) ?? []), name];
+    responses[String(status)] = {
+      description: names.join(' or '),
+      'x-error-names': names,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
+  }
+  const operation: JsonSchema = {
+    operationId: route.id,
+    summary: route.summary,
+    description: `${route.summary}. ${ACCESS[route.access]}`,
+    tags: [tagOf(route)],
+    'x-access': route.access,
+    security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
+    parameters: parameters(spec),
+    responses,
+  };
+  if (spec.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(spec.body, 'input') } } };
+  return operation;
+}
+
 export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<string, EndpointSpec>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    const spec = specs.get(route.id) ?? {};
-    const errors = errorsOf(route, spec);
-    const responses: Record<string, JsonSchema> = { '200': { description: 'Success', content: { 'application/json': { schema: envelope() } } } };
-    for (const name of errors) {
-      const { status } = catalogue[name];
-      const existing = responses[String(status)];
-      const names = [...((existing?.['x-error-names'] as string[]) ?? []), name];
-      responses[String(status)] = {
-        description: names.join(' or '),
-        'x-error-names': names,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-      };
-    }
-    const operation: JsonSchema = {
-      operationId: route.id,
-      summary: route.summary,
-      tags: [moduleOfPath(route.path) ?? route.id.split('.')[0]],
-      'x-access': route.access,
-      security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
-      parameters: parameters(spec),
-      responses,
-    };
-    if (route.access === 'internal') operation.description = 'Internal: only the service (bot) token may call it.';
-    if (spec.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(spec.body) } } };
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route, specs.get(route.id) ?? {});
   }
+  const used = new Set(routes.map(tagOf));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Guild Module Management Service',
       version: '1',
-      description:
-        'Per-guild module management for a chat-community bot. Every path is also served under /v1. Snowflake IDs are accepted as strings or JSON integers and always answered as strings.',
+      summary: 'Per-guild modules of a chat-community bot',
+      description: [
+        'Per-guild module management for a chat-community bot: reaction roles, polls, socials, server statistics, welcoming, invite tracking, giveaways, verification and tags.',
+        'Every path is served under /v1 and also without the prefix. Every answer is JSON in the envelope `{"success": true, "data": {...}}` or `{"success": false, "data": {}, "error": {"code", "name", "message"}}`.',
+        'Snowflake IDs are strings of 1 to 20 digits: send them as strings (the service also accepts exact JSON integers, but a JavaScript number loses digits above 2^53). A 400 names a missing field, a wrong JSON type or an invalid ID; a 422 a rule; both list every problem found.',
+      ].join('\n\n'),
+      contact: { name: 'The operators of this deployment' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: '/v1', description: 'This service (every path is also served without /v1)' }],
     security: [{ bearerAuth: [] }],
+    tags: TAGS.filter((tag) => used.has(tag.name)),
     paths,
     components: {
       securitySchemes: {
@@ -106,6 +147,7 @@ export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<str
       schemas: {
         ErrorEnvelope: {
           type: 'object',
+          description: 'Every error answer.',
           required: ['success', 'data', 'error'],
           properties: {
             success: { const: false },
@@ -114,9 +156,9 @@ export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<str
               type: 'object',
               required: ['code', 'name', 'message'],
               properties: {
-                code: { type: 'integer' },
-                name: { enum: Object.keys(catalogue) },
-                message: { type: 'string', description: '"<Title>! <reason>"' },
+                code: { type: 'integer', description: 'The HTTP status (but on the reaction-role check quirk, contract 3.3)' },
+                name: { type: 'string', enum: Object.keys(catalogue) },
+                message: { type: 'string', description: '"<Title>! <reason>": the reason names each problem, its field, what was wrong and what is allowed' },
               },
             },
           },

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { type LocalService, startLocal } from '../../infra/local/start.js';
+import { checkAnswer } from './answers.js';
 
 export const SERVICE_TOKEN = 'test-service-token-0123456789abcdef';
 
@@ -48,6 +49,8 @@ export async function startTestService(options: { indexLagMs?: number } = {}): P
     } catch {
       parsed = null;
     }
+    // Every success answer must be what its route declares (and /openapi.json publishes).
+    await checkAnswer(method, url.pathname, res.status, parsed);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return Object.assign(service, { call });

@@ -1,0 +1,4 @@
+import { z } from 'zod';
+
+/** `/livez` and `/readyz`: `data.status` is "ok" (contract 2). */
+export const statusAnswer = z.object({ status: z.literal('ok') });

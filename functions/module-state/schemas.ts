@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { messageAnswer, recordId, snowflakeOut } from '../../shared/http/schemas.js';
+
+/** Home: names the module route. */
+export const HomeAnswer = messageAnswer;
+
+/** `GET .../status`: whether the module is on for the guild. */
+export const StatusAnswer = z.object({ status: z.boolean() });
+
+const record = z.object({ id: recordId, guild_id: snowflakeOut }).catchall(z.unknown());
+
+/**
+ * What enable and disable answer: the module's snapshot (contract 5). Part 1
+ * modules give `status` and, where they have settings, `settings`; parts 2
+ * and 3 the settings and record lists their documents name (socials groups
+ * its entries by kind). The records are those of the module's own routes.
+ */
+export const SnapshotAnswer = z
+  .object({
+    status: z.boolean().optional().meta({ description: 'Part 1 modules: whether the module is now enabled' }),
+    settings: record.nullable().optional().meta({ description: "The module's settings record, where it has settings" }),
+  })
+  .catchall(z.union([z.array(record), z.record(z.string(), z.array(record))]))
+  .meta({ description: "The module's snapshot: its settings and its records, by the keys its document lists" });
