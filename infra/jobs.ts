@@ -31,6 +31,8 @@ export const jobs: Job[] = [
   { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Closes polls at their end time' },
   { id: 'polls.delete', file: 'functions/jobs/polls-delete.ts', schedule: 'rate(1 minute)', batchSize: 10, description: "Deletes closed polls' data at delete_at" },
   { id: 'polls.refresh', file: 'functions/jobs/polls-refresh.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Re-renders poll messages after votes, batched per poll' },
+  { id: 'socials.poll', file: 'functions/jobs/socials-poll.ts', schedule: 'rate(1 minute)', batchSize: 5, description: 'Polls a watched forum, feed or video channel once per interval and announces new items' },
+  { id: 'socials.streams', file: 'functions/jobs/socials-streams.ts', schedule: 'rate(1 minute)', batchSize: 1, description: 'Polls every watched stream account, 100 a request' },
   { id: 'serverstats.counters', file: 'functions/jobs/serverstats-counters.ts', schedule: 'rate(1 minute)', batchSize: 5, description: "Refreshes a guild's counters within the platform's rename limit" },
   { id: 'welcoming.timedrole-grant', file: 'functions/jobs/welcoming-timedrole-grant.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Grants timed roles at join time + add_after, once' },
   { id: 'welcoming.timedrole-catchup', file: 'functions/jobs/welcoming-timedrole-catchup.ts', schedule: 'rate(1 minute)', batchSize: 1, description: 'Hourly per guild: timed roles for members the join checks missed' },

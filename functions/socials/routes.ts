@@ -1,7 +1,33 @@
 import type { Route } from '../../shared/http/route.js';
 import { moduleStateRoutes } from '../module-state/routes.js';
+import { KIND_LIST, type Kind } from './kinds.js';
+
+const base = '/modules/socials';
+const file = (name: string) => `functions/socials/${name}.ts`;
+
+export const entriesPath = (kind: Kind) => `${base}/entries/${kind}`;
+export const sendPath = (kind: Kind) => `${base}/entries/send/${kind}`;
+
+/** The four monitor kinds share one shape: list, create, delete and send each, from the kinds table. */
+const entryRoutes: Route[] = KIND_LIST.flatMap(({ kind, field }) => [
+  { id: `socials.list-${kind}`, method: 'GET', path: entriesPath(kind), access: 'client', file: file('list-entries'), summary: `A guild's ${kind} entries, newest first` },
+  { id: `socials.create-${kind}`, method: 'POST', path: entriesPath(kind), access: 'client', file: file('create-entry'), summary: `Watch a ${kind} (${field}) in a channel` },
+  { id: `socials.delete-${kind}`, method: 'DELETE', path: entriesPath(kind), access: 'client', file: file('delete-entry'), summary: `Stop watching a ${kind} in every channel of the guild` },
+  { id: `socials.send-${kind}`, method: 'POST', path: sendPath(kind), access: 'internal', file: file('send-entry'), summary: `Announce one new ${kind} item now` },
+]);
 
 export const routes: Route[] = [
   ...moduleStateRoutes('socials'),
-  { id: 'socials.handler-home', method: 'GET', path: '/modules/socials/handler', access: 'public', file: 'functions/module-state/home.ts', summary: 'Home of the socials scheduling handler' },
+  { id: 'socials.handler-home', method: 'GET', path: `${base}/handler`, access: 'public', file: 'functions/module-state/home.ts', summary: 'Home of the socials scheduling handler' },
+  { id: 'socials.get-settings', method: 'GET', path: `${base}/settings`, access: 'client', file: file('get-settings'), summary: "A guild's socials settings" },
+  { id: 'socials.update-settings', method: 'PUT', path: `${base}/settings`, access: 'client', file: file('update-settings'), summary: "Change a guild's socials settings" },
+  { id: 'socials.delete-settings', method: 'DELETE', path: `${base}/settings/delete`, access: 'client', file: file('delete-settings'), summary: 'Remove all socials data of a guild and reset the module' },
+  ...entryRoutes,
+  { id: 'socials.forum-refresh-filter', method: 'POST', path: `${base}/handler/monitor/forum/refresh-filter`, access: 'internal', file: file('forum-refresh-filter'), summary: 'Make sure a forum community is polled, or no longer' },
+  { id: 'socials.stream-refresh-filter', method: 'POST', path: `${base}/handler/monitors/stream/refresh-filter`, access: 'internal', file: file('stream-refresh-filter'), summary: 'Make sure a stream account is polled, or no longer' },
+  { id: 'socials.get-uploads-playlist-id', method: 'GET', path: `${base}/handler/monitors/video/get-uploads-playlist-id`, access: 'internal', file: file('get-uploads-playlist-id'), summary: "A video channel's uploads playlist" },
+  { id: 'socials.get-meme', method: 'GET', path: `${base}/handler/meme/get`, access: 'internal', file: file('get-meme'), summary: 'A random meme' },
+  { id: 'socials.send-meme', method: 'POST', path: `${base}/meme/send`, access: 'client', file: file('send-meme'), summary: 'Edit a message into a random meme' },
+  { id: 'socials.privacy-get-user-entries', method: 'GET', path: `${base}/privacy/get-user-entries`, access: 'internal', file: file('privacy-get-user-entries'), summary: 'Count the member data the module keeps (none)' },
+  { id: 'socials.privacy-delete-user-entries', method: 'DELETE', path: `${base}/privacy/delete-user-entries`, access: 'internal', file: file('privacy-delete-user-entries'), summary: 'Delete the member data the module keeps (none)' },
 ];

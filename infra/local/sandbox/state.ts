@@ -39,6 +39,8 @@ export interface StoredMessage {
   timestamp: Date;
   edited_timestamp: Date | null;
   webhook_id?: string;
+  /** The nonce the message was posted with (the platform enforces it on request). */
+  nonce?: string;
   /** Keyed by the emoji's ID (custom) or its text (unicode), in the order first used. */
   reactions: Map<string, StoredReaction>;
 }

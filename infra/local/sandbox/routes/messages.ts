@@ -53,9 +53,20 @@ export function newMessage(channelId: string, author: User, body: unknown): Stor
 }
 
 /** Posts a message in a channel (created on first use) and answers it. */
+/** How long the platform remembers a nonce it enforces (a few minutes). */
+const NONCE_WINDOW_MS = 5 * 60 * 1000;
+
 export function postMessage(state: SandboxState, channelId: string, author: User, body: unknown): StoredMessage {
   const channel = ensureChannel(state, channelId);
+  // With enforce_nonce, a second post with the same nonce by the same author answers the first message instead of a new one.
+  const { nonce, enforce_nonce: enforce } = (body && typeof body === 'object' ? body : {}) as { nonce?: unknown; enforce_nonce?: unknown };
+  if (enforce === true && (typeof nonce === 'string' || typeof nonce === 'number')) {
+    const since = Date.now() - NONCE_WINDOW_MS;
+    const earlier = [...channel.messages.values()].find((m) => m.nonce === String(nonce) && m.author.id === author.id && m.timestamp.getTime() >= since);
+    if (earlier) return earlier;
+  }
   const message = newMessage(channelId, author, body);
+  if (typeof nonce === 'string' || typeof nonce === 'number') message.nonce = String(nonce);
   channel.messages.set(message.id, message);
   return message;
 }

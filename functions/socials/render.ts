@@ -1,0 +1,24 @@
+/**
+ * How an announcement looks (contract 7): the item's title and link (rss:
+ * also its description, cut to 500 characters), `@everyone` first when the
+ * entry asks for it, which is then the only mention allowed.
+ */
+import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
+import type { SourceItem } from './feed.js';
+import type { Kind } from './kinds.js';
+
+const MAX_CONTENT = 2000;
+
+export function announcement(kind: Kind, item: Pick<SourceItem, 'title' | 'description' | 'link'>, mentionEveryone: boolean): RESTPostAPIChannelMessageJSONBody {
+  const lines: string[] = [];
+  if (mentionEveryone) lines.push('@everyone');
+  const title = item.title.trim() || '(untitled)';
+  lines.push(kind === 'stream' ? `🔴 **${title}**` : `**${title}**`);
+  if (kind === 'rss' && item.description) lines.push(item.description.slice(0, 500));
+  if (item.link) lines.push(item.link);
+  const content = lines.join('\n');
+  return {
+    content: content.length > MAX_CONTENT ? `${content.slice(0, MAX_CONTENT - 1)}…` : content,
+    allowed_mentions: { parse: mentionEveryone ? ['everyone' as never] : [] },
+  };
+}

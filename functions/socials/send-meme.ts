@@ -1,0 +1,6 @@
+import { endpoint } from '../../shared/http/endpoint.js';
+import { sendMeme } from './handler-ops.js';
+import { MemeSendBody, MessageAnswer } from './schemas.js';
+
+/** Edits an existing message into a meme: its title, link and image. */
+export const handler = endpoint({ body: MemeSendBody, response: MessageAnswer }, ({ body }) => sendMeme(body.guild_id, body.channel_id, body.message_id));

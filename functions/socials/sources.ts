@@ -1,0 +1,213 @@
+/**
+ * The watched sources over real HTTP (contract 7, wire formats there): the
+ * forum's listing, the stream service's users and streams, the video
+ * service's channels and uploads, RSS and Atom feeds, and the meme source.
+ * Every request has a time limit and a 5 MiB cap, feeds are fetched with
+ * `If-None-Match` / `If-Modified-Since`, and every failure is a
+ * {@link SourceError} naming what the source answered.
+ */
+import { type SourceItem, parseFeed } from './feed.js';
+
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const TIMEOUT_MS = 10_000;
+
+/** A source that did not answer as it should; `unknown` when it said the thing does not exist. */
+export class SourceError extends Error {
+  constructor(
+    message: string,
+    readonly unknown = false,
+  ) {
+    super(message);
+    this.name = 'SourceError';
+  }
+}
+
+const env = (name: string, fallback: string) => (process.env[name] || fallback).replace(/\/$/, '');
+
+/** Where each source lives: the configured URLs, else the public services (local mode sets its sandbox). */
+export const sourceConfig = () => ({
+  forumApi: env('FORUM_API_BASE_URL', 'https://www.reddit.com'),
+  forumWeb: env('FORUM_WEB_BASE_URL', 'https://www.reddit.com'),
+  streamApi: env('STREAM_API_BASE_URL', 'https://api.twitch.tv'),
+  streamWeb: env('STREAM_WEB_BASE_URL', 'https://www.twitch.tv'),
+  streamClientId: process.env.STREAM_API_CLIENT_ID ?? '',
+  streamToken: process.env.STREAM_API_TOKEN ?? '',
+  videoApi: env('VIDEO_API_BASE_URL', 'https://www.googleapis.com'),
+  videoWeb: env('VIDEO_WEB_BASE_URL', 'https://www.youtube.com'),
+  videoKey: process.env.VIDEO_API_KEY ?? '',
+  memeUrl: process.env.MEME_API_URL || 'https://meme-api.com/gimme',
+});
+
+export interface Fetched {
+  status: number;
+  body: string;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** GET with a time limit and a size cap; 304 is an answer, any other non-2xx a SourceError. */
+export async function get(url: string, headers: Record<string, string> = {}, what = url): Promise<Fetched> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers }, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'follow' });
+  } catch (error) {
+    const cause = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error);
+    throw new SourceError(`${what} could not be reached: ${cause}`);
+  }
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    await response.body?.cancel();
+    throw new SourceError(`${what} answered ${declared} bytes, over the 5 MiB a source may send`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body) {
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw new SourceError(`${what} sent more than the 5 MiB a source may send`);
+      }
+      chunks.push(value);
+    }
+  }
+  const body = Buffer.concat(chunks).toString('utf8');
+  if (response.status === 304) return { status: 304, body: '', etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+  if (response.status === 404) throw new SourceError(`${what} answered 404 Not Found`, true);
+  if (!response.ok) throw new SourceError(`${what} answered ${response.status} ${response.statusText}`.trim());
+  return { status: response.status, body, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+}
+
+function json<T>(fetched: Fetched, what: string): T {
+  try {
+    return JSON.parse(fetched.body) as T;
+  } catch {
+    throw new SourceError(`${what} answered something that is not JSON`);
+  }
+}
+
+// ---- forum ------------------------------------------------------------------------
+
+export async function forumItems(community: string): Promise<SourceItem[]> {
+  const c = sourceConfig();
+  const what = `The forum community '${community}'`;
+  const listing = json<{ data?: { children?: { data?: Record<string, unknown> }[] } }>(await get(`${c.forumApi}/r/${encodeURIComponent(community)}/new.json?limit=25`, {}, what), what);
+  const children = listing.data?.children;
+  if (!Array.isArray(children)) throw new SourceError(`${what} answered a listing without data.children`);
+  return children
+    .map((child) => child.data ?? {})
+    .filter((post) => typeof post.id === 'string')
+    .map((post) => ({
+      key: `p:${post.id}`,
+      title: String(post.title ?? ''),
+      description: null,
+      link: typeof post.permalink === 'string' ? `${c.forumWeb}${post.permalink}` : typeof post.url === 'string' ? post.url : null,
+      published: typeof post.created_utc === 'number' ? post.created_utc * 1000 : null,
+    }));
+}
+
+// ---- stream -----------------------------------------------------------------------
+
+const streamHeaders = () => {
+  const c = sourceConfig();
+  return { 'Client-Id': c.streamClientId, Authorization: `Bearer ${c.streamToken}` };
+};
+
+export async function streamAccountExists(account: string): Promise<void> {
+  const c = sourceConfig();
+  const what = `The stream account '${account}'`;
+  const users = json<{ data?: unknown[] }>(await get(`${c.streamApi}/helix/users?login=${encodeURIComponent(account)}`, streamHeaders(), what), what);
+  if (!Array.isArray(users.data) || users.data.length === 0) throw new SourceError(`${what} does not exist (the stream service lists no such user)`, true);
+}
+
+export interface LiveStream {
+  id: string;
+  account: string;
+  title: string;
+}
+
+/** The accounts live now, for up to 100 accounts in one request. */
+export async function liveStreams(accounts: string[]): Promise<LiveStream[]> {
+  const c = sourceConfig();
+  const query = accounts.map((a) => `user_login=${encodeURIComponent(a)}`).join('&');
+  const what = `The stream service (${accounts.length} accounts)`;
+  const streams = json<{ data?: Record<string, unknown>[] }>(await get(`${c.streamApi}/helix/streams?${query}`, streamHeaders(), what), what);
+  if (!Array.isArray(streams.data)) throw new SourceError(`${what} answered without data`);
+  return streams.data
+    .filter((s) => s.type === 'live' && typeof s.id === 'string' && typeof s.user_login === 'string')
+    .map((s) => ({ id: String(s.id), account: String(s.user_login).toLowerCase(), title: String(s.title ?? '') }));
+}
+
+export const streamUrl = (account: string) => `${sourceConfig().streamWeb}/${account}`;
+
+// ---- video ------------------------------------------------------------------------
+
+export async function uploadsPlaylistOf(handle: string): Promise<string> {
+  const c = sourceConfig();
+  const what = `The video channel '${handle}'`;
+  const channels = json<{ items?: { contentDetails?: { relatedPlaylists?: { uploads?: string } } }[] }>(
+    await get(`${c.videoApi}/youtube/v3/channels?part=contentDetails&forHandle=${encodeURIComponent(handle)}&key=${encodeURIComponent(c.videoKey)}`, {}, what),
+    what,
+  );
+  const uploads = channels.items?.[0]?.contentDetails?.relatedPlaylists?.uploads;
+  if (!uploads) throw new SourceError(`${what} does not exist (the video service lists no channel for that handle)`, true);
+  return uploads;
+}
+
+export async function videoItems(uploadsPlaylistId: string): Promise<SourceItem[]> {
+  const c = sourceConfig();
+  const what = `The uploads playlist '${uploadsPlaylistId}'`;
+  const playlist = json<{ items?: { snippet?: { title?: string; publishedAt?: string; resourceId?: { videoId?: string } } }[] }>(
+    await get(`${c.videoApi}/youtube/v3/playlistItems?part=snippet&playlistId=${encodeURIComponent(uploadsPlaylistId)}&maxResults=10&key=${encodeURIComponent(c.videoKey)}`, {}, what),
+    what,
+  );
+  return (playlist.items ?? [])
+    .map((item) => item.snippet ?? {})
+    .filter((s) => typeof s.resourceId?.videoId === 'string')
+    .map((s) => ({
+      key: `v:${s.resourceId!.videoId}`,
+      title: String(s.title ?? ''),
+      description: null,
+      link: `${c.videoWeb}/watch?v=${encodeURIComponent(s.resourceId!.videoId!)}`,
+      published: s.publishedAt ? Date.parse(s.publishedAt) || null : null,
+    }));
+}
+
+export const videoUrl = (videoId: string) => `${sourceConfig().videoWeb}/watch?v=${encodeURIComponent(videoId)}`;
+
+// ---- rss --------------------------------------------------------------------------
+
+/** A feed's items, or null when it answered 304 Not Modified to the validators given. */
+export async function feedItems(url: string, validators: { etag?: string | null; lastModified?: string | null } = {}): Promise<{ items: SourceItem[]; etag: string | null; lastModified: string | null } | null> {
+  const headers: Record<string, string> = {};
+  if (validators.etag) headers['If-None-Match'] = validators.etag;
+  if (validators.lastModified) headers['If-Modified-Since'] = validators.lastModified;
+  const what = `The feed ${url}`;
+  const fetched = await get(url, headers, what);
+  if (fetched.status === 304) return null;
+  try {
+    return { items: parseFeed(fetched.body).items, etag: fetched.etag, lastModified: fetched.lastModified };
+  } catch (error) {
+    throw new SourceError(`${what} is not a feed: ${error instanceof Error ? error.message : String(error)}`, true);
+  }
+}
+
+// ---- meme -------------------------------------------------------------------------
+
+export interface Meme {
+  title: string;
+  url: string;
+  postLink: string;
+  nsfw: boolean;
+  spoiler: boolean;
+}
+
+export async function fetchMeme(): Promise<Meme> {
+  const what = 'The meme source';
+  const meme = json<Partial<Meme>>(await get(sourceConfig().memeUrl, {}, what), what);
+  if (typeof meme.url !== 'string' || typeof meme.title !== 'string') throw new SourceError(`${what} answered without a title and url`);
+  return { title: meme.title, url: meme.url, postLink: String(meme.postLink ?? meme.url), nsfw: Boolean(meme.nsfw), spoiler: Boolean(meme.spoiler) };
+}
