@@ -2,6 +2,8 @@ import { startLocal } from '../infra/local/start.js';
 import { coldRequestBench } from './cold.js';
 import { runPollsBench } from './polls.js';
 import { reactionRolesRequests } from './reactionroles.js';
+import { runServerstatsBench } from './serverstats.js';
+import { runWelcomingBench } from './welcoming.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
 import { sizeRows } from './sizes.js';
 import { type Row, printRows } from './table.js';
@@ -26,7 +28,9 @@ try {
 } finally {
   await service.stop();
 }
-// Polls start their own local mode: the environment and the table client are per process.
+// Modules with their own figures start their own local mode: the environment and the table client are per process.
 rows.push(...(await runPollsBench()));
+rows.push(...(await runServerstatsBench()));
+rows.push(...(await runWelcomingBench()));
 
 printRows(rows);
