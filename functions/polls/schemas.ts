@@ -49,9 +49,9 @@ const pollTypeProblem = (type: number) => (type === PollType.Native || type === 
 const pollFields = {
   guild_id: snowflake,
   channel_id: snowflake,
-  poll_type: z.number().int(),
+  poll_type: z.number().int().meta({ enum: [1, 2], description: '1 platform-native poll, 2 service poll' }),
   message_id: nullableSnowflake,
-  poll_answer_type: nullableInt,
+  poll_answer_type: nullableInt.meta({ description: 'Service polls: 1 emoji reactions, 2 buttons, 3 dropdown (ignored for native polls)' }),
   question: z.string(),
   description: nullableString,
   answers: z.array(AnswerInputSchema),
@@ -159,7 +159,7 @@ export const VoteBody = z
     guild_id: snowflake,
     poll_id: nullableString,
     answer_id: nullableInt,
-    action: z.string().pipe(VoteAction),
+    action: VoteAction,
     message_id: nullableSnowflake,
     emoji_id: nullableSnowflake,
     emoji_name: nullableString,
@@ -175,9 +175,13 @@ export const VoteBody = z
       if (rule(ctx, "Field 'emoji_name' is required when answer_id is null: the answer is found by its emoji.")) return;
     }
     rule(ctx, interactionProblem(body.application_id, body.token));
+  })
+  .meta({
+    description:
+      'The poll is found by poll_id, or else by channel_id and interacted_message_id (or message_id); the answer by answer_id, or else by its emoji (emoji_name, emoji_id). application_id and token come together.',
   });
 
-export const HandlerVoteBody = z.object({ guild_id: snowflake, poll_id: z.string(), action: z.string().pipe(VoteAction), answer_id: z.number().int() });
+export const HandlerVoteBody = z.object({ guild_id: snowflake, poll_id: z.string(), action: VoteAction, answer_id: z.number().int() });
 
 export const HandlerPollBody = z.object({ guild_id: snowflake, poll_id: z.string() });
 

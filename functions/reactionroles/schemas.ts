@@ -5,7 +5,7 @@
  * field they concern.
  */
 import { z } from 'zod';
-import { nullableSnowflake, pageFields, pagination, recordId, snowflake, snowflakeList, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { nullableSnowflake, pageFields, pagination, recordId, requiredWhen, snowflake, snowflakeList, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PANEL_TYPES } from './model.js';
 import { MAX_ENTRY_ROLES, MAX_OPTION_TEXT, contentProblem, emojiProblem } from './rules.js';
 
@@ -29,6 +29,9 @@ const settings = {
   keep_counter_at_one: z.boolean().nullish(),
   delete_unrelated_emoji_reactions: z.boolean().nullish(),
 };
+
+/** The document's statement of the emoji-only settings rule. */
+const emojiSettingsRequired = requiredWhen('panel_type', 'emoji', ['keep_counter_at_one', 'delete_unrelated_emoji_reactions']);
 
 function emojiSettings(value: { panel_type: string; keep_counter_at_one?: boolean | null; delete_unrelated_emoji_reactions?: boolean | null }, ctx: Ctx) {
   if (value.panel_type !== 'emoji') return;
@@ -58,6 +61,13 @@ export const CreatePanelBody = z
       const problem = contentProblem(value.content, value.is_embed);
       if (problem) rule(ctx, 'content', problem);
     }
+  })
+  .meta({
+    allOf: [
+      emojiSettingsRequired,
+      requiredWhen('is_register', true, ['register_message_id'], ['is_embed', 'content']),
+      { if: { properties: { is_register: { const: true } }, required: ['is_register'] }, then: { properties: { panel_type: { const: 'emoji' } } } },
+    ],
   });
 
 export const EditPanelBody = z
@@ -72,7 +82,8 @@ export const EditPanelBody = z
       const problem = contentProblem(value.message_content, value.message_is_embed);
       if (problem) rule(ctx, 'message_content', problem);
     }
-  });
+  })
+  .meta({ allOf: [emojiSettingsRequired] });
 
 /** An entry's label and dropdown description: null, or 1 to 100 characters (buttons: 80, checked against the panel). */
 const optionText = z.string().max(MAX_OPTION_TEXT).nullish();
@@ -134,6 +145,9 @@ export const CheckBody = z
     } else if (value.emoji_name == null) {
       rule(ctx, 'emoji_name', `is required when interaction_type is ${value.interaction_type}`);
     }
+  })
+  .meta({
+    allOf: [requiredWhen('interaction_type', 'component', ['interaction_custom_id', 'interaction_id_token', 'application_id'], ['emoji_name'])],
   });
 
 export const CheckDeleteBody = z.object({ guild_id: snowflake, channel_id: snowflake, message_id: nullableSnowflake });

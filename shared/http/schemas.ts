@@ -153,3 +153,17 @@ export const privacyCounts = z.object({
   nickname: z.number().int().min(0),
   id: z.number().int().min(0),
 });
+
+/**
+ * A conditional requirement as the OpenAPI document states it (the schema's
+ * refinement enforces it, 422): when `field` is `value`, the fields of
+ * `then` must be given and not null; otherwise those of `otherwise`.
+ */
+export function requiredWhen(field: string, value: unknown, then: string[], otherwise: string[] = []): Record<string, unknown> {
+  const given = (names: string[]) => ({ required: names, properties: Object.fromEntries(names.map((name) => [name, { not: { type: 'null' } }])) });
+  return {
+    if: { properties: { [field]: { const: value } }, required: [field] },
+    then: given(then),
+    ...(otherwise.length ? { else: given(otherwise) } : {}),
+  };
+}

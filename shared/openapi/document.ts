@@ -91,16 +91,23 @@ const ACCESS: Record<Route['access'], string> = {
   internal: 'Internal: only the service (bot) token may call it; a guild API key gets 403.',
 };
 
-function operationOf(route: Route, spec: EndpointSpec): JsonSchema {
+/** An error answer: the envelope, with the error names a route can answer with this status. */
+const errorResponse = (names: string[]): JsonSchema => ({
+  description: names.join(' or '),
+  'x-error-names': names,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+});
+
+/** Its name among the document's shared responses: `NotFoundErrorOrSettingsError`. */
+const responseKey = (names: string[]) => names.map((name) => name.replace(/\s/g, '')).join('Or');
+
+function operationOf(route: Route, spec: EndpointSpec, shared: Record<string, JsonSchema>): JsonSchema {
+  const byStatus = new Map<number, string[]>();
+  for (const name of errorsOf(route, spec)) byStatus.set(catalogue[name].status, [...(byStatus.get(catalogue[name].status) ?? []), name]);
   const responses: Record<string, JsonSchema> = { '200': success(spec) };
-  for (const name of errorsOf(route, spec)) {
-    const { status } = catalogue[name];
-    const names = [...((responses[String(status)]?.['x-error-names'] as string[]) ?? []), name];
-    responses[String(status)] = {
-      description: names.join(' or '),
-      'x-error-names': names,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-    };
+  for (const [status, names] of byStatus) {
+    shared[responseKey(names)] ??= errorResponse(names);
+    responses[String(status)] = { $ref: `#/components/responses/${responseKey(names)}` };
   }
   const operation: JsonSchema = {
     operationId: route.id,
@@ -118,8 +125,9 @@ function operationOf(route: Route, spec: EndpointSpec): JsonSchema {
 
 export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<string, EndpointSpec>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const responses: Record<string, JsonSchema> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route, specs.get(route.id) ?? {});
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route, specs.get(route.id) ?? {}, responses);
   }
   const used = new Set(routes.map(tagOf));
   return {
@@ -144,6 +152,7 @@ export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<str
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The service token, or an API key of the guild (gmk....).' },
       },
+      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
       schemas: {
         ErrorEnvelope: {
           type: 'object',

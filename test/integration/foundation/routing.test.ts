@@ -69,7 +69,8 @@ describe('routes, methods and versions', () => {
     expect(status.parameters).toContainEqual(expect.objectContaining({ name: 'guild_id', in: 'query', required: true }));
     const enable = doc.paths['/modules/polls/enable'].post;
     expect(enable.requestBody.content['application/json'].schema.required).toContain('guild_id');
-    expect(enable.responses['409']['x-error-names']).toContain('ModuleEnabledError');
+    const conflict = doc.components.responses[enable.responses['409'].$ref.split('/').pop()];
+    expect(conflict['x-error-names']).toContain('ModuleEnabledError');
   });
 
   it('serves a docs page that renders the document with no outside assets', async () => {

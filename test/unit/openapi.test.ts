@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { routes } from '../../functions/routes.js';
+import { loadHandler } from '../../shared/http/load-handler.js';
+import { loadOpenApiDocument } from '../../shared/openapi/load.js';
+import { answerProblems } from '../helpers/answers.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const doc: any = await loadOpenApiDocument(routes);
+const fixture = JSON.parse(readFileSync(new URL('../infra/fixtures/routes.json', import.meta.url), 'utf8')) as { routes: { method: string; path: string }[] };
+
+describe('every route declares its answer', () => {
+  it('lists no route of the service without a `response` schema', async () => {
+    const known = new Set(fixture.routes.map((r) => `${r.method} ${r.path}`));
+    const present = routes.filter((route) => known.has(`${route.method} ${route.path}`));
+    expect(present.length).toBeGreaterThan(50);
+    const lacking: string[] = [];
+    for (const route of present) if (!(await loadHandler(route)).spec.response) lacking.push(`${route.id} (${route.method} ${route.path}, ${route.file})`);
+    expect(lacking).toEqual([]);
+  });
+
+  it('publishes each answer inside the envelope, with its fields', () => {
+    const panel = doc.paths['/modules/reactionroles/panels'].post.responses['200'].content['application/json'].schema;
+    expect(panel.required).toEqual(['success', 'data']);
+    const record = panel.properties.data.properties.panel;
+    expect(record.required).toEqual(expect.arrayContaining(['id', 'guild_id', 'panel_id', 'panel_type', 'created_at']));
+    expect(record.properties.panel_type.enum).toEqual(['emoji', 'button', 'dropdown']);
+    expect(record.properties.guild_id).toMatchObject({ type: 'string', pattern: '^[0-9]{1,20}$' });
+    expect(doc.paths['/openapi.json'].get.responses['200'].content['application/json']).toBeDefined();
+  });
+});
+
+describe('the request schemas in the document', () => {
+  it('advertise snowflakes as strings with their pattern, never as integers', () => {
+    const status = doc.paths['/modules/polls/status'].get.parameters.find((p: any) => p.name === 'guild_id');
+    expect(status.schema).toMatchObject({ type: 'string', pattern: '^[0-9]{1,20}$' });
+    const body = doc.paths['/modules/reactionroles/panels'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.channel_id).toMatchObject({ type: 'string', pattern: '^[0-9]{1,20}$' });
+    expect(body.properties.register_message_id.type).toEqual(['string', 'null']);
+    const text = JSON.stringify(doc);
+    expect(text).not.toMatch(/"pattern":"\^\[0-9\]\{1,20\}\$"[^{}]*\}\s*,\s*\{"type":"integer"/);
+  });
+
+  it('state enums, ranges and conditional requirements', () => {
+    const create = doc.paths['/modules/reactionroles/panels'].post.requestBody.content['application/json'].schema;
+    expect(create.properties.panel_type.enum).toEqual(['emoji', 'button', 'dropdown']);
+    expect(create.allOf).toContainEqual(expect.objectContaining({ if: { properties: { is_register: { const: true } }, required: ['is_register'] } }));
+    expect(create.allOf).toContainEqual(
+      expect.objectContaining({ if: { properties: { panel_type: { const: 'emoji' } }, required: ['panel_type'] }, then: expect.objectContaining({ required: ['keep_counter_at_one', 'delete_unrelated_emoji_reactions'] }) }),
+    );
+    const pageSize = doc.paths['/modules/polls/entries'].get.parameters.find((p: any) => p.name === 'page_size');
+    expect(pageSize.schema).toMatchObject({ minimum: 1, maximum: 100 });
+    const pollPath = doc.paths['/modules/polls/entry/{poll_id}'].get.parameters.find((p: any) => p.name === 'poll_id');
+    expect(pollPath.schema.maxLength).toBe(128);
+  });
+
+  it('groups operations by module, each group described', () => {
+    const tags = new Map(doc.tags.map((t: any) => [t.name, t.description]));
+    for (const route of routes) {
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      expect(tags.get(op.tags[0]), route.id).toEqual(expect.any(String));
+    }
+  });
+});
+
+describe('the answer check of the test client', () => {
+  const Answer = z.object({ item: z.object({ id: z.number().int(), name: z.string().nullable() }), items: z.array(z.object({ id: z.number() })) });
+
+  it('accepts an answer that is exactly what is declared', () => {
+    expect(answerProblems(Answer, { item: { id: 1, name: null }, items: [{ id: 2 }] })).toEqual([]);
+  });
+
+  it('names missing fields, wrong types and fields answered but not declared', () => {
+    expect(answerProblems(Answer, { item: { id: '1', name: null }, items: [] })).toEqual([expect.stringMatching(/^data\.item\.id: /)]);
+    expect(answerProblems(Answer, { item: { id: 1 }, items: [] })).toEqual([expect.stringMatching(/^data\.item\.name: /)]);
+    expect(answerProblems(Answer, { item: { id: 1, name: 'a', extra: true }, items: [{ id: 2, secret: 'x' }] })).toEqual([
+      'data.item.extra: answered but not declared',
+      'data.items[0].secret: answered but not declared',
+    ]);
+  });
+});
