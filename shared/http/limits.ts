@@ -32,8 +32,8 @@ const shown = (value: string) => JSON.stringify(value.length > 40 ? `${value.sli
 /**
  * 404 for an ID no record can have (a path parameter, or a query or body
  * field named `*_id`, longer than {@link MAX_ID_CHARS}); 422 for a longer
- * query value. Runs after validation, so IDs with rules of their own
- * (snowflakes: 400) have met them.
+ * query value. Runs after the shape checks, so IDs with a shape of their
+ * own (snowflakes: 400) have met it.
  */
 export function checkStoreLimits(parts: { where: 'path' | 'query' | 'body'; raw: unknown }[]): void {
   for (const { where, raw } of parts) {

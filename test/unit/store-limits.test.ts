@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.js';
+import { MAX_ID_CHARS, MAX_QUERY_VALUE_BYTES } from '../../shared/http/limits.js';
+import { loadHandler } from '../../shared/http/load-handler.js';
+import { invoke, jsonText, sampleRequest } from '../helpers/schema-samples.js';
+
+/**
+ * Item 6 of issue 9, over every route (generated from the route table): an ID
+ * in a path that no record can have is a 404, and a query value past what a
+ * key can hold a 422, answered by the factory before any store call (these
+ * calls have no table to reach: a store call would be a 500 or a 503).
+ */
+const withPath = routes.filter((route) => route.path.includes('{'));
+const withQuery: { route: (typeof routes)[number]; name: string }[] = [];
+for (const route of routes) {
+  const { spec } = await loadHandler(route);
+  if (spec.query) withQuery.push({ route, name: Object.keys(sampleRequest(spec).query)[0] ?? 'guild_id' });
+}
+
+async function call(route: (typeof routes)[number], change: (request: ReturnType<typeof sampleRequest>) => void) {
+  const handler = await loadHandler(route);
+  const request = sampleRequest(handler.spec);
+  change(request);
+  const answer = await invoke(route, handler, { path: request.path, query: request.query, body: request.body === undefined ? undefined : jsonText(request.body) });
+  return { status: answer.statusCode, error: JSON.parse(answer.body).error as { name: string; message: string } };
+}
+
+describe('inputs past the store limits', () => {
+  it('covers the routes with path IDs', () => {
+    expect(withPath.map((r) => r.id)).toEqual(expect.arrayContaining(['reactionroles.get-panel', 'reactionroles.edit-entry', 'polls.get-poll']));
+  });
+
+  it.each(withPath.map((route) => [route.id, route] as const))('%s: a path ID of 1,020 characters is a 404', async (_id, route) => {
+    for (const name of route.path.match(/\{([^}]+)\}/g)!.map((p) => p.slice(1, -1))) {
+      const { status, error } = await call(route, (request) => (request.path[name] = 'x'.repeat(1020)));
+      expect({ name, status, error: error.name }).toEqual({ name, status: 404, error: 'NotFoundError' });
+      expect(error.message).toContain(`IDs are at most ${MAX_ID_CHARS} characters`);
+    }
+  });
+
+  it.each(withQuery.map(({ route, name }) => [route.id, route, name] as const))('%s: a query value past the key limit is refused', async (_id, route, name) => {
+    const { status, error } = await call(route, (request) => (request.query[name] = '1'.repeat(MAX_QUERY_VALUE_BYTES + 1)));
+    // A snowflake parameter is not an ID at all (400); any other value is too long to be a key (422, or 404 for an `_id`).
+    expect([400, 404, 422]).toContain(status);
+    expect(error.message).toContain(name);
+  });
+
+  it('refuses a long ID in a body as one no record can have', async () => {
+    const route = routes.find((r) => r.id === 'polls.handler-close')!;
+    const { status, error } = await call(route, (request) => ((request.body as Record<string, unknown>).poll_id = 'p'.repeat(MAX_ID_CHARS + 1)));
+    expect({ status, name: error.name }).toEqual({ status: 404, name: 'NotFoundError' });
+    expect(error.message).toContain('poll_id');
+  });
+});
