@@ -24,5 +24,7 @@ export const fixtures: Record<string, { body?: Record<string, unknown>; query?: 
   'reactionroles.create-panel': { body: { is_register: false, panel_type: 'emoji', is_embed: false, content: 'Pick', ...settings } },
   'reactionroles.edit-panel': { body: { panel_type: 'emoji', message_content: 'Pick', message_is_embed: false, ...settings } },
   'reactionroles.check': { body: { interaction_type: 'reaction_add', emoji_name: '😀', emoji_id: null } },
+  'socials.stream-refresh-filter': { body: { stream_account: 'bench_user' } },
+  'socials.get-uploads-playlist-id': { query: { channel_handle: '@bench_user' } },
   'reactionroles.add-entry': { body: { role_ids: ['11'], emoji_name: '😀', emoji_id: null } },
 };

@@ -8,7 +8,7 @@ import { type Row, kib } from './table.js';
  * that validates, so the enforced budget is what the service reaches today
  * with a little room, and stops it growing.
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 185, largestOverFloorKiB: 230 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 200, largestOverFloorKiB: 280 };
 export const SIZE_TARGET = { medianOverFloorKiB: 60, largestOverFloorKiB: 120 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
