@@ -93,9 +93,10 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodType; raw: unknown 
 /**
  * Turns a route's schemas and a use case into a Lambda handler. The factory
  * owns, in this order: 413, the caller (401/403 for internal routes are the
- * authorizer's), body/query/path/header shape (400), the store's limits (404
- * for an ID no record can have, 422), the guild scope of a guild key (403),
- * rules (422), then the use case and the envelope.
+ * authorizer's), body/query/path/header shape (400), a path ID no record can
+ * have (404), the guild scope of a guild key (403), rules (422), IDs and
+ * query values past the store's limits (404, 422), then the use case and the
+ * envelope.
  */
 export function endpoint<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
   spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: string; response?: z.ZodType | RawAnswer },
@@ -121,8 +122,8 @@ export function endpoint<Q extends z.ZodType | undefined = undefined, B extends 
     if (spec.actor === 'required' && actor === null) {
       throw badRequest("Header 'X-Acting-User-Id' is required: name the member the bot acts for by their snowflake ID.");
     }
-    // IDs no record can have (404) and query values no key can hold (422), before anything reads the store.
-    checkStoreLimits(parts);
+    // A path naming a record no one can have: 404 before anything else reads it.
+    checkStoreLimits(parts.filter((part) => part.where === 'path'));
 
     // The guild scope of a guild key: shape is valid, so guild_id (when present) parses.
     const rawGuild = parts.map((p) => (p.raw as Record<string, unknown>)?.guild_id).find((v) => v !== undefined);
@@ -132,6 +133,8 @@ export function endpoint<Q extends z.ZodType | undefined = undefined, B extends 
     }
 
     if (failures.length) throw validationError(failures);
+    // IDs no record can have (404) and query values no key can hold (422), before any store call.
+    checkStoreLimits(parts.filter((part) => part.where !== 'path'));
     const value = (where: Part['where']) => {
       const found = results.find((r) => r.part.where === where);
       return found?.result.success ? found.result.data : undefined;

@@ -30,17 +30,20 @@ const isIdName = (name: string) => name === 'id' || name.endsWith('_id');
 const shown = (value: string) => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
 
 /**
- * 404 for an ID no record can have (a path parameter, or a query or body
- * field named `*_id`, longer than {@link MAX_ID_CHARS}); 422 for a longer
- * query value. Runs after the shape checks, so IDs with a shape of their
- * own (snowflakes: 400) have met it.
+ * A path parameter longer than {@link MAX_ID_CHARS} names a record no one can
+ * have: 404. A query or body field named `*_id` that long, or a query value
+ * longer than {@link MAX_QUERY_VALUE_BYTES}, breaks a limit: 422. Runs after the shape checks (path) or the rules (query and
+ * body), so fields with a shape or bound of their own have met it first.
  */
 export function checkStoreLimits(parts: { where: 'path' | 'query' | 'body'; raw: unknown }[]): void {
   for (const { where, raw } of parts) {
     for (const [name, value] of strings(raw)) {
       const field = name.split('.').pop()!.replace(/\[\d+\]$/, '');
-      if ((where === 'path' || isIdName(field)) && value.length > MAX_ID_CHARS) {
+      if (where === 'path' && value.length > MAX_ID_CHARS) {
         throw new AppError('NotFoundError', `No record has the ${field} ${shown(value)}: IDs are at most ${MAX_ID_CHARS} characters (this one has ${value.length}).`);
+      }
+      if (isIdName(field) && value.length > MAX_ID_CHARS) {
+        throw new AppError('Unprocessable Entity', `Field '${name}' must be at most ${MAX_ID_CHARS} characters, as every ID is (it has ${value.length}).`);
       }
       const bytes = Buffer.byteLength(value, 'utf8');
       if (where === 'query' && bytes > MAX_QUERY_VALUE_BYTES) {

@@ -7,7 +7,7 @@ import { invoke, jsonText, sampleRequest } from '../helpers/schema-samples.js';
 /**
  * Item 6 of issue 9, over every route (generated from the route table): an ID
  * in a path that no record can have is a 404, and a query value past what a
- * key can hold a 422, answered by the factory before any store call (these
+ * key can hold, or a body ID longer than any, a 422, answered by the factory before any store call (these
  * calls have no table to reach: a store call would be a 500 or a 503).
  */
 const withPath = routes.filter((route) => route.path.includes('{'));
@@ -40,15 +40,15 @@ describe('inputs past the store limits', () => {
 
   it.each(withQuery.map(({ route, name }) => [route.id, route, name] as const))('%s: a query value past the key limit is refused', async (_id, route, name) => {
     const { status, error } = await call(route, (request) => (request.query[name] = '1'.repeat(MAX_QUERY_VALUE_BYTES + 1)));
-    // A snowflake parameter is not an ID at all (400); any other value is too long to be a key (422, or 404 for an `_id`).
-    expect([400, 404, 422]).toContain(status);
+    // A snowflake parameter is not an ID at all (400); any other value is too long to be a key (422).
+    expect([400, 422]).toContain(status);
     expect(error.message).toContain(name);
   });
 
-  it('refuses a long ID in a body as one no record can have', async () => {
+  it('refuses a body ID longer than any ID', async () => {
     const route = routes.find((r) => r.id === 'polls.handler-close')!;
     const { status, error } = await call(route, (request) => ((request.body as Record<string, unknown>).poll_id = 'p'.repeat(MAX_ID_CHARS + 1)));
-    expect({ status, name: error.name }).toEqual({ status: 404, name: 'NotFoundError' });
-    expect(error.message).toContain('poll_id');
+    expect({ status, name: error.name }).toEqual({ status: 422, name: 'Unprocessable Entity' });
+    expect(error.message).toBe(`Unprocessable Entity! Field 'poll_id' must be at most ${MAX_ID_CHARS} characters, as every ID is (it has ${MAX_ID_CHARS + 1}).`);
   });
 });
