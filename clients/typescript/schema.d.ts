@@ -3428,6 +3428,144 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiKey: {
+            /** @description Positive integer, unique within the record type */
+            id: number;
+            key_id: string;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            guild_id: string;
+            name: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            last_use: string | null;
+        };
+        Poll: {
+            /** @description Positive integer, unique within the record type */
+            id: number;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            guild_id: string;
+            poll_id: string;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            channel_id: string;
+            message_id: string | null;
+            /** @description 1 platform-native poll, 2 service poll */
+            poll_type: 1 | 2;
+            /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
+            poll_answer_type: 1 | 2 | 3 | null;
+            question: string;
+            description: string | null;
+            is_multi_select: boolean;
+            is_anonymous: boolean;
+            max_votes_per_answer: number;
+            poll_owner_id: string | null;
+            sent_by_service: boolean;
+            /** @enum {string} */
+            status: "open" | "closed";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            end_time: string;
+            delete_at: string | null;
+            edited_with_results: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            answers: {
+                answer_id: number;
+                answer_text: string;
+                label: string | null;
+                description: string | null;
+                emoji_name: string | null;
+                emoji_id: string | null;
+                vote_count: number;
+                /** @description Voter IDs, one per vote; [] on anonymous polls */
+                votes: string[];
+            }[];
+        };
+        PollSettings: {
+            /** @description Positive integer, unique within the record type */
+            id: number;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            guild_id: string;
+            /** @description Seconds a closed poll is kept (default 604800) */
+            save_duration_timeout: number;
+            delete_ended_platform_polls: boolean;
+            delete_ended_service_polls: boolean;
+        };
+        ReactionRoleEntry: {
+            /** @description Positive integer, unique within the record type */
+            id: number;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            guild_id: string;
+            panel_id: string;
+            entry_id: string;
+            role_ids: string[];
+            emoji_name: string;
+            emoji_id: string | null;
+            text: string | null;
+            description: string | null;
+        };
+        ReactionRolePanel: {
+            /** @description Positive integer, unique within the record type */
+            id: number;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            guild_id: string;
+            panel_id: string;
+            /** @enum {string} */
+            panel_type: "emoji" | "button" | "dropdown";
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            channel_id: string;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            message_id: string;
+            /** @description The service created the message */
+            is_service_message: boolean;
+            message_content: string | null;
+            message_is_embed: boolean;
+            limit_roles_to_one: boolean;
+            supports_remove: boolean;
+            keep_counter_at_one: boolean;
+            delete_unrelated_emoji_reactions: boolean;
+            remove_roles_from_users_on_entry_delete: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+        };
         /** @description Every error answer. */
         ErrorEnvelope: {
             /** @constant */
@@ -3702,24 +3840,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            api_keys: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                key_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                name: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                last_use: string | null;
-                            }[];
+                            api_keys: components["schemas"]["ApiKey"][];
                         };
                     };
                 };
@@ -3825,24 +3946,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            api_key: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                key_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                name: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                last_use: string | null;
-                            };
+                            api_key: components["schemas"]["ApiKey"];
                         };
                     };
                 };
@@ -4120,59 +4224,8 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            panels: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                /** @enum {string} */
-                                panel_type: "emoji" | "button" | "dropdown";
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                message_id: string;
-                                /** @description The service created the message */
-                                is_service_message: boolean;
-                                message_content: string | null;
-                                message_is_embed: boolean;
-                                limit_roles_to_one: boolean;
-                                supports_remove: boolean;
-                                keep_counter_at_one: boolean;
-                                delete_unrelated_emoji_reactions: boolean;
-                                remove_roles_from_users_on_entry_delete: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                            }[];
-                            entries: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                entry_id: string;
-                                role_ids: string[];
-                                emoji_name: string;
-                                emoji_id: string | null;
-                                text: string | null;
-                                description: string | null;
-                            }[];
+                            panels: components["schemas"]["ReactionRolePanel"][];
+                            entries: components["schemas"]["ReactionRoleEntry"][];
                         };
                     };
                 };
@@ -4217,43 +4270,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            panels: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                /** @enum {string} */
-                                panel_type: "emoji" | "button" | "dropdown";
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                message_id: string;
-                                /** @description The service created the message */
-                                is_service_message: boolean;
-                                message_content: string | null;
-                                message_is_embed: boolean;
-                                limit_roles_to_one: boolean;
-                                supports_remove: boolean;
-                                keep_counter_at_one: boolean;
-                                delete_unrelated_emoji_reactions: boolean;
-                                remove_roles_from_users_on_entry_delete: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                            }[];
+                            panels: components["schemas"]["ReactionRolePanel"][];
                             page: number;
                             page_size: number;
                             total: number;
@@ -4314,43 +4331,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            panel: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                /** @enum {string} */
-                                panel_type: "emoji" | "button" | "dropdown";
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                message_id: string;
-                                /** @description The service created the message */
-                                is_service_message: boolean;
-                                message_content: string | null;
-                                message_is_embed: boolean;
-                                limit_roles_to_one: boolean;
-                                supports_remove: boolean;
-                                keep_counter_at_one: boolean;
-                                delete_unrelated_emoji_reactions: boolean;
-                                remove_roles_from_users_on_entry_delete: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                            };
+                            panel: components["schemas"]["ReactionRolePanel"];
                         };
                     };
                 };
@@ -4394,43 +4375,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            panel: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                /** @enum {string} */
-                                panel_type: "emoji" | "button" | "dropdown";
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                message_id: string;
-                                /** @description The service created the message */
-                                is_service_message: boolean;
-                                message_content: string | null;
-                                message_is_embed: boolean;
-                                limit_roles_to_one: boolean;
-                                supports_remove: boolean;
-                                keep_counter_at_one: boolean;
-                                delete_unrelated_emoji_reactions: boolean;
-                                remove_roles_from_users_on_entry_delete: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                            };
+                            panel: components["schemas"]["ReactionRolePanel"];
                         };
                     };
                 };
@@ -4486,43 +4431,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            panel: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                /** @enum {string} */
-                                panel_type: "emoji" | "button" | "dropdown";
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                message_id: string;
-                                /** @description The service created the message */
-                                is_service_message: boolean;
-                                message_content: string | null;
-                                message_is_embed: boolean;
-                                limit_roles_to_one: boolean;
-                                supports_remove: boolean;
-                                keep_counter_at_one: boolean;
-                                delete_unrelated_emoji_reactions: boolean;
-                                remove_roles_from_users_on_entry_delete: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                            };
+                            panel: components["schemas"]["ReactionRolePanel"];
                         };
                     };
                 };
@@ -4570,59 +4479,8 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            panel: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                /** @enum {string} */
-                                panel_type: "emoji" | "button" | "dropdown";
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                message_id: string;
-                                /** @description The service created the message */
-                                is_service_message: boolean;
-                                message_content: string | null;
-                                message_is_embed: boolean;
-                                limit_roles_to_one: boolean;
-                                supports_remove: boolean;
-                                keep_counter_at_one: boolean;
-                                delete_unrelated_emoji_reactions: boolean;
-                                remove_roles_from_users_on_entry_delete: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                            };
-                            entries: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                entry_id: string;
-                                role_ids: string[];
-                                emoji_name: string;
-                                emoji_id: string | null;
-                                text: string | null;
-                                description: string | null;
-                            }[];
+                            panel: components["schemas"]["ReactionRolePanel"];
+                            entries: components["schemas"]["ReactionRoleEntry"][];
                         };
                     };
                 };
@@ -4666,22 +4524,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            entries: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                entry_id: string;
-                                role_ids: string[];
-                                emoji_name: string;
-                                emoji_id: string | null;
-                                text: string | null;
-                                description: string | null;
-                            }[];
+                            entries: components["schemas"]["ReactionRoleEntry"][];
                         };
                     };
                 };
@@ -4734,22 +4577,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            entry: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                entry_id: string;
-                                role_ids: string[];
-                                emoji_name: string;
-                                emoji_id: string | null;
-                                text: string | null;
-                                description: string | null;
-                            };
+                            entry: components["schemas"]["ReactionRoleEntry"];
                         };
                     };
                 };
@@ -4795,22 +4623,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            entry: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                entry_id: string;
-                                role_ids: string[];
-                                emoji_name: string;
-                                emoji_id: string | null;
-                                text: string | null;
-                                description: string | null;
-                            };
+                            entry: components["schemas"]["ReactionRoleEntry"];
                         };
                     };
                 };
@@ -4862,22 +4675,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            entry: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                entry_id: string;
-                                role_ids: string[];
-                                emoji_name: string;
-                                emoji_id: string | null;
-                                text: string | null;
-                                description: string | null;
-                            };
+                            entry: components["schemas"]["ReactionRoleEntry"];
                         };
                     };
                 };
@@ -4927,22 +4725,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            entry: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                entry_id: string;
-                                role_ids: string[];
-                                emoji_name: string;
-                                emoji_id: string | null;
-                                text: string | null;
-                                description: string | null;
-                            };
+                            entry: components["schemas"]["ReactionRoleEntry"];
                         };
                     };
                 };
@@ -5069,59 +4852,8 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            panels: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                /** @enum {string} */
-                                panel_type: "emoji" | "button" | "dropdown";
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                message_id: string;
-                                /** @description The service created the message */
-                                is_service_message: boolean;
-                                message_content: string | null;
-                                message_is_embed: boolean;
-                                limit_roles_to_one: boolean;
-                                supports_remove: boolean;
-                                keep_counter_at_one: boolean;
-                                delete_unrelated_emoji_reactions: boolean;
-                                remove_roles_from_users_on_entry_delete: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                            }[];
-                            entries: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                panel_id: string;
-                                entry_id: string;
-                                role_ids: string[];
-                                emoji_name: string;
-                                emoji_id: string | null;
-                                text: string | null;
-                                description: string | null;
-                            }[];
+                            panels: components["schemas"]["ReactionRolePanel"][];
+                            entries: components["schemas"]["ReactionRoleEntry"][];
                         };
                     };
                 };
@@ -5519,19 +5251,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            settings: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                /** @description Seconds a closed poll is kept (default 604800) */
-                                save_duration_timeout: number;
-                                delete_ended_platform_polls: boolean;
-                                delete_ended_service_polls: boolean;
-                            };
+                            settings: components["schemas"]["PollSettings"];
                         };
                     };
                 };
@@ -5578,19 +5298,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            settings: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                /** @description Seconds a closed poll is kept (default 604800) */
-                                save_duration_timeout: number;
-                                delete_ended_platform_polls: boolean;
-                                delete_ended_service_polls: boolean;
-                            };
+                            settings: components["schemas"]["PollSettings"];
                         };
                     };
                 };
@@ -5635,73 +5343,8 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            settings: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                /** @description Seconds a closed poll is kept (default 604800) */
-                                save_duration_timeout: number;
-                                delete_ended_platform_polls: boolean;
-                                delete_ended_service_polls: boolean;
-                            } | null;
-                            polls: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            }[];
+                            settings: components["schemas"]["PollSettings"] | null;
+                            polls: components["schemas"]["Poll"][];
                         };
                     };
                 };
@@ -5746,60 +5389,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            polls: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            }[];
+                            polls: components["schemas"]["Poll"][];
                             page: number;
                             page_size: number;
                             total: number;
@@ -5877,60 +5467,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            };
+                            poll: components["schemas"]["Poll"];
                         };
                     };
                 };
@@ -5974,60 +5511,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            };
+                            poll: components["schemas"]["Poll"];
                         };
                     };
                 };
@@ -6085,60 +5569,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            };
+                            poll: components["schemas"]["Poll"];
                         };
                     };
                 };
@@ -6192,60 +5623,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            };
+                            poll: components["schemas"]["Poll"];
                         };
                     };
                 };
@@ -6299,60 +5677,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            };
+                            poll: components["schemas"]["Poll"];
                         };
                     };
                 };
@@ -6477,60 +5802,7 @@ export interface operations {
                         success: true;
                         data: {
                             /** @description The deleted poll, or null when the message carried none */
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            } | null;
+                            poll: components["schemas"]["Poll"] | null;
                         };
                     };
                 };
@@ -6609,60 +5881,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            };
+                            poll: components["schemas"]["Poll"];
                         };
                     };
                 };
@@ -6713,60 +5932,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            };
+                            poll: components["schemas"]["Poll"];
                         };
                     };
                 };
@@ -6812,60 +5978,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            };
+                            poll: components["schemas"]["Poll"];
                         };
                     };
                 };
@@ -6974,60 +6087,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            poll: {
-                                /** @description Positive integer, unique within the record type */
-                                id: number;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                guild_id: string;
-                                poll_id: string;
-                                /**
-                                 * @description Platform snowflake ID (uint64) as a decimal string
-                                 * @example 1234567890123456789
-                                 */
-                                channel_id: string;
-                                message_id: string | null;
-                                /** @description 1 platform-native poll, 2 service poll */
-                                poll_type: 1 | 2;
-                                /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
-                                poll_answer_type: 1 | 2 | 3 | null;
-                                question: string;
-                                description: string | null;
-                                is_multi_select: boolean;
-                                is_anonymous: boolean;
-                                max_votes_per_answer: number;
-                                poll_owner_id: string | null;
-                                sent_by_service: boolean;
-                                /** @enum {string} */
-                                status: "open" | "closed";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                end_time: string;
-                                delete_at: string | null;
-                                edited_with_results: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC time
-                                 * @example 2026-11-21T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                answers: {
-                                    answer_id: number;
-                                    answer_text: string;
-                                    label: string | null;
-                                    description: string | null;
-                                    emoji_name: string | null;
-                                    emoji_id: string | null;
-                                    vote_count: number;
-                                    /** @description Voter IDs, one per vote; [] on anonymous polls */
-                                    votes: string[];
-                                }[];
-                            };
+                            poll: components["schemas"]["Poll"];
                         };
                     };
                 };

@@ -9,7 +9,7 @@ export const ApiKeyRecord = z.object({
   name: z.string().nullable(),
   created_at: timestamp,
   last_use: timestamp.nullable(),
-});
+}).meta({ id: 'ApiKey' });
 
 export const ApiKeyAnswer = z.object({ api_key: ApiKeyRecord });
 export const NewApiKeyAnswer = z.object({

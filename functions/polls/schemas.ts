@@ -213,7 +213,7 @@ export const PollSettingsRecord = z.object({
   save_duration_timeout: z.number().int().meta({ description: 'Seconds a closed poll is kept (default 604800)' }),
   delete_ended_platform_polls: z.boolean(),
   delete_ended_service_polls: z.boolean(),
-});
+}).meta({ id: 'PollSettings' });
 
 export const PollRecord = z.object({
   id: recordId,
@@ -247,7 +247,7 @@ export const PollRecord = z.object({
       votes: z.array(snowflakeOut).meta({ description: 'Voter IDs, one per vote; [] on anonymous polls' }),
     }),
   ),
-});
+}).meta({ id: 'Poll' });
 
 export const PollAnswer = z.object({ poll: PollRecord });
 export const MaybePollAnswer = z.object({ poll: PollRecord.nullable().meta({ description: 'The deleted poll, or null when the message carried none' }) });

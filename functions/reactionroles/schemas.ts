@@ -173,7 +173,7 @@ export const PanelRecord = z.object({
   delete_unrelated_emoji_reactions: z.boolean(),
   remove_roles_from_users_on_entry_delete: z.boolean(),
   created_at: timestamp,
-});
+}).meta({ id: 'ReactionRolePanel' });
 
 export const EntryRecord = z.object({
   id: recordId,
@@ -185,7 +185,7 @@ export const EntryRecord = z.object({
   emoji_id: snowflakeOut.nullable(),
   text: z.string().nullable(),
   description: z.string().nullable(),
-});
+}).meta({ id: 'ReactionRoleEntry' });
 
 export const PanelAnswer = z.object({ panel: PanelRecord });
 export const PanelsPage = z.object({ panels: z.array(PanelRecord), ...pageFields });

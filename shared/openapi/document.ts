@@ -14,21 +14,37 @@ import { TAGS, tagOf } from './tags.js';
  */
 type JsonSchema = Record<string, unknown>;
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-};
+/** Named schemas (records given `.meta({ id })`), shared by every operation that uses them. */
+type Named = Record<string, JsonSchema>;
+
+/**
+ * A Zod schema as JSON Schema; the schemas it names are moved to
+ * `components.schemas`. One name must mean one schema in the whole document.
+ */
+function toSchema(schema: z.ZodType, io: 'input' | 'output', named: Named): JsonSchema {
+  const { $schema: _draft, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  const moved = (value: unknown): unknown =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  for (const [name, definition] of Object.entries(($defs as Named | undefined) ?? {})) {
+    const json = moved(definition) as JsonSchema;
+    if (named[name] && JSON.stringify(named[name]) !== JSON.stringify(json)) {
+      throw new Error(`Two different schemas are named '${name}' (.meta({ id })): give each its own name`);
+    }
+    named[name] = json;
+  }
+  return moved(rest) as JsonSchema;
+}
 
 const isRaw = (response: EndpointSpec['response']): response is RawAnswer => Boolean(response && 'contentType' in response);
 
 /** The 200 answer: the envelope around the declared `data`, or the raw content a page or document is. */
-function success(spec: EndpointSpec): JsonSchema {
+function success(spec: EndpointSpec, named: Named): JsonSchema {
   const { response } = spec;
   if (isRaw(response)) {
     const schema = response.contentType.startsWith('application/json') ? { type: 'object' } : { type: 'string' };
     return { description: response.description, content: { [response.contentType.split(';')[0]!]: { schema } } };
   }
-  const data = response ? toSchema(response, 'output') : { type: 'object' };
+  const data = response ? toSchema(response, 'output', named) : { type: 'object' };
   return {
     description: 'Success: the envelope with the answer in `data`',
     content: {
@@ -53,12 +69,12 @@ function errorsOf(route: Route, spec: EndpointSpec): ErrorName[] {
   return names;
 }
 
-function parameters(spec: EndpointSpec): JsonSchema[] {
+function parameters(spec: EndpointSpec, named: Named): JsonSchema[] {
   const list: JsonSchema[] = [];
   for (const where of ['path', 'query'] as const) {
     const schema = spec[where];
     if (!schema) continue;
-    const json = toSchema(schema, 'input');
+    const json = toSchema(schema, 'input', named);
     const required = new Set((json.required as string[] | undefined) ?? []);
     for (const [name, property] of Object.entries((json.properties as Record<string, JsonSchema>) ?? {})) {
       const { description, ...rest } = property;
@@ -101,12 +117,12 @@ const errorResponse = (names: string[]): JsonSchema => ({
 /** Its name among the document's shared responses: `NotFoundErrorOrSettingsError`. */
 const responseKey = (names: string[]) => names.map((name) => name.replace(/\s/g, '')).join('Or');
 
-function operationOf(route: Route, spec: EndpointSpec, shared: Record<string, JsonSchema>): JsonSchema {
+function operationOf(route: Route, spec: EndpointSpec, shared: { responses: Named; schemas: Named }): JsonSchema {
   const byStatus = new Map<number, string[]>();
   for (const name of errorsOf(route, spec)) byStatus.set(catalogue[name].status, [...(byStatus.get(catalogue[name].status) ?? []), name]);
-  const responses: Record<string, JsonSchema> = { '200': success(spec) };
+  const responses: Record<string, JsonSchema> = { '200': success(spec, shared.schemas) };
   for (const [status, names] of byStatus) {
-    shared[responseKey(names)] ??= errorResponse(names);
+    shared.responses[responseKey(names)] ??= errorResponse(names);
     responses[String(status)] = { $ref: `#/components/responses/${responseKey(names)}` };
   }
   const operation: JsonSchema = {
@@ -116,19 +132,20 @@ function operationOf(route: Route, spec: EndpointSpec, shared: Record<string, Js
     tags: [tagOf(route)],
     'x-access': route.access,
     security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
-    parameters: parameters(spec),
+    parameters: parameters(spec, shared.schemas),
     responses,
   };
-  if (spec.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(spec.body, 'input') } } };
+  if (spec.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(spec.body, 'input', shared.schemas) } } };
   return operation;
 }
 
 export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<string, EndpointSpec>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  const responses: Record<string, JsonSchema> = {};
+  const shared = { responses: {} as Named, schemas: {} as Named };
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route, specs.get(route.id) ?? {}, responses);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route, specs.get(route.id) ?? {}, shared);
   }
+  const sorted = (named: Named) => Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b)));
   const used = new Set(routes.map(tagOf));
   return {
     openapi: '3.1.0',
@@ -152,8 +169,9 @@ export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<str
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The service token, or an API key of the guild (gmk....).' },
       },
-      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
+      responses: sorted(shared.responses),
       schemas: {
+        ...sorted(shared.schemas),
         ErrorEnvelope: {
           type: 'object',
           description: 'Every error answer.',

@@ -23,7 +23,8 @@ describe('every route declares its answer', () => {
   it('publishes each answer inside the envelope, with its fields', () => {
     const panel = doc.paths['/modules/reactionroles/panels'].post.responses['200'].content['application/json'].schema;
     expect(panel.required).toEqual(['success', 'data']);
-    const record = panel.properties.data.properties.panel;
+    expect(panel.properties.data.properties.panel).toEqual({ $ref: '#/components/schemas/ReactionRolePanel' });
+    const record = doc.components.schemas.ReactionRolePanel;
     expect(record.required).toEqual(expect.arrayContaining(['id', 'guild_id', 'panel_id', 'panel_type', 'created_at']));
     expect(record.properties.panel_type.enum).toEqual(['emoji', 'button', 'dropdown']);
     expect(record.properties.guild_id).toMatchObject({ type: 'string', pattern: '^[0-9]{1,20}$' });
