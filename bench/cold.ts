@@ -131,24 +131,24 @@ interface Invocation {
 }
 
 /** How each bundle is called: a route's handler with a valid request, the authorizer with a guild key, a job's producer. */
-async function invocations(routes: readonly Route[], jobs: readonly Job[], bundles: Map<string, string>): Promise<Invocation[]> {
+async function invocations(routes: readonly Route[], jobs: readonly Job[], keyOf: (file: string) => string): Promise<Invocation[]> {
   const out: Invocation[] = [];
   const seen = new Set<string>();
   for (const route of routes) {
     if (seen.has(route.file)) continue;
     seen.add(route.file);
     const spec = (await loadHandler(route)).spec;
-    out.push({ key: bundles.get(route.file)!, file: route.file, name: 'handler', event: routeEvent(route, spec) });
+    out.push({ key: keyOf(route.file), file: route.file, name: 'handler', event: routeEvent(route, spec) });
   }
   const key = `gmk.${GUILD}.${'A'.repeat(22)}.secret`;
   out.push({
-    key: bundles.get(AUTHORIZER_FILE)!,
+    key: keyOf(AUTHORIZER_FILE),
     file: AUTHORIZER_FILE,
     name: 'handler',
     event: { type: 'REQUEST', methodArn: 'arn:aws:execute-api:us-east-1:1:api/v1/GET/modules/polls/status', resource: '/modules/polls/status', httpMethod: 'GET', headers: { Authorization: `Bearer ${key}` } },
   });
   for (const job of jobs) {
-    out.push({ key: bundles.get(job.file)!, file: job.file, name: job.schedule ? 'produce' : 'handler', event: job.schedule ? {} : { Records: [] } });
+    out.push({ key: keyOf(job.file), file: job.file, name: job.schedule ? 'produce' : 'handler', event: job.schedule ? {} : { Records: [] } });
   }
   return out;
 }
@@ -215,7 +215,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
     await writeOpenApiDocument(routes, bundles);
     const bytesOf = (dir: string) => Object.entries(metafile.outputs).find(([path]) => path.endsWith(`/${dir}/index.mjs`))![1].bytes;
     const keyOf = (file: string) => bundles.get(file)!.split(/[\\/]/).pop()!;
-    const calls = (await invocations(routes, jobs, bundles)).map((c) => ({ ...c, key: keyOf(c.file) }));
+    const calls = await invocations(routes, jobs, keyOf);
     const floor: Invocation = { key: keyOf(FLOOR_FILE), file: FLOOR_FILE, name: 'handler', event: { guild_id: GUILD } };
     const bare: Invocation = { key: keyOf(BARE_FILE), file: BARE_FILE, name: 'handler', event: {} };
 
@@ -233,7 +233,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
     };
     const samples = new Map<string, Sample[]>();
     const requests = new Map<string, number>();
-    const once1 = async (call: Invocation) => {
+    const coldRequest = async (call: Invocation) => {
       const file = pathToFileURL(join(outdir, call.key, 'index.mjs')).href;
       proxy.take();
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
@@ -248,10 +248,10 @@ export async function coldRequestBench(): Promise<ColdResult> {
     for (let round = 0; round < ROUNDS; round++) {
       const order = shuffle(calls);
       for (let i = 0; i < order.length; i++) {
-        if (i % FLOOR_EVERY === 0) await once1(floor);
-        await once1(order[i]!);
+        if (i % FLOOR_EVERY === 0) await coldRequest(floor);
+        await coldRequest(order[i]!);
       }
-      await once1(bare);
+      await coldRequest(bare);
     }
 
     const total = (key: string) => median(samples.get(key)!.map((s) => s.init + s.first));
