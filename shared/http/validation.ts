@@ -10,8 +10,8 @@ import { AppError } from '../errors.js';
  * issue codes that mean "wrong type" are shape too, and so is a field with
  * allowed values (an enum, a literal) that is missing or whose JSON type none
  * of the allowed values has (`null`, `true`, `[]`, `{}`, `1.5` for a list of
- * names). A value of the right type outside the allowed ones is a rule.
- * Everything else is a rule.
+ * names). Everything else (a value of the right type outside the allowed
+ * ones among it) is a rule.
  */
 type Issue = z.core.$ZodIssue;
 
@@ -108,15 +108,16 @@ function sentence(issue: Issue): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-export type Where = 'body' | 'query' | 'path' | 'header';
+/** How many problems a reason spells out; a body of a thousand bad items is counted, not recited. */
+const MAX_LISTED = 25;
 
 /**
  * The AppError for failed parses: the shape issues of every part (400), else
- * their rule issues (422). The reason names every problem found, each a
- * sentence with its field, what was wrong and what is allowed; the first
- * sentence counts the others.
+ * their rule issues (422). The reason names every problem found (up to
+ * {@link MAX_LISTED}), each a sentence with its field, what was wrong and
+ * what is allowed; the first sentence counts the others.
  */
-export function validationError(failures: { where: Where; issues: Issue[] }[]): AppError {
+export function validationError(failures: { where: 'body' | 'query' | 'path'; issues: Issue[] }[]): AppError {
   const found = failures.flatMap(({ where, issues }) => issues.map((issue) => ({ where, issue })));
   const shape = found.filter(({ issue }) => isShapeIssue(issue));
   const chosen = shape.length ? shape : found;
@@ -124,6 +125,7 @@ export function validationError(failures: { where: Where; issues: Issue[] }[]): 
   const places = [...new Set(chosen.map(({ where }) => where))].join(' and ');
   const others = sentences.length - 1;
   const more = others > 0 ? ` (${others} more problem${others > 1 ? 's' : ''} in the ${places})` : '';
-  const reason = [sentences[0]!.replace(/\.$/, `${more}.`), ...sentences.slice(1)].join(' ');
+  const unlisted = sentences.length > MAX_LISTED ? [`(${sentences.length - MAX_LISTED} more not listed.)`] : [];
+  const reason = [sentences[0]!.replace(/\.$/, `${more}.`), ...sentences.slice(1, MAX_LISTED), ...unlisted].join(' ');
   return new AppError(shape.length ? 'BadRequestError' : 'Unprocessable Entity', reason);
 }

@@ -203,4 +203,33 @@ describe('the endpoint factory', () => {
     expect(res.body.error.name).toBe('DatabaseError');
     expect(res.headers['Retry-After']).toBe('1');
   });
+
+  it('lists every problem of a request, counting them in the first sentence, and recites at most 25', async () => {
+    const res = await call(echo, event({ body: '{"guild_id": "42", "count": 9, "kind": "c"}' }));
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toBe('Unprocessable Entity! Field \'count\' must be at most 5 (1 more problem in the body). Field \'kind\' must be one of: "a", "b".');
+    const List = endpoint({ body: z.object({ ids: z.array(z.string().max(1)) }) }, () => ({}));
+    const many = await call(List, event({ body: JSON.stringify({ ids: Array(30).fill('xx') }) }));
+    expect(many.body.error.message).toMatch(/^Unprocessable Entity! Field 'ids\[0\]' must be at most 1 characters \(29 more problems in the body\)\. /);
+    expect(many.body.error.message).toMatch(/Field 'ids\[24\]' must be at most 1 characters\. \(5 more not listed\.\)$/);
+  });
+
+  it.each([null, true, [], {}, 1.5, '18446744073709551616'])('answers an enum field sent as %j with 400, a missing one too', async (value) => {
+    const raw = `{"guild_id": "42", "count": 1, "kind": ${typeof value === 'string' ? value : JSON.stringify(value)}}`;
+    const res = await call(echo, event({ body: raw }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^Bad Request! Field 'kind' must be one of: "a", "b", not /);
+    const Required = endpoint({ body: z.object({ kind: z.enum(['a', 'b']) }) }, () => ({}));
+    const missing = await call(Required, event({ body: '{}' }));
+    expect(missing.body.error).toEqual({ code: 400, name: 'BadRequestError', message: 'Bad Request! Field \'kind\' is required (one of: "a", "b").' });
+  });
+
+  it('answers a path ID longer than any ID with 404 before anything else', async () => {
+    const Get = endpoint({ path: z.object({ thing_id: z.string() }) }, () => {
+      throw new Error('must not run');
+    });
+    const res = await call(Get, { ...event({ method: 'GET' }), pathParameters: { thing_id: 'x'.repeat(1020) } });
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toMatch(/^Not Found! No record has the thing_id "x{40}\.\.\.": IDs are at most 128 characters \(this one has 1020\)\.$/);
+  });
 });
