@@ -5453,7 +5453,10 @@ export interface operations {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     application_id?: string | null;
                     token?: string | null;
-                };
+                } & (unknown & {
+                    /** @description Must be null: the service posts the poll message itself */
+                    message_id?: null;
+                });
             };
         };
         responses: {
@@ -5867,7 +5870,7 @@ export interface operations {
                     language?: string | null;
                     auto_delete?: number | null;
                     sent_by_service: boolean;
-                };
+                } & unknown;
             };
         };
         responses: {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { guildQuery, nullableSnowflake, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PollType } from './model.js';
 import {
+  MAX_VOTES_PER_ANSWER,
   POLL_ID_PATTERN,
   answersProblem,
   descriptionProblem,
@@ -63,6 +64,15 @@ const pollFields = {
 
 type PollFieldsValue = z.output<z.ZodObject<typeof pollFields>>;
 
+/** The document's statement of the service-poll rule (`pollRules`): a service poll says how members answer. */
+const servicePoll = {
+  if: { properties: { poll_type: { const: 2 } }, required: ['poll_type'] },
+  then: {
+    required: ['poll_answer_type', 'is_anonymous', 'max_votes_per_answer'],
+    properties: { poll_answer_type: { enum: [1, 2, 3] }, is_anonymous: { type: 'boolean' }, max_votes_per_answer: { type: 'integer', minimum: 1, maximum: MAX_VOTES_PER_ANSWER } },
+  },
+};
+
 function pollRules(body: PollFieldsValue, ctx: z.RefinementCtx): void {
   if (rule(ctx, pollTypeProblem(body.poll_type))) return;
   const service = body.poll_type === PollType.Service;
@@ -97,7 +107,8 @@ export const CreatePollBody = z
     if (rule(ctx, durationProblem(body.poll_duration, body.poll_type))) return;
     if (rule(ctx, interactionProblem(body.application_id, body.token))) return;
     pollRules(body, ctx);
-  });
+  })
+  .meta({ allOf: [servicePoll, { properties: { message_id: { type: 'null', description: 'Must be null: the service posts the poll message itself' } } }] });
 
 /** POST /handler/create: a poll the bot registers with its own ID and times (epoch seconds). */
 export const HandlerCreateBody = z
@@ -116,7 +127,8 @@ export const HandlerCreateBody = z
     if (rule(ctx, body.end_time > 0 && body.end_time < 253402300800 ? null : "Field 'end_time' must be a time in epoch seconds.")) return;
     if (body.delete_at !== null && rule(ctx, body.delete_at > 0 && body.delete_at < 253402300800 ? null : "Field 'delete_at' must be a time in epoch seconds, or null.")) return;
     pollRules(body, ctx);
-  });
+  })
+  .meta({ allOf: [servicePoll] });
 
 /** The fields of an edit (PUT /entry/{poll_id} and handler/edit). */
 const editFields = {
