@@ -70,7 +70,7 @@ function sample(schema: Record<string, any>): unknown {
     if (id) return GUILD;
     return sample(options.find((o) => o.type !== 'null') ?? options[0]!);
   }
-  if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return sample(schema.allOf[0]);
+  if (Array.isArray(schema.allOf) && schema.allOf.length > 0 && schema.type === undefined) return sample(schema.allOf[0]);
   switch (Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type) {
     case 'string': {
       if (typeof schema.pattern === 'string' && schema.pattern.includes('0-9')) return GUILD;
@@ -89,8 +89,16 @@ function sample(schema: Record<string, any>): unknown {
     case 'array':
       return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items ?? {}));
     case 'object': {
+      // Required fields, and every non-null ID (snowflakes read as unknown, so they are never listed as required).
+      const isId = (prop: Record<string, any>) => prop.type === 'string' && String(prop.pattern ?? '').includes('0-9');
       const out: Record<string, unknown> = {};
-      for (const key of schema.required ?? []) out[key] = sample(schema.properties?.[key] ?? {});
+      for (const [key, prop] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, any>>)) {
+        if (schema.required?.includes(key) || isId(prop)) out[key] = sample(prop);
+      }
+      for (const part of schema.allOf ?? []) {
+        const more = sample(part);
+        if (more && typeof more === 'object') Object.assign(out, more);
+      }
       return out;
     }
     default:
