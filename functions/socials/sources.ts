@@ -9,7 +9,8 @@
 import { type SourceItem, parseFeed } from './feed.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
-const TIMEOUT_MS = 10_000;
+/** How long a source may take to answer (`SOURCE_TIMEOUT_MS`, default 10 s). */
+const timeoutMs = () => Number(process.env.SOURCE_TIMEOUT_MS) || 10_000;
 
 /** A source that did not answer as it should; `unknown` when it said the thing does not exist. */
 export class SourceError extends Error {
@@ -49,9 +50,9 @@ export interface Fetched {
 export async function get(url: string, headers: Record<string, string> = {}, what = url): Promise<Fetched> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers }, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'follow' });
+    response = await fetch(url, { headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers }, signal: AbortSignal.timeout(timeoutMs()), redirect: 'follow' });
   } catch (error) {
-    const cause = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error);
+    const cause = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs() / 1000} s` : error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error);
     throw new SourceError(`${what} could not be reached: ${cause}`);
   }
   const declared = Number(response.headers.get('content-length') ?? 0);

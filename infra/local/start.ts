@@ -9,6 +9,7 @@ import { mintSecret } from '../../shared/ids.js';
 import { createApiServer } from './http-server.js';
 import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
 import { startSandbox } from './sandbox/server.js';
+import { sourceUrls } from './sandbox/sources/routes.js';
 import { startIndexLagProxy } from './index-lag.js';
 import { ensureTable, startEmbeddedDynamo } from './table.js';
 
@@ -57,6 +58,9 @@ function resolveServiceToken(given: string | undefined, dataDir: string | null):
   return token;
 }
 
+/** The source variables local mode set to its sandbox (so a restart in one process points them at the new sandbox). */
+const sandboxSourceEnv = new Set<string>();
+
 /** How long a failed job message stays hidden before local mode delivers it again. */
 const LOCAL_VISIBILITY_TIMEOUT_MS = 3000;
 
@@ -97,6 +101,13 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1' });
     platformUrl = sandboxUrl = sandbox.url;
     closers.push(() => sandbox.close());
+    // The socials sources a user did not configure are the sandbox's (contract 10).
+    for (const [name, value] of Object.entries(sourceUrls(sandbox.origin))) {
+      if (!process.env[name] || sandboxSourceEnv.has(name)) {
+        process.env[name] = value;
+        sandboxSourceEnv.add(name);
+      }
+    }
   }
 
   const serviceToken = resolveServiceToken(options.serviceToken, dataDir);

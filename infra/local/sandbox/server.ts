@@ -20,6 +20,7 @@ import { messageRoutes } from './routes/messages.js';
 import { pollRoutes } from './routes/polls.js';
 import { reactionRoutes } from './routes/reactions.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { answerSource, sourceControlRoutes } from './sources/routes.js';
 import { snapshot } from './snapshot.js';
 import { createState, resetState, type SandboxState } from './state.js';
 
@@ -109,8 +110,8 @@ async function answerApi(state: SandboxState, req: IncomingMessage, rawPath: str
   return route.handle({ state, params, query: url.searchParams, body });
 }
 
-async function answerControl(state: SandboxState, req: IncomingMessage, rawPath: string, url: URL): Promise<Reply> {
-  const { route, params } = findRoute(controlRoutes, req.method ?? 'GET', rawPath);
+async function answerControl(state: SandboxState, req: IncomingMessage, rawPath: string, url: URL, routes: Route[]): Promise<Reply> {
+  const { route, params } = findRoute(routes, req.method ?? 'GET', rawPath);
   const body = parseBody(await readBody(req));
   return route.handle({ state, params, query: url.searchParams, body });
 }
@@ -128,6 +129,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = createState();
   const host = options.host ?? '127.0.0.1';
   let apiUrl = '';
+  let origin = '';
+  const allControlRoutes = [...controlRoutes, ...sourceControlRoutes(() => origin)];
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
@@ -139,7 +142,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         reply = await answerApi(state, req, rawPath, url).catch(errorReply);
         logRequest(state, req.method ?? 'GET', rawPath, reply.status);
       } else if (path.startsWith(`${CONTROL_PREFIX}/`)) {
-        reply = await answerControl(state, req, path.slice(CONTROL_PREFIX.length), url);
+        reply = await answerControl(state, req, path.slice(CONTROL_PREFIX.length), url, allControlRoutes);
+      } else if (path.startsWith('/sources/')) {
+        answerSource(state, req, res, url, origin);
+        return;
       } else if (path === '/' && req.method === 'GET') {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(renderPage(snapshot(state), apiUrl));
         return;
@@ -155,7 +161,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   apiUrl = `${origin}${API_PREFIX}`;
 
   return {

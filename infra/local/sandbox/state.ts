@@ -3,6 +3,7 @@
  * messages (with reactions and native polls), member roles, invites, DM
  * channels, interaction answers, injected faults and the request log.
  */
+import { type SourcesState, createSourcesState } from './sources/model.js';
 import type { ActionRow, AllowedMentions, Embed, Emoji, PollMedia, User } from '../../../shared/platform/types.js';
 
 /** The bot's own user: the author of everything the service posts, and `@me` in reaction routes. */
@@ -140,6 +141,8 @@ export interface SandboxState {
   faults: Fault[];
   requests: LoggedRequest[];
   nextFaultId: number;
+  /** The sandbox sources of the socials module (sources/). */
+  sources: SourcesState;
 }
 
 /** A state with nothing in it. */
@@ -158,6 +161,7 @@ export function createState(): SandboxState {
     faults: [],
     requests: [],
     nextFaultId: 1,
+    sources: createSourcesState(),
   };
 }
 

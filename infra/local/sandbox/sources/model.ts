@@ -1,0 +1,110 @@
+/**
+ * The sandbox sources of the socials module, in memory: a forum, a stream
+ * service, a video service, RSS and Atom feeds and a meme source, answering
+ * in the wire formats of contract section 7, so announcements can be
+ * watched and tested with no internet. Each can be told to misbehave.
+ */
+
+export interface ForumPost {
+  id: string;
+  title: string;
+  permalink: string;
+  url: string;
+  created_utc: number;
+  over_18: boolean;
+}
+
+export interface StreamAccount {
+  id: string;
+  login: string;
+  display_name: string;
+  live: { id: string; title: string; started_at: string } | null;
+}
+
+export interface VideoChannel {
+  id: string;
+  handle: string;
+  uploads: string;
+  videos: { videoId: string; title: string; publishedAt: string }[];
+}
+
+export interface FeedEntry {
+  guid: string | null;
+  title: string;
+  description: string | null;
+  link: string | null;
+  published: Date;
+}
+
+export interface Feed {
+  name: string;
+  format: 'rss' | 'atom';
+  title: string;
+  /** Newest first. */
+  entries: FeedEntry[];
+  lastModified: Date;
+  version: number;
+}
+
+export interface Meme {
+  title: string;
+  url: string;
+  postLink: string;
+  nsfw: boolean;
+  spoiler: boolean;
+}
+
+export type SourceName = 'forum' | 'stream' | 'video' | 'feed' | 'meme';
+
+/** How a source misbehaves for its next `times` requests. */
+export interface SourceFault {
+  source: SourceName;
+  mode: 'status' | 'timeout' | 'garbage' | 'huge' | 'redirect' | 'not-modified';
+  status: number;
+  times: number;
+}
+
+export interface SourcesState {
+  forums: Map<string, { name: string; posts: ForumPost[] }>;
+  streams: Map<string, StreamAccount>;
+  videos: Map<string, VideoChannel>;
+  feeds: Map<string, Feed>;
+  memes: Meme[];
+  faults: SourceFault[];
+  /** Requests per source, and `feed-304`: feed answers that were 304. */
+  requests: Record<string, number>;
+  nextId: number;
+}
+
+export function createSourcesState(): SourcesState {
+  return { forums: new Map(), streams: new Map(), videos: new Map(), feeds: new Map(), memes: [], faults: [], requests: {}, nextId: 1 };
+}
+
+/** A fresh ID of the sources: digits, increasing. */
+export const nextId = (state: SourcesState) => String(1_000_000 + state.nextId++);
+
+const xml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** A feed as RSS 2.0 or Atom text. */
+export function feedXml(feed: Feed, selfUrl: string): string {
+  if (feed.format === 'rss') {
+    const items = feed.entries
+      .map(
+        (e) =>
+          `<item>${e.guid ? `<guid isPermaLink="false">${xml(e.guid)}</guid>` : ''}<title>${xml(e.title)}</title>${e.link ? `<link>${xml(e.link)}</link>` : ''}${
+            e.description !== null ? `<description>${xml(e.description)}</description>` : ''
+          }<pubDate>${e.published.toUTCString()}</pubDate></item>`,
+      )
+      .join('');
+    return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>${xml(feed.title)}</title><link>${xml(selfUrl)}</link><description>Sandbox feed</description>${items}</channel></rss>`;
+  }
+  const entries = feed.entries
+    .map(
+      (e) =>
+        `<entry><id>${xml(e.guid ?? `${selfUrl}#${e.published.getTime()}`)}</id><title>${xml(e.title)}</title>${e.link ? `<link rel="alternate" href="${xml(e.link)}"/>` : ''}${
+          e.description !== null ? `<summary>${xml(e.description)}</summary>` : ''
+        }<published>${e.published.toISOString()}</published><updated>${e.published.toISOString()}</updated></entry>`,
+    )
+    .join('');
+  return `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>${xml(feed.title)}</title><id>${xml(selfUrl)}</id><updated>${feed.lastModified.toISOString()}</updated>${entries}</feed>`;
+}

@@ -1,0 +1,61 @@
+/** What the socials tests share: the sandbox sources' control routes, a guild watching them, the messages a channel got. */
+import { expect } from 'vitest';
+import type { Message } from '../../../shared/platform/types.js';
+import { type CallResult, type TestService, snowflake } from '../../helpers/local.js';
+import { membersOf } from '../welcoming/members-sandbox.js';
+
+export const SO = '/modules/socials';
+
+export function ok(res: CallResult) {
+  expect(res.status, res.text).toBe(200);
+  return res.body.data;
+}
+
+/** The sandbox sources' control routes (infra/local/sandbox/sources/routes.ts). */
+export function sourcesOf(service: TestService) {
+  const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${origin}/_sandbox/sources${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`sandbox sources ${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return {
+    origin,
+    forum: (community: string) => control('POST', `/forum/${community}`),
+    post: (community: string, title: string, extra: Record<string, unknown> = {}) => control('POST', `/forum/${community}/posts`, { title, ...extra }),
+    account: (account: string) => control('POST', `/stream/${account}`),
+    goLive: (account: string, title: string) => control('POST', `/stream/${account}/live`, { title }),
+    goOffline: (account: string) => control('DELETE', `/stream/${account}/live`),
+    channel: (handle: string) => control('POST', `/video/${handle}`) as Promise<{ uploads_playlist_id: string }>,
+    upload: (handle: string, title: string) => control('POST', `/video/${handle}/videos`, { title }) as Promise<{ video_id: string }>,
+    feed: (name: string, format: 'rss' | 'atom' = 'rss') => control('POST', '/feeds', { name, format, title: name }).then((r: { url: string }) => r.url),
+    entry: (name: string, entry: Record<string, unknown>) => control('POST', `/feeds/${name}/entries`, entry),
+    meme: (meme: Record<string, unknown>) => control('POST', '/memes', meme),
+    fault: (fault: Record<string, unknown>) => control('POST', '/faults', fault),
+    requests: () => control('GET', '/requests') as Promise<Record<string, number>>,
+  };
+}
+
+/** A guild with socials on and every monitor component on. */
+export async function socialGuild(service: TestService): Promise<string> {
+  const guild = snowflake();
+  ok(await service.call('POST', `${SO}/enable`, { body: { guild_id: guild } }));
+  ok(await service.call('PUT', `${SO}/settings`, { body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true } }));
+  return guild;
+}
+
+const FIELD = { forum: 'community', stream: 'stream_account', rss: 'rss_feed', video: 'video_channel_handle' } as const;
+
+export function watch(service: TestService, guild: string, kind: keyof typeof FIELD, identifier: string, channel: string, mention = false) {
+  return service.call('POST', `${SO}/entries/${kind}`, { body: { guild_id: guild, [FIELD[kind]]: identifier, target_channel_id: channel, mention_everyone: mention } });
+}
+
+/** What the service posted in a channel, oldest first. */
+export async function posted(service: TestService, channel: string): Promise<Message[]> {
+  const res = await membersOf(service).api<Message[]>(`/channels/${channel}/messages?limit=100`);
+  return res.status === 200 ? [...res.body].reverse() : [];
+}
+
+/** A fresh lower-case name for a source, distinct per test. */
+export const unique = (prefix: string) => `${prefix}${Math.floor(Math.random() * 1e9).toString(36)}`;
