@@ -3,9 +3,9 @@
  * exactly once per channel: the delivery is claimed with a conditional
  * write on a per-(channel, item) mark before the message is posted, and the
  * post carries a nonce the platform enforces, so a poll, a send, two
- * overlapping polls or a redelivered message make one message. Items with a
- * link are also marked by the link (without `utm_*` and fragment), so two
- * feeds carrying the same link post it once. A channel the platform refuses
+ * overlapping polls or a redelivered message make one message. Feed entries
+ * and forum posts are also marked by their link (without `utm_*` and
+ * fragment), so two feeds carrying the same link post it once. A channel the platform refuses
  * is skipped; the others still get the item.
  */
 import { createHash } from 'node:crypto';
@@ -53,7 +53,8 @@ async function deliver(watcher: Watcher, kind: Kind, ident: string, item: Source
   const channel = watcher.channel_id;
   const mark = `${kind}#${ident}#${item.key}`;
   if (!(await claimMark(channel, mark, CLAIM_LEASE_MS))) return 'already';
-  const linkMark = item.link ? `LINK#${normalizeLink(item.link)}` : null;
+  // Posts and feed entries are marked by their link too: a send and a poll, or two feeds, may name one story by its link.
+  const linkMark = item.link && (kind === 'rss' || kind === 'forum') ? `LINK#${normalizeLink(item.link)}` : null;
   if (linkMark && !(await claimMark(channel, linkMark, CLAIM_LEASE_MS))) {
     await settleMark(channel, mark, 'posted');
     return 'already';

@@ -93,7 +93,7 @@ function misbehave(res: ServerResponse, fault: SourceFault, path: string): void 
       res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.alloc(HUGE_BYTES, 97));
       return;
     case 'redirect':
-      res.writeHead(302, { Location: path }).end();
+      res.writeHead(302, { Location: `${path}?redirect-loop=1` }).end();
       return;
     case 'not-modified':
       res.writeHead(304).end();
@@ -171,6 +171,8 @@ export function answerSource(sandbox: SandboxState, req: IncomingMessage, res: S
   const state = sandbox.sources;
   const parts = url.pathname.split('/');
   const source = sourceOf(url.pathname);
+  // A redirect loop, once started, goes on by itself until the client gives up.
+  if (url.searchParams.has('redirect-loop')) return void res.writeHead(302, { Location: url.pathname + url.search }).end();
   if (source) {
     state.requests[source] = (state.requests[source] ?? 0) + 1;
     const fault = takeFault(state, source);
