@@ -3,6 +3,7 @@ import { coldRequestBench } from './cold.js';
 import { runPollsBench } from './polls.js';
 import { reactionRolesRequests } from './reactionroles.js';
 import { runServerstatsBench } from './serverstats.js';
+import { runSocialsBench } from './socials.js';
 import { runWelcomingBench } from './welcoming.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
 import { sizeRows } from './sizes.js';
@@ -32,5 +33,6 @@ try {
 rows.push(...(await runPollsBench()));
 rows.push(...(await runServerstatsBench()));
 rows.push(...(await runWelcomingBench()));
+rows.push(...(await runSocialsBench()));
 
 printRows(rows);
