@@ -55,7 +55,7 @@ export function entryRecord(entry: Entry, source: Source | undefined) {
 /** Records of entries, newest first, with their sources read in one batch. */
 export async function entryRecords(entries: Entry[]) {
   const sources = await getSources([...new Map(entries.map((e) => [`${e.kind}:${e.ident}`, { kind: e.kind, ident: e.ident }])).values()]);
-  return [...entries].sort((a, b) => b.id - a.id).map((e) => entryRecord(e, sources.get(sourcePartition(e.kind, e.ident))));
+  return [...entries].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id).map((e) => entryRecord(e, sources.get(sourcePartition(e.kind, e.ident))));
 }
 
 export async function listKindEntries(guildId: string, kind: Kind, page: number, pageSize: number) {

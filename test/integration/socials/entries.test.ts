@@ -109,6 +109,30 @@ describe('entries', () => {
   });
 });
 
+describe('refresh filters', () => {
+  it('keeps a watched source polled (add) and forgets it once no guild watches it (remove)', async () => {
+    const sources = sourcesOf(service);
+    const community = unique('filter');
+    await sources.forum(community);
+    const account = unique('filt');
+    await sources.account(account);
+    const guild = await socialGuild(service);
+    const filter = (kind: 'forum' | 'stream', action_type: string, name: string) =>
+      service.call('POST', kind === 'forum' ? `${SO}/handler/monitor/forum/refresh-filter` : `${SO}/handler/monitors/stream/refresh-filter`, {
+        body: kind === 'forum' ? { action_type, community: name } : { action_type, stream_account: name },
+      });
+    expect(ok(await filter('forum', 'add', community)).message).toContain('No guild watches');
+    ok(await watch(service, guild, 'forum', community, snowflake()));
+    ok(await watch(service, guild, 'stream', account, snowflake()));
+    expect(ok(await filter('forum', 'add', community)).message).toContain('is polled for 1 channel');
+    expect(ok(await filter('stream', 'remove', account)).message).toContain('still polled');
+    ok(await service.call('DELETE', `${SO}/entries/forum`, { body: { guild_id: guild, community } }));
+    expect(ok(await filter('forum', 'remove', community)).message).toContain('no longer polled');
+    expect((await filter('forum', 'toggle', community)).status).toBe(422);
+    expect((await filter('forum', 7 as unknown as string, community)).status).toBe(400);
+  });
+});
+
 describe('settings, memes and privacy', () => {
   it('changes settings and deletes everything with them', async () => {
     const community = unique('set');
