@@ -31,3 +31,10 @@ export function mintId(): string {
 export function mintSecret(): string {
   return randomBytes(32).toString('base64url');
 }
+
+/**
+ * A minted ID that sorts by creation time: the time in base 36, then
+ * {@link mintId}'s random part. Records keyed by it list newest first from
+ * their sort keys alone.
+ */
+export const mintOrderedId = (now = Date.now()) => `${now.toString(36).padStart(9, '0')}${mintId()}`;
