@@ -30,7 +30,17 @@ const INTERNAL = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'expires_at'
 
 /** An item as its API record: the stored record attributes without keys and bookkeeping (also any `_`-prefixed attribute). */
 export function recordOf(item: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(item).filter(([key]) => !INTERNAL.has(key) && !key.startsWith('_')));
+  return Object.fromEntries(
+    Object.entries(item)
+      .filter(([key]) => !INTERNAL.has(key) && !key.startsWith('_'))
+      // A set of IDs is answered as the user documents type such lists: the IDs joined by commas, in numeric order.
+      .map(([key, value]) => [key, value instanceof Set ? joinIds(value as Set<string>) : value]),
+  );
+}
+
+/** IDs joined by commas in numeric order (`""` for none). */
+export function joinIds(ids: Iterable<string>): string {
+  return [...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)).join(',');
 }
 
 export async function readModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {

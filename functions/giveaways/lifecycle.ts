@@ -1,0 +1,103 @@
+/**
+ * A giveaway's life after it is posted (contract 9 and 12), as due work in
+ * the shared scheduler, each step safe to repeat:
+ * - the end at `end_time`: entries are closed first (status `ended`, one
+ *   conditional write), then the winners are drawn from the entrants as they
+ *   stand closed, then the message is edited and one announcement posted
+ *   (with a nonce the platform enforces), then `edited_with_results` set;
+ *   a redelivery or a second consumer finds each step done and goes on;
+ * - the deletion at `delete_at` (and the message with `delete_ended_giveaways`);
+ * - the entrant count on the message, refreshed at most every few seconds.
+ */
+import { createHash } from 'node:crypto';
+import { readModuleState } from '../../shared/modules/store.js';
+import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
+import type { MessageCreate } from '../../shared/platform/types.js';
+import { scheduler } from '../../shared/scheduler/index.js';
+import { drawRound } from './draw.js';
+import { announcement, giveawayMessage } from './render.js';
+import { type Giveaway, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
+
+export const GiveawayJobs = { end: 'giveaways.end', delete: 'giveaways.delete', refresh: 'giveaways.refresh' } as const;
+/** Enters and leaves within this window share one message edit. */
+export const REFRESH_DELAY_MS = 2000;
+
+export const dueKeyOf = (guildId: string, entryId: string) => `${guildId}#${entryId}`;
+export function parseDueKey(key: string): { guildId: string; entryId: string } | null {
+  const at = key.indexOf('#');
+  return at > 0 ? { guildId: key.slice(0, at), entryId: key.slice(at + 1) } : null;
+}
+
+export const scheduleEnd = (g: Pick<Giveaway, 'guild_id' | 'entry_id' | 'end_time'>) => scheduler.scheduleAt(GiveawayJobs.end, dueKeyOf(g.guild_id, g.entry_id), Date.parse(g.end_time));
+export const requestRefresh = (guildId: string, entryId: string) => scheduler.requestSoon(GiveawayJobs.refresh, dueKeyOf(guildId, entryId), REFRESH_DELAY_MS);
+
+export async function cancelTimers(guildId: string, entryId: string): Promise<void> {
+  await Promise.all(Object.values(GiveawayJobs).map((job) => scheduler.cancel(job, dueKeyOf(guildId, entryId))));
+}
+
+/** Edits the giveaway's message to what the stored giveaway is now; a message deleted meanwhile is fine. */
+export async function showGiveaway(guildId: string, entryId: string): Promise<Giveaway | null> {
+  const g = await getGiveaway(guildId, entryId);
+  if (!g?.message_id) return g;
+  try {
+    await platform.editMessage(g.channel_id, g.message_id, giveawayMessage(g));
+  } catch (error) {
+    if (!isPlatformNotFound(error)) throw error;
+  }
+  return g;
+}
+
+/** The announcement of a round, once: its nonce makes a repeated post the same message. */
+export async function announceRound(g: Giveaway, winners: string[], round: number): Promise<void> {
+  const nonce = createHash('sha256').update(`${g.entry_id}:${round}`).digest('base64url').slice(0, 25);
+  const body = { ...announcement(g, winners, round), nonce, enforce_nonce: true } as MessageCreate;
+  try {
+    await platform.createMessage(g.channel_id, body);
+  } catch (error) {
+    if (!isPlatformNotFound(error)) throw error;
+  }
+}
+
+async function settings(guildId: string): Promise<{ save_duration_timeout: number; delete_ended_giveaways: boolean }> {
+  const state = await readModuleState(guildId, 'giveaways');
+  return { save_duration_timeout: 604800, delete_ended_giveaways: false, ...(state?.settings as object | undefined) };
+}
+
+/** The end of a giveaway (the job's work); runs while the module is disabled too, so no giveaway stays open forever. */
+export async function endGiveaway(guildId: string, entryId: string): Promise<void> {
+  let g = await getGiveaway(guildId, entryId);
+  if (!g) return;
+  if (g.status === 'running') {
+    const endedAt = Date.now();
+    const { save_duration_timeout } = await settings(guildId);
+    await updateGiveaway(guildId, entryId, { status: 'ended', delete_at: new Date(endedAt + save_duration_timeout * 1000).toISOString() }, { status: 'running' });
+    g = await getGiveaway(guildId, entryId);
+    if (!g) return;
+  }
+  if (g._rounds.length === 0) {
+    const winners = drawRound(g._seed, g.entry_id, 1, g.winner_count, g.entrants);
+    await updateGiveaway(guildId, entryId, { _rounds: [winners], winners: winners.join(','), seed: g._seed }, { version: g._version });
+    g = await getGiveaway(guildId, entryId);
+    if (!g) return;
+  }
+  if (!g.edited_with_results) {
+    await showGiveaway(guildId, entryId);
+    await announceRound(g, g._rounds[0] ?? [], 1);
+    await updateGiveaway(guildId, entryId, { edited_with_results: true });
+  }
+  if (g.delete_at) await scheduler.scheduleAt(GiveawayJobs.delete, dueKeyOf(guildId, entryId), Date.parse(g.delete_at));
+}
+
+/** At `delete_at`: the giveaway's data goes, and its message too when the settings say so. */
+export async function deleteEndedGiveaway(guildId: string, entryId: string): Promise<void> {
+  const g = await getGiveaway(guildId, entryId);
+  if (!g) return;
+  if ((await settings(guildId)).delete_ended_giveaways && g.message_id) {
+    try {
+      await platform.deleteMessage(g.channel_id, g.message_id);
+    } catch (error) {
+      if (!isPlatformNotFound(error)) throw error;
+    }
+  }
+  await deleteGiveaway(guildId, entryId);
+}

@@ -1,0 +1,36 @@
+/**
+ * The privacy pair (contract 12): the member's entries, their wins and the
+ * giveaways they host. Deleting takes them out of every giveaway's entrants
+ * and winners and forgets them as a host (`owner_id` null). The module keeps
+ * no names, so the name counts are 0.
+ */
+import { type Giveaway, dropEntrant, getGiveaway, listGiveaways, updateGiveaway } from './store.js';
+
+const refersTo = (g: Giveaway, memberId: string) => Number(g.entrants.includes(memberId)) + Number(g.winners.includes(memberId)) + Number(g.owner_id === memberId);
+
+export async function countMemberEntries(guildId: string, memberId: string) {
+  const giveaways = await listGiveaways(guildId);
+  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: giveaways.reduce((sum, g) => sum + refersTo(g, memberId), 0) };
+}
+
+const MAX_ATTEMPTS = 8;
+
+export async function deleteMemberEntries(guildId: string, memberId: string) {
+  let changed = 0;
+  for (const listed of await listGiveaways(guildId)) {
+    if (refersTo(listed, memberId) === 0) continue;
+    await dropEntrant(guildId, listed.entry_id, memberId);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const g = await getGiveaway(guildId, listed.entry_id);
+      if (!g) break;
+      const fields = {
+        winners: g.winners.filter((id) => id !== memberId).join(','),
+        _rounds: g._rounds.map((round) => round.filter((id) => id !== memberId)),
+        owner_id: g.owner_id === memberId ? null : g.owner_id,
+      };
+      if (await updateGiveaway(guildId, g.entry_id, fields, { version: g._version })) break;
+    }
+    changed++;
+  }
+  return { message: `Removed member ${memberId} from ${changed} giveaway${changed === 1 ? '' : 's'} of guild ${guildId} (entries, wins and hosting).` };
+}

@@ -1,0 +1,56 @@
+/**
+ * How a giveaway looks on the platform (contract 12): while running, an
+ * embed with the prize, description, winner count, host, end time and
+ * entrants, and Enter / Leave buttons; at the end, the winners and no
+ * buttons; and the announcement that mentions the winners only.
+ */
+import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
+import type { Giveaway } from './store.js';
+
+const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+const mentions = (ids: string[]) => ids.map((id) => `<@${id}>`).join(', ');
+
+function buttons(g: Giveaway): ActionRow[] {
+  return [
+    {
+      type: 1,
+      components: [
+        { type: 2, style: 3, label: 'Enter', custom_id: `giveaway:enter:${g.entry_id}` },
+        { type: 2, style: 2, label: 'Leave', custom_id: `giveaway:leave:${g.entry_id}` },
+      ],
+    },
+  ];
+}
+
+export function giveawayMessage(g: Giveaway): MessageCreate {
+  const lines = [
+    ...(g.description ? [g.description, ''] : []),
+    `**Winners:** ${g.winner_count}`,
+    ...(g.owner_id ? [`**Hosted by:** <@${g.owner_id}>`] : []),
+  ];
+  if (g.status === 'running') {
+    lines.push(`**Ends:** <t:${unix(g.end_time)}:R> (<t:${unix(g.end_time)}:f>)`, `**Entrants:** ${g.entrants.length}`);
+  } else {
+    lines.push(`**Ended:** <t:${unix(g.end_time)}:f>`, `**Entrants:** ${g.entrants.length}`, g.winners.length ? `**Won by:** ${mentions(g.winners)}` : '**No one entered, so there is no winner.**');
+  }
+  lines.push('', `-# Seed hash ${g.seed_hash}${g.seed ? ` · seed ${g.seed}` : ''}`);
+  return {
+    embeds: [{ title: `🎉 ${g.prize}`.slice(0, 256), description: lines.join('\n').slice(0, 4096) }],
+    components: g.status === 'running' ? buttons(g) : [],
+    allowed_mentions: { parse: [] },
+  };
+}
+
+/** The announcement replying to the giveaway's message: only the winners are pinged. */
+export function announcement(g: Giveaway, winners: string[], round: number): MessageCreate {
+  const content = winners.length
+    ? `${round > 1 ? 'Reroll: c' : 'C'}ongratulations ${mentions(winners)}! You won **${g.prize}**.`
+    : round > 1
+      ? `Nobody is left to draw for **${g.prize}**.`
+      : `The giveaway for **${g.prize}** ended with no entrants, so there is no winner.`;
+  return {
+    content: content.slice(0, 2000),
+    allowed_mentions: { users: winners, parse: [] },
+    ...(g.message_id ? { message_reference: { message_id: g.message_id, channel_id: g.channel_id } } : {}),
+  };
+}
