@@ -1,0 +1,72 @@
+/**
+ * The tags module's records (contract 11), their answer schemas, and the
+ * limits of contract 12: at most 1000 tags a guild, 1..10 names a tag of
+ * 1..32 characters without spaces, content of 1..2000 characters.
+ */
+import { z } from 'zod';
+import { messageAnswer, pageFields, privacyCounts, recordId, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+
+export const MODULE = 'tags' as const;
+
+export const MAX_TAGS = 1000;
+export const MAX_NAMES = 10;
+export const MAX_NAME_CHARS = 32;
+
+/** `visibility`: who may send a tag. */
+export const Visibility = { Public: 1, Private: 2 } as const;
+export type VisibilityValue = (typeof Visibility)[keyof typeof Visibility];
+export const VISIBILITIES: readonly number[] = Object.values(Visibility);
+
+export interface Tag {
+  id: number;
+  guild_id: string;
+  tag_id: string;
+  content: string;
+  owner_id: string;
+  created_at: string;
+  last_update: string;
+  visibility: VisibilityValue;
+}
+
+export interface TagName {
+  id: number;
+  guild_id: string;
+  tag_id: string;
+  name: string;
+  created_at: string;
+}
+
+/** A tag with its names, as create, get, edit and delete answer it. */
+export interface TagWithNames {
+  entry: Tag;
+  entry_names: TagName[];
+}
+
+export const TagRecord = z
+  .object({
+    id: recordId,
+    guild_id: snowflakeOut,
+    tag_id: z.string(),
+    content: z.string(),
+    owner_id: snowflakeOut,
+    created_at: timestamp,
+    last_update: timestamp,
+    visibility: z.number().int().meta({ enum: [1, 2], description: '1 public (anyone may send it), 2 private (only its owner)' }),
+  })
+  .meta({ id: 'TagsEntry' });
+
+export const TagNameRecord = z
+  .object({
+    id: recordId,
+    guild_id: snowflakeOut,
+    tag_id: z.string(),
+    name: z.string().meta({ description: '1..32 characters without spaces, unique in the guild (case-insensitively)' }),
+    created_at: timestamp,
+  })
+  .meta({ id: 'TagsEntryName' });
+
+export const TagAnswer = z.object({ entry: TagRecord, entry_names: z.array(TagNameRecord) });
+export const TagsPageAnswer = z.object({ entries: z.array(TagAnswer), ...pageFields });
+export const DeleteSettingsAnswer = z.object({ entries: z.array(TagRecord), entries_names: z.array(TagNameRecord) });
+export const MessageAnswer = messageAnswer;
+export const PrivacyAnswer = privacyCounts;

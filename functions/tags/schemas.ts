@@ -1,0 +1,105 @@
+/**
+ * The tags module's request schemas: shape (400) field by field, then the
+ * rules (422) in one refinement per body: names (1..10 of 1..32 characters
+ * without spaces, no two alike ignoring case), content (1..2000
+ * characters), visibility (1 or 2), an interaction's two fields together.
+ */
+import { z } from 'zod';
+import { nullableSnowflake, pagination, snowflake } from '../../shared/http/schemas.js';
+import { templateProblem } from '../../shared/templates/index.js';
+import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES } from './model.js';
+
+/** Adds a 422 rule issue; the reason is a whole sentence naming its field. */
+function rule(ctx: z.RefinementCtx, problem: string | null): void {
+  if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
+}
+
+const shown = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
+
+/** What is wrong with one name, or null. */
+export function nameProblem(name: string, field: string): string | null {
+  if (name.length < 1 || name.length > MAX_NAME_CHARS) {
+    return `Field '${field}' must be 1 to ${MAX_NAME_CHARS} characters long; ${shown(name)} has ${name.length}.`;
+  }
+  if (/\s/.test(name)) return `Field '${field}' must have no spaces; ${shown(name)} has one.`;
+  return null;
+}
+
+/** What is wrong with a tag's list of names, or null. */
+export function namesProblem(names: readonly string[]): string | null {
+  if (names.length < 1 || names.length > MAX_NAMES) return `Field 'names' must list 1 to ${MAX_NAMES} names; it lists ${names.length}.`;
+  for (const [i, name] of names.entries()) {
+    const problem = nameProblem(name, `names[${i}]`);
+    if (problem) return problem;
+  }
+  const seen = new Set<string>();
+  for (const name of names) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) return `Field 'names' lists ${shown(name)} twice (names are compared ignoring case); list each name once.`;
+    seen.add(key);
+  }
+  return null;
+}
+
+const visibilityProblem = (v: number) => (VISIBILITIES.includes(v) ? null : `Field 'visibility' must be 1 (public: anyone may send it) or 2 (private: only its owner); it is ${v}.`);
+
+function interactionProblem(applicationId: string | null, token: string | null): string | null {
+  return (applicationId === null) !== (token === null || token === '')
+    ? "Fields 'application_id' and 'token' go together: send both to answer the member's interaction, or neither."
+    : null;
+}
+
+const visibility = z.number().int().meta({ enum: [1, 2], description: '1 public (anyone may send it), 2 private (only its owner)' });
+const names = z.array(z.string()).meta({ description: `1..${MAX_NAMES} names of 1..${MAX_NAME_CHARS} characters without spaces, unique in the guild ignoring case` });
+/** `application_id` and `token` of the interaction to answer, when the request comes from one. */
+const interaction = { application_id: nullableSnowflake, token: z.string().nullish().transform((v) => v ?? null) };
+
+export const CreateTagBody = z
+  .object({ guild_id: snowflake, owner_id: snowflake, content: z.string(), visibility, names, ...interaction })
+  .superRefine((body, ctx) => {
+    rule(ctx, interactionProblem(body.application_id, body.token));
+    rule(ctx, namesProblem(body.names));
+    rule(ctx, templateProblem(body.content, false));
+    rule(ctx, visibilityProblem(body.visibility));
+  });
+
+/** A field left out or null keeps its value (contract 3.5). */
+const keep = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
+export const EditTagBody = z
+  .object({
+    guild_id: snowflake,
+    owner_id: nullableSnowflake.transform((v) => v ?? undefined).meta({ description: 'Hands the tag to this member' }),
+    content: keep(z.string()),
+    visibility: keep(visibility),
+    names: keep(names).meta({ description: 'Replaces every name of the tag' }),
+    ...interaction,
+  })
+  .superRefine((body, ctx) => {
+    rule(ctx, interactionProblem(body.application_id, body.token));
+    if (body.names !== undefined) rule(ctx, namesProblem(body.names));
+    if (body.content !== undefined) rule(ctx, templateProblem(body.content, false));
+    if (body.visibility !== undefined) rule(ctx, visibilityProblem(body.visibility));
+  });
+
+export const DeleteTagBody = z.object({ guild_id: snowflake, ...interaction }).superRefine((body, ctx) => {
+  rule(ctx, interactionProblem(body.application_id, body.token));
+});
+
+export const SendTagBody = z
+  .object({ guild_id: snowflake, channel_id: snowflake, user_mention_id: nullableSnowflake, ...interaction })
+  .superRefine((body, ctx) => {
+    rule(ctx, interactionProblem(body.application_id, body.token));
+  });
+
+export const ListTagsQuery = z
+  .object({ guild_id: snowflake, ...pagination, name: z.string().optional().meta({ description: 'Only the tag with this name (ignoring case)' }) })
+  .superRefine((query, ctx) => {
+    if (query.name !== undefined) rule(ctx, nameProblem(query.name, 'name'));
+  });
+
+export const TagPath = z.object({ entry_id: z.string() });
+export const GuildQuery = z.object({ guild_id: snowflake });
+export const GuildBody = z.object({ guild_id: snowflake });
+export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
+export const PrivacyBody = PrivacyQuery;
