@@ -6,6 +6,8 @@
 import type {
   RESTDeleteAPIChannelResult,
   RESTGetAPIGuildChannelsResult,
+  RESTGetAPIGuildInvitesResult,
+  RESTGetAPIGuildVanityUrlResult,
   RESTGetAPIGuildMembersResult,
   RESTGetAPIGuildResult,
   RESTGetAPIGuildRolesResult,
@@ -88,6 +90,10 @@ export interface PlatformClient {
   deleteInvite(code: string): Promise<Invite>;
   /** GET /channels/{c}/invites, with metadata (uses, inviter ...). */
   getChannelInvites(channelId: Snowflake): Promise<Invite[]>;
+  /** GET /guilds/{g}/invites, with metadata (uses, inviter, max_uses, expiry). */
+  getGuildInvites(guildId: Snowflake): Promise<RESTGetAPIGuildInvitesResult>;
+  /** GET /guilds/{g}/vanity-url: the vanity code (null when none) and its uses. */
+  getVanityUrl(guildId: Snowflake): Promise<RESTGetAPIGuildVanityUrlResult>;
 
   /** POST /users/@me/channels: the DM channel with a member (the same one on every call). */
   createDm(recipientId: Snowflake): Promise<Channel>;
@@ -101,6 +107,11 @@ export interface PlatformClient {
    * interaction with an ephemeral message (flags 64) that pings no one.
    */
   answerInteraction(applicationId: Snowflake, token: string, body: string | MessageCreate): Promise<void>;
+  /**
+   * POST /webhooks/{application_id}/{token}: a message every member of the
+   * channel sees, as an interaction's answer (its flags and allowed mentions as given).
+   */
+  postInteractionMessage(applicationId: Snowflake, token: string, body: MessageCreate): Promise<Message>;
 }
 
 const seg = encodeURIComponent;
@@ -147,6 +158,8 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
     createChannelInvite: (c, body = {}) => send({ method: 'POST', path: `/channels/${seg(c)}/invites`, body }),
     deleteInvite: (code) => send({ method: 'DELETE', path: `/invites/${seg(code)}` }),
     getChannelInvites: (c) => send({ method: 'GET', path: `/channels/${seg(c)}/invites` }),
+    getGuildInvites: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}/invites` }),
+    getVanityUrl: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}/vanity-url` }),
 
     createDm: (recipientId) => send({ method: 'POST', path: '/users/@me/channels', body: { recipient_id: recipientId } }),
     endPoll: (c, m) => send({ method: 'POST', path: `/channels/${seg(c)}/polls/${seg(m)}/expire` }),
@@ -158,6 +171,7 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
       const answer: MessageCreate = { allowed_mentions: { parse: [] }, ...base, flags: (base.flags ?? 0) | MessageFlags.Ephemeral };
       return send({ method: 'POST', path: `/webhooks/${seg(applicationId)}/${seg(token)}`, body: answer });
     },
+    postInteractionMessage: (applicationId, token, body) => send({ method: 'POST', path: `/webhooks/${seg(applicationId)}/${seg(token)}`, body }),
   };
 }
 
@@ -190,6 +204,7 @@ export const {
   endPoll,
   getChannel,
   answerInteraction,
+  postInteractionMessage,
 } = platform;
 
 export { emojiPath, parseEmoji, emojiSegment, type EmojiInput } from './emoji.js';
