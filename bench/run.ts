@@ -4,6 +4,7 @@ import { runPollsBench } from './polls.js';
 import { reactionRolesRequests } from './reactionroles.js';
 import { runServerstatsBench } from './serverstats.js';
 import { runSocialsBench } from './socials.js';
+import { runTagsBench } from './tags.js';
 import { runWelcomingBench } from './welcoming.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
 import { sizeRows } from './sizes.js';
@@ -34,5 +35,6 @@ rows.push(...(await runPollsBench()));
 rows.push(...(await runServerstatsBench()));
 rows.push(...(await runWelcomingBench()));
 rows.push(...(await runSocialsBench()));
+rows.push(...(await runTagsBench()));
 
 printRows(rows);
