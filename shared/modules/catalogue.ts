@@ -98,7 +98,7 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
       leave_messages_channel: null,
       leave_message_is_embed: false,
       leave_message_content: null,
-      prevent_own_invite_code: false,
+      prevent_own_invite_code: true,
       server_shared_invite_link: null,
     },
     snapshotStatus: false,

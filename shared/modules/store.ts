@@ -32,7 +32,8 @@ const INTERNAL = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'expires_at'
 export function recordOf(item: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(item)
-      .filter(([key]) => !INTERNAL.has(key) && !key.startsWith('_'))
+      // The table's TTL attribute is a number; a record's own `expires_at` (an invite's) is a date-time string and stays.
+      .filter(([key, value]) => !(INTERNAL.has(key) && !(key === 'expires_at' && typeof value === 'string')) && !key.startsWith('_'))
       // A set of IDs is answered as the user documents type such lists: the IDs joined by commas, in numeric order.
       .map(([key, value]) => [key, value instanceof Set ? joinIds(value as Set<string>) : value]),
   );

@@ -141,6 +141,8 @@ export interface SandboxState {
   faults: Fault[];
   requests: LoggedRequest[];
   nextFaultId: number;
+  /** guild ID -> its vanity URL code and how often it was used. */
+  vanity: Map<string, { code: string; uses: number }>;
   /** The sandbox sources of the socials module (sources/). */
   sources: SourcesState;
 }
@@ -161,6 +163,7 @@ export function createState(): SandboxState {
     faults: [],
     requests: [],
     nextFaultId: 1,
+    vanity: new Map(),
     sources: createSourcesState(),
   };
 }

@@ -13,7 +13,7 @@ import { channelView, inviteView, messageView } from '../views.js';
 import { forbiddenKey, memberView } from './guilds.js';
 import { guildChannelControlRoutes } from './guild-channels.js';
 import { memberControlRoutes } from './members.js';
-import { useInvite } from './invites.js';
+import { inviteControlRoutes } from './invites.js';
 import { postMessage } from './messages.js';
 import { vote } from './polls.js';
 import { addReaction, removeReaction } from './reactions.js';
@@ -79,7 +79,7 @@ export const controlRoutes: Route[] = [
   { method: 'DELETE', pattern: forbid, handle: ({ state, params }) => (state.forbiddenRoles.delete(forbiddenKey(params.guild!, params.role!)), noContent) },
   ...memberControlRoutes,
   ...guildChannelControlRoutes,
-  { method: 'POST', pattern: '/invites/:code/use', handle: ({ state, params }) => ({ status: 200, body: inviteView(state, useInvite(state, params.code!), true) }) },
+  ...inviteControlRoutes,
 
   { method: 'GET', pattern: '/faults', handle: ({ state }) => ({ status: 200, body: state.faults.map(faultView) }) },
   { method: 'POST', pattern: '/faults', handle: ({ state, body }) => ({ status: 201, body: faultView(addFault(state, body)) }) },

@@ -147,7 +147,8 @@ function trackedMembers(state: SandboxState, guildId: string): Map<string, Store
 }
 
 /** A user joins a guild; the guild's membership is tracked from now on. */
-function join(state: SandboxState, guildId: string, userId: string, input: unknown): APIGuildMember {
+/** A user joins the guild (now, unless `joined_at`); used by the control routes of members and invites. */
+export function join(state: SandboxState, guildId: string, userId: string, input: unknown): APIGuildMember {
   const body = fieldsOf(input);
   const errors = new FormErrors();
   const joinedAt = body.joined_at === undefined ? new Date() : new Date(String(body.joined_at));

@@ -1,0 +1,24 @@
+/**
+ * The privacy pair (contract 12): uses where the member joined or invited,
+ * and their ownership of invites. Deleting removes those uses and makes
+ * them own no invite (`owner_id` null). No names are kept.
+ */
+import { deleteUses, listInvites, updateInvite, usesByInviter, usesOfMember } from './store.js';
+
+async function referencesOf(guildId: string, memberId: string) {
+  const [joined, invited, invites] = await Promise.all([usesOfMember(guildId, memberId), usesByInviter(guildId, memberId), listInvites(guildId)]);
+  const uses = [...new Map([...joined, ...invited].map((u) => [u.id, u])).values()];
+  return { uses, owned: invites.filter((i) => i.owner_id === memberId) };
+}
+
+export async function countMemberEntries(guildId: string, memberId: string) {
+  const { uses, owned } = await referencesOf(guildId, memberId);
+  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: uses.length + owned.length };
+}
+
+export async function deleteMemberEntries(guildId: string, memberId: string) {
+  const { uses, owned } = await referencesOf(guildId, memberId);
+  if (uses.length) await deleteUses(uses);
+  for (const invite of owned) await updateInvite(guildId, invite.invite_id, { owner_id: null });
+  return { message: `Removed ${uses.length} invite use${uses.length === 1 ? '' : 's'} of member ${memberId} and their ownership of ${owned.length} invite${owned.length === 1 ? '' : 's'} in guild ${guildId}.` };
+}

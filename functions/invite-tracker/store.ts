@@ -1,0 +1,213 @@
+/**
+ * The invite tracker's table access: the only file issuing its commands.
+ * In the guild's partition:
+ *
+ * | item          | sk                          | holds                                                  |
+ * |---------------|-----------------------------|--------------------------------------------------------|
+ * | invite        | `INVITE#<code>`             | the record; `current_uses` = uses claimed by joins      |
+ * | vanity        | `INVITEVANITY`              | the vanity URL's uses claimed by joins                  |
+ * | use           | `INVITEUSE#<time>#<id>`     | the record (31 days); gsi1 by inviter, gsi2 by member   |
+ * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use (the leave check)    |
+ *
+ * A join claims one increment of an invite's uses with a conditional write
+ * of `current_uses` from n to n + 1, so two joins at once never claim the
+ * same increment and there are never more attributions than increments.
+ */
+import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys } from '../../shared/db/batch.js';
+import { db } from '../../shared/db/client.js';
+import { isConditionFailed } from '../../shared/db/errors.js';
+import { queryAll } from '../../shared/db/pagination.js';
+import { tableName } from '../../shared/db/table.js';
+import { guildKey } from '../../shared/modules/store.js';
+
+type Item = Record<string, NativeAttributeValue>;
+type Key = { pk: string; sk: string };
+
+export const USE_TTL_SECONDS = 31 * 24 * 3600;
+
+export interface Invite {
+  id: number;
+  guild_id: string;
+  invite_id: string;
+  channel_id: string | null;
+  current_uses: number;
+  max_uses: number;
+  expires_at: string | null;
+  owner_id: string | null;
+  /** When the platform said it was deleted (epoch ms); a deleted single-use invite stays a candidate 60 s. */
+  _deleted_at: number | null;
+}
+
+export interface InviteUse {
+  id: number;
+  guild_id: string;
+  invite_id: string | null;
+  member_id: string;
+  timestamp: string;
+  channel_id: string | null;
+  inviter_id: string | null;
+  has_left: boolean;
+  attribution: 'exact' | 'ambiguous' | 'vanity' | 'unknown';
+  counted: boolean;
+}
+
+const INVITE_PREFIX = 'INVITE#';
+const USE_PREFIX = 'INVITEUSE#';
+const inviteKey = (guildId: string, code: string): Key => ({ pk: guildKey(guildId), sk: `${INVITE_PREFIX}${code}` });
+const vanityKey = (guildId: string): Key => ({ pk: guildKey(guildId), sk: 'INVITEVANITY' });
+const useKey = (use: Pick<InviteUse, 'guild_id' | 'timestamp' | 'id'>): Key => ({ pk: guildKey(use.guild_id), sk: `${USE_PREFIX}${use.timestamp}#${use.id}` });
+const memberKey = (guildId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `INVITEMEMBER#${memberId}` });
+const inviterIndex = (guildId: string, inviterId: string) => `INVUSE#${guildId}#${inviterId}`;
+const memberIndex = (guildId: string, memberId: string) => `INVUSEM#${guildId}#${memberId}`;
+
+/** The record of an item. An invite's own `expires_at` is a date-time string; the table's TTL attribute of a use is a number. */
+const strip = (item: Item) => {
+  const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, expires_at, ...rest } = item;
+  return typeof expires_at === 'string' || expires_at === null ? { ...rest, expires_at } : rest;
+};
+
+async function conditional(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+export async function listInvites(guildId: string): Promise<Invite[]> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': INVITE_PREFIX }, ConsistentRead: true });
+  return items.map((item) => strip(item) as Invite);
+}
+
+export async function getInvite(guildId: string, code: string): Promise<Invite | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: inviteKey(guildId, code), ConsistentRead: true }));
+  return out.Item ? (strip(out.Item) as Invite) : null;
+}
+
+/** Records an invite the service does not track yet; false when it already does. */
+export function insertInvite(invite: Invite): Promise<boolean> {
+  return conditional(() =>
+    db().send(new PutCommand({ TableName: tableName(), Item: { ...inviteKey(invite.guild_id, invite.invite_id), entity: 'invite', ...invite }, ConditionExpression: 'attribute_not_exists(pk)' })),
+  );
+}
+
+/** Claims increment `n` of an invite's uses for one join: `current_uses` from n - 1 to n. */
+export function claimInviteUse(guildId: string, code: string, n: number): Promise<boolean> {
+  return conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: inviteKey(guildId, code),
+        UpdateExpression: 'SET current_uses = :n',
+        ConditionExpression: 'current_uses = :before',
+        ExpressionAttributeValues: { ':n': n, ':before': n - 1 },
+      }),
+    ),
+  );
+}
+
+export async function updateInvite(guildId: string, code: string, fields: Partial<Invite>): Promise<void> {
+  const entries = Object.entries(fields);
+  if (entries.length === 0) return;
+  await conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: inviteKey(guildId, code),
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])),
+      }),
+    ),
+  );
+}
+
+export function deleteInvites(guildId: string, codes: string[]): Promise<void> {
+  return deleteKeys(codes.map((code) => inviteKey(guildId, code)));
+}
+
+/** The vanity URL's uses claimed by joins so far. */
+export async function claimedVanityUses(guildId: string): Promise<number | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: vanityKey(guildId), ConsistentRead: true }));
+  return out.Item ? Number(out.Item.current_uses) : null;
+}
+
+/** Claims increment `n` of the vanity URL's uses (the first time, records `n - 1` as the baseline). */
+export function claimVanityUse(guildId: string, n: number, first: boolean): Promise<boolean> {
+  return conditional(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...vanityKey(guildId), entity: 'invite_vanity', current_uses: n },
+        ConditionExpression: first ? 'attribute_not_exists(pk)' : 'current_uses = :before',
+        ExpressionAttributeValues: first ? undefined : { ':before': n - 1 },
+      }),
+    ),
+  );
+}
+
+export function setVanityBaseline(guildId: string, uses: number): Promise<boolean> {
+  return conditional(() =>
+    db().send(new PutCommand({ TableName: tableName(), Item: { ...vanityKey(guildId), entity: 'invite_vanity', current_uses: uses }, ConditionExpression: 'attribute_not_exists(pk)' })),
+  );
+}
+
+/** Stores a use and makes it the member's latest. */
+export async function insertUse(use: InviteUse): Promise<void> {
+  const item: Item = {
+    ...useKey(use),
+    entity: 'invite_use',
+    ...use,
+    expires_at: Math.floor(Date.parse(use.timestamp) / 1000) + USE_TTL_SECONDS,
+    gsi2pk: memberIndex(use.guild_id, use.member_id),
+    gsi2sk: use.timestamp,
+  };
+  if (use.inviter_id) Object.assign(item, { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp });
+  await db().send(new PutCommand({ TableName: tableName(), Item: item }));
+  await db().send(
+    new PutCommand({ TableName: tableName(), Item: { ...memberKey(use.guild_id, use.member_id), entity: 'invite_member_latest', use_sk: item.sk, expires_at: item.expires_at } }),
+  );
+}
+
+/** The member's latest use, read strongly consistently through their pointer item. */
+export async function latestUseOf(guildId: string, memberId: string): Promise<InviteUse | null> {
+  const pointer = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
+  if (!pointer.Item) return null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: guildKey(guildId), sk: String(pointer.Item.use_sk) }, ConsistentRead: true }));
+  return out.Item ? (strip(out.Item) as InviteUse) : null;
+}
+
+export async function markLeft(use: InviteUse): Promise<void> {
+  await conditional(() =>
+    db().send(new UpdateCommand({ TableName: tableName(), Key: useKey(use), UpdateExpression: 'SET has_left = :t', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':t': true } })),
+  );
+}
+
+/** Uses attributed to an inviter (gsi1), newest first. */
+export async function usesByInviter(guildId: string, inviterId: string): Promise<InviteUse[]> {
+  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': inviterIndex(guildId, inviterId) }, ScanIndexForward: false });
+  return items.map((item) => strip(item) as InviteUse);
+}
+
+/** Uses where the member joined (gsi2). */
+export async function usesOfMember(guildId: string, memberId: string): Promise<InviteUse[]> {
+  const items = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': memberIndex(guildId, memberId) } });
+  return items.map((item) => strip(item) as InviteUse);
+}
+
+export async function listUses(guildId: string): Promise<InviteUse[]> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': USE_PREFIX }, ConsistentRead: true, ScanIndexForward: false });
+  return items.map((item) => strip(item) as InviteUse);
+}
+
+export async function deleteUses(uses: InviteUse[]): Promise<void> {
+  await deleteKeys([...uses.map(useKey), ...[...new Set(uses.map((u) => u.member_id))].map((m) => memberKey(uses[0]!.guild_id, m))]);
+}
+
+export function deleteVanity(guildId: string): Promise<void> {
+  return deleteKeys([vanityKey(guildId)]);
+}

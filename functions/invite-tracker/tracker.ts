@@ -1,0 +1,247 @@
+/**
+ * The invite tracker (contract 12): invites made through the service or
+ * reported by the bot, and every join attributed as honestly as the
+ * platform's counts allow.
+ *
+ * A join compares the platform's invite uses (and the vanity URL's) with the
+ * uses already claimed by earlier joins, and claims one increment with a
+ * conditional write:
+ * - exactly one invite has unclaimed uses: `exact`, to its owner (N joins
+ *   through one invite checked at once claim N increments, each exact);
+ * - several have: `ambiguous`, one increment claimed, no inviter named;
+ * - none, but a single-use invite deleted within 60 s (its one use): `exact`;
+ * - the vanity URL's uses went up: `vanity`; else `unknown`.
+ */
+import { notFound } from '../../shared/errors.js';
+import { nextRecordId } from '../../shared/db/record-ids.js';
+import { requireEnabled } from '../../shared/modules/state.js';
+import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
+import type { GuildMember, User } from '../../shared/platform/types.js';
+import { type TemplateVariables, memberVariables, renderMessage } from '../../shared/templates/index.js';
+import {
+  type Invite,
+  type InviteUse,
+  claimInviteUse,
+  claimVanityUse,
+  claimedVanityUses,
+  getInvite,
+  insertInvite,
+  insertUse,
+  latestUseOf,
+  listInvites,
+  markLeft,
+  setVanityBaseline,
+  updateInvite,
+  usesByInviter,
+} from './store.js';
+
+export const MODULE = 'invite-tracker';
+const DELETED_CANDIDATE_MS = 60_000;
+const COUNT_WINDOW_MS = 31 * 24 * 3600 * 1000;
+const MAX_ATTEMPTS = 8;
+
+export const inviteUrl = (code: string) => `${(process.env.INVITE_BASE_URL || 'https://discord.gg').replace(/\/$/, '')}/${code}`;
+
+/** The invite's API record (contract 11). */
+export function inviteRecord(invite: Invite) {
+  const { _deleted_at: _d, ...record } = invite;
+  return record;
+}
+
+interface PlatformInvite {
+  code: string;
+  uses?: number;
+  max_uses?: number;
+  expires_at?: string | null;
+  inviter?: { id: string };
+  channel?: { id: string } | null;
+}
+
+function fromPlatform(guildId: string, id: number, invite: PlatformInvite, claimedUses: number): Invite {
+  return {
+    id,
+    guild_id: guildId,
+    invite_id: invite.code,
+    channel_id: invite.channel?.id ?? null,
+    current_uses: claimedUses,
+    max_uses: invite.max_uses ?? 0,
+    expires_at: invite.expires_at ?? null,
+    owner_id: invite.inviter?.id ?? null,
+    _deleted_at: null,
+  };
+}
+
+/** The vanity URL, or null when the guild has none (or the platform will not say). */
+async function vanityOf(guildId: string): Promise<{ code: string; uses: number } | null> {
+  try {
+    const vanity = await platform.getVanityUrl(guildId);
+    return vanity.code ? { code: vanity.code, uses: vanity.uses } : null;
+  } catch (error) {
+    if (isPlatformError(error) && (error.platformStatus === 403 || error.platformStatus === 404)) return null;
+    throw error;
+  }
+}
+
+export async function createInvite(guildId: string, input: { channel_id: string; max_uses: number; max_age: number; is_temporary: boolean }, ownerId: string | null) {
+  await requireEnabled(guildId, MODULE);
+  const made = (await platform.createChannelInvite(input.channel_id, { max_age: input.max_age, max_uses: input.max_uses, temporary: input.is_temporary, unique: true })) as PlatformInvite;
+  const invite = { ...fromPlatform(guildId, await nextRecordId('invite-tracker.invite'), made, made.uses ?? 0), owner_id: ownerId ?? made.inviter?.id ?? null, channel_id: input.channel_id };
+  await insertInvite(invite);
+  return { invite_code: made.code, invite_url: inviteUrl(made.code), invite: inviteRecord(invite) };
+}
+
+export async function deleteInvite(guildId: string, code: string) {
+  await requireEnabled(guildId, MODULE);
+  try {
+    await platform.deleteInvite(code);
+  } catch (error) {
+    if (isPlatformNotFound(error)) throw notFound(`There is no invite ${code} on the platform.`);
+    throw error;
+  }
+  if (await getInvite(guildId, code)) await updateInvite(guildId, code, { _deleted_at: Date.now() });
+  return { message: `Invite ${code} was deleted.` };
+}
+
+export async function listInviteRecords(guildId: string) {
+  await requireEnabled(guildId, MODULE);
+  return { invites: (await listInvites(guildId)).filter((i) => i._deleted_at === null).sort((a, b) => b.id - a.id).map(inviteRecord) };
+}
+
+/** `/events/invite/create`: records an invite made on the platform, with its owner, uses and expiry as the platform lists them. */
+export async function inviteCreated(guildId: string, code: string, channelId: string) {
+  await requireEnabled(guildId, MODULE);
+  const found = ((await platform.getGuildInvites(guildId)) as PlatformInvite[]).find((i) => i.code === code);
+  if (!found) throw notFound(`The platform lists no invite ${code} in guild ${guildId}.`);
+  const created = await insertInvite({ ...fromPlatform(guildId, await nextRecordId('invite-tracker.invite'), found, found.uses ?? 0), channel_id: found.channel?.id ?? channelId });
+  return { message: created ? `Invite ${code} is tracked.` : `Invite ${code} was tracked already.` };
+}
+
+/** `/events/invite/delete`: the invite stays a candidate for 60 s, since a single-use invite disappears on its use. */
+export async function inviteDeleted(guildId: string, code: string) {
+  await requireEnabled(guildId, MODULE);
+  if (!(await getInvite(guildId, code))) return { message: `Invite ${code} was not tracked; nothing to mark.` };
+  await updateInvite(guildId, code, { _deleted_at: Date.now() });
+  return { message: `Invite ${code} is marked deleted.` };
+}
+
+interface Attribution {
+  attribution: InviteUse['attribution'];
+  invite: Invite | null;
+}
+
+/** Finds and claims the increment this join made; see the top of this file. */
+async function attribute(guildId: string): Promise<Attribution> {
+  const [live, vanity] = await Promise.all([platform.getGuildInvites(guildId) as Promise<PlatformInvite[]>, vanityOf(guildId)]);
+  const liveCodes = new Set(live.map((i) => i.code));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const recorded = new Map((await listInvites(guildId)).map((i) => [i.invite_id, i]));
+    // Invites made while nothing told the service: their uses so far belong to no join it will see.
+    for (const invite of live.filter((i) => !recorded.has(i.code))) {
+      const record = fromPlatform(guildId, await nextRecordId('invite-tracker.invite'), invite, invite.uses ?? 0);
+      if (await insertInvite(record)) recorded.set(record.invite_id, record);
+    }
+    const candidates = live.filter((i) => (i.uses ?? 0) > (recorded.get(i.code)?.current_uses ?? Number.POSITIVE_INFINITY));
+    if (candidates.length > 0) {
+      const target = recorded.get(candidates[0]!.code)!;
+      if (await claimInviteUse(guildId, target.invite_id, target.current_uses + 1)) {
+        return candidates.length === 1 ? { attribution: 'exact', invite: target } : { attribution: 'ambiguous', invite: null };
+      }
+      continue;
+    }
+    const now = Date.now();
+    const deleted = [...recorded.values()].filter((i) => !liveCodes.has(i.invite_id) && i._deleted_at !== null && now - i._deleted_at < DELETED_CANDIDATE_MS && i.max_uses === 1 && i.current_uses < 1);
+    if (deleted.length > 0) {
+      if (await claimInviteUse(guildId, deleted[0]!.invite_id, 1)) return deleted.length === 1 ? { attribution: 'exact', invite: deleted[0]! } : { attribution: 'ambiguous', invite: null };
+      continue;
+    }
+    if (vanity) {
+      const claimed = await claimedVanityUses(guildId);
+      if (claimed === null) {
+        // First sight of the vanity URL: its uses so far are the baseline, not this join's.
+        await setVanityBaseline(guildId, vanity.uses);
+        return { attribution: 'unknown', invite: null };
+      }
+      if (vanity.uses > claimed) {
+        if (await claimVanityUse(guildId, claimed + 1, false)) return { attribution: 'vanity', invite: null };
+        continue;
+      }
+    }
+    return { attribution: 'unknown', invite: null };
+  }
+  return { attribution: 'unknown', invite: null };
+}
+
+/** The inviter's counted joins of the last 31 days that have not left. */
+async function inviteCount(guildId: string, inviterId: string, current: InviteUse): Promise<number> {
+  const since = Date.now() - COUNT_WINDOW_MS;
+  const uses = (await usesByInviter(guildId, inviterId)).filter((u) => u.counted && !u.has_left && Date.parse(u.timestamp) >= since && u.id !== current.id);
+  return uses.length + (current.counted && !current.has_left ? 1 : 0);
+}
+
+/** Posts the join or leave message when the settings ask for one; the member is read only then (a member gone already: no message). */
+async function postMessage(guildId: string, settings: Record<string, unknown>, which: 'join' | 'leave', use: InviteUse | null, memberOf: () => Promise<User & { nick?: string | null }>): Promise<boolean> {
+  const channel = settings[`${which}_messages_channel`];
+  const content = settings[`${which}_message_content`];
+  if (settings[`${which}_messages_enabled`] !== true || typeof channel !== 'string' || typeof content !== 'string') return false;
+  let member: User & { nick?: string | null };
+  try {
+    member = await memberOf();
+  } catch (error) {
+    if (isPlatformNotFound(error)) return false;
+    throw error;
+  }
+  const needsGuild = /<(server_name|member_count)>/.test(content);
+  const guild = needsGuild ? await platform.getGuild(guildId) : null;
+  const variables: TemplateVariables = {
+    ...memberVariables(member, guild),
+    inviter_mention: use?.inviter_id ? `<@${use.inviter_id}>` : 'someone unknown',
+    inviter_id: use?.inviter_id ?? 'unknown',
+    invite_code: use?.invite_id ?? (use?.attribution === 'vanity' ? 'vanity URL' : 'unknown'),
+    current_invite_count: use?.inviter_id ? await inviteCount(guildId, use.inviter_id, use) : 0,
+  };
+  await platform.createMessage(channel, renderMessage(content, settings[`${which}_message_is_embed`] === true, variables, { users: [member.id] }));
+  return true;
+}
+
+/** `/events/join/check-invite` (acting member: who joined). */
+export async function checkJoin(guildId: string, memberId: string) {
+  const state = await requireEnabled(guildId, MODULE);
+  const settings = state.settings ?? {};
+  const { attribution, invite } = await attribute(guildId);
+  const inviterId = invite?.owner_id ?? null;
+  const use: InviteUse = {
+    id: await nextRecordId('invite-tracker.use'),
+    guild_id: guildId,
+    invite_id: invite?.invite_id ?? null,
+    member_id: memberId,
+    timestamp: new Date().toISOString(),
+    channel_id: invite?.channel_id ?? null,
+    inviter_id: inviterId,
+    has_left: false,
+    attribution,
+    counted: !(settings.prevent_own_invite_code === true && inviterId === memberId),
+  };
+  await insertUse(use);
+  const posted = await postMessage(guildId, settings, 'join', use, async () => {
+    const member = (await platform.getMember(guildId, memberId)) as GuildMember & { user: User };
+    return { ...member.user, nick: member.nick ?? null };
+  });
+  const by = inviterId ? `, invited by ${inviterId}` : '';
+  return { message: `Member ${memberId} joined: ${attribution}${invite ? ` through invite ${invite.invite_id}` : ''}${by}${use.counted ? '' : ' (their own invite: not counted)'}.${posted ? ' The join message was posted.' : ''}` };
+}
+
+/** `/events/leave/check-invite` (acting member: who left). */
+export async function checkLeave(guildId: string, memberId: string) {
+  const state = await requireEnabled(guildId, MODULE);
+  const use = await latestUseOf(guildId, memberId);
+  if (use) await markLeft(use);
+  const posted = await postMessage(guildId, state.settings ?? {}, 'leave', use ? { ...use, has_left: true } : null, async () => (await platform.getUser(memberId)) as User);
+  return { message: `Member ${memberId} left${use ? `; their join through ${use.invite_id ?? use.attribution} is marked as left` : '; no join of theirs is recorded'}.${posted ? ' The leave message was posted.' : ''}` };
+}
+
+/** `GET /stats/uses`: the counted uses attributed to an inviter, newest first. */
+export async function usesOf(guildId: string, inviterId: string) {
+  await requireEnabled(guildId, MODULE);
+  return { stats_uses: (await usesByInviter(guildId, inviterId)).filter((u) => u.counted) };
+}
+

@@ -1,0 +1,193 @@
+/** The invite tracker: attribution of every join as honest as the counts allow, invites on the platform, messages, privacy. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../../shared/platform/types.js';
+import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { membersOf } from '../welcoming/members-sandbox.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.stop());
+
+const IT = '/modules/invite-tracker';
+
+function ok(res: { status: number; text: string; body: any }) {
+  expect(res.status, res.text).toBe(200);
+  return res.body.data;
+}
+
+async function control(method: string, path: string, body?: unknown): Promise<any> {
+  const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+  const res = await fetch(`${origin}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A guild with the module on and a channel the sandbox knows is in it. */
+async function trackerGuild(settings: Record<string, unknown> = {}): Promise<{ guild: string; channel: string }> {
+  const guild = snowflake();
+  const channel = snowflake();
+  await control('PUT', `/channels/${channel}`, { guild_id: guild, name: 'general' });
+  ok(await service.call('POST', `${IT}/enable`, { body: { guild_id: guild } }));
+  if (Object.keys(settings).length) ok(await service.call('PUT', `${IT}/settings`, { body: { guild_id: guild, ...settings } }));
+  return { guild, channel };
+}
+
+const createInvite = async (guild: string, channel: string, owner: string | null, extra: Record<string, unknown> = {}) =>
+  ok(await service.call('POST', `${IT}/invites`, { body: { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false, ...extra }, headers: owner ? { 'x-acting-user-id': owner } : {} }));
+const joinVia = (guild: string, member: string, code: string) => control('POST', `/guilds/${guild}/members/${member}/join-via-invite/${code}`, {});
+const check = (guild: string, member: string, which: 'join' | 'leave' = 'join') => service.call('POST', `${IT}/events/${which}/check-invite`, { body: { guild_id: guild }, headers: { 'x-acting-user-id': member } });
+const usesOf = async (guild: string, inviter: string) => ok(await service.call('GET', `${IT}/stats/uses`, { query: { guild_id: guild, inviter_id: inviter } })).stats_uses;
+const allUses = async (guild: string) => ok(await service.call('POST', `${IT}/disable`, { body: { guild_id: guild } })).stats_uses;
+
+describe('attribution', () => {
+  it('attributes a join through one invite exactly to its owner, right after the invite was made', async () => {
+    const { guild, channel } = await trackerGuild();
+    const owner = snowflake();
+    const created = await createInvite(guild, channel, owner);
+    expect(created.invite_url).toBe(`https://discord.gg/${created.invite_code}`);
+    expect(created.invite).toMatchObject({ guild_id: guild, invite_id: created.invite_code, channel_id: channel, current_uses: 0, owner_id: owner });
+    const member = snowflake();
+    await joinVia(guild, member, created.invite_code);
+    expect(ok(await check(guild, member)).message).toContain('exact');
+    const [use] = await usesOf(guild, owner);
+    expect(use).toMatchObject({ guild_id: guild, invite_id: created.invite_code, member_id: member, inviter_id: owner, attribution: 'exact', has_left: false, counted: true });
+    expect(ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites[0].current_uses).toBe(1);
+  });
+
+  it('gives N joins through one invite checked at once N exact attributions, and never more attributions than increments', async () => {
+    const { guild, channel } = await trackerGuild();
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const members = Array.from({ length: 6 }, snowflake);
+    for (const m of members) await joinVia(guild, m, invite_code);
+    // Two more checks than joins: the extra ones find no increment left.
+    const results = await Promise.all([...members, snowflake(), snowflake()].map((m) => check(guild, m)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect((await usesOf(guild, owner)).length).toBe(6);
+    const uses = await allUses(guild);
+    expect(uses.filter((u: { attribution: string }) => u.attribution === 'exact')).toHaveLength(6);
+    expect(uses.filter((u: { attribution: string }) => u.attribution === 'unknown')).toHaveLength(2);
+  });
+
+  it('is ambiguous when several invites went up, naming no inviter', async () => {
+    const { guild, channel } = await trackerGuild();
+    const [a, b] = [await createInvite(guild, channel, snowflake()), await createInvite(guild, channel, snowflake())];
+    const [m1, m2] = [snowflake(), snowflake()];
+    await joinVia(guild, m1, a.invite_code);
+    await joinVia(guild, m2, b.invite_code);
+    const [r1, r2] = await Promise.all([check(guild, m1), check(guild, m2)]);
+    expect([ok(r1).message, ok(r2).message].some((m) => m.includes('ambiguous'))).toBe(true);
+    const uses = await allUses(guild);
+    expect(uses).toHaveLength(2);
+    for (const use of uses.filter((u: { attribution: string }) => u.attribution === 'ambiguous')) expect(use.inviter_id).toBeNull();
+  });
+
+  it('attributes a join through a single-use invite that disappeared on its use, within 60 seconds', async () => {
+    const { guild, channel } = await trackerGuild();
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner, { max_uses: 1 });
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    ok(await service.call('POST', `${IT}/events/invite/delete`, { body: { guild_id: guild, invite_code } }));
+    expect(ok(await check(guild, member)).message).toContain('exact');
+    expect((await usesOf(guild, owner))[0]).toMatchObject({ invite_id: invite_code, attribution: 'exact' });
+  });
+
+  it('says vanity for a join through the vanity URL, and unknown when nothing went up', async () => {
+    const { guild, channel } = await trackerGuild();
+    await control('PUT', `/guilds/${guild}/vanity`, { code: 'cool-guild' });
+    await createInvite(guild, channel, snowflake());
+    const first = snowflake();
+    // The first check sees the vanity URL for the first time: its uses so far are the baseline.
+    expect(ok(await check(guild, first)).message).toContain('unknown');
+    const member = snowflake();
+    await control('POST', `/guilds/${guild}/members/${member}/join-via-vanity`, {});
+    expect(ok(await check(guild, member)).message).toContain('vanity');
+    expect(ok(await check(guild, snowflake())).message).toContain('unknown');
+  });
+
+  it("records invites made on the platform from its own list, and does not count a join through one's own invite", async () => {
+    const { guild, channel } = await trackerGuild();
+    const owner = snowflake();
+    const res = await fetch(`${service.sandboxUrl}/channels/${channel}/invites`, { method: 'POST', headers: { authorization: 'Bot x', 'content-type': 'application/json' }, body: '{}' });
+    const platformInvite = (await res.json()) as { code: string; inviter: { id: string } };
+    expect(ok(await service.call('POST', `${IT}/events/invite/create`, { body: { guild_id: guild, invite_code: platformInvite.code, channel_id: channel } })).message).toContain('tracked');
+    expect((await service.call('POST', `${IT}/events/invite/create`, { body: { guild_id: guild, invite_code: 'nope', channel_id: channel } })).status).toBe(404);
+    const invites = ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites;
+    expect(invites[0]).toMatchObject({ invite_id: platformInvite.code, owner_id: platformInvite.inviter.id });
+
+    const own = await createInvite(guild, channel, owner);
+    await joinVia(guild, owner, own.invite_code);
+    expect(ok(await check(guild, owner)).message).toContain('not counted');
+    expect(await usesOf(guild, owner)).toEqual([]);
+  });
+});
+
+describe('messages, invites and privacy', () => {
+  it('posts join and leave messages with the inviter variables and marks the leave', async () => {
+    const messages = snowflake();
+    const { guild, channel } = await trackerGuild({
+      join_messages_enabled: true,
+      join_messages_channel: messages,
+      join_message_content: 'Welcome <user_mention>! Invited by <inviter_mention> (<current_invite_count> invites) with <invite_code>. <unknown>',
+      leave_messages_enabled: true,
+      leave_messages_channel: messages,
+      leave_message_content: '<user_id> left; <inviter_id> lost one.',
+    });
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    ok(await check(guild, member));
+    await control('POST', `/guilds/${guild}/members/${member}/leave`, {});
+    ok(await check(guild, member, 'leave'));
+    const posted = [...(await membersOf(service).api<Message[]>(`/channels/${messages}/messages`)).body].reverse().map((m) => m.content);
+    expect(posted).toEqual([`Welcome <@${member}>! Invited by <@${owner}> (1 invites) with ${invite_code}. <unknown>`, `${member} left; ${owner} lost one.`]);
+    expect((await usesOf(guild, owner))[0].has_left).toBe(true);
+    const bad = await service.call('PUT', `${IT}/settings`, { body: { guild_id: guild, join_message_is_embed: true } });
+    expect(bad.status).toBe(422);
+    expect(errorOf(bad).message).toContain('join_message_content');
+  });
+
+  it('deletes invites on the platform, and answers 404 for an unknown one', async () => {
+    const { guild, channel } = await trackerGuild();
+    const { invite_code } = await createInvite(guild, channel, null);
+    ok(await service.call('DELETE', `${IT}/invites`, { body: { guild_id: guild, invite_code } }));
+    expect((await fetch(`${service.sandboxUrl}/invites/${invite_code}`, { headers: { authorization: 'Bot x' } })).status).toBe(404);
+    expect((await service.call('DELETE', `${IT}/invites`, { body: { guild_id: guild, invite_code } })).status).toBe(404);
+    expect((await service.call('POST', `${IT}/invites`, { body: { guild_id: guild, channel_id: channel, max_uses: 101, max_age: 0, is_temporary: false } })).status).toBe(422);
+    expect((await service.call('POST', `${IT}/invites`, { body: { guild_id: guild, channel_id: channel, max_uses: 1, max_age: 604801, is_temporary: false } })).status).toBe(422);
+  });
+
+  it('counts and removes the uses where a member joined or invited, and their ownership', async () => {
+    const { guild, channel } = await trackerGuild();
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    ok(await check(guild, member));
+    const query = { guild_id: guild, privacy_member_id: owner };
+    expect(ok(await service.call('GET', `${IT}/privacy/get-user-entries`, { query })).id).toBe(2);
+    ok(await service.call('DELETE', `${IT}/privacy/delete-user-entries`, { body: query }));
+    expect(ok(await service.call('GET', `${IT}/privacy/get-user-entries`, { query })).id).toBe(0);
+    expect(ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites[0].owner_id).toBeNull();
+  });
+
+  it('keeps its defaults, its guild and its module state, and deletes everything with its settings', async () => {
+    const { guild, channel } = await trackerGuild();
+    expect(ok(await service.call('GET', `${IT}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({ prevent_own_invite_code: true, join_messages_enabled: false, join_messages_channel: null });
+    const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
+    expect((await service.call('POST', `${IT}/events/join/check-invite`, { token: key, body: { guild_id: guild }, headers: { 'x-acting-user-id': snowflake() } })).status).toBe(403);
+    expect((await service.call('GET', `${IT}/invites`, { token: key, query: { guild_id: snowflake() } })).status).toBe(403);
+    expect((await service.call('POST', `${IT}/events/join/check-invite`, { body: { guild_id: guild } })).status).toBe(400);
+    await createInvite(guild, channel, snowflake());
+    ok(await service.call('POST', `${IT}/disable`, { body: { guild_id: guild } }));
+    expect((await check(guild, snowflake())).status).toBe(409);
+    const deleted = ok(await service.call('DELETE', `${IT}/settings`, { body: { guild_id: guild } }));
+    expect(deleted.invites).toHaveLength(1);
+    expect(ok(await service.call('GET', `${IT}/status`, { query: { guild_id: guild } })).status).toBe(false);
+  });
+});
