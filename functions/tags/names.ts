@@ -22,7 +22,7 @@ import { type NamePointer, type StoredName, type StoredTag, deletePointer, getPo
 /** Far longer than any request lives (functions time out after seconds): a claim this old was left behind. */
 export const STALE_CLAIM_MS = 60_000;
 
-/** What a claim attempt found: every name claimed, a name another tag holds, or a name the same tag is changing right now. */
+/** What a claim attempt found: every name claimed, a name another tag holds, or a name the same tag took or is taking meanwhile (read it again). */
 export type ClaimResult = { ok: true; claimed: StoredName[] } | { ok: false; taken: string; busy: boolean };
 
 /** Whether the tag a pointer names lists the name (the pointer is then the name's owner, not a claim). */
@@ -37,7 +37,8 @@ async function claimOne(guildId: string, tagId: string, name: string, pointer: N
     if (await putPointer(guildId, key, pointer)) return 'ok';
     const found = await getPointer(guildId, key);
     if (!found) continue; // released in between: try again
-    if (await pointerHolds(guildId, key, found)) return 'taken';
+    // Held by this very tag: an edit of it got there first; the caller reads the tag again.
+    if (await pointerHolds(guildId, key, found)) return found.tag_id === tagId ? 'busy' : 'taken';
     if (Date.now() - found.claimed_at < STALE_CLAIM_MS) return found.tag_id === tagId ? 'busy' : 'taken';
     if (await replacePointer(guildId, key, found, pointer)) return 'ok';
   }

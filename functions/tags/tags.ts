@@ -86,12 +86,14 @@ export async function getTagRecord(guildId: string, tagId: string): Promise<TagW
 
 /** The guild's tags newest first, a page at a time; with `name`, only the tag holding that name (a key lookup). */
 export async function listTagRecords(guildId: string, page: number, pageSize: number, name?: string) {
+  let all: StoredTag[];
   if (name !== undefined) {
     const found = await tagNamed(guildId, name);
-    return { entries: found ? [answer(found)] : [], page, page_size: pageSize, total: found ? 1 : 0 };
+    all = found ? [found] : [];
+  } else {
+    await requireEnabled(guildId, MODULE);
+    all = await listTags(guildId);
   }
-  await requireEnabled(guildId, MODULE);
-  const all = await listTags(guildId);
   const { items, ...fields } = paginate(all, page, pageSize);
   return { entries: items.map(answer), ...fields };
 }

@@ -59,6 +59,7 @@ describe('tags', () => {
     const page = ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'nope' } }));
     expect(page).toEqual({ entries: [], page: 1, page_size: 10, total: 0 });
     expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'HI' } }))).toEqual({ entries: [tag], page: 1, page_size: 10, total: 1 });
+    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'HI', page: 2, page_size: 5 } }))).toEqual({ entries: [], page: 2, page_size: 5, total: 1 });
   });
 
   it('gives one of two creates at once with the same name the name, and the other a 422', async () => {

@@ -83,6 +83,17 @@ describe('tag renames', () => {
     await addTag(world, guild, { names: [...new Set(freed)].slice(0, 10) });
   });
 
+  it('gives one tag renamed twice at once to the same new name that name (both edits succeed)', async () => {
+    const guild = await tagsGuild(world);
+    const tag = await addTag(world, guild, { names: ['before'] });
+    const results = await Promise.all([0, 1, 2].map((i) => world.call('PUT', `/entries/${tag.entry.tag_id}`, { body: { guild_id: guild, names: ['after'], content: `edit ${i}` } })));
+    for (const r of results) ok(r);
+    const final = ok(await world.call('GET', `/entries/${tag.entry.tag_id}`, { query: { guild_id: guild } }));
+    expect(namesOf(final)).toEqual(['after']);
+    expect(await tagNamed(world, guild, 'AFTER')).toEqual(final);
+    expect(await tagNamed(world, guild, 'before')).toBeNull();
+  });
+
   it('never lets a lookup miss the tag while it is renamed to names including the one looked up', async () => {
     const guild = await tagsGuild(world);
     const tag = await addTag(world, guild, { names: ['stay', 'x0'] });
