@@ -58,7 +58,7 @@ function resolveServiceToken(given: string | undefined, dataDir: string | null):
   return token;
 }
 
-/** The source variables local mode set to its sandbox (so a restart in one process points them at the new sandbox). */
+/** The variables local mode set itself (so a restart in one process points them at the new servers). */
 const sandboxSourceEnv = new Set<string>();
 
 /** How long a failed job message stays hidden before local mode delivers it again. */
@@ -133,6 +133,11 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   await once(api, 'listening');
   const { port } = api.address() as AddressInfo;
   closers.unshift(() => close(api));
+  // Links the service posts (verification pages) point at local mode unless PUBLIC_BASE_URL says otherwise.
+  if (!process.env.PUBLIC_BASE_URL || sandboxSourceEnv.has('PUBLIC_BASE_URL')) {
+    process.env.PUBLIC_BASE_URL = `http://${options.host ?? '127.0.0.1'}:${port}`;
+    sandboxSourceEnv.add('PUBLIC_BASE_URL');
+  }
 
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,

@@ -38,9 +38,11 @@ export class RawBody {
     readonly contentType: string,
     readonly body: string,
     readonly headers: Record<string, string> = {},
+    /** A page may answer with an error status of its own (the verification page's 403). */
+    readonly statusCode = 200,
   ) {}
 
   response(): APIGatewayProxyResult {
-    return { statusCode: 200, headers: { 'content-type': this.contentType, ...this.headers }, body: this.body };
+    return { statusCode: this.statusCode, headers: { 'content-type': this.contentType, ...this.headers }, body: this.body };
   }
 }

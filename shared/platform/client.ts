@@ -16,6 +16,7 @@ import type {
   RESTPatchAPIChannelResult,
   RESTPostAPIGuildChannelJSONBody,
   RESTPostAPIGuildChannelResult,
+  RESTPostAPIInteractionCallbackJSONBody,
 } from 'discord-api-types/v10';
 import { type EmojiInput, emojiSegment } from './emoji.js';
 import { createTransport, type PlatformRequest, type Send, type TransportOptions } from './transport.js';
@@ -90,6 +91,8 @@ export interface PlatformClient {
   deleteInvite(code: string): Promise<Invite>;
   /** GET /channels/{c}/invites, with metadata (uses, inviter ...). */
   getChannelInvites(channelId: Snowflake): Promise<Invite[]>;
+  /** POST /interactions/{interaction_id}/{token}/callback: answers an interaction (a message, a modal ...). */
+  interactionCallback(interactionId: Snowflake, token: string, body: RESTPostAPIInteractionCallbackJSONBody): Promise<void>;
   /** GET /guilds/{g}/invites, with metadata (uses, inviter, max_uses, expiry). */
   getGuildInvites(guildId: Snowflake): Promise<RESTGetAPIGuildInvitesResult>;
   /** GET /guilds/{g}/vanity-url: the vanity code (null when none) and its uses. */
@@ -159,6 +162,7 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
     deleteInvite: (code) => send({ method: 'DELETE', path: `/invites/${seg(code)}` }),
     getChannelInvites: (c) => send({ method: 'GET', path: `/channels/${seg(c)}/invites` }),
     getGuildInvites: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}/invites` }),
+    interactionCallback: (id, token, body) => send({ method: 'POST', path: `/interactions/${seg(id)}/${seg(token)}/callback`, body }),
     getVanityUrl: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}/vanity-url` }),
 
     createDm: (recipientId) => send({ method: 'POST', path: '/users/@me/channels', body: { recipient_id: recipientId } }),

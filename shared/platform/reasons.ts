@@ -24,7 +24,7 @@ const STATUS_CODES: Record<number, string> = {
 
 /** Interaction tokens are credentials for 15 minutes: never echo them back. */
 export function maskPath(path: string): string {
-  return path.replace(/^(\/webhooks\/[^/?]+\/)[^/?]+/, '$1***');
+  return path.replace(/^(\/webhooks\/[^/?]+\/)[^/?]+/, '$1***').replace(/^(\/interactions\/[^/?]+\/)[^/?]+/, '$1***');
 }
 
 /** Reads a platform error body; anything that is not one answers undefined. */

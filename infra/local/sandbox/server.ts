@@ -19,6 +19,7 @@ import { inviteRoutes } from './routes/invites.js';
 import { messageRoutes } from './routes/messages.js';
 import { pollRoutes } from './routes/polls.js';
 import { reactionRoutes } from './routes/reactions.js';
+import { interactionRoutes } from './routes/interactions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { answerSource, sourceControlRoutes } from './sources/routes.js';
 import { snapshot } from './snapshot.js';
@@ -33,7 +34,7 @@ export const API_PREFIX = '/api/v10';
 export const CONTROL_PREFIX = '/_sandbox';
 
 /** Reaction routes first: their `@me` literals must win over message routes' parameters. */
-const apiRoutes: Route[] = [...reactionRoutes, ...messageRoutes, ...pollRoutes, ...inviteRoutes, ...channelRoutes, ...guildRoutes, ...webhookRoutes, ...guildChannelRoutes];
+const apiRoutes: Route[] = [...reactionRoutes, ...messageRoutes, ...pollRoutes, ...inviteRoutes, ...channelRoutes, ...guildRoutes, ...webhookRoutes, ...guildChannelRoutes, ...interactionRoutes];
 
 /** The request log keeps this many entries, so a long local session does not grow without end. */
 const MAX_LOGGED_REQUESTS = 10_000;

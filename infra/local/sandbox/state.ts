@@ -141,6 +141,8 @@ export interface SandboxState {
   faults: Fault[];
   requests: LoggedRequest[];
   nextFaultId: number;
+  /** Interaction callbacks, oldest first: what members were answered (messages, modals). */
+  interactions: { interaction_id: string; token: string; type: number; data: Record<string, unknown>; time: string }[];
   /** guild ID -> its vanity URL code and how often it was used. */
   vanity: Map<string, { code: string; uses: number }>;
   /** The sandbox sources of the socials module (sources/). */
@@ -163,6 +165,7 @@ export function createState(): SandboxState {
     faults: [],
     requests: [],
     nextFaultId: 1,
+    interactions: [],
     vanity: new Map(),
     sources: createSourcesState(),
   };

@@ -13,6 +13,7 @@ import { channelView, inviteView, messageView } from '../views.js';
 import { forbiddenKey, memberView } from './guilds.js';
 import { guildChannelControlRoutes } from './guild-channels.js';
 import { memberControlRoutes } from './members.js';
+import { interactionControlRoutes } from './interactions.js';
 import { inviteControlRoutes } from './invites.js';
 import { postMessage } from './messages.js';
 import { vote } from './polls.js';
@@ -80,6 +81,7 @@ export const controlRoutes: Route[] = [
   ...memberControlRoutes,
   ...guildChannelControlRoutes,
   ...inviteControlRoutes,
+  ...interactionControlRoutes,
 
   { method: 'GET', pattern: '/faults', handle: ({ state }) => ({ status: 200, body: state.faults.map(faultView) }) },
   { method: 'POST', pattern: '/faults', handle: ({ state, body }) => ({ status: 201, body: faultView(addFault(state, body)) }) },

@@ -1,0 +1,119 @@
+/**
+ * Verifications in the table: the only file issuing their commands.
+ *
+ * | item           | pk                     | sk                          | holds                                    |
+ * |----------------|------------------------|-----------------------------|------------------------------------------|
+ * | entry          | `G#<guild>`            | `VERIFICATION#<verifier_id>`| the record, the token hash, the lockout   |
+ * | member's open  | `G#<guild>`            | `VERIFYMEMBER#<member>`     | the member's unverified entry (reused)    |
+ * | by verifier id | `VERIFIERID#<id>`      | `ENTRY`                     | the guild (handling and the web page)     |
+ *
+ * Verifier IDs start with the time, so entries list newest first. Every
+ * change of an entry is conditional on what was read (`_version`), so a
+ * verification, a wrong passphrase and the lockout each count once.
+ */
+import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys } from '../../shared/db/batch.js';
+import { db } from '../../shared/db/client.js';
+import { isConditionFailed } from '../../shared/db/errors.js';
+import { queryAll } from '../../shared/db/pagination.js';
+import { tableName } from '../../shared/db/table.js';
+import { guildKey } from '../../shared/modules/store.js';
+
+export interface Verification {
+  id: number;
+  guild_id: string;
+  verifier_id: string;
+  user_id: string;
+  requester_id: string | null;
+  is_verified: boolean;
+  verify_message_id: string | null;
+  verify_channel_id: string | null;
+  timestamp: string;
+  verified_at: string | null;
+  failed_attempts: number;
+  /** SHA-256 of the web page's one-time token (type 3), hex; null once used. */
+  _token_hash: string | null;
+  /** Answers are refused until then (epoch ms) after 5 wrong passphrases. */
+  _locked_until: number;
+  _version: number;
+}
+
+type Item = Record<string, NativeAttributeValue>;
+const PREFIX = 'VERIFICATION#';
+const entryKey = (guildId: string, verifierId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${verifierId}` });
+const memberKey = (guildId: string, memberId: string) => ({ pk: guildKey(guildId), sk: `VERIFYMEMBER#${memberId}` });
+const idKey = (verifierId: string) => ({ pk: `VERIFIERID#${verifierId}`, sk: 'ENTRY' });
+
+const fromItem = (item: Item): Verification => {
+  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
+  return rest as Verification;
+};
+
+/** The entry's API record (contract 11). */
+export function verificationRecord(v: Verification) {
+  const { _token_hash: _t, _locked_until: _l, _version: _v, ...record } = v;
+  return record;
+}
+
+async function conditional(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+export async function getVerification(guildId: string, verifierId: string): Promise<Verification | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: entryKey(guildId, verifierId), ConsistentRead: true }));
+  return out.Item ? fromItem(out.Item) : null;
+}
+
+/** The entry of a verifier ID, whatever its guild (handling names no guild; the web page only an ID). */
+export async function findVerification(verifierId: string): Promise<Verification | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: idKey(verifierId), ConsistentRead: true }));
+  return out.Item ? getVerification(String(out.Item.guild_id), verifierId) : null;
+}
+
+/** The member's unverified entry, if one is open. */
+export async function openVerificationOf(guildId: string, memberId: string): Promise<Verification | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
+  if (!out.Item) return null;
+  const entry = await getVerification(guildId, String(out.Item.verifier_id));
+  return entry && !entry.is_verified ? entry : null;
+}
+
+/** Stores a new entry, its ID pointer and the member's open entry. */
+export async function insertVerification(v: Verification): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...idKey(v.verifier_id), entity: 'verification_id', guild_id: v.guild_id } }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...entryKey(v.guild_id, v.verifier_id), entity: 'verification', ...v }, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(v.guild_id, v.user_id), entity: 'verification_member', verifier_id: v.verifier_id } }));
+}
+
+/** Changes fields of an entry read at `v._version`; false when another change came first. */
+export function updateVerification(v: Verification, fields: Partial<Verification>): Promise<boolean> {
+  const entries = Object.entries(fields);
+  return conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entryKey(v.guild_id, v.verifier_id),
+        UpdateExpression: `SET ${[...entries.map((_, i) => `#f${i} = :f${i}`), '#v = #v + :one'].join(', ')}`,
+        ConditionExpression: '#v = :v',
+        ExpressionAttributeNames: { '#v': '_version', ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
+        ExpressionAttributeValues: { ':v': v._version, ':one': 1, ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])) },
+      }),
+    ),
+  );
+}
+
+export async function listVerifications(guildId: string): Promise<Verification[]> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': PREFIX }, ScanIndexForward: false, ConsistentRead: true });
+  return items.map(fromItem);
+}
+
+export async function deleteVerifications(entries: Verification[]): Promise<void> {
+  await deleteKeys(entries.flatMap((v) => [entryKey(v.guild_id, v.verifier_id), idKey(v.verifier_id), memberKey(v.guild_id, v.user_id)]));
+}
+

@@ -1,0 +1,185 @@
+/** The verifier: prompts of three types, a click, a passphrase in a modal with a lockout, and the web page. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../../shared/platform/types.js';
+import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { sandboxOf } from '../../helpers/sandbox.js';
+import { membersOf } from '../welcoming/members-sandbox.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.stop());
+
+const VE = '/modules/verifier';
+
+function ok(res: { status: number; text: string; body: any }) {
+  expect(res.status, res.text).toBe(200);
+  return res.body.data;
+}
+
+async function control(path: string): Promise<any> {
+  const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+  return (await fetch(`${origin}/_sandbox${path}`)).json();
+}
+
+/** A guild with the verifier on, set as given, with a prompt channel. */
+async function verifierGuild(settings: Record<string, unknown> = {}): Promise<{ guild: string; channel: string; role: string }> {
+  const guild = snowflake();
+  const channel = snowflake();
+  const role = snowflake();
+  ok(await service.call('POST', `${VE}/enable`, { body: { guild_id: guild } }));
+  ok(await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_channel: channel, verifier_verified_role_ids: [role], ...settings } }));
+  return { guild, channel, role };
+}
+
+const create = (guild: string, member: string) => service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } });
+const handle = (member: string, body: Record<string, unknown>) => service.call('POST', `${VE}/event/handle-verification`, { body, headers: { 'x-acting-user-id': member } });
+const entry = async (guild: string, verifierId: string) => ok(await service.call('GET', `${VE}/entries/${verifierId}`, { query: { guild_id: guild } })).entry;
+const prompt = async (channel: string): Promise<Message> => (await membersOf(service).api<Message[]>(`/channels/${channel}/messages`)).body[0]!;
+
+describe('verifier', () => {
+  it('has the defaults of the contract', async () => {
+    const guild = snowflake();
+    const settings = ok(await service.call('POST', `${VE}/enable`, { body: { guild_id: guild } })).settings;
+    expect(settings).toMatchObject({ verifier_type: 1, verifier_verified_role_ids: '', verifier_message_content: 'Press the button below to verify.', verifier_message_content_completed: 'You are verified.', verifier_channel: null, verifier_passphrase: null });
+  });
+
+  it('verifies a member with a click: the prompt, the roles, the fields and the ephemeral answer', async () => {
+    const { guild, channel, role } = await verifierGuild();
+    const member = snowflake();
+    const created = ok(await create(guild, member));
+    const message = await prompt(channel);
+    expect(message.content).toBe('Press the button below to verify.');
+    expect(message.components![0]!.components[0]).toMatchObject({ label: 'Verify', custom_id: `verifier:click:${created.verifier_id}` });
+    expect(await entry(guild, created.verifier_id)).toMatchObject({ user_id: member, requester_id: member, is_verified: false, verify_channel_id: channel, verify_message_id: message.id, failed_attempts: 0, verified_at: null });
+
+    const interaction = snowflake();
+    ok(await handle(member, { verifier_id: created.verifier_id, interaction_id: interaction, token: 'tok-1', interaction_type: 'ComponentInteraction' }));
+    expect(await sandboxOf(service).roles(guild, member)).toEqual([role]);
+    const stored = await entry(guild, created.verifier_id);
+    expect(stored.is_verified).toBe(true);
+    expect(stored.verified_at).not.toBeNull();
+    const callbacks = (await control('/interactions')) as { interaction_id: string; type: number; data: { content: string; flags: number } }[];
+    expect(callbacks.find((c) => c.interaction_id === interaction)).toMatchObject({ type: 4, data: { content: 'You are verified.', flags: 64 } });
+
+    const again = await handle(member, { verifier_id: created.verifier_id, interaction_type: 'ComponentInteraction' });
+    expect(again.status).toBe(422);
+    expect(errorOf(again).message).toContain('already verified');
+  });
+
+  it("lets only the entry's own member answer, and refuses a role the platform refuses without verifying", async () => {
+    const { guild, role } = await verifierGuild();
+    const member = snowflake();
+    const { verifier_id } = ok(await create(guild, member));
+    expect((await handle(snowflake(), { verifier_id })).status).toBe(403);
+    await sandboxOf(service).forbidRole(guild, role);
+    const refused = await handle(member, { verifier_id });
+    expect(refused.status).toBe(502);
+    expect(errorOf(refused).message).toContain(role);
+    expect((await entry(guild, verifier_id)).is_verified).toBe(false);
+    await sandboxOf(service).allowRole(guild, role);
+    ok(await handle(member, { verifier_id }));
+  });
+
+  it('asks for the passphrase in a modal, counts wrong ones, and locks out after five', async () => {
+    const { guild } = await verifierGuild({ verifier_type: 2, verifier_passphrase: 'open sesame' });
+    const member = snowflake();
+    const { verifier_id } = ok(await create(guild, member));
+    const click = snowflake();
+    ok(await handle(member, { verifier_id, interaction_id: click, token: 'tok-2', interaction_type: 'ComponentInteraction' }));
+    const modal = ((await control('/interactions')) as { interaction_id: string; type: number; data: { custom_id: string } }[]).find((c) => c.interaction_id === click);
+    expect(modal).toMatchObject({ type: 9, data: { custom_id: `verifier:modal:${verifier_id}` } });
+
+    const answer = (value: string) => handle(member, { verifier_id, interaction_type: 'ModalInteraction', passphrase_value: value });
+    const wrong = await Promise.all(Array.from({ length: 5 }, () => answer('wrong')));
+    expect(wrong.every((r) => r.status === 422)).toBe(true);
+    expect((await entry(guild, verifier_id)).failed_attempts).toBe(5);
+    const locked = await answer('open sesame');
+    expect(locked.status).toBe(422);
+    expect(errorOf(locked).message).toContain('Too many wrong passphrases');
+    expect((await entry(guild, verifier_id)).is_verified).toBe(false);
+  });
+
+  it('verifies with the right passphrase', async () => {
+    const { guild } = await verifierGuild({ verifier_type: 2, verifier_passphrase: 'open sesame' });
+    const member = snowflake();
+    const { verifier_id } = ok(await create(guild, member));
+    expect((await handle(member, { verifier_id, interaction_type: 'ModalInteraction', passphrase_value: 'open sesam' })).status).toBe(422);
+    ok(await handle(member, { verifier_id, interaction_type: 'ModalInteraction', passphrase_value: 'open sesame' }));
+    expect((await entry(guild, verifier_id)).is_verified).toBe(true);
+  });
+
+  it('refuses type 2 without a passphrase, and bad settings', async () => {
+    const { guild } = await verifierGuild();
+    const res = await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: 2 } });
+    expect(res.status).toBe(422);
+    expect(errorOf(res).message).toContain('verifier_passphrase');
+    expect((await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: 4 } })).status).toBe(422);
+    expect((await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: '1' } })).status).toBe(400);
+    expect((await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_message_content: 'x'.repeat(2001) } })).status).toBe(422);
+  });
+
+  it('sends the prompt as a DM when no channel is set, and reuses an open entry', async () => {
+    const { guild } = await verifierGuild({ verifier_channel: '' });
+    const member = snowflake();
+    const first = ok(await create(guild, member));
+    const second = ok(await create(guild, member));
+    expect(second.verifier_id).toBe(first.verifier_id);
+    expect(second.message).toContain('sent again');
+    const stored = await entry(guild, first.verifier_id);
+    const dm = (await membersOf(service).api<Message[]>(`/channels/${stored.verify_channel_id}/messages`)).body;
+    expect(dm).toHaveLength(2);
+  });
+
+  it('serves a web page for type 3 whose one-time token is the credential', async () => {
+    const { guild, channel, role } = await verifierGuild({ verifier_type: 3 });
+    const member = snowflake();
+    const { verifier_id } = ok(await create(guild, member));
+    const button = (await prompt(channel)).components![0]!.components[0] as { style: number; url: string };
+    expect(button.style).toBe(5);
+    const url = new URL(button.url);
+    expect(url.pathname).toBe(`/modules/verifier/web/${verifier_id}`);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('<form method="post"');
+    expect(html).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)/);
+
+    const wrong = await fetch(`${url.origin}${url.pathname}?token=not-it`);
+    expect(wrong.status).toBe(403);
+    expect(await wrong.text()).toContain('This link does not work');
+
+    const done = await fetch(url, { method: 'POST' });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('You are verified.');
+    expect(await sandboxOf(service).roles(guild, member)).toEqual([role]);
+    expect((await fetch(url, { method: 'POST' })).status).toBe(403);
+    expect((await fetch(url)).status).toBe(403);
+    // Type 3 is answered on the page, not through the bot.
+    const member2 = snowflake();
+    const other = ok(await create(guild, member2));
+    expect((await handle(member2, { verifier_id: other.verifier_id })).status).toBe(422);
+  });
+
+  it('keeps to its guild and module state, lists entries, deletes with its settings and answers privacy', async () => {
+    const { guild } = await verifierGuild();
+    const member = snowflake();
+    const { verifier_id } = ok(await create(guild, member));
+    expect(ok(await service.call('GET', `${VE}/entries`, { query: { guild_id: guild } })).entries.map((e: { verifier_id: string }) => e.verifier_id)).toEqual([verifier_id]);
+    const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
+    expect((await service.call('POST', `${VE}/event/create-verification`, { token: key, body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } })).status).toBe(403);
+    expect((await service.call('GET', `${VE}/entries`, { token: key, query: { guild_id: snowflake() } })).status).toBe(403);
+    expect((await service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member } })).status).toBe(400);
+    const query = { guild_id: guild, privacy_member_id: member };
+    expect(ok(await service.call('GET', `${VE}/privacy/get-user-entries`, { query })).id).toBe(1);
+    ok(await service.call('DELETE', `${VE}/privacy/delete-user-entries`, { body: query }));
+    expect(ok(await service.call('GET', `${VE}/privacy/get-user-entries`, { query })).id).toBe(0);
+    ok(await create(guild, member));
+    ok(await service.call('POST', `${VE}/disable`, { body: { guild_id: guild } }));
+    expect((await create(guild, snowflake())).status).toBe(409);
+    const deleted = ok(await service.call('DELETE', `${VE}/settings`, { body: { guild_id: guild } }));
+    expect(deleted.entries).toHaveLength(1);
+  });
+});
