@@ -29,6 +29,18 @@ export interface ServiceSettings {
    * execution logs. Turn off when the account already has one configured.
    */
   apiCloudWatchRole: boolean;
+  /**
+   * Plain settings every function gets in its environment (not secrets):
+   * `PUBLIC_BASE_URL`, `INVITE_BASE_URL`, `SOCIALS_POLL_SECONDS`,
+   * `COUNTERS_REFRESH_SECONDS`, the socials source URLs, `STREAM_API_CLIENT_ID`.
+   */
+  functionEnvironment: Record<string, string>;
+  /**
+   * Secrets the functions read by name, as full ARNs of existing Secrets
+   * Manager secrets, e.g. `{ "STREAM_API_TOKEN": "arn:...", "VIDEO_API_KEY": "arn:..." }`:
+   * each becomes `<NAME>_SECRET_ARN` and every function may read it.
+   */
+  functionSecretArns: Record<string, string>;
 }
 
 /** The values used when neither props nor context set one (CONTRACT 3.6 and 10). */
@@ -41,7 +53,20 @@ export const DEFAULT_SETTINGS: ServiceSettings = {
   logRetentionDays: 30,
   stackBudget: DEFAULT_STACK_BUDGET,
   apiCloudWatchRole: true,
+  functionEnvironment: {},
+  functionSecretArns: {},
 };
+
+/** An object of string values given as context (a JSON object in cdk.json, or a JSON string with `-c`). */
+function stringMap(node: Node, key: string): Record<string, string> | undefined {
+  let raw: unknown = node.tryGetContext(key);
+  if (raw === undefined) return undefined;
+  if (typeof raw === 'string') raw = JSON.parse(raw);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || Object.entries(raw).some(([name, value]) => !/^[A-Z][A-Z0-9_]*$/.test(name) || typeof value !== 'string')) {
+    throw new Error(`Context ${key} must be an object of UPPER_CASE names to strings`);
+  }
+  return raw as Record<string, string>;
+}
 
 const NUMBER_KEYS = ['throttleRateLimit', 'throttleBurstLimit', 'memorySize', 'timeoutSeconds', 'logRetentionDays', 'stackBudget'] as const;
 const STRING_KEYS = ['platformApiBaseUrl', 'serviceTokenSecretArn', 'platformBotTokenSecretArn'] as const;
@@ -59,6 +84,10 @@ export function settingsFromContext(node: Node): Partial<ServiceSettings> {
   for (const key of STRING_KEYS) {
     const raw: unknown = node.tryGetContext(key);
     if (typeof raw === 'string' && raw !== '') settings[key] = raw;
+  }
+  for (const key of ['functionEnvironment', 'functionSecretArns'] as const) {
+    const map = stringMap(node, key);
+    if (map) settings[key] = map;
   }
   const role: unknown = node.tryGetContext('apiCloudWatchRole');
   if (role !== undefined) settings.apiCloudWatchRole = role === true || role === 'true';

@@ -6,6 +6,7 @@
  * `If-None-Match` / `If-Modified-Since`, and every failure is a
  * {@link SourceError} naming what the source answered.
  */
+import { configuredSecret } from '../../shared/secrets.js';
 import { type SourceItem, parseFeed } from './feed.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -32,10 +33,8 @@ export const sourceConfig = () => ({
   streamApi: env('STREAM_API_BASE_URL', 'https://api.twitch.tv'),
   streamWeb: env('STREAM_WEB_BASE_URL', 'https://www.twitch.tv'),
   streamClientId: process.env.STREAM_API_CLIENT_ID ?? '',
-  streamToken: process.env.STREAM_API_TOKEN ?? '',
   videoApi: env('VIDEO_API_BASE_URL', 'https://www.googleapis.com'),
   videoWeb: env('VIDEO_WEB_BASE_URL', 'https://www.youtube.com'),
-  videoKey: process.env.VIDEO_API_KEY ?? '',
   memeUrl: process.env.MEME_API_URL || 'https://meme-api.com/gimme',
 });
 
@@ -112,15 +111,15 @@ export async function forumItems(community: string): Promise<SourceItem[]> {
 
 // ---- stream -----------------------------------------------------------------------
 
-const streamHeaders = () => {
-  const c = sourceConfig();
-  return { 'Client-Id': c.streamClientId, Authorization: `Bearer ${c.streamToken}` };
-};
+/** The stream service's credentials; the token may be a secret (`STREAM_API_TOKEN_SECRET_ARN`). */
+const streamHeaders = async () => ({ 'Client-Id': sourceConfig().streamClientId, Authorization: `Bearer ${(await configuredSecret('STREAM_API_TOKEN')) ?? ''}` });
+/** The video service's key; it may be a secret (`VIDEO_API_KEY_SECRET_ARN`). */
+const videoKey = async () => encodeURIComponent((await configuredSecret('VIDEO_API_KEY')) ?? '');
 
 export async function streamAccountExists(account: string): Promise<void> {
   const c = sourceConfig();
   const what = `The stream account '${account}'`;
-  const users = json<{ data?: unknown[] }>(await get(`${c.streamApi}/helix/users?login=${encodeURIComponent(account)}`, streamHeaders(), what), what);
+  const users = json<{ data?: unknown[] }>(await get(`${c.streamApi}/helix/users?login=${encodeURIComponent(account)}`, await streamHeaders(), what), what);
   if (!Array.isArray(users.data) || users.data.length === 0) throw new SourceError(`${what} does not exist (the stream service lists no such user)`, true);
 }
 
@@ -135,7 +134,7 @@ export async function liveStreams(accounts: string[]): Promise<LiveStream[]> {
   const c = sourceConfig();
   const query = accounts.map((a) => `user_login=${encodeURIComponent(a)}`).join('&');
   const what = `The stream service (${accounts.length} accounts)`;
-  const streams = json<{ data?: Record<string, unknown>[] }>(await get(`${c.streamApi}/helix/streams?${query}`, streamHeaders(), what), what);
+  const streams = json<{ data?: Record<string, unknown>[] }>(await get(`${c.streamApi}/helix/streams?${query}`, await streamHeaders(), what), what);
   if (!Array.isArray(streams.data)) throw new SourceError(`${what} answered without data`);
   return streams.data
     .filter((s) => s.type === 'live' && typeof s.id === 'string' && typeof s.user_login === 'string')
@@ -150,7 +149,7 @@ export async function uploadsPlaylistOf(handle: string): Promise<string> {
   const c = sourceConfig();
   const what = `The video channel '${handle}'`;
   const channels = json<{ items?: { contentDetails?: { relatedPlaylists?: { uploads?: string } } }[] }>(
-    await get(`${c.videoApi}/youtube/v3/channels?part=contentDetails&forHandle=${encodeURIComponent(handle)}&key=${encodeURIComponent(c.videoKey)}`, {}, what),
+    await get(`${c.videoApi}/youtube/v3/channels?part=contentDetails&forHandle=${encodeURIComponent(handle)}&key=${await videoKey()}`, {}, what),
     what,
   );
   const uploads = channels.items?.[0]?.contentDetails?.relatedPlaylists?.uploads;
@@ -162,7 +161,7 @@ export async function videoItems(uploadsPlaylistId: string): Promise<SourceItem[
   const c = sourceConfig();
   const what = `The uploads playlist '${uploadsPlaylistId}'`;
   const playlist = json<{ items?: { snippet?: { title?: string; publishedAt?: string; resourceId?: { videoId?: string } } }[] }>(
-    await get(`${c.videoApi}/youtube/v3/playlistItems?part=snippet&playlistId=${encodeURIComponent(uploadsPlaylistId)}&maxResults=10&key=${encodeURIComponent(c.videoKey)}`, {}, what),
+    await get(`${c.videoApi}/youtube/v3/playlistItems?part=snippet&playlistId=${encodeURIComponent(uploadsPlaylistId)}&maxResults=10&key=${await videoKey()}`, {}, what),
     what,
   );
   return (playlist.items ?? [])

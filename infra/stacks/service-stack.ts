@@ -115,7 +115,14 @@ export class ServiceStack extends Stack {
           removalPolicy: RemovalPolicy.RETAIN,
         });
 
+    // Secrets the operator names for the functions (socials source credentials): readable by name, never in the template.
+    const extraSecrets = Object.entries(settings.functionSecretArns).map(([name, arn]) => ({
+      name,
+      secret: secretsmanager.Secret.fromSecretCompleteArn(this, `Secret${name}`, arn),
+    }));
     const environment: Record<string, string> = {
+      ...settings.functionEnvironment,
+      ...Object.fromEntries(extraSecrets.map(({ name, secret }) => [`${name}_SECRET_ARN`, secret.secretArn])),
       TABLE_NAME: this.table.tableName,
       PLATFORM_API_BASE_URL: settings.platformApiBaseUrl,
       PLATFORM_BOT_TOKEN_SECRET_ARN: this.platformBotTokenSecret.secretArn,
@@ -129,7 +136,7 @@ export class ServiceStack extends Stack {
         codeFor,
         table: this.table,
         indexNames,
-        secrets: [this.platformBotTokenSecret],
+        secrets: [this.platformBotTokenSecret, ...extraSecrets.map((e) => e.secret)],
         environment,
         logRetention,
         memorySize: settings.memorySize,
@@ -166,7 +173,7 @@ export class ServiceStack extends Stack {
     for (const plan of this.plans) {
       const stack = new RoutesStack(this, {
         plan,
-        runtime: { table: this.table, indexNames, secrets: [this.platformBotTokenSecret], queues: [...(this.jobQueues?.queues.values() ?? [])], logRetention },
+        runtime: { table: this.table, indexNames, secrets: [this.platformBotTokenSecret, ...extraSecrets.map((e) => e.secret)], queues: [...(this.jobQueues?.queues.values() ?? [])], logRetention },
       });
       this.routeStacks.set(plan.id, stack);
       if (stack.moduleRuntime) {

@@ -46,6 +46,20 @@ describe('operator settings', () => {
     expect(nagFindings(synth.app)).toEqual([]);
   });
 
+  it("gives every function the operator's plain settings and the ARNs of named secrets, with read access to them", () => {
+    const STREAM_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:stream-token-AbCdEf';
+    const synth = synthService(routes, {
+      context: { functionEnvironment: JSON.stringify({ PUBLIC_BASE_URL: 'https://bot.example.org', SOCIALS_POLL_SECONDS: '120' }), functionSecretArns: { STREAM_API_TOKEN: STREAM_ARN } },
+    });
+    const templates = templatesOf(synth);
+    const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
+    expect(fn.properties.Environment.Variables).toMatchObject({ PUBLIC_BASE_URL: 'https://bot.example.org', SOCIALS_POLL_SECONDS: '120', STREAM_API_TOKEN_SECRET_ARN: STREAM_ARN });
+    expect(fn.properties.Environment.Variables).not.toHaveProperty('STREAM_API_TOKEN');
+    const policies = JSON.stringify([...resourcesOfType(templates, 'AWS::IAM::Policy'), ...resourcesOfType(templates, 'AWS::IAM::Role')].map((p) => p.properties));
+    expect(policies).toContain(STREAM_ARN);
+    expect(() => synthService(routes, { context: { functionEnvironment: '{"lower": "x"}' } })).toThrow(/UPPER_CASE/);
+  });
+
   it('creates both secrets when no ARN is given, the service token generated', () => {
     const secrets = resourcesOfType(templatesOf(synthService(routes)), 'AWS::SecretsManager::Secret');
     expect(secrets).toHaveLength(2);
