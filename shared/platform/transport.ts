@@ -2,13 +2,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { stringifyJson } from '../http/json.js';
 import { configuredSecret } from '../secrets.js';
 import { PlatformError } from './platform-error.js';
+import { USER_AGENT } from './user-agent.js';
 import { attempts, describeAnswer, describeNetworkError, maskPath, parseErrorBody } from './reasons.js';
 
 /** The public platform, used when `PLATFORM_API_BASE_URL` is not set. */
 export const DEFAULT_PLATFORM_BASE_URL = 'https://discord.com/api/v10';
 
-/** The platform asks bots to name themselves this way. */
-const USER_AGENT = 'DiscordBot (guild-module-management-service, 0.1.0)';
 
 /** How the client reaches the platform and how patient it is. Every field has a default. */
 export interface TransportOptions {

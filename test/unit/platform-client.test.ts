@@ -57,7 +57,7 @@ describe('platform client: requests', () => {
     expect(request!.method).toBe('POST');
     expect(request!.url).toBe('/api/v10/channels/111111111111111111/messages');
     expect(request!.headers.authorization).toBe('Bot t0ken');
-    expect(request!.headers['user-agent']).toMatch(/^DiscordBot \(/);
+    expect(request!.headers['user-agent']).toBe('DiscordBot (https://github.com/guild-module-management-service/guild-module-management-service#readme, 0.1.0)');
     expect(request!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(request!.body)).toEqual({ content: 'hi' });
   });
