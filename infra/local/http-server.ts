@@ -28,9 +28,34 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function send(res: ServerResponse, result: APIGatewayProxyResult): void {
-  res.writeHead(result.statusCode, result.headers as Record<string, string>);
+/** Sends an answer; a HEAD request gets the GET answer's status and headers without its body. */
+function send(req: IncomingMessage, res: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers = { ...(result.headers as Record<string, string>) };
+  if (req.method === 'HEAD') {
+    headers['content-length'] = String(Buffer.byteLength(result.body ?? ''));
+    res.writeHead(result.statusCode, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(result.statusCode, headers);
   res.end(result.body);
+}
+
+/** Longer URLs are refused as API Gateway would (414), in the envelope. */
+const MAX_URL_LENGTH = 8192;
+
+/** The path asked, as written, with runs of slashes folded (`//modules/x` is `/modules/x`); the query apart. */
+function pathAndQuery(rawUrl: string): { path: string; url: URL } {
+  const at = rawUrl.indexOf('?');
+  const rawPath = (at < 0 ? rawUrl : rawUrl.slice(0, at)).replace(/\/{2,}/g, '/') || '/';
+  return { path: rawPath, url: new URL(`${rawPath}${at < 0 ? '' : rawUrl.slice(at)}`, 'http://local') };
+}
+
+/** An envelope written straight to the socket, for what Node's HTTP parser refuses before any handler. */
+function refuse(status: number, name: 'BadRequestError' | 'RequestHeaderFieldsTooLarge', message: string): string {
+  const body = JSON.stringify({ success: false, data: {}, error: { code: status, name, message } });
+  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
 function headersOf(req: IncomingMessage): Record<string, string> {
@@ -48,10 +73,20 @@ function queryOf(url: URL): Record<string, string> | null {
 }
 
 export async function handleRequest(req: IncomingMessage, routes: readonly Route[] = allRoutes): Promise<APIGatewayProxyResult> {
-  const method = (req.method ?? 'GET').toUpperCase();
-  const url = new URL(req.url ?? '/', 'http://local');
+  // HEAD is answered as GET, without the body (see send).
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
+  if ((req.url ?? '').length > MAX_URL_LENGTH) {
+    return { statusCode: 414, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: false, data: {}, error: { code: 414, name: 'URITooLong', message: `URI Too Long! The URL has ${(req.url ?? '').length} characters; at most ${MAX_URL_LENGTH} are accepted.` } }) };
+  }
+  let url: URL;
+  let asked: string;
+  try {
+    ({ url, path: asked } = pathAndQuery(req.url ?? '/'));
+  } catch {
+    return errorResponse(new AppError('BadRequestError', 'The request URL could not be read; send a path such as /modules/polls/status.'));
+  }
   // `/v1/...` is the deployed stage; both spellings reach the same routes.
-  const path = url.pathname.replace(/^\/v1(?=\/|$)/, '') || '/';
+  const path = asked.replace(/^\/v1(?=\/|$)/, '') || '/';
 
   const match = matchPath(routes, path);
   if (!match) return errorResponse(noSuchRoute(method, path));
@@ -107,12 +142,22 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
 
 /** An HTTP server answering every request through {@link handleRequest}; never a bare 500. */
 export function createApiServer(routes: readonly Route[] = allRoutes): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     handleRequest(req, routes)
-      .then((result) => send(res, result))
+      .then((result) => send(req, res, result))
       .catch((error: unknown) => {
         console.error(JSON.stringify({ level: 'error', msg: 'local server failure', error: error instanceof Error ? error.stack : String(error) }));
-        send(res, errorResponse(new AppError('InternalServerError', 'Something unexpected went wrong in local mode; see its log.')));
+        send(req, res, errorResponse(new AppError('InternalServerError', 'Something unexpected went wrong in local mode; see its log.')));
       });
   });
+  // What Node's parser refuses before any handler still answers in the envelope.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const answer =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? refuse(431, 'RequestHeaderFieldsTooLarge', 'Request Header Fields Too Large! The request line and headers are over the 16 KiB accepted; send a shorter URL or fewer headers.')
+        : refuse(400, 'BadRequestError', 'Bad Request! The request is not valid HTTP/1.1.');
+    socket.end(answer);
+  });
+  return server;
 }

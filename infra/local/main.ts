@@ -3,17 +3,30 @@ import { startLocal } from './start.js';
 /** `npm start`: local mode configured by the environment (contract section 10). */
 const env = process.env;
 const port = env.PORT ? Number(env.PORT) : 3000;
-const service = await startLocal({
-  port,
-  sandboxPort: env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : port + 1,
-  host: env.HOST ?? '127.0.0.1',
-  dataDir: env.DATA_DIR || '.data',
-  serviceToken: env.SERVICE_TOKEN || undefined,
-  platformApiBaseUrl: env.PLATFORM_API_BASE_URL || undefined,
-  platformBotToken: env.PLATFORM_BOT_TOKEN || undefined,
-  dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
-  tableName: env.TABLE_NAME || undefined,
-});
+const sandboxPort = env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : port + 1;
+const service = await (async () => {
+  try {
+    return await startLocal({
+      port,
+      sandboxPort,
+      host: env.HOST ?? '127.0.0.1',
+      dataDir: env.DATA_DIR || '.data',
+      serviceToken: env.SERVICE_TOKEN || undefined,
+      platformApiBaseUrl: env.PLATFORM_API_BASE_URL || undefined,
+      platformBotToken: env.PLATFORM_BOT_TOKEN || undefined,
+      dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+      tableName: env.TABLE_NAME || undefined,
+    });
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException & { port?: number };
+    if (failure.code === 'EADDRINUSE') {
+      const which = failure.port === sandboxPort ? `SANDBOX_PORT (the sandbox platform, ${sandboxPort})` : `PORT (${port})`;
+      console.error(`Cannot start: port ${failure.port ?? port} is in use. Set ${which} to a free port, e.g. PORT=4000 npm start.`);
+      process.exit(1);
+    }
+    throw error;
+  }
+})();
 
 console.log(`Guild Module Management Service, local mode
   API:            ${service.url}  (also under ${service.url}/v1)
