@@ -10,10 +10,12 @@
  * The same options can come from env `AWS_SDK_MODE=bundle|external` and
  * `SOURCEMAPS=1`, so a benchmark can build both ways without editing files.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { REDOC_FILE, offlineRenderer } from '../functions/health/docs-asset.js';
 import type { EndpointSpec } from '../shared/http/endpoint.js';
 import type { Route } from '../shared/http/route.js';
 import { AUTHORIZER_FILE, BUILD_INFO_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
@@ -146,6 +148,17 @@ async function main(): Promise<void> {
   const { jobs } = await import('./jobs.js');
   const { bundles } = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE], ...buildOptionsFromArgs(process.argv.slice(2), process.env) });
   await writeOpenApiDocument(routes, bundles);
+  writeDocsRenderer(bundles);
+}
+
+const DOCS_ASSET_FILE = 'functions/health/docs-asset.ts';
+
+/** The deployed /docs/redoc.standalone.js function serves the renderer copied beside its bundle here. */
+export function writeDocsRenderer(bundles: Map<string, string>): void {
+  const target = bundles.get(DOCS_ASSET_FILE);
+  if (!target) throw new Error(`Cannot copy the docs renderer: ${DOCS_ASSET_FILE} was not bundled`);
+  const source = readFileSync(createRequire(import.meta.url).resolve(`redoc/bundles/${REDOC_FILE}`), 'utf8');
+  writeFileSync(join(target, REDOC_FILE), offlineRenderer(source));
 }
 
 /**

@@ -15,6 +15,7 @@ function layout(title: string, body: string): string {
 <title>${escape(title)}</title>
 <style>
   :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+  *, *::before, *::after { box-sizing: border-box; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
   main { max-width: 26rem; width: calc(100% - 2rem); padding: 2rem 1.5rem; border-radius: 12px; box-shadow: 0 2px 12px rgb(0 0 0 / 15%); }
   h1 { font-size: 1.4rem; margin: 0 0 1rem; }

@@ -77,7 +77,13 @@ describe('routes, methods and versions', () => {
     const res = await service.call('GET', '/docs', { token: null });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
-    expect(res.text).toContain("fetch('openapi.json')");
+    expect(res.text).toContain("'/docs/redoc.standalone.js'");
+    expect(res.text).toContain("'/openapi.json'");
     expect(res.text).not.toMatch(/<(script|link)[^>]+(src|href)=["']?https?:/);
+    const renderer = await service.call('GET', '/docs/redoc.standalone.js', { token: null });
+    expect(renderer.status).toBe(200);
+    expect(renderer.headers.get('content-type')).toContain('javascript');
+    expect(renderer.text).not.toContain('cdn.redoc.ly');
+    // The browser test (test/browser/docs.test.ts) renders it and lists every route.
   });
 });
