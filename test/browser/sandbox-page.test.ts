@@ -1,0 +1,62 @@
+/** The sandbox platform's page in a real browser: what the bot posted, as a chat client shows it, following live. */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasBrowser, launchBrowser } from '../helpers/browser.js';
+import { type TestService, snowflake, startTestService } from '../helpers/local.js';
+import { sandboxOf } from '../helpers/sandbox.js';
+
+let service: TestService;
+let browser: Browser;
+beforeAll(async () => {
+  if (!hasBrowser) return;
+  service = await startTestService();
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe.skipIf(!hasBrowser)('the sandbox page', () => {
+  it('renders markdown, mentions as names, local times, embeds, controls and reactions, newest at the bottom, and follows live', async () => {
+    const guild = snowflake();
+    const channel = snowflake();
+    const member = snowflake();
+    const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+    await fetch(`${origin}/_sandbox/guilds/${guild}/members/${member}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ada', global_name: 'Ada' }) });
+    await fetch(`${origin}/_sandbox/channels/${channel}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ guild_id: guild, name: 'general' }) });
+    const post = (body: unknown) => fetch(`${service.sandboxUrl}/channels/${channel}/messages`, { method: 'POST', headers: { authorization: 'Bot x', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ id: string }>);
+    await post({ content: `Welcome <@${member}> to **the guild**! Ends <t:1893456000:R> <script>alert(1)</script>` });
+    const last = await post({
+      embeds: [{ title: 'Giveaway', description: 'Win a *mug*', fields: [{ name: 'Winners', value: '2' }] }],
+      components: [{ type: 1, components: [{ type: 2, style: 3, label: 'Enter', custom_id: 'giveaway:enter:x' }] }],
+    });
+    await sandboxOf(service).react(channel, last.id, '🎉', member);
+
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${origin}/`);
+    await page.getByRole('button', { name: /# general/ }).click();
+    const messages = page.locator('#messages .msg');
+    await expect.poll(() => messages.count()).toBe(2);
+    const first = messages.nth(0);
+    expect(await first.locator('b').first().textContent()).toBe('the guild');
+    expect(await first.locator('.mention').first().textContent()).toBe('@Ada');
+    expect(await first.textContent()).toContain('<script>alert(1)</script>');
+    expect(await first.textContent()).not.toContain('<t:');
+    const second = messages.nth(1);
+    expect(await second.locator('.embed .t').textContent()).toBe('Giveaway');
+    expect(await second.locator('.embed i').textContent()).toBe('mug');
+    expect(await second.getByRole('button', { name: 'Enter' }).isVisible()).toBe(true);
+    expect(await second.locator('.react').textContent()).toContain('🎉 1');
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
+
+    await post({ content: 'A third message, posted while the page is open' });
+    await expect.poll(() => messages.count(), { timeout: 10_000 }).toBe(3);
+    expect(await messages.nth(2).textContent()).toContain('A third message');
+    await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/sandbox-page.png`, fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
