@@ -276,8 +276,10 @@ describe('sandbox: state, reset and the page', () => {
     const state = await control('GET', '/state');
     expect(state.body.channels).toEqual([expect.objectContaining({ id: CHANNEL, messages: [expect.objectContaining({ id: message.id })] })]);
 
+    // The page carries the state for its script, with every '<' escaped so no content can end the script early.
     const page = await (await fetch(`${sandbox.origin}/`)).text();
-    expect(page).toContain('Visible &lt;b&gt;to people&lt;/b&gt;');
+    expect(page).toContain('Visible \\u003cb>to people\\u003c/b>');
+    expect(page).not.toContain('<b>to people');
 
     expect((await control('POST', '/reset')).status).toBe(204);
     expect((await control('GET', '/state')).body.channels).toEqual([]);
