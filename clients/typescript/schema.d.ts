@@ -84,6 +84,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs/redoc.standalone.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The documentation page's renderer (Redoc)
+         * @description The documentation page's renderer (Redoc). Public: no credentials.
+         */
+        get: operations["docs.renderer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/api-key": {
         parameters: {
             query?: never;
@@ -3184,6 +3204,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/modules/invite-tracker/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guild's invite-tracker settings
+         * @description A guild's invite-tracker settings. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["invite-tracker.get-settings"];
+        /**
+         * Change a guild's invite-tracker settings
+         * @description Change a guild's invite-tracker settings. Needs the service token, or an API key of the guild named in the request.
+         */
+        put: operations["invite-tracker.update-settings"];
+        post?: never;
+        /**
+         * Remove all invite-tracker data of a guild and reset the module
+         * @description Remove all invite-tracker data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         */
+        delete: operations["invite-tracker.delete-settings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/invite-tracker/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invites the service tracks
+         * @description The invites the service tracks. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["invite-tracker.list-invites"];
+        put?: never;
+        /**
+         * Create an invite on the platform
+         * @description Create an invite on the platform. Needs the service token, or an API key of the guild named in the request.
+         */
+        post: operations["invite-tracker.create-invite"];
+        /**
+         * Delete an invite on the platform
+         * @description Delete an invite on the platform. Needs the service token, or an API key of the guild named in the request.
+         */
+        delete: operations["invite-tracker.delete-invite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/invite-tracker/stats/uses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An inviter's counted joins
+         * @description An inviter's counted joins. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["invite-tracker.get-uses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/invite-tracker/events/invite/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invite was made on the platform
+         * @description An invite was made on the platform. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        post: operations["invite-tracker.invite-created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/invite-tracker/events/invite/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invite was deleted on the platform
+         * @description An invite was deleted on the platform. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        post: operations["invite-tracker.invite-deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/invite-tracker/events/join/check-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member joined: attribute the join
+         * @description A member joined: attribute the join. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        post: operations["invite-tracker.join-check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/invite-tracker/events/leave/check-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member left
+         * @description A member left. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        post: operations["invite-tracker.leave-check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/invite-tracker/privacy/get-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count a member's invite uses and invites
+         * @description Count a member's invite uses and invites. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        get: operations["invite-tracker.privacy-get-user-entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/invite-tracker/privacy/delete-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a member's invite uses and ownership
+         * @description Delete a member's invite uses and ownership. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        delete: operations["invite-tracker.privacy-delete-user-entries"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/modules/giveaways/": {
         parameters: {
             query?: never;
@@ -3259,6 +3475,186 @@ export interface paths {
          */
         post: operations["giveaways.disable"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guild's giveaway settings
+         * @description A guild's giveaway settings. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["giveaways.get-settings"];
+        /**
+         * Change a guild's giveaway settings
+         * @description Change a guild's giveaway settings. Needs the service token, or an API key of the guild named in the request.
+         */
+        put: operations["giveaways.update-settings"];
+        post?: never;
+        /**
+         * Remove all giveaway data of a guild and reset the module
+         * @description Remove all giveaway data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         */
+        delete: operations["giveaways.delete-settings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guild's giveaways, newest first
+         * @description A guild's giveaways, newest first. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["giveaways.list-entries"];
+        put?: never;
+        /**
+         * Start a giveaway in a channel
+         * @description Start a giveaway in a channel. Needs the service token, or an API key of the guild named in the request.
+         */
+        post: operations["giveaways.create-entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/entries/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One giveaway
+         * @description One giveaway. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["giveaways.get-entry"];
+        /**
+         * Edit a running giveaway (owner only)
+         * @description Edit a running giveaway (owner only). Needs the service token, or an API key of the guild named in the request.
+         */
+        put: operations["giveaways.edit-entry"];
+        post?: never;
+        /**
+         * Delete a giveaway and its message (owner only)
+         * @description Delete a giveaway and its message (owner only). Needs the service token, or an API key of the guild named in the request.
+         */
+        delete: operations["giveaways.delete-entry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/entries/{entry_id}/enter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member enters
+         * @description A member enters. Needs the service token, or an API key of the guild named in the request.
+         */
+        post: operations["giveaways.enter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/entries/{entry_id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member leaves
+         * @description A member leaves. Needs the service token, or an API key of the guild named in the request.
+         */
+        post: operations["giveaways.leave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/entries/{entry_id}/reroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draw the next round after the end (owner only)
+         * @description Draw the next round after the end (owner only). Needs the service token, or an API key of the guild named in the request.
+         */
+        post: operations["giveaways.reroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/privacy/get-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count a member's entries, wins and hosted giveaways
+         * @description Count a member's entries, wins and hosted giveaways. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        get: operations["giveaways.privacy-get-user-entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/privacy/delete-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member's entries, wins and hosting
+         * @description Remove a member's entries, wins and hosting. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        delete: operations["giveaways.privacy-delete-user-entries"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3344,6 +3740,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/modules/verifier/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guild's verifier settings
+         * @description A guild's verifier settings. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["verifier.get-settings"];
+        /**
+         * Change a guild's verifier settings
+         * @description Change a guild's verifier settings. Needs the service token, or an API key of the guild named in the request.
+         */
+        put: operations["verifier.update-settings"];
+        post?: never;
+        /**
+         * Remove all verifier data of a guild and reset the module
+         * @description Remove all verifier data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         */
+        delete: operations["verifier.delete-settings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/verifier/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guild's verifications, newest first
+         * @description A guild's verifications, newest first. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["verifier.list-entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/verifier/entries/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One verification
+         * @description One verification. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["verifier.get-entry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/verifier/event/create-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a verification prompt for a member
+         * @description Post a verification prompt for a member. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        post: operations["verifier.create-verification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/verifier/event/handle-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member answers their verification's prompt
+         * @description A member answers their verification's prompt. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        post: operations["verifier.handle-verification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/verifier/web/{verifier_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The verification web page (its one-time token is the credential)
+         * @description The verification web page (its one-time token is the credential). Public: no credentials.
+         */
+        get: operations["verifier.web-page"];
+        put?: never;
+        /**
+         * Verify on the web page
+         * @description Verify on the web page. Public: no credentials.
+         */
+        post: operations["verifier.web-verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/verifier/privacy/get-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count a member's verifications
+         * @description Count a member's verifications. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        get: operations["verifier.privacy-get-user-entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/verifier/privacy/delete-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a member's verifications
+         * @description Delete a member's verifications. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        delete: operations["verifier.privacy-delete-user-entries"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/modules/tags/": {
         parameters: {
             query?: never;
@@ -3424,6 +3992,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/modules/tags/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove every tag and name of a guild and reset the module
+         * @description Remove every tag and name of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         */
+        delete: operations["tags.delete-settings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/tags/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tags with their names, newest first; name= finds the tag holding a name
+         * @description Tags with their names, newest first; name= finds the tag holding a name. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["tags.list-entries"];
+        put?: never;
+        /**
+         * Create a tag with 1..10 names unique in the guild
+         * @description Create a tag with 1..10 names unique in the guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        post: operations["tags.create-entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/tags/entries/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One tag with its names
+         * @description One tag with its names. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["tags.get-entry"];
+        /**
+         * Edit a tag (owner only): fields given non-null; names replace every name
+         * @description Edit a tag (owner only): fields given non-null; names replace every name. Needs the service token, or an API key of the guild named in the request.
+         */
+        put: operations["tags.update-entry"];
+        post?: never;
+        /**
+         * Delete a tag (owner only); its names are free again
+         * @description Delete a tag (owner only); its names are free again. Needs the service token, or an API key of the guild named in the request.
+         */
+        delete: operations["tags.delete-entry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/tags/entries/{entry_id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a tag in a channel or as the answer to an interaction
+         * @description Post a tag in a channel or as the answer to an interaction. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        post: operations["tags.send-entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/tags/privacy/get-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count a member's tags
+         * @description Count a member's tags. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        get: operations["tags.privacy-get-user-entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/tags/privacy/delete-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a member's tags
+         * @description Delete a member's tags. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        delete: operations["tags.privacy-delete-user-entries"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3445,6 +4145,84 @@ export interface components {
              */
             created_at: string;
             last_use: string | null;
+        };
+        Giveaway: {
+            id: number;
+            /** @description Snowflake ID as a decimal string */
+            guild_id: string;
+            entry_id: string;
+            giveaway_id: string;
+            /** @description Snowflake ID as a decimal string */
+            channel_id: string;
+            message_id: string | null;
+            owner_id: string | null;
+            prize: string;
+            description: string | null;
+            winner_count: number;
+            /** @enum {string} */
+            status: "running" | "ended";
+            end_time: string;
+            delete_at: string | null;
+            edited_with_results: boolean;
+            /** @description Member IDs joined by commas, in numeric order */
+            participants: string;
+            participant_count: number;
+            /** @description Member IDs joined by commas ("" before the end) */
+            winners: string;
+            /** @description SHA-256 of the seed, lowercase hex, published from the start */
+            seed_hash: string;
+            /** @description The seed, published at the end (null while running) */
+            seed: string | null;
+            created_at: string;
+        };
+        GiveawaySettings: {
+            id: number;
+            /** @description Snowflake ID as a decimal string */
+            guild_id: string;
+            save_duration_timeout: number;
+            delete_ended_giveaways: boolean;
+        };
+        Invite: {
+            id: number;
+            /** @description Snowflake ID as a decimal string */
+            guild_id: string;
+            /** @description The invite code */
+            invite_id: string;
+            channel_id: string | null;
+            current_uses: number;
+            max_uses: number;
+            expires_at: string | null;
+            owner_id: string | null;
+        };
+        InviteTrackerSettings: {
+            id: number;
+            /** @description Snowflake ID as a decimal string */
+            guild_id: string;
+            join_messages_enabled: boolean;
+            join_messages_channel: string | null;
+            join_message_is_embed: boolean;
+            join_message_content: string | null;
+            leave_messages_enabled: boolean;
+            leave_messages_channel: string | null;
+            leave_message_is_embed: boolean;
+            leave_message_content: string | null;
+            prevent_own_invite_code: boolean;
+            server_shared_invite_link: string | null;
+        };
+        InviteUse: {
+            id: number;
+            /** @description Snowflake ID as a decimal string */
+            guild_id: string;
+            invite_id: string | null;
+            /** @description Snowflake ID as a decimal string */
+            member_id: string;
+            timestamp: string;
+            channel_id: string | null;
+            inviter_id: string | null;
+            has_left: boolean;
+            /** @enum {string} */
+            attribution: "exact" | "ambiguous" | "vanity" | "unknown";
+            counted: boolean;
         };
         Poll: {
             /** @description Positive integer, unique within the record type */
@@ -3565,6 +4343,86 @@ export interface components {
              * @example 2026-11-21T12:00:00.000Z
              */
             created_at: string;
+        };
+        TagsEntry: {
+            /** @description Positive integer, unique within the record type */
+            id: number;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            guild_id: string;
+            tag_id: string;
+            content: string;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            owner_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            last_update: string;
+            /**
+             * @description 1 public (anyone may send it), 2 private (only its owner)
+             * @enum {integer}
+             */
+            visibility: 1 | 2;
+        };
+        TagsEntryName: {
+            /** @description Positive integer, unique within the record type */
+            id: number;
+            /**
+             * @description Platform snowflake ID (uint64) as a decimal string
+             * @example 1234567890123456789
+             */
+            guild_id: string;
+            tag_id: string;
+            /** @description 1..32 characters without spaces, unique in the guild (case-insensitively) */
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        Verification: {
+            id: number;
+            /** @description Snowflake ID as a decimal string */
+            guild_id: string;
+            verifier_id: string;
+            /** @description Snowflake ID as a decimal string */
+            user_id: string;
+            requester_id: string | null;
+            is_verified: boolean;
+            verify_message_id: string | null;
+            verify_channel_id: string | null;
+            timestamp: string;
+            verified_at: string | null;
+            failed_attempts: number;
+        };
+        VerifierSettings: {
+            id: number;
+            /** @description Snowflake ID as a decimal string */
+            guild_id: string;
+            verifier_type: number;
+            /** @description Role IDs joined by commas */
+            verifier_verified_role_ids: string;
+            verifier_message_is_embed: boolean;
+            verifier_message_content: string | null;
+            verifier_channel: string | null;
+            verifier_message_content_completed: string | null;
+            verifier_passphrase: string | null;
+            verifier_message_completed_is_embed: boolean;
         };
         /** @description Every error answer. */
         ErrorEnvelope: {
@@ -3800,17 +4658,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the envelope with the answer in `data` */
+            /** @description This documentation page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: Record<string, never>;
-                    };
+                    "text/html": string;
+                };
+            };
+            404: components["responses"]["NotFoundError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "docs.renderer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documentation page's renderer (Redoc) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
                 };
             };
             404: components["responses"]["NotFoundError"];
@@ -15607,6 +16484,620 @@ export interface operations {
             503: components["responses"]["DatabaseError"];
         };
     };
+    "invite-tracker.get-settings": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            settings: components["schemas"]["InviteTrackerSettings"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.update-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    join_messages_enabled?: boolean | null;
+                    join_messages_channel?: string | null;
+                    join_message_is_embed?: boolean | null;
+                    join_message_content?: string | null;
+                    leave_messages_enabled?: boolean | null;
+                    leave_messages_channel?: string | null;
+                    leave_message_is_embed?: boolean | null;
+                    leave_message_content?: string | null;
+                    prevent_own_invite_code?: boolean | null;
+                    server_shared_invite_link?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            settings: components["schemas"]["InviteTrackerSettings"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.delete-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            settings: components["schemas"]["InviteTrackerSettings"] | null;
+                            invites: components["schemas"]["Invite"][];
+                            stats_uses: components["schemas"]["InviteUse"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.list-invites": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            invites: components["schemas"]["Invite"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.create-invite": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    channel_id: string;
+                    max_uses: number;
+                    max_age: number;
+                    is_temporary: boolean;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            invite_code: string;
+                            invite_url: string;
+                            invite: components["schemas"]["Invite"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.delete-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    invite_code: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.get-uses": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                inviter_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            stats_uses: components["schemas"]["InviteUse"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.invite-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    invite_code: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    channel_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.invite-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    invite_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.join-check": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.leave-check": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.privacy-get-user-entries": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                privacy_member_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            username: number;
+                            display_name: number;
+                            global_name: number;
+                            nickname: number;
+                            id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.privacy-delete-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    privacy_member_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
     "giveaways.home": {
         parameters: {
             query?: never;
@@ -15824,6 +17315,644 @@ export interface operations {
                                     [key: string]: unknown;
                                 })[];
                             };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.get-settings": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            settings: components["schemas"]["GiveawaySettings"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.update-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    save_duration_timeout?: number | null;
+                    delete_ended_giveaways?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            settings: components["schemas"]["GiveawaySettings"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.delete-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            settings: components["schemas"]["GiveawaySettings"] | null;
+                            giveaways: components["schemas"]["Giveaway"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.list-entries": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entries: components["schemas"]["Giveaway"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.create-entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    channel_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    giveaway_owner_id: string;
+                    prize: string;
+                    winner_count: number;
+                    end_time?: string | null;
+                    description?: string | null;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entry: components["schemas"]["Giveaway"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.get-entry": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entry: components["schemas"]["Giveaway"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.edit-entry": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id"?: string;
+            };
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    new_prize?: string | null;
+                    new_description?: string | null;
+                    new_winner_count?: number | null;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.delete-entry": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id"?: string;
+            };
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entry: components["schemas"]["Giveaway"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.enter": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id": string;
+            };
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.leave": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id": string;
+            };
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.reroll": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id"?: string;
+            };
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.privacy-get-user-entries": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                privacy_member_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            username: number;
+                            display_name: number;
+                            global_name: number;
+                            nickname: number;
+                            id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.privacy-delete-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    privacy_member_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
                         };
                     };
                 };
@@ -16077,6 +18206,491 @@ export interface operations {
             503: components["responses"]["DatabaseError"];
         };
     };
+    "verifier.get-settings": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            settings: components["schemas"]["VerifierSettings"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "verifier.update-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    verifier_type?: (1 | 2 | 3) | null;
+                    verifier_verified_role_ids?: string[] | null;
+                    verifier_message_is_embed?: boolean | null;
+                    verifier_message_content?: string | null;
+                    verifier_channel?: string | null;
+                    verifier_message_content_completed?: string | null;
+                    verifier_passphrase?: string | null;
+                    verifier_message_completed_is_embed?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            settings: components["schemas"]["VerifierSettings"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "verifier.delete-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            settings: components["schemas"]["VerifierSettings"] | null;
+                            entries: components["schemas"]["Verification"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "verifier.list-entries": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entries: components["schemas"]["Verification"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "verifier.get-entry": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entry: components["schemas"]["Verification"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "verifier.create-verification": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    requester?: string | null;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                            verifier_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "verifier.handle-verification": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    verifier_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id?: string | null;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    interaction_id?: string | null;
+                    token?: string | null;
+                    interaction_type?: ("ComponentInteraction" | "ModalInteraction") | null;
+                    passphrase_value?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "verifier.web-page": {
+        parameters: {
+            query?: {
+                /** @description The token. */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The verifier ID. */
+                verifier_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verification page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            404: components["responses"]["NotFoundError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "verifier.web-verify": {
+        parameters: {
+            query?: {
+                /** @description The token. */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The verifier ID. */
+                verifier_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page saying the member is verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            404: components["responses"]["NotFoundError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "verifier.privacy-get-user-entries": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                privacy_member_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            username: number;
+                            display_name: number;
+                            global_name: number;
+                            nickname: number;
+                            id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "verifier.privacy-delete-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    privacy_member_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
     "tags.home": {
         parameters: {
             query?: never;
@@ -16294,6 +18908,465 @@ export interface operations {
                                     [key: string]: unknown;
                                 })[];
                             };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.delete-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entries: components["schemas"]["TagsEntry"][];
+                            entries_names: components["schemas"]["TagsEntryName"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.list-entries": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                page_size?: number;
+                /** @description Only the tag with this name (ignoring case) */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entries: {
+                                entry: components["schemas"]["TagsEntry"];
+                                entry_names: components["schemas"]["TagsEntryName"][];
+                            }[];
+                            page: number;
+                            page_size: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.create-entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    owner_id: string;
+                    content: string;
+                    /**
+                     * @description 1 public (anyone may send it), 2 private (only its owner)
+                     * @enum {integer}
+                     */
+                    visibility: 1 | 2;
+                    /** @description 1..10 names of 1..32 characters without spaces, unique in the guild ignoring case */
+                    names: string[];
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entry: components["schemas"]["TagsEntry"];
+                            entry_names: components["schemas"]["TagsEntryName"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.get-entry": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entry: components["schemas"]["TagsEntry"];
+                            entry_names: components["schemas"]["TagsEntryName"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.update-entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Hands the tag to this member */
+                    owner_id?: string | null;
+                    content?: string | null;
+                    visibility?: (1 | 2) | null;
+                    /** @description Replaces every name of the tag */
+                    names?: string[] | null;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entry: components["schemas"]["TagsEntry"];
+                            entry_names: components["schemas"]["TagsEntryName"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.delete-entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            entry: components["schemas"]["TagsEntry"];
+                            entry_names: components["schemas"]["TagsEntryName"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.send-entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry ID. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    channel_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    user_mention_id?: string | null;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    application_id?: string | null;
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.privacy-get-user-entries": {
+        parameters: {
+            query: {
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                guild_id: string;
+                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                privacy_member_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            username: number;
+                            display_name: number;
+                            global_name: number;
+                            nickname: number;
+                            id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.privacy-delete-user-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    privacy_member_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
                         };
                     };
                 };
