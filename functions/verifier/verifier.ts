@@ -5,6 +5,7 @@
  * grants the roles, and only then marks the member verified.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { clockNow } from '../../shared/clock.js';
 import { forbidden, notFound, platformFailed, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
@@ -150,7 +151,7 @@ export async function handleVerification(verifierId: string, actor: string, answ
 /** A wrong passphrase counts; the fifth in a row locks answers out for 10 minutes. Compared in constant time. */
 async function checkPassphrase(entry: Verification, passphrase: string, given: string): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const now = Date.now();
+    const now = clockNow();
     if (entry._locked_until > now) {
       throw unprocessable(`Too many wrong passphrases: verification ${entry.verifier_id} takes no answer until ${new Date(entry._locked_until).toISOString()}.`);
     }

@@ -99,6 +99,31 @@ describe('verifier', () => {
     expect(locked.status).toBe(422);
     expect(errorOf(locked).message).toContain('Too many wrong passphrases');
     expect((await entry(guild, verifier_id)).is_verified).toBe(false);
+
+    // Ten minutes later (the clock moved forward) the right passphrase is taken.
+    const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+    await fetch(`${origin}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 10 * 60 * 1000 + 1000 }) });
+    ok(await answer('open sesame'));
+    expect((await entry(guild, verifier_id)).is_verified).toBe(true);
+  });
+
+  it("refuses another entry's token, and a passphrase far too long, changing nothing", async () => {
+    const { guild, channel } = await verifierGuild({ verifier_type: 3 });
+    const [a, b] = [snowflake(), snowflake()];
+    ok(await create(guild, a));
+    const linkA = new URL(((await prompt(channel)).components![0]!.components[0] as { url: string }).url);
+    const other = ok(await create(guild, b));
+    const crossed = await fetch(`${linkA.origin}/modules/verifier/web/${other.verifier_id}${linkA.search}`, { method: 'POST' });
+    expect(crossed.status).toBe(403);
+    expect((await entry(guild, other.verifier_id)).is_verified).toBe(false);
+    const { guild: g2 } = await verifierGuild({ verifier_type: 2, verifier_passphrase: 'x' });
+    const member = snowflake();
+    const { verifier_id } = ok(await create(g2, member));
+    const huge = await handle(member, { verifier_id, interaction_type: 'ModalInteraction', passphrase_value: 'p'.repeat(70_000) });
+    expect(huge.status).toBe(413);
+    const long = await handle(member, { verifier_id, interaction_type: 'ModalInteraction', passphrase_value: 'p'.repeat(101) });
+    expect(long.status).toBe(422);
+    expect((await entry(g2, verifier_id)).failed_attempts).toBe(0);
   });
 
   it('verifies with the right passphrase', async () => {
