@@ -12,7 +12,8 @@
  * - none, but a single-use invite deleted within 60 s (its one use): `exact`;
  * - the vanity URL's uses went up: `vanity`; else `unknown`.
  */
-import { notFound } from '../../shared/errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { databaseFailed, notFound } from '../../shared/errors.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { requireEnabled } from '../../shared/modules/state.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
@@ -38,7 +39,8 @@ import {
 export const MODULE = 'invite-tracker';
 const DELETED_CANDIDATE_MS = 60_000;
 const COUNT_WINDOW_MS = 31 * 24 * 3600 * 1000;
-const MAX_ATTEMPTS = 8;
+/** Joins racing for increments each retry after losing one; as many as may arrive at once. */
+const MAX_ATTEMPTS = 50;
 
 export const inviteUrl = (code: string) => `${(process.env.INVITE_BASE_URL || 'https://discord.gg').replace(/\/$/, '')}/${code}`;
 
@@ -146,6 +148,7 @@ async function attribute(guildId: string): Promise<Attribution> {
       if (await claimInviteUse(guildId, target.invite_id, target.current_uses + 1)) {
         return candidates.length === 1 ? { attribution: 'exact', invite: target } : { attribution: 'ambiguous', invite: null };
       }
+      await sleep(Math.random() * 20);
       continue;
     }
     const now = Date.now();
@@ -168,7 +171,8 @@ async function attribute(guildId: string): Promise<Attribution> {
     }
     return { attribution: 'unknown', invite: null };
   }
-  return { attribution: 'unknown', invite: null };
+  // Never guess: a join that could not claim an increment in time is told to try again.
+  throw databaseFailed(`The invites of guild ${guildId} kept changing while this join was attributed; try the check again.`);
 }
 
 /** The inviter's counted joins of the last 31 days that have not left. */

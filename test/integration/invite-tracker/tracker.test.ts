@@ -72,6 +72,24 @@ describe('attribution', () => {
     expect(uses.filter((u: { attribution: string }) => u.attribution === 'unknown')).toHaveLength(2);
   });
 
+  it('attributes 20 joins through 3 invites checked at once: every increment claimed once, exact only where one invite was left', async () => {
+    const { guild, channel } = await trackerGuild();
+    const owners = [snowflake(), snowflake(), snowflake()];
+    const invites = [];
+    for (const owner of owners) invites.push((await createInvite(guild, channel, owner)).invite_code);
+    const members = Array.from({ length: 20 }, snowflake);
+    for (const [i, m] of members.entries()) await joinVia(guild, m, invites[i % 3]!);
+    const results = await Promise.all(members.map((m) => check(guild, m)));
+    expect(results.filter((r) => r.status !== 200).map((r) => r.text)).toEqual([]);
+    const uses = await allUses(guild);
+    expect(uses).toHaveLength(20);
+    expect(uses.every((u: { attribution: string }) => u.attribution === 'exact' || u.attribution === 'ambiguous')).toBe(true);
+    const recorded = ok(await service.call('POST', `${IT}/enable`, { body: { guild_id: guild } })).invites as { invite_id: string; current_uses: number }[];
+    // Each invite's uses were claimed exactly as often as they rose: 7, 7 and 6.
+    expect(recorded.map((i) => i.current_uses).sort()).toEqual([6, 7, 7]);
+    for (const use of uses.filter((u: { attribution: string }) => u.attribution === 'exact')) expect(owners).toContain(use.inviter_id);
+  });
+
   it('is ambiguous when several invites went up, naming no inviter', async () => {
     const { guild, channel } = await trackerGuild();
     const [a, b] = [await createInvite(guild, channel, snowflake()), await createInvite(guild, channel, snowflake())];
