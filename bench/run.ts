@@ -2,6 +2,8 @@ import { startLocal } from '../infra/local/start.js';
 import { coldRequestBench } from './cold.js';
 import { runPollsBench } from './polls.js';
 import { reactionRolesRequests } from './reactionroles.js';
+import { runGiveawaysBench } from './giveaways.js';
+import { runInvitesVerifierBench } from './invites-verifier.js';
 import { runServerstatsBench } from './serverstats.js';
 import { runSocialsBench } from './socials.js';
 import { runTagsBench } from './tags.js';
@@ -35,6 +37,8 @@ rows.push(...(await runPollsBench()));
 rows.push(...(await runServerstatsBench()));
 rows.push(...(await runWelcomingBench()));
 rows.push(...(await runSocialsBench()));
+rows.push(...(await runGiveawaysBench()));
+rows.push(...(await runInvitesVerifierBench()));
 rows.push(...(await runTagsBench()));
 
 printRows(rows);
