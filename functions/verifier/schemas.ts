@@ -40,17 +40,23 @@ const channelSetting = z
   })
   .meta({ anyOf: [{ type: 'string', pattern: '^([0-9]{1,20})?$' }, { type: 'null' }] });
 
-export const SettingsBody = z.object({
-  guild_id: snowflake,
-  verifier_type: z.number().int().meta({ enum: [1, 2, 3] }).nullish().transform((v) => v ?? undefined),
-  verifier_verified_role_ids: z.array(snowflake).max(25).nullish().transform((v) => (v == null ? undefined : [...new Set(v)].join(','))),
-  verifier_message_is_embed: optionalBool,
-  verifier_message_content: optionalText(6000),
-  verifier_channel: channelSetting,
-  verifier_message_content_completed: optionalText(6000),
-  verifier_passphrase: optionalText(100),
-  verifier_message_completed_is_embed: optionalBool,
-});
+export const SettingsBody = z
+  .object({
+    guild_id: snowflake,
+    verifier_type: z.number().int().meta({ enum: [1, 2, 3] }).nullish().transform((v) => v ?? undefined),
+    verifier_verified_role_ids: z.array(snowflake).max(25).nullish().transform((v) => (v == null ? undefined : [...new Set(v)].join(','))),
+    verifier_message_is_embed: optionalBool,
+    verifier_message_content: optionalText(6000),
+    verifier_channel: channelSetting,
+    verifier_message_content_completed: optionalText(6000),
+    verifier_passphrase: optionalText(100),
+    verifier_message_completed_is_embed: optionalBool,
+  })
+  .superRefine((body, ctx) => {
+    if (body.verifier_type !== undefined && ![1, 2, 3].includes(body.verifier_type)) {
+      ctx.addIssue({ code: 'custom', path: ['verifier_type'], message: 'must be 1 (click to pass), 2 (passphrase) or 3 (web)' });
+    }
+  });
 export type SettingsInput = z.output<typeof SettingsBody>;
 
 export const EntryRecord = z

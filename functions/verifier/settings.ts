@@ -19,9 +19,6 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
   const current = (await requireEnabled(guildId, MODULE)).settings ?? {};
   const { guild_id: _g, ...changes } = input;
   const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
-  if (![VerifierType.Click, VerifierType.Passphrase, VerifierType.Web].includes(Number(next.verifier_type) as 1)) {
-    throw unprocessable("Field 'verifier_type' must be 1 (click to pass), 2 (passphrase) or 3 (web).");
-  }
   if (Number(next.verifier_type) === VerifierType.Passphrase && !next.verifier_passphrase) {
     throw unprocessable("Field 'verifier_passphrase' is required for verifier_type 2 (passphrase).");
   }
