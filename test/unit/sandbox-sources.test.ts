@@ -24,6 +24,8 @@ async function control(method: string, path: string, body?: unknown): Promise<{ 
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
+/** A source's JSON answer, loosely typed for the shape assertions. */
+const getJson = async (url: string, init?: RequestInit): Promise<any> => (await fetch(url, init)).json();
 const env = (name: string) => process.env[name]!;
 const streamHeaders = () => ({ 'Client-Id': env('STREAM_API_CLIENT_ID'), Authorization: `Bearer ${env('STREAM_API_TOKEN')}` });
 
@@ -48,7 +50,7 @@ describe('forum', () => {
 
     const response = await fetch(`${env('FORUM_API_BASE_URL')}/r/gaming/new.json?limit=25`);
     expect(response.status).toBe(200);
-    const listing = await response.json();
+    const listing: any = await response.json();
     expect(listing.kind).toBe('Listing');
     expect(listing.data.children.map((c: any) => c.kind)).toEqual(['t3', 't3']);
     expect(listing.data.children.map((c: any) => c.data.id)).toEqual(['abc123', first.body.id]);
@@ -77,19 +79,19 @@ describe('stream', () => {
   it('finds users, lists the live ones, and ends streams', async () => {
     await control('POST', '/stream/Alice');
     await control('POST', '/stream/bob');
-    const users = await (await fetch(`${env('STREAM_API_BASE_URL')}/helix/users?login=alice`, { headers: streamHeaders() })).json();
+    const users = await getJson(`${env('STREAM_API_BASE_URL')}/helix/users?login=alice`, { headers: streamHeaders() });
     expect(users.data).toEqual([{ id: expect.any(String), login: 'alice', display_name: 'Alice' }]);
-    expect(await (await fetch(`${env('STREAM_API_BASE_URL')}/helix/users?login=nobody`, { headers: streamHeaders() })).json()).toEqual({ data: [] });
+    expect(await getJson(`${env('STREAM_API_BASE_URL')}/helix/users?login=nobody`, { headers: streamHeaders() })).toEqual({ data: [] });
 
     const live = await control('POST', '/stream/alice/live', { title: 'Speedrun' });
     expect(live.status).toBe(200);
-    const streams = await (await fetch(`${env('STREAM_API_BASE_URL')}/helix/streams?user_login=alice&user_login=bob`, { headers: streamHeaders() })).json();
+    const streams = await getJson(`${env('STREAM_API_BASE_URL')}/helix/streams?user_login=alice&user_login=bob`, { headers: streamHeaders() });
     expect(streams.data).toEqual([{ id: live.body.id, user_login: 'alice', user_name: 'Alice', title: 'Speedrun', game_name: expect.any(String), started_at: live.body.started_at, type: 'live' }]);
 
     const again = await control('POST', '/stream/alice/live', { title: 'Again' });
     expect(again.body.id).not.toBe(live.body.id);
     expect((await control('DELETE', '/stream/alice/live')).status).toBe(204);
-    expect(await (await fetch(`${env('STREAM_API_BASE_URL')}/helix/streams?user_login=alice`, { headers: streamHeaders() })).json()).toEqual({ data: [] });
+    expect(await getJson(`${env('STREAM_API_BASE_URL')}/helix/streams?user_login=alice`, { headers: streamHeaders() })).toEqual({ data: [] });
   });
 
   it('refuses more than 100 accounts in one request', async () => {
@@ -106,15 +108,15 @@ describe('video', () => {
     expect(channel.body.uploads_playlist_id).toMatch(/^UU/);
     const key = env('VIDEO_API_KEY');
     for (const handle of ['@cooking', '@COOKING']) {
-      const found = await (await fetch(`${env('VIDEO_API_BASE_URL')}/youtube/v3/channels?part=contentDetails&forHandle=${encodeURIComponent(handle)}&key=${key}`)).json();
+      const found = await getJson(`${env('VIDEO_API_BASE_URL')}/youtube/v3/channels?part=contentDetails&forHandle=${encodeURIComponent(handle)}&key=${key}`);
       expect(found.items).toEqual([{ id: channel.body.channel_id, contentDetails: { relatedPlaylists: { uploads: channel.body.uploads_playlist_id } } }]);
     }
-    const unknown = await (await fetch(`${env('VIDEO_API_BASE_URL')}/youtube/v3/channels?part=contentDetails&forHandle=%40nobody&key=${key}`)).json();
+    const unknown = await getJson(`${env('VIDEO_API_BASE_URL')}/youtube/v3/channels?part=contentDetails&forHandle=%40nobody&key=${key}`);
     expect(unknown.items ?? []).toEqual([]);
 
     const one = await control('POST', '/video/@cooking/videos', { title: 'Soup' });
     const two = await control('POST', '/video/@cooking/videos', { title: 'Bread' });
-    const list = await (await fetch(`${env('VIDEO_API_BASE_URL')}/youtube/v3/playlistItems?part=snippet&playlistId=${channel.body.uploads_playlist_id}&maxResults=10&key=${key}`)).json();
+    const list = await getJson(`${env('VIDEO_API_BASE_URL')}/youtube/v3/playlistItems?part=snippet&playlistId=${channel.body.uploads_playlist_id}&maxResults=10&key=${key}`);
     expect(list.items.map((i: any) => i.snippet.resourceId.videoId)).toEqual([two.body.video_id, one.body.video_id]);
     expect(list.items[1].snippet).toEqual({ title: 'Soup', publishedAt: expect.any(String), resourceId: { kind: 'youtube#video', videoId: one.body.video_id } });
     expect((await fetch(`${env('VIDEO_API_BASE_URL')}/youtube/v3/playlistItems?part=snippet&playlistId=UUnone&maxResults=10&key=${key}`)).status).toBe(404);
@@ -169,10 +171,10 @@ describe('meme', () => {
   it('answers queued memes in order, then a safe one', async () => {
     await control('POST', '/memes', { title: 'One', url: 'https://example.com/1.png', nsfw: true });
     await control('POST', '/memes', { title: 'Two', url: 'https://example.com/2.png', postLink: 'https://example.com/p2' });
-    const one = await (await fetch(env('MEME_API_URL'))).json();
+    const one = await getJson(env('MEME_API_URL'));
     expect(one).toMatchObject({ title: 'One', url: 'https://example.com/1.png', postLink: 'https://example.com/1.png', nsfw: true, spoiler: false });
-    expect(await (await fetch(env('MEME_API_URL'))).json()).toMatchObject({ title: 'Two', postLink: 'https://example.com/p2', nsfw: false });
-    const safe = await (await fetch(env('MEME_API_URL'))).json();
+    expect(await getJson(env('MEME_API_URL'))).toMatchObject({ title: 'Two', postLink: 'https://example.com/p2', nsfw: false });
+    const safe = await getJson(env('MEME_API_URL'));
     expect(safe).toMatchObject({ title: expect.any(String), url: expect.any(String), postLink: expect.any(String), nsfw: false, spoiler: false });
   });
 });
