@@ -228,3 +228,39 @@ describe('misbehaviour and counts', () => {
     expect((await forum()).status).toBe(404);
   });
 });
+
+describe("the socials module's source client against the sandbox", () => {
+  it('reads every source and turns every misbehaviour into a SourceError', async () => {
+    const { SourceError, feedItems, fetchMeme, forumItems, liveStreams, uploadsPlaylistOf, videoItems } = await import('../../functions/socials/sources.js');
+    await control('POST', '/forum/f');
+    await control('POST', '/forum/f/posts', { id: 'p1', title: 'Hello' });
+    expect(await forumItems('f')).toEqual([{ key: 'p:p1', title: 'Hello', description: null, link: `${env('FORUM_WEB_BASE_URL')}/r/f/comments/p1/post/`, published: expect.any(Number) }]);
+    await control('POST', '/stream/s1');
+    const live = await control('POST', '/stream/s1/live', { title: 'On air' });
+    expect(await liveStreams(['s1', 'other'])).toEqual([{ id: live.body.id, account: 's1', title: 'On air' }]);
+    const channel = await control('POST', '/video/@chan');
+    expect(await uploadsPlaylistOf('@Chan')).toBe(channel.body.uploads_playlist_id);
+    await control('POST', '/video/@chan/videos', { title: 'Clip' });
+    expect((await videoItems(channel.body.uploads_playlist_id)).map((i) => i.title)).toEqual(['Clip']);
+    const feed = await control('POST', '/feeds', { name: 'n', format: 'atom', title: 'N' });
+    await control('POST', '/feeds/n/entries', { title: 'E', guid: 'urn:e' });
+    const first = await feedItems(feed.body.url);
+    expect(first!.items.map((i) => i.title)).toEqual(['E']);
+    expect(await feedItems(feed.body.url, { etag: first!.etag, lastModified: first!.lastModified })).toBeNull();
+    expect(await fetchMeme()).toMatchObject({ nsfw: false, spoiler: false });
+
+    for (const mode of ['garbage', 'huge', 'redirect']) {
+      await control('POST', '/faults', { source: 'forum', mode });
+      await expect(forumItems('f')).rejects.toBeInstanceOf(SourceError);
+    }
+    await control('POST', '/faults', { source: 'forum', mode: 'status', status: 500 });
+    await expect(forumItems('f')).rejects.toThrow(/500/);
+    process.env.SOURCE_TIMEOUT_MS = '200';
+    try {
+      await control('POST', '/faults', { source: 'forum', mode: 'timeout' });
+      await expect(forumItems('f')).rejects.toThrow(/no answer within/);
+    } finally {
+      delete process.env.SOURCE_TIMEOUT_MS;
+    }
+  });
+});
