@@ -82,29 +82,3 @@ export function createSourcesState(): SourcesState {
 
 /** A fresh ID of the sources: digits, increasing. */
 export const nextId = (state: SourcesState) => String(1_000_000 + state.nextId++);
-
-const xml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** A feed as RSS 2.0 or Atom text. */
-export function feedXml(feed: Feed, selfUrl: string): string {
-  if (feed.format === 'rss') {
-    const items = feed.entries
-      .map(
-        (e) =>
-          `<item>${e.guid ? `<guid isPermaLink="false">${xml(e.guid)}</guid>` : ''}<title>${xml(e.title)}</title>${e.link ? `<link>${xml(e.link)}</link>` : ''}${
-            e.description !== null ? `<description>${xml(e.description)}</description>` : ''
-          }<pubDate>${e.published.toUTCString()}</pubDate></item>`,
-      )
-      .join('');
-    return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>${xml(feed.title)}</title><link>${xml(selfUrl)}</link><description>Sandbox feed</description>${items}</channel></rss>`;
-  }
-  const entries = feed.entries
-    .map(
-      (e) =>
-        `<entry><id>${xml(e.guid ?? `${selfUrl}#${e.published.getTime()}`)}</id><title>${xml(e.title)}</title>${e.link ? `<link rel="alternate" href="${xml(e.link)}"/>` : ''}${
-          e.description !== null ? `<summary>${xml(e.description)}</summary>` : ''
-        }<published>${e.published.toISOString()}</published><updated>${e.published.toISOString()}</updated></entry>`,
-    )
-    .join('');
-  return `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>${xml(feed.title)}</title><id>${xml(selfUrl)}</id><updated>${feed.lastModified.toISOString()}</updated>${entries}</feed>`;
-}
