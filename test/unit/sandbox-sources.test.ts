@@ -132,7 +132,7 @@ describe('feeds', () => {
     const created = await control('POST', '/feeds', { name: 'news', format: 'rss', title: 'News & <more>' });
     expect(created.status).toBe(200);
     const url = created.body.url as string;
-    expect(url.startsWith(`${origin}/sources/feeds/`)).toBe(true);
+    expect(url).toBe(`${origin}/sources/feeds/news`);
     await control('POST', '/feeds/news/entries', { title: 'Old', guid: 'g1' });
     await control('POST', '/feeds/news/entries', { title: 'New <b> & "q"', description: 'd', link: 'https://example.com/?a=1&b=2', guid: 'g2' });
 
@@ -163,7 +163,9 @@ describe('feeds', () => {
     const text = await (await fetch(body.url)).text();
     expect(text).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
     expect(text).toContain('<entry><id>urn:1</id><title>Post</title><link rel="alternate" href="https://example.com/p"/><summary>Sum</summary><published>');
-    expect((await fetch(`${origin}/sources/feeds/none`)).status).toBe(404);
+    expect(body.url).toBe(`${origin}/sources/feeds/blog`);
+    expect(await (await fetch(`${origin}/sources/feeds/blog.atom`)).text()).toContain('<entry><id>urn:1</id>');
+    expect((await fetch(`${origin}/sources/feeds/none.rss`)).status).toBe(404);
   });
 });
 

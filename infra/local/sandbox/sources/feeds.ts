@@ -32,7 +32,8 @@ export function feedXml(feed: Feed, selfUrl: string): string {
 }
 
 export function feed(state: SourcesState, req: IncomingMessage, res: ServerResponse, name: string, selfUrl: string): void {
-  const found = state.feeds.get(name);
+  // The bare name (the URL the control route answers), or `{name}.rss` / `{name}.atom`.
+  const found = state.feeds.get(name) ?? state.feeds.get(name.replace(/\.(rss|atom)$/, ''));
   if (!found) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no such feed');
   const etag = `"${found.name}-${found.version}"`;
   const lastModified = found.lastModified.toUTCString();

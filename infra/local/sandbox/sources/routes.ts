@@ -10,7 +10,7 @@
  *   GET /sources/stream/helix/streams?user_login=a&user_login=b (at most 100)
  *   GET /sources/video/youtube/v3/channels?part=contentDetails&forHandle=@h&key=k
  *   GET /sources/video/youtube/v3/playlistItems?part=snippet&playlistId=p&maxResults=10&key=k
- *   GET /sources/feeds/{name}                                   RSS 2.0 or Atom, ETag and Last-Modified, 304
+ *   GET /sources/feeds/{name} (or {name}.rss, {name}.atom)        RSS 2.0 or Atom, ETag and Last-Modified, 304
  *   GET /sources/meme                                           the next queued meme, else a safe one
  *   GET /sources/{forum,stream,video}-web/...                   the public pages items link to
  *
@@ -21,7 +21,7 @@
  *   POST   /stream/{account}/live             `{title}`: goes live with a new stream id; DELETE: goes offline
  *   POST   /video/{handle}                    the channel exists (answers its uploads playlist id)
  *   POST   /video/{handle}/videos             `{title}`: an upload (answers its video id)
- *   POST   /feeds                             `{name, format: "rss"|"atom", title}`: a feed (answers its url)
+ *   POST   /feeds                             `{name, format: "rss"|"atom", title}`: a feed (answers its url, `/sources/feeds/{name}`)
  *   POST   /feeds/{name}/entries              `{title, description?, link?, guid?}`: a new entry
  *   POST   /memes                             `{title, url, postLink?, nsfw?, spoiler?}`: queued for the next asks
  *   POST   /faults                            `{source: forum|stream|video|feed|meme, mode: status|timeout|garbage|huge|redirect|not-modified, status?, times?}`
