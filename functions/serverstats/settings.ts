@@ -49,14 +49,17 @@ export async function deleteSettings(guildId: string) {
   await deleteCounterSlots(guildId);
   await forgetGuildWithCounters(guildId);
   await deleteStarboardItems(entries);
-  for (const family of FAMILIES) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await familyRecordsPage(guildId, family.path, start);
-      await deleteKeys(page.keys);
-      start = page.lastKey ?? undefined;
-    } while (start);
-  }
+  // Each family is its own partition: they are emptied side by side, each page by page.
+  await Promise.all(
+    FAMILIES.map(async (family) => {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await familyRecordsPage(guildId, family.path, start);
+        await deleteKeys(page.keys);
+        start = page.lastKey ?? undefined;
+      } while (start);
+    }),
+  );
   await deleteKeys(await sessionKeysOfGuild(guildId));
   return { settings, counters: counters.map(counterRecord), starboard_entries: entries.map(entryRecord) };
 }
