@@ -13,7 +13,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { guildKey } from '../../shared/modules/store.js';
@@ -59,16 +59,6 @@ function toItem(g: Giveaway): Item {
   const item: Item = { ...giveawayKey(g.guild_id, g.entry_id), entity: 'giveaway', ...rest, giveaway_id: g.entry_id, winners: winners.join(','), participant_count: entrants.length };
   if (entrants.length) item.participants = new Set(entrants);
   return item;
-}
-
-async function conditional(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
 }
 
 export async function getGiveaway(guildId: string, entryId: string): Promise<Giveaway | null> {

@@ -16,7 +16,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { guildKey } from '../../shared/modules/store.js';
@@ -66,16 +66,6 @@ const strip = (item: Item) => {
   const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, expires_at, ...rest } = item;
   return typeof expires_at === 'string' || expires_at === null ? { ...rest, expires_at } : rest;
 };
-
-async function conditional(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}
 
 export async function listInvites(guildId: string): Promise<Invite[]> {
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': INVITE_PREFIX }, ConsistentRead: true });

@@ -26,7 +26,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { mintId } from '../../shared/ids.js';
@@ -80,13 +80,7 @@ function panelItem(panel: Panel): Item {
 }
 
 async function put(item: Item, condition: string, values?: Item): Promise<boolean> {
-  try {
-    await db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values }));
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values })));
 }
 
 // ---- panels ---------------------------------------------------------------
@@ -200,15 +194,9 @@ export async function writeClaim(guildId: string, panelId: string, memberId: str
   const key = claimKey(guildId, panelId, memberId);
   if (entryIds.length === 0) {
     if (!read) return true;
-    try {
-      await db().send(
-        new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': read.version } }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    return conditional(() =>
+      db().send(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': read.version } })),
+    );
   }
   const claim: Claim = { guild_id: guildId, panel_id: panelId, member_id: memberId, entry_ids: entryIds, version: mintId() };
   const item: Item = {

@@ -8,7 +8,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { guildKey } from '../../shared/modules/store.js';
@@ -64,8 +64,8 @@ export async function getCounter(guildId: string, counterId: string): Promise<Co
 /** Writes a new counter (`read` null) or replaces the one read, if it is unchanged; false when another write came first. */
 export async function writeCounter(counter: Counter, read: Counter | null): Promise<boolean> {
   const item = { ...counterKey(counter.guild_id, counter.counter_id), entity: 'stat_counter', ...counter, _version: (read?._version ?? 0) + 1 };
-  try {
-    await db().send(
+  return conditional(() =>
+    db().send(
       new PutCommand({
         TableName: tableName(),
         Item: item,
@@ -73,12 +73,8 @@ export async function writeCounter(counter: Counter, read: Counter | null): Prom
         ExpressionAttributeNames: read ? { '#v': '_version' } : undefined,
         ExpressionAttributeValues: read ? { ':v': read._version } : undefined,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Deletes a counter; answers what it held, or null when it was already gone. */
@@ -95,8 +91,8 @@ export async function deleteCounter(guildId: string, counterId: string): Promise
 const slotsKey = (guildId: string) => ({ pk: guildKey(guildId), sk: 'COUNTERSLOTS' });
 
 export async function takeCounterSlot(guildId: string, max: number): Promise<boolean> {
-  try {
-    await db().send(
+  return conditional(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: slotsKey(guildId),
@@ -105,12 +101,8 @@ export async function takeCounterSlot(guildId: string, max: number): Promise<boo
         ExpressionAttributeNames: { '#n': 'taken' },
         ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'stat_counter_slots', ':now': Date.now() },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export async function giveCounterSlots(guildId: string, count: number): Promise<void> {

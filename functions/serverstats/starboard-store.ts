@@ -15,7 +15,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { guildKey } from '../../shared/modules/store.js';
@@ -79,8 +79,8 @@ export async function claimEntry(entry: StarboardEntry, staleBefore: number): Pr
     expires_at: Math.floor((Date.parse(entry.monitoring_start) + ENTRY_LIFETIME_MS) / 1000),
     ...entry,
   };
-  try {
-    await db().send(
+  return conditional(() =>
+    db().send(
       new PutCommand({
         TableName: tableName(),
         Item: item,
@@ -88,12 +88,8 @@ export async function claimEntry(entry: StarboardEntry, staleBefore: number): Pr
         ExpressionAttributeNames: { '#at': '_claimed_at' },
         ExpressionAttributeValues: { ':cutoff': cutoff, ':none': '', ':stale': staleBefore },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Records the post the claimer made, and its pointer back to the original. */

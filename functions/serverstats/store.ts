@@ -22,7 +22,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, typ
 import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { queryAll } from '../../shared/db/pagination.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional } from '../../shared/db/errors.js';
 import { tableName } from '../../shared/db/table.js';
 import { guildKey } from '../../shared/modules/store.js';
 
@@ -159,26 +159,22 @@ export async function writeOpenPresence(guildId: string, memberId: string, activ
     version: (read?.version ?? 0) + 1,
     expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS,
   };
-  try {
-    await db().send(
+  return conditional(() =>
+    db().send(
       new PutCommand({
         TableName: tableName(),
         Item: item,
         ConditionExpression: read ? 'version = :v' : 'attribute_not_exists(pk)',
         ExpressionAttributeValues: read ? { ':v': read.version } : undefined,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Sets an end time on a record that has none yet (`field`: end_time or left_at). */
 export async function endRecord(key: Key, field: 'end_time' | 'left_at', time: string): Promise<boolean> {
-  try {
-    await db().send(
+  return conditional(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: key,
@@ -187,29 +183,21 @@ export async function endRecord(key: Key, field: 'end_time' | 'left_at', time: s
         ExpressionAttributeNames: { '#f': field },
         ExpressionAttributeValues: { ':t': time, ':null': null },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Notes the member's open voice session in a channel; false when one is open already. */
 export async function openVoice(guildId: string, channelId: string, memberId: string, session: { time: string; id: number }): Promise<boolean> {
-  try {
-    await db().send(
+  return conditional(() =>
+    db().send(
       new PutCommand({
         TableName: tableName(),
         Item: { ...voiceKey(guildId, channelId, memberId), entity: 'stat_open_voice', member_id: memberId, ...session, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Takes the member's open voice session in a channel away, answering it; null when none was open. */

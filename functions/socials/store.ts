@@ -20,7 +20,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { guildKey } from '../../shared/modules/store.js';
@@ -86,16 +86,6 @@ const strip = (item: Item, ...keys: string[]) => {
   for (const key of ['pk', 'sk', 'entity', ...keys]) delete copy[key];
   return copy;
 };
-
-async function conditional(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}
 
 // ---- entries ------------------------------------------------------------------------
 

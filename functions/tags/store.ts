@@ -14,7 +14,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { type ModuleStateItem, guildKey, moduleStateKey, recordOf } from '../../shared/modules/store.js';
@@ -54,16 +54,6 @@ export interface NamePointer {
 
 /** The key a name is unique under: names compare case-insensitively. */
 export const nameKeyOf = (name: string) => name.toLowerCase();
-
-async function conditional(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}
 
 function storedTagOf(item: Item): StoredTag {
   const names = (item._names as StoredName[] | undefined) ?? [];

@@ -14,7 +14,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { guildKey } from '../../shared/modules/store.js';
@@ -53,16 +53,6 @@ const fromItem = (item: Item): Verification => {
 export function verificationRecord(v: Verification) {
   const { _token_hash: _t, _locked_until: _l, _version: _v, ...record } = v;
   return record;
-}
-
-async function conditional(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
 }
 
 export async function getVerification(guildId: string, verifierId: string): Promise<Verification | null> {

@@ -6,7 +6,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
+import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { type ModuleStateItem, guildKey, moduleStateKey, recordOf } from '../../shared/modules/store.js';
@@ -34,16 +34,6 @@ type Key = { pk: string; sk: string };
 
 /** A granted grant is kept this long, so a catch-up that read the member list before the grant cannot grant again. */
 const GRANTED_KEPT_SECONDS = 24 * 3600;
-
-async function conditional(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}
 
 /** Every item of the guild under a sort-key prefix, oldest first (minted IDs start with the time). */
 const itemsUnder = (guildId: string, prefix: string) =>

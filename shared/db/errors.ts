@@ -22,3 +22,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function isConditionFailed(error: unknown): boolean {
   return Boolean(error && typeof error === 'object' && (error as { name?: string }).name === 'ConditionalCheckFailedException');
 }
+
+/** Runs one conditional write: true when it was written, false when its condition did not hold. */
+export async function conditional(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
