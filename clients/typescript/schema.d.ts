@@ -15328,12 +15328,12 @@ export interface operations {
                     welcome_messages_dm_enabled?: boolean | null;
                     welcome_messages_enabled?: boolean | null;
                     welcome_messages_randomized?: boolean | null;
-                    /** @description Channel snowflake; "" clears it */
-                    welcome_messages_channel?: string | number | null;
+                    /** @description Channel snowflake as a string; "" clears it; null or left out keeps it */
+                    welcome_messages_channel?: string | null;
                     leave_messages_enabled?: boolean | null;
                     leave_messages_randomized?: boolean | null;
-                    /** @description Channel snowflake; "" clears it */
-                    leave_messages_channel?: string | number | null;
+                    /** @description Channel snowflake as a string; "" clears it; null or left out keeps it */
+                    leave_messages_channel?: string | null;
                     autorole_enabled?: boolean | null;
                     autorole_role_ids?: ("" | string[]) | null;
                     timedroles_enabled?: boolean | null;
@@ -16537,10 +16537,12 @@ export interface operations {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
                     join_messages_enabled?: boolean | null;
+                    /** @description Channel snowflake as a string; "" clears it; null or left out keeps it */
                     join_messages_channel?: string | null;
                     join_message_is_embed?: boolean | null;
                     join_message_content?: string | null;
                     leave_messages_enabled?: boolean | null;
+                    /** @description Channel snowflake as a string; "" clears it; null or left out keeps it */
                     leave_messages_channel?: string | null;
                     leave_message_is_embed?: boolean | null;
                     leave_message_content?: string | null;
@@ -18262,6 +18264,7 @@ export interface operations {
                     verifier_verified_role_ids?: string[] | null;
                     verifier_message_is_embed?: boolean | null;
                     verifier_message_content?: string | null;
+                    /** @description Channel snowflake as a string; "" prompts go as DMs; null or left out keeps it */
                     verifier_channel?: string | null;
                     verifier_message_content_completed?: string | null;
                     verifier_passphrase?: string | null;

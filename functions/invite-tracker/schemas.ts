@@ -1,28 +1,11 @@
 /** The invite tracker's request and answer schemas (records of contract 11). */
 import { z } from 'zod';
-import { guildQuery, nullableSnowflake, snowflake } from '../../shared/http/schemas.js';
-import { parseSnowflake } from '../../shared/ids.js';
+import { channelSetting, guildQuery, nullableSnowflake, snowflake } from '../../shared/http/schemas.js';
 
 const id = z.string().describe('Snowflake ID as a decimal string');
 const interaction = { application_id: nullableSnowflake, token: z.string().nullish().transform((v) => v ?? null) };
 const optionalBool = z.boolean().nullish().transform((v) => v ?? undefined);
 const optionalText = (max: number) => z.string().max(max).nullish().transform((v) => v ?? undefined);
-
-/** A channel setting: a snowflake, `""` (clears it), or null / left out (unchanged). */
-const channelSetting = z
-  .unknown()
-  .optional()
-  .transform((value, ctx): string | null | undefined => {
-    if (value === undefined || value === null) return undefined;
-    if (value === '') return null;
-    const parsed = parseSnowflake(value);
-    if (parsed === null) {
-      ctx.addIssue({ code: 'custom', message: 'must be a channel ID, "" (clears it) or null (unchanged)', params: { status: 400 } });
-      return z.NEVER;
-    }
-    return parsed;
-  })
-  .meta({ anyOf: [{ type: 'string', pattern: '^([0-9]{1,20})?$' }, { type: 'null' }] });
 
 export const SettingsRecord = z
   .object({
@@ -44,11 +27,11 @@ export const SettingsAnswer = z.object({ settings: SettingsRecord });
 export const SettingsBody = z.object({
   guild_id: snowflake,
   join_messages_enabled: optionalBool,
-  join_messages_channel: channelSetting,
+  join_messages_channel: channelSetting(),
   join_message_is_embed: optionalBool,
   join_message_content: optionalText(6000),
   leave_messages_enabled: optionalBool,
-  leave_messages_channel: channelSetting,
+  leave_messages_channel: channelSetting(),
   leave_message_is_embed: optionalBool,
   leave_message_content: optionalText(6000),
   prevent_own_invite_code: optionalBool,

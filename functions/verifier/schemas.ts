@@ -1,10 +1,8 @@
 /** The verifier's request and answer schemas (records of contract 11). */
 import { z } from 'zod';
-import { nullableSnowflake, snowflake } from '../../shared/http/schemas.js';
-import { parseSnowflake } from '../../shared/ids.js';
+import { channelSetting, nullableSnowflake, snowflake } from '../../shared/http/schemas.js';
 
 const id = z.string().describe('Snowflake ID as a decimal string');
-const shape = { status: 400 } as const;
 const optionalBool = z.boolean().nullish().transform((v) => v ?? undefined);
 const optionalText = (max: number) => z.string().min(1).max(max).nullish().transform((v) => v ?? undefined);
 
@@ -24,22 +22,6 @@ export const SettingsRecord = z
   .meta({ id: 'VerifierSettings' });
 export const SettingsAnswer = z.object({ settings: SettingsRecord });
 
-/** A channel setting: a snowflake, `""` (clears it: prompts go as DMs), or null / left out (unchanged). */
-const channelSetting = z
-  .unknown()
-  .optional()
-  .transform((value, ctx): string | null | undefined => {
-    if (value === undefined || value === null) return undefined;
-    if (value === '') return null;
-    const parsed = parseSnowflake(value);
-    if (parsed === null) {
-      ctx.addIssue({ code: 'custom', message: 'must be a channel ID, "" (prompts go as DMs) or null (unchanged)', params: shape });
-      return z.NEVER;
-    }
-    return parsed;
-  })
-  .meta({ anyOf: [{ type: 'string', pattern: '^([0-9]{1,20})?$' }, { type: 'null' }] });
-
 export const SettingsBody = z
   .object({
     guild_id: snowflake,
@@ -47,7 +29,7 @@ export const SettingsBody = z
     verifier_verified_role_ids: z.array(snowflake).max(25).nullish().transform((v) => (v == null ? undefined : [...new Set(v)].join(','))),
     verifier_message_is_embed: optionalBool,
     verifier_message_content: optionalText(6000),
-    verifier_channel: channelSetting,
+    verifier_channel: channelSetting('prompts go as DMs'),
     verifier_message_content_completed: optionalText(6000),
     verifier_passphrase: optionalText(100),
     verifier_message_completed_is_embed: optionalBool,

@@ -4,26 +4,11 @@
  * its value, `""` clears a nullable channel or ID.
  */
 import { z } from 'zod';
-import { parseSnowflake } from '../../shared/ids.js';
-import { queryInt, snowflake } from '../../shared/http/schemas.js';
+import { channelSetting, queryInt, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES } from './model.js';
 
-const shape = { status: 400 } as const;
 const keep = z.boolean().nullish().transform((v) => v ?? undefined);
-
-/** A nullable channel setting: a snowflake sets it, `""` clears it (null), null or absent keeps it (undefined). */
-const channelSetting = z
-  .unknown()
-  .optional()
-  .transform((value, ctx): string | null | undefined => {
-    if (value === undefined || value === null) return undefined;
-    if (value === '') return null;
-    const id = parseSnowflake(value);
-    if (id === null) ctx.addIssue({ code: 'custom', message: 'must be a snowflake ID (1 to 20 decimal digits), or "" to clear it', params: shape });
-    return id ?? undefined;
-  })
-  .meta({ anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }], description: 'Channel snowflake; "" clears it' });
 
 /** A response ID setting: an ID sets it, `""` clears it, null or absent keeps it. */
 const responseSetting = z
@@ -42,10 +27,10 @@ export const SettingsBody = z.object({
   welcome_messages_dm_enabled: keep,
   welcome_messages_enabled: keep,
   welcome_messages_randomized: keep,
-  welcome_messages_channel: channelSetting,
+  welcome_messages_channel: channelSetting(),
   leave_messages_enabled: keep,
   leave_messages_randomized: keep,
-  leave_messages_channel: channelSetting,
+  leave_messages_channel: channelSetting(),
   autorole_enabled: keep,
   autorole_role_ids: rolesSetting,
   timedroles_enabled: keep,

@@ -135,6 +135,27 @@ export const timestamp = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
   .meta({ format: 'date-time', description: 'ISO 8601 UTC time', examples: ['2026-11-21T12:00:00.000Z'] });
 
+/**
+ * A channel setting of `PUT /settings` (contract 3.5): a snowflake sets it,
+ * `""` clears it (null), null or left out keeps it (undefined).
+ * `emptyMeans` says what a cleared channel means to the module.
+ */
+export const channelSetting = (emptyMeans = 'clears it') =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx): string | null | undefined => {
+      if (value === undefined || value === null) return undefined;
+      if (value === '') return null;
+      const parsed = parseSnowflake(value);
+      if (parsed === null) {
+        ctx.addIssue({ code: 'custom', message: `must be a channel ID, "" (${emptyMeans}) or null (unchanged)`, params: shape });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .meta({ anyOf: [{ type: 'string', pattern: '^([0-9]{1,20})?$' }, { type: 'null' }], description: `Channel snowflake as a string; "" ${emptyMeans}; null or left out keeps it` });
+
 /** `data` of an answer that only says what happened. */
 export const messageAnswer = z.object({ message: z.string() });
 
