@@ -59,4 +59,28 @@ describe.skipIf(!hasBrowser)('the sandbox page', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('shows what the socials sources publish, and their requests', async () => {
+    const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+    const control = (path: string, body: unknown) => fetch(`${origin}/_sandbox/sources${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await control('/feeds', { name: 'news', format: 'atom', title: 'Guild news' });
+    await control('/feeds/news/entries', { title: 'Patch <b>notes</b> 1.2', link: 'https://example.org/notes' });
+    await control('/stream/caster', {});
+    await control('/stream/caster/live', { title: 'Speedrun night' });
+    await fetch(`${origin}/sources/feeds/news`);
+
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${origin}/`);
+    await page.getByRole('button', { name: /What the sources publish/ }).click();
+    const box = page.locator('#messages');
+    await expect.poll(() => box.textContent()).toContain('ATOM feed news · Guild news');
+    expect(await box.getByRole('link', { name: 'Patch <b>notes</b> 1.2' }).getAttribute('href')).toBe('https://example.org/notes');
+    expect(await box.textContent()).toContain('Stream caster · live');
+    expect(await box.textContent()).toContain('Speedrun night');
+    expect(await box.textContent()).toMatch(/Requests received: .*feed 1/);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

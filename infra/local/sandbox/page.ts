@@ -4,7 +4,7 @@
  * oldest first with the newest at the bottom, rendered markdown, mentions as
  * names, local times, embeds as cards, buttons and selects as controls,
  * reactions with counts and polls with their results; interaction answers
- * and callbacks as the member saw them. It reads `/_sandbox/state` every two
+ * and callbacks as the member saw them; what the socials sources publish. It reads `/_sandbox/state` every two
  * seconds, so it follows live. Everything is inline: no outside asset.
  */
 import type { SandboxSnapshot } from './snapshot.js';
@@ -93,6 +93,8 @@ function sidebar() {
   let html = '';
   for (const [name, list] of groups) html += '<h2>' + esc(name) + '</h2>' + list.map((c) => '<button data-id="' + esc(c.id) + '" class="' + (c.id === chosen ? 'on' : '') + '">' + (c.recipients ? '@' + esc(userName(c.recipients[0].id)) : '# ' + esc(c.name || c.id)) + ' <span class="sub">' + c.messages.length + '</span></button>').join('');
   const answers = Object.values(state.webhooks).reduce((n, l) => n + l.length, 0) + state.interactions.length;
+  const src = state.sources, items = src.forums.reduce((n, f) => n + f.posts.length, 0) + src.videos.reduce((n, c) => n + c.videos.length, 0) + src.feeds.reduce((n, f) => n + f.entries.length, 0) + src.streams.filter((a) => a.live).length;
+  html += '<h2>Socials sources</h2><button data-id="@sources" class="' + (chosen === '@sources' ? 'on' : '') + '">What the sources publish <span class="sub">' + items + '</span></button>';
   html += '<h2>Members answered</h2><button data-id="@answers" class="' + (chosen === '@answers' ? 'on' : '') + '">Interaction answers <span class="sub">' + answers + '</span></button>';
   return html;
 }
@@ -101,14 +103,29 @@ function answersHtml() {
   const callbacks = state.interactions.map((c) => '<div class="note">' + (c.type === 9 ? 'modal "' + esc(c.data.title) + '" (' + esc(c.data.custom_id) + ')' : 'callback type ' + c.type + ((c.data.flags & 64) ? ' (only the member sees it)' : '')) + ' · ' + esc(new Date(c.time).toLocaleString()) + '</div>' + (c.data.content ? markdown(c.data.content) : ''));
   return [...webhooks, ...callbacks].join('') || '<p class="sub">No interaction answered yet.</p>';
 }
+function sourcesHtml() {
+  const src = state.sources;
+  const item = (i) => '<li>' + (i.url ? '<a href="' + esc(i.url) + '" target="_blank" rel="noopener">' + esc(i.title) + '</a>' : esc(i.title)) + (i.time ? ' <time datetime="' + esc(i.time) + '">' + esc(new Date(i.time).toLocaleString()) + '</time>' : '') + '</li>';
+  const list = (title, items) => '<div class="embed"><div class="t">' + title + '</div>' + (items.length ? '<ul>' + items.map(item).join('') + '</ul>' : '<p class="sub">Nothing yet.</p>') + '</div>';
+  const parts = [
+    ...src.forums.map((f) => list('Forum r/' + esc(f.name), f.posts)),
+    ...src.streams.map((a) => list('Stream ' + esc(a.login) + (a.live ? ' · live' : ' · offline'), a.live ? [{ title: a.live.title, time: a.live.started_at }] : [])),
+    ...src.videos.map((c) => list('Videos ' + esc(c.handle), c.videos)),
+    ...src.feeds.map((f) => list(esc(f.format.toUpperCase()) + ' feed ' + esc(f.name) + ' · ' + esc(f.title), f.entries)),
+  ];
+  if (src.memes.length) parts.push(list('Memes queued', src.memes));
+  if (src.faults.length) parts.push('<div class="note">Misbehaving: ' + src.faults.map((f) => esc(f.source) + ' ' + esc(f.mode) + ' ×' + f.times).join(', ') + '</div>');
+  const counts = Object.entries(src.requests).map(([k, n]) => esc(k) + ' ' + n).join(' · ');
+  return (parts.join('') || '<p class="sub">No source yet: create one under /_sandbox/sources.</p>') + (counts ? '<p class="sub">Requests received: ' + counts + '</p>' : '');
+}
 function render() {
   if (!chosen && state.channels.length) chosen = state.channels[state.channels.length - 1].id;
   document.getElementById('side').innerHTML = sidebar();
   const channel = state.channels.find((c) => c.id === chosen);
-  document.getElementById('title').textContent = chosen === '@answers' ? 'Interaction answers' : channel ? (channel.recipients ? '@' + userName(channel.recipients[0].id) : '# ' + (channel.name || channel.id)) : 'Nothing posted yet';
+  document.getElementById('title').textContent = chosen === '@answers' ? 'Interaction answers' : chosen === '@sources' ? 'Socials sources' : channel ? (channel.recipients ? '@' + userName(channel.recipients[0].id) : '# ' + (channel.name || channel.id)) : 'Nothing posted yet';
   const box = document.getElementById('messages');
   const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
-  box.innerHTML = chosen === '@answers' ? answersHtml() : channel ? channel.messages.map(messageHtml).join('') || '<p class="sub">No messages.</p>' : '<p class="sub">When the bot posts, channels appear on the side.</p>';
+  box.innerHTML = chosen === '@answers' ? answersHtml() : chosen === '@sources' ? sourcesHtml() : channel ? channel.messages.map(messageHtml).join('') || '<p class="sub">No messages.</p>' : '<p class="sub">When the bot posts, channels appear on the side.</p>';
   if (atBottom) window.scrollTo(0, document.body.scrollHeight);
 }
 document.addEventListener('click', (event) => { const b = event.target.closest('nav button'); if (b) { chosen = b.dataset.id; render(); window.scrollTo(0, document.body.scrollHeight); } });

@@ -1,6 +1,7 @@
 /** The whole sandbox state as plain JSON, for `GET /_sandbox/state` and the HTML page. */
 import { faultView } from './faults.js';
 import { isInviteExpired } from './lookup.js';
+import { sourcesView } from './sources/model.js';
 import { BOT_USER, type SandboxState } from './state.js';
 import { channelView, inviteView, messageView } from './views.js';
 
@@ -37,6 +38,7 @@ export function snapshot(state: SandboxState) {
     webhooks: Object.fromEntries([...state.webhooks].map(([key, messages]) => [key, messages.map(messageView)])),
     faults: state.faults.map(faultView),
     request_count: state.requests.length,
+    sources: sourcesView(state.sources),
   };
 }
 
