@@ -5,6 +5,7 @@
  * unless anonymous), and the body of a platform-native poll. Pure.
  */
 import { createHash } from 'node:crypto';
+import type { APIPartialEmoji } from 'discord-api-types/v10';
 import {
   type ActionRow,
   type Button,
@@ -210,9 +211,10 @@ export function renderNativePoll(poll: Pick<Poll, 'question' | 'answers' | 'is_m
     poll: {
       question: { text: poll.question },
       answers: poll.answers.map((answer) => {
-        const media: { text: string; emoji?: PartialEmoji } = { text: answer.answer_text };
+        // The API's poll emoji takes `id` or `name` alone (PollEmojiCreateRequest); discord-api-types types the poll as answered, with both.
+        const media: { text: string; emoji?: APIPartialEmoji } = { text: answer.answer_text };
         const emoji = componentEmoji(answer);
-        if (emoji) media.emoji = answer.emoji_id ? { id: answer.emoji_id } : emoji;
+        if (emoji) media.emoji = (answer.emoji_id ? { id: answer.emoji_id } : emoji) as APIPartialEmoji;
         return { poll_media: media };
       }),
       duration: hours,

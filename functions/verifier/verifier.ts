@@ -132,7 +132,7 @@ export async function handleVerification(verifierId: string, actor: string, answ
           title: 'Verification',
           components: [{ type: 1, components: [{ type: 4, custom_id: 'passphrase', label: 'Passphrase', style: 1, min_length: 1, max_length: 100, required: true }] }],
         },
-      } as never);
+      });
       return { message: `Member ${actor} was asked for the passphrase.` };
     }
     await checkPassphrase(entry, String(settings.verifier_passphrase ?? ''), answer.passphrase_value ?? '');
@@ -143,7 +143,7 @@ export async function handleVerification(verifierId: string, actor: string, answ
   await verify(fresh, settings);
   if (interaction) {
     const body = completedMessage(settings, await memberOf(entry.guild_id, actor));
-    await platform.interactionCallback(interaction.id, interaction.token, { type: 4, data: { ...body, flags: 64 } } as never);
+    await platform.interactionCallback(interaction.id, interaction.token, { type: 4, data: { ...body, flags: 64 } });
   }
   return { message: `Member ${actor} is verified.` };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPlatformClient, isPlatformError, PlatformCode } from '../../shared/platform/client.js';
+import type { APIDMChannel } from 'discord-api-types/v10';
 import type { ActionRow, Message } from '../../shared/platform/types.js';
 import { BOT_USER, type Sandbox, startSandbox } from '../../infra/local/sandbox/server.js';
 import { platformFailure } from '../helpers/platform.js';
@@ -116,7 +117,7 @@ describe('sandbox: messages', () => {
   it('keeps one DM channel per member', async () => {
     const dm = await platform.createDm(MEMBER);
     expect(dm.type).toBe(1);
-    expect(dm.recipients?.[0]?.id).toBe(MEMBER);
+    expect((dm as APIDMChannel).recipients?.[0]?.id).toBe(MEMBER);
     expect((await platform.createDm(MEMBER)).id).toBe(dm.id);
     await platform.createMessage(dm.id, { content: 'Welcome!' });
     expect((await platform.getMessages(dm.id)).map((m) => m.content)).toEqual(['Welcome!']);

@@ -7,7 +7,7 @@ import { type SourcesState, createSourcesState } from './sources/model.js';
 import type { ActionRow, AllowedMentions, Embed, Emoji, PollMedia, User } from '../../../shared/platform/types.js';
 
 /** The bot's own user: the author of everything the service posts, and `@me` in reaction routes. */
-export const BOT_USER: User = { id: '1000000000000000001', username: 'sandbox-bot', global_name: 'Sandbox Bot', discriminator: '0', bot: true };
+export const BOT_USER: User = { id: '1000000000000000001', username: 'sandbox-bot', global_name: 'Sandbox Bot', discriminator: '0', avatar: null, bot: true };
 
 /** One emoji's reactions on a message: who reacted, in the order they did. */
 export interface StoredReaction {
@@ -193,7 +193,7 @@ export function mintSnowflake(now = Date.now()): string {
 
 /** A member as the sandbox names them: it knows IDs only. */
 export function userOf(id: string): User {
-  return id === BOT_USER.id ? BOT_USER : { id, username: `member-${id.slice(-4)}`, global_name: null, discriminator: '0' };
+  return id === BOT_USER.id ? BOT_USER : { id, username: `member-${id.slice(-4)}`, global_name: null, discriminator: '0', avatar: null };
 }
 
 /** The role set of a member, created empty on first use (every user counts as a member). */

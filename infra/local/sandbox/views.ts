@@ -2,6 +2,7 @@
  * How stored things look on the wire, as the platform's JSON: messages (with
  * reactions and poll results seen from the bot), channels and invites.
  */
+import type { APIInvite } from 'discord-api-types/v10';
 import type { Channel, Invite, Message, Poll, Reaction } from '../../../shared/platform/types.js';
 import { BOT_USER, type SandboxState, type StoredChannel, type StoredInvite, type StoredMessage, type StoredPoll, userOf } from './state.js';
 
@@ -30,7 +31,7 @@ function pollView(poll: StoredPoll): Poll {
 }
 
 function reactionView(users: Set<string>, emoji: Reaction['emoji']): Reaction {
-  return { count: users.size, count_details: { burst: 0, normal: users.size }, me: users.has(BOT_USER.id), emoji };
+  return { count: users.size, count_details: { burst: 0, normal: users.size }, me: users.has(BOT_USER.id), me_burst: false, burst_colors: [], emoji };
 }
 
 /** A message as the platform answers it; `reactions` and `poll` only when there are some. */
@@ -47,6 +48,11 @@ export function messageView(message: StoredMessage): Message {
     mention_everyone: mentionsEveryone(message),
     embeds: message.embeds,
     components: message.components,
+    attachments: [],
+    mentions: [],
+    mention_roles: [],
+    pinned: false,
+    tts: false,
   };
   const reactions = [...message.reactions.values()].filter((r) => r.users.size > 0);
   if (reactions.length > 0) view.reactions = reactions.map((r) => reactionView(r.users, r.emoji));
@@ -59,23 +65,25 @@ export function messageView(message: StoredMessage): Message {
 function mentionsEveryone(message: StoredMessage): boolean {
   if (!/@(everyone|here)/.test(message.content)) return false;
   const allowed = message.allowed_mentions;
-  return !allowed || (allowed.parse ?? []).includes('everyone');
+  return !allowed || (allowed.parse ?? []).some((kind) => kind === 'everyone');
 }
 
 export function channelView(channel: StoredChannel): Channel {
-  const view: Channel = { id: channel.id, type: channel.type, name: channel.name };
+  // The sandbox keeps one shape for every channel type; each answer has the fields its type has.
+  const view: Record<string, unknown> = { id: channel.id, type: channel.type, name: channel.name };
   if (channel.guild_id) view.guild_id = channel.guild_id;
   if (channel.recipient_id) view.recipients = [userOf(channel.recipient_id)];
-  return view;
+  return view as unknown as Channel;
 }
 
 /** An invite; `withMetadata` adds uses, limits and creation time (channel invite lists, creation). */
-export function inviteView(state: SandboxState, invite: StoredInvite, withMetadata: boolean): Invite {
+export function inviteView(state: SandboxState, invite: StoredInvite, withMetadata: boolean): APIInvite | Invite {
   const channel = state.channels.get(invite.channel_id);
   const expires = invite.max_age > 0 ? new Date(invite.created_at.getTime() + invite.max_age * 1000).toISOString() : null;
-  const view: Invite = {
+  const view: APIInvite = {
     code: invite.code,
-    guild: invite.guild_id ? { id: invite.guild_id } : null,
+    type: 0,
+    guild: (invite.guild_id ? { id: invite.guild_id } : null) as unknown as Invite['guild'],
     channel: channel ? { id: channel.id, name: channel.name, type: channel.type } : { id: invite.channel_id, name: null, type: 0 },
     inviter: userOf(invite.inviter_id),
     expires_at: expires,

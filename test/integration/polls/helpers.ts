@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Message } from '../../../shared/platform/types.js';
+import type { Message } from '../../helpers/sandbox.js';
 import { type CallResult, type TestService, snowflake } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 

@@ -1,6 +1,6 @@
 /** The verifier: prompts of three types, a click, a passphrase in a modal with a lockout, and the web page. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../../shared/platform/types.js';
+import type { Message } from '../../helpers/sandbox.js';
 import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
@@ -111,7 +111,7 @@ describe('verifier', () => {
     const { guild, channel } = await verifierGuild({ verifier_type: 3 });
     const [a, b] = [snowflake(), snowflake()];
     ok(await create(guild, a));
-    const linkA = new URL(((await prompt(channel)).components![0]!.components[0] as { url: string }).url);
+    const linkA = new URL((await prompt(channel)).components![0]!.components[0]!.url);
     const other = ok(await create(guild, b));
     const crossed = await fetch(`${linkA.origin}/modules/verifier/web/${other.verifier_id}${linkA.search}`, { method: 'POST' });
     expect(crossed.status).toBe(403);
@@ -161,7 +161,7 @@ describe('verifier', () => {
     const { guild, channel, role } = await verifierGuild({ verifier_type: 3 });
     const member = snowflake();
     const { verifier_id } = ok(await create(guild, member));
-    const button = (await prompt(channel)).components![0]!.components[0] as { style: number; url: string };
+    const button = (await prompt(channel)).components![0]!.components[0]!;
     expect(button.style).toBe(5);
     const url = new URL(button.url);
     expect(url.pathname).toBe(`/modules/verifier/web/${verifier_id}`);
