@@ -1,27 +1,15 @@
 /** The /docs page in a real browser: rendered by Redoc from the service itself, every route listed, readable on a phone. */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasBrowser, launchBrowser } from '../helpers/browser.js';
-import { type TestService, startTestService } from '../helpers/local.js';
+import { describe, expect, it } from 'vitest';
+import { browserAndService, hasBrowser } from '../helpers/browser.js';
 
-let service: TestService;
-let browser: Browser;
-beforeAll(async () => {
-  if (!hasBrowser) return;
-  service = await startTestService();
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const env = browserAndService();
 
 describe.skipIf(!hasBrowser)('the documentation page', () => {
   it.each(['/docs', '/docs/', '/v1/docs'])('renders every operation at %s with no outside request and no console error', async (path) => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const outside: string[] = [];
     const errors: string[] = [];
-    const local = new URL(service.url).host;
+    const local = new URL(env.service.url).host;
     await page.route('**/*', (route) => {
       const url = new URL(route.request().url());
       if (url.host !== local && url.protocol !== 'blob:' && url.protocol !== 'data:') {
@@ -34,9 +22,9 @@ describe.skipIf(!hasBrowser)('the documentation page', () => {
       if (message.type() === 'error') errors.push(message.text());
     });
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${service.url}${path}`);
+    await page.goto(`${env.service.url}${path}`);
     await page.waitForSelector('.api-info h1', { timeout: 60_000 });
-    const document = (await (await fetch(`${service.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const document = (await (await fetch(`${env.service.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods)).length;
     const listed = await page.locator('[data-section-id^="tag/"][data-section-id*="/operation/"]').count();
     expect(listed).toBe(operations);
@@ -47,8 +35,8 @@ describe.skipIf(!hasBrowser)('the documentation page', () => {
   }, 120_000);
 
   it('is readable at 400 px wide: nothing overflows sideways', async () => {
-    const page = await browser.newPage({ viewport: { width: 400, height: 800 } });
-    await page.goto(`${service.url}/docs`);
+    const page = await env.browser.newPage({ viewport: { width: 400, height: 800 } });
+    await page.goto(`${env.service.url}/docs`);
     await page.waitForSelector('.api-info h1', { timeout: 60_000 });
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);

@@ -1,39 +1,28 @@
 /** The sandbox platform's page in a real browser: what the bot posted, as a chat client shows it, following live. */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasBrowser, launchBrowser } from '../helpers/browser.js';
-import { type TestService, snowflake, startTestService } from '../helpers/local.js';
+import { describe, expect, it } from 'vitest';
+import { browserAndService, hasBrowser } from '../helpers/browser.js';
+import { snowflake } from '../helpers/local.js';
 import { sandboxOf } from '../helpers/sandbox.js';
 
-let service: TestService;
-let browser: Browser;
-beforeAll(async () => {
-  if (!hasBrowser) return;
-  service = await startTestService();
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const env = browserAndService();
 
 describe.skipIf(!hasBrowser)('the sandbox page', () => {
   it('renders markdown, mentions as names, local times, embeds, controls and reactions, newest at the bottom, and follows live', async () => {
     const guild = snowflake();
     const channel = snowflake();
     const member = snowflake();
-    const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+    const origin = env.service.sandboxUrl!.replace(/\/api\/v10$/, '');
     await fetch(`${origin}/_sandbox/guilds/${guild}/members/${member}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ada', global_name: 'Ada' }) });
     await fetch(`${origin}/_sandbox/channels/${channel}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ guild_id: guild, name: 'general' }) });
-    const post = (body: unknown) => fetch(`${service.sandboxUrl}/channels/${channel}/messages`, { method: 'POST', headers: { authorization: 'Bot x', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ id: string }>);
+    const post = (body: unknown) => fetch(`${env.service.sandboxUrl}/channels/${channel}/messages`, { method: 'POST', headers: { authorization: 'Bot x', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ id: string }>);
     await post({ content: `Welcome <@${member}> to **the guild**! Ends <t:1893456000:R> <script>alert(1)</script>` });
     const last = await post({
       embeds: [{ title: 'Giveaway', description: 'Win a *mug*', fields: [{ name: 'Winners', value: '2' }] }],
       components: [{ type: 1, components: [{ type: 2, style: 3, label: 'Enter', custom_id: 'giveaway:enter:x' }] }],
     });
-    await sandboxOf(service).react(channel, last.id, '🎉', member);
+    await sandboxOf(env.service).react(channel, last.id, '🎉', member);
 
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await env.browser.newPage({ viewport: { width: 390, height: 844 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${origin}/`);
@@ -61,7 +50,7 @@ describe.skipIf(!hasBrowser)('the sandbox page', () => {
   }, 120_000);
 
   it('shows what the socials sources publish, and their requests', async () => {
-    const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+    const origin = env.service.sandboxUrl!.replace(/\/api\/v10$/, '');
     const control = (path: string, body: unknown) => fetch(`${origin}/_sandbox/sources${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await control('/feeds', { name: 'news', format: 'atom', title: 'Guild news' });
     await control('/feeds/news/entries', { title: 'Patch <b>notes</b> 1.2', link: 'https://example.org/notes' });
@@ -69,7 +58,7 @@ describe.skipIf(!hasBrowser)('the sandbox page', () => {
     await control('/stream/caster/live', { title: 'Speedrun night' });
     await fetch(`${origin}/sources/feeds/news`);
 
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await env.browser.newPage({ viewport: { width: 390, height: 844 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${origin}/`);

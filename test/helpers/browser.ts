@@ -6,6 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { type TestService, startTestService } from './local.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const hasBrowser = existsSync(CHROMIUM);
@@ -29,4 +31,23 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+}
+
+/**
+ * Starts local mode and the browser for a test file's tests, and stops them
+ * after (nothing where there is no browser): the handles are filled in
+ * before the first test runs.
+ */
+export function browserAndService(): { service: TestService; browser: Browser } {
+  const handles = {} as { service: TestService; browser: Browser };
+  beforeAll(async () => {
+    if (!hasBrowser) return;
+    handles.service = await startTestService();
+    handles.browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await handles.browser?.close();
+    await handles.service?.stop();
+  });
+  return handles;
 }
