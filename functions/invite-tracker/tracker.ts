@@ -19,6 +19,7 @@ import { requireEnabled } from '../../shared/modules/state.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { GuildMember, User } from '../../shared/platform/types.js';
 import { type TemplateVariables, memberVariables, renderMessage } from '../../shared/templates/index.js';
+import { guildNamedIfUsed } from '../../shared/templates/members.js';
 import {
   type Invite,
   type InviteUse,
@@ -194,8 +195,7 @@ async function postMessage(guildId: string, settings: Record<string, unknown>, w
     if (isPlatformNotFound(error)) return false;
     throw error;
   }
-  const needsGuild = /<(server_name|member_count)>/.test(content);
-  const guild = needsGuild ? await platform.getGuild(guildId) : null;
+  const guild = await guildNamedIfUsed(guildId, content);
   const variables: TemplateVariables = {
     ...memberVariables(member, guild),
     inviter_mention: use?.inviter_id ? `<@${use.inviter_id}>` : 'someone unknown',

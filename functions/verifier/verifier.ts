@@ -11,8 +11,9 @@ import { mintOrderedId } from '../../shared/ids.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { requireEnabled } from '../../shared/modules/state.js';
 import { isPlatformError, platform } from '../../shared/platform/client.js';
-import type { ActionRow, GuildMember, MessageCreate, User } from '../../shared/platform/types.js';
-import { memberVariables, renderMessage } from '../../shared/templates/index.js';
+import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
+import { renderMessage } from '../../shared/templates/index.js';
+import { variablesFor } from '../../shared/templates/members.js';
 import { type Verification, findVerification, insertVerification, openVerificationOf, updateVerification } from './store.js';
 
 export const MODULE = 'verifier';
@@ -30,11 +31,6 @@ function promptButton(type: number, verifierId: string, token: string | null): A
   if (type === VerifierType.Web) return { type: 1, components: [{ type: 2, style: 5, label: 'Verify on the web', url: webPageUrl(verifierId, token!) }] };
   if (type === VerifierType.Passphrase) return { type: 1, components: [{ type: 2, style: 1, label: 'Enter passphrase', custom_id: `verifier:passphrase:${verifierId}` }] };
   return { type: 1, components: [{ type: 2, style: 3, label: 'Verify', custom_id: `verifier:click:${verifierId}` }] };
-}
-
-async function memberOf(guildId: string, memberId: string): Promise<User & { nick?: string | null }> {
-  const member = (await platform.getMember(guildId, memberId)) as GuildMember & { user: User };
-  return { ...member.user, nick: member.nick ?? null };
 }
 
 /** `/event/create-verification` (acting member: who is to be verified). */
@@ -66,7 +62,7 @@ export async function createVerification(guildId: string, memberId: string, requ
   const channelId = typeof settings.verifier_channel === 'string' ? settings.verifier_channel : (await platform.createDm(memberId)).id;
   const content = String(settings.verifier_message_content ?? 'Press the button below to verify.');
   const body: MessageCreate = {
-    ...renderMessage(content, settings.verifier_message_is_embed === true, memberVariables(await memberOf(guildId, memberId)), { users: [memberId] }),
+    ...renderMessage(content, settings.verifier_message_is_embed === true, await variablesFor(guildId, memberId, content), { users: [memberId] }),
     components: [promptButton(type, entry.verifier_id, token)],
   };
   const message = await platform.createMessage(channelId, body);
@@ -108,9 +104,9 @@ export interface Answer {
   passphrase_value: string | null;
 }
 
-function completedMessage(settings: Record<string, unknown>, member: User & { nick?: string | null }) {
+async function completedMessage(settings: Record<string, unknown>, guildId: string, memberId: string) {
   const content = String(settings.verifier_message_content_completed ?? 'You are verified.');
-  return renderMessage(content, settings.verifier_message_completed_is_embed === true, memberVariables(member), { parse: [] });
+  return renderMessage(content, settings.verifier_message_completed_is_embed === true, await variablesFor(guildId, memberId, content), { parse: [] });
 }
 
 /** `/event/handle-verification`: the entry's own member answers a prompt (a click, or the passphrase modal). */
@@ -142,7 +138,7 @@ export async function handleVerification(verifierId: string, actor: string, answ
   const fresh = await loadEntry(verifierId);
   await verify(fresh, settings);
   if (interaction) {
-    const body = completedMessage(settings, await memberOf(entry.guild_id, actor));
+    const body = await completedMessage(settings, entry.guild_id, actor);
     await platform.interactionCallback(interaction.id, interaction.token, { type: 4, data: { ...body, flags: 64 } });
   }
   return { message: `Member ${actor} is verified.` };
@@ -180,6 +176,6 @@ export async function entryOfToken(verifierId: string, token: string | undefined
 export async function verifyOnTheWeb(entry: Verification): Promise<string> {
   const settings = (await requireEnabled(entry.guild_id, MODULE)).settings ?? {};
   await verify(entry, settings);
-  const completed = completedMessage(settings, await memberOf(entry.guild_id, entry.user_id));
+  const completed = await completedMessage(settings, entry.guild_id, entry.user_id);
   return completed.content ?? completed.embeds?.[0]?.description ?? 'You are verified.';
 }

@@ -57,11 +57,17 @@ export function fillTemplate(text: string, variables: TemplateVariables): string
  * whose value is unknown (no guild given) is left out, so it stays as written.
  */
 export function memberVariables(member: TemplateMember, guild?: TemplateGuild | null): Record<string, string | number> {
-  const vars: Record<string, string | number> = {
+  return {
     user_mention: `<@${member.id}>`,
     user_name: member.nick || member.global_name || member.username || member.id,
     user_id: member.id,
+    ...guildVariables(guild),
   };
+}
+
+/** The guild's variables: `<server_name>` and `<member_count>`, those the platform gave. */
+export function guildVariables(guild?: TemplateGuild | null): Record<string, string | number> {
+  const vars: Record<string, string | number> = {};
   if (guild?.name) vars.server_name = guild.name;
   if (typeof guild?.approximate_member_count === 'number') vars.member_count = guild.approximate_member_count;
   return vars;
