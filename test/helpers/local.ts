@@ -68,3 +68,18 @@ export function errorOf(result: CallResult): { code: number; name: string; messa
   }
   return result.body.error;
 }
+
+/** The data of a success answer (200); fails the test, showing the answer, on anything else. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function ok(res: CallResult): any {
+  if (res.status !== 200 || res.body?.success !== true) throw new Error(`expected 200, got ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+/** Asserts an error answer's status and name; answers its message. */
+export function failed(res: CallResult, status: number, name: string): string {
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${res.text}`);
+  const error = errorOf(res);
+  if (error.name !== name) throw new Error(`expected ${name}, got ${error.name}: ${error.message}`);
+  return error.message;
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawRounds, seedHash } from '../../../functions/giveaways/draw.js';
 import { endGiveaway } from '../../../functions/giveaways/lifecycle.js';
 import type { Message } from '../../../shared/platform/types.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
@@ -15,11 +15,6 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const GA = '/modules/giveaways';
-
-function ok(res: { status: number; text: string; body: any }) {
-  expect(res.status, res.text).toBe(200);
-  return res.body.data;
-}
 
 async function giveawayGuild(): Promise<string> {
   const guild = snowflake();

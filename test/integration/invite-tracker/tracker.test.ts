@@ -1,7 +1,7 @@
 /** The invite tracker: attribution of every join as honest as the counts allow, invites on the platform, messages, privacy. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../../shared/platform/types.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 
 let service: TestService;
@@ -11,11 +11,6 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const IT = '/modules/invite-tracker';
-
-function ok(res: { status: number; text: string; body: any }) {
-  expect(res.status, res.text).toBe(200);
-  return res.body.data;
-}
 
 async function control(method: string, path: string, body?: unknown): Promise<any> {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');

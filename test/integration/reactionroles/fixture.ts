@@ -1,7 +1,8 @@
 /** What the reaction-roles integration tests share: a service with its sandbox, and short ways to set a panel up. */
 import { expect } from 'vitest';
-import { type CallResult, type TestService, snowflake, startTestService } from '../../helpers/local.js';
+import { type CallResult, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { type SandboxControl, sandboxOf } from '../../helpers/sandbox.js';
+export { ok };
 
 export const RR = '/modules/reactionroles';
 
@@ -44,12 +45,6 @@ export function panelBody(guild: string, channel: string, overrides: Record<stri
   };
   for (const [key, value] of Object.entries(overrides)) if (value === undefined) delete body[key];
   return body;
-}
-
-/** The data of a 200 answer; fails the test with the answer otherwise. */
-export function ok(res: CallResult) {
-  expect(res.status, res.text).toBe(200);
-  return res.body.data;
 }
 
 export async function createPanel(world: World, guild: string, overrides: Record<string, unknown> = {}, channel = snowflake()) {

@@ -1,7 +1,8 @@
 /** What the serverstats tests share: a guild with the module on, and a valid recording for every family shape. */
 import { expect } from 'vitest';
 import type { Family } from '../../../functions/serverstats/families.js';
-import { type CallResult, type TestService, snowflake } from '../../helpers/local.js';
+import { type CallResult, ok, snowflake, type TestService } from '../../helpers/local.js';
+export { ok };
 
 export const SS = '/modules/serverstats';
 
@@ -10,11 +11,6 @@ export async function statsGuild(service: TestService): Promise<string> {
   const res = await service.call('POST', `${SS}/enable`, { body: { guild_id: guild } });
   expect(res.status, res.text).toBe(200);
   return guild;
-}
-
-export function ok(res: CallResult) {
-  expect(res.status, res.text).toBe(200);
-  return res.body.data;
 }
 
 /** A recording body of the family naming `member` (and `channel` where it has one), and the record fields it should store. */

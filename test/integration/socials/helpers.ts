@@ -1,15 +1,11 @@
 /** What the socials tests share: the sandbox sources' control routes, a guild watching them, the messages a channel got. */
 import { expect } from 'vitest';
 import type { Message } from '../../../shared/platform/types.js';
-import { type CallResult, type TestService, snowflake } from '../../helpers/local.js';
+import { type CallResult, ok, snowflake, type TestService } from '../../helpers/local.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
+export { ok };
 
 export const SO = '/modules/socials';
-
-export function ok(res: CallResult) {
-  expect(res.status, res.text).toBe(200);
-  return res.body.data;
-}
 
 /** The sandbox sources' control routes (infra/local/sandbox/sources/routes.ts). */
 export function sourcesOf(service: TestService) {

@@ -1,7 +1,7 @@
 /** The verifier: prompts of three types, a click, a passphrase in a modal with a lockout, and the web page. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../helpers/sandbox.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 
@@ -12,11 +12,6 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const VE = '/modules/verifier';
-
-function ok(res: { status: number; text: string; body: any }) {
-  expect(res.status, res.text).toBe(200);
-  return res.body.data;
-}
 
 async function control(path: string): Promise<any> {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');

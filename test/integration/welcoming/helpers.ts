@@ -1,23 +1,10 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type CallOptions, type CallResult, type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { type CallOptions, type CallResult, errorOf, failed, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { membersOf } from './members-sandbox.js';
+export { failed, ok };
 
 export const W = '/modules/welcoming';
-
-/** The data of a success answer; fails the test on anything else. */
-export function ok(res: CallResult) {
-  if (res.status !== 200 || res.body?.success !== true) throw new Error(`expected 200, got ${res.status} ${res.text}`);
-  return res.body.data;
-}
-
-/** Asserts an error answer's status and name; answers its message. */
-export function failed(res: CallResult, status: number, name: string): string {
-  expect(res.status, res.text).toBe(status);
-  const error = errorOf(res);
-  expect(error.name).toBe(name);
-  return error.message;
-}
 
 /** Waits until `check` answers something truthy, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined | false | null>, what: string, timeoutMs = 15_000): Promise<T> {
