@@ -152,7 +152,7 @@ async function throughput(service: LocalService): Promise<Row[]> {
       section: SECTION,
       measure: 'DynamoDB requests per vote, all work included',
       value: (requests / VOTES).toFixed(2),
-      note: `${requests} requests for ${VOTES} votes: floor 1 (the conditional write); each vote's batch read; refresh requests of votes that land while a render runs or is due within 0.75 s; renders; producers polling the due index every second (local mode)`,
+      note: `${requests} requests for ${VOTES} votes: floor 1 (the conditional write); each vote's batch read; refresh requests of votes that land while a refresh is due within 0.75 s, or first in a render not yet asked for again; renders; producers polling the due index every second (local mode)`,
     },
   ];
 }

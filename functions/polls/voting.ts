@@ -17,7 +17,7 @@ import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
 import { PollJobs, dueKeyOf } from './keys.js';
 import { requestRefresh } from './lifecycle.js';
 import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType, type Voter } from './model.js';
-import { getStateAndPollOfMessage, getVoteContext, getVoter, writeVoter } from './store.js';
+import { type PendingRefresh, getStateAndPollOfMessage, getVoteContext, getVoter, writeVoter } from './store.js';
 
 /** A dozen votes of one member at once settle within a dozen rounds; far more means the table is struggling. */
 const MAX_ATTEMPTS = 40;
@@ -54,7 +54,7 @@ export interface VoteOutcome {
 interface Resolved {
   poll: Poll;
   voter?: Voter | null;
-  refresh?: { phase: string; due_at: number } | null;
+  refresh?: PendingRefresh | null;
 }
 
 async function resolvePoll(input: VoteInput): Promise<Resolved> {
@@ -77,9 +77,17 @@ async function resolvePoll(input: VoteInput): Promise<Resolved> {
   return { poll };
 }
 
-/** Whether the poll's pending refresh will surely run after this moment, and so show a vote saved now. */
+/**
+ * Whether a render of the poll will surely start after this moment, and so
+ * show a vote saved now: a pending refresh not due yet, or a render running
+ * under a live claim that was asked for again after it started (it runs
+ * again once it ends, at least REFRESH_DELAY_MS later).
+ */
 function refreshWillFollow(refresh: Resolved['refresh']): boolean {
-  return !!refresh && (refresh.phase === 'pending' || refresh.phase === 'dispatched') && refresh.due_at > Date.now() + REFRESH_SAFETY_MS;
+  if (!refresh) return false;
+  const now = Date.now();
+  if (refresh.phase === 'pending' || refresh.phase === 'dispatched') return refresh.due_at > now + REFRESH_SAFETY_MS;
+  return refresh.phase === 'claimed' && refresh.claim_gen !== null && refresh.gen > refresh.claim_gen && refresh.claim_until > now + REFRESH_SAFETY_MS;
 }
 
 /** Applies the action to the member's voter item until its conditional write wins; `known` is the item as read with the poll. */

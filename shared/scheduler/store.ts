@@ -30,6 +30,8 @@ export interface DueItem {
   gsi1sk?: string;
   claim_id?: string;
   claim_until?: number;
+  /** `gen` when the running claim was taken: a larger `gen` means work was requested since, and the run repeats. */
+  claim_gen?: number;
   failures?: number;
   last_error?: string;
 }
@@ -176,7 +178,7 @@ export async function claimDue(job: string, key: string, claimId: string, claimU
   return update(
     job,
     key,
-    'SET claim_id = :cid, claim_until = :until, #phase = :claimed, #isk = :isk',
+    'SET claim_id = :cid, claim_until = :until, claim_gen = #gen, #phase = :claimed, #isk = :isk',
     { ':cid': claimId, ':until': claimUntil, ':claimed': 'claimed', ':isk': dueIndexTime(claimUntil), ':now': now, ':dueBy': now + toleranceMs },
     'attribute_exists(pk) AND #due <= :dueBy AND (attribute_not_exists(claim_until) OR claim_until < :now)',
   );
