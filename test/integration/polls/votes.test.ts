@@ -203,6 +203,22 @@ describe('the poll message follows the votes', () => {
     await eventually(async () => (await shownText(service, poll)).includes('19 votes'), 15_000, 'the last vote on the message');
   }, 60000);
 
+  it('shows votes made while a slow render runs: the first asks for another render, the next ride along', async () => {
+    const where = await pollGuild(service);
+    const sandbox = sandboxOf(service);
+    const poll = await createPoll(service, where);
+    // The next edit of the message hangs 3 s and fails, and its retry succeeds: the render holds its claim meanwhile.
+    await sandbox.fault({ method: 'PATCH', path: `/messages/${poll.message_id}$`, status: 500, delay_ms: 3000 });
+    await castVote(service, snowflake(), voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 1 }));
+    // The render of that vote starts about 2 s later (the refresh delay, in whole seconds of queue delay) and hangs until about 5 s.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    for (const member of [snowflake(), snowflake(), snowflake()]) {
+      await castVote(service, member, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 2 }));
+    }
+    await eventually(async () => /\*\*Cafe\*\*\n\S+ 3 votes/.test(await shownText(service, poll)), 15_000, 'the votes made during the render');
+    expect(await shownText(service, poll)).toMatch(/\*\*Park\*\*\n\S+ 1 vote\b/);
+  }, 60000);
+
   it('catches up after the platform failed a refresh', async () => {
     const where = await pollGuild(service);
     const sandbox = sandboxOf(service);
