@@ -18,6 +18,7 @@ import { isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
+import type { DueItem } from '../../shared/scheduler/index.js';
 import {
   POLL_ENTITY,
   POLL_PREFIX,
@@ -66,16 +67,6 @@ export async function getPoll(guildId: string, pollId: string): Promise<Poll | n
   return pollOf(out.Item);
 }
 
-/** The poll's refresh item as a vote reads it (the scheduler's due item). */
-export interface PendingRefresh {
-  phase: string;
-  due_at: number;
-  gen: number;
-  /** `gen` when the running render claimed the item (null when none has). */
-  claim_gen: number | null;
-  claim_until: number;
-}
-
 /**
  * Everything a vote on a known poll decides on, in one batch read: the
  * module state, the poll, the member's voter item (so the vote's conditional
@@ -87,7 +78,7 @@ export async function getVoteContext(
   pollId: string,
   memberId: string,
   refreshKey: { pk: string; sk: string },
-): Promise<{ state: ModuleStateItem | null; poll: Poll | null; voter: Voter | null; refresh: PendingRefresh | null }> {
+): Promise<{ state: ModuleStateItem | null; poll: Poll | null; voter: Voter | null; refresh: DueItem | null }> {
   const stateKey = moduleStateKey(guildId, 'polls');
   const pollKey = pollItemKey(guildId, pollId);
   const voterKey = voterItemKey(guildId, pollId, memberId);
@@ -99,7 +90,7 @@ export async function getVoteContext(
     state: (at(stateKey) as ModuleStateItem | undefined) ?? null,
     poll: pollOf(at(pollKey)),
     voter: voter ? voterOf(voter) : null,
-    refresh: refresh ? { phase: String(refresh.phase), due_at: Number(refresh.due_at), gen: Number(refresh.gen), claim_gen: refresh.claim_gen === undefined ? null : Number(refresh.claim_gen), claim_until: Number(refresh.claim_until ?? 0) } : null,
+    refresh: (refresh as DueItem | undefined) ?? null,
   };
 }
 

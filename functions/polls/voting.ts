@@ -13,11 +13,12 @@ import { assertEnabled } from '../../shared/modules/state.js';
 import { readModuleState } from '../../shared/modules/store.js';
 import { platform } from '../../shared/platform/client.js';
 import { dueItemKey } from '../../shared/scheduler/keys.js';
+import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
 import { PollJobs, dueKeyOf } from './keys.js';
 import { requestRefresh } from './lifecycle.js';
 import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType, type Voter } from './model.js';
-import { type PendingRefresh, getStateAndPollOfMessage, getVoteContext, getVoter, writeVoter } from './store.js';
+import { getStateAndPollOfMessage, getVoteContext, getVoter, writeVoter } from './store.js';
 
 /** A dozen votes of one member at once settle within a dozen rounds; far more means the table is struggling. */
 const MAX_ATTEMPTS = 40;
@@ -26,6 +27,7 @@ const MAX_ATTEMPTS = 40;
  * A refresh job may start this long before its due time (the scheduler's
  * early tolerance, 250 ms, and clock differences between functions): a vote
  * saved before then is in the render it makes, with no request of its own.
+ * Reruns are spaced by REFRESH_DELAY_MS, which is longer.
  */
 const REFRESH_SAFETY_MS = 750;
 
@@ -54,7 +56,7 @@ export interface VoteOutcome {
 interface Resolved {
   poll: Poll;
   voter?: Voter | null;
-  refresh?: PendingRefresh | null;
+  refresh?: DueItem | null;
 }
 
 async function resolvePoll(input: VoteInput): Promise<Resolved> {
@@ -75,19 +77,6 @@ async function resolvePoll(input: VoteInput): Promise<Resolved> {
   }
   if (!poll) throw notFound(`There is no poll on message ${input.messageId} in channel ${input.channelId} of guild ${input.guildId}.`);
   return { poll };
-}
-
-/**
- * Whether a render of the poll will surely start after this moment, and so
- * show a vote saved now: a pending refresh not due yet, or a render running
- * under a live claim that was asked for again after it started (it runs
- * again once it ends, at least REFRESH_DELAY_MS later).
- */
-function refreshWillFollow(refresh: Resolved['refresh']): boolean {
-  if (!refresh) return false;
-  const now = Date.now();
-  if (refresh.phase === 'pending' || refresh.phase === 'dispatched') return refresh.due_at > now + REFRESH_SAFETY_MS;
-  return refresh.phase === 'claimed' && refresh.claim_gen !== null && refresh.gen > refresh.claim_gen && refresh.claim_until > now + REFRESH_SAFETY_MS;
 }
 
 /** Applies the action to the member's voter item until its conditional write wins; `known` is the item as read with the poll. */
@@ -126,7 +115,7 @@ export async function vote(input: VoteInput): Promise<VoteOutcome> {
   }
   const { before, after } = await applyVote(poll, input.memberId, input.action, answer, voter);
   await Promise.all([
-    poll.poll_type === PollType.Service && !refreshWillFollow(refresh) ? requestRefresh(poll.guild_id, poll.poll_id) : Promise.resolve(),
+    poll.poll_type === PollType.Service && !runWillFollow(refresh ?? null, REFRESH_SAFETY_MS) ? requestRefresh(poll.guild_id, poll.poll_id) : Promise.resolve(),
     input.action === 'add' && !poll.is_multi_select ? dropLeftReactions(poll, input.memberId, before, after) : Promise.resolve(),
   ]);
   return { poll, answer, before, after };

@@ -5,10 +5,11 @@ import { type ConsumerOptions, type DueHandler, type ProduceResult, scheduler } 
  * The durable scheduler (contract section 9): what modules and job files
  * import. See `scheduler.ts` for the design.
  */
-export { scheduler, createScheduler, type DueWork, type DueHandler, type HandlerResult, type Scheduler, type ProduceResult } from './scheduler.js';
+export { scheduler, createScheduler, runWillFollow, type DueWork, type DueHandler, type HandlerResult, type Scheduler, type ProduceResult } from './scheduler.js';
 export { setJobSender, jobSender, queueUrlEnvName, type JobMessageSender } from './sender.js';
 export { onWorkDone, type WorkDone } from './observe.js';
 export { type SchedulerTimings, DEFAULT_TIMINGS } from './config.js';
+export type { DueItem } from './store.js';
 
 /** What a job file exports: the SQS consumer and the scheduled producer (see `infra/jobs.ts`). */
 export interface ScheduledJob {

@@ -59,6 +59,20 @@ export interface SchedulerDeps {
   sleep: (ms: number) => Promise<unknown>;
 }
 
+/**
+ * Whether a run of the item will surely start more than `marginMs` after
+ * `now`, and so see whatever is saved now: the item waits for a due time
+ * beyond the margin, or a run holds it under a live claim and work was
+ * requested after that run began (it runs again when it ends, at least the
+ * job's `minSpacingMs` later, which must not be below the margin). `item`
+ * comes from a consistent read; null means nothing is scheduled.
+ */
+export function runWillFollow(item: Pick<DueItem, 'phase' | 'due_at' | 'gen' | 'claim_gen' | 'claim_until'> | null, marginMs: number, now = Date.now()): boolean {
+  if (!item) return false;
+  if (item.phase === 'pending' || item.phase === 'dispatched') return item.due_at > now + marginMs;
+  return item.phase === 'claimed' && item.claim_gen !== undefined && item.gen > item.claim_gen && (item.claim_until ?? 0) > now + marginMs;
+}
+
 /** The message on the queue: which item, and when it was due when sent. */
 interface JobMessage {
   job: string;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDue } from '../../../shared/scheduler/store.js';
+import { runWillFollow } from '../../../shared/scheduler/scheduler.js';
 import { TIMINGS, startTable, testScheduler } from './harness.js';
 
 let table: { stop(): Promise<void> };
@@ -227,5 +228,20 @@ describe('coalesced requests', () => {
     await consume(t.eventOf([t.sent[1]!]));
     expect(runs).toBe(2);
     expect(await getDue('job.l', k)).toBeNull();
+  });
+});
+
+describe('whether a run will follow', () => {
+  const now = 1_000_000;
+  it('says yes for work due beyond the margin, or a live run asked for again since it began', () => {
+    expect(runWillFollow(null, 750, now)).toBe(false);
+    expect(runWillFollow({ phase: 'pending', due_at: now + 1000, gen: 1 }, 750, now)).toBe(true);
+    expect(runWillFollow({ phase: 'dispatched', due_at: now + 500, gen: 1 }, 750, now)).toBe(false);
+    expect(runWillFollow({ phase: 'claimed', due_at: now - 10, gen: 3, claim_gen: 2, claim_until: now + 5000 }, 750, now)).toBe(true);
+    // Nothing asked since the run began: it ends the work, nothing follows.
+    expect(runWillFollow({ phase: 'claimed', due_at: now - 10, gen: 2, claim_gen: 2, claim_until: now + 5000 }, 750, now)).toBe(false);
+    // The claim runs out before the margin: the next run may already be under way.
+    expect(runWillFollow({ phase: 'claimed', due_at: now - 10, gen: 3, claim_gen: 2, claim_until: now + 500 }, 750, now)).toBe(false);
+    expect(runWillFollow({ phase: 'retrying', due_at: now + 5000, gen: 3, claim_gen: 2 }, 750, now)).toBe(false);
   });
 });
