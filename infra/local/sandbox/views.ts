@@ -83,7 +83,7 @@ export function inviteView(state: SandboxState, invite: StoredInvite, withMetada
   const view: APIInvite = {
     code: invite.code,
     type: 0,
-    guild: (invite.guild_id ? { id: invite.guild_id } : null) as unknown as Invite['guild'],
+    guild: (invite.guild_id ? { id: invite.guild_id } : null) as unknown as APIInvite['guild'],
     channel: channel ? { id: channel.id, name: channel.name, type: channel.type } : { id: invite.channel_id, name: null, type: 0 },
     inviter: userOf(invite.inviter_id),
     expires_at: expires,
