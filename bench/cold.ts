@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AUTHORIZER_FILE } from '../infra/bundles.js';
 import { buildFunctions, writeOpenApiDocument } from '../infra/build.js';
 import type { Job } from '../infra/jobs.js';
@@ -106,7 +106,7 @@ function sample(schema: Record<string, any>): unknown {
   }
 }
 
-const json = (schema: z.ZodType | undefined) =>
+const json = (schema: z.ZodMiniType | undefined) =>
   schema ? (sample(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, any>) as Record<string, unknown>) : undefined;
 
 /** An API Gateway event for the route, with the smallest input its schemas accept and the service as caller. */

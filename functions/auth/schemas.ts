@@ -1,18 +1,22 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { meta } from '../../shared/http/meta.js';
 import { recordId, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 
 /** A guild API key record (contract 4): never its secret. */
-export const ApiKeyRecord = z.object({
-  id: recordId,
-  key_id: z.string(),
-  guild_id: snowflakeOut,
-  name: z.string().nullable(),
-  created_at: timestamp,
-  last_use: timestamp.nullable(),
-}).meta({ id: 'ApiKey' });
+export const ApiKeyRecord = meta(
+  z.object({
+    id: recordId,
+    key_id: z.string(),
+    guild_id: snowflakeOut,
+    name: z.nullable(z.string()),
+    created_at: timestamp,
+    last_use: z.nullable(timestamp),
+  }),
+  { id: 'ApiKey' },
+);
 
 export const ApiKeyAnswer = z.object({ api_key: ApiKeyRecord });
 export const NewApiKeyAnswer = z.object({
-  api_key: ApiKeyRecord.extend({ secret: z.string().meta({ description: 'The bearer token, shown this once' }) }),
+  api_key: z.extend(ApiKeyRecord, { secret: meta(z.string(), { description: 'The bearer token, shown this once' }) }),
 });
 export const ApiKeysAnswer = z.object({ api_keys: z.array(ApiKeyRecord) });

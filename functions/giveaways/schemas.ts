@@ -1,74 +1,79 @@
 /** The giveaways module's request and answer schemas (records of contract 11). */
-import { z } from 'zod';
-import { guildQuery, nullableSnowflake, snowflake } from '../../shared/http/schemas.js';
+import * as z from 'zod/mini';
+import { describe, meta } from '../../shared/http/meta.js';
+import { guildQuery, nullableSnowflake, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
 
-const id = z.string().describe('Snowflake ID as a decimal string');
-const nullableString = z.string().nullish().transform((v) => v ?? null);
+const id = describe(z.string(), 'Snowflake ID as a decimal string');
+const nullableString = orNull(z.string());
 const interaction = { application_id: nullableSnowflake, token: nullableString };
 
-export const SettingsRecord = z
-  .object({ id: z.number().int(), guild_id: id, save_duration_timeout: z.number().int(), delete_ended_giveaways: z.boolean() })
-  .meta({ id: 'GiveawaySettings' });
+export const SettingsRecord = meta(z.object({ id: z.int(), guild_id: id, save_duration_timeout: z.int(), delete_ended_giveaways: z.boolean() }), {
+  id: 'GiveawaySettings',
+});
 export const SettingsAnswer = z.object({ settings: SettingsRecord });
 export const SettingsBody = z.object({
   guild_id: snowflake,
-  save_duration_timeout: z.number().int().min(0).max(31_536_000).nullish().transform((v) => v ?? undefined),
-  delete_ended_giveaways: z.boolean().nullish().transform((v) => v ?? undefined),
+  save_duration_timeout: orKeep(z.int().check(z.gte(0), z.lte(31_536_000))),
+  delete_ended_giveaways: orKeep(z.boolean()),
 });
 
-export const GiveawayRecord = z
-  .object({
-    id: z.number().int(),
+export const GiveawayRecord = meta(
+  z.object({
+    id: z.int(),
     guild_id: id,
     entry_id: z.string(),
     giveaway_id: z.string(),
     channel_id: id,
-    message_id: id.nullable(),
-    owner_id: id.nullable(),
+    message_id: z.nullable(id),
+    owner_id: z.nullable(id),
     prize: z.string(),
-    description: z.string().nullable(),
-    winner_count: z.number().int(),
+    description: z.nullable(z.string()),
+    winner_count: z.int(),
     status: z.enum(['running', 'ended']),
     end_time: z.string(),
-    delete_at: z.string().nullable(),
+    delete_at: z.nullable(z.string()),
     edited_with_results: z.boolean(),
-    participants: z.string().describe('Member IDs joined by commas, in numeric order'),
-    participant_count: z.number().int(),
-    winners: z.string().describe('Member IDs joined by commas ("" before the end)'),
-    seed_hash: z.string().describe('SHA-256 of the seed, lowercase hex, published from the start'),
-    seed: z.string().nullable().describe('The seed, published at the end (null while running)'),
+    participants: describe(z.string(), 'Member IDs joined by commas, in numeric order'),
+    participant_count: z.int(),
+    winners: describe(z.string(), 'Member IDs joined by commas ("" before the end)'),
+    seed_hash: describe(z.string(), 'SHA-256 of the seed, lowercase hex, published from the start'),
+    seed: describe(z.nullable(z.string()), 'The seed, published at the end (null while running)'),
     created_at: z.string(),
-  })
-  .meta({ id: 'Giveaway' });
+  }),
+  { id: 'Giveaway' },
+);
 
 export const EntryAnswer = z.object({ entry: GiveawayRecord });
 export const EntriesAnswer = z.object({ entries: z.array(GiveawayRecord) });
-export const DeletedSettingsAnswer = z.object({ settings: SettingsRecord.nullable(), giveaways: z.array(GiveawayRecord) });
+export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), giveaways: z.array(GiveawayRecord) });
 export const MessageAnswer = z.object({ message: z.string() });
 
-export const EntryPath = z.object({ entry_id: z.string().min(1).max(128) });
+export const EntryPath = z.object({ entry_id: z.string().check(z.minLength(1), z.maxLength(128)) });
 export const EntryQuery = guildQuery;
 
 export const CreateBody = z.object({
   guild_id: snowflake,
   channel_id: snowflake,
   giveaway_owner_id: snowflake,
-  prize: z.string().min(1).max(256),
-  winner_count: z.number().int().min(1).max(50),
-  end_time: z.string().nullish().transform((v) => v ?? '1d'),
-  description: z.string().max(1000).nullish().transform((v) => v ?? null),
+  prize: z.string().check(z.minLength(1), z.maxLength(256)),
+  winner_count: z.int().check(z.gte(1), z.lte(50)),
+  end_time: z.pipe(
+    z.nullish(z.string()),
+    z.transform((v) => v ?? '1d'),
+  ),
+  description: orNull(z.string().check(z.maxLength(1000))),
   ...interaction,
 });
 
 export const EditBody = z.object({
   guild_id: snowflake,
-  new_prize: z.string().min(1).max(256).nullish().transform((v) => v ?? undefined),
-  new_description: z.string().max(1000).nullish().transform((v) => v ?? undefined),
-  new_winner_count: z.number().int().min(1).max(50).nullish().transform((v) => v ?? undefined),
+  new_prize: orKeep(z.string().check(z.minLength(1), z.maxLength(256))),
+  new_description: orKeep(z.string().check(z.maxLength(1000))),
+  new_winner_count: orKeep(z.int().check(z.gte(1), z.lte(50))),
   ...interaction,
 });
 
 export const ActionBody = z.object({ guild_id: snowflake, ...interaction });
 
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyCounts = z.object({ username: z.number().int(), display_name: z.number().int(), global_name: z.number().int(), nickname: z.number().int(), id: z.number().int() });
+export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

@@ -1,28 +1,33 @@
 /** The invite tracker's request and answer schemas (records of contract 11). */
-import { z } from 'zod';
-import { channelSetting, guildQuery, nullableSnowflake, snowflake } from '../../shared/http/schemas.js';
+import * as z from 'zod/mini';
+import { describe, meta } from '../../shared/http/meta.js';
+import { channelSetting, guildQuery, nullableSnowflake, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
 
-const id = z.string().describe('Snowflake ID as a decimal string');
-const interaction = { application_id: nullableSnowflake, token: z.string().nullish().transform((v) => v ?? null) };
-const optionalBool = z.boolean().nullish().transform((v) => v ?? undefined);
-const optionalText = (max: number) => z.string().max(max).nullish().transform((v) => v ?? undefined);
+const id = describe(z.string(), 'Snowflake ID as a decimal string');
+const interaction = {
+  application_id: nullableSnowflake,
+  token: orNull(z.string()),
+};
+const optionalBool = orKeep(z.boolean());
+const optionalText = (max: number) => orKeep(z.string().check(z.maxLength(max)));
 
-export const SettingsRecord = z
-  .object({
-    id: z.number().int(),
+export const SettingsRecord = meta(
+  z.object({
+    id: z.int(),
     guild_id: id,
     join_messages_enabled: z.boolean(),
-    join_messages_channel: id.nullable(),
+    join_messages_channel: z.nullable(id),
     join_message_is_embed: z.boolean(),
-    join_message_content: z.string().nullable(),
+    join_message_content: z.nullable(z.string()),
     leave_messages_enabled: z.boolean(),
-    leave_messages_channel: id.nullable(),
+    leave_messages_channel: z.nullable(id),
     leave_message_is_embed: z.boolean(),
-    leave_message_content: z.string().nullable(),
+    leave_message_content: z.nullable(z.string()),
     prevent_own_invite_code: z.boolean(),
-    server_shared_invite_link: z.string().nullable(),
-  })
-  .meta({ id: 'InviteTrackerSettings' });
+    server_shared_invite_link: z.nullable(z.string()),
+  }),
+  { id: 'InviteTrackerSettings' },
+);
 export const SettingsAnswer = z.object({ settings: SettingsRecord });
 export const SettingsBody = z.object({
   guild_id: snowflake,
@@ -39,52 +44,54 @@ export const SettingsBody = z.object({
 });
 export type SettingsInput = z.output<typeof SettingsBody>;
 
-export const InviteRecord = z
-  .object({
-    id: z.number().int(),
+export const InviteRecord = meta(
+  z.object({
+    id: z.int(),
     guild_id: id,
-    invite_id: z.string().describe('The invite code'),
-    channel_id: id.nullable(),
-    current_uses: z.number().int(),
-    max_uses: z.number().int(),
-    expires_at: z.string().nullable(),
-    owner_id: id.nullable(),
-  })
-  .meta({ id: 'Invite' });
+    invite_id: describe(z.string(), 'The invite code'),
+    channel_id: z.nullable(id),
+    current_uses: z.int(),
+    max_uses: z.int(),
+    expires_at: z.nullable(z.string()),
+    owner_id: z.nullable(id),
+  }),
+  { id: 'Invite' },
+);
 
-export const UseRecord = z
-  .object({
-    id: z.number().int(),
+export const UseRecord = meta(
+  z.object({
+    id: z.int(),
     guild_id: id,
-    invite_id: z.string().nullable(),
+    invite_id: z.nullable(z.string()),
     member_id: id,
     timestamp: z.string(),
-    channel_id: id.nullable(),
-    inviter_id: id.nullable(),
+    channel_id: z.nullable(id),
+    inviter_id: z.nullable(id),
     has_left: z.boolean(),
     attribution: z.enum(['exact', 'ambiguous', 'vanity', 'unknown']),
     counted: z.boolean(),
-  })
-  .meta({ id: 'InviteUse' });
+  }),
+  { id: 'InviteUse' },
+);
 
 export const InvitesAnswer = z.object({ invites: z.array(InviteRecord) });
 export const UsesAnswer = z.object({ stats_uses: z.array(UseRecord) });
 export const CreatedAnswer = z.object({ invite_code: z.string(), invite_url: z.string(), invite: InviteRecord });
-export const DeletedSettingsAnswer = z.object({ settings: SettingsRecord.nullable(), invites: z.array(InviteRecord), stats_uses: z.array(UseRecord) });
+export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), invites: z.array(InviteRecord), stats_uses: z.array(UseRecord) });
 export const MessageAnswer = z.object({ message: z.string() });
 
 export const CreateInviteBody = z.object({
   guild_id: snowflake,
   channel_id: snowflake,
-  max_uses: z.number().int().min(0).max(100),
-  max_age: z.number().int().min(0).max(604_800),
+  max_uses: z.int().check(z.gte(0), z.lte(100)),
+  max_age: z.int().check(z.gte(0), z.lte(604_800)),
   is_temporary: z.boolean(),
   ...interaction,
 });
-const code = z.string().regex(/^[A-Za-z0-9-]{1,64}$/);
+const code = z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/));
 export const DeleteInviteBody = z.object({ guild_id: snowflake, invite_code: code, ...interaction });
 export const InviteEventBody = z.object({ guild_id: snowflake, invite_code: code });
 export const InviteCreatedBody = z.object({ guild_id: snowflake, invite_code: code, channel_id: snowflake });
-export const UsesQuery = guildQuery.extend({ inviter_id: snowflake });
+export const UsesQuery = z.extend(guildQuery, { inviter_id: snowflake });
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyCounts = z.object({ username: z.number().int(), display_name: z.number().int(), global_name: z.number().int(), nickname: z.number().int(), id: z.number().int() });
+export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { meta } from '../../shared/http/meta.js';
 import { messageAnswer, recordId, snowflakeOut } from '../../shared/http/schemas.js';
 
 /** Home: names the module route. */
@@ -7,7 +8,7 @@ export const HomeAnswer = messageAnswer;
 /** `GET .../status`: whether the module is on for the guild. */
 export const StatusAnswer = z.object({ status: z.boolean() });
 
-const record = z.object({ id: recordId, guild_id: snowflakeOut }).catchall(z.unknown());
+const record = z.catchall(z.object({ id: recordId, guild_id: snowflakeOut }), z.unknown());
 
 /**
  * What enable and disable answer: the module's snapshot (contract 5). Part 1
@@ -15,10 +16,13 @@ const record = z.object({ id: recordId, guild_id: snowflakeOut }).catchall(z.unk
  * and 3 the settings and record lists their documents name (socials groups
  * its entries by kind). The records are those of the module's own routes.
  */
-export const SnapshotAnswer = z
-  .object({
-    status: z.boolean().optional().meta({ description: 'Part 1 modules: whether the module is now enabled' }),
-    settings: record.nullable().optional().meta({ description: "The module's settings record, where it has settings" }),
-  })
-  .catchall(z.union([z.array(record), z.record(z.string(), z.array(record))]))
-  .meta({ description: "The module's snapshot: its settings and its records, by the keys its document lists" });
+export const SnapshotAnswer = meta(
+  z.catchall(
+    z.object({
+      status: meta(z.optional(z.boolean()), { description: 'Part 1 modules: whether the module is now enabled' }),
+      settings: meta(z.optional(z.nullable(record)), { description: "The module's settings record, where it has settings" }),
+    }),
+    z.union([z.array(record), z.record(z.string(), z.array(record))]),
+  ),
+  { description: "The module's snapshot: its settings and its records, by the keys its document lists" },
+);

@@ -4,8 +4,9 @@
  * `rules.ts`. Fields the user document says "may be None" accept null or
  * absence; fields ignored for native polls may be left out for them.
  */
-import { z } from 'zod';
-import { guildQuery, nullableSnowflake, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import * as z from 'zod/mini';
+import { meta } from '../../shared/http/meta.js';
+import { guildQuery, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,
@@ -21,13 +22,13 @@ import {
 } from './rules.js';
 
 /** A string that may be null or left out (both mean null). */
-const nullableString = z.string().nullish().transform((v) => v ?? null);
-const nullableInt = z.number().int().nullish().transform((v) => v ?? null);
-const nullableBool = z.boolean().nullish().transform((v) => v ?? null);
+const nullableString = orNull(z.string());
+const nullableInt = orNull(z.int());
+const nullableBool = orNull(z.boolean());
 /** The shared `nullableSnowflake` insists on the key being present; "may be None" also allows leaving it out. */
 
 /** Adds a 422 rule issue; the reason is a whole sentence naming its field. */
-function rule(ctx: z.RefinementCtx, problem: string | null): boolean {
+function rule(ctx: z.core.$RefinementCtx, problem: string | null): boolean {
   if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
   return problem !== null;
 }
@@ -38,21 +39,22 @@ export const AnswerInputSchema = z.object({
   description: nullableString,
   emoji_name: nullableString,
   emoji_id: nullableSnowflake,
-  votes: z.array(z.unknown()).nullish(),
+  votes: z.nullish(z.array(z.unknown())),
 });
 
 /** `application_id` and `token` of the interaction to answer, when the request comes from one. */
 const interaction = { application_id: nullableSnowflake, token: nullableString };
 
-const pollTypeProblem = (type: number) => (type === PollType.Native || type === PollType.Service ? null : "Field 'poll_type' must be 1 (platform-native poll) or 2 (service poll).");
+const pollTypeProblem = (type: number) =>
+  type === PollType.Native || type === PollType.Service ? null : "Field 'poll_type' must be 1 (platform-native poll) or 2 (service poll).";
 
 /** The poll fields create and handler/create share, and their rules. */
 const pollFields = {
   guild_id: snowflake,
   channel_id: snowflake,
-  poll_type: z.number().int().meta({ enum: [1, 2], description: '1 platform-native poll, 2 service poll' }),
+  poll_type: meta(z.int(), { enum: [1, 2], description: '1 platform-native poll, 2 service poll' }),
   message_id: nullableSnowflake,
-  poll_answer_type: nullableInt.meta({ description: 'Service polls: 1 emoji reactions, 2 buttons, 3 dropdown (ignored for native polls)' }),
+  poll_answer_type: meta(nullableInt, { description: 'Service polls: 1 emoji reactions, 2 buttons, 3 dropdown (ignored for native polls)' }),
   question: z.string(),
   description: nullableString,
   answers: z.array(AnswerInputSchema),
@@ -62,18 +64,22 @@ const pollFields = {
   poll_owner_id: nullableSnowflake,
 };
 
-type PollFieldsValue = z.output<z.ZodObject<typeof pollFields>>;
+type PollFieldsValue = z.output<z.ZodMiniObject<typeof pollFields>>;
 
 /** The document's statement of the service-poll rule (`pollRules`): a service poll says how members answer. */
 const servicePoll = {
   if: { properties: { poll_type: { const: 2 } }, required: ['poll_type'] },
   then: {
     required: ['poll_answer_type', 'is_anonymous', 'max_votes_per_answer'],
-    properties: { poll_answer_type: { enum: [1, 2, 3] }, is_anonymous: { type: 'boolean' }, max_votes_per_answer: { type: 'integer', minimum: 1, maximum: MAX_VOTES_PER_ANSWER } },
+    properties: {
+      poll_answer_type: { enum: [1, 2, 3] },
+      is_anonymous: { type: 'boolean' },
+      max_votes_per_answer: { type: 'integer', minimum: 1, maximum: MAX_VOTES_PER_ANSWER },
+    },
   },
 };
 
-function pollRules(body: PollFieldsValue, ctx: z.RefinementCtx): void {
+function pollRules(body: PollFieldsValue, ctx: z.core.$RefinementCtx): void {
   if (rule(ctx, pollTypeProblem(body.poll_type))) return;
   const service = body.poll_type === PollType.Service;
   if (rule(ctx, questionProblem(body.question, body.poll_type))) return;
@@ -99,64 +105,78 @@ function pollRules(body: PollFieldsValue, ctx: z.RefinementCtx): void {
 }
 
 /** POST /entries */
-export const CreatePollBody = z
-  .object({ ...pollFields, poll_owner_id: snowflake, poll_duration: z.string(), ...interaction })
-  .superRefine((body, ctx) => {
-    if (rule(ctx, pollTypeProblem(body.poll_type))) return;
-    if (body.message_id !== null && rule(ctx, "Field 'message_id' must be null when creating a poll: the service posts the poll message itself.")) return;
-    if (rule(ctx, durationProblem(body.poll_duration, body.poll_type))) return;
-    if (rule(ctx, interactionProblem(body.application_id, body.token))) return;
-    pollRules(body, ctx);
-  })
-  .meta({ allOf: [servicePoll, { properties: { message_id: { type: 'null', description: 'Must be null: the service posts the poll message itself' } } }] });
+export const CreatePollBody = meta(
+  z.object({ ...pollFields, poll_owner_id: snowflake, poll_duration: z.string(), ...interaction }).check(
+    z.superRefine((body, ctx) => {
+      if (rule(ctx, pollTypeProblem(body.poll_type))) return;
+      if (body.message_id !== null && rule(ctx, "Field 'message_id' must be null when creating a poll: the service posts the poll message itself.")) return;
+      if (rule(ctx, durationProblem(body.poll_duration, body.poll_type))) return;
+      if (rule(ctx, interactionProblem(body.application_id, body.token))) return;
+      pollRules(body, ctx);
+    }),
+  ),
+  { allOf: [servicePoll, { properties: { message_id: { type: 'null', description: 'Must be null: the service posts the poll message itself' } } }] },
+);
 
 /** POST /handler/create: a poll the bot registers with its own ID and times (epoch seconds). */
-export const HandlerCreateBody = z
-  .object({
-    ...pollFields,
-    poll_id: z.string(),
-    edited_with_results: z.boolean(),
-    end_time: z.number().int(),
-    delete_at: nullableInt,
-    language: nullableString,
-    auto_delete: nullableInt,
-    sent_by_service: z.boolean(),
-  })
-  .superRefine((body, ctx) => {
-    if (rule(ctx, POLL_ID_PATTERN.test(body.poll_id) ? null : "Field 'poll_id' must be 1 to 64 letters, digits, '-' or '_'.")) return;
-    if (rule(ctx, body.end_time > 0 && body.end_time < 253402300800 ? null : "Field 'end_time' must be a time in epoch seconds.")) return;
-    if (body.delete_at !== null && rule(ctx, body.delete_at > 0 && body.delete_at < 253402300800 ? null : "Field 'delete_at' must be a time in epoch seconds, or null.")) return;
-    pollRules(body, ctx);
-  })
-  .meta({ allOf: [servicePoll] });
+export const HandlerCreateBody = meta(
+  z
+    .object({
+      ...pollFields,
+      poll_id: z.string(),
+      edited_with_results: z.boolean(),
+      end_time: z.int(),
+      delete_at: nullableInt,
+      language: nullableString,
+      auto_delete: nullableInt,
+      sent_by_service: z.boolean(),
+    })
+    .check(
+      z.superRefine((body, ctx) => {
+        if (rule(ctx, POLL_ID_PATTERN.test(body.poll_id) ? null : "Field 'poll_id' must be 1 to 64 letters, digits, '-' or '_'.")) return;
+        if (rule(ctx, body.end_time > 0 && body.end_time < 253402300800 ? null : "Field 'end_time' must be a time in epoch seconds.")) return;
+        if (
+          body.delete_at !== null &&
+          rule(ctx, body.delete_at > 0 && body.delete_at < 253402300800 ? null : "Field 'delete_at' must be a time in epoch seconds, or null.")
+        )
+          return;
+        pollRules(body, ctx);
+      }),
+    ),
+  { allOf: [servicePoll] },
+);
 
 /** The fields of an edit (PUT /entry/{poll_id} and handler/edit). */
 const editFields = {
   guild_id: snowflake,
   question: z.string(),
   description: nullableString,
-  max_votes_per_answer: z.number().int(),
+  max_votes_per_answer: z.int(),
   is_multi_select: z.boolean(),
   is_anonymous: z.boolean(),
 };
 
-function editRules(body: { question: string; description: string | null; max_votes_per_answer: number }, ctx: z.RefinementCtx): void {
+function editRules(body: { question: string; description: string | null; max_votes_per_answer: number }, ctx: z.core.$RefinementCtx): void {
   if (rule(ctx, questionProblem(body.question, PollType.Service))) return;
   if (rule(ctx, descriptionProblem(body.description))) return;
   rule(ctx, maxVotesProblem(body.max_votes_per_answer));
 }
 
-export const EditPollBody = z.object({ ...editFields, ...interaction }).superRefine((body, ctx) => {
-  if (rule(ctx, interactionProblem(body.application_id, body.token))) return;
-  editRules(body, ctx);
-});
+export const EditPollBody = z.object({ ...editFields, ...interaction }).check(
+  z.superRefine((body, ctx) => {
+    if (rule(ctx, interactionProblem(body.application_id, body.token))) return;
+    editRules(body, ctx);
+  }),
+);
 
-export const HandlerEditBody = z.object({ ...editFields, poll_id: z.string() }).superRefine(editRules);
+export const HandlerEditBody = z.object({ ...editFields, poll_id: z.string() }).check(z.superRefine(editRules));
 
 /** Close and delete by the owner: the guild and the interaction to answer. */
-export const OwnerActionBody = z.object({ guild_id: snowflake, ...interaction }).superRefine((body, ctx) => {
-  rule(ctx, interactionProblem(body.application_id, body.token));
-});
+export const OwnerActionBody = z.object({ guild_id: snowflake, ...interaction }).check(
+  z.superRefine((body, ctx) => {
+    rule(ctx, interactionProblem(body.application_id, body.token));
+  }),
+);
 
 export const PollPath = z.object({ poll_id: z.string() });
 
@@ -166,34 +186,44 @@ export const ListPollsQuery = z.object({ guild_id: snowflake, ...pagination });
 export const VoteAction = z.enum(['add', 'remove']);
 
 /** POST /entry/vote: the poll by ID or by its message, the answer by ID or by emoji. */
-export const VoteBody = z
-  .object({
-    guild_id: snowflake,
-    poll_id: nullableString,
-    answer_id: nullableInt,
-    action: VoteAction,
-    message_id: nullableSnowflake,
-    emoji_id: nullableSnowflake,
-    emoji_name: nullableString,
-    channel_id: snowflake,
-    interacted_message_id: nullableSnowflake,
-    ...interaction,
-  })
-  .superRefine((body, ctx) => {
-    if (body.poll_id === null && body.interacted_message_id === null && body.message_id === null) {
-      if (rule(ctx, "Field 'interacted_message_id' is required when poll_id is null: the poll is found by channel_id and the message members interacted with.")) return;
-    }
-    if (body.answer_id === null && body.emoji_name === null && body.emoji_id === null) {
-      if (rule(ctx, "Field 'emoji_name' is required when answer_id is null: the answer is found by its emoji.")) return;
-    }
-    rule(ctx, interactionProblem(body.application_id, body.token));
-  })
-  .meta({
+export const VoteBody = meta(
+  z
+    .object({
+      guild_id: snowflake,
+      poll_id: nullableString,
+      answer_id: nullableInt,
+      action: VoteAction,
+      message_id: nullableSnowflake,
+      emoji_id: nullableSnowflake,
+      emoji_name: nullableString,
+      channel_id: snowflake,
+      interacted_message_id: nullableSnowflake,
+      ...interaction,
+    })
+    .check(
+      z.superRefine((body, ctx) => {
+        if (body.poll_id === null && body.interacted_message_id === null && body.message_id === null) {
+          if (
+            rule(
+              ctx,
+              "Field 'interacted_message_id' is required when poll_id is null: the poll is found by channel_id and the message members interacted with.",
+            )
+          )
+            return;
+        }
+        if (body.answer_id === null && body.emoji_name === null && body.emoji_id === null) {
+          if (rule(ctx, "Field 'emoji_name' is required when answer_id is null: the answer is found by its emoji.")) return;
+        }
+        rule(ctx, interactionProblem(body.application_id, body.token));
+      }),
+    ),
+  {
     description:
       'The poll is found by poll_id, or else by channel_id and interacted_message_id (or message_id); the answer by answer_id, or else by its emoji (emoji_name, emoji_id). application_id and token come together.',
-  });
+  },
+);
 
-export const HandlerVoteBody = z.object({ guild_id: snowflake, poll_id: z.string(), action: VoteAction, answer_id: z.number().int() });
+export const HandlerVoteBody = z.object({ guild_id: snowflake, poll_id: z.string(), action: VoteAction, answer_id: z.int() });
 
 export const HandlerPollBody = z.object({ guild_id: snowflake, poll_id: z.string() });
 
@@ -204,68 +234,78 @@ export const MAX_SAVE_DURATION = 365 * 24 * 3600;
 export const SettingsBody = z
   .object({
     guild_id: snowflake,
-    save_duration_timeout: z.number().int(),
+    save_duration_timeout: z.int(),
     delete_ended_platform_polls: z.boolean(),
     delete_ended_service_polls: z.boolean(),
   })
-  .superRefine((body, ctx) => {
-    if (body.save_duration_timeout < 0 || body.save_duration_timeout > MAX_SAVE_DURATION) {
-      rule(ctx, `Field 'save_duration_timeout' must be from 0 to ${MAX_SAVE_DURATION} seconds (365 days).`);
-    }
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.save_duration_timeout < 0 || body.save_duration_timeout > MAX_SAVE_DURATION) {
+        rule(ctx, `Field 'save_duration_timeout' must be from 0 to ${MAX_SAVE_DURATION} seconds (365 days).`);
+      }
+    }),
+  );
 
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
 export const PrivacyBody = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
 
 /* The answers (contract 6: exactly these fields). */
 
-export const PollSettingsRecord = z.object({
-  id: recordId,
-  guild_id: snowflakeOut,
-  save_duration_timeout: z.number().int().meta({ description: 'Seconds a closed poll is kept (default 604800)' }),
-  delete_ended_platform_polls: z.boolean(),
-  delete_ended_service_polls: z.boolean(),
-}).meta({ id: 'PollSettings' });
+export const PollSettingsRecord = meta(
+  z.object({
+    id: recordId,
+    guild_id: snowflakeOut,
+    save_duration_timeout: meta(z.int(), { description: 'Seconds a closed poll is kept (default 604800)' }),
+    delete_ended_platform_polls: z.boolean(),
+    delete_ended_service_polls: z.boolean(),
+  }),
+  { id: 'PollSettings' },
+);
 
-export const PollRecord = z.object({
-  id: recordId,
-  guild_id: snowflakeOut,
-  poll_id: z.string(),
-  channel_id: snowflakeOut,
-  message_id: snowflakeOut.nullable(),
-  poll_type: z.union([z.literal(1), z.literal(2)]).meta({ description: '1 platform-native poll, 2 service poll' }),
-  poll_answer_type: z.union([z.literal(1), z.literal(2), z.literal(3), z.null()]).meta({ description: 'Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls' }),
-  question: z.string(),
-  description: z.string().nullable(),
-  is_multi_select: z.boolean(),
-  is_anonymous: z.boolean(),
-  max_votes_per_answer: z.number().int(),
-  poll_owner_id: snowflakeOut.nullable(),
-  sent_by_service: z.boolean(),
-  status: z.enum(['open', 'closed']),
-  end_time: timestamp,
-  delete_at: timestamp.nullable(),
-  edited_with_results: z.boolean(),
-  created_at: timestamp,
-  answers: z.array(
-    z.object({
-      answer_id: z.number().int().min(1),
-      answer_text: z.string(),
-      label: z.string().nullable(),
-      description: z.string().nullable(),
-      emoji_name: z.string().nullable(),
-      emoji_id: snowflakeOut.nullable(),
-      vote_count: z.number().int().min(0),
-      votes: z.array(snowflakeOut).meta({ description: 'Voter IDs, one per vote; [] on anonymous polls' }),
+export const PollRecord = meta(
+  z.object({
+    id: recordId,
+    guild_id: snowflakeOut,
+    poll_id: z.string(),
+    channel_id: snowflakeOut,
+    message_id: z.nullable(snowflakeOut),
+    poll_type: meta(z.union([z.literal(1), z.literal(2)]), { description: '1 platform-native poll, 2 service poll' }),
+    poll_answer_type: meta(z.union([z.literal(1), z.literal(2), z.literal(3), z.null()]), {
+      description: 'Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls',
     }),
-  ),
-}).meta({ id: 'Poll' });
+    question: z.string(),
+    description: z.nullable(z.string()),
+    is_multi_select: z.boolean(),
+    is_anonymous: z.boolean(),
+    max_votes_per_answer: z.int(),
+    poll_owner_id: z.nullable(snowflakeOut),
+    sent_by_service: z.boolean(),
+    status: z.enum(['open', 'closed']),
+    end_time: timestamp,
+    delete_at: z.nullable(timestamp),
+    edited_with_results: z.boolean(),
+    created_at: timestamp,
+    answers: z.array(
+      z.object({
+        answer_id: z.int().check(z.gte(1)),
+        answer_text: z.string(),
+        label: z.nullable(z.string()),
+        description: z.nullable(z.string()),
+        emoji_name: z.nullable(z.string()),
+        emoji_id: z.nullable(snowflakeOut),
+        vote_count: z.int().check(z.gte(0)),
+        votes: meta(z.array(snowflakeOut), { description: 'Voter IDs, one per vote; [] on anonymous polls' }),
+      }),
+    ),
+  }),
+  { id: 'Poll' },
+);
 
 export const PollAnswer = z.object({ poll: PollRecord });
-export const MaybePollAnswer = z.object({ poll: PollRecord.nullable().meta({ description: 'The deleted poll, or null when the message carried none' }) });
+export const MaybePollAnswer = z.object({ poll: meta(z.nullable(PollRecord), { description: 'The deleted poll, or null when the message carried none' }) });
 export const PollsPage = z.object({ polls: z.array(PollRecord), ...pageFields });
 export const PollSettingsAnswer = z.object({ settings: PollSettingsRecord });
-export const DeletedSettingsAnswer = z.object({ settings: PollSettingsRecord.nullable(), polls: z.array(PollRecord) });
+export const DeletedSettingsAnswer = z.object({ settings: z.nullable(PollSettingsRecord), polls: z.array(PollRecord) });
 
 /** A vote: the member's votes on the poll after it (answer IDs, one per vote). */
 export const VoteAnswer = z.object({
@@ -273,7 +313,7 @@ export const VoteAnswer = z.object({
     poll_id: z.string(),
     member_id: snowflakeOut,
     action: VoteAction,
-    answer_id: z.number().int().min(1),
-    votes: z.array(z.number().int().min(1)),
+    answer_id: z.int().check(z.gte(1)),
+    votes: z.array(z.int().check(z.gte(1))),
   }),
 });

@@ -4,8 +4,19 @@
  * the platform's message limits are rules (422), added as issues on the
  * field they concern.
  */
-import { z } from 'zod';
-import { nullableSnowflake, pageFields, pagination, recordId, requiredWhen, snowflake, snowflakeList, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import * as z from 'zod/mini';
+import { meta } from '../../shared/http/meta.js';
+import {
+  nullableSnowflake,
+  pageFields,
+  pagination,
+  recordId,
+  requiredWhen,
+  snowflake,
+  snowflakeList,
+  snowflakeOut,
+  timestamp,
+} from '../../shared/http/schemas.js';
 import { PANEL_TYPES } from './model.js';
 import { MAX_ENTRY_ROLES, MAX_OPTION_TEXT, contentProblem, emojiProblem } from './rules.js';
 
@@ -14,8 +25,8 @@ const rule = (ctx: Ctx, field: string, message: string) => ctx.addIssue({ code: 
 
 /** A platform ID documented as "may be None": null, or left out (contract 3.5); answers null for both. */
 
-export const PanelPath = z.object({ reactionrole_panel_id: z.string().min(1) });
-export const EntryPath = PanelPath.extend({ reactionrole_entry_id: z.string().min(1) });
+export const PanelPath = z.object({ reactionrole_panel_id: z.string().check(z.minLength(1)) });
+export const EntryPath = z.extend(PanelPath, { reactionrole_entry_id: z.string().check(z.minLength(1)) });
 
 export const ListPanelsQuery = z.object({ guild_id: snowflake, ...pagination });
 
@@ -26,8 +37,8 @@ const settings = {
   limit_roles_to_one: z.boolean(),
   supports_remove: z.boolean(),
   remove_roles_from_users_on_entry_delete: z.boolean(),
-  keep_counter_at_one: z.boolean().nullish(),
-  delete_unrelated_emoji_reactions: z.boolean().nullish(),
+  keep_counter_at_one: z.nullish(z.boolean()),
+  delete_unrelated_emoji_reactions: z.nullish(z.boolean()),
 };
 
 /** The document's statement of the emoji-only settings rule. */
@@ -39,56 +50,64 @@ function emojiSettings(value: { panel_type: string; keep_counter_at_one?: boolea
   if (value.delete_unrelated_emoji_reactions == null) rule(ctx, 'delete_unrelated_emoji_reactions', 'is required when panel_type is emoji');
 }
 
-export const CreatePanelBody = z
-  .object({
-    ...settings,
-    is_register: z.boolean(),
-    channel_id: snowflake,
-    register_message_id: nullableSnowflake,
-    is_embed: z.boolean().nullish(),
-    content: z.string().nullish(),
-  })
-  .superRefine((value, ctx) => {
-    emojiSettings(value, ctx);
-    if (value.is_register) {
-      if (value.register_message_id == null) rule(ctx, 'register_message_id', 'is required when is_register is true');
-      if (value.panel_type !== 'emoji') rule(ctx, 'panel_type', 'must be "emoji" when is_register is true (a registered message can only carry reactions)');
-      return;
-    }
-    if (value.is_embed == null) rule(ctx, 'is_embed', 'is required when is_register is false');
-    if (value.content == null) rule(ctx, 'content', 'is required when is_register is false');
-    if (value.is_embed != null && value.content != null) {
-      const problem = contentProblem(value.content, value.is_embed);
-      if (problem) rule(ctx, 'content', problem);
-    }
-  })
-  .meta({
+export const CreatePanelBody = meta(
+  z
+    .object({
+      ...settings,
+      is_register: z.boolean(),
+      channel_id: snowflake,
+      register_message_id: nullableSnowflake,
+      is_embed: z.nullish(z.boolean()),
+      content: z.nullish(z.string()),
+    })
+    .check(
+      z.superRefine((value, ctx) => {
+        emojiSettings(value, ctx);
+        if (value.is_register) {
+          if (value.register_message_id == null) rule(ctx, 'register_message_id', 'is required when is_register is true');
+          if (value.panel_type !== 'emoji') rule(ctx, 'panel_type', 'must be "emoji" when is_register is true (a registered message can only carry reactions)');
+          return;
+        }
+        if (value.is_embed == null) rule(ctx, 'is_embed', 'is required when is_register is false');
+        if (value.content == null) rule(ctx, 'content', 'is required when is_register is false');
+        if (value.is_embed != null && value.content != null) {
+          const problem = contentProblem(value.content, value.is_embed);
+          if (problem) rule(ctx, 'content', problem);
+        }
+      }),
+    ),
+  {
     allOf: [
       emojiSettingsRequired,
       requiredWhen('is_register', true, ['register_message_id'], ['is_embed', 'content']),
       { if: { properties: { is_register: { const: true } }, required: ['is_register'] }, then: { properties: { panel_type: { const: 'emoji' } } } },
     ],
-  });
+  },
+);
 
-export const EditPanelBody = z
-  .object({
-    ...settings,
-    message_content: z.string().nullish(),
-    message_is_embed: z.boolean(),
-  })
-  .superRefine((value, ctx) => {
-    emojiSettings(value, ctx);
-    if (value.message_content != null) {
-      const problem = contentProblem(value.message_content, value.message_is_embed);
-      if (problem) rule(ctx, 'message_content', problem);
-    }
-  })
-  .meta({ allOf: [emojiSettingsRequired] });
+export const EditPanelBody = meta(
+  z
+    .object({
+      ...settings,
+      message_content: z.nullish(z.string()),
+      message_is_embed: z.boolean(),
+    })
+    .check(
+      z.superRefine((value, ctx) => {
+        emojiSettings(value, ctx);
+        if (value.message_content != null) {
+          const problem = contentProblem(value.message_content, value.message_is_embed);
+          if (problem) rule(ctx, 'message_content', problem);
+        }
+      }),
+    ),
+  { allOf: [emojiSettingsRequired] },
+);
 
 /** An entry's label and dropdown description: null, or 1 to 100 characters (buttons: 80, checked against the panel). */
-const optionText = z.string().max(MAX_OPTION_TEXT).nullish();
+const optionText = z.nullish(z.string().check(z.maxLength(MAX_OPTION_TEXT)));
 
-const roleIds = snowflakeList.min(1).max(MAX_ENTRY_ROLES);
+const roleIds = snowflakeList.check(z.minLength(1), z.maxLength(MAX_ENTRY_ROLES));
 
 /** The rules every entry body shares: distinct roles, no empty text. */
 function entryRules(value: { role_ids: string[]; text?: string | null; description?: string | null }, ctx: Ctx) {
@@ -107,11 +126,13 @@ export const AddEntryBody = z
     text: optionText,
     description: optionText,
   })
-  .superRefine((value, ctx) => {
-    entryRules(value, ctx);
-    const problem = emojiProblem(value.emoji_name, value.emoji_id);
-    if (problem) rule(ctx, 'emoji_name', problem);
-  });
+  .check(
+    z.superRefine((value, ctx) => {
+      entryRules(value, ctx);
+      const problem = emojiProblem(value.emoji_name, value.emoji_id);
+      if (problem) rule(ctx, 'emoji_name', problem);
+    }),
+  );
 
 export const EditEntryBody = z
   .object({
@@ -120,35 +141,39 @@ export const EditEntryBody = z
     text: optionText,
     description: optionText,
   })
-  .superRefine(entryRules);
+  .check(z.superRefine(entryRules));
 
 export const INTERACTION_TYPES = ['component', 'reaction_add', 'reaction_delete'] as const;
 
-export const CheckBody = z
-  .object({
-    guild_id: snowflake,
-    channel_id: snowflake,
-    message_id: snowflake,
-    interaction_type: z.enum(INTERACTION_TYPES),
-    interaction_custom_id: z.string().nullish(),
-    interaction_id_token: z.string().nullish(),
-    application_id: nullableSnowflake,
-    interaction_value: z.string().nullish(),
-    emoji_name: z.string().nullish(),
-    emoji_id: nullableSnowflake,
-  })
-  .superRefine((value, ctx) => {
-    if (value.interaction_type === 'component') {
-      for (const field of ['interaction_custom_id', 'interaction_id_token', 'application_id'] as const) {
-        if (value[field] == null) rule(ctx, field, 'is required when interaction_type is component');
-      }
-    } else if (value.emoji_name == null) {
-      rule(ctx, 'emoji_name', `is required when interaction_type is ${value.interaction_type}`);
-    }
-  })
-  .meta({
+export const CheckBody = meta(
+  z
+    .object({
+      guild_id: snowflake,
+      channel_id: snowflake,
+      message_id: snowflake,
+      interaction_type: z.enum(INTERACTION_TYPES),
+      interaction_custom_id: z.nullish(z.string()),
+      interaction_id_token: z.nullish(z.string()),
+      application_id: nullableSnowflake,
+      interaction_value: z.nullish(z.string()),
+      emoji_name: z.nullish(z.string()),
+      emoji_id: nullableSnowflake,
+    })
+    .check(
+      z.superRefine((value, ctx) => {
+        if (value.interaction_type === 'component') {
+          for (const field of ['interaction_custom_id', 'interaction_id_token', 'application_id'] as const) {
+            if (value[field] == null) rule(ctx, field, 'is required when interaction_type is component');
+          }
+        } else if (value.emoji_name == null) {
+          rule(ctx, 'emoji_name', `is required when interaction_type is ${value.interaction_type}`);
+        }
+      }),
+    ),
+  {
     allOf: [requiredWhen('interaction_type', 'component', ['interaction_custom_id', 'interaction_id_token', 'application_id'], ['emoji_name'])],
-  });
+  },
+);
 
 export const CheckDeleteBody = z.object({ guild_id: snowflake, channel_id: snowflake, message_id: nullableSnowflake });
 
@@ -157,35 +182,41 @@ export const PrivacyBody = PrivacyQuery;
 
 /* The answers (contract 6: exactly these fields). */
 
-export const PanelRecord = z.object({
-  id: recordId,
-  guild_id: snowflakeOut,
-  panel_id: z.string(),
-  panel_type: z.enum(PANEL_TYPES),
-  channel_id: snowflakeOut,
-  message_id: snowflakeOut,
-  is_service_message: z.boolean().meta({ description: 'The service created the message' }),
-  message_content: z.string().nullable(),
-  message_is_embed: z.boolean(),
-  limit_roles_to_one: z.boolean(),
-  supports_remove: z.boolean(),
-  keep_counter_at_one: z.boolean(),
-  delete_unrelated_emoji_reactions: z.boolean(),
-  remove_roles_from_users_on_entry_delete: z.boolean(),
-  created_at: timestamp,
-}).meta({ id: 'ReactionRolePanel' });
+export const PanelRecord = meta(
+  z.object({
+    id: recordId,
+    guild_id: snowflakeOut,
+    panel_id: z.string(),
+    panel_type: z.enum(PANEL_TYPES),
+    channel_id: snowflakeOut,
+    message_id: snowflakeOut,
+    is_service_message: meta(z.boolean(), { description: 'The service created the message' }),
+    message_content: z.nullable(z.string()),
+    message_is_embed: z.boolean(),
+    limit_roles_to_one: z.boolean(),
+    supports_remove: z.boolean(),
+    keep_counter_at_one: z.boolean(),
+    delete_unrelated_emoji_reactions: z.boolean(),
+    remove_roles_from_users_on_entry_delete: z.boolean(),
+    created_at: timestamp,
+  }),
+  { id: 'ReactionRolePanel' },
+);
 
-export const EntryRecord = z.object({
-  id: recordId,
-  guild_id: snowflakeOut,
-  panel_id: z.string(),
-  entry_id: z.string(),
-  role_ids: z.array(snowflakeOut),
-  emoji_name: z.string(),
-  emoji_id: snowflakeOut.nullable(),
-  text: z.string().nullable(),
-  description: z.string().nullable(),
-}).meta({ id: 'ReactionRoleEntry' });
+export const EntryRecord = meta(
+  z.object({
+    id: recordId,
+    guild_id: snowflakeOut,
+    panel_id: z.string(),
+    entry_id: z.string(),
+    role_ids: z.array(snowflakeOut),
+    emoji_name: z.string(),
+    emoji_id: z.nullable(snowflakeOut),
+    text: z.nullable(z.string()),
+    description: z.nullable(z.string()),
+  }),
+  { id: 'ReactionRoleEntry' },
+);
 
 export const PanelAnswer = z.object({ panel: PanelRecord });
 export const PanelsPage = z.object({ panels: z.array(PanelRecord), ...pageFields });
@@ -197,13 +228,13 @@ export const EntriesAnswer = z.object({ entries: z.array(EntryRecord) });
 /** What a check did for the member: the entries claimed and released, and the role changes. */
 export const CheckAnswer = z.object({
   panel_id: z.string(),
-  entry_id: z.string().nullable(),
+  entry_id: z.nullable(z.string()),
   member_id: snowflakeOut,
   changed: z.boolean(),
-  claimed: z.array(z.string()).meta({ description: 'Entry IDs claimed' }),
-  released: z.array(z.string()).meta({ description: 'Entry IDs released' }),
+  claimed: meta(z.array(z.string()), { description: 'Entry IDs claimed' }),
+  released: meta(z.array(z.string()), { description: 'Entry IDs released' }),
   roles_added: z.array(snowflakeOut),
   roles_removed: z.array(snowflakeOut),
-  entries_held: z.array(z.string()).meta({ description: 'Entry IDs the member holds afterwards' }),
+  entries_held: meta(z.array(z.string()), { description: 'Entry IDs the member holds afterwards' }),
   message: z.string(),
 });

@@ -2,42 +2,43 @@
  * Request and answer schemas of the serverstats settings, counters,
  * starboard and privacy routes (statistic families: `stats-schemas.ts`).
  */
-import { z } from 'zod';
-import { nullableSnowflake, snowflake } from '../../shared/http/schemas.js';
+import * as z from 'zod/mini';
+import { describe, meta } from '../../shared/http/meta.js';
+import { nullableSnowflake, orKeep, orNull, reject, snowflake } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { STATS_TOGGLES } from '../../shared/modules/catalogue.js';
 import { counterProblem } from './counter-rules.js';
 
-const shape = { status: 400 } as const;
-const id = z.string().describe('Snowflake ID as a decimal string');
-const optionalBool = z.boolean().nullish().transform((v) => v ?? undefined);
+const id = describe(z.string(), 'Snowflake ID as a decimal string');
+const optionalBool = orKeep(z.boolean());
 
 /**
  * A channel setting of PUT /settings: a snowflake, `"create"` (the service
  * creates the channel), `""` (clears it), or null / left out (unchanged).
  */
-const channelSetting = z
-  .unknown()
-  .optional()
-  .transform((value, ctx): string | undefined => {
-    if (value === undefined || value === null) return undefined;
-    if (value === '' || value === 'create') return value;
-    const parsed = parseSnowflake(value);
-    if (parsed === null) {
-      ctx.addIssue({ code: 'custom', message: 'must be a snowflake ID, "create" (the service creates the channel), "" (clears it) or null (unchanged)', params: shape });
-      return z.NEVER;
-    }
-    return parsed;
-  })
-  .meta({ anyOf: [{ type: 'string', pattern: '^([0-9]{1,20}|create)?$' }, { type: 'null' }] });
+const channelSetting = meta(
+  z.pipe(
+    z.optional(z.unknown()),
+    z.transform((value, ctx): string | undefined => {
+      if (value === undefined || value === null) return undefined;
+      if (value === '' || value === 'create') return value;
+      const parsed = parseSnowflake(value);
+      if (parsed === null) {
+        return reject(ctx, 'must be a snowflake ID, "create" (the service creates the channel), "" (clears it) or null (unchanged)');
+      }
+      return parsed;
+    }),
+  ),
+  { anyOf: [{ type: 'string', pattern: '^([0-9]{1,20}|create)?$' }, { type: 'null' }] },
+);
 
 export const SettingsRecord = z.object({
-  id: z.number().int(),
+  id: z.int(),
   guild_id: id,
   counters_enabled: z.boolean(),
-  counters_category_id: id.nullable(),
+  counters_category_id: z.nullable(id),
   starboard_enabled: z.boolean(),
-  starboard_channel_id: id.nullable(),
+  starboard_channel_id: z.nullable(id),
   starboard_count: z.string(),
   ...Object.fromEntries(STATS_TOGGLES.map((name) => [name, z.boolean()])),
 });
@@ -50,36 +51,36 @@ export const SettingsBody = z.object({
   counters_category_id: channelSetting,
   starboard_enabled: optionalBool,
   starboard_channel_id: channelSetting,
-  starboard_count: z.number().int().min(1).max(100).nullish().transform((v) => v ?? undefined),
+  starboard_count: orKeep(z.int().check(z.gte(1), z.lte(100))),
   ...Object.fromEntries(STATS_TOGGLES.map((name) => [name, optionalBool])),
 });
 export type SettingsInput = z.output<typeof SettingsBody>;
 
 export const CounterRecord = z.object({
-  id: z.number().int(),
+  id: z.int(),
   guild_id: id,
   counter_id: z.string(),
   channel_id: id,
-  counter_type: z.number().int(),
+  counter_type: z.int(),
   format: z.string(),
-  role_id: id.nullable(),
-  goal_count: z.number().int().nullable(),
-  value: z.string().nullable(),
-  updated_at: z.string().nullable(),
+  role_id: z.nullable(id),
+  goal_count: z.nullable(z.int()),
+  value: z.nullable(z.string()),
+  updated_at: z.nullable(z.string()),
 });
 
 export const StarboardEntryRecord = z.object({
-  id: z.number().int(),
+  id: z.int(),
   guild_id: id,
   original_message_id: id,
   original_channel_id: id,
   starboard_message_id: id,
-  star_count: z.number().int(),
+  star_count: z.int(),
   monitoring_start: z.string(),
 });
 
 export const DeletedAnswer = z.object({
-  settings: SettingsRecord.nullable(),
+  settings: z.nullable(SettingsRecord),
   counters: z.array(CounterRecord),
   starboard_entries: z.array(StarboardEntryRecord),
 });
@@ -87,30 +88,32 @@ export const DeletedAnswer = z.object({
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
 export const PrivacyBody = PrivacyQuery;
 export const PrivacyCounts = z.object({
-  username: z.number().int(),
-  display_name: z.number().int(),
-  global_name: z.number().int(),
-  nickname: z.number().int(),
-  id: z.number().int(),
+  username: z.int(),
+  display_name: z.int(),
+  global_name: z.int(),
+  nickname: z.int(),
+  id: z.int(),
 });
 export const MessageAnswer = z.object({ message: z.string() });
 
-export const CounterPath = z.object({ counter_id: z.string().min(1).max(64) });
+export const CounterPath = z.object({ counter_id: z.string().check(z.minLength(1), z.maxLength(64)) });
 export const CounterAnswer = z.object({ counter: CounterRecord });
 export const CountersAnswer = z.object({ counters: z.array(CounterRecord) });
 
 export const CreateCounterBody = z
   .object({
     guild_id: snowflake,
-    counter_type: z.number().int(),
-    new_format: z.string().max(200).nullish().transform((v) => v ?? null),
+    counter_type: z.int(),
+    new_format: orNull(z.string().check(z.maxLength(200))),
     new_role_id: nullableSnowflake,
-    new_goal: z.number().int().min(0).max(2 ** 31 - 1).nullish().transform((v) => v ?? null),
+    new_goal: orNull(z.int().check(z.gte(0), z.lte(2 ** 31 - 1))),
   })
-  .superRefine((body, ctx) => {
-    const problem = counterProblem(body);
-    if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      const problem = counterProblem(body);
+      if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
+    }),
+  );
 
 export const UpdateCountersBody = z.object({ guild_id: nullableSnowflake });
 export const ChannelBody = z.object({ guild_id: snowflake, channel_id: snowflake });

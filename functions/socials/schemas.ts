@@ -3,25 +3,28 @@
  * in two steps, as the contract orders: a string (400 otherwise), then its
  * allowed form for the kind (422), canonicalised for comparison.
  */
-import { z } from 'zod';
-import { guildQuery, pagination, snowflake } from '../../shared/http/schemas.js';
+import * as z from 'zod/mini';
+import { describe } from '../../shared/http/meta.js';
+import { guildQuery, pagination, reject, snowflake } from '../../shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
 
-const id = z.string().describe('Snowflake ID as a decimal string');
+const id = describe(z.string(), 'Snowflake ID as a decimal string');
 
 /** An identifier of a kind: answers both spellings, as written and as compared. */
 export const identifierOf = (spec: KindSpec) =>
-  z.string().transform((value, ctx) => {
-    const ident = spec.normalize(value);
-    if (ident === null) {
-      ctx.addIssue({ code: 'custom', message: `must be ${spec.rule}, not '${value.slice(0, 60)}'` });
-      return z.NEVER;
-    }
-    return { ident, identifier: value };
-  });
+  z.pipe(
+    z.string(),
+    z.transform((value, ctx) => {
+      const ident = spec.normalize(value);
+      if (ident === null) {
+        return reject(ctx, `must be ${spec.rule}, not '${value.slice(0, 60)}'`, 422);
+      }
+      return { ident, identifier: value };
+    }),
+  );
 
 export const SettingsRecord = z.object({
-  id: z.number().int(),
+  id: z.int(),
   guild_id: id,
   monitor_forum: z.boolean(),
   monitor_rss: z.boolean(),
@@ -39,13 +42,13 @@ export const SettingsBody = z.object({
 
 export function entryRecordSchema(kind: Kind) {
   const base = {
-    id: z.number().int(),
+    id: z.int(),
     guild_id: id,
     target_channel_id: id,
     mention_everyone: z.boolean(),
     created_at: z.string(),
-    failures: z.number().int().describe("How many polls of the source failed in a row (it is tried again after 5 min x 2^(failures-1), at most 24 h)"),
-    next_poll_at: z.string().nullable(),
+    failures: describe(z.int(), 'How many polls of the source failed in a row (it is tried again after 5 min x 2^(failures-1), at most 24 h)'),
+    next_poll_at: z.nullable(z.string()),
   };
   switch (kind) {
     case 'forum':
@@ -53,14 +56,14 @@ export function entryRecordSchema(kind: Kind) {
     case 'stream':
       return z.object({ ...base, stream_account: z.string() });
     case 'rss':
-      return z.object({ ...base, rss_feed: z.string(), latest_entry: z.string().nullable() });
+      return z.object({ ...base, rss_feed: z.string(), latest_entry: z.nullable(z.string()) });
     case 'video':
-      return z.object({ ...base, video_channel_handle: z.string(), uploads_playlist_id: z.string().nullable(), latest_video_id: z.string().nullable() });
+      return z.object({ ...base, video_channel_handle: z.string(), uploads_playlist_id: z.nullable(z.string()), latest_video_id: z.nullable(z.string()) });
   }
 }
 
-export const listQuery = () => guildQuery.extend(pagination);
-export const listAnswer = (kind: Kind) => z.object({ entries: z.array(entryRecordSchema(kind)), page: z.number().int(), page_size: z.number().int(), total: z.number().int() });
+export const listQuery = () => z.extend(guildQuery, pagination);
+export const listAnswer = (kind: Kind) => z.object({ entries: z.array(entryRecordSchema(kind)), page: z.int(), page_size: z.int(), total: z.int() });
 
 export const createBody = (kind: Kind) =>
   z.object({ guild_id: snowflake, [KINDS[kind].field]: identifierOf(KINDS[kind]), target_channel_id: snowflake, mention_everyone: z.boolean() });
@@ -69,25 +72,34 @@ export const entryAnswer = (kind: Kind) => z.object({ entry: entryRecordSchema(k
 export const deleteBody = (kind: Kind) => z.object({ guild_id: snowflake, [KINDS[kind].field]: identifierOf(KINDS[kind]) });
 export const deletedAnswer = (kind: Kind) => z.object({ entry: entryRecordSchema(kind), entries: z.array(entryRecordSchema(kind)) });
 
-const sendText = z.string().min(1).max(2000);
+const sendText = z.string().check(z.minLength(1), z.maxLength(2000));
 /** The send operations' bodies (document 1, 4.3): all required strings. */
 export const sendBody = (kind: Kind) => {
   switch (kind) {
     case 'forum':
-      return z.object({ community: identifierOf(KINDS.forum), url: z.string().url().max(2048) });
+      return z.object({ community: identifierOf(KINDS.forum), url: z.string().check(z.url(), z.maxLength(2048)) });
     case 'stream':
       return z.object({ stream_account: identifierOf(KINDS.stream) });
     case 'rss':
-      return z.object({ rss_feed_url: identifierOf(KINDS.rss), entry_title: sendText, entry_description: z.string().max(4000) });
+      return z.object({ rss_feed_url: identifierOf(KINDS.rss), entry_title: sendText, entry_description: z.string().check(z.maxLength(4000)) });
     case 'video':
-      return z.object({ uploads_playlist_id: z.string().min(1).max(64), video_id: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/), video_title: sendText });
+      return z.object({
+        uploads_playlist_id: z.string().check(z.minLength(1), z.maxLength(64)),
+        video_id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/)),
+        video_title: sendText,
+      });
   }
 };
 
 export const MessageAnswer = z.object({ message: z.string() });
 
-export const AllEntries = z.object({ forum: z.array(entryRecordSchema('forum')), stream: z.array(entryRecordSchema('stream')), rss: z.array(entryRecordSchema('rss')), video: z.array(entryRecordSchema('video')) });
-export const DeletedSettingsAnswer = z.object({ settings: SettingsRecord.nullable(), entries: AllEntries });
+export const AllEntries = z.object({
+  forum: z.array(entryRecordSchema('forum')),
+  stream: z.array(entryRecordSchema('stream')),
+  rss: z.array(entryRecordSchema('rss')),
+  video: z.array(entryRecordSchema('video')),
+});
+export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), entries: AllEntries });
 
 const actionType = z.enum(['add', 'remove']);
 export const ForumFilterBody = z.object({ action_type: actionType, community: identifierOf(KINDS.forum) });
@@ -100,4 +112,4 @@ export const MemeAnswer = z.object({ title: z.string(), url: z.string(), post_li
 export const MemeSendBody = z.object({ guild_id: snowflake, channel_id: snowflake, message_id: snowflake });
 
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyCounts = z.object({ username: z.number().int(), display_name: z.number().int(), global_name: z.number().int(), nickname: z.number().int(), id: z.number().int() });
+export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

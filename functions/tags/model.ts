@@ -3,7 +3,8 @@
  * limits of contract 12: at most 1000 tags a guild, 1..10 names a tag of
  * 1..32 characters without spaces, content of 1..2000 characters.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { meta } from '../../shared/http/meta.js';
 import { messageAnswer, pageFields, privacyCounts, recordId, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 
 export const MODULE = 'tags' as const;
@@ -42,8 +43,8 @@ export interface TagWithNames {
   entry_names: TagName[];
 }
 
-export const TagRecord = z
-  .object({
+export const TagRecord = meta(
+  z.object({
     id: recordId,
     guild_id: snowflakeOut,
     tag_id: z.string(),
@@ -51,19 +52,21 @@ export const TagRecord = z
     owner_id: snowflakeOut,
     created_at: timestamp,
     last_update: timestamp,
-    visibility: z.number().int().meta({ enum: [1, 2], description: '1 public (anyone may send it), 2 private (only its owner)' }),
-  })
-  .meta({ id: 'TagsEntry' });
+    visibility: meta(z.int(), { enum: [1, 2], description: '1 public (anyone may send it), 2 private (only its owner)' }),
+  }),
+  { id: 'TagsEntry' },
+);
 
-export const TagNameRecord = z
-  .object({
+export const TagNameRecord = meta(
+  z.object({
     id: recordId,
     guild_id: snowflakeOut,
     tag_id: z.string(),
-    name: z.string().meta({ description: '1..32 characters without spaces, unique in the guild (case-insensitively)' }),
+    name: meta(z.string(), { description: '1..32 characters without spaces, unique in the guild (case-insensitively)' }),
     created_at: timestamp,
-  })
-  .meta({ id: 'TagsEntryName' });
+  }),
+  { id: 'TagsEntryName' },
+);
 
 export const TagAnswer = z.object({ entry: TagRecord, entry_names: z.array(TagNameRecord) });
 export const TagsPageAnswer = z.object({ entries: z.array(TagAnswer), ...pageFields });

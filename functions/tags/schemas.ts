@@ -4,13 +4,14 @@
  * without spaces, no two alike ignoring case), content (1..2000
  * characters), visibility (1 or 2), an interaction's two fields together.
  */
-import { z } from 'zod';
-import { nullableSnowflake, pagination, snowflake } from '../../shared/http/schemas.js';
+import * as z from 'zod/mini';
+import { meta } from '../../shared/http/meta.js';
+import { nullableSnowflake, orKeep, orNull, pagination, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES } from './model.js';
 
 /** Adds a 422 rule issue; the reason is a whole sentence naming its field. */
-function rule(ctx: z.RefinementCtx, problem: string | null): void {
+function rule(ctx: z.core.$RefinementCtx, problem: string | null): void {
   if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
 }
 
@@ -41,7 +42,8 @@ export function namesProblem(names: readonly string[]): string | null {
   return null;
 }
 
-const visibilityProblem = (v: number) => (VISIBILITIES.includes(v) ? null : `Field 'visibility' must be 1 (public: anyone may send it) or 2 (private: only its owner); it is ${v}.`);
+const visibilityProblem = (v: number) =>
+  VISIBILITIES.includes(v) ? null : `Field 'visibility' must be 1 (public: anyone may send it) or 2 (private: only its owner); it is ${v}.`;
 
 function interactionProblem(applicationId: string | null, token: string | null): string | null {
   return (applicationId === null) !== (token === null || token === '')
@@ -49,54 +51,68 @@ function interactionProblem(applicationId: string | null, token: string | null):
     : null;
 }
 
-const visibility = z.number().int().meta({ enum: [1, 2], description: '1 public (anyone may send it), 2 private (only its owner)' });
-const names = z.array(z.string()).meta({ description: `1..${MAX_NAMES} names of 1..${MAX_NAME_CHARS} characters without spaces, unique in the guild ignoring case` });
+const visibility = meta(z.int(), { enum: [1, 2], description: '1 public (anyone may send it), 2 private (only its owner)' });
+const names = meta(z.array(z.string()), {
+  description: `1..${MAX_NAMES} names of 1..${MAX_NAME_CHARS} characters without spaces, unique in the guild ignoring case`,
+});
 /** `application_id` and `token` of the interaction to answer, when the request comes from one. */
-const interaction = { application_id: nullableSnowflake, token: z.string().nullish().transform((v) => v ?? null) };
+const interaction = {
+  application_id: nullableSnowflake,
+  token: orNull(z.string()),
+};
 
-export const CreateTagBody = z
-  .object({ guild_id: snowflake, owner_id: snowflake, content: z.string(), visibility, names, ...interaction })
-  .superRefine((body, ctx) => {
+export const CreateTagBody = z.object({ guild_id: snowflake, owner_id: snowflake, content: z.string(), visibility, names, ...interaction }).check(
+  z.superRefine((body, ctx) => {
     rule(ctx, interactionProblem(body.application_id, body.token));
     rule(ctx, namesProblem(body.names));
     rule(ctx, templateProblem(body.content, false));
     rule(ctx, visibilityProblem(body.visibility));
-  });
-
-/** A field left out or null keeps its value (contract 3.5). */
-const keep = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+  }),
+);
 
 export const EditTagBody = z
   .object({
     guild_id: snowflake,
-    owner_id: nullableSnowflake.transform((v) => v ?? undefined).meta({ description: 'Hands the tag to this member' }),
-    content: keep(z.string()),
-    visibility: keep(visibility),
-    names: keep(names).meta({ description: 'Replaces every name of the tag' }),
+    owner_id: meta(
+      z.pipe(
+        nullableSnowflake,
+        z.transform((v) => v ?? undefined),
+      ),
+      { description: 'Hands the tag to this member' },
+    ),
+    content: orKeep(z.string()),
+    visibility: orKeep(visibility),
+    names: meta(orKeep(names), { description: 'Replaces every name of the tag' }),
     ...interaction,
   })
-  .superRefine((body, ctx) => {
-    rule(ctx, interactionProblem(body.application_id, body.token));
-    if (body.names !== undefined) rule(ctx, namesProblem(body.names));
-    if (body.content !== undefined) rule(ctx, templateProblem(body.content, false));
-    if (body.visibility !== undefined) rule(ctx, visibilityProblem(body.visibility));
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      rule(ctx, interactionProblem(body.application_id, body.token));
+      if (body.names !== undefined) rule(ctx, namesProblem(body.names));
+      if (body.content !== undefined) rule(ctx, templateProblem(body.content, false));
+      if (body.visibility !== undefined) rule(ctx, visibilityProblem(body.visibility));
+    }),
+  );
 
-export const DeleteTagBody = z.object({ guild_id: snowflake, ...interaction }).superRefine((body, ctx) => {
-  rule(ctx, interactionProblem(body.application_id, body.token));
-});
-
-export const SendTagBody = z
-  .object({ guild_id: snowflake, channel_id: snowflake, user_mention_id: nullableSnowflake, ...interaction })
-  .superRefine((body, ctx) => {
+export const DeleteTagBody = z.object({ guild_id: snowflake, ...interaction }).check(
+  z.superRefine((body, ctx) => {
     rule(ctx, interactionProblem(body.application_id, body.token));
-  });
+  }),
+);
+
+export const SendTagBody = z.object({ guild_id: snowflake, channel_id: snowflake, user_mention_id: nullableSnowflake, ...interaction }).check(
+  z.superRefine((body, ctx) => {
+    rule(ctx, interactionProblem(body.application_id, body.token));
+  }),
+);
 
 export const ListTagsQuery = z
-  .object({ guild_id: snowflake, ...pagination, name: z.string().optional().meta({ description: 'Only the tag with this name (ignoring case)' }) })
-  .superRefine((query, ctx) => {
-    if (query.name !== undefined) rule(ctx, nameProblem(query.name, 'name'));
-  });
+  .object({ guild_id: snowflake, ...pagination, name: meta(z.optional(z.string()), { description: 'Only the tag with this name (ignoring case)' }) })
+  .check(
+    z.superRefine((query, ctx) => {
+      if (query.name !== undefined) rule(ctx, nameProblem(query.name, 'name'));
+    }),
+  );
 
 export const TagPath = z.object({ entry_id: z.string() });
 export const GuildQuery = z.object({ guild_id: snowflake });

@@ -1,32 +1,37 @@
 /** The verifier's request and answer schemas (records of contract 11). */
-import { z } from 'zod';
-import { channelSetting, nullableSnowflake, snowflake } from '../../shared/http/schemas.js';
+import * as z from 'zod/mini';
+import { describe, meta } from '../../shared/http/meta.js';
+import { channelSetting, nullableSnowflake, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
 
-const id = z.string().describe('Snowflake ID as a decimal string');
-const optionalBool = z.boolean().nullish().transform((v) => v ?? undefined);
-const optionalText = (max: number) => z.string().min(1).max(max).nullish().transform((v) => v ?? undefined);
+const id = describe(z.string(), 'Snowflake ID as a decimal string');
+const optionalBool = orKeep(z.boolean());
+const optionalText = (max: number) => orKeep(z.string().check(z.minLength(1), z.maxLength(max)));
 
-export const SettingsRecord = z
-  .object({
-    id: z.number().int(),
+export const SettingsRecord = meta(
+  z.object({
+    id: z.int(),
     guild_id: id,
-    verifier_type: z.number().int(),
-    verifier_verified_role_ids: z.string().describe('Role IDs joined by commas'),
+    verifier_type: z.int(),
+    verifier_verified_role_ids: describe(z.string(), 'Role IDs joined by commas'),
     verifier_message_is_embed: z.boolean(),
-    verifier_message_content: z.string().nullable(),
-    verifier_channel: id.nullable(),
-    verifier_message_content_completed: z.string().nullable(),
-    verifier_passphrase: z.string().nullable(),
+    verifier_message_content: z.nullable(z.string()),
+    verifier_channel: z.nullable(id),
+    verifier_message_content_completed: z.nullable(z.string()),
+    verifier_passphrase: z.nullable(z.string()),
     verifier_message_completed_is_embed: z.boolean(),
-  })
-  .meta({ id: 'VerifierSettings' });
+  }),
+  { id: 'VerifierSettings' },
+);
 export const SettingsAnswer = z.object({ settings: SettingsRecord });
 
 export const SettingsBody = z
   .object({
     guild_id: snowflake,
-    verifier_type: z.number().int().meta({ enum: [1, 2, 3] }).nullish().transform((v) => v ?? undefined),
-    verifier_verified_role_ids: z.array(snowflake).max(25).nullish().transform((v) => (v == null ? undefined : [...new Set(v)].join(','))),
+    verifier_type: orKeep(meta(z.int(), { enum: [1, 2, 3] })),
+    verifier_verified_role_ids: z.pipe(
+      z.nullish(z.array(snowflake).check(z.maxLength(25))),
+      z.transform((v) => (v == null ? undefined : [...new Set(v)].join(','))),
+    ),
     verifier_message_is_embed: optionalBool,
     verifier_message_content: optionalText(6000),
     verifier_channel: channelSetting('prompts go as DMs'),
@@ -34,46 +39,54 @@ export const SettingsBody = z
     verifier_passphrase: optionalText(100),
     verifier_message_completed_is_embed: optionalBool,
   })
-  .superRefine((body, ctx) => {
-    if (body.verifier_type !== undefined && ![1, 2, 3].includes(body.verifier_type)) {
-      ctx.addIssue({ code: 'custom', path: ['verifier_type'], message: 'must be 1 (click to pass), 2 (passphrase) or 3 (web)' });
-    }
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.verifier_type !== undefined && ![1, 2, 3].includes(body.verifier_type)) {
+        ctx.addIssue({ code: 'custom', path: ['verifier_type'], message: 'must be 1 (click to pass), 2 (passphrase) or 3 (web)' });
+      }
+    }),
+  );
 export type SettingsInput = z.output<typeof SettingsBody>;
 
-export const EntryRecord = z
-  .object({
-    id: z.number().int(),
+export const EntryRecord = meta(
+  z.object({
+    id: z.int(),
     guild_id: id,
     verifier_id: z.string(),
     user_id: id,
-    requester_id: id.nullable(),
+    requester_id: z.nullable(id),
     is_verified: z.boolean(),
-    verify_message_id: id.nullable(),
-    verify_channel_id: id.nullable(),
+    verify_message_id: z.nullable(id),
+    verify_channel_id: z.nullable(id),
     timestamp: z.string(),
-    verified_at: z.string().nullable(),
-    failed_attempts: z.number().int(),
-  })
-  .meta({ id: 'Verification' });
+    verified_at: z.nullable(z.string()),
+    failed_attempts: z.int(),
+  }),
+  { id: 'Verification' },
+);
 export const EntriesAnswer = z.object({ entries: z.array(EntryRecord) });
 export const EntryAnswer = z.object({ entry: EntryRecord });
-export const DeletedSettingsAnswer = z.object({ settings: SettingsRecord.nullable(), entries: z.array(EntryRecord) });
+export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), entries: z.array(EntryRecord) });
 export const MessageAnswer = z.object({ message: z.string() });
 export const CreatedAnswer = z.object({ message: z.string(), verifier_id: z.string() });
 
-export const EntryPath = z.object({ entry_id: z.string().min(1).max(128) });
-export const CreateBody = z.object({ guild_id: snowflake, requester: nullableSnowflake, application_id: nullableSnowflake, token: z.string().nullish().transform((v) => v ?? null) });
+export const EntryPath = z.object({ entry_id: z.string().check(z.minLength(1), z.maxLength(128)) });
+export const CreateBody = z.object({
+  guild_id: snowflake,
+  requester: nullableSnowflake,
+  application_id: nullableSnowflake,
+  token: orNull(z.string()),
+});
 export const HandleBody = z.object({
-  verifier_id: z.string().min(1).max(128),
+  verifier_id: z.string().check(z.minLength(1), z.maxLength(128)),
   guild_id: nullableSnowflake,
   interaction_id: nullableSnowflake,
-  token: z.string().max(500).nullish().transform((v) => v ?? null),
-  interaction_type: z.enum(['ComponentInteraction', 'ModalInteraction']).nullish().transform((v) => v ?? null),
-  passphrase_value: z.string().max(100).nullish().transform((v) => v ?? null),
+  token: orNull(z.string().check(z.maxLength(500))),
+  interaction_type: orNull(z.enum(['ComponentInteraction', 'ModalInteraction'])),
+  passphrase_value: orNull(z.string().check(z.maxLength(100))),
 });
-export const WebPath = z.object({ verifier_id: z.string().min(1).max(128) });
-export const WebQuery = z.object({ token: z.string().max(200).optional() });
+export const WebPath = z.object({ verifier_id: z.string().check(z.minLength(1), z.maxLength(128)) });
+export const WebQuery = z.object({ token: z.optional(z.string().check(z.maxLength(200))) });
 
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyCounts = z.object({ username: z.number().int(), display_name: z.number().int(), global_name: z.number().int(), nickname: z.number().int(), id: z.number().int() });
+export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

@@ -2,7 +2,8 @@
  * The welcoming module's records (contract 11) and their answer schemas,
  * and the limits of contract 12.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { meta } from '../../shared/http/meta.js';
 
 /** `response_type`: what a response is for. */
 export const ResponseType = { DmWelcome: 1, ChannelWelcome: 2, ChannelLeave: 3 } as const;
@@ -63,62 +64,84 @@ export interface WelcomingSettings {
 
 /** Which settings pick the response of each type: switched on, randomized, named, and where it goes. */
 export const RESPONSE_SETTINGS = {
-  [ResponseType.DmWelcome]: { enabled: 'welcome_messages_dm_enabled', randomized: 'welcome_messages_dm_randomized', named: 'welcome_message_dm_response_id', channel: null },
-  [ResponseType.ChannelWelcome]: { enabled: 'welcome_messages_enabled', randomized: 'welcome_messages_randomized', named: 'welcome_message_response_id', channel: 'welcome_messages_channel' },
-  [ResponseType.ChannelLeave]: { enabled: 'leave_messages_enabled', randomized: 'leave_messages_randomized', named: 'leave_message_response_id', channel: 'leave_messages_channel' },
-} as const satisfies Record<ResponseTypeValue, { enabled: keyof WelcomingSettings; randomized: keyof WelcomingSettings; named: keyof WelcomingSettings; channel: keyof WelcomingSettings | null }>;
+  [ResponseType.DmWelcome]: {
+    enabled: 'welcome_messages_dm_enabled',
+    randomized: 'welcome_messages_dm_randomized',
+    named: 'welcome_message_dm_response_id',
+    channel: null,
+  },
+  [ResponseType.ChannelWelcome]: {
+    enabled: 'welcome_messages_enabled',
+    randomized: 'welcome_messages_randomized',
+    named: 'welcome_message_response_id',
+    channel: 'welcome_messages_channel',
+  },
+  [ResponseType.ChannelLeave]: {
+    enabled: 'leave_messages_enabled',
+    randomized: 'leave_messages_randomized',
+    named: 'leave_message_response_id',
+    channel: 'leave_messages_channel',
+  },
+} as const satisfies Record<
+  ResponseTypeValue,
+  { enabled: keyof WelcomingSettings; randomized: keyof WelcomingSettings; named: keyof WelcomingSettings; channel: keyof WelcomingSettings | null }
+>;
 
-const id = z.string().meta({ description: 'Platform snowflake ID' });
+const id = meta(z.string(), { description: 'Platform snowflake ID' });
 
 export const SettingsRecord = z.object({
-  id: z.number().int(),
+  id: z.int(),
   guild_id: id,
   welcome_messages_dm_enabled: z.boolean(),
   welcome_messages_enabled: z.boolean(),
   welcome_messages_randomized: z.boolean(),
-  welcome_messages_channel: id.nullable(),
+  welcome_messages_channel: z.nullable(id),
   leave_messages_enabled: z.boolean(),
   leave_messages_randomized: z.boolean(),
-  leave_messages_channel: id.nullable(),
+  leave_messages_channel: z.nullable(id),
   autorole_enabled: z.boolean(),
-  autorole_role_ids: z.string().meta({ description: 'Role IDs joined by commas ("" when none)' }),
+  autorole_role_ids: meta(z.string(), { description: 'Role IDs joined by commas ("" when none)' }),
   timedroles_enabled: z.boolean(),
   welcome_messages_dm_randomized: z.boolean(),
-  welcome_message_dm_response_id: z.string().nullable(),
-  welcome_message_response_id: z.string().nullable(),
-  leave_message_response_id: z.string().nullable(),
+  welcome_message_dm_response_id: z.nullable(z.string()),
+  welcome_message_response_id: z.nullable(z.string()),
+  leave_message_response_id: z.nullable(z.string()),
 });
 
 export const ResponseRecord = z.object({
-  id: z.number().int(),
+  id: z.int(),
   guild_id: id,
   response_id: z.string(),
-  response_type: z.number().int().meta({ description: '1 DM welcome, 2 channel welcome, 3 channel leave' }),
+  response_type: meta(z.int(), { description: '1 DM welcome, 2 channel welcome, 3 channel leave' }),
   is_embed: z.boolean(),
   content: z.string(),
   created_at: z.string(),
 });
 
 export const TimedRoleRecord = z.object({
-  id: z.number().int(),
+  id: z.int(),
   guild_id: id,
   timedrole_id: z.string(),
   role_id: id,
-  add_after: z.number().int().meta({ description: 'Seconds after joining' }),
+  add_after: meta(z.int(), { description: 'Seconds after joining' }),
   created_at: z.string(),
 });
 
 export const SettingsAnswer = z.object({ settings: SettingsRecord });
-export const DeleteSettingsAnswer = z.object({ settings: SettingsRecord.nullable(), responses: z.array(ResponseRecord), timedroles: z.array(TimedRoleRecord) });
+export const DeleteSettingsAnswer = z.object({
+  settings: z.nullable(SettingsRecord),
+  responses: z.array(ResponseRecord),
+  timedroles: z.array(TimedRoleRecord),
+});
 export const ResponseAnswer = z.object({ response: ResponseRecord });
 export const ResponsesAnswer = z.object({ responses: z.array(ResponseRecord) });
 export const TimedRoleAnswer = z.object({ timedrole: TimedRoleRecord });
 export const TimedRolesAnswer = z.object({ timedroles: z.array(TimedRoleRecord) });
 export const MessageAnswer = z.object({ message: z.string() });
 export const PrivacyAnswer = z.object({
-  username: z.number().int(),
-  display_name: z.number().int(),
-  global_name: z.number().int(),
-  nickname: z.number().int(),
-  id: z.number().int(),
+  username: z.int(),
+  display_name: z.int(),
+  global_name: z.int(),
+  nickname: z.int(),
+  id: z.int(),
 });

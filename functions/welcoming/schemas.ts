@@ -3,24 +3,24 @@
  * rules (422). Settings follow contract 3.5: a field left out or null keeps
  * its value, `""` clears a nullable channel or ID.
  */
-import { z } from 'zod';
-import { channelSetting, queryInt, snowflake } from '../../shared/http/schemas.js';
+import * as z from 'zod/mini';
+import { channelSetting, orKeep, queryInt, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES } from './model.js';
 
-const keep = z.boolean().nullish().transform((v) => v ?? undefined);
+const keep = orKeep(z.boolean());
 
 /** A response ID setting: an ID sets it, `""` clears it, null or absent keeps it. */
-const responseSetting = z
-  .string()
-  .nullish()
-  .transform((value) => (value === undefined || value === null ? undefined : value === '' ? null : value));
+const responseSetting = z.pipe(
+  z.nullish(z.string()),
+  z.transform((value) => (value === undefined || value === null ? undefined : value === '' ? null : value)),
+);
 
 /** Autoroles: a list of role IDs (stored joined by commas, each once); `""` or `[]` clears them. */
-const rolesSetting = z
-  .union([z.literal(''), z.array(snowflake)])
-  .nullish()
-  .transform((value) => (value === undefined || value === null ? undefined : value === '' ? '' : [...new Set(value)].join(',')));
+const rolesSetting = z.pipe(
+  z.nullish(z.union([z.literal(''), z.array(snowflake)])),
+  z.transform((value) => (value === undefined || value === null ? undefined : value === '' ? '' : [...new Set(value)].join(','))),
+);
 
 export const SettingsBody = z.object({
   guild_id: snowflake,
@@ -47,18 +47,20 @@ const RESPONSE_TYPE_RULE = 'must be 1 (DM welcome), 2 (channel welcome) or 3 (ch
 export const CreateResponseBody = z
   .object({
     guild_id: snowflake,
-    response_type: z.number().int().refine(responseTypeRule, RESPONSE_TYPE_RULE),
+    response_type: z.int().check(z.refine(responseTypeRule, RESPONSE_TYPE_RULE)),
     is_embed: z.boolean(),
     content: z.string(),
   })
-  .superRefine((body, ctx) => {
-    const problem = templateProblem(body.content, body.is_embed);
-    if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      const problem = templateProblem(body.content, body.is_embed);
+      if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
+    }),
+  );
 
 export const ListResponsesQuery = z.object({
   guild_id: snowflake,
-  response_type: queryInt(z.number().int().refine(responseTypeRule, RESPONSE_TYPE_RULE)).optional(),
+  response_type: z.optional(queryInt(z.int().check(z.refine(responseTypeRule, RESPONSE_TYPE_RULE)))),
 });
 
 export const ResponsePath = z.object({ response_id: z.string() });
@@ -69,7 +71,7 @@ export const GuildBody = z.object({ guild_id: snowflake });
 export const CreateTimedRoleBody = z.object({
   guild_id: snowflake,
   role_id: snowflake,
-  add_after: z.number().int().min(ADD_AFTER_MIN).max(ADD_AFTER_MAX),
+  add_after: z.int().check(z.gte(ADD_AFTER_MIN), z.lte(ADD_AFTER_MAX)),
 });
 
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });

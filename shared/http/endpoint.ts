@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { type Caller, callerFromContext } from '../auth/caller.js';
 import { badRequest, forbidden } from '../errors.js';
 import { parseSnowflake } from '../ids.js';
@@ -13,9 +13,9 @@ import { isShapeIssue, problemOf, validationError } from './validation.js';
 
 /** What an endpoint validates. Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
 export interface EndpointSpec {
-  query?: z.ZodType;
-  body?: z.ZodType;
-  path?: z.ZodType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+  path?: z.ZodMiniType;
   /** `required`: 400 without the header. Otherwise the header is read when present. */
   actor?: 'required' | 'optional';
   /**
@@ -30,7 +30,7 @@ export interface EndpointSpec {
    * A route answering something other than the envelope (a page, the
    * document itself) names its content type instead.
    */
-  response?: z.ZodType | RawAnswer;
+  response?: z.ZodMiniType | RawAnswer;
 }
 
 /** A success answer that is not the JSON envelope, as the OpenAPI document describes it. */
@@ -39,7 +39,7 @@ export interface RawAnswer {
   description: string;
 }
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 /** What a use case receives: validated input, who calls, and for whom. */
 export interface EndpointInput<Q, B, P> {
@@ -88,7 +88,7 @@ function readBody(event: APIGatewayProxyEvent): unknown {
   return value;
 }
 
-type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodType; raw: unknown };
+type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unknown };
 
 /**
  * Turns a route's schemas and a use case into a Lambda handler. The factory
@@ -98,8 +98,8 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodType; raw: unknown 
  * query values past the store's limits (404, 422), then the use case and the
  * envelope.
  */
-export function endpoint<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
-  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: string; response?: z.ZodType | RawAnswer },
+export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
+  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: string; response?: z.ZodMiniType | RawAnswer },
   run: (input: EndpointInput<Q, B, P>) => Promise<object> | object,
 ): Handler {
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { meta } from './meta.js';
 import { parseSnowflake } from '../ids.js';
 
 /**
@@ -8,6 +9,16 @@ import { parseSnowflake } from '../ids.js';
 
 const SNOWFLAKE_RULE = 'a snowflake ID: 1 to 20 decimal digits within 0..18446744073709551615, as a string or a JSON integer';
 const shape = { status: 400 } as const;
+
+/**
+ * Fails a transform with `problem` (a predicate of the field: "must be ...")
+ * as a shape problem (400) unless `status` says 422. Zod mini's transforms
+ * have no `addIssue`, so the issue goes on the payload the way Zod's own do.
+ */
+export function reject(ctx: z.core.ParsePayload, problem: string, status: 400 | 422 = 400): never {
+  ctx.issues.push({ code: 'custom', message: problem, input: ctx.value, ...(status === 400 ? { params: shape } : {}) });
+  return z.NEVER;
+}
 
 export const SNOWFLAKE_PATTERN = '^[0-9]{1,20}$';
 
@@ -19,59 +30,79 @@ export const SNOWFLAKE_PATTERN = '^[0-9]{1,20}$';
 const snowflakeJsonSchema = {
   type: 'string',
   pattern: SNOWFLAKE_PATTERN,
-  description: 'Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.',
+  description:
+    'Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.',
   examples: ['1234567890123456789'],
 };
 
 /** A required platform ID; answers it as a canonical decimal string. */
-export const snowflake = z
-  .unknown()
-  .transform((value, ctx) => {
-    if (value === undefined) {
-      ctx.addIssue({ code: 'custom', message: `is required (${SNOWFLAKE_RULE})`, params: shape });
-      return z.NEVER;
-    }
-    const id = parseSnowflake(value);
-    if (id === null) {
-      ctx.addIssue({ code: 'custom', message: `must be ${SNOWFLAKE_RULE}`, params: shape });
-      return z.NEVER;
-    }
-    return id;
-  })
-  .meta(snowflakeJsonSchema);
+export const snowflake = meta(
+  z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      if (value === undefined) {
+        return reject(ctx, `is required (${SNOWFLAKE_RULE})`);
+      }
+      const id = parseSnowflake(value);
+      if (id === null) {
+        return reject(ctx, `must be ${SNOWFLAKE_RULE}`);
+      }
+      return id;
+    }),
+  ),
+  snowflakeJsonSchema,
+);
 
 /** A platform ID that may be null or left out (both mean null). */
-export const nullableSnowflake = z
-  .unknown()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined || value === null) return null;
-    const id = parseSnowflake(value);
-    if (id === null) {
-      ctx.addIssue({ code: 'custom', message: `must be null or ${SNOWFLAKE_RULE}`, params: shape });
-      return z.NEVER;
-    }
-    return id;
-  })
-  .meta({ ...snowflakeJsonSchema, type: ['string', 'null'] });
+export const nullableSnowflake = meta(
+  z.pipe(
+    z.optional(z.unknown()),
+    z.transform((value, ctx) => {
+      if (value === undefined || value === null) return null;
+      const id = parseSnowflake(value);
+      if (id === null) {
+        return reject(ctx, `must be null or ${SNOWFLAKE_RULE}`);
+      }
+      return id;
+    }),
+  ),
+  { ...snowflakeJsonSchema, type: ['string', 'null'] },
+);
+
+/** A field that may be left out or null, both meaning null. */
+export const orNull = <T extends z.ZodMiniType>(schema: T) =>
+  z.pipe(
+    z.nullish(schema),
+    z.transform((v) => v ?? null),
+  );
+
+/** A field of an update that, left out or null, keeps its value (contract 3.5): undefined. */
+export const orKeep = <T extends z.ZodMiniType>(schema: T) =>
+  z.pipe(
+    z.nullish(schema),
+    z.transform((v) => v ?? undefined),
+  );
 
 /** A list of platform IDs. */
 export const snowflakeList = z.array(snowflake);
 
 /** A query-string integer ("decimal"), then checked by `rules` (422). */
-export function queryInt<T extends z.ZodType<number, number>>(rules: T) {
-  return z
-    .string()
-    .transform((text, ctx) => {
-      if (!/^-?[0-9]{1,15}$/.test(text)) {
-        ctx.addIssue({ code: 'custom', message: 'must be a whole number written in decimal', params: shape });
-        return z.NEVER;
-      }
-      return Number(text);
-    })
-    .pipe(rules)
-    // Documented as the integer it stands for, with the rules' bounds.
-    .meta(readLater(() => z.toJSONSchema(rules, { unrepresentable: 'any' }) as Record<string, unknown>));
+export function queryInt<T extends z.ZodMiniType<number, number>>(rules: T) {
+  return meta(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((text, ctx) => {
+          if (!/^-?[0-9]{1,15}$/.test(text)) {
+            return reject(ctx, 'must be a whole number written in decimal');
+          }
+          return Number(text);
+        }),
+      ),
+      rules,
+    ),
+    readLater(() => z.toJSONSchema(rules, { unrepresentable: 'any' }) as Record<string, unknown>),
+  );
 }
 
 /**
@@ -92,21 +123,23 @@ function readLater(compute: () => Record<string, unknown>): Record<string, unkno
 }
 
 /** A query-string boolean: exactly `true` or `false`. */
-export const queryBool = z
-  .string()
-  .transform((text, ctx) => {
-    if (text !== 'true' && text !== 'false') {
-      ctx.addIssue({ code: 'custom', message: 'must be true or false', params: shape });
-      return z.NEVER;
-    }
-    return text === 'true';
-  })
-  .meta({ type: 'boolean' });
+export const queryBool = meta(
+  z.pipe(
+    z.string(),
+    z.transform((text, ctx) => {
+      if (text !== 'true' && text !== 'false') {
+        return reject(ctx, 'must be true or false');
+      }
+      return text === 'true';
+    }),
+  ),
+  { type: 'boolean' },
+);
 
 /** `page` >= 1 (default 1) and `page_size` 1..100 (default 10); outside: 422. */
 export const pagination = {
-  page: queryInt(z.number().int().min(1)).default(1),
-  page_size: queryInt(z.number().int().min(1).max(100)).default(10),
+  page: z._default(queryInt(z.int().check(z.gte(1))), 1),
+  page_size: z._default(queryInt(z.int().check(z.gte(1), z.lte(100))), 10),
 };
 
 /** The query of a guild-scoped read: `guild_id` (req). */
@@ -121,19 +154,20 @@ export const guildBody = z.object({ guild_id: snowflake });
  */
 
 /** A platform ID in an answer: always a decimal string. */
-export const snowflakeOut = z
-  .string()
-  .regex(new RegExp(SNOWFLAKE_PATTERN))
-  .meta({ description: 'Platform snowflake ID (uint64) as a decimal string', examples: ['1234567890123456789'] });
+export const snowflakeOut = meta(z.string().check(z.regex(new RegExp(SNOWFLAKE_PATTERN))), {
+  description: 'Platform snowflake ID (uint64) as a decimal string',
+  examples: ['1234567890123456789'],
+});
 
 /** A record's `id`: a positive integer, unique within its record type (contract 3.4). */
-export const recordId = z.number().int().min(1).meta({ description: 'Positive integer, unique within the record type' });
+export const recordId = meta(z.int().check(z.gte(1)), { description: 'Positive integer, unique within the record type' });
 
 /** A timestamp in an answer: ISO 8601 UTC with milliseconds. */
-export const timestamp = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
-  .meta({ format: 'date-time', description: 'ISO 8601 UTC time', examples: ['2026-11-21T12:00:00.000Z'] });
+export const timestamp = meta(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)), {
+  format: 'date-time',
+  description: 'ISO 8601 UTC time',
+  examples: ['2026-11-21T12:00:00.000Z'],
+});
 
 /**
  * A channel setting of `PUT /settings` (contract 3.5): a snowflake sets it,
@@ -141,38 +175,42 @@ export const timestamp = z
  * `emptyMeans` says what a cleared channel means to the module.
  */
 export const channelSetting = (emptyMeans = 'clears it') =>
-  z
-    .unknown()
-    .optional()
-    .transform((value, ctx): string | null | undefined => {
-      if (value === undefined || value === null) return undefined;
-      if (value === '') return null;
-      const parsed = parseSnowflake(value);
-      if (parsed === null) {
-        ctx.addIssue({ code: 'custom', message: `must be a channel ID, "" (${emptyMeans}) or null (unchanged)`, params: shape });
-        return z.NEVER;
-      }
-      return parsed;
-    })
-    .meta({ anyOf: [{ type: 'string', pattern: '^([0-9]{1,20})?$' }, { type: 'null' }], description: `Channel snowflake as a string; "" ${emptyMeans}; null or left out keeps it` });
+  meta(
+    z.pipe(
+      z.optional(z.unknown()),
+      z.transform((value, ctx): string | null | undefined => {
+        if (value === undefined || value === null) return undefined;
+        if (value === '') return null;
+        const parsed = parseSnowflake(value);
+        if (parsed === null) {
+          return reject(ctx, `must be a channel ID, "" (${emptyMeans}) or null (unchanged)`);
+        }
+        return parsed;
+      }),
+    ),
+    {
+      anyOf: [{ type: 'string', pattern: '^([0-9]{1,20})?$' }, { type: 'null' }],
+      description: `Channel snowflake as a string; "" ${emptyMeans}; null or left out keeps it`,
+    },
+  );
 
 /** `data` of an answer that only says what happened. */
 export const messageAnswer = z.object({ message: z.string() });
 
 /** The page fields of a paginated list, beside its items (contract 3.6). */
 export const pageFields = {
-  page: z.number().int().min(1),
-  page_size: z.number().int().min(1).max(100),
-  total: z.number().int().min(0),
+  page: z.int().check(z.gte(1)),
+  page_size: z.int().check(z.gte(1), z.lte(100)),
+  total: z.int().check(z.gte(0)),
 };
 
 /** What every privacy count answers (contract 5): records holding the member's ID and names. */
 export const privacyCounts = z.object({
-  username: z.number().int().min(0),
-  display_name: z.number().int().min(0),
-  global_name: z.number().int().min(0),
-  nickname: z.number().int().min(0),
-  id: z.number().int().min(0),
+  username: z.int().check(z.gte(0)),
+  display_name: z.int().check(z.gte(0)),
+  global_name: z.int().check(z.gte(0)),
+  nickname: z.int().check(z.gte(0)),
+  id: z.int().check(z.gte(0)),
 });
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { catalogue, type ErrorName } from '../errors.js';
 import type { EndpointSpec, RawAnswer } from '../http/endpoint.js';
 import { MAX_ID_CHARS } from '../http/limits.js';
@@ -21,7 +21,7 @@ type Named = Record<string, JsonSchema>;
  * A Zod schema as JSON Schema; the schemas it names are moved to
  * `components.schemas`. One name must mean one schema in the whole document.
  */
-function toSchema(schema: z.ZodType, io: 'input' | 'output', named: Named): JsonSchema {
+function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', named: Named): JsonSchema {
   const { $schema: _draft, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   const moved = (value: unknown): unknown =>
     JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { routes } from '../../functions/routes.js';
 import type { EndpointSpec } from '../../shared/http/endpoint.js';
 import { loadHandler } from '../../shared/http/load-handler.js';
@@ -20,7 +20,7 @@ export async function declaredAnswer(method: string, path: string): Promise<{ ro
 }
 
 /** What is wrong with `data` as an answer of this schema: missing or mistyped fields, then undeclared ones. */
-export function answerProblems(schema: z.ZodType, data: unknown): string[] {
+export function answerProblems(schema: z.ZodMiniType, data: unknown): string[] {
   const result = schema.safeParse(data);
   if (!result.success) return result.error.issues.map((issue) => `data.${fieldName(issue.path)}: ${issue.message}`.replace('data.:', 'data:'));
   return undeclared(data, result.data, 'data');

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { EndpointSpec, Handler } from '../../shared/http/endpoint.js';
 import type { Route } from '../../shared/http/route.js';
 
@@ -19,7 +19,7 @@ export type JsonSchema = Record<string, unknown> & {
   const?: unknown;
 };
 
-export const inputSchema = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+export const inputSchema = (schema: z.ZodMiniType): JsonSchema => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
 const typeOf = (schema: JsonSchema): string | undefined =>
   Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
@@ -107,7 +107,7 @@ export const jsonText = (value: unknown) =>
 
 /** Samples of every part of a route's request. */
 export function sampleRequest(spec: EndpointSpec): { path: Record<string, string>; query: Record<string, string>; body: unknown } {
-  const strings = (schema?: z.ZodType) =>
+  const strings = (schema?: z.ZodMiniType) =>
     schema ? Object.fromEntries(Object.entries(sample(inputSchema(schema)) as Record<string, unknown>).map(([k, v]) => [k, String(v)])) : {};
   return { path: strings(spec.path), query: strings(spec.query), body: spec.body ? sample(inputSchema(spec.body)) : undefined };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { routes } from '../../functions/routes.js';
 import { loadHandler } from '../../shared/http/load-handler.js';
 import { loadOpenApiDocument } from '../../shared/openapi/load.js';
@@ -66,7 +66,7 @@ describe('the request schemas in the document', () => {
 });
 
 describe('the answer check of the test client', () => {
-  const Answer = z.object({ item: z.object({ id: z.number().int(), name: z.string().nullable() }), items: z.array(z.object({ id: z.number() })) });
+  const Answer = z.object({ item: z.object({ id: z.int(), name: z.nullable(z.string()) }), items: z.array(z.object({ id: z.number() })) });
 
   it('accepts an answer that is exactly what is declared', () => {
     expect(answerProblems(Answer, { item: { id: 1, name: null }, items: [{ id: 2 }] })).toEqual([]);
