@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
@@ -32,7 +32,7 @@ const NEVER = [
   '@smithy/credential-provider-imds',
 ];
 
-/** Zod modules no function runs (JSON Schema both ways, z.compile); see infra/zod-english-only.ts. */
+/** Zod modules no function runs (JSON Schema both ways, z.compile); see infra/zod-plugins.ts. */
 const ZOD_BUILD_TIME = /zod\/v4\/(core\/(compile|json-schema-processors|to-json-schema|json-schema-generator)|classic\/from-json-schema)\.js$/;
 
 /** Built-ins whose ESM import loads far more than it gives (node:http pulls in the HTTP stack and undici). */
@@ -63,6 +63,18 @@ describe('function bundles', () => {
       b.inputs.filter((input) => NEVER.includes(packageOf(input) ?? '') || (ZOD_BUILD_TIME.test(input) && !input.startsWith('zod-runtime-only:'))).map((input) => `${b.key}: ${packageOf(input) ?? input}`),
     );
     expect([...new Set(found)]).toEqual([]);
+  });
+
+  it('carry Zod mini only, never classic Zod (about 100 KiB more, and most of a cold start)', () => {
+    const found = bundles.filter((b) => b.inputs.some((input) => /zod\/v4\/classic\//.test(input))).map((b) => b.key);
+    expect(found).toEqual([]);
+  });
+
+  it("leave out the schemas of their module's other routes (infra/zod-plugins.ts)", () => {
+    // The claim answer of reaction roles documents 'Entry IDs claimed'; deleting a panel's message never answers it.
+    const source = readFileSync(join(outdir, 'reactionroles.check-delete', 'index.mjs'), 'utf8');
+    expect(source).toContain('reactionroles');
+    expect(source).not.toContain('Entry IDs claimed');
   });
 
   it('carry an SDK client other than DynamoDB only through the scheduler (SQS)', () => {
