@@ -26,5 +26,6 @@ export const fixtures: Record<string, { body?: Record<string, unknown>; query?: 
   'reactionroles.check': { body: { interaction_type: 'reaction_add', emoji_name: '😀', emoji_id: null } },
   'socials.stream-refresh-filter': { body: { stream_account: 'bench_user' } },
   'socials.get-uploads-playlist-id': { query: { channel_handle: '@bench_user' } },
+  'tags.create-entry': { body: { names: ['bench'], content: 'Bench', visibility: 1 } },
   'reactionroles.add-entry': { body: { role_ids: ['11'], emoji_name: '😀', emoji_id: null } },
 };
