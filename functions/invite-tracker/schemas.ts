@@ -1,7 +1,6 @@
 /** The invite tracker's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { describe, meta } from '../../shared/http/meta.js';
-import { channelSetting, guildQuery, nullableSnowflake, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
+import { channelSetting, describe, guildQuery, meta, nullableSnowflake, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
 
 const id = describe(z.string(), 'Snowflake ID as a decimal string');
 const interaction = {

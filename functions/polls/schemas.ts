@@ -5,8 +5,7 @@
  * absence; fields ignored for native polls may be left out for them.
  */
 import * as z from 'zod/mini';
-import { meta } from '../../shared/http/meta.js';
-import { guildQuery, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { guildQuery, meta, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,

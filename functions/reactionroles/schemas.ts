@@ -5,18 +5,7 @@
  * field they concern.
  */
 import * as z from 'zod/mini';
-import { meta } from '../../shared/http/meta.js';
-import {
-  nullableSnowflake,
-  pageFields,
-  pagination,
-  recordId,
-  requiredWhen,
-  snowflake,
-  snowflakeList,
-  snowflakeOut,
-  timestamp,
-} from '../../shared/http/schemas.js';
+import { meta, nullableSnowflake, pageFields, pagination, recordId, requiredWhen, snowflake, snowflakeList, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PANEL_TYPES } from './model.js';
 import { MAX_ENTRY_ROLES, MAX_OPTION_TEXT, contentProblem, emojiProblem } from './rules.js';
 

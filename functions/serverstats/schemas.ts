@@ -3,8 +3,7 @@
  * starboard and privacy routes (statistic families: `stats-schemas.ts`).
  */
 import * as z from 'zod/mini';
-import { describe, meta } from '../../shared/http/meta.js';
-import { nullableSnowflake, orKeep, orNull, reject, snowflake } from '../../shared/http/schemas.js';
+import { describe, meta, nullableSnowflake, orKeep, orNull, reject, snowflake } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { STATS_TOGGLES } from '../../shared/modules/catalogue.js';
 import { counterProblem } from './counter-rules.js';

@@ -3,8 +3,7 @@
  * shape in `families.ts`: the recording body, the fetch query, the record.
  */
 import * as z from 'zod/mini';
-import { describe, meta } from '../../shared/http/meta.js';
-import { orNull, queryInt, reject, snowflake } from '../../shared/http/schemas.js';
+import { describe, meta, orNull, queryInt, reject, snowflake } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { type Family, type FamilyShape, filtersOf } from './families.js';
 

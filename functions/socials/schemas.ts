@@ -4,8 +4,7 @@
  * allowed form for the kind (422), canonicalised for comparison.
  */
 import * as z from 'zod/mini';
-import { describe } from '../../shared/http/meta.js';
-import { guildQuery, pagination, reject, snowflake } from '../../shared/http/schemas.js';
+import { describe, guildQuery, pagination, reject, snowflake } from '../../shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
 
 const id = describe(z.string(), 'Snowflake ID as a decimal string');

@@ -5,8 +5,7 @@
  * characters), visibility (1 or 2), an interaction's two fields together.
  */
 import * as z from 'zod/mini';
-import { meta } from '../../shared/http/meta.js';
-import { nullableSnowflake, orKeep, orNull, pagination, snowflake } from '../../shared/http/schemas.js';
+import { meta, nullableSnowflake, orKeep, orNull, pagination, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES } from './model.js';
 
