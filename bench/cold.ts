@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as z from 'zod/mini';
 import { AUTHORIZER_FILE } from '../infra/bundles.js';
-import { buildFunctions, writeDocsRenderer, writeOpenApiDocument } from '../infra/build.js';
+import { buildFunctions, writeServedFiles } from '../infra/build.js';
 import type { Job } from '../infra/jobs.js';
 import { startLocal } from '../infra/local/start.js';
 import type { EndpointSpec } from '../shared/http/endpoint.js';
@@ -220,9 +220,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
   const proxy = await countingProxy(process.env.DYNAMODB_ENDPOINT!);
   try {
     const { bundles, metafile } = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE, FLOOR_FILE, BARE_FILE], outdir });
-    // What the deployed document and docs functions serve, written beside their bundles as the build does.
-    await writeOpenApiDocument(routes, bundles);
-    writeDocsRenderer(bundles);
+    await writeServedFiles(routes, bundles);
     const bytesOf = (dir: string) => Object.entries(metafile.outputs).find(([path]) => path.endsWith(`/${dir}/index.mjs`))![1].bytes;
     const keyOf = (file: string) => bundles.get(file)!.split(/[\\/]/).pop()!;
     const calls = await invocations(routes, jobs, keyOf);

@@ -147,6 +147,11 @@ async function main(): Promise<void> {
   const { routes } = await import('../functions/routes.js');
   const { jobs } = await import('./jobs.js');
   const { bundles } = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE], ...buildOptionsFromArgs(process.argv.slice(2), process.env) });
+  await writeServedFiles(routes, bundles);
+}
+
+/** What functions serve from beside their bundles: the OpenAPI document and the docs renderer. */
+export async function writeServedFiles(routes: readonly Route[], bundles: Map<string, string>): Promise<void> {
   await writeOpenApiDocument(routes, bundles);
   writeDocsRenderer(bundles);
 }
@@ -154,7 +159,7 @@ async function main(): Promise<void> {
 const DOCS_ASSET_FILE = 'functions/health/docs-asset.ts';
 
 /** The deployed /docs/redoc.standalone.js function serves the renderer copied beside its bundle here. */
-export function writeDocsRenderer(bundles: Map<string, string>): void {
+function writeDocsRenderer(bundles: Map<string, string>): void {
   const target = bundles.get(DOCS_ASSET_FILE);
   if (!target) throw new Error(`Cannot copy the docs renderer: ${DOCS_ASSET_FILE} was not bundled`);
   const source = readFileSync(createRequire(import.meta.url).resolve(`redoc/bundles/${REDOC_FILE}`), 'utf8');
@@ -166,7 +171,7 @@ export function writeDocsRenderer(bundles: Map<string, string>): void {
  * bundle here, generated from every handler's own schemas, so it need not
  * bundle every handler to describe them.
  */
-export async function writeOpenApiDocument(routes: readonly Route[], bundles: Map<string, string>): Promise<void> {
+async function writeOpenApiDocument(routes: readonly Route[], bundles: Map<string, string>): Promise<void> {
   const { loadHandler } = await import('../shared/http/load-handler.js');
   const { openApiDocument } = await import('../shared/openapi/document.js');
   const specs = new Map<string, EndpointSpec>();
