@@ -99,7 +99,8 @@ describe('polls end by themselves', () => {
     const poll = res.body.data.poll as PollRecord;
     await eventually(async () => (await messageOf(service, poll))?.poll?.results?.is_finalized, 20_000, 'the native poll to end');
     await eventually(async () => (await messageOf(service, poll)) === null, 20_000, 'the native poll message to be deleted');
-    expect((await getPoll(service, where.guild, poll.poll_id)).status).toBe(404);
+    // The message goes first, then the poll's records: wait for those too rather than race them.
+    await eventually(async () => (await getPoll(service, where.guild, poll.poll_id)).status === 404, 5_000, 'the poll data to be deleted');
   }, 60000);
 
   it('runs timers while the module is disabled (the data still ends on time)', async () => {
