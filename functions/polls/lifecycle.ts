@@ -9,7 +9,7 @@ import { notFound, unprocessable } from '../../shared/errors.js';
 import { readModuleState } from '../../shared/modules/store.js';
 import { MODULE_CATALOGUE } from '../../shared/modules/catalogue.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { scheduler } from '../../shared/scheduler/index.js';
+import { type DueItem, scheduler } from '../../shared/scheduler/index.js';
 import { PollJobs, dueKeyOf } from './keys.js';
 import { syncPollMessage } from './message.js';
 import { type Poll, PollType } from './model.js';
@@ -43,9 +43,9 @@ export function scheduleDelete(guildId: string, pollId: string, at: number): Pro
   return scheduler.scheduleAt(PollJobs.delete, dueKeyOf(guildId, pollId), at, payloadOf(guildId, pollId));
 }
 
-/** Asks for the poll's message to be re-rendered soon (votes; coalesced per poll). */
-export function requestRefresh(guildId: string, pollId: string): Promise<void> {
-  return scheduler.requestSoon(PollJobs.refresh, dueKeyOf(guildId, pollId), REFRESH_DELAY_MS, payloadOf(guildId, pollId));
+/** Asks for the poll's message to be re-rendered soon (votes; coalesced per poll); `seen` is the pending refresh as read before the vote was saved. */
+export function requestRefresh(guildId: string, pollId: string, seen?: DueItem | null): Promise<void> {
+  return scheduler.requestSoon(PollJobs.refresh, dueKeyOf(guildId, pollId), REFRESH_DELAY_MS, payloadOf(guildId, pollId), seen);
 }
 
 /** Forgets the poll's timers and pending refresh, except the job currently running (it completes itself). */

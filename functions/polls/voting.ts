@@ -115,7 +115,7 @@ export async function vote(input: VoteInput): Promise<VoteOutcome> {
   }
   const { before, after } = await applyVote(poll, input.memberId, input.action, answer, voter);
   await Promise.all([
-    poll.poll_type === PollType.Service && !runWillFollow(refresh ?? null, REFRESH_SAFETY_MS) ? requestRefresh(poll.guild_id, poll.poll_id) : Promise.resolve(),
+    poll.poll_type === PollType.Service && !runWillFollow(refresh ?? null, REFRESH_SAFETY_MS) ? requestRefresh(poll.guild_id, poll.poll_id, refresh) : Promise.resolve(),
     input.action === 'add' && !poll.is_multi_select ? dropLeftReactions(poll, input.memberId, before, after) : Promise.resolve(),
   ]);
   return { poll, answer, before, after };

@@ -62,15 +62,20 @@ export interface SchedulerDeps {
 /**
  * Whether a run of the item will surely start more than `marginMs` after
  * `now`, and so see whatever is saved now: the item waits for a due time
- * beyond the margin, or a run holds it under a live claim and work was
- * requested after that run began (it runs again when it ends, at least the
- * job's `minSpacingMs` later, which must not be below the margin). `item`
- * comes from a consistent read; null means nothing is scheduled.
+ * beyond the margin, or a follow-up run was asked for, or a run holds it
+ * under a live claim and work was requested after that run began (it runs
+ * again when it ends, at least the job's `minSpacingMs` later, which must not
+ * be below the margin). `item` comes from a consistent read; null means
+ * nothing is scheduled.
  */
-export function runWillFollow(item: Pick<DueItem, 'phase' | 'due_at' | 'gen' | 'claim_gen' | 'claim_until'> | null, marginMs: number, now = Date.now()): boolean {
+export function runWillFollow(
+  item: Pick<DueItem, 'phase' | 'due_at' | 'gen' | 'claim_gen' | 'claim_until' | 'follow'> | null,
+  marginMs: number,
+  now = Date.now(),
+): boolean {
   if (!item) return false;
-  if (item.phase === 'pending' || item.phase === 'dispatched') return item.due_at > now + marginMs;
-  return item.phase === 'claimed' && item.claim_gen !== undefined && item.gen > item.claim_gen && (item.claim_until ?? 0) > now + marginMs;
+  if (item.phase === 'pending' || item.phase === 'dispatched') return item.follow === true || item.due_at > now + marginMs;
+  return item.phase === 'claimed' && item.claim_gen !== undefined && (item.gen > item.claim_gen || item.follow === true) && (item.claim_until ?? 0) > now + marginMs;
 }
 
 /** The message on the queue: which item, and when it was due when sent. */
@@ -114,9 +119,12 @@ export interface Scheduler {
   /**
    * Work `delayMs` from now, coalesced: while an item is waiting, further
    * requests only mark that new work arrived, and the consumer runs once more
-   * after its current run if they came in while it was running.
+   * after its current run if they came in while it was running. `seen` is the
+   * item as the caller read it before saving its work: when it was waiting
+   * for a run that may start before that work is saved, one follow-up run is
+   * asked for, and later callers see it (`runWillFollow`) and need not ask.
    */
-  requestSoon(job: string, key: string, delayMs: number, payload?: Record<string, unknown>): Promise<void>;
+  requestSoon(job: string, key: string, delayMs: number, payload?: Record<string, unknown>, seen?: DueItem | null): Promise<void>;
   /** Forgets the item (a cancelled timer); a message already sent then finds nothing and does nothing. */
   cancel(job: string, key: string): Promise<void>;
   /** The job's producer: sends what falls due within the horizon. `recover` re-sends leased items at once (local mode's start). */
@@ -160,13 +168,32 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     await dispatchIfNear(item);
   }
 
-  async function requestSoon(job: string, key: string, delayMs: number, payload: Record<string, unknown> = {}): Promise<void> {
+  async function ask(job: string, key: string, delayMs: number, payload: Record<string, unknown>, seen: DueItem | null | undefined): Promise<void> {
     const now = deps.now();
+    const waiting = seen?.phase === 'pending' || seen?.phase === 'dispatched';
+    if (waiting && (await store.requestFollowUp(job, key, now))) return;
     const shard = shardOf(key, deps.timings().shards);
     let item: DueItem | null = await store.requestDue(job, key, shard, now + delayMs, payload, now);
     if (item.phase === 'dead') item = await store.reviveDue(job, key, shard, now + delayMs, now);
     // Only the request that made the item sends it; later ones ride along.
     if (item && (item.gen === 1 || item.dispatches === 0)) await dispatchIfNear(item);
+  }
+
+  /**
+   * Requests of this process still on their way, by job and key. A caller
+   * asking while one is on its way shares it: the run that write leads to
+   * starts at least the job's delay (or spacing) after the write was sent,
+   * so after the caller's work, saved before it asked.
+   */
+  const asking = new Map<string, Promise<void>>();
+
+  function requestSoon(job: string, key: string, delayMs: number, payload: Record<string, unknown> = {}, seen?: DueItem | null): Promise<void> {
+    const id = `${job}\n${key}`;
+    const shared = asking.get(id);
+    if (shared) return shared;
+    const request = ask(job, key, delayMs, payload, seen).finally(() => asking.delete(id));
+    asking.set(id, request);
+    return request;
   }
 
   async function produce(job: string, options: { recover?: boolean } = {}): Promise<ProduceResult> {

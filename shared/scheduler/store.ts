@@ -34,6 +34,8 @@ export interface DueItem {
   claim_gen?: number;
   failures?: number;
   last_error?: string;
+  /** Work was asked for when a run might already have been starting: one more run follows the next. */
+  follow?: boolean;
 }
 
 /** The generic index due items use (`gsi1pk`/`gsi1sk`). */
@@ -135,6 +137,22 @@ export async function requestDue(job: string, key: string, shard: number, dueAt:
   return item!;
 }
 
+/**
+ * Asks for one more run after the next, on an item that waits for its run
+ * (pending or dispatched): for work saved when that run may already be
+ * starting. Answers false when the item is not waiting any more.
+ */
+export async function requestFollowUp(job: string, key: string, now: number): Promise<boolean> {
+  const item = await update(
+    job,
+    key,
+    'SET follow = :true, #updated = :now ADD #gen :one',
+    { ':true': true, ':now': new Date(now).toISOString(), ':one': 1, ':pending': 'pending', ':dispatched': 'dispatched' },
+    '#phase IN (:pending, :dispatched)',
+  );
+  return item !== null;
+}
+
 /** Brings a dead item back to pending at `dueAt` (a new request for work that had failed for good). */
 export async function reviveDue(job: string, key: string, shard: number, dueAt: number, now: number): Promise<DueItem | null> {
   return update(
@@ -184,14 +202,14 @@ export async function claimDue(job: string, key: string, claimId: string, claimU
   );
 }
 
-/** Deletes the item when this claim still holds it and no new work arrived (`gen` unchanged). */
+/** Deletes the item when this claim still holds it, no new work arrived (`gen` unchanged) and no follow-up was asked for. */
 export async function completeDue(job: string, key: string, claimId: string, gen: number): Promise<boolean> {
   try {
     await db().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: dueItemKey(job, key),
-        ConditionExpression: 'claim_id = :cid AND #gen = :gen',
+        ConditionExpression: 'claim_id = :cid AND #gen = :gen AND attribute_not_exists(follow)',
         ExpressionAttributeNames: { '#gen': 'gen' },
         ExpressionAttributeValues: { ':cid': claimId, ':gen': gen },
       }),
@@ -208,7 +226,7 @@ export async function releaseDue(job: string, key: string, claimId: string, dueA
   return update(
     job,
     key,
-    'SET #phase = :pending, #due = :due, #isk = :isk, #dispatches = :zero, #updated = :now REMOVE claim_id, claim_until',
+    'SET #phase = :pending, #due = :due, #isk = :isk, #dispatches = :zero, #updated = :now REMOVE claim_id, claim_until, follow',
     { ':pending': 'pending', ':due': dueAt, ':isk': dueIndexTime(dueAt), ':zero': 0, ':now': new Date(now).toISOString(), ':cid': claimId },
     'claim_id = :cid',
   );

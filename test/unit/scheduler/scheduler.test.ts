@@ -215,6 +215,54 @@ describe('coalesced requests', () => {
     expect(t.sent).toHaveLength(3);
   });
 
+  it('runs once more after the next run when asked while that run may be starting, and later askers see it and need not ask', async () => {
+    const t = testScheduler();
+    const k = key();
+    let runs = 0;
+    const consume = t.scheduler.consumer('job.f', async () => void runs++, { minSpacingMs: 1500 });
+    await t.scheduler.requestSoon('job.f', k, 1000);
+    t.advance(800);
+    // A caller read the item due within its margin, then saved its work: the run may already be under way.
+    const seen = await getDue('job.f', k);
+    expect(runWillFollow(seen, 750, t.clock.now)).toBe(false);
+    await t.scheduler.requestSoon('job.f', k, 1000, {}, seen);
+    const after = await getDue('job.f', k);
+    expect(after).toMatchObject({ phase: 'dispatched', follow: true, due_at: seen!.due_at });
+    expect(runWillFollow(after, 750, t.clock.now)).toBe(true);
+    t.advance(200);
+    await consume(t.eventOf([t.sent[0]!]));
+    expect(runs).toBe(1);
+    // The follow-up is sent, spaced after the run, and the flag is gone with it.
+    expect(t.sent).toHaveLength(2);
+    expect(t.sent[1]!.delaySeconds).toBe(2);
+    expect(await getDue('job.f', k)).toMatchObject({ phase: 'dispatched', due_at: t.clock.now + 1500 });
+    expect((await getDue('job.f', k))!.follow).toBeUndefined();
+    t.advance(1500);
+    await consume(t.eventOf([t.sent[1]!]));
+    expect(runs).toBe(2);
+    expect(await getDue('job.f', k)).toBeNull();
+  });
+
+  it('asks afresh when the item it saw is no longer waiting (its run took it, or it is gone)', async () => {
+    const t = testScheduler();
+    const k = key();
+    await t.scheduler.requestSoon('job.g', k, 0);
+    const seen = await getDue('job.g', k);
+    await t.scheduler.cancel('job.g', k);
+    await t.scheduler.requestSoon('job.g', k, 1000, {}, seen);
+    expect(await getDue('job.g', k)).toMatchObject({ phase: 'dispatched', gen: 1 });
+    expect((await getDue('job.g', k))!.follow).toBeUndefined();
+  });
+
+  it('lets callers asking at the same moment share one write', async () => {
+    const t = testScheduler();
+    const k = key();
+    await Promise.all(Array.from({ length: 10 }, () => t.scheduler.requestSoon('job.h', k, 1000)));
+    expect(await getDue('job.h', k)).toMatchObject({ gen: 1 });
+    await t.scheduler.requestSoon('job.h', k, 1000);
+    expect(await getDue('job.h', k)).toMatchObject({ gen: 2 });
+  });
+
   it('runs again at the time a handler asks for', async () => {
     const t = testScheduler();
     const k = key();
@@ -243,5 +291,8 @@ describe('whether a run will follow', () => {
     // The claim runs out before the margin: the next run may already be under way.
     expect(runWillFollow({ phase: 'claimed', due_at: now - 10, gen: 3, claim_gen: 2, claim_until: now + 500 }, 750, now)).toBe(false);
     expect(runWillFollow({ phase: 'retrying', due_at: now + 5000, gen: 3, claim_gen: 2 }, 750, now)).toBe(false);
+    // A follow-up was asked for: a run after the next one is sure.
+    expect(runWillFollow({ phase: 'dispatched', due_at: now + 500, gen: 2, follow: true }, 750, now)).toBe(true);
+    expect(runWillFollow({ phase: 'claimed', due_at: now - 10, gen: 2, claim_gen: 2, claim_until: now + 5000, follow: true }, 750, now)).toBe(true);
   });
 });
