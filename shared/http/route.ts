@@ -34,12 +34,34 @@ export interface RouteMatch {
  * routes of the matched path template (any method) so the caller can tell
  * 404 from 405.
  */
+/** A route table's templates, split once, with the routes of each: local mode matches every request against them. */
+interface Template {
+  template: string;
+  parts: string[];
+  routes: Route[];
+}
+const indexed = new WeakMap<readonly Route[], Template[]>();
+
+function templatesOf(routes: readonly Route[]): Template[] {
+  let templates = indexed.get(routes);
+  if (!templates) {
+    const byPath = new Map<string, Template>();
+    for (const route of routes) {
+      const known = byPath.get(route.path);
+      if (known) known.routes.push(route);
+      else byPath.set(route.path, { template: route.path, parts: segments(route.path), routes: [route] });
+    }
+    templates = [...byPath.values()];
+    indexed.set(routes, templates);
+  }
+  return templates;
+}
+
 export function matchPath(routes: readonly Route[], path: string): { template: string; routes: Route[]; pathParameters: Record<string, string> } | null {
   const wanted = segments(path);
-  let best: { template: string; score: number; pathParameters: Record<string, string> } | null = null;
-  const templates = [...new Set(routes.map((r) => r.path))];
-  for (const template of templates) {
-    const parts = segments(template);
+  let best: { found: Template; score: number; pathParameters: Record<string, string> } | null = null;
+  for (const found of templatesOf(routes)) {
+    const { parts } = found;
     if (parts.length !== wanted.length) continue;
     const params: Record<string, string> = {};
     let score = 0;
@@ -59,8 +81,8 @@ export function matchPath(routes: readonly Route[], path: string): { template: s
         score += 2 ** (parts.length - i);
       } else ok = false;
     }
-    if (ok && (!best || score > best.score)) best = { template, score, pathParameters: params };
+    if (ok && (!best || score > best.score)) best = { found, score, pathParameters: params };
   }
   if (!best) return null;
-  return { template: best.template, routes: routes.filter((r) => r.path === best.template), pathParameters: best.pathParameters };
+  return { template: best.found.template, routes: [...best.found.routes], pathParameters: best.pathParameters };
 }
