@@ -119,6 +119,16 @@ export interface PlatformClient {
 
 const seg = encodeURIComponent;
 
+/**
+ * POST /webhooks/{application_id}/{token} answering one member: ephemeral
+ * (flags 64), pinging no one. Its own function so the error middleware can
+ * send it over a bare transport without bundling the whole client.
+ */
+export function memberAnswer(applicationId: Snowflake, token: string, body: string | MessageCreate): PlatformRequest {
+  const base: MessageCreate = typeof body === 'string' ? { content: body } : body;
+  return { method: 'POST', path: `/webhooks/${seg(applicationId)}/${seg(token)}`, body: { allowed_mentions: { parse: [] }, ...base, flags: (base.flags ?? 0) | MessageFlags.Ephemeral } };
+}
+
 function reactionPath(channelId: Snowflake, messageId: Snowflake, emoji?: EmojiInput): string {
   const base = `/channels/${seg(channelId)}/messages/${seg(messageId)}/reactions`;
   return emoji === undefined ? base : `${base}/${emojiSegment(emoji)}`;
@@ -169,47 +179,13 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
     endPoll: (c, m) => send({ method: 'POST', path: `/channels/${seg(c)}/polls/${seg(m)}/expire` }),
     getChannel: (c) => send({ method: 'GET', path: `/channels/${seg(c)}` }),
 
-    answerInteraction: (applicationId, token, body) => {
-      const base: MessageCreate = typeof body === 'string' ? { content: body } : body;
-      // An answer to one member is for that member's eyes only and must not ping anyone.
-      const answer: MessageCreate = { allowed_mentions: { parse: [] }, ...base, flags: (base.flags ?? 0) | MessageFlags.Ephemeral };
-      return send({ method: 'POST', path: `/webhooks/${seg(applicationId)}/${seg(token)}`, body: answer });
-    },
+    answerInteraction: (applicationId, token, body) => send(memberAnswer(applicationId, token, body)),
     postInteractionMessage: (applicationId, token, body) => send({ method: 'POST', path: `/webhooks/${seg(applicationId)}/${seg(token)}`, body }),
   };
 }
 
 /** The client with the default settings (base URL and token from the environment at each call). */
-export const platform: PlatformClient = createPlatformClient();
-
-/** Shorthands over {@link platform}, for callers that do not inject a client. */
-export const {
-  createMessage,
-  getMessage,
-  getMessages,
-  editMessage,
-  deleteMessage,
-  addOwnReaction,
-  deleteOwnReaction,
-  deleteUserReaction,
-  deleteAllReactionsForEmoji,
-  deleteAllReactions,
-  getReactions,
-  addMemberRole,
-  removeMemberRole,
-  getMember,
-  getGuild,
-  listMembers,
-  getUser,
-  createChannelInvite,
-  deleteInvite,
-  getChannelInvites,
-  createDm,
-  endPoll,
-  getChannel,
-  answerInteraction,
-  postInteractionMessage,
-} = platform;
+export const platform: PlatformClient = /* @__PURE__ */ createPlatformClient();
 
 export { emojiPath, parseEmoji, emojiSegment, type EmojiInput } from './emoji.js';
 export { PlatformError, PlatformCode, isPlatformError, isPlatformNotFound } from './platform-error.js';

@@ -7,7 +7,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { parseJsonLossless } from '../http/json.js';
 import { parseSnowflake } from '../ids.js';
-import { createPlatformClient } from './client.js';
+import { memberAnswer } from './client.js';
+import { createTransport } from './transport.js';
 
 /** An interaction to answer. */
 export interface Interaction {
@@ -16,7 +17,7 @@ export interface Interaction {
 }
 
 /** Interaction tokens live 15 minutes and the member is waiting: little patience, few retries. */
-const answers = createPlatformClient({ maxAttempts: 2, timeoutMs: 3000, maxRateLimitWaitMs: 3000 });
+const send = /* @__PURE__ */ createTransport({ maxAttempts: 2, timeoutMs: 3000, maxRateLimitWaitMs: 3000 });
 
 /** The interaction named by a validated body's `application_id` and `token`, or null. */
 export function interactionOf(body: { application_id?: string | null; token?: string | null }): Interaction | null {
@@ -41,7 +42,7 @@ export function interactionOfRequest(event: APIGatewayProxyEvent): Interaction |
 export async function tellMember(interaction: Interaction | null, text: string): Promise<void> {
   if (!interaction) return;
   try {
-    await answers.answerInteraction(interaction.applicationId, interaction.token, text.slice(0, 2000));
+    await send(memberAnswer(interaction.applicationId, interaction.token, text.slice(0, 2000)));
   } catch (error) {
     console.warn(
       JSON.stringify({ level: 'warn', msg: 'could not answer an interaction', application_id: interaction.applicationId, error: error instanceof Error ? error.message : String(error) }),

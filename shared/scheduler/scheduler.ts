@@ -304,4 +304,4 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
 }
 
 /** The scheduler with the deployed configuration (the environment's timings and sender). */
-export const scheduler: Scheduler = createScheduler();
+export const scheduler: Scheduler = /* @__PURE__ */ createScheduler();
