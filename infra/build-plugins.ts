@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 /**
@@ -45,6 +47,45 @@ export const builtinsAsRequire: Plugin = {
     );
     build.onLoad({ filter: /.*/, namespace: 'builtin-as-require' }, (args) => ({
       contents: `module.exports = require(${JSON.stringify(`node:${args.path}`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The fields of the project's package.json a function reads: the User-Agent's URL and version (shared/platform/user-agent.ts). */
+const MANIFEST_FIELDS = ['homepage', 'version'] as const;
+
+/**
+ * The project's package.json as functions bundle it: only the fields they
+ * read, not its scripts and dependency lists (about 2 KiB in every bundle).
+ * The bundle-budget test checks the User-Agent a bundle carries.
+ */
+export const manifestFieldsOnly: Plugin = {
+  name: 'manifest-fields-only',
+  setup(build) {
+    const own = join(build.initialOptions.absWorkingDir ?? process.cwd(), 'package.json');
+    build.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
+      if (args.path !== own) return undefined;
+      const manifest = JSON.parse(readFileSync(own, 'utf8')) as Record<string, unknown>;
+      return { contents: JSON.stringify(Object.fromEntries(MANIFEST_FIELDS.map((field) => [field, manifest[field]]))), loader: 'json' };
+    });
+  },
+};
+
+/**
+ * fast-xml-parser checks each entity a document's DOCTYPE declares with
+ * `is-unsafe` (17 KiB) before expanding it. The feed parser expands no
+ * entity (`processEntities: false`, functions/socials/feed.ts), so the check
+ * is never reached; bundles get a stand-in that calls every such entity
+ * unsafe, so were it ever reached, the parser would block the entity rather
+ * than expand it.
+ */
+export const doctypeEntitiesBlocked: Plugin = {
+  name: 'doctype-entities-blocked',
+  setup(build) {
+    build.onResolve({ filter: /^is-unsafe$/ }, () => ({ path: 'is-unsafe', namespace: 'doctype-entities-blocked' }));
+    build.onLoad({ filter: /.*/, namespace: 'doctype-entities-blocked' }, () => ({
+      contents: "export const HTML = 'html';\nexport const XML = 'xml';\nexport const isUnsafe = () => true;\n",
       loader: 'js',
     }));
   },

@@ -20,7 +20,7 @@ import type { EndpointSpec } from '../shared/http/endpoint.js';
 import type { Route } from '../shared/http/route.js';
 import { AUTHORIZER_FILE, BUILD_INFO_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
 import type { Job } from './jobs.js';
-import { builtinsAsRequire, envCredentialsOnly } from './build-plugins.js';
+import { builtinsAsRequire, doctypeEntitiesBlocked, envCredentialsOnly, manifestFieldsOnly } from './build-plugins.js';
 import { unusedSchemasDropped, zodRuntimeOnly } from './zod-plugins.js';
 
 /** The handler serving /openapi.json; the build writes the document beside its bundle. */
@@ -114,7 +114,7 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
     external: info.sdk === 'external' ? RUNTIME_SDK : [],
     legalComments: 'none',
     // The credential chain is the SDK's; left to the runtime, so is its chain.
-    plugins: [zodRuntimeOnly, unusedSchemasDropped, builtinsAsRequire, ...(info.sdk === 'bundle' ? [envCredentialsOnly] : [])],
+    plugins: [zodRuntimeOnly, unusedSchemasDropped, builtinsAsRequire, manifestFieldsOnly, doctypeEntitiesBlocked, ...(info.sdk === 'bundle' ? [envCredentialsOnly] : [])],
     logLevel: 'warning',
     metafile: true,
   };
