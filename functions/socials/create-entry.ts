@@ -3,7 +3,7 @@ import { routeFamily } from '../../shared/http/route-family.js';
 import { createEntry } from './entries.js';
 import { KIND_LIST, KINDS } from './kinds.js';
 import { createBody, entryAnswer } from './schemas.js';
-import { entriesPath } from './routes.js';
+import { entriesPath } from './paths.js';
 
 /** Watches a source in a channel: the source is checked once and what it holds now is never announced. */
 export const handler = routeFamily(

@@ -3,7 +3,7 @@ import { routeFamily } from '../../shared/http/route-family.js';
 import { deleteEntry } from './entries.js';
 import { KIND_LIST, KINDS } from './kinds.js';
 import { deleteBody, deletedAnswer } from './schemas.js';
-import { entriesPath } from './routes.js';
+import { entriesPath } from './paths.js';
 
 /** Stops watching a source in every channel of the guild; answers the newest entry and all of them. */
 export const handler = routeFamily(

@@ -9,7 +9,7 @@ import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { paginate } from '../../shared/db/pagination.js';
 import { requireEnabled } from '../../shared/modules/state.js';
-import { scheduler } from '../../shared/scheduler/index.js';
+import { requestLater, scheduler } from '../../shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind } from './kinds.js';
 import { POLL_JOB, STREAM_JOB, STREAM_JOB_KEY, latestOf, pollIntervalMs, pollJobKey } from './polling.js';
@@ -112,9 +112,14 @@ async function ensureSource(kind: Kind, ident: string, identifier: string): Prom
   return source;
 }
 
-/** Makes sure the source is polled: one job per source (streams: one job for all accounts). */
+/**
+ * Makes sure the source is polled: one job per source (streams: one job for
+ * all accounts). The first poll is an interval away, so the producer sends
+ * it (with `SOCIALS_POLL_SECONDS` under a minute in AWS, it may start up to
+ * a minute late; the baseline is recorded, so nothing is missed).
+ */
 export function schedulePolling(kind: Kind, ident: string): Promise<void> {
-  return kind === 'stream' ? scheduler.requestSoon(STREAM_JOB, STREAM_JOB_KEY, pollIntervalMs()) : scheduler.requestSoon(POLL_JOB, pollJobKey(kind, ident), pollIntervalMs());
+  return kind === 'stream' ? requestLater(STREAM_JOB, STREAM_JOB_KEY, pollIntervalMs()) : requestLater(POLL_JOB, pollJobKey(kind, ident), pollIntervalMs());
 }
 
 export async function createEntry(guildId: string, kind: Kind, input: { ident: string; identifier: string; target_channel_id: string; mention_everyone: boolean }) {

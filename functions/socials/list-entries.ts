@@ -3,7 +3,7 @@ import { routeFamily } from '../../shared/http/route-family.js';
 import { listKindEntries } from './entries.js';
 import { KIND_LIST } from './kinds.js';
 import { listAnswer, listQuery } from './schemas.js';
-import { entriesPath } from './routes.js';
+import { entriesPath } from './paths.js';
 
 /** A guild's entries of one kind, newest first, a page at a time. */
 export const handler = routeFamily(

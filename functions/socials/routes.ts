@@ -1,12 +1,10 @@
 import type { Route } from '../../shared/http/route.js';
 import { moduleStateRoutes } from '../module-state/routes.js';
-import { KIND_LIST, type Kind } from './kinds.js';
+import { KIND_LIST } from './kinds.js';
+import { SOCIALS_BASE, entriesPath, sendPath } from './paths.js';
 
-const base = '/modules/socials';
+const base = SOCIALS_BASE;
 const file = (name: string) => `functions/socials/${name}.ts`;
-
-export const entriesPath = (kind: Kind) => `${base}/entries/${kind}`;
-export const sendPath = (kind: Kind) => `${base}/entries/send/${kind}`;
 
 /** The four monitor kinds share one shape: list, create, delete and send each, from the kinds table. */
 const entryRoutes: Route[] = KIND_LIST.flatMap(({ kind, field }) => [

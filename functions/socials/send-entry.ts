@@ -3,7 +3,7 @@ import { routeFamily } from '../../shared/http/route-family.js';
 import { KIND_LIST } from './kinds.js';
 import { MessageAnswer, sendBody } from './schemas.js';
 import { sendForum, sendRss, sendStream, sendVideo } from './send.js';
-import { sendPath } from './routes.js';
+import { sendPath } from './paths.js';
 
 type Named = { ident: string; identifier: string };
 

@@ -1,0 +1,18 @@
+import { timingsFromEnv } from './config.js';
+import { shardOf } from './keys.js';
+import * as store from './store.js';
+
+/**
+ * Asks for work `delayMs` from now, coalesced as `requestSoon` coalesces,
+ * and leaves sending it to the job's producer, which sends what falls due
+ * within its horizon on each run. For work at least a producer period away
+ * (a minute deployed, a second in local mode): it starts on time, and the
+ * caller's bundle carries no queue client. Work due sooner goes through
+ * `scheduler.requestSoon`, which sends it at once.
+ */
+export async function requestLater(job: string, key: string, delayMs: number, payload: Record<string, unknown> = {}): Promise<void> {
+  const now = Date.now();
+  const shard = shardOf(key, timingsFromEnv().shards);
+  const item = await store.requestDue(job, key, shard, now + delayMs, payload, now);
+  if (item.phase === 'dead') await store.reviveDue(job, key, shard, now + delayMs, now);
+}
