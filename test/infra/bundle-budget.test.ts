@@ -86,6 +86,24 @@ describe('function bundles', () => {
     expect(found).toEqual([]);
   });
 
+  it('carry the SQS client only where due work is sent at once, and the platform client only where the platform is called', () => {
+    // Creating a socials entry leaves its first poll (an interval away) to the producer; a settings read calls no platform.
+    const createEntry = bundles.find((b) => b.key === 'socials.create-entry')!;
+    expect(createEntry.inputs.filter((input) => packageOf(input) === '@aws-sdk/client-sqs')).toEqual([]);
+    const settings = readFileSync(join(outdir, 'polls.get-settings', 'index.mjs'), 'utf8');
+    const joinCheck = readFileSync(join(outdir, 'invite-tracker.join-check', 'index.mjs'), 'utf8');
+    // The error middleware still answers interactions; the vanity URL is read by joins only.
+    expect([settings.includes('/webhooks/'), settings.includes('/vanity-url'), joinCheck.includes('/vanity-url')]).toEqual([true, false, true]);
+  });
+
+  it("carry of package.json only the User-Agent's URL and version, and no entity checker the feed parser never reaches", () => {
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { homepage: string; version: string; description: string };
+    const source = readFileSync(join(outdir, 'polls.vote', 'index.mjs'), 'utf8');
+    // Booleans, not the bundle itself, in a failure message.
+    expect([source.includes(manifest.homepage), source.includes(`"${manifest.version}"`), source.includes(manifest.description)]).toEqual([true, true, false]);
+    expect(bundles.filter((b) => b.inputs.some((input) => packageOf(input) === 'is-unsafe')).map((b) => b.key)).toEqual([]);
+  });
+
   it('import no heavy built-in from the project code (node:http and friends)', () => {
     const found = Object.entries(metafile.inputs)
       .filter(([path]) => !path.includes('node_modules') && !path.includes(':'))
