@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { stringifyJson } from '../http/json.js';
 import { configuredSecret } from '../secrets.js';
 import { PlatformError } from './platform-error.js';
+import { type PlatformAnswer, type PlatformFetch, nodeFetch } from './node-fetch.js';
 import { USER_AGENT } from './user-agent.js';
 import { attempts, describeAnswer, describeNetworkError, maskPath, parseErrorBody } from './reasons.js';
 
@@ -27,8 +28,8 @@ export interface TransportOptions {
   backoffMs?: (failedAttempts: number) => number;
   /** How the client waits; tests replace it to skip the waiting. */
   sleep?: (ms: number) => Promise<void>;
-  /** The fetch to use; default the global one, looked up at each call. */
-  fetch?: typeof fetch;
+  /** How a request is sent; default `nodeFetch` (node:https). The global `fetch` fits too. */
+  fetch?: PlatformFetch;
 }
 
 /** The HTTP methods the platform API uses. */
@@ -72,7 +73,7 @@ function buildUrl(baseUrl: string, request: PlatformRequest): URL {
 }
 
 /** Seconds to wait, from the 429 body's `retry_after` or else the headers. */
-function retryAfterMs(body: { retry_after?: unknown } | undefined, headers: Headers): number {
+function retryAfterMs(body: { retry_after?: unknown } | undefined, headers: PlatformAnswer['headers']): number {
   const candidates = [body?.retry_after, headers.get('retry-after'), headers.get('x-ratelimit-reset-after')];
   for (const candidate of candidates) {
     const seconds = typeof candidate === 'number' ? candidate : typeof candidate === 'string' ? Number.parseFloat(candidate) : Number.NaN;
@@ -128,13 +129,13 @@ export function createTransport(options: TransportOptions = {}): Send {
     const shown = maskPath(request.path);
     const where = { method: request.method, path: shown };
     const { baseUrl, url, init } = await prepare(options, request, where);
-    const doFetch = options.fetch ?? globalThis.fetch;
+    const doFetch = options.fetch ?? nodeFetch;
 
     let failures = 0;
     let rateLimits = 0;
     let waitedMs = 0;
     for (;;) {
-      let response: Response;
+      let response: PlatformAnswer;
       let text: string;
       try {
         response = await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
