@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readModuleState } from '../../shared/modules/store.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { MessageCreate } from '../../shared/platform/types.js';
-import { scheduler } from '../../shared/scheduler/index.js';
+import { cancel, scheduler } from '../../shared/scheduler/index.js';
 import { drawRound } from './draw.js';
 import { announcement, giveawayMessage } from './render.js';
 import { type Giveaway, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
@@ -32,7 +32,7 @@ export const scheduleEnd = (g: Pick<Giveaway, 'guild_id' | 'entry_id' | 'end_tim
 export const requestRefresh = (guildId: string, entryId: string) => scheduler.requestSoon(GiveawayJobs.refresh, dueKeyOf(guildId, entryId), REFRESH_DELAY_MS);
 
 export async function cancelTimers(guildId: string, entryId: string): Promise<void> {
-  await Promise.all(Object.values(GiveawayJobs).map((job) => scheduler.cancel(job, dueKeyOf(guildId, entryId))));
+  await Promise.all(Object.values(GiveawayJobs).map((job) => cancel(job, dueKeyOf(guildId, entryId))));
 }
 
 /** Edits the giveaway's message to what the stored giveaway is now; a message deleted meanwhile is fine. */

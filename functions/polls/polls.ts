@@ -11,7 +11,7 @@ import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
 import { requireEnabled } from '../../shared/modules/state.js';
 import { platform } from '../../shared/platform/client.js';
-import { scheduler } from '../../shared/scheduler/index.js';
+import { cancel } from '../../shared/scheduler/index.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
 import { requireOwner } from '../../shared/auth/owner.js';
 import { PollJobs, dueKeyOf } from './keys.js';
@@ -129,7 +129,7 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
     await scheduleClose(poll);
     if (!(await insertPoll(poll))) throw new Error(`minted poll ID ${poll.poll_id} already exists`);
   } catch (error) {
-    await scheduler.cancel(PollJobs.close, dueKeyOf(poll.guild_id, poll.poll_id)).catch(() => undefined);
+    await cancel(PollJobs.close, dueKeyOf(poll.guild_id, poll.poll_id)).catch(() => undefined);
     await withdrawMessage(poll.channel_id, poll.message_id);
     throw error;
   }

@@ -14,7 +14,7 @@ import { assertEnabled, requireEnabled } from '../../shared/modules/state.js';
 import { readModuleState, type ModuleStateItem } from '../../shared/modules/store.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { createPlatformClient, isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { scheduler } from '../../shared/scheduler/index.js';
+import { requestLater, scheduler } from '../../shared/scheduler/index.js';
 import { DEFAULT_FORMATS, GuildFigures, MAX_NAME_LENGTH, counterDisplay } from './counter-figures.js';
 import type { CreateCounterInput } from './counter-rules.js';
 import {
@@ -126,7 +126,8 @@ async function makeCounter(guildId: string, categoryId: string, input: CreateCou
     throw error;
   }
   await noteGuildWithCounters(guildId);
-  await scheduler.requestSoon(REFRESH_JOB, guildId, refreshIntervalMs());
+  // Minutes away: the producer sends it.
+  await requestLater(REFRESH_JOB, guildId, refreshIntervalMs());
   return { counter: counterRecord(counter) };
 }
 

@@ -9,7 +9,7 @@ import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { paginate } from '../../shared/db/pagination.js';
 import { requireEnabled } from '../../shared/modules/state.js';
-import { requestLater, scheduler } from '../../shared/scheduler/index.js';
+import { cancel, requestLater } from '../../shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind } from './kinds.js';
 import { POLL_JOB, STREAM_JOB, STREAM_JOB_KEY, latestOf, pollIntervalMs, pollJobKey } from './polling.js';
@@ -159,7 +159,7 @@ export async function dropUnwatchedSource(kind: Kind, ident: string): Promise<bo
   if ((await watchersOf(kind, ident)).length > 0) return false;
   const source = await getSource(kind, ident);
   if (source) await deleteSource(source);
-  if (kind !== 'stream') await scheduler.cancel(POLL_JOB, pollJobKey(kind, ident));
+  if (kind !== 'stream') await cancel(POLL_JOB, pollJobKey(kind, ident));
   return true;
 }
 

@@ -14,7 +14,7 @@
  */
 import { PlatformCode, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { readModuleState } from '../../shared/modules/store.js';
-import { scheduler } from '../../shared/scheduler/index.js';
+import { cancel, requestLater, scheduler } from '../../shared/scheduler/index.js';
 import { WelcomingJobs, grantDueKey } from './keys.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
 import { deleteGrant, deleteGrants, grantContext, guildGrants, listTimedRoles, markGranted, memberGrants, putGrant } from './store.js';
@@ -78,7 +78,7 @@ export async function grantDue(guildId: string, memberId: string, timedRoleId: s
 /** Forgets grants (their items first, which is what a due grant checks) and their due work. */
 async function forget(guildId: string, grants: readonly Grant[]): Promise<void> {
   await deleteGrants(guildId, grants);
-  await Promise.all(grants.filter((g) => g.granted_at === undefined).map((g) => scheduler.cancel(WelcomingJobs.grant, dueKeyOf(guildId, g))));
+  await Promise.all(grants.filter((g) => g.granted_at === undefined).map((g) => cancel(WelcomingJobs.grant, dueKeyOf(guildId, g))));
 }
 
 /** A member left (or asked to be forgotten): their grants go, pending and made. Answers them. */
@@ -96,11 +96,11 @@ export async function cancelTimedRoleGrants(guildId: string, timedRoleId: string
 /** Every grant of the guild and their due work, and the hourly catch-up (the module's data is being deleted). */
 export async function cancelGuildGrants(guildId: string): Promise<void> {
   await forget(guildId, await guildGrants(guildId));
-  await scheduler.cancel(WelcomingJobs.catchUp, guildId);
+  await cancel(WelcomingJobs.catchUp, guildId);
 }
 
 /** Makes sure the guild's hourly catch-up is on the scheduler (an existing one keeps its time). */
-export const keepCatchingUp = (guildId: string) => scheduler.requestSoon(WelcomingJobs.catchUp, guildId, HOUR_MS);
+export const keepCatchingUp = (guildId: string) => requestLater(WelcomingJobs.catchUp, guildId, HOUR_MS);
 
 export interface CatchUpResult {
   members: number;

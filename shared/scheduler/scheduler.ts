@@ -6,6 +6,7 @@ import { shardOf } from './keys.js';
 import { reportWorkDone } from './observe.js';
 import { type JobMessageSender, jobSender } from './sender.js';
 import * as store from './store.js';
+import { cancel } from './table-only.js';
 import type { DueItem } from './store.js';
 
 /**
@@ -297,7 +298,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
   return {
     scheduleAt,
     requestSoon,
-    cancel: (job, key) => store.deleteDue(job, key),
+    cancel,
     produce,
     consumer,
   };

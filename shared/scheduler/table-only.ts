@@ -3,6 +3,12 @@ import { shardOf } from './keys.js';
 import * as store from './store.js';
 
 /**
+ * The scheduler calls that touch only the table, apart from `scheduler.ts`
+ * so a function that makes no other carries no queue client: asking for
+ * work the producer will send in time, and cancelling.
+ */
+
+/**
  * Asks for work `delayMs` from now, coalesced as `requestSoon` coalesces,
  * and leaves sending it to the job's producer, which sends what falls due
  * within its horizon on each run. For work at least a producer period away
@@ -16,3 +22,6 @@ export async function requestLater(job: string, key: string, delayMs: number, pa
   const item = await store.requestDue(job, key, shard, now + delayMs, payload, now);
   if (item.phase === 'dead') await store.reviveDue(job, key, shard, now + delayMs, now);
 }
+
+/** Forgets the item (a cancelled timer); a message already sent then finds nothing and does nothing. */
+export const cancel = (job: string, key: string): Promise<void> => store.deleteDue(job, key);
