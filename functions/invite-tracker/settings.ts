@@ -31,8 +31,7 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
   const [invites, uses] = await Promise.all([listInvites(guildId), listUses(guildId)]);
-  await deleteInvites(guildId, invites.map((i) => i.invite_id));
-  if (uses.length) await deleteUses(uses);
-  await deleteVanity(guildId);
+  // Once the module is off and its items read, the three kinds of item go side by side.
+  await Promise.all([deleteInvites(guildId, invites.map((i) => i.invite_id)), uses.length ? deleteUses(uses) : undefined, deleteVanity(guildId)]);
   return { settings, invites: invites.map(inviteRecord), stats_uses: uses };
 }

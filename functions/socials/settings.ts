@@ -23,10 +23,13 @@ export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
   const entries = await guildEntries(guildId);
   const records = Object.fromEntries(await Promise.all(KIND_LIST.map(async ({ kind }) => [kind, await entryRecords(entries.filter((e) => e.kind === kind))] as const)));
-  await deleteEntries(entries);
-  for (const entry of entries) await deleteWatchers(entry.kind, entry.ident, [{ guild_id: guildId, channel_id: entry.target_channel_id }]);
-  await deleteEntryCounts(guildId, KIND_LIST.map((k) => k.kind));
+  await Promise.all([
+    deleteEntries(entries),
+    ...entries.map((entry) => deleteWatchers(entry.kind, entry.ident, [{ guild_id: guildId, channel_id: entry.target_channel_id }])),
+    deleteEntryCounts(guildId, KIND_LIST.map((k) => k.kind)),
+  ]);
+  // A source no other guild watches stops being polled.
   const sources = new Map(entries.map((e) => [`${e.kind}:${e.ident}`, e]));
-  for (const entry of sources.values()) await dropUnwatchedSource(entry.kind, entry.ident);
+  await Promise.all([...sources.values()].map((entry) => dropUnwatchedSource(entry.kind, entry.ident)));
   return { settings, entries: records as Record<Kind, Record<string, unknown>[]> };
 }

@@ -72,7 +72,6 @@ export async function forgetNamedResponse(guildId: string, responseId: string): 
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
   const [responses, timedroles] = await Promise.all([responseRecords(guildId), timedRoleRecords(guildId)]);
-  await cancelGuildGrants(guildId);
-  await deleteModuleItems(guildId);
+  await Promise.all([cancelGuildGrants(guildId), deleteModuleItems(guildId)]);
   return { settings, responses, timedroles };
 }
