@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDue } from '../../../shared/scheduler/store.js';
 import { runWillFollow } from '../../../shared/scheduler/scheduler.js';
+import { cancel, requestLater } from '../../../shared/scheduler/table-only.js';
 import { TIMINGS, startTable, testScheduler } from './harness.js';
 
 let table: { stop(): Promise<void> };
@@ -252,6 +253,21 @@ describe('coalesced requests', () => {
     await t.scheduler.requestSoon('job.g', k, 1000, {}, seen);
     expect(await getDue('job.g', k)).toMatchObject({ phase: 'dispatched', gen: 1 });
     expect((await getDue('job.g', k))!.follow).toBeUndefined();
+  });
+
+  it('asks for work minutes away without sending anything, coalesced like requestSoon, and cancels it', async () => {
+    const t = testScheduler();
+    const k = key();
+    const before = Date.now();
+    await requestLater('job.m', k, 600_000, { x: 1 });
+    const first = await getDue('job.m', k);
+    expect(first).toMatchObject({ phase: 'pending', gen: 1, payload: { x: 1 } });
+    expect(first!.due_at).toBeGreaterThanOrEqual(before + 600_000);
+    await requestLater('job.m', k, 60_000);
+    expect(await getDue('job.m', k)).toMatchObject({ phase: 'pending', gen: 2, due_at: first!.due_at });
+    expect(t.sent).toEqual([]);
+    await cancel('job.m', k);
+    expect(await getDue('job.m', k)).toBeNull();
   });
 
   it('lets callers asking at the same moment share one write', async () => {
