@@ -13,6 +13,8 @@ import { endGiveaway } from '../functions/giveaways/lifecycle.js';
 import { db } from '../shared/db/client.js';
 import { tableName } from '../shared/db/table.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
+import { pool } from './load.js';
+import { call } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'giveaways';
@@ -22,19 +24,7 @@ const CONCURRENCY = 50;
 let idSeq = 0n;
 const snowflake = () => (6234567890000000000n + ++idSeq * 7919n).toString();
 
-async function call(service: LocalService, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
-  const res = await fetch(service.url + path, { method, headers: { authorization: `Bearer ${service.serviceToken}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, json: await res.json() };
-}
 
-async function pool(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) await task(next++);
-  }));
-  return performance.now() - started;
-}
 
 async function create(service: LocalService, guild: string, endTime: string) {
   const res = await call(service, 'POST', '/modules/giveaways/entries', { guild_id: guild, channel_id: snowflake(), giveaway_owner_id: snowflake(), prize: 'Bench prize', winner_count: 3, end_time: endTime });

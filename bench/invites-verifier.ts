@@ -10,17 +10,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { db } from '../shared/db/client.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
+import { succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 let idSeq = 0n;
 const snowflake = () => (7234567890000000000n + ++idSeq * 7919n).toString();
 
-async function call(service: LocalService, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const res = await fetch(service.url + path, { method, headers: { authorization: `Bearer ${service.serviceToken}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = (await res.json()) as { data: unknown };
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
 
 /** Counts DynamoDB requests and platform calls of one piece of work. */
 async function counted<T>(service: LocalService, work: () => Promise<T>): Promise<{ result: T; requests: number; platform: number }> {
@@ -41,17 +36,17 @@ async function invites(service: LocalService): Promise<Row[]> {
   const guild = snowflake();
   const channel = snowflake();
   await control(`/channels/${channel}`, { guild_id: guild }, 'PUT');
-  await call(service, 'POST', '/modules/invite-tracker/enable', { guild_id: guild });
+  await succeed(service, 'POST', '/modules/invite-tracker/enable', { guild_id: guild });
   const codes: string[] = [];
-  for (let i = 0; i < 5; i++) codes.push((await call(service, 'POST', '/modules/invite-tracker/invites', { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false }, { 'x-acting-user-id': snowflake() })).invite_code);
+  for (let i = 0; i < 5; i++) codes.push((await succeed(service, 'POST', '/modules/invite-tracker/invites', { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false }, { 'x-acting-user-id': snowflake() })).invite_code);
   const one = snowflake();
   await control(`/guilds/${guild}/members/${one}/join-via-invite/${codes[0]}`);
-  const single = await counted(service, () => call(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': one }));
+  const single = await counted(service, () => succeed(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': one }));
 
   const members = Array.from({ length: 50 }, snowflake);
   for (const [i, m] of members.entries()) await control(`/guilds/${guild}/members/${m}/join-via-invite/${codes[i % 5]}`);
-  await Promise.all(members.map((m) => call(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': m })));
-  const snapshot = await call(service, 'POST', '/modules/invite-tracker/disable', { guild_id: guild });
+  await Promise.all(members.map((m) => succeed(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': m })));
+  const snapshot = await succeed(service, 'POST', '/modules/invite-tracker/disable', { guild_id: guild });
   const uses = (snapshot.stats_uses as { attribution: string }[]).slice(0, 50);
   const exact = uses.filter((u) => u.attribution === 'exact').length;
   const platformUses = ((await (await fetch(`${service.sandboxUrl}/guilds/${guild}/invites`, { headers: { authorization: 'Bot x' } })).json()) as { code: string; uses: number }[]).reduce((n, i) => n + i.uses, 0);
@@ -69,9 +64,9 @@ async function verifications(service: LocalService): Promise<Row[]> {
     const guild = snowflake();
     const member = snowflake();
     const channel = snowflake();
-    await call(service, 'POST', '/modules/verifier/enable', { guild_id: guild });
-    await call(service, 'PUT', '/modules/verifier/settings', { guild_id: guild, verifier_type: type, verifier_channel: channel, verifier_verified_role_ids: [snowflake()], ...(type === 2 ? { verifier_passphrase: 'bench' } : {}) });
-    const created = await counted(service, () => call(service, 'POST', '/modules/verifier/event/create-verification', { guild_id: guild, requester: member }, { 'x-acting-user-id': member }));
+    await succeed(service, 'POST', '/modules/verifier/enable', { guild_id: guild });
+    await succeed(service, 'PUT', '/modules/verifier/settings', { guild_id: guild, verifier_type: type, verifier_channel: channel, verifier_verified_role_ids: [snowflake()], ...(type === 2 ? { verifier_passphrase: 'bench' } : {}) });
+    const created = await counted(service, () => succeed(service, 'POST', '/modules/verifier/event/create-verification', { guild_id: guild, requester: member }, { 'x-acting-user-id': member }));
     const id = (created.result as { verifier_id: string }).verifier_id;
     let answered;
     if (type === 3) {
@@ -82,7 +77,7 @@ async function verifications(service: LocalService): Promise<Row[]> {
       answered = await counted(service, () => fetch(url, { method: 'POST' }).then((r) => r.text()));
     } else {
       answered = await counted(service, () =>
-        call(service, 'POST', '/modules/verifier/event/handle-verification', { verifier_id: id, ...(type === 2 ? { interaction_type: 'ModalInteraction', passphrase_value: 'bench' } : { interaction_id: snowflake(), token: 'bench', interaction_type: 'ComponentInteraction' }) }, { 'x-acting-user-id': member }),
+        succeed(service, 'POST', '/modules/verifier/event/handle-verification', { verifier_id: id, ...(type === 2 ? { interaction_type: 'ModalInteraction', passphrase_value: 'bench' } : { interaction_id: snowflake(), token: 'bench', interaction_type: 'ComponentInteraction' }) }, { 'x-acting-user-id': member }),
       );
     }
     rows.push({

@@ -51,7 +51,7 @@ export interface BurstResult {
 const WARM_UP_PUTS = 200;
 
 /** Runs `task(i)` for i < total with at most `concurrency` at once; answers the wall time in ms. */
-async function pool(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<number> {
+export async function pool(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(

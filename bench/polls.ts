@@ -11,6 +11,7 @@ import { tableName } from '../shared/db/table.js';
 import { onWorkDone } from '../shared/scheduler/index.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { type HttpRequest, burstFromWorker } from './load.js';
+import { call } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'polls';
@@ -56,14 +57,6 @@ let idSeq = 0n;
 /** Distinct snowflakes, 19 digits. */
 const snowflake = () => (1234567890000000000n + ++idSeq * 7919n).toString();
 
-async function call(service: LocalService, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
-  const res = await fetch(service.url + path, {
-    method,
-    headers: { authorization: `Bearer ${service.serviceToken}`, 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: await res.json() };
-}
 
 async function setUpPoll(service: LocalService, extra: Record<string, unknown> = {}) {
   const guild = snowflake();

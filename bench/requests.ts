@@ -36,6 +36,23 @@ export async function send(service: LocalService, method: string, path: string, 
   return res.status;
 }
 
+/** Sends one request to local mode as the service; answers its status and its parsed answer. */
+export async function call(service: LocalService, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+  const res = await fetch(service.url + path, {
+    method,
+    headers: { authorization: `Bearer ${service.serviceToken}`, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+/** The same for a request that must succeed: answers the envelope's `data`, and throws with the answer otherwise. */
+export async function succeed(service: LocalService, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
+  const { status, json } = await call(service, method, path, body, headers);
+  if (status !== 200) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
 /** The fewest requests an operation can take and why: one read that decides, one conditional write per item it changes. */
 export type Floor = [number, string];
 

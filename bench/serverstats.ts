@@ -14,6 +14,8 @@ import { statItem } from '../functions/serverstats/store.js';
 import { db } from '../shared/db/client.js';
 import { tableName } from '../shared/db/table.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
+import { pool } from './load.js';
+import { call } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'serverstats';
@@ -53,23 +55,7 @@ function countRequests(): { take(): { requests: number; itemsRead: number }; sto
   };
 }
 
-async function call(service: LocalService, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(service.url + path, {
-    method,
-    headers: { authorization: `Bearer ${service.serviceToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: await res.json() };
-}
 
-async function pool(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) await task(next++);
-  }));
-  return performance.now() - started;
-}
 
 async function enabledGuild(service: LocalService): Promise<string> {
   const guild = snowflake();

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { pollSource, pollStreams } from '../functions/socials/polling.js';
 import { db } from '../shared/db/client.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
+import { succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'socials';
@@ -20,16 +21,6 @@ const INTERVAL_SECONDS = 2;
 let idSeq = 0n;
 const snowflake = () => (5234567890000000000n + ++idSeq * 7919n).toString();
 
-async function call(service: LocalService, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(service.url + path, {
-    method,
-    headers: { authorization: `Bearer ${service.serviceToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: unknown };
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
 
 function sourcesControl(service: LocalService) {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
@@ -63,12 +54,12 @@ export async function runSocialsBench(): Promise<Row[]> {
     const channels: string[] = [];
     for (let g = 0; g < GUILDS; g++) {
       const guild = snowflake();
-      await call(service, 'POST', '/modules/socials/enable', { guild_id: guild });
-      await call(service, 'PUT', '/modules/socials/settings', { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true });
+      await succeed(service, 'POST', '/modules/socials/enable', { guild_id: guild });
+      await succeed(service, 'PUT', '/modules/socials/settings', { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true });
       const mine = Array.from({ length: CHANNELS_PER_GUILD }, snowflake);
       channels.push(...mine);
       for (const [i, [kind, field, identifier]] of watched.entries()) {
-        await call(service, 'POST', `/modules/socials/entries/${kind}`, { guild_id: guild, [field]: identifier, target_channel_id: mine[i % CHANNELS_PER_GUILD], mention_everyone: false });
+        await succeed(service, 'POST', `/modules/socials/entries/${kind}`, { guild_id: guild, [field]: identifier, target_channel_id: mine[i % CHANNELS_PER_GUILD], mention_everyone: false });
       }
     }
 
