@@ -6,7 +6,7 @@ import { shardOf } from './keys.js';
 import { reportWorkDone } from './observe.js';
 import { type JobMessageSender, jobSender } from './sender.js';
 import * as store from './store.js';
-import { cancel } from './table-only.js';
+import { cancel, requestItem } from './table-only.js';
 import type { DueItem } from './store.js';
 
 /**
@@ -173,9 +173,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     const now = deps.now();
     const waiting = seen?.phase === 'pending' || seen?.phase === 'dispatched';
     if (waiting && (await store.requestFollowUp(job, key, now))) return;
-    const shard = shardOf(key, deps.timings().shards);
-    let item: DueItem | null = await store.requestDue(job, key, shard, now + delayMs, payload, now);
-    if (item.phase === 'dead') item = await store.reviveDue(job, key, shard, now + delayMs, now);
+    const item = await requestItem(job, key, shardOf(key, deps.timings().shards), now + delayMs, payload, now);
     // Only the request that made the item sends it; later ones ride along.
     if (item && (item.gen === 1 || item.dispatches === 0)) await dispatchIfNear(item);
   }

@@ -1,12 +1,23 @@
 import { timingsFromEnv } from './config.js';
 import { shardOf } from './keys.js';
 import * as store from './store.js';
+import type { DueItem } from './store.js';
 
 /**
  * The scheduler calls that touch only the table, apart from `scheduler.ts`
  * so a function that makes no other carries no queue client: asking for
  * work the producer will send in time, and cancelling.
  */
+
+/**
+ * Asks for work at `dueAt` unless some is already waiting (many requests
+ * become one run), bringing an item that had failed for good back to
+ * pending. Answers the item, or null when it was removed meanwhile.
+ */
+export async function requestItem(job: string, key: string, shard: number, dueAt: number, payload: Record<string, unknown>, now: number): Promise<DueItem | null> {
+  const item = await store.requestDue(job, key, shard, dueAt, payload, now);
+  return item.phase === 'dead' ? store.reviveDue(job, key, shard, dueAt, now) : item;
+}
 
 /**
  * Asks for work `delayMs` from now, coalesced as `requestSoon` coalesces,
@@ -18,9 +29,7 @@ import * as store from './store.js';
  */
 export async function requestLater(job: string, key: string, delayMs: number, payload: Record<string, unknown> = {}): Promise<void> {
   const now = Date.now();
-  const shard = shardOf(key, timingsFromEnv().shards);
-  const item = await store.requestDue(job, key, shard, now + delayMs, payload, now);
-  if (item.phase === 'dead') await store.reviveDue(job, key, shard, now + delayMs, now);
+  await requestItem(job, key, shardOf(key, timingsFromEnv().shards), now + delayMs, payload, now);
 }
 
 /** Forgets the item (a cancelled timer); a message already sent then finds nothing and does nothing. */
