@@ -1,9 +1,8 @@
 import type { Route } from '../../shared/http/route.js';
 import { moduleStateRoutes } from '../module-state/routes.js';
 import { KIND_LIST } from './kinds.js';
-import { SOCIALS_BASE, entriesPath, sendPath } from './paths.js';
+import { SOCIALS_BASE as base, entriesPath, sendPath } from './paths.js';
 
-const base = SOCIALS_BASE;
 const file = (name: string) => `functions/socials/${name}.ts`;
 
 /** The four monitor kinds share one shape: list, create, delete and send each, from the kinds table. */
