@@ -5,7 +5,7 @@
  * absence; fields ignored for native polls may be left out for them.
  */
 import * as z from 'zod/mini';
-import { guildQuery, meta, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { brokenRule, guildQuery, meta, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,
@@ -26,11 +26,6 @@ const nullableInt = orNull(z.int());
 const nullableBool = orNull(z.boolean());
 /** The shared `nullableSnowflake` insists on the key being present; "may be None" also allows leaving it out. */
 
-/** Adds a 422 rule issue; the reason is a whole sentence naming its field. */
-function rule(ctx: z.core.$RefinementCtx, problem: string | null): boolean {
-  if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
-  return problem !== null;
-}
 
 export const AnswerInputSchema = z.object({
   answer_text: z.string(),
@@ -79,13 +74,13 @@ const servicePoll = {
 };
 
 function pollRules(body: PollFieldsValue, ctx: z.core.$RefinementCtx): void {
-  if (rule(ctx, pollTypeProblem(body.poll_type))) return;
+  if (brokenRule(ctx, pollTypeProblem(body.poll_type))) return;
   const service = body.poll_type === PollType.Service;
-  if (rule(ctx, questionProblem(body.question, body.poll_type))) return;
-  if (service && rule(ctx, serviceFieldsProblem(body))) return;
-  if (rule(ctx, answersProblem(body.poll_type, service ? body.poll_answer_type : null, body.answers))) return;
+  if (brokenRule(ctx, questionProblem(body.question, body.poll_type))) return;
+  if (service && brokenRule(ctx, serviceFieldsProblem(body))) return;
+  if (brokenRule(ctx, answersProblem(body.poll_type, service ? body.poll_answer_type : null, body.answers))) return;
   if (service) {
-    rule(
+    brokenRule(
       ctx,
       fitProblem({
         poll_id: 'x'.repeat(64),
@@ -107,10 +102,10 @@ function pollRules(body: PollFieldsValue, ctx: z.core.$RefinementCtx): void {
 export const CreatePollBody = meta(
   z.object({ ...pollFields, poll_owner_id: snowflake, poll_duration: z.string(), ...interaction }).check(
     z.superRefine((body, ctx) => {
-      if (rule(ctx, pollTypeProblem(body.poll_type))) return;
-      if (body.message_id !== null && rule(ctx, "Field 'message_id' must be null when creating a poll: the service posts the poll message itself.")) return;
-      if (rule(ctx, durationProblem(body.poll_duration, body.poll_type))) return;
-      if (rule(ctx, interactionProblem(body.application_id, body.token))) return;
+      if (brokenRule(ctx, pollTypeProblem(body.poll_type))) return;
+      if (body.message_id !== null && brokenRule(ctx, "Field 'message_id' must be null when creating a poll: the service posts the poll message itself.")) return;
+      if (brokenRule(ctx, durationProblem(body.poll_duration, body.poll_type))) return;
+      if (brokenRule(ctx, interactionProblem(body.application_id, body.token))) return;
       pollRules(body, ctx);
     }),
   ),
@@ -132,11 +127,11 @@ export const HandlerCreateBody = meta(
     })
     .check(
       z.superRefine((body, ctx) => {
-        if (rule(ctx, POLL_ID_PATTERN.test(body.poll_id) ? null : "Field 'poll_id' must be 1 to 64 letters, digits, '-' or '_'.")) return;
-        if (rule(ctx, body.end_time > 0 && body.end_time < 253402300800 ? null : "Field 'end_time' must be a time in epoch seconds.")) return;
+        if (brokenRule(ctx, POLL_ID_PATTERN.test(body.poll_id) ? null : "Field 'poll_id' must be 1 to 64 letters, digits, '-' or '_'.")) return;
+        if (brokenRule(ctx, body.end_time > 0 && body.end_time < 253402300800 ? null : "Field 'end_time' must be a time in epoch seconds.")) return;
         if (
           body.delete_at !== null &&
-          rule(ctx, body.delete_at > 0 && body.delete_at < 253402300800 ? null : "Field 'delete_at' must be a time in epoch seconds, or null.")
+          brokenRule(ctx, body.delete_at > 0 && body.delete_at < 253402300800 ? null : "Field 'delete_at' must be a time in epoch seconds, or null.")
         )
           return;
         pollRules(body, ctx);
@@ -156,14 +151,14 @@ const editFields = {
 };
 
 function editRules(body: { question: string; description: string | null; max_votes_per_answer: number }, ctx: z.core.$RefinementCtx): void {
-  if (rule(ctx, questionProblem(body.question, PollType.Service))) return;
-  if (rule(ctx, descriptionProblem(body.description))) return;
-  rule(ctx, maxVotesProblem(body.max_votes_per_answer));
+  if (brokenRule(ctx, questionProblem(body.question, PollType.Service))) return;
+  if (brokenRule(ctx, descriptionProblem(body.description))) return;
+  brokenRule(ctx, maxVotesProblem(body.max_votes_per_answer));
 }
 
 export const EditPollBody = z.object({ ...editFields, ...interaction }).check(
   z.superRefine((body, ctx) => {
-    if (rule(ctx, interactionProblem(body.application_id, body.token))) return;
+    if (brokenRule(ctx, interactionProblem(body.application_id, body.token))) return;
     editRules(body, ctx);
   }),
 );
@@ -173,7 +168,7 @@ export const HandlerEditBody = z.object({ ...editFields, poll_id: z.string() }).
 /** Close and delete by the owner: the guild and the interaction to answer. */
 export const OwnerActionBody = z.object({ guild_id: snowflake, ...interaction }).check(
   z.superRefine((body, ctx) => {
-    rule(ctx, interactionProblem(body.application_id, body.token));
+    brokenRule(ctx, interactionProblem(body.application_id, body.token));
   }),
 );
 
@@ -203,7 +198,7 @@ export const VoteBody = meta(
       z.superRefine((body, ctx) => {
         if (body.poll_id === null && body.interacted_message_id === null && body.message_id === null) {
           if (
-            rule(
+            brokenRule(
               ctx,
               "Field 'interacted_message_id' is required when poll_id is null: the poll is found by channel_id and the message members interacted with.",
             )
@@ -211,9 +206,9 @@ export const VoteBody = meta(
             return;
         }
         if (body.answer_id === null && body.emoji_name === null && body.emoji_id === null) {
-          if (rule(ctx, "Field 'emoji_name' is required when answer_id is null: the answer is found by its emoji.")) return;
+          if (brokenRule(ctx, "Field 'emoji_name' is required when answer_id is null: the answer is found by its emoji.")) return;
         }
-        rule(ctx, interactionProblem(body.application_id, body.token));
+        brokenRule(ctx, interactionProblem(body.application_id, body.token));
       }),
     ),
   {
@@ -240,7 +235,7 @@ export const SettingsBody = z
   .check(
     z.superRefine((body, ctx) => {
       if (body.save_duration_timeout < 0 || body.save_duration_timeout > MAX_SAVE_DURATION) {
-        rule(ctx, `Field 'save_duration_timeout' must be from 0 to ${MAX_SAVE_DURATION} seconds (365 days).`);
+        brokenRule(ctx, `Field 'save_duration_timeout' must be from 0 to ${MAX_SAVE_DURATION} seconds (365 days).`);
       }
     }),
   );

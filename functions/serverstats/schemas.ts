@@ -3,7 +3,7 @@
  * starboard and privacy routes (statistic families: `stats-schemas.ts`).
  */
 import * as z from 'zod/mini';
-import { describe, meta, nullableSnowflake, orKeep, orNull, reject, snowflake } from '../../shared/http/schemas.js';
+import { brokenRule, describe, meta, nullableSnowflake, orKeep, orNull, reject, snowflake } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { STATS_TOGGLES } from '../../shared/modules/catalogue.js';
 import { counterProblem } from './counter-rules.js';
@@ -109,8 +109,7 @@ export const CreateCounterBody = z
   })
   .check(
     z.superRefine((body, ctx) => {
-      const problem = counterProblem(body);
-      if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
+      brokenRule(ctx, counterProblem(body));
     }),
   );
 

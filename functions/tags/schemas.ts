@@ -5,14 +5,10 @@
  * characters), visibility (1 or 2), an interaction's two fields together.
  */
 import * as z from 'zod/mini';
-import { meta, nullableSnowflake, orKeep, orNull, pagination, snowflake } from '../../shared/http/schemas.js';
+import { brokenRule, meta, nullableSnowflake, orKeep, orNull, pagination, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES } from './model.js';
 
-/** Adds a 422 rule issue; the reason is a whole sentence naming its field. */
-function rule(ctx: z.core.$RefinementCtx, problem: string | null): void {
-  if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
-}
 
 const shown = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 
@@ -62,10 +58,10 @@ const interaction = {
 
 export const CreateTagBody = z.object({ guild_id: snowflake, owner_id: snowflake, content: z.string(), visibility, names, ...interaction }).check(
   z.superRefine((body, ctx) => {
-    rule(ctx, interactionProblem(body.application_id, body.token));
-    rule(ctx, namesProblem(body.names));
-    rule(ctx, templateProblem(body.content, false));
-    rule(ctx, visibilityProblem(body.visibility));
+    brokenRule(ctx, interactionProblem(body.application_id, body.token));
+    brokenRule(ctx, namesProblem(body.names));
+    brokenRule(ctx, templateProblem(body.content, false));
+    brokenRule(ctx, visibilityProblem(body.visibility));
   }),
 );
 
@@ -86,22 +82,22 @@ export const EditTagBody = z
   })
   .check(
     z.superRefine((body, ctx) => {
-      rule(ctx, interactionProblem(body.application_id, body.token));
-      if (body.names !== undefined) rule(ctx, namesProblem(body.names));
-      if (body.content !== undefined) rule(ctx, templateProblem(body.content, false));
-      if (body.visibility !== undefined) rule(ctx, visibilityProblem(body.visibility));
+      brokenRule(ctx, interactionProblem(body.application_id, body.token));
+      if (body.names !== undefined) brokenRule(ctx, namesProblem(body.names));
+      if (body.content !== undefined) brokenRule(ctx, templateProblem(body.content, false));
+      if (body.visibility !== undefined) brokenRule(ctx, visibilityProblem(body.visibility));
     }),
   );
 
 export const DeleteTagBody = z.object({ guild_id: snowflake, ...interaction }).check(
   z.superRefine((body, ctx) => {
-    rule(ctx, interactionProblem(body.application_id, body.token));
+    brokenRule(ctx, interactionProblem(body.application_id, body.token));
   }),
 );
 
 export const SendTagBody = z.object({ guild_id: snowflake, channel_id: snowflake, user_mention_id: nullableSnowflake, ...interaction }).check(
   z.superRefine((body, ctx) => {
-    rule(ctx, interactionProblem(body.application_id, body.token));
+    brokenRule(ctx, interactionProblem(body.application_id, body.token));
   }),
 );
 
@@ -109,7 +105,7 @@ export const ListTagsQuery = z
   .object({ guild_id: snowflake, ...pagination, name: meta(z.optional(z.string()), { description: 'Only the tag with this name (ignoring case)' }) })
   .check(
     z.superRefine((query, ctx) => {
-      if (query.name !== undefined) rule(ctx, nameProblem(query.name, 'name'));
+      if (query.name !== undefined) brokenRule(ctx, nameProblem(query.name, 'name'));
     }),
   );
 

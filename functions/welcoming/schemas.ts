@@ -4,7 +4,7 @@
  * its value, `""` clears a nullable channel or ID.
  */
 import * as z from 'zod/mini';
-import { channelSetting, orKeep, queryInt, snowflake } from '../../shared/http/schemas.js';
+import { brokenRule, channelSetting, orKeep, queryInt, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES } from './model.js';
 
@@ -53,8 +53,7 @@ export const CreateResponseBody = z
   })
   .check(
     z.superRefine((body, ctx) => {
-      const problem = templateProblem(body.content, body.is_embed);
-      if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
+      brokenRule(ctx, templateProblem(body.content, body.is_embed));
     }),
   );
 

@@ -19,6 +19,12 @@ export function reject(ctx: z.core.ParsePayload, problem: string, status: 400 | 
   return z.NEVER;
 }
 
+/** In a refinement: adds `problem` as a 422 rule issue (a whole sentence naming its field); answers whether there was one. */
+export function brokenRule(ctx: z.core.$RefinementCtx, problem: string | null): boolean {
+  if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
+  return problem !== null;
+}
+
 /**
  * Documentation attached to a schema for the OpenAPI document: a copy of the
  * schema carrying `data` in Zod's global registry, as classic Zod's `.meta()`
