@@ -14,7 +14,7 @@ import { db } from '../shared/db/client.js';
 import { tableName } from '../shared/db/table.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { pool } from './load.js';
-import { call } from './requests.js';
+import { call, countDynamoRequests } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'giveaways';
@@ -77,11 +77,10 @@ export async function runGiveawaysBench(): Promise<Row[]> {
       const ids = Array.from({ length: 1000 }, snowflake);
       await db().send(new UpdateCommand({ TableName: tableName(), Key: giveawayKey(guild, big.entry_id), UpdateExpression: 'ADD participants :m, participant_count :n', ExpressionAttributeValues: { ':m': new Set(ids), ':n': ids.length } }));
     }
-    let endRequests = 0;
-    const name = 'giveawaysBenchEnd';
-    db().middlewareStack.add((next) => async (args) => (endRequests++, next(args)), { step: 'initialize', name });
+    const counter = countDynamoRequests();
     await endGiveaway(guild, big.entry_id);
-    db().middlewareStack.remove(name);
+    const endRequests = counter.take().requests;
+    counter.stop();
 
     const rate = (RUSH / enterMs) * 1000;
     const rawRate = (RUSH / raw) * 1000;

@@ -8,9 +8,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { db } from '../shared/db/client.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
-import { succeed } from './requests.js';
+import { countDynamoRequests, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 let idSeq = 0n;
@@ -21,11 +20,10 @@ const snowflake = () => (7234567890000000000n + ++idSeq * 7919n).toString();
 async function counted<T>(service: LocalService, work: () => Promise<T>): Promise<{ result: T; requests: number; platform: number }> {
   const sandbox = service.sandboxUrl!.replace(/\/api\/v10$/, '');
   await fetch(`${sandbox}/_sandbox/requests`, { method: 'DELETE' });
-  let requests = 0;
-  const name = `benchCount${idSeq}`;
-  db().middlewareStack.add((next) => async (args) => (requests++, next(args)), { step: 'initialize', name });
+  const counter = countDynamoRequests();
   const result = await work();
-  db().middlewareStack.remove(name);
+  const { requests } = counter.take();
+  counter.stop();
   const platform = ((await (await fetch(`${sandbox}/_sandbox/requests`)).json()) as unknown[]).length;
   return { result, requests, platform };
 }

@@ -6,12 +6,11 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { db } from '../shared/db/client.js';
 import { tableName } from '../shared/db/table.js';
 import { onWorkDone } from '../shared/scheduler/index.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { type HttpRequest, burstFromWorker } from './load.js';
-import { call } from './requests.js';
+import { call, countDynamoRequests } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'polls';
@@ -20,38 +19,6 @@ const CONCURRENCY = 50;
 const TIMED_POLLS = 30;
 const WARM_UP_VOTES = 200;
 const ROUNDS = 3;
-
-let counterSeq = 0;
-
-/** Counts the DynamoDB requests this process sends from now on (through the service's client). */
-function countRequests(): { take(): number; producers(): number; stop(): void } {
-  let count = 0;
-  let producers = 0;
-  const name = `pollsBenchCounter${++counterSeq}`;
-  const stack = db().middlewareStack;
-  stack.add(
-    (next) => async (args) => {
-      count++;
-      // Only the producers query the due index (gsi1); votes and renders never do.
-      if ((args.input as { IndexName?: string }).IndexName === 'gsi1') producers++;
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return {
-    take() {
-      const n = count;
-      count = 0;
-      return n;
-    },
-    producers() {
-      const n = producers;
-      producers = 0;
-      return n;
-    },
-    stop: () => void stack.remove(name),
-  };
-}
 
 let idSeq = 0n;
 /** Distinct snowflakes, 19 digits. */
@@ -113,20 +80,18 @@ function votes(poll: { guild: string; channel: string; pollId: string }, count: 
 /** One round: a burst of votes on a new poll (its requests counted, its count checked), then as many conditional puts straight to dynalite. */
 async function round(service: LocalService, warmPoll: Awaited<ReturnType<typeof setUpPoll>>) {
   const poll = await setUpPoll(service);
-  const counter = countRequests();
+  const counter = countDynamoRequests();
   const burst = await burstFromWorker(
     { kind: 'http', baseUrl: service.url, token: service.serviceToken, warmUp: votes(warmPoll, WARM_UP_VOTES), requests: votes(poll, VOTES), concurrency: CONCURRENCY },
     async () => {
       // The warm-up's refreshes settle before the count starts.
       await new Promise((r) => setTimeout(r, 3000));
       counter.take();
-      counter.producers();
     },
   );
   // Let the batched message refreshes of the burst finish, so their requests count too.
   await new Promise((r) => setTimeout(r, 4000));
-  const requests = counter.take();
-  const producers = counter.producers();
+  const { requests, dueIndexPolls: producers } = counter.take();
   counter.stop();
   const failed = burst.statuses.filter((status) => status !== 200).length;
   if (failed) throw new Error(`${failed} votes failed`);
@@ -175,13 +140,13 @@ async function requestPath(): Promise<Row[]> {
   const service = await startLocal({ port: 0, dataDir: null, jobs: false });
   try {
     const { guild, channel, pollId } = await setUpPoll(service);
-    const counter = countRequests();
+    const counter = countDynamoRequests();
     const member = snowflake();
     const measure = async (label: string, answerId: number, who = snowflake()) => {
       counter.take();
       const res = await call(service, 'POST', '/modules/polls/entry/vote', voteBody(guild, channel, pollId, answerId), { 'x-acting-user-id': who });
       if (res.status !== 200) throw new Error(`vote failed: ${res.status}`);
-      return { section: SECTION, measure: label, value: String(counter.take()) };
+      return { section: SECTION, measure: label, value: String(counter.take().requests) };
     };
     const rows: Row[] = [
       await measure("DynamoDB requests: a member's first vote", 1, member),

@@ -1,5 +1,5 @@
 import type { LocalService } from '../infra/local/start.js';
-import { type Floor, requestRow, send } from './requests.js';
+import { type DynamoCounter, type Floor, requestRow, send } from './requests.js';
 import type { Row } from './table.js';
 
 /** The fewest requests: one read that decides (module state may come from the bounded cache), one write per item changed, one Query per listing. */
@@ -29,7 +29,7 @@ const FLOORS: Record<string, Floor> = {
  * DynamoDB requests per reaction-roles operation, counted at the client,
  * against local mode and its sandbox platform.
  */
-export async function reactionRolesRequests(service: LocalService, counter: { take(): number }): Promise<Row[]> {
+export async function reactionRolesRequests(service: LocalService, counter: DynamoCounter): Promise<Row[]> {
   const guild = '2234567890123456789';
   const channel = '3234567890123456789';
   const base = '/modules/reactionroles';
@@ -45,7 +45,7 @@ export async function reactionRolesRequests(service: LocalService, counter: { ta
   const measure = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
     counter.take();
     const result = await run();
-    rows.push(requestRow(`reactionroles: ${operation}`, counter.take(), FLOORS[operation]));
+    rows.push(requestRow(`reactionroles: ${operation}`, counter.take().requests, FLOORS[operation]));
     return result;
   };
   const settings = { limit_roles_to_one: true, supports_remove: true, remove_roles_from_users_on_entry_delete: true, keep_counter_at_one: false, delete_unrelated_emoji_reactions: false };

@@ -6,22 +6,49 @@ import { lambdaContext } from '../infra/local/lambda-context.js';
 import type { LocalService } from '../infra/local/start.js';
 import { type Row, median } from './table.js';
 
-/** Counts the DynamoDB requests every handler in this process sends. */
-export function countDynamoRequests(): { take(): number } {
-  let count = 0;
+/** What a counter saw since it was last taken. */
+export interface Counted {
+  requests: number;
+  /** The scheduler producers' queries of the due index among them: local mode runs them every second whatever the work. */
+  dueIndexPolls: number;
+  /** Items the queries among them read (`ScannedCount`). */
+  itemsRead: number;
+}
+
+export interface DynamoCounter {
+  /** What was counted since the last take; counting starts again from zero. */
+  take(): Counted;
+  stop(): void;
+}
+
+/** What handlers asked, without the producers' polls of the due index. */
+export const handlerRequests = (counted: Counted) => counted.requests - counted.dueIndexPolls;
+
+let counters = 0;
+
+/** Counts the DynamoDB requests this process sends through the service's client, from now until `stop()`. */
+export function countDynamoRequests(): DynamoCounter {
+  let counted: Counted = { requests: 0, dueIndexPolls: 0, itemsRead: 0 };
+  const name = `benchRequestCounter${++counters}`;
   db().middlewareStack.add(
     (next) => async (args) => {
-      count++;
-      return next(args);
+      const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
+      counted.requests++;
+      if (input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#')) counted.dueIndexPolls++;
+      const out = await next(args);
+      const scanned = (out.output as { ScannedCount?: number }).ScannedCount;
+      if (typeof scanned === 'number') counted.itemsRead += scanned;
+      return out;
     },
-    { step: 'initialize', name: 'benchRequestCounter' },
+    { step: 'initialize', name },
   );
   return {
     take() {
-      const n = count;
-      count = 0;
-      return n;
+      const taken = counted;
+      counted = { requests: 0, dueIndexPolls: 0, itemsRead: 0 };
+      return taken;
     },
+    stop: () => void db().middlewareStack.remove(name),
   };
 }
 
@@ -62,13 +89,13 @@ export function requestRow(operation: string, count: number, floor?: Floor): Row
 }
 
 /** DynamoDB requests per foundation operation, counted at the client. */
-export async function foundationRequests(service: LocalService, counter: { take(): number }): Promise<Row[]> {
+export async function foundationRequests(service: LocalService, counter: DynamoCounter): Promise<Row[]> {
   const guild = '1234567890123456789';
   const rows: Row[] = [];
   const measure = async (operation: string, run: () => Promise<unknown>, floor?: Floor) => {
     counter.take();
     await run();
-    rows.push(requestRow(operation, counter.take(), floor));
+    rows.push(requestRow(operation, counter.take().requests, floor));
   };
   await measure('module status', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`), [1, 'one GetItem of the state item']);
   await measure('module enable (first time: settings created)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [2, 'the state item written, the default settings item created']);

@@ -15,7 +15,7 @@ import { db } from '../shared/db/client.js';
 import { tableName } from '../shared/db/table.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { pool } from './load.js';
-import { call } from './requests.js';
+import { call, countDynamoRequests } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'serverstats';
@@ -27,35 +27,6 @@ const BIG_GUILD_AUTHORS = 1000;
 
 let idSeq = 0n;
 const snowflake = () => (3234567890000000000n + ++idSeq * 7919n).toString();
-
-/** Counts requests (and, for queries, items read) through the service's client from now on. */
-function countRequests(): { take(): { requests: number; itemsRead: number }; stop(): void } {
-  let requests = 0;
-  let itemsRead = 0;
-  const stack = db().middlewareStack;
-  const name = `serverstatsBench${idSeq}`;
-  stack.add(
-    (next) => async (args) => {
-      requests++;
-      const out = await next(args);
-      const scanned = (out.output as { ScannedCount?: number }).ScannedCount;
-      if (typeof scanned === 'number') itemsRead += scanned;
-      return out;
-    },
-    { step: 'initialize', name },
-  );
-  return {
-    take() {
-      const taken = { requests, itemsRead };
-      requests = 0;
-      itemsRead = 0;
-      return taken;
-    },
-    stop: () => void stack.remove(name),
-  };
-}
-
-
 
 async function enabledGuild(service: LocalService): Promise<string> {
   const guild = snowflake();
@@ -69,7 +40,7 @@ async function recordings(service: LocalService): Promise<Row[]> {
   const body = () => ({ guild_id: guild, channel_id: snowflake(), author_id: snowflake(), message_id: snowflake() });
   // The first recording of a process reads the settings and reserves a block of ids.
   await call(service, 'POST', '/modules/serverstats/stats/messages/sent', body());
-  const counter = countRequests();
+  const counter = countDynamoRequests();
   let failed = 0;
   const ms = await pool(RECORDINGS, CONCURRENCY, async () => {
     if ((await call(service, 'POST', '/modules/serverstats/stats/messages/sent', body())).status !== 200) failed++;
@@ -137,7 +108,7 @@ async function bigGuildFetch(service: LocalService): Promise<Row[]> {
       requests = (out.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined) ?? [];
     }
   });
-  const counter = countRequests();
+  const counter = countDynamoRequests();
   let returned = 0;
   let cursor: string | null = null;
   do {

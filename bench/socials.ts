@@ -8,9 +8,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pollSource, pollStreams } from '../functions/socials/polling.js';
-import { db } from '../shared/db/client.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
-import { succeed } from './requests.js';
+import { countDynamoRequests, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'socials';
@@ -72,13 +71,11 @@ export async function runSocialsBench(): Promise<Row[]> {
     const sourceRequests = (counts.forum ?? 0) + (counts.feed ?? 0) + (counts.stream ?? 0);
 
     // One new post of a source watched by 100 channels: DynamoDB requests per channel it reaches.
-    let requests = 0;
-    const name = 'benchRequests';
-    db().middlewareStack.add((next) => async (args) => (requests++, next(args)), { step: 'initialize', name });
     await control('POST', `/forum/${forums[0]}/posts`, { title: 'Measured post' });
-    requests = 0;
+    const counter = countDynamoRequests();
     await pollSource('forum', forums[0]!);
-    db().middlewareStack.remove(name);
+    const { requests } = counter.take();
+    counter.stop();
     const perChannel = requests / GUILDS;
 
     // New items found by the scheduler by itself: from the post to the message, in intervals (posted at random phases).

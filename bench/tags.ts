@@ -5,34 +5,12 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { db } from '../shared/db/client.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
+import { countDynamoRequests, handlerRequests } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'tags';
 const BASE = '/modules/tags';
-
-/** Counts the DynamoDB requests handlers send, leaving out the scheduler's polls of the due index. */
-function countRequests(): { take(): number; stop(): void } {
-  let count = 0;
-  const name = 'tagsBenchCounter';
-  db().middlewareStack.add(
-    (next) => async (args) => {
-      const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
-      if (!(input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#'))) count++;
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return {
-    take() {
-      const n = count;
-      count = 0;
-      return n;
-    },
-    stop: () => void db().middlewareStack.remove(name),
-  };
-}
 
 function client(service: LocalService) {
   return async (method: string, path: string, init: { body?: unknown; query?: Record<string, string> } = {}) => {
@@ -51,7 +29,7 @@ function client(service: LocalService) {
 
 export async function runTagsBench(): Promise<Row[]> {
   const service = await startLocal({ port: 0, dataDir: null });
-  const counter = countRequests();
+  const counter = countDynamoRequests();
   try {
     const call = client(service);
     const guild = '9234567890123456789';
@@ -65,7 +43,7 @@ export async function runTagsBench(): Promise<Row[]> {
     const measure = async (what: string, floor: number, note: string, run: () => Promise<unknown>) => {
       counter.take();
       await run();
-      const n = counter.take();
+      const n = handlerRequests(counter.take());
       rows.push({ section: SECTION, measure: what, value: `${n} DynamoDB (floor ${floor})`, note });
       return n;
     };

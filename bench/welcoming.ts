@@ -6,37 +6,13 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { db } from '../shared/db/client.js';
 import { onWorkDone } from '../shared/scheduler/index.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
+import { countDynamoRequests, handlerRequests } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'welcoming';
 const BASE = '/modules/welcoming';
-
-/**
- * Counts the DynamoDB requests handlers send, leaving out the producers'
- * queries of the due index (they run every second whatever the requests).
- */
-function countRequests(): { take(): number } {
-  let count = 0;
-  db().middlewareStack.add(
-    (next) => async (args) => {
-      const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
-      const dueIndexPoll = input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#');
-      if (!dueIndexPoll) count++;
-      return next(args);
-    },
-    { step: 'initialize', name: 'welcomingBenchCounter' },
-  );
-  return {
-    take() {
-      const n = count;
-      count = 0;
-      return n;
-    },
-  };
-}
 
 function client(service: LocalService) {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
@@ -62,7 +38,7 @@ function client(service: LocalService) {
 /** Requests and platform calls of each check a join makes, and of each grant later. */
 async function perJoin(service: LocalService): Promise<Row[]> {
   const { call, control, platformCalls } = client(service);
-  const counter = countRequests();
+  const counter = countDynamoRequests();
   const guild = '4234567890123456789';
   const roles = ['11', '12', '13', '14'];
   await call('POST', `${BASE}/enable`, { guild_id: guild });
@@ -93,7 +69,7 @@ async function perJoin(service: LocalService): Promise<Row[]> {
     counter.take();
     const before = await platformCalls();
     await call('POST', `${BASE}/check/${path}`, { guild_id: guild }, member);
-    const requests = counter.take();
+    const requests = handlerRequests(counter.take());
     const platform = (await platformCalls()) - before;
     dynamo += requests;
     calls += platform;
@@ -102,7 +78,8 @@ async function perJoin(service: LocalService): Promise<Row[]> {
   rows.push({ section: SECTION, measure: 'join: all four checks', value: `${dynamo} DynamoDB, ${calls} platform`, note: 'timed roles are granted later: 1 platform call each' });
   counter.take();
   await call('POST', `${BASE}/check/leave/channel`, { guild_id: guild }, member);
-  rows.push({ section: SECTION, measure: 'leave (2 pending timed roles cancelled, no leave message)', value: `${counter.take()} DynamoDB`, note: 'module state, the member grants (1 query), 1 batch delete, 2 due items' });
+  rows.push({ section: SECTION, measure: 'leave (2 pending timed roles cancelled, no leave message)', value: `${handlerRequests(counter.take())} DynamoDB`, note: 'module state, the member grants (1 query), 1 batch delete, 2 due items' });
+  counter.stop();
   return rows;
 }
 
