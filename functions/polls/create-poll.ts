@@ -1,9 +1,9 @@
 import { endpoint } from '../../shared/http/endpoint.js';
-import { interactionOf } from '../../shared/platform/interaction.js';
+import { answerFailures, interactionOf } from '../../shared/platform/interaction.js';
 import { createPoll } from './polls.js';
 import { CreatePollBody, PollAnswer } from './schemas.js';
 
 export const handler = endpoint(
-  { body: CreatePollBody, answerFailures: 'Your poll could not be created.', response: PollAnswer },
+  { body: CreatePollBody, answerFailures: answerFailures('Your poll could not be created.'), response: PollAnswer },
   async ({ body }) => ({ poll: await createPoll(body, interactionOf(body)) }),
 );

@@ -1,11 +1,11 @@
 import { endpoint } from '../../shared/http/endpoint.js';
-import { interactionOf, tellMember } from '../../shared/platform/interaction.js';
+import { answerFailures, interactionOf, tellMember } from '../../shared/platform/interaction.js';
 import { VoteAnswer, VoteBody } from './schemas.js';
 import { describeVote, vote, voteRecord } from './voting.js';
 
 /** Internal: a member (X-Acting-User-Id) voted through a reaction, a button, a dropdown or a native poll. */
 export const handler = endpoint(
-  { body: VoteBody, actor: 'required', answerFailures: 'Your vote was not counted.', response: VoteAnswer },
+  { body: VoteBody, actor: 'required', answerFailures: answerFailures('Your vote was not counted.'), response: VoteAnswer },
   async ({ body, actor }) => {
     const outcome = await vote({
       guildId: body.guild_id,

@@ -8,7 +8,7 @@ import { type ModuleName, moduleOfPath } from '../modules/names.js';
 import { RawBody, successResponse } from './envelope.js';
 import { parseJsonLossless } from './json.js';
 import { checkStoreLimits } from './limits.js';
-import { answerFailures, bodyLimit, errorEnvelope } from './middleware.js';
+import { type Mw, bodyLimit, errorEnvelope } from './middleware.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
 /** What an endpoint validates. Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
@@ -19,10 +19,13 @@ export interface EndpointSpec {
   /** `required`: 400 without the header. Otherwise the header is read when present. */
   actor?: 'required' | 'optional';
   /**
-   * When set, a failed request carrying an interaction (`application_id` and
-   * `token`) is also answered to the member: this sentence, then the error.
+   * `answerFailures(sentence)` of shared/platform/interaction.ts: a failed
+   * request carrying an interaction (`application_id` and `token`) is also
+   * answered to the member, that sentence then the error. A middleware the
+   * endpoint names, so only endpoints that answer members bundle the
+   * platform transport.
    */
-  answerFailures?: string;
+  answerFailures?: Mw;
   /**
    * The success answer's `data`, as a Zod object (records of CONTRACT 6 and
    * 11). Published in /openapi.json next to the request schemas, and checked
@@ -99,7 +102,7 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unkn
  * envelope.
  */
 export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
-  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: string; response?: z.ZodMiniType | RawAnswer },
+  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: Mw; response?: z.ZodMiniType | RawAnswer },
   run: (input: EndpointInput<Q, B, P>) => Promise<object> | object,
 ): Handler {
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
@@ -156,7 +159,7 @@ export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B exte
 
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 });
   // onError runs in reverse order of use: the envelope is built first, then the member is told.
-  if (spec.answerFailures) chain.use(answerFailures(spec.answerFailures));
+  if (spec.answerFailures) chain.use(spec.answerFailures);
   const handler = chain
     .use(errorEnvelope())
     .use(bodyLimit())

@@ -2,11 +2,10 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { AppError, databaseFailed } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { interactionOfRequest, tellMember } from '../platform/interaction.js';
 import { errorResponse } from './envelope.js';
 import { checkBodySize } from './limits.js';
 
-type Mw = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
+export type Mw = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
 
 /**
  * Outermost: every failure becomes the error envelope. AppErrors speak for
@@ -40,32 +39,5 @@ export function bodyLimit(): Mw {
   return {
     name: 'bodyLimit',
     before: (request) => checkBodySize(request.event.body, request.event.isBase64Encoded),
-  };
-}
-
-/** Errors a member can act on; shape and credential errors are the bot's to fix. */
-const NOT_FOR_MEMBERS = new Set([400, 401, 405, 413]);
-
-/**
- * When the request carries an interaction (`application_id` and `token`) and
- * fails, tells the member why: `lead` then the envelope's message. Runs after
- * {@link errorEnvelope} has answered, so the member reads what the bot reads.
- */
-export function answerFailures(lead: string): Mw {
-  return {
-    name: 'answerFailures',
-    onError: async (request) => {
-      const response = request.response;
-      if (!response || response.statusCode < 400 || NOT_FOR_MEMBERS.has(response.statusCode)) return;
-      const interaction = interactionOfRequest(request.event);
-      if (!interaction) return;
-      let message = '';
-      try {
-        message = (JSON.parse(response.body) as { error?: { message?: string } }).error?.message ?? '';
-      } catch {
-        message = '';
-      }
-      await tellMember(interaction, `${lead} ${message}`.trim());
-    },
   };
 }

@@ -5,6 +5,7 @@
  * answer to the bot never depends on it.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { Mw } from '../http/middleware.js';
 import { parseJsonLossless } from '../http/json.js';
 import { parseSnowflake } from '../ids.js';
 import { memberAnswer } from './client.js';
@@ -48,4 +49,32 @@ export async function tellMember(interaction: Interaction | null, text: string):
       JSON.stringify({ level: 'warn', msg: 'could not answer an interaction', application_id: interaction.applicationId, error: error instanceof Error ? error.message : String(error) }),
     );
   }
+}
+
+/** Errors a member can act on; shape and credential errors are the bot's to fix. */
+const NOT_FOR_MEMBERS = new Set([400, 401, 405, 413]);
+
+/**
+ * An endpoint's `answerFailures`: when the request carries an interaction
+ * (`application_id` and `token`) and fails, tells the member why: `lead`
+ * then the envelope's message. Runs after the error envelope is built, so the
+ * member reads what the bot reads.
+ */
+export function answerFailures(lead: string): Mw {
+  return {
+    name: 'answerFailures',
+    onError: async (request) => {
+      const response = request.response;
+      if (!response || response.statusCode < 400 || NOT_FOR_MEMBERS.has(response.statusCode)) return;
+      const interaction = interactionOfRequest(request.event);
+      if (!interaction) return;
+      let message = '';
+      try {
+        message = (JSON.parse(response.body) as { error?: { message?: string } }).error?.message ?? '';
+      } catch {
+        message = '';
+      }
+      await tellMember(interaction, `${lead} ${message}`.trim());
+    },
+  };
 }

@@ -86,7 +86,7 @@ describe('function bundles', () => {
     expect(found).toEqual([]);
   });
 
-  it('carry the SQS client only where due work is sent at once, and the platform client only where the platform is called', () => {
+  it('carry the SQS client only where due work is sent at once, and the platform client only where the platform is called or a member is answered', () => {
     // These only write or cancel due work minutes away (shared/scheduler/table-only.ts); the producer sends it.
     const tableOnly = ['socials.create-entry', 'serverstats.create-counter', 'polls.delete-settings', 'welcoming.delete-settings', 'giveaways.delete-entry'];
     const withQueue = bundles.filter((b) => tableOnly.includes(b.key) && b.inputs.some((input) => packageOf(input) === '@aws-sdk/client-sqs')).map((b) => b.key);
@@ -94,9 +94,10 @@ describe('function bundles', () => {
     // A vote sends its refresh at once.
     expect(bundles.find((b) => b.key === 'polls.vote')!.inputs.some((input) => packageOf(input) === '@aws-sdk/client-sqs')).toBe(true);
     const settings = readFileSync(join(outdir, 'polls.get-settings', 'index.mjs'), 'utf8');
+    const vote = readFileSync(join(outdir, 'polls.vote', 'index.mjs'), 'utf8');
     const joinCheck = readFileSync(join(outdir, 'invite-tracker.join-check', 'index.mjs'), 'utf8');
-    // The error middleware still answers interactions; the vanity URL is read by joins only.
-    expect([settings.includes('/webhooks/'), settings.includes('/vanity-url'), joinCheck.includes('/vanity-url')]).toEqual([true, false, true]);
+    // Only endpoints that answer members (answerFailures) carry the interaction webhook; the vanity URL is read by joins only.
+    expect([settings.includes('/webhooks/'), vote.includes('/webhooks/'), settings.includes('/vanity-url'), joinCheck.includes('/vanity-url')]).toEqual([false, true, false, true]);
   });
 
   it("carry of package.json only the User-Agent's URL and version, and no entity checker the feed parser never reaches", () => {
