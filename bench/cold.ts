@@ -27,7 +27,9 @@ import { type Row, kib, median } from './table.js';
  * with the same settings. Floor and functions run interleaved, in shuffled
  * order, so drift on the machine hits both alike. The first invocation is
  * counted, so work moved from init to the first request does not flatter a
- * function.
+ * function. BENCH_COLD_ROUNDS sets the rounds; BENCH_COLD_ONLY, a regular
+ * expression over bundle keys, times only the matching functions (a quick
+ * check of a change, not the figures).
  */
 export const FLOOR_FILE = 'bench/floor.ts';
 const BARE_FILE = 'bench/bare.ts';
@@ -223,7 +225,8 @@ export async function coldRequestBench(): Promise<ColdResult> {
     await writeServedFiles(routes, bundles);
     const bytesOf = (dir: string) => Object.entries(metafile.outputs).find(([path]) => path.endsWith(`/${dir}/index.mjs`))![1].bytes;
     const keyOf = (file: string) => bundles.get(file)!.split(/[\\/]/).pop()!;
-    const calls = await invocations(routes, jobs, keyOf);
+    const only = process.env.BENCH_COLD_ONLY ? new RegExp(process.env.BENCH_COLD_ONLY) : null;
+    const calls = (await invocations(routes, jobs, keyOf)).filter((c) => !only || only.test(c.key));
     const floor: Invocation = { key: keyOf(FLOOR_FILE), file: FLOOR_FILE, name: 'handler', event: { guild_id: GUILD } };
     const bare: Invocation = { key: keyOf(BARE_FILE), file: BARE_FILE, name: 'handler', event: {} };
 
