@@ -38,40 +38,73 @@ export const zodRuntimeOnly: Plugin = {
 
 /** The project's files that declare schemas: they import Zod. */
 const DECLARES_SCHEMAS = /from 'zod\/mini'/;
+/** The project's files that make endpoints with a success schema. */
+const DECLARES_RESPONSE = /\bendpoint\(/;
 
 /**
- * Lets a bundle leave out the schemas its function never uses. A module's
- * schema file declares the schemas of all its routes, and each one is built
- * when the file loads: milliseconds of every cold start for the dozens a
- * function does not need. esbuild drops an unused declaration only when it
- * knows that evaluating it has no side effects, which it cannot know of a
- * call into another file or of a spread. This plugin wraps each top-level
- * declaration of such files that calls, constructs or spreads in a function
+ * Lets a bundle leave out the schemas its function never uses.
+ *
+ * A module's schema file declares the schemas of all its routes, and each
+ * one is built when the file loads: milliseconds of every cold start for the
+ * dozens a function does not need. esbuild drops an unused declaration only
+ * when it knows that evaluating it has no side effects, which it cannot know
+ * of a call into another file or of a spread. So each top-level declaration
+ * of such files that calls, constructs or spreads is wrapped in a function
  * called at once and marked `@__PURE__`: the value is the same, and esbuild
  * may leave it out where nothing reads it. Building a schema has no effect
  * beyond its value but registering documentation, which the OpenAPI
  * document (built from the sources, not the bundles) reads.
+ *
+ * An endpoint's `response` schema is never run by a function: the OpenAPI
+ * document and the tests read it from the sources. So the `response`
+ * property of every `endpoint({...})` spec is left out of the bundle, and
+ * with it the building of the success schema (a record with its nested
+ * records: about a millisecond and a half of a cold request).
  */
 export const unusedSchemasDropped: Plugin = {
   name: 'unused-schemas-dropped',
   setup(build) {
     build.onLoad({ filter: /[\\/](functions|shared)[\\/].*\.ts$/ }, async (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (!DECLARES_SCHEMAS.test(source)) return undefined;
+      if (!DECLARES_SCHEMAS.test(source) && !DECLARES_RESPONSE.test(source)) return undefined;
       const { default: ts } = await import('typescript');
-      const file = ts.createSourceFile(args.path, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-      const evaluates = (node: import('typescript').Node): boolean =>
+      type Node = import('typescript').Node;
+      const parse = (text: string) => ts.createSourceFile(args.path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+      /** Replaces each node's text with `replace(text)`, from the last so earlier offsets hold. */
+      const rewrite = (text: string, nodes: Node[], replace: (text: string) => string) => {
+        const file = parse(text);
+        let out = text;
+        for (const node of [...nodes].sort((a, b) => b.getStart(file) - a.getStart(file))) {
+          out = `${out.slice(0, node.getStart(file))}${replace(node.getText(file))}${out.slice(node.getEnd())}`;
+        }
+        return out;
+      };
+
+      // 1. The `response` of every endpoint spec written in place.
+      const responses: Node[] = [];
+      const findResponses = (node: Node): void => {
+        const spec = ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'endpoint' ? node.arguments[0] : undefined;
+        if (spec && ts.isObjectLiteralExpression(spec)) {
+          responses.push(...spec.properties.filter((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'response'));
+        }
+        ts.forEachChild(node, findResponses);
+      };
+      findResponses(parse(source));
+      const withoutResponses = rewrite(source, responses, () => 'response: undefined');
+
+      // 2. Top-level declarations that evaluate something, as pure calls.
+      const file = parse(withoutResponses);
+      const evaluates = (node: Node): boolean =>
         !ts.isFunctionLike(node) &&
         (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isSpreadAssignment(node) || ts.isSpreadElement(node) || Boolean(ts.forEachChild(node, (child) => evaluates(child) || undefined)));
-      const wrapped = file.statements
-        .filter(ts.isVariableStatement)
-        .flatMap((statement) => statement.declarationList.declarations.map((d) => d.initializer))
-        .filter((init): init is import('typescript').Expression => init !== undefined && evaluates(init));
-      let contents = source;
-      for (const init of wrapped.reverse()) {
-        contents = `${contents.slice(0, init.getStart(file))}/* @__PURE__ */ (() => (${init.getText(file)}))()${contents.slice(init.getEnd())}`;
-      }
-      return { contents, loader: 'ts' };
+      const wrapped = DECLARES_SCHEMAS.test(source)
+        ? file.statements
+            .filter(ts.isVariableStatement)
+            .flatMap((statement) => statement.declarationList.declarations.map((d) => d.initializer))
+            .filter((init): init is import('typescript').Expression => init !== undefined && evaluates(init))
+        : [];
+      const contents = rewrite(withoutResponses, wrapped, (text) => `/* @__PURE__ */ (() => (${text}))()`);
+      return contents === source ? undefined : { contents, loader: 'ts' };
     });
   },
 };

@@ -29,7 +29,8 @@ export interface EndpointSpec {
   /**
    * The success answer's `data`, as a Zod object (records of CONTRACT 6 and
    * 11). Published in /openapi.json next to the request schemas, and checked
-   * against every answer the tests receive; never parsed at run time.
+   * against every answer the tests receive; never parsed at run time, and
+   * left out of function bundles (infra/zod-plugins.ts).
    * A route answering something other than the envelope (a page, the
    * document itself) names its content type instead.
    */

@@ -77,6 +77,13 @@ describe('function bundles', () => {
     expect(source).not.toContain('Entry IDs claimed');
   });
 
+  it('leave out their own success schema, which only the OpenAPI document and the tests read (infra/zod-plugins.ts)', () => {
+    // The check's answer documents 'Entry IDs claimed'; the function answers it without building its schema.
+    const source = readFileSync(join(outdir, 'reactionroles.check', 'index.mjs'), 'utf8');
+    expect(source).toContain('reactionroles');
+    expect(source).not.toContain('Entry IDs claimed');
+  });
+
   it('carry an SDK client other than DynamoDB only through the scheduler (SQS)', () => {
     const found = bundles.flatMap((b) => {
       const clients = new Set(b.inputs.map(packageOf).filter((p): p is string => Boolean(p?.startsWith('@aws-sdk/client-') && p !== '@aws-sdk/client-dynamodb')));
