@@ -18,7 +18,7 @@ const VOTES = 1000;
 const CONCURRENCY = 50;
 const TIMED_POLLS = 30;
 const WARM_UP_VOTES = 200;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 let idSeq = 0n;
 /** Distinct snowflakes, 19 digits. */
