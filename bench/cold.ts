@@ -34,7 +34,7 @@ import { type Row, kib, median } from './table.js';
 export const FLOOR_FILE = 'bench/floor.ts';
 const BARE_FILE = 'bench/bare.ts';
 export const COLD_RATIO_BUDGET = 1.15;
-const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS || 5);
+const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS || 9);
 /** The floor runs again after this many functions. */
 const FLOOR_EVERY = 6;
 
