@@ -38,7 +38,7 @@ export const zodRuntimeOnly: Plugin = {
 
 /** The project's files that declare schemas: they import Zod. */
 const DECLARES_SCHEMAS = /from 'zod\/mini'/;
-/** The project's files that make endpoints with a success schema. */
+/** The project's files that make endpoints: a spec may name a success schema. */
 const DECLARES_RESPONSE = /\bendpoint\(/;
 
 /**
