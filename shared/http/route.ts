@@ -28,12 +28,6 @@ export interface RouteMatch {
   pathParameters: Record<string, string>;
 }
 
-/**
- * Matches a concrete path against route templates. A literal segment wins
- * over a parameter at the same place (as API Gateway does). Answers the
- * routes of the matched path template (any method) so the caller can tell
- * 404 from 405.
- */
 /** A route table's templates, split once, with the routes of each: local mode matches every request against them. */
 interface Template {
   template: string;
@@ -57,6 +51,12 @@ function templatesOf(routes: readonly Route[]): Template[] {
   return templates;
 }
 
+/**
+ * Matches a concrete path against route templates. A literal segment wins
+ * over a parameter at the same place (as API Gateway does). Answers the
+ * routes of the matched path template (any method) so the caller can tell
+ * 404 from 405.
+ */
 export function matchPath(routes: readonly Route[], path: string): { template: string; routes: Route[]; pathParameters: Record<string, string> } | null {
   const wanted = segments(path);
   let best: { found: Template; score: number; pathParameters: Record<string, string> } | null = null;
