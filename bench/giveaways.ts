@@ -14,15 +14,14 @@ import { db } from '../shared/db/client.js';
 import { tableName } from '../shared/db/table.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { pool } from './load.js';
-import { call, countDynamoRequests } from './requests.js';
+import { call, countDynamoRequests, snowflakes } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'giveaways';
 const RUSH = 500;
 const CONCURRENCY = 50;
 
-let idSeq = 0n;
-const snowflake = () => (6234567890000000000n + ++idSeq * 7919n).toString();
+const snowflake = snowflakes(6234567890000000000n);
 
 
 

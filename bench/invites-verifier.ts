@@ -9,11 +9,10 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type LocalService, startLocal } from '../infra/local/start.js';
-import { countDynamoRequests, succeed } from './requests.js';
+import { countDynamoRequests, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
-let idSeq = 0n;
-const snowflake = () => (7234567890000000000n + ++idSeq * 7919n).toString();
+const snowflake = snowflakes(7234567890000000000n);
 
 
 /** Counts DynamoDB requests and platform calls of one piece of work. */

@@ -10,7 +10,7 @@ import { tableName } from '../shared/db/table.js';
 import { onWorkDone } from '../shared/scheduler/index.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { type HttpRequest, burstFromWorker } from './load.js';
-import { call, countDynamoRequests } from './requests.js';
+import { call, countDynamoRequests, snowflakes } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'polls';
@@ -20,9 +20,7 @@ const TIMED_POLLS = 30;
 const WARM_UP_VOTES = 200;
 const ROUNDS = 5;
 
-let idSeq = 0n;
-/** Distinct snowflakes, 19 digits. */
-const snowflake = () => (1234567890000000000n + ++idSeq * 7919n).toString();
+const snowflake = snowflakes(1234567890000000000n);
 
 
 async function setUpPoll(service: LocalService, extra: Record<string, unknown> = {}) {

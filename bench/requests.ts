@@ -52,6 +52,15 @@ export function countDynamoRequests(): DynamoCounter {
   };
 }
 
+/**
+ * Distinct 19-digit snowflakes, one per call, from `first` on. Each bench
+ * starts from its own `first`, so its IDs never meet another's in the table.
+ */
+export function snowflakes(first: bigint): () => string {
+  let n = 0n;
+  return () => (first + ++n * 7919n).toString();
+}
+
 /** Sends one request to local mode and answers its status. */
 export async function send(service: LocalService, method: string, path: string, body?: unknown, token = service.serviceToken): Promise<number> {
   const res = await fetch(service.url + path, {

@@ -15,7 +15,7 @@ import { db } from '../shared/db/client.js';
 import { tableName } from '../shared/db/table.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { pool } from './load.js';
-import { call, countDynamoRequests } from './requests.js';
+import { call, countDynamoRequests, snowflakes } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'serverstats';
@@ -25,8 +25,7 @@ const COUNTERS = 20;
 const BIG_GUILD_RECORDS = 100_000;
 const BIG_GUILD_AUTHORS = 1000;
 
-let idSeq = 0n;
-const snowflake = () => (3234567890000000000n + ++idSeq * 7919n).toString();
+const snowflake = snowflakes(3234567890000000000n);
 
 async function enabledGuild(service: LocalService): Promise<string> {
   const guild = snowflake();

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pollSource, pollStreams } from '../functions/socials/polling.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
-import { countDynamoRequests, succeed } from './requests.js';
+import { countDynamoRequests, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'socials';
@@ -17,8 +17,7 @@ const GUILDS = 100;
 const CHANNELS_PER_GUILD = 3;
 const INTERVAL_SECONDS = 2;
 
-let idSeq = 0n;
-const snowflake = () => (5234567890000000000n + ++idSeq * 7919n).toString();
+const snowflake = snowflakes(5234567890000000000n);
 
 
 function sourcesControl(service: LocalService) {
