@@ -1,10 +1,8 @@
 /** The giveaways module's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { describe, guildQuery, meta, nullableSnowflake, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
+import { describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
 
 const id = describe(z.string(), 'Snowflake ID as a decimal string');
-const nullableString = orNull(z.string());
-const interaction = { application_id: nullableSnowflake, token: nullableString };
 
 export const SettingsRecord = meta(z.object({ id: z.int(), guild_id: id, save_duration_timeout: z.int(), delete_ended_giveaways: z.boolean() }), {
   id: 'GiveawaySettings',
@@ -61,7 +59,7 @@ export const CreateBody = z.object({
     z.transform((v) => v ?? '1d'),
   ),
   description: orNull(z.string().check(z.maxLength(1000))),
-  ...interaction,
+  ...interactionFields,
 });
 
 export const EditBody = z.object({
@@ -69,10 +67,10 @@ export const EditBody = z.object({
   new_prize: orKeep(z.string().check(z.minLength(1), z.maxLength(256))),
   new_description: orKeep(z.string().check(z.maxLength(1000))),
   new_winner_count: orKeep(z.int().check(z.gte(1), z.lte(50))),
-  ...interaction,
+  ...interactionFields,
 });
 
-export const ActionBody = z.object({ guild_id: snowflake, ...interaction });
+export const ActionBody = z.object({ guild_id: snowflake, ...interactionFields });
 
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
 export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

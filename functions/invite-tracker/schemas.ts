@@ -1,12 +1,8 @@
 /** The invite tracker's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { channelSetting, describe, guildQuery, meta, nullableSnowflake, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
+import { channelSetting, describe, guildQuery, interactionFields, meta, orKeep, snowflake } from '../../shared/http/schemas.js';
 
 const id = describe(z.string(), 'Snowflake ID as a decimal string');
-const interaction = {
-  application_id: nullableSnowflake,
-  token: orNull(z.string()),
-};
 const optionalBool = orKeep(z.boolean());
 const optionalText = (max: number) => orKeep(z.string().check(z.maxLength(max)));
 
@@ -85,10 +81,10 @@ export const CreateInviteBody = z.object({
   max_uses: z.int().check(z.gte(0), z.lte(100)),
   max_age: z.int().check(z.gte(0), z.lte(604_800)),
   is_temporary: z.boolean(),
-  ...interaction,
+  ...interactionFields,
 });
 const code = z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/));
-export const DeleteInviteBody = z.object({ guild_id: snowflake, invite_code: code, ...interaction });
+export const DeleteInviteBody = z.object({ guild_id: snowflake, invite_code: code, ...interactionFields });
 export const InviteEventBody = z.object({ guild_id: snowflake, invite_code: code });
 export const InviteCreatedBody = z.object({ guild_id: snowflake, invite_code: code, channel_id: snowflake });
 export const UsesQuery = z.extend(guildQuery, { inviter_id: snowflake });

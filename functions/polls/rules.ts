@@ -143,13 +143,5 @@ export function questionProblem(question: string, pollType: number): string | nu
   return null;
 }
 
-/** An interaction is named by both `application_id` and `token`, or by neither. */
-export function interactionProblem(applicationId: string | null, token: string | null | undefined): string | null {
-  if ((applicationId === null) !== (token == null || token === '')) {
-    return "Fields 'application_id' and 'token' go together: send both to answer the member's interaction, or neither.";
-  }
-  return null;
-}
-
 /** Whether the whole service poll fits one message; see {@link renderProblem}. */
 export const fitProblem = (poll: PollView) => renderProblem(poll);

@@ -5,7 +5,7 @@
  * absence; fields ignored for native polls may be left out for them.
  */
 import * as z from 'zod/mini';
-import { brokenRule, guildQuery, meta, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { brokenRule, guildQuery, interactionFields, interactionProblem, meta, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,
@@ -14,7 +14,6 @@ import {
   descriptionProblem,
   durationProblem,
   fitProblem,
-  interactionProblem,
   maxVotesProblem,
   questionProblem,
   serviceFieldsProblem,
@@ -37,7 +36,6 @@ export const AnswerInputSchema = z.object({
 });
 
 /** `application_id` and `token` of the interaction to answer, when the request comes from one. */
-const interaction = { application_id: nullableSnowflake, token: nullableString };
 
 const pollTypeProblem = (type: number) =>
   type === PollType.Native || type === PollType.Service ? null : "Field 'poll_type' must be 1 (platform-native poll) or 2 (service poll).";
@@ -100,7 +98,7 @@ function pollRules(body: PollFieldsValue, ctx: z.core.$RefinementCtx): void {
 
 /** POST /entries */
 export const CreatePollBody = meta(
-  z.object({ ...pollFields, poll_owner_id: snowflake, poll_duration: z.string(), ...interaction }).check(
+  z.object({ ...pollFields, poll_owner_id: snowflake, poll_duration: z.string(), ...interactionFields }).check(
     z.superRefine((body, ctx) => {
       if (brokenRule(ctx, pollTypeProblem(body.poll_type))) return;
       if (body.message_id !== null && brokenRule(ctx, "Field 'message_id' must be null when creating a poll: the service posts the poll message itself.")) return;
@@ -156,7 +154,7 @@ function editRules(body: { question: string; description: string | null; max_vot
   brokenRule(ctx, maxVotesProblem(body.max_votes_per_answer));
 }
 
-export const EditPollBody = z.object({ ...editFields, ...interaction }).check(
+export const EditPollBody = z.object({ ...editFields, ...interactionFields }).check(
   z.superRefine((body, ctx) => {
     if (brokenRule(ctx, interactionProblem(body.application_id, body.token))) return;
     editRules(body, ctx);
@@ -166,7 +164,7 @@ export const EditPollBody = z.object({ ...editFields, ...interaction }).check(
 export const HandlerEditBody = z.object({ ...editFields, poll_id: z.string() }).check(z.superRefine(editRules));
 
 /** Close and delete by the owner: the guild and the interaction to answer. */
-export const OwnerActionBody = z.object({ guild_id: snowflake, ...interaction }).check(
+export const OwnerActionBody = z.object({ guild_id: snowflake, ...interactionFields }).check(
   z.superRefine((body, ctx) => {
     brokenRule(ctx, interactionProblem(body.application_id, body.token));
   }),
@@ -192,7 +190,7 @@ export const VoteBody = meta(
       emoji_name: nullableString,
       channel_id: snowflake,
       interacted_message_id: nullableSnowflake,
-      ...interaction,
+      ...interactionFields,
     })
     .check(
       z.superRefine((body, ctx) => {

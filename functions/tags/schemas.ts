@@ -5,7 +5,7 @@
  * characters), visibility (1 or 2), an interaction's two fields together.
  */
 import * as z from 'zod/mini';
-import { brokenRule, meta, nullableSnowflake, orKeep, orNull, pagination, snowflake } from '../../shared/http/schemas.js';
+import { brokenRule, interactionFields, interactionProblem, meta, nullableSnowflake, orKeep, pagination, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES } from './model.js';
 
@@ -40,23 +40,12 @@ export function namesProblem(names: readonly string[]): string | null {
 const visibilityProblem = (v: number) =>
   VISIBILITIES.includes(v) ? null : `Field 'visibility' must be 1 (public: anyone may send it) or 2 (private: only its owner); it is ${v}.`;
 
-function interactionProblem(applicationId: string | null, token: string | null): string | null {
-  return (applicationId === null) !== (token === null || token === '')
-    ? "Fields 'application_id' and 'token' go together: send both to answer the member's interaction, or neither."
-    : null;
-}
-
 const visibility = meta(z.int(), { enum: [1, 2], description: '1 public (anyone may send it), 2 private (only its owner)' });
 const names = meta(z.array(z.string()), {
   description: `1..${MAX_NAMES} names of 1..${MAX_NAME_CHARS} characters without spaces, unique in the guild ignoring case`,
 });
-/** `application_id` and `token` of the interaction to answer, when the request comes from one. */
-const interaction = {
-  application_id: nullableSnowflake,
-  token: orNull(z.string()),
-};
 
-export const CreateTagBody = z.object({ guild_id: snowflake, owner_id: snowflake, content: z.string(), visibility, names, ...interaction }).check(
+export const CreateTagBody = z.object({ guild_id: snowflake, owner_id: snowflake, content: z.string(), visibility, names, ...interactionFields }).check(
   z.superRefine((body, ctx) => {
     brokenRule(ctx, interactionProblem(body.application_id, body.token));
     brokenRule(ctx, namesProblem(body.names));
@@ -78,7 +67,7 @@ export const EditTagBody = z
     content: orKeep(z.string()),
     visibility: orKeep(visibility),
     names: meta(orKeep(names), { description: 'Replaces every name of the tag' }),
-    ...interaction,
+    ...interactionFields,
   })
   .check(
     z.superRefine((body, ctx) => {
@@ -89,13 +78,13 @@ export const EditTagBody = z
     }),
   );
 
-export const DeleteTagBody = z.object({ guild_id: snowflake, ...interaction }).check(
+export const DeleteTagBody = z.object({ guild_id: snowflake, ...interactionFields }).check(
   z.superRefine((body, ctx) => {
     brokenRule(ctx, interactionProblem(body.application_id, body.token));
   }),
 );
 
-export const SendTagBody = z.object({ guild_id: snowflake, channel_id: snowflake, user_mention_id: nullableSnowflake, ...interaction }).check(
+export const SendTagBody = z.object({ guild_id: snowflake, channel_id: snowflake, user_mention_id: nullableSnowflake, ...interactionFields }).check(
   z.superRefine((body, ctx) => {
     brokenRule(ctx, interactionProblem(body.application_id, body.token));
   }),

@@ -1,6 +1,6 @@
 /** The verifier's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { channelSetting, describe, meta, nullableSnowflake, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
+import { channelSetting, describe, interactionFields, meta, nullableSnowflake, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
 
 const id = describe(z.string(), 'Snowflake ID as a decimal string');
 const optionalBool = orKeep(z.boolean());
@@ -73,8 +73,7 @@ export const EntryPath = z.object({ entry_id: z.string().check(z.minLength(1), z
 export const CreateBody = z.object({
   guild_id: snowflake,
   requester: nullableSnowflake,
-  application_id: nullableSnowflake,
-  token: orNull(z.string()),
+  ...interactionFields,
 });
 export const HandleBody = z.object({
   verifier_id: z.string().check(z.minLength(1), z.maxLength(128)),

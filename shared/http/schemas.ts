@@ -105,6 +105,17 @@ export const orKeep = <T extends z.ZodMiniType>(schema: T) =>
     z.transform((v) => v ?? undefined),
   );
 
+/** `application_id` and `token` of the interaction to answer, when the request comes from one (contract 7). */
+export const interactionFields = { application_id: nullableSnowflake, token: orNull(z.string()) };
+
+/** An interaction is named by both `application_id` and `token`, or by neither: the 422 sentence, or null. */
+export function interactionProblem(applicationId: string | null, token: string | null | undefined): string | null {
+  if ((applicationId === null) !== (token == null || token === '')) {
+    return "Fields 'application_id' and 'token' go together: send both to answer the member's interaction, or neither.";
+  }
+  return null;
+}
+
 /** A list of platform IDs. */
 export const snowflakeList = z.array(snowflake);
 
