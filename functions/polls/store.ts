@@ -9,7 +9,6 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys } from '../../shared/db/batch.js';

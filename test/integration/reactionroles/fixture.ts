@@ -1,6 +1,6 @@
 /** What the reaction-roles integration tests share: a service with its sandbox, and short ways to set a panel up. */
 import { expect } from 'vitest';
-import { type CallResult, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
+import { ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { type SandboxControl, sandboxOf } from '../../helpers/sandbox.js';
 export { ok };
 

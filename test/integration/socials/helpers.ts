@@ -1,7 +1,6 @@
 /** What the socials tests share: the sandbox sources' control routes, a guild watching them, the messages a channel got. */
-import { expect } from 'vitest';
 import type { Message } from '../../../shared/platform/types.js';
-import { type CallResult, ok, snowflake, type TestService } from '../../helpers/local.js';
+import { ok, snowflake, type TestService } from '../../helpers/local.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 export { ok };
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect } from 'vitest';
-import { type CallOptions, type CallResult, errorOf, failed, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
+import { afterAll, beforeAll } from 'vitest';
+import { type CallOptions, type CallResult, failed, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 export { failed, ok };
 

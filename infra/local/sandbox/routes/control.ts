@@ -9,7 +9,7 @@ import { addFault, faultView } from '../faults.js';
 import type { Route } from '../router.js';
 import { snapshot } from '../snapshot.js';
 import { rolesOf, resetState, type SandboxState, type StoredChannel, userOf } from '../state.js';
-import { channelView, inviteView, messageView } from '../views.js';
+import { channelView, messageView } from '../views.js';
 import { forbiddenKey, memberView } from './guilds.js';
 import { guildChannelControlRoutes } from './guild-channels.js';
 import { memberControlRoutes } from './members.js';
