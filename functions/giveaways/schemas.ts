@@ -1,8 +1,7 @@
 /** The giveaways module's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake } from '../../shared/http/schemas.js';
+import { describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 
-const id = describe(z.string(), 'Snowflake ID as a decimal string');
 
 export const SettingsRecord = meta(z.object({ id: z.int(), guild_id: id, save_duration_timeout: z.int(), delete_ended_giveaways: z.boolean() }), {
   id: 'GiveawaySettings',

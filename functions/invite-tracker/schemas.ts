@@ -1,8 +1,7 @@
 /** The invite tracker's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { channelSetting, describe, guildQuery, interactionFields, meta, orKeep, snowflake } from '../../shared/http/schemas.js';
+import { channelSetting, describe, guildQuery, interactionFields, meta, orKeep, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 
-const id = describe(z.string(), 'Snowflake ID as a decimal string');
 const optionalBool = orKeep(z.boolean());
 const optionalText = (max: number) => orKeep(z.string().check(z.maxLength(max)));
 

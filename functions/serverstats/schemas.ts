@@ -3,12 +3,11 @@
  * starboard and privacy routes (statistic families: `stats-schemas.ts`).
  */
 import * as z from 'zod/mini';
-import { brokenRule, describe, meta, nullableSnowflake, orKeep, orNull, reject, snowflake } from '../../shared/http/schemas.js';
+import { brokenRule, meta, nullableSnowflake, orKeep, orNull, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { STATS_TOGGLES } from '../../shared/modules/catalogue.js';
 import { counterProblem } from './counter-rules.js';
 
-const id = describe(z.string(), 'Snowflake ID as a decimal string');
 const optionalBool = orKeep(z.boolean());
 
 /**

@@ -3,11 +3,10 @@
  * shape in `families.ts`: the recording body, the fetch query, the record.
  */
 import * as z from 'zod/mini';
-import { describe, meta, orNull, queryInt, reject, snowflake } from '../../shared/http/schemas.js';
+import { describe, meta, orNull, queryInt, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { type Family, type FamilyShape, filtersOf } from './families.js';
 
-const id = describe(z.string(), 'Snowflake ID as a decimal string');
 const time = describe(z.string(), 'ISO 8601 UTC date-time');
 const count = z.int().check(z.gte(0), z.lte(2 ** 31 - 1));
 

@@ -4,10 +4,9 @@
  * allowed form for the kind (422), canonicalised for comparison.
  */
 import * as z from 'zod/mini';
-import { describe, guildQuery, pagination, reject, snowflake } from '../../shared/http/schemas.js';
+import { describe, guildQuery, pagination, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
 
-const id = describe(z.string(), 'Snowflake ID as a decimal string');
 
 /** An identifier of a kind: answers both spellings, as written and as compared. */
 export const identifierOf = (spec: KindSpec) =>

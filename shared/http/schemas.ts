@@ -192,6 +192,9 @@ export const snowflakeOut = meta(z.string().check(z.regex(new RegExp(SNOWFLAKE_P
   examples: ['1234567890123456789'],
 });
 
+/** A platform ID in the records of parts 2 and 3 (contract 11): a decimal string. */
+export const snowflakeText = describe(z.string(), 'Snowflake ID as a decimal string');
+
 /** A record's `id`: a positive integer, unique within its record type (contract 3.4). */
 export const recordId = meta(z.int().check(z.gte(1)), { description: 'Positive integer, unique within the record type' });
 
