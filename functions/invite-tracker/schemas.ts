@@ -1,8 +1,7 @@
 /** The invite tracker's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { channelSetting, describe, guildQuery, interactionFields, meta, orKeep, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { booleanSetting, channelSetting, describe, guildQuery, interactionFields, meta, orKeep, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 
-const optionalBool = orKeep(z.boolean());
 const optionalText = (max: number) => orKeep(z.string().check(z.maxLength(max)));
 
 export const SettingsRecord = meta(
@@ -25,15 +24,15 @@ export const SettingsRecord = meta(
 export const SettingsAnswer = z.object({ settings: SettingsRecord });
 export const SettingsBody = z.object({
   guild_id: snowflake,
-  join_messages_enabled: optionalBool,
+  join_messages_enabled: booleanSetting,
   join_messages_channel: channelSetting(),
-  join_message_is_embed: optionalBool,
+  join_message_is_embed: booleanSetting,
   join_message_content: optionalText(6000),
-  leave_messages_enabled: optionalBool,
+  leave_messages_enabled: booleanSetting,
   leave_messages_channel: channelSetting(),
-  leave_message_is_embed: optionalBool,
+  leave_message_is_embed: booleanSetting,
   leave_message_content: optionalText(6000),
-  prevent_own_invite_code: optionalBool,
+  prevent_own_invite_code: booleanSetting,
   server_shared_invite_link: optionalText(512),
 });
 export type SettingsInput = z.output<typeof SettingsBody>;

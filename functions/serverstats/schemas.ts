@@ -3,12 +3,11 @@
  * starboard and privacy routes (statistic families: `stats-schemas.ts`).
  */
 import * as z from 'zod/mini';
-import { brokenRule, meta, nullableSnowflake, orKeep, orNull, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { booleanSetting, brokenRule, meta, nullableSnowflake, orKeep, orNull, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { STATS_TOGGLES } from '../../shared/modules/catalogue.js';
 import { counterProblem } from './counter-rules.js';
 
-const optionalBool = orKeep(z.boolean());
 
 /**
  * A channel setting of PUT /settings: a snowflake, `"create"` (the service
@@ -45,12 +44,12 @@ export const SettingsAnswer = z.object({ settings: SettingsRecord });
 
 export const SettingsBody = z.object({
   guild_id: snowflake,
-  counters_enabled: optionalBool,
+  counters_enabled: booleanSetting,
   counters_category_id: channelSetting,
-  starboard_enabled: optionalBool,
+  starboard_enabled: booleanSetting,
   starboard_channel_id: channelSetting,
   starboard_count: orKeep(z.int().check(z.gte(1), z.lte(100))),
-  ...Object.fromEntries(STATS_TOGGLES.map((name) => [name, optionalBool])),
+  ...Object.fromEntries(STATS_TOGGLES.map((name) => [name, booleanSetting])),
 });
 export type SettingsInput = z.output<typeof SettingsBody>;
 

@@ -1,8 +1,7 @@
 /** The verifier's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { channelSetting, describe, interactionFields, meta, nullableSnowflake, orKeep, orNull, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { booleanSetting, channelSetting, describe, interactionFields, meta, nullableSnowflake, orKeep, orNull, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 
-const optionalBool = orKeep(z.boolean());
 const optionalText = (max: number) => orKeep(z.string().check(z.minLength(1), z.maxLength(max)));
 
 export const SettingsRecord = meta(
@@ -30,12 +29,12 @@ export const SettingsBody = z
       z.nullish(z.array(snowflake).check(z.maxLength(25))),
       z.transform((v) => (v == null ? undefined : [...new Set(v)].join(','))),
     ),
-    verifier_message_is_embed: optionalBool,
+    verifier_message_is_embed: booleanSetting,
     verifier_message_content: optionalText(6000),
     verifier_channel: channelSetting('prompts go as DMs'),
     verifier_message_content_completed: optionalText(6000),
     verifier_passphrase: optionalText(100),
-    verifier_message_completed_is_embed: optionalBool,
+    verifier_message_completed_is_embed: booleanSetting,
   })
   .check(
     z.superRefine((body, ctx) => {

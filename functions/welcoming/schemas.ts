@@ -4,11 +4,10 @@
  * its value, `""` clears a nullable channel or ID.
  */
 import * as z from 'zod/mini';
-import { brokenRule, channelSetting, orKeep, queryInt, snowflake } from '../../shared/http/schemas.js';
+import { booleanSetting, brokenRule, channelSetting, queryInt, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES } from './model.js';
 
-const keep = orKeep(z.boolean());
 
 /** A response ID setting: an ID sets it, `""` clears it, null or absent keeps it. */
 const responseSetting = z.pipe(
@@ -24,17 +23,17 @@ const rolesSetting = z.pipe(
 
 export const SettingsBody = z.object({
   guild_id: snowflake,
-  welcome_messages_dm_enabled: keep,
-  welcome_messages_enabled: keep,
-  welcome_messages_randomized: keep,
+  welcome_messages_dm_enabled: booleanSetting,
+  welcome_messages_enabled: booleanSetting,
+  welcome_messages_randomized: booleanSetting,
   welcome_messages_channel: channelSetting(),
-  leave_messages_enabled: keep,
-  leave_messages_randomized: keep,
+  leave_messages_enabled: booleanSetting,
+  leave_messages_randomized: booleanSetting,
   leave_messages_channel: channelSetting(),
-  autorole_enabled: keep,
+  autorole_enabled: booleanSetting,
   autorole_role_ids: rolesSetting,
-  timedroles_enabled: keep,
-  welcome_messages_dm_randomized: keep,
+  timedroles_enabled: booleanSetting,
+  welcome_messages_dm_randomized: booleanSetting,
   welcome_message_dm_response_id: responseSetting,
   welcome_message_response_id: responseSetting,
   leave_message_response_id: responseSetting,

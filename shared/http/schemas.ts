@@ -230,6 +230,9 @@ export const channelSetting = (emptyMeans = 'clears it') =>
     },
   );
 
+/** A true/false setting of `PUT /settings` (contract 3.5): null or left out keeps it. */
+export const booleanSetting = orKeep(z.boolean());
+
 /** `data` of an answer that only says what happened. */
 export const messageAnswer = z.object({ message: z.string() });
 
