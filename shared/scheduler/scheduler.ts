@@ -6,7 +6,7 @@ import { shardOf } from './keys.js';
 import { reportWorkDone } from './observe.js';
 import { type JobMessageSender, jobSender } from './sender.js';
 import * as store from './store.js';
-import { cancel, requestItem } from './table-only.js';
+import { requestItem } from './table-only.js';
 import type { DueItem } from './store.js';
 
 /**
@@ -126,8 +126,6 @@ export interface Scheduler {
    * asked for, and later callers see it (`runWillFollow`) and need not ask.
    */
   requestSoon(job: string, key: string, delayMs: number, payload?: Record<string, unknown>, seen?: DueItem | null): Promise<void>;
-  /** Forgets the item (a cancelled timer); a message already sent then finds nothing and does nothing. */
-  cancel(job: string, key: string): Promise<void>;
   /** The job's producer: sends what falls due within the horizon. `recover` re-sends leased items at once (local mode's start). */
   produce(job: string, options?: { recover?: boolean }): Promise<ProduceResult>;
   /** The job's SQS consumer (reports partial batch failures). */
@@ -296,7 +294,6 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
   return {
     scheduleAt,
     requestSoon,
-    cancel,
     produce,
     consumer,
   };

@@ -168,7 +168,7 @@ describe('consuming', () => {
     const handled: string[] = [];
     const consume = t.scheduler.consumer('job.j', async (work) => void handled.push(work.key));
     await t.scheduler.scheduleAt('job.j', cancelled, t.clock.now);
-    await t.scheduler.cancel('job.j', cancelled);
+    await cancel('job.j', cancelled);
     await consume(t.eventOf([t.sent[0]!]));
     await t.scheduler.scheduleAt('job.j', moved, t.clock.now + 1000);
     const early = t.sent[1]!;
@@ -249,7 +249,7 @@ describe('coalesced requests', () => {
     const k = key();
     await t.scheduler.requestSoon('job.g', k, 0);
     const seen = await getDue('job.g', k);
-    await t.scheduler.cancel('job.g', k);
+    await cancel('job.g', k);
     await t.scheduler.requestSoon('job.g', k, 1000, {}, seen);
     expect(await getDue('job.g', k)).toMatchObject({ phase: 'dispatched', gen: 1 });
     expect((await getDue('job.g', k))!.follow).toBeUndefined();
