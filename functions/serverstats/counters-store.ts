@@ -6,7 +6,6 @@
  * counters, so listing them is one consistent query of that prefix.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
@@ -147,10 +146,6 @@ export async function countersTaken(guildId: string): Promise<{ taken: number; t
   return { taken: Number(out.Item?.taken ?? 0), takenAt: Number(out.Item?.taken_at ?? 0) };
 }
 
-export function deleteCounterSlots(guildId: string): Promise<void> {
-  return deleteKeys([slotsKey(guildId)]);
-}
-
 /** Every guild with counters has an item in one partition, so a refresh of all guilds needs no scan. */
 const GUILDS_PARTITION = 'COUNTERGUILDS';
 
@@ -158,8 +153,10 @@ export async function noteGuildWithCounters(guildId: string): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: { pk: GUILDS_PARTITION, sk: guildId, entity: 'stat_counter_guild' } }));
 }
 
+const guildWithCountersKey = (guildId: string) => ({ pk: GUILDS_PARTITION, sk: guildId });
+
 export async function forgetGuildWithCounters(guildId: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: GUILDS_PARTITION, sk: guildId } }));
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: guildWithCountersKey(guildId) }));
 }
 
 export async function guildsWithCounters(): Promise<string[]> {
@@ -167,6 +164,7 @@ export async function guildsWithCounters(): Promise<string[]> {
   return items.map((item) => String(item.sk));
 }
 
-export function deleteCounterItems(counters: Pick<Counter, 'guild_id' | 'counter_id'>[]): Promise<void> {
-  return deleteKeys(counters.map((c) => counterKey(c.guild_id, c.counter_id)));
+/** Every item of the guild's counters (settings delete): the counters, their places and the guild's note in the refresh list. */
+export function counterDataKeys(guildId: string, counters: Pick<Counter, 'counter_id'>[]): Record<string, string>[] {
+  return [...counters.map((c) => counterKey(guildId, c.counter_id)), slotsKey(guildId), guildWithCountersKey(guildId)];
 }

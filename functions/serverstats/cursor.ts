@@ -30,10 +30,10 @@ const refuse = () =>
   unprocessable("Field 'cursor' is not a cursor of this fetch: pass the next_cursor of the previous page, with the same guild_id, user_id and channel_id.");
 
 /**
- * The start key a cursor names, checked against the partition this request
- * reads. Any mismatch, damage or alteration is a 422.
+ * The start key a cursor names, checked against the partition and family
+ * this request reads. Any mismatch, damage or alteration is a 422.
  */
-export function decodeCursor(cursor: string, partition: string, index: string | null): Item {
+export function decodeCursor(cursor: string, partition: string, index: string | null, family: string): Item {
   const [version, body, check, ...rest] = cursor.split('.');
   if (version !== VERSION || !body || !check || rest.length > 0 || digest(body) !== check) throw refuse();
   let parsed: CursorBody;
@@ -50,7 +50,7 @@ export function decodeCursor(cursor: string, partition: string, index: string | 
   for (const [name, value] of Object.entries(key)) {
     if (!allowed.has(name) || typeof value !== 'string' || value.length > 1024) throw refuse();
   }
-  // The table key of an index page must be a record of the same guild and family.
-  if (index && (typeof key.pk !== 'string' || typeof key.sk !== 'string')) throw refuse();
+  // The page's sort keys, of the table and of an index, are those of a record of this family.
+  for (const name of ['sk', ...(index ? [`${index}sk`] : [])]) if (!String(key[name]).startsWith(`${family}#`)) throw refuse();
   return parsed.k;
 }

@@ -10,11 +10,10 @@ import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
 import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { platform } from '../../shared/platform/client.js';
-import { counterRecord, deleteCounterItems, deleteCounterSlots, forgetGuildWithCounters, listCounters } from './counters-store.js';
-import { FAMILIES } from './families.js';
+import { counterDataKeys, counterRecord, listCounters } from './counters-store.js';
 import type { SettingsInput } from './schemas.js';
-import { deleteStarboardItems, entryRecord, listStarboardEntries } from './starboard-store.js';
-import { deleteKeys, familyRecordsPage, sessionKeysOfGuild } from './store.js';
+import { entryRecord, listStarboardEntries, starboardKeys } from './starboard-store.js';
+import { deleteKeys, guildStatKeysPage } from './store.js';
 
 export const MODULE = 'serverstats';
 
@@ -44,22 +43,13 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
 /** Answers what it removed: the settings record (null when there was none), the counters and the starboard entries. */
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
-  const [counters, entries] = await Promise.all([listCounters(guildId), listStarboardEntries(guildId)]);
-  await deleteCounterItems(counters);
-  await deleteCounterSlots(guildId);
-  await forgetGuildWithCounters(guildId);
-  await deleteStarboardItems(entries);
-  // Each family is its own partition: they are emptied side by side, each page by page.
-  await Promise.all(
-    FAMILIES.map(async (family) => {
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await familyRecordsPage(guildId, family.path, start);
-        await deleteKeys(page.keys);
-        start = page.lastKey ?? undefined;
-      } while (start);
-    }),
-  );
-  await deleteKeys(await sessionKeysOfGuild(guildId));
+  const [counters, entries, first] = await Promise.all([listCounters(guildId), listStarboardEntries(guildId), guildStatKeysPage(guildId)]);
+  await deleteKeys([...counterDataKeys(guildId, counters), ...starboardKeys(entries), ...first.keys]);
+  // Every record and open session of the guild is in one partition: the rest of it, page by page.
+  for (let start = first.lastKey; start; ) {
+    const page = await guildStatKeysPage(guildId, start);
+    await deleteKeys(page.keys);
+    start = page.lastKey;
+  }
   return { settings, counters: counters.map(counterRecord), starboard_entries: entries.map(entryRecord) };
 }

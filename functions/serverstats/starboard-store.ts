@@ -160,8 +160,13 @@ export async function starboardEntriesOfAuthor(guildId: string, authorId: string
 }
 
 /** Deletes entries and their post pointers, unconditionally. */
-export function deleteStarboardItems(entries: Pick<StarboardEntry, 'guild_id' | 'original_message_id' | 'starboard_message_id'>[]): Promise<void> {
-  return deleteKeys(
-    entries.flatMap((e) => [entryKey(e.guild_id, e.original_message_id), ...(e.starboard_message_id ? [postKey(e.guild_id, e.starboard_message_id)] : [])]),
-  );
+type EntryKeys = Pick<StarboardEntry, 'guild_id' | 'original_message_id' | 'starboard_message_id'>;
+
+/** The items of these entries: each entry and, once posted, its post's pointer. */
+export function starboardKeys(entries: EntryKeys[]): Record<string, string>[] {
+  return entries.flatMap((e) => [entryKey(e.guild_id, e.original_message_id), ...(e.starboard_message_id ? [postKey(e.guild_id, e.starboard_message_id)] : [])]);
+}
+
+export function deleteStarboardItems(entries: EntryKeys[]): Promise<void> {
+  return deleteKeys(starboardKeys(entries));
 }

@@ -175,7 +175,7 @@ export async function fetchStats(family: Family, input: FetchInput): Promise<{ s
     limit: input.limit,
   };
   const { index, partition } = querySource(query);
-  const startKey = input.cursor ? decodeCursor(input.cursor, partition, index) : undefined;
+  const startKey = input.cursor ? decodeCursor(input.cursor, partition, index, family.path) : undefined;
   const page = await queryStats({ ...query, startKey });
   return { stats: page.items.map(recordOfItem), next_cursor: page.lastKey ? encodeCursor(partition, index, page.lastKey) : null };
 }

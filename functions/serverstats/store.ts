@@ -1,19 +1,24 @@
 /**
  * Statistic records in the table: the only file issuing their commands.
  *
- * | item            | pk                          | sk                      | index keys                                   |
- * |-----------------|-----------------------------|-------------------------|----------------------------------------------|
- * | record          | `STAT#<guild>#<family>`     | `<time>#<id>`           | gsi1 by member, gsi2 by channel, gsi3 both    |
- * | open presence   | `G#<guild>`                 | `STATPRESENCE#<member>` |                                              |
- * | open voice      | `G#<guild>`                 | `STATVOICE#<member>#<channel>` |                                       |
+ * | item            | pk              | sk                                     | index keys                                |
+ * |-----------------|-----------------|----------------------------------------|-------------------------------------------|
+ * | record          | `STAT#<guild>`  | `<family>#<time>#<id>`                 | gsi1 by member, gsi2 by channel, gsi3 both |
+ * | open presence   | `STAT#<guild>`  | `SESSION#PRESENCE#<member>`            |                                           |
+ * | open voice      | `STAT#<guild>`  | `SESSION#VOICE#<member>#<channel>`     |                                           |
  *
  * Index keys of a record: `gsi1pk = STATU#<guild>#<member>`,
  * `gsi2pk = STATC#<guild>#<channel>`, `gsi3pk = STATUC#<guild>#<member>#<channel>`,
- * each with the sort key `<family>#<time>#<id>`. So:
- * - `days` alone: a range of the record's own partition (base table);
+ * each with the record's own sort key. So:
+ * - `days` alone: a range of the guild's partition (base table);
  * - `user_id`: a range of gsi1 (one member's records of one family);
  * - `channel_id`: a range of gsi2; both: a range of gsi3;
- * - privacy: the whole gsi1 partition of the member, every family at once.
+ * - privacy: the whole gsi1 partition of the member, every family at once;
+ * - settings delete: the guild's one partition, every family and open
+ *   session at once (one Query a page, not one per family). Family paths
+ *   are lower case, so no family's range meets the `SESSION#` items, and a
+ *   busy guild's writes spread over its families' ranges, which DynamoDB
+ *   can split a hot partition along.
  * Every fetch reads only the records it answers. Records expire after 31
  * days (`expires_at`, the table's TTL); `days` is at most 30, so a fetch
  * never meets a record that has expired but not yet been removed.
@@ -21,10 +26,8 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
-import { queryAll } from '../../shared/db/pagination.js';
 import { conditional } from '../../shared/db/errors.js';
 import { tableName } from '../../shared/db/table.js';
-import { guildKey } from '../../shared/modules/store.js';
 
 export type Item = Record<string, NativeAttributeValue>;
 export type Key = { pk: string; sk: string };
@@ -33,12 +36,11 @@ const STAT_ENTITY = 'stat_record';
 /** Records live 31 days (contract 3.6). */
 export const RECORD_TTL_SECONDS = 31 * 24 * 3600;
 
-const statPartition = (guildId: string, family: string) => `STAT#${guildId}#${family}`;
-const statSort = (time: string, id: number) => `${time}#${String(id).padStart(16, '0')}`;
+const statPartition = (guildId: string) => `STAT#${guildId}`;
 const memberPartition = (guildId: string, memberId: string) => `STATU#${guildId}#${memberId}`;
 const channelPartition = (guildId: string, channelId: string) => `STATC#${guildId}#${channelId}`;
 const bothPartition = (guildId: string, memberId: string, channelId: string) => `STATUC#${guildId}#${memberId}#${channelId}`;
-const indexSort = (family: string, time: string, id: number) => `${family}#${statSort(time, id)}`;
+const recordSort = (family: string, time: string, id: number) => `${family}#${time}#${String(id).padStart(16, '0')}`;
 
 /** Attributes that are keys and bookkeeping, never part of a record. */
 const BOOKKEEPING = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'entity', 'family', 'expires_at'];
@@ -63,10 +65,10 @@ export interface NewStat {
 }
 
 /** The key of a record, from what its answer shows. */
-export const statKey = (guildId: string, family: string, time: string, id: number): Key => ({ pk: statPartition(guildId, family), sk: statSort(time, id) });
+export const statKey = (guildId: string, family: string, time: string, id: number): Key => ({ pk: statPartition(guildId), sk: recordSort(family, time, id) });
 
 export function statItem(stat: NewStat): Item {
-  const sort = indexSort(stat.family, stat.time, stat.id);
+  const sort = recordSort(stat.family, stat.time, stat.id);
   const item: Item = {
     ...statKey(stat.guildId, stat.family, stat.time, stat.id),
     entity: STAT_ENTITY,
@@ -101,7 +103,7 @@ export function querySource(q: Pick<StatQuery, 'guildId' | 'family' | 'memberId'
   if (q.memberId && q.channelId) return { index: 'gsi3', partition: bothPartition(q.guildId, q.memberId, q.channelId) };
   if (q.memberId) return { index: 'gsi1', partition: memberPartition(q.guildId, q.memberId) };
   if (q.channelId) return { index: 'gsi2', partition: channelPartition(q.guildId, q.channelId) };
-  return { index: null, partition: statPartition(q.guildId, q.family) };
+  return { index: null, partition: statPartition(q.guildId) };
 }
 
 /** Newest first, at most `limit`, from `startKey`; answers the page and where the next one starts. */
@@ -109,8 +111,10 @@ export async function queryStats(q: StatQuery): Promise<{ items: Item[]; lastKey
   const { index, partition } = querySource(q);
   const pk = index ? `${index}pk` : 'pk';
   const sk = index ? `${index}sk` : 'sk';
-  const from = index ? `${q.family}#${q.since}` : q.since;
-  const to = index ? `${q.family}#~` : '~';
+  const from = `${q.family}#${q.since}`;
+  const to = `${q.family}#~`;
+  // A cursor's next page can start before a later request's `days` window does: nothing of that window is left.
+  if (q.startKey && String(q.startKey[sk]) < from) return { items: [], lastKey: null };
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -141,8 +145,8 @@ export interface OpenPresence {
   version: number;
 }
 
-const presenceKey = (guildId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `STATPRESENCE#${memberId}` });
-const voiceKey = (guildId: string, channelId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `STATVOICE#${memberId}#${channelId}` });
+const presenceKey = (guildId: string, memberId: string): Key => ({ pk: statPartition(guildId), sk: `SESSION#PRESENCE#${memberId}` });
+const voiceKey = (guildId: string, channelId: string, memberId: string): Key => ({ pk: statPartition(guildId), sk: `SESSION#VOICE#${memberId}#${channelId}` });
 
 export async function getOpenPresence(guildId: string, memberId: string): Promise<OpenPresence | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: presenceKey(guildId, memberId), ConsistentRead: true }));
@@ -222,14 +226,15 @@ export async function memberRecordsPage(guildId: string, memberId: string, start
   return { items: (out.Items as Item[] | undefined) ?? [], lastKey: (out.LastEvaluatedKey as Item | undefined) ?? null };
 }
 
-/** One page of a family's records of a guild, oldest first (settings delete). */
-export async function familyRecordsPage(guildId: string, family: string, startKey?: Item): Promise<{ keys: Key[]; lastKey: Item | null }> {
+/** One page of the keys of every record and open session of a guild (settings delete). */
+export async function guildStatKeysPage(guildId: string, startKey?: Item): Promise<{ keys: Key[]; lastKey: Item | null }> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': statPartition(guildId, family) },
+      ExpressionAttributeValues: { ':pk': statPartition(guildId) },
       ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
       ExclusiveStartKey: startKey,
     }),
   );
@@ -245,27 +250,12 @@ export async function memberSessionKeys(guildId: string, memberId: string): Prom
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': `STATVOICE#${memberId}#` },
+      ExpressionAttributeValues: { ':pk': statPartition(guildId), ':prefix': `SESSION#VOICE#${memberId}#` },
       ConsistentRead: true,
     }),
   );
   for (const item of (out.Items as Key[] | undefined) ?? []) keys.push({ pk: item.pk, sk: item.sk });
   return keys;
-}
-
-/** The open presence and voice items of a whole guild (settings delete). */
-export async function sessionKeysOfGuild(guildId: string): Promise<Key[]> {
-  const found = await Promise.all(
-    ['STATPRESENCE#', 'STATVOICE#'].map((prefix) =>
-      queryAll({
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
-      }),
-    ),
-  );
-  return found.flat().map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
 }
 
 export { deleteKeys };

@@ -14,6 +14,8 @@ type Item = Record<string, NativeAttributeValue>;
 
 const WRITE_BATCH = 25;
 const GET_BATCH = 100;
+/** Batches of one large delete sent side by side: a guild's thousands of records go in seconds, not minutes. */
+const PARALLEL_BATCHES = 8;
 const ATTEMPTS = 6;
 
 async function untilDone<T>(pending: T[], send: (batch: T[]) => Promise<T[]>, what: string): Promise<void> {
@@ -24,17 +26,22 @@ async function untilDone<T>(pending: T[], send: (batch: T[]) => Promise<T[]>, wh
   }
 }
 
-/** Deletes the items of these keys, unconditionally. */
+/** Deletes the items of these keys, unconditionally: up to PARALLEL_BATCHES batches at once. */
 export async function deleteKeys(keys: readonly Key[]): Promise<void> {
-  for (let i = 0; i < keys.length; i += WRITE_BATCH) {
-    const requests = keys.slice(i, i + WRITE_BATCH).map((Key) => ({ DeleteRequest: { Key } }));
-    await untilDone(
-      requests,
-      async (batch) => {
-        const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }));
-        return (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-      },
-      'delete',
+  const batches: { DeleteRequest: { Key: Key } }[][] = [];
+  for (let i = 0; i < keys.length; i += WRITE_BATCH) batches.push(keys.slice(i, i + WRITE_BATCH).map((Key) => ({ DeleteRequest: { Key } })));
+  for (let i = 0; i < batches.length; i += PARALLEL_BATCHES) {
+    await Promise.all(
+      batches.slice(i, i + PARALLEL_BATCHES).map((requests) =>
+        untilDone(
+          requests,
+          async (batch) => {
+            const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }));
+            return (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+          },
+          'delete',
+        ),
+      ),
     );
   }
 }

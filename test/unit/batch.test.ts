@@ -20,8 +20,26 @@ describe('batch deletes and reads', () => {
       .resolvesOnce({ UnprocessedItems: { [TABLE]: [{ DeleteRequest: { Key: key(3) } }] } })
       .resolves({});
     await deleteKeys(Array.from({ length: 30 }, (_, i) => key(i)));
-    const sent = dynamo.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.length);
-    expect(sent).toEqual([25, 1, 5]);
+    const sent = dynamo.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.map((r) => r.DeleteRequest!.Key!.pk));
+    expect(sent.map((batch) => batch.length)).toEqual([25, 5, 1]);
+    expect(sent[2]).toEqual(['P#3']);
+    expect(new Set(sent.flat()).size).toBe(30);
+  });
+
+  it('sends a large delete eight batches at a time, every key once', async () => {
+    let inFlight = 0;
+    let most = 0;
+    dynamo.on(BatchWriteCommand).callsFake(async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return {};
+    });
+    await deleteKeys(Array.from({ length: 1000 }, (_, i) => key(i)));
+    const sent = dynamo.commandCalls(BatchWriteCommand).flatMap((c) => c.args[0].input.RequestItems![TABLE]!.map((r) => r.DeleteRequest!.Key!.pk));
+    expect(sent).toHaveLength(1000);
+    expect(new Set(sent).size).toBe(1000);
+    expect(most).toBe(8);
   });
 
   it('answers 503 DatabaseError when the table keeps refusing, instead of dropping items silently', async () => {

@@ -120,6 +120,19 @@ describe('creating counters', () => {
     expect(ok(await service.call('GET', `${SS}/counters`, { query: { guild_id: guild } })).counters).toHaveLength(20);
     expect((await channelsOf(guild)).filter((c) => c.type === 2)).toHaveLength(20);
   });
+
+  it('goes with the settings: the delete answers every counter, and a new start has all 20 places', async () => {
+    const { guild } = await counterGuild(1);
+    const made = await Promise.all(Array.from({ length: 20 }, () => createCounter(guild, { counter_type: 6, new_format: null, new_role_id: null, new_goal: null })));
+    const ids = made.map((r) => ok(r).counter.counter_id).sort();
+    const deleted = ok(await service.call('DELETE', `${SS}/settings`, { body: { guild_id: guild } }));
+    expect(deleted.counters.map((c: { counter_id: string }) => c.counter_id).sort()).toEqual(ids);
+    ok(await service.call('POST', `${SS}/enable`, { body: { guild_id: guild } }));
+    ok(await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, counters_enabled: true, counters_category_id: 'create' } }));
+    expect(ok(await service.call('GET', `${SS}/counters`, { query: { guild_id: guild } })).counters).toEqual([]);
+    const again = await Promise.all(Array.from({ length: 21 }, () => createCounter(guild, { counter_type: 6, new_format: null, new_role_id: null, new_goal: null })));
+    expect(again.filter((r) => r.status === 200)).toHaveLength(20);
+  });
 });
 
 describe('refreshing counters', () => {

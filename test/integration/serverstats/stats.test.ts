@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, type Family, filtersOf } from '../../../functions/serverstats/families.js';
 import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { putStat } from '../../../functions/serverstats/store.js';
 import { SS, fetchStats, ok, recordStat, sample, statsGuild } from './helpers.js';
 
 let service: TestService;
@@ -120,9 +121,25 @@ describe('fetching', () => {
     expect(errorOf(other).message).toContain("'cursor'");
     const filtered = await fetchStats(service, commands, { guild_id: guild, user_id: member, limit: 2, cursor: first.next_cursor });
     expect(filtered.status).toBe(422);
+    const otherFamily = await fetchStats(service, byPath('messages/sent'), { guild_id: guild, limit: 2, cursor: first.next_cursor });
+    expect(otherFamily.status).toBe(422);
+    const byMember = ok(await fetchStats(service, commands, { guild_id: guild, user_id: member, limit: 2 }));
+    const memberOtherFamily = await fetchStats(service, byPath('members/joined'), { guild_id: guild, user_id: member, limit: 2, cursor: byMember.next_cursor });
+    expect(memberOtherFamily.status).toBe(422);
     const tampered = first.next_cursor.slice(0, -3) + (first.next_cursor.endsWith('AAA') ? 'BBB' : 'AAA');
     expect((await fetchStats(service, commands, { guild_id: guild, limit: 2, cursor: tampered })).status).toBe(422);
     expect((await fetchStats(service, commands, { guild_id: guild, cursor: 'garbage' })).status).toBe(422);
+  });
+
+  it('answers an empty last page when a cursor starts before a shorter days window', async () => {
+    const guild = await statsGuild(service);
+    for (let i = 0; i < 2; i++) ok(await recordStat(service, commands, { guild_id: guild, initiator_id: snowflake(), command: `new${i}` }));
+    const old = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    await putStat({ guildId: guild, family: commands.path, id: 1, time: old, memberId: null, channelId: null, record: { id: 1, guild_id: guild, user_id: snowflake(), command: 'old', timestamp: old } });
+    const month = ok(await fetchStats(service, commands, { guild_id: guild, days: 30, limit: 3 }));
+    expect(month.stats.map((s: { command: string }) => s.command)).toEqual(['new1', 'new0', 'old']);
+    const day = ok(await fetchStats(service, commands, { guild_id: guild, days: 1, limit: 3, cursor: month.next_cursor }));
+    expect(day).toEqual({ stats: [], next_cursor: null });
   });
 
   it('checks days and limit', async () => {
@@ -184,15 +201,27 @@ describe('privacy and settings delete', () => {
     expect(ok(await fetchStats(service, byPath('messages/sent'), { guild_id: guild })).stats).toHaveLength(1);
   });
 
-  it('deletes every record of the guild with the settings, leaving the module disabled', async () => {
-    const guild = await statsGuild(service);
-    const messages = byPath('messages/sent');
-    ok(await recordStat(service, messages, sample(messages, guild, snowflake(), snowflake()).body));
+  it('deletes every record and open session of the guild with the settings, leaving the module disabled and other guilds alone', async () => {
+    const [guild, neighbour] = [await statsGuild(service), await statsGuild(service)];
+    const [member, channel] = [snowflake(), snowflake()];
+    for (const family of FAMILIES) {
+      ok(await recordStat(service, family, sample(family, guild, member, channel).body));
+      ok(await recordStat(service, family, sample(family, neighbour, member, channel).body));
+    }
     const deleted = ok(await service.call('DELETE', `${SS}/settings`, { body: { guild_id: guild } }));
     expect(deleted).toMatchObject({ counters: [], starboard_entries: [] });
     expect(deleted.settings.stats_messages_enabled).toBe(true);
     expect(ok(await service.call('GET', `${SS}/status`, { query: { guild_id: guild } })).status).toBe(false);
     ok(await service.call('POST', `${SS}/enable`, { body: { guild_id: guild } }));
-    expect(ok(await fetchStats(service, messages, { guild_id: guild })).stats).toEqual([]);
+    for (const family of FAMILIES) {
+      expect(ok(await fetchStats(service, family, { guild_id: guild })).stats, family.path).toEqual([]);
+      expect(ok(await fetchStats(service, family, { guild_id: neighbour })).stats, family.path).toHaveLength(1);
+    }
+    // The open presence and voice sessions went too: the same recordings open new ones.
+    const presence = byPath('activities/presence');
+    const voice = byPath('voice');
+    expect(ok(await recordStat(service, presence, sample(presence, guild, member, channel).body)).message).toMatch(/ecorded/);
+    expect(ok(await recordStat(service, voice, sample(voice, guild, member, channel).body)).message).toMatch(/Opened/);
+    expect(ok(await recordStat(service, presence, sample(presence, neighbour, member, channel).body)).message).toMatch(/Nothing changed/);
   });
 });
