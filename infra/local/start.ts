@@ -84,7 +84,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   if (!endpoint) {
     const dynamo = await startEmbeddedDynamo(dataDir);
     endpoint = dynamo.endpoint;
-    closers.push(() => close(dynamo.server));
+    closers.push(() => dynamo.close());
   }
   const tableName = options.tableName ?? TABLE.defaultName;
   await ensureTable(endpoint, tableName);

@@ -1,18 +1,25 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
 import { TABLE } from '../../shared/db/table.js';
 
-/** The embedded table: dynalite on a loopback port, on disk under `dataDir` or in memory. */
-export async function startEmbeddedDynamo(dataDir: string | null): Promise<{ endpoint: string; server: Server }> {
-  const server = dynalite({ path: dataDir ? join(dataDir, 'table') : undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return { endpoint: `http://127.0.0.1:${port}`, server };
+/**
+ * The embedded table: dynalite on a loopback port, on disk under `dataDir`
+ * or in memory, in a thread of its own (dynalite-thread.mjs). `close` stops
+ * it and waits until its store is closed.
+ */
+export async function startEmbeddedDynamo(dataDir: string | null): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const thread = new Worker(new URL('./dynalite-thread.mjs', import.meta.url), { workerData: { path: dataDir ? join(dataDir, 'table') : null } });
+  const [{ port }] = (await once(thread, 'message')) as [{ port: number }];
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    async close() {
+      const exited = once(thread, 'exit');
+      thread.postMessage('close');
+      await exited;
+    },
+  };
 }
 
 /** Creates the table from the one definition CDK also uses, unless it exists. */

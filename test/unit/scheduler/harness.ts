@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { resetDb } from '../../../shared/db/client.js';
 import { type SchedulerTimings, createScheduler } from '../../../shared/scheduler/index.js';
@@ -7,7 +6,7 @@ import { ensureTable, startEmbeddedDynamo } from '../../../infra/local/table.js'
 
 /** An in-memory table for scheduler tests (the real conditional writes, no AWS). */
 export async function startTable(): Promise<{ stop(): Promise<void> }> {
-  const { endpoint, server } = await startEmbeddedDynamo(null);
+  const { endpoint, close } = await startEmbeddedDynamo(null);
   const table = `scheduler-test-${process.pid}`;
   await ensureTable(endpoint, table);
   Object.assign(process.env, { TABLE_NAME: table, DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local' });
@@ -15,7 +14,7 @@ export async function startTable(): Promise<{ stop(): Promise<void> }> {
   return {
     async stop() {
       resetDb();
-      await new Promise<void>((resolve) => (server as Server).close(() => resolve()));
+      await close();
     },
   };
 }
