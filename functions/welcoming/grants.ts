@@ -78,8 +78,11 @@ export async function grantDue(guildId: string, memberId: string, timedRoleId: s
 /** Forgets grants (their items first, which is what a due grant checks) and their due work. */
 async function forget(guildId: string, grants: readonly Grant[]): Promise<void> {
   await deleteGrants(guildId, grants);
-  await Promise.all(grants.filter((g) => g.granted_at === undefined).map((g) => cancel(WelcomingJobs.grant, dueKeyOf(guildId, g))));
+  await cancelDueGrants(guildId, grants);
 }
+
+const cancelDueGrants = (guildId: string, grants: readonly Grant[]) =>
+  Promise.all(grants.filter((g) => g.granted_at === undefined).map((g) => cancel(WelcomingJobs.grant, dueKeyOf(guildId, g))));
 
 /** A member left (or asked to be forgotten): their grants go, pending and made. Answers them. */
 export async function cancelMemberGrants(guildId: string, memberId: string): Promise<Grant[]> {
@@ -93,10 +96,9 @@ export async function cancelTimedRoleGrants(guildId: string, timedRoleId: string
   await forget(guildId, (await guildGrants(guildId)).filter((g) => g.timedrole_id === timedRoleId));
 }
 
-/** Every grant of the guild and their due work, and the hourly catch-up (the module's data is being deleted). */
-export async function cancelGuildGrants(guildId: string): Promise<void> {
-  await forget(guildId, await guildGrants(guildId));
-  await cancel(WelcomingJobs.catchUp, guildId);
+/** The module's items of the guild are deleted (the grants' with them): the grants' due work and the hourly catch-up go too. */
+export async function cancelGuildWork(guildId: string, grants: readonly Grant[]): Promise<void> {
+  await Promise.all([cancelDueGrants(guildId, grants), cancel(WelcomingJobs.catchUp, guildId)]);
 }
 
 /** Makes sure the guild's hourly catch-up is on the scheduler (an existing one keeps its time). */

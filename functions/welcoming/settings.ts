@@ -7,12 +7,11 @@ import { unprocessable } from '../../shared/errors.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
 import { readModuleState, writeSettings } from '../../shared/modules/store.js';
-import { cancelGuildGrants } from './grants.js';
+import { cancelGuildWork } from './grants.js';
 import { quoted } from './keys.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
-import { responseRecords, timedRoleRecords } from './records.js';
 import type { SettingsChanges } from './schemas.js';
-import { deleteModuleItems, getResponse } from './store.js';
+import { deleteKeys, getResponse, moduleItems } from './store.js';
 
 export const MODULE = 'welcoming';
 
@@ -71,7 +70,9 @@ export async function forgetNamedResponse(guildId: string, responseId: string): 
 /** Answers what it removed: the settings record (null when there was none), the responses and the timed roles. */
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
-  const [responses, timedroles] = await Promise.all([responseRecords(guildId), timedRoleRecords(guildId)]);
-  await Promise.all([cancelGuildGrants(guildId), deleteModuleItems(guildId)]);
-  return { settings, responses, timedroles };
+  const items = await moduleItems(guildId);
+  // The items first: a due grant that runs meanwhile finds its grant gone.
+  await deleteKeys(items.keys);
+  await cancelGuildWork(guildId, items.grants);
+  return { settings, responses: items.responses.reverse(), timedroles: items.timedRoles.reverse() };
 }

@@ -221,9 +221,16 @@ export const guildGrants = async (guildId: string) => (await itemsUnder(guildId,
 /** Deletes these grants' items. */
 export const deleteGrants = (guildId: string, grants: readonly Grant[]) => deleteKeys(grants.map((g) => grantKey(guildId, g.member_id, g.timedrole_id)));
 
-/** Removes every item of the module in the guild (responses, timed roles, grants, registry); answers how many. */
-export async function deleteModuleItems(guildId: string): Promise<number> {
+/** Every item of the module in the guild (responses, timed roles, grants, registry) in one read: their keys, and the records among them, oldest first. */
+export async function moduleItems(guildId: string): Promise<{ keys: Key[]; responses: WelcomeResponse[]; timedRoles: TimedRole[]; grants: Grant[] }> {
   const items = await itemsUnder(guildId, 'WELCOME#');
-  await deleteKeys(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
-  return items.length;
+  const under = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix));
+  return {
+    keys: items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
+    responses: under(RESPONSE_PREFIX).map((item) => recordOf(item) as unknown as WelcomeResponse),
+    timedRoles: under(TIMEDROLE_PREFIX).map((item) => recordOf(item) as unknown as TimedRole),
+    grants: under(GRANT_PREFIX).map(grantOf),
+  };
 }
+
+export { deleteKeys };

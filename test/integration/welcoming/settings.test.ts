@@ -96,14 +96,20 @@ describe('PUT /settings', () => {
 describe('DELETE /settings', () => {
   it('removes everything, answers it, and leaves the module disabled with defaults on the next enable', async () => {
     const guild = await welcomingGuild(world, { timedroles_enabled: true });
-    const response = await addResponse(world, guild, 3, 'Bye <user_name>');
-    const timedRole = await addTimedRole(world, guild, snowflake(), 3600);
+    await addResponse(world, guild, 3, 'Bye <user_name>');
+    await addResponse(world, guild, 1, 'Hello <user_name>');
+    await addTimedRole(world, guild, snowflake(), 3600);
+    await addTimedRole(world, guild, snowflake(), 7200);
+    const { responses } = ok(await world.call('GET', '/responses', { query: { guild_id: guild } }));
+    const { timedroles } = ok(await world.call('GET', '/timedroles', { query: { guild_id: guild } }));
+    expect(responses).toHaveLength(2);
+    expect(timedroles).toHaveLength(2);
     const member = snowflake();
     await world.members.join(guild, member);
     ok(await world.call('POST', '/check/role/on-join', { body: { guild_id: guild }, headers: { 'X-Acting-User-Id': member } }));
 
     const removed = ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } }));
-    expect(removed).toMatchObject({ settings: { guild_id: guild, timedroles_enabled: true }, responses: [response], timedroles: [timedRole] });
+    expect(removed).toMatchObject({ settings: { guild_id: guild, timedroles_enabled: true }, responses, timedroles });
     expect(ok(await world.call('GET', '/status', { query: { guild_id: guild } }))).toEqual({ status: false });
     const privacy = ok(await world.call('GET', '/privacy/get-user-entries', { query: { guild_id: guild, privacy_member_id: member } }));
     expect(privacy.id).toBe(0);

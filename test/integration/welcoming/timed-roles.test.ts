@@ -57,6 +57,13 @@ describe.concurrent('a timed role on join', () => {
     expect(await grantRequests(world, guild, member, role)).toEqual([]);
   });
 
+  it('is cancelled when the settings are deleted', async () => {
+    const { guild, role, member } = await joinedWithTimedRole(2);
+    expect(ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } })).timedroles).toHaveLength(1);
+    await pause(3000);
+    expect(await grantRequests(world, guild, member, role)).toEqual([]);
+  });
+
   it('is skipped for a member gone at grant time (platform 10007), and not tried again', async () => {
     const { guild, role, member } = await joinedWithTimedRole(1);
     await world.members.leave(guild, member);
