@@ -5,7 +5,7 @@
  * presence and voice sessions, and starboard entries of their messages. The
  * module keeps no names, so the name counts are 0.
  */
-import { deleteStarboardItems, starboardEntriesOfAuthor } from './starboard-store.js';
+import { starboardEntriesOfAuthor, starboardKeys } from './starboard-store.js';
 import { type Item, type Key, deleteKeys, memberRecordsPage, memberSessionKeys } from './store.js';
 
 /** Every page of the member's records, as keys. */
@@ -31,8 +31,7 @@ export async function deleteMemberEntries(guildId: string, memberId: string) {
     memberSessionKeys(guildId, memberId),
     starboardEntriesOfAuthor(guildId, memberId),
   ]);
-  await deleteKeys([...records, ...sessions]);
-  await deleteStarboardItems(entries);
+  await deleteKeys([...records, ...sessions, ...starboardKeys(entries)]);
   const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
   return {
     message: `Removed ${n(records.length, 'statistic record', 'statistic records')} and ${n(entries.length, 'starboard entry', 'starboard entries')} of member ${memberId} in guild ${guildId}.`,

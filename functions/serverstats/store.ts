@@ -4,8 +4,8 @@
  * | item            | pk              | sk                                     | index keys                                |
  * |-----------------|-----------------|----------------------------------------|-------------------------------------------|
  * | record          | `STAT#<guild>`  | `<family>#<time>#<id>`                 | gsi1 by member, gsi2 by channel, gsi3 both |
- * | open presence   | `STAT#<guild>`  | `SESSION#PRESENCE#<member>`            |                                           |
- * | open voice      | `STAT#<guild>`  | `SESSION#VOICE#<member>#<channel>`     |                                           |
+ * | open presence   | `STAT#<guild>`  | `SESSION#<member>#PRESENCE`            |                                           |
+ * | open voice      | `STAT#<guild>`  | `SESSION#<member>#VOICE#<channel>`     |                                           |
  *
  * Index keys of a record: `gsi1pk = STATU#<guild>#<member>`,
  * `gsi2pk = STATC#<guild>#<channel>`, `gsi3pk = STATUC#<guild>#<member>#<channel>`,
@@ -13,7 +13,8 @@
  * - `days` alone: a range of the guild's partition (base table);
  * - `user_id`: a range of gsi1 (one member's records of one family);
  * - `channel_id`: a range of gsi2; both: a range of gsi3;
- * - privacy: the whole gsi1 partition of the member, every family at once;
+ * - privacy: the whole gsi1 partition of the member, every family at once,
+ *   and the member's open sessions, one range of the guild's partition;
  * - settings delete: the guild's one partition, every family and open
  *   session at once (one Query a page, not one per family). Family paths
  *   are lower case, so no family's range meets the `SESSION#` items, and a
@@ -145,8 +146,8 @@ export interface OpenPresence {
   version: number;
 }
 
-const presenceKey = (guildId: string, memberId: string): Key => ({ pk: statPartition(guildId), sk: `SESSION#PRESENCE#${memberId}` });
-const voiceKey = (guildId: string, channelId: string, memberId: string): Key => ({ pk: statPartition(guildId), sk: `SESSION#VOICE#${memberId}#${channelId}` });
+const presenceKey = (guildId: string, memberId: string): Key => ({ pk: statPartition(guildId), sk: `SESSION#${memberId}#PRESENCE` });
+const voiceKey = (guildId: string, channelId: string, memberId: string): Key => ({ pk: statPartition(guildId), sk: `SESSION#${memberId}#VOICE#${channelId}` });
 
 export async function getOpenPresence(guildId: string, memberId: string): Promise<OpenPresence | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: presenceKey(guildId, memberId), ConsistentRead: true }));
@@ -241,21 +242,18 @@ export async function guildStatKeysPage(guildId: string, startKey?: Item): Promi
   return { keys: ((out.Items as Key[] | undefined) ?? []).map(({ pk, sk }) => ({ pk, sk })), lastKey: (out.LastEvaluatedKey as Item | undefined) ?? null };
 }
 
-/** The open presence and voice items of a member (privacy): their keys when they exist. */
+/** The keys of the member's open presence and voice sessions (privacy): one range of the guild's partition. */
 export async function memberSessionKeys(guildId: string, memberId: string): Promise<Key[]> {
-  const keys: Key[] = [];
-  const presence = await db().send(new GetCommand({ TableName: tableName(), Key: presenceKey(guildId, memberId), ConsistentRead: true }));
-  if (presence.Item) keys.push(presenceKey(guildId, memberId));
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': statPartition(guildId), ':prefix': `SESSION#VOICE#${memberId}#` },
+      ExpressionAttributeValues: { ':pk': statPartition(guildId), ':prefix': `SESSION#${memberId}#` },
+      ProjectionExpression: 'pk, sk',
       ConsistentRead: true,
     }),
   );
-  for (const item of (out.Items as Key[] | undefined) ?? []) keys.push({ pk: item.pk, sk: item.sk });
-  return keys;
+  return ((out.Items as Key[] | undefined) ?? []).map(({ pk, sk }) => ({ pk, sk }));
 }
 
 export { deleteKeys };

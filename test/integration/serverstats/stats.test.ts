@@ -201,6 +201,22 @@ describe('privacy and settings delete', () => {
     expect(ok(await fetchStats(service, byPath('messages/sent'), { guild_id: guild })).stats).toHaveLength(1);
   });
 
+  it("ends the member's open presence and voice sessions, and only theirs", async () => {
+    const guild = await statsGuild(service);
+    const [member, other, channel] = [snowflake(), snowflake(), snowflake()];
+    const [presence, voice] = [byPath('activities/presence'), byPath('voice')];
+    for (const who of [member, other]) {
+      ok(await recordStat(service, presence, sample(presence, guild, who, channel).body));
+      ok(await recordStat(service, voice, sample(voice, guild, who, channel).body));
+    }
+    ok(await service.call('DELETE', `${SS}/privacy/delete-user-entries`, { body: { guild_id: guild, privacy_member_id: member } }));
+    const leave = async (who: string) => ok(await recordStat(service, voice, { guild_id: guild, channel_id: channel, left_member_id: who }, 'PUT')).message;
+    expect(await leave(member)).toMatch(/^Nothing stored/);
+    expect(await leave(other)).toMatch(/^Closed voice session/);
+    expect(ok(await recordStat(service, presence, sample(presence, guild, member, channel).body)).message).toMatch(/^Recorded 1 started/);
+    expect(ok(await recordStat(service, presence, sample(presence, guild, other, channel).body)).message).toMatch(/^Nothing changed/);
+  });
+
   it('deletes every record and open session of the guild with the settings, leaving the module disabled and other guilds alone', async () => {
     const [guild, neighbour] = [await statsGuild(service), await statsGuild(service)];
     const [member, channel] = [snowflake(), snowflake()];
@@ -217,11 +233,13 @@ describe('privacy and settings delete', () => {
       expect(ok(await fetchStats(service, family, { guild_id: guild })).stats, family.path).toEqual([]);
       expect(ok(await fetchStats(service, family, { guild_id: neighbour })).stats, family.path).toHaveLength(1);
     }
-    // The open presence and voice sessions went too: the same recordings open new ones.
+    // The open presence and voice sessions went too: a leave finds none open, and the same presence starts anew.
     const presence = byPath('activities/presence');
     const voice = byPath('voice');
-    expect(ok(await recordStat(service, presence, sample(presence, guild, member, channel).body)).message).toMatch(/ecorded/);
-    expect(ok(await recordStat(service, voice, sample(voice, guild, member, channel).body)).message).toMatch(/Opened/);
-    expect(ok(await recordStat(service, presence, sample(presence, neighbour, member, channel).body)).message).toMatch(/Nothing changed/);
+    const leave = async (where: string) => ok(await recordStat(service, voice, { guild_id: where, channel_id: channel, left_member_id: member }, 'PUT')).message;
+    expect(await leave(guild)).toMatch(/^Nothing stored/);
+    expect(await leave(neighbour)).toMatch(/^Closed voice session/);
+    expect(ok(await recordStat(service, presence, sample(presence, guild, member, channel).body)).message).toMatch(/^Recorded 1 started/);
+    expect(ok(await recordStat(service, presence, sample(presence, neighbour, member, channel).body)).message).toMatch(/^Nothing changed/);
   });
 });
