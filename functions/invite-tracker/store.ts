@@ -116,10 +116,6 @@ export async function updateInvite(guildId: string, code: string, fields: Partia
   );
 }
 
-export function deleteInvites(guildId: string, codes: string[]): Promise<void> {
-  return deleteKeys(codes.map((code) => inviteKey(guildId, code)));
-}
-
 /** The vanity URL's uses claimed by joins so far. */
 export async function claimedVanityUses(guildId: string): Promise<number | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: vanityKey(guildId), ConsistentRead: true }));
@@ -189,15 +185,23 @@ export async function usesOfMember(guildId: string, memberId: string): Promise<I
   return items.map((item) => strip(item) as InviteUse);
 }
 
-export async function listUses(guildId: string): Promise<InviteUse[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': USE_PREFIX }, ConsistentRead: true, ScanIndexForward: false });
-  return items.map((item) => strip(item) as InviteUse);
-}
-
 export async function deleteUses(uses: InviteUse[]): Promise<void> {
   await deleteKeys([...uses.map(useKey), ...[...new Set(uses.map((u) => u.member_id))].map((m) => memberKey(uses[0]!.guild_id, m))]);
 }
 
-export function deleteVanity(guildId: string): Promise<void> {
-  return deleteKeys([vanityKey(guildId)]);
+/**
+ * Every item of the module in the guild (invites, uses, the vanity URL's
+ * count, members' latest uses: all their sort keys start with `INVITE`) in
+ * one read: their keys, and the invites and uses among them (uses newest first).
+ */
+export async function moduleItems(guildId: string): Promise<{ keys: Key[]; invites: Invite[]; uses: InviteUse[] }> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': 'INVITE' }, ConsistentRead: true });
+  const under = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix)).map(strip);
+  return {
+    keys: items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
+    invites: under(INVITE_PREFIX) as Invite[],
+    uses: (under(USE_PREFIX) as InviteUse[]).reverse(),
+  };
 }
+
+export { deleteKeys };

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
 import { queryAll } from '../db/pagination.js';
-import { tableName } from '../db/table.js';
+import { TABLE, tableName } from '../db/table.js';
 import type { ModuleName } from './names.js';
 
 /**
@@ -26,7 +26,7 @@ export const guildKey = (guildId: string) => `G#${guildId}`;
 export const moduleStateKey = (guildId: string, module: ModuleName) => ({ pk: guildKey(guildId), sk: `MODULE#${module}` });
 
 /** Internal attributes that never reach a response. */
-const INTERNAL = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'expires_at', 'version']);
+const INTERNAL = new Set([TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey]), 'entity', 'expires_at', 'version']);
 
 /** An item as its API record: the stored record attributes without keys and bookkeeping (also any `_`-prefixed attribute). */
 export function recordOf(item: Record<string, unknown>): Record<string, unknown> {

@@ -196,11 +196,22 @@ describe('messages, invites and privacy', () => {
     expect((await service.call('POST', `${IT}/events/join/check-invite`, { token: key, body: { guild_id: guild }, headers: { 'x-acting-user-id': snowflake() } })).status).toBe(403);
     expect((await service.call('GET', `${IT}/invites`, { token: key, query: { guild_id: snowflake() } })).status).toBe(403);
     expect((await service.call('POST', `${IT}/events/join/check-invite`, { body: { guild_id: guild } })).status).toBe(400);
-    await createInvite(guild, channel, snowflake());
-    ok(await service.call('POST', `${IT}/disable`, { body: { guild_id: guild } }));
+    const { invite_code } = await createInvite(guild, channel, snowflake());
+    const members = [snowflake(), snowflake()];
+    for (const member of members) {
+      await joinVia(guild, member, invite_code);
+      ok(await check(guild, member));
+    }
+    const uses = await allUses(guild);
+    expect(uses).toHaveLength(2);
     expect((await check(guild, snowflake())).status).toBe(409);
     const deleted = ok(await service.call('DELETE', `${IT}/settings`, { body: { guild_id: guild } }));
-    expect(deleted.invites).toHaveLength(1);
+    expect(deleted.invites.map((i: { invite_id: string }) => i.invite_id)).toEqual([invite_code]);
+    expect(deleted.stats_uses).toEqual(uses);
     expect(ok(await service.call('GET', `${IT}/status`, { query: { guild_id: guild } })).status).toBe(false);
+    ok(await service.call('POST', `${IT}/enable`, { body: { guild_id: guild } }));
+    expect(ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites).toEqual([]);
+    expect(ok(await check(guild, members[0]!, 'leave')).message).toMatch(/no join of theirs is recorded/);
+    expect(await allUses(guild)).toEqual([]);
   });
 });
