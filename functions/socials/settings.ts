@@ -7,7 +7,7 @@ import { requireEnabled, resetModule, settingsRecord } from '../../shared/module
 import { updateSettings } from '../../shared/modules/settings.js';
 import { dropUnwatchedSource, entryRecords } from './entries.js';
 import { KIND_LIST, type Kind } from './kinds.js';
-import { deleteEntries, deleteEntryCounts, deleteWatchers, guildEntries } from './store.js';
+import { deleteKeys, deleteWatchers, guildItems } from './store.js';
 
 export const MODULE = 'socials';
 
@@ -21,12 +21,11 @@ export async function changeSettings(guildId: string, input: Record<'monitor_for
 
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
-  const entries = await guildEntries(guildId);
+  const { keys, entries } = await guildItems(guildId);
   const records = Object.fromEntries(await Promise.all(KIND_LIST.map(async ({ kind }) => [kind, await entryRecords(entries.filter((e) => e.kind === kind))] as const)));
   await Promise.all([
-    deleteEntries(entries),
+    deleteKeys(keys),
     ...entries.map((entry) => deleteWatchers(entry.kind, entry.ident, [{ guild_id: guildId, channel_id: entry.target_channel_id }])),
-    deleteEntryCounts(guildId, KIND_LIST.map((k) => k.kind)),
   ]);
   // A source no other guild watches stops being polled.
   const sources = new Map(entries.map((e) => [`${e.kind}:${e.ident}`, e]));

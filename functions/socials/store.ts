@@ -165,10 +165,6 @@ export async function giveEntrySlots(guildId: string, kind: Kind, count: number)
   );
 }
 
-export function deleteEntryCounts(guildId: string, kinds: Kind[]): Promise<void> {
-  return deleteKeys(kinds.map((kind) => countKey(guildId, kind)));
-}
-
 // ---- sources and watchers ------------------------------------------------------------
 
 export async function getSource(kind: Kind, ident: string): Promise<Source | null> {
@@ -277,8 +273,10 @@ export async function releaseMark(channelId: string, mark: string): Promise<void
   await db().send(new DeleteCommand({ TableName: tableName(), Key: markKey(channelId, mark) }));
 }
 
-/** Every item of the module in a guild's partition (settings delete). */
-export async function guildEntries(guildId: string): Promise<Entry[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PREFIX }, ConsistentRead: true });
-  return items.filter((item) => item.entity === 'social_entry').map(entryOf);
+/** Every item of the module in a guild's partition (entries and their counts: sort keys starting with SOCIAL) in one read: their keys, and the entries (settings delete). */
+export async function guildItems(guildId: string): Promise<{ keys: Key[]; entries: Entry[] }> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': 'SOCIAL' }, ConsistentRead: true });
+  return { keys: items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })), entries: items.filter((item) => item.entity === 'social_entry').map(entryOf) };
 }
+
+export { deleteKeys };

@@ -146,6 +146,12 @@ describe('settings, memes and privacy', () => {
     expect(deleted.entries.forum).toHaveLength(1);
     expect(deleted.entries).toMatchObject({ stream: [], rss: [], video: [] });
     expect(ok(await service.call('GET', `${SO}/status`, { query: { guild_id: guild } })).status).toBe(false);
+    // A new start has its whole allowance again: the entry counts went with the entries.
+    ok(await service.call('POST', `${SO}/enable`, { body: { guild_id: guild } }));
+    ok(await service.call('PUT', `${SO}/settings`, { body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true } }));
+    expect(ok(await service.call('GET', `${SO}/entries/forum`, { query: { guild_id: guild } })).total).toBe(0);
+    const again = await Promise.all(Array.from({ length: 25 }, () => watch(service, guild, 'forum', community, snowflake())));
+    expect(again.filter((r) => r.status === 200)).toHaveLength(25);
   });
 
   it('gets a safe meme (skipping nsfw and spoilers) and puts one on a message', async () => {
