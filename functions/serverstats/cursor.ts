@@ -19,6 +19,8 @@ interface CursorBody {
 }
 
 const VERSION = 'c1';
+/** What follows `<family>#` in a record's sort key: its time and its padded id (store.ts). */
+const RECORD_SORT_REST = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#\d{16}$/;
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
 
 export function encodeCursor(partition: string, index: string | null, lastKey: Item): string {
@@ -51,6 +53,9 @@ export function decodeCursor(cursor: string, partition: string, index: string | 
     if (!allowed.has(name) || typeof value !== 'string' || value.length > 1024) throw refuse();
   }
   // The page's sort keys, of the table and of an index, are those of a record of this family.
-  for (const name of ['sk', ...(index ? [`${index}sk`] : [])]) if (!String(key[name]).startsWith(`${family}#`)) throw refuse();
+  for (const name of ['sk', ...(index ? [`${index}sk`] : [])]) {
+    const sort = String(key[name]);
+    if (!sort.startsWith(`${family}#`) || !RECORD_SORT_REST.test(sort.slice(family.length + 1))) throw refuse();
+  }
   return parsed.k;
 }

@@ -2,6 +2,7 @@
  * The statistic families, every one of them generated from the same table
  * the routes are built from, so none can be forgotten.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, type Family, filtersOf } from '../../../functions/serverstats/families.js';
 import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
@@ -129,6 +130,15 @@ describe('fetching', () => {
     const tampered = first.next_cursor.slice(0, -3) + (first.next_cursor.endsWith('AAA') ? 'BBB' : 'AAA');
     expect((await fetchStats(service, commands, { guild_id: guild, limit: 2, cursor: tampered })).status).toBe(422);
     expect((await fetchStats(service, commands, { guild_id: guild, cursor: 'garbage' })).status).toBe(422);
+
+    // A cursor re-signed after its start key was moved outside the family's records is refused too, not sent to the table.
+    const body = JSON.parse(Buffer.from(first.next_cursor.split('.')[1], 'base64url').toString('utf8'));
+    for (const sk of [`${commands.path}#~`, `${commands.path}#`, 'commands/usedx#2026-01-01T00:00:00.000Z#0000000000000001']) {
+      const moved = Buffer.from(JSON.stringify({ ...body, k: { ...body.k, sk } })).toString('base64url');
+      const forged = `c1.${moved}.${createHash('sha256').update(moved).digest('base64url').slice(0, 16)}`;
+      const res = await fetchStats(service, commands, { guild_id: guild, limit: 2, cursor: forged });
+      expect(res.status, sk).toBe(422);
+    }
   });
 
   it('answers an empty last page when a cursor starts before a shorter days window', async () => {
