@@ -9,7 +9,7 @@ import { requireEnabled, resetModule, settingsRecord } from '../../shared/module
 import { updateSettings } from '../../shared/modules/settings.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
-import { deleteKeys, moduleItems } from './store.js';
+import { deleteModuleItems } from './store.js';
 import { MODULE, inviteRecord } from './tracker.js';
 
 export async function getSettings(guildId: string) {
@@ -30,8 +30,6 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
 
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
-  // Once the module is off, its items are read in one Query and deleted together.
-  const { keys, invites, uses } = await moduleItems(guildId);
-  await deleteKeys(keys);
+  const { invites, uses } = await deleteModuleItems(guildId);
   return { settings, invites: invites.map(inviteRecord), stats_uses: uses };
 }

@@ -19,7 +19,7 @@ import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
 
 type Item = Record<string, NativeAttributeValue>;
 type Key = { pk: string; sk: string };
@@ -190,18 +190,16 @@ export async function deleteUses(uses: InviteUse[]): Promise<void> {
 }
 
 /**
- * Every item of the module in the guild (invites, uses, the vanity URL's
- * count, members' latest uses: all their sort keys start with `INVITE`) in
- * one read: their keys, and the invites and uses among them (uses newest first).
+ * Removes every item of the module in the guild (invites, uses, the vanity
+ * URL's count, members' latest uses: all their sort keys start with
+ * `INVITE`); answers the invites and uses among them (uses newest first).
  */
-export async function moduleItems(guildId: string): Promise<{ keys: Key[]; invites: Invite[]; uses: InviteUse[] }> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': 'INVITE' }, ConsistentRead: true });
+export async function deleteModuleItems(guildId: string): Promise<{ invites: Invite[]; uses: InviteUse[] }> {
+  const items = await deleteGuildItems(guildId, 'INVITE');
   const under = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix)).map(strip);
   return {
-    keys: items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
     invites: under(INVITE_PREFIX) as Invite[],
     uses: (under(USE_PREFIX) as InviteUse[]).reverse(),
   };
 }
 
-export { deleteKeys };

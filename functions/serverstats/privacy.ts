@@ -6,6 +6,7 @@
  * module keeps no names, so the name counts are 0.
  */
 import { starboardEntriesOfAuthor, starboardKeys } from './starboard-store.js';
+import { keyOf } from '../../shared/db/batch.js';
 import { type Item, type Key, deleteKeys, memberRecordsPage, memberSessionKeys } from './store.js';
 
 /** Every page of the member's records, as keys. */
@@ -14,7 +15,7 @@ async function memberRecordKeys(guildId: string, memberId: string): Promise<Key[
   let start: Item | undefined;
   do {
     const page = await memberRecordsPage(guildId, memberId, start);
-    for (const item of page.items) keys.push({ pk: String(item.pk), sk: String(item.sk) });
+    keys.push(...page.items.map(keyOf));
     start = page.lastKey ?? undefined;
   } while (start);
   return keys;

@@ -25,7 +25,7 @@
  * never meets a record that has expired but not yet been removed.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '../../shared/db/batch.js';
+import { deleteKeys, keyOf } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { tableName } from '../../shared/db/table.js';
@@ -239,7 +239,7 @@ export async function guildStatKeysPage(guildId: string, startKey?: Item): Promi
       ExclusiveStartKey: startKey,
     }),
   );
-  return { keys: ((out.Items as Key[] | undefined) ?? []).map(({ pk, sk }) => ({ pk, sk })), lastKey: (out.LastEvaluatedKey as Item | undefined) ?? null };
+  return { keys: ((out.Items as Item[] | undefined) ?? []).map(keyOf), lastKey: (out.LastEvaluatedKey as Item | undefined) ?? null };
 }
 
 /** The keys of the member's open presence and voice sessions (privacy): one range of the guild's partition. */
@@ -253,7 +253,7 @@ export async function memberSessionKeys(guildId: string, memberId: string): Prom
       ConsistentRead: true,
     }),
   );
-  return ((out.Items as Key[] | undefined) ?? []).map(({ pk, sk }) => ({ pk, sk }));
+  return ((out.Items as Item[] | undefined) ?? []).map(keyOf);
 }
 
 export { deleteKeys };

@@ -7,7 +7,7 @@ import { requireEnabled, resetModule, settingsRecord } from '../../shared/module
 import { updateSettings } from '../../shared/modules/settings.js';
 import { dropUnwatchedSource, entryRecords } from './entries.js';
 import { KIND_LIST, type Kind } from './kinds.js';
-import { deleteKeys, deleteWatchers, guildItems } from './store.js';
+import { deleteGuildEntries, deleteWatchers } from './store.js';
 
 export const MODULE = 'socials';
 
@@ -21,12 +21,9 @@ export async function changeSettings(guildId: string, input: Record<'monitor_for
 
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
-  const { keys, entries } = await guildItems(guildId);
+  const entries = await deleteGuildEntries(guildId);
   const records = Object.fromEntries(await Promise.all(KIND_LIST.map(async ({ kind }) => [kind, await entryRecords(entries.filter((e) => e.kind === kind))] as const)));
-  await Promise.all([
-    deleteKeys(keys),
-    ...entries.map((entry) => deleteWatchers(entry.kind, entry.ident, [{ guild_id: guildId, channel_id: entry.target_channel_id }])),
-  ]);
+  await Promise.all(entries.map((entry) => deleteWatchers(entry.kind, entry.ident, [{ guild_id: guildId, channel_id: entry.target_channel_id }])));
   // A source no other guild watches stops being polled.
   const sources = new Map(entries.map((e) => [`${e.kind}:${e.ident}`, e]));
   await Promise.all([...sources.values()].map((entry) => dropUnwatchedSource(entry.kind, entry.ident)));

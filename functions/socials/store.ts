@@ -23,7 +23,7 @@ import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
 import { KINDS, type Kind } from './kinds.js';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -273,10 +273,8 @@ export async function releaseMark(channelId: string, mark: string): Promise<void
   await db().send(new DeleteCommand({ TableName: tableName(), Key: markKey(channelId, mark) }));
 }
 
-/** Every item of the module in a guild's partition (entries and their counts: sort keys starting with SOCIAL) in one read: their keys, and the entries (settings delete). */
-export async function guildItems(guildId: string): Promise<{ keys: Key[]; entries: Entry[] }> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': 'SOCIAL' }, ConsistentRead: true });
-  return { keys: items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })), entries: items.filter((item) => item.entity === 'social_entry').map(entryOf) };
+/** Removes every item of the module in a guild's partition (entries and their counts: sort keys starting with SOCIAL); answers the entries. */
+export async function deleteGuildEntries(guildId: string): Promise<Entry[]> {
+  return (await deleteGuildItems(guildId, 'SOCIAL')).filter((item) => item.entity === 'social_entry').map(entryOf);
 }
 
-export { deleteKeys };

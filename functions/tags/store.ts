@@ -12,12 +12,12 @@
  * - The count: `TAG#COUNT`, raised under the limit before a tag is written.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys } from '../../shared/db/batch.js';
+import { getKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, guildKey, moduleStateKey, recordOf } from '../../shared/modules/store.js';
+import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey, recordOf } from '../../shared/modules/store.js';
 import { MODULE, type Tag, type TagName } from './model.js';
 
 type Item = Record<string, unknown>;
@@ -199,12 +199,7 @@ export const deleteTagAt = (guildId: string, tagId: string, version: number) =>
 
 /** Removes every item of the module in the guild (tags, name pointers, the count); answers the tags it held. */
 export async function deleteModuleItems(guildId: string): Promise<StoredTag[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': 'TAG#' },
-    ConsistentRead: true,
-  });
-  await deleteKeys(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
+  const items = await deleteGuildItems(guildId, 'TAG#');
   return items
     .filter((item) => String(item.sk).startsWith(TAG_PREFIX))
     .map(storedTagOf)

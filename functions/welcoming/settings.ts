@@ -11,7 +11,7 @@ import { cancelGuildWork } from './grants.js';
 import { quoted } from './keys.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
 import type { SettingsChanges } from './schemas.js';
-import { deleteKeys, getResponse, moduleItems } from './store.js';
+import { deleteModuleItems, getResponse } from './store.js';
 
 export const MODULE = 'welcoming';
 
@@ -70,9 +70,8 @@ export async function forgetNamedResponse(guildId: string, responseId: string): 
 /** Answers what it removed: the settings record (null when there was none), the responses and the timed roles. */
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
-  const items = await moduleItems(guildId);
   // The items first: a due grant that runs meanwhile finds its grant gone.
-  await deleteKeys(items.keys);
-  await cancelGuildWork(guildId, items.grants);
-  return { settings, responses: items.responses.reverse(), timedroles: items.timedRoles.reverse() };
+  const removed = await deleteModuleItems(guildId);
+  await cancelGuildWork(guildId, removed.grants);
+  return { settings, responses: removed.responses.reverse(), timedroles: removed.timedRoles.reverse() };
 }

@@ -9,7 +9,7 @@ import { db } from '../../shared/db/client.js';
 import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, guildKey, moduleStateKey, recordOf } from '../../shared/modules/store.js';
+import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey, recordOf } from '../../shared/modules/store.js';
 import {
   GRANT_ENTITY,
   GRANT_PREFIX,
@@ -221,16 +221,14 @@ export const guildGrants = async (guildId: string) => (await itemsUnder(guildId,
 /** Deletes these grants' items. */
 export const deleteGrants = (guildId: string, grants: readonly Grant[]) => deleteKeys(grants.map((g) => grantKey(guildId, g.member_id, g.timedrole_id)));
 
-/** Every item of the module in the guild (responses, timed roles, grants, registry) in one read: their keys, and the records among them, oldest first. */
-export async function moduleItems(guildId: string): Promise<{ keys: Key[]; responses: WelcomeResponse[]; timedRoles: TimedRole[]; grants: Grant[] }> {
-  const items = await itemsUnder(guildId, 'WELCOME#');
+/** Removes every item of the module in the guild (responses, timed roles, grants, registry); answers the records among them, oldest first. */
+export async function deleteModuleItems(guildId: string): Promise<{ responses: WelcomeResponse[]; timedRoles: TimedRole[]; grants: Grant[] }> {
+  const items = await deleteGuildItems(guildId, 'WELCOME#');
   const under = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix));
   return {
-    keys: items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
     responses: under(RESPONSE_PREFIX).map((item) => recordOf(item) as unknown as WelcomeResponse),
     timedRoles: under(TIMEDROLE_PREFIX).map((item) => recordOf(item) as unknown as TimedRole),
     grants: under(GRANT_PREFIX).map(grantOf),
   };
 }
 
-export { deleteKeys };

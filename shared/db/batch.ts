@@ -26,6 +26,9 @@ async function untilDone<T>(pending: T[], send: (batch: T[]) => Promise<T[]>, wh
   }
 }
 
+/** The table key of an item read from it. */
+export const keyOf = (item: Item): { pk: string; sk: string } => ({ pk: String(item.pk), sk: String(item.sk) });
+
 /** Deletes the items of these keys, unconditionally: up to PARALLEL_BATCHES batches at once. */
 export async function deleteKeys(keys: readonly Key[]): Promise<void> {
   const batches: { DeleteRequest: { Key: Key } }[][] = [];

@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys, keyOf } from '../db/batch.js';
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
 import { queryAll } from '../db/pagination.js';
@@ -171,6 +172,21 @@ export async function deleteModuleState(guildId: string, module: ModuleName): Pr
   forget(guildId, module);
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: moduleStateKey(guildId, module), ReturnValues: 'ALL_OLD' }));
   return (out.Attributes as ModuleStateItem | undefined) ?? null;
+}
+
+/**
+ * Deletes every item of the guild under a sort-key prefix (a module's data,
+ * read consistently once the module is reset); answers them as stored,
+ * oldest first, so the caller can say what it removed.
+ */
+export async function deleteGuildItems(guildId: string, prefix: string): Promise<Record<string, unknown>[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+    ConsistentRead: true,
+  });
+  await deleteKeys(items.map(keyOf));
+  return items;
 }
 
 /** The guild's records under a sort-key prefix, newest first (sort keys end in a time-ordered part). */
