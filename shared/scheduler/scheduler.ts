@@ -136,18 +136,20 @@ export interface Scheduler {
 export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Scheduler {
   const deps: SchedulerDeps = { now: Date.now, sender: jobSender, timings: timingsFromEnv, sleep: (ms) => sleep(ms), ...overrides };
 
-  /** Sends the item if it sits in the index where we saw it; answers whether this call sent it. */
-  async function dispatch(item: DueItem, seenIndexTime: string | undefined): Promise<boolean> {
-    const sender = deps.sender();
-    if (seenIndexTime === undefined || !sender.canSend(item.job)) return false;
+  /** The lease of work due at `dueAt` if it is to be sent right away (due before the producer's next look, and this process can send it). */
+  function leaseIfNear(job: string, dueAt: number): number | undefined {
     const timings = deps.timings();
     const now = deps.now();
-    const marked = await store.markDispatched(item.job, item.work_key, seenIndexTime, Math.max(item.due_at, now) + timings.leaseMs, now);
-    if (!marked) return false;
-    const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((item.due_at - now) / 1000)));
+    if (dueAt > now + timings.horizonMs || !deps.sender().canSend(job)) return undefined;
+    return Math.max(dueAt, now) + timings.leaseMs;
+  }
+
+  /** Sends the message of an item this process marked as dispatched; answers whether it went. */
+  async function send(item: DueItem): Promise<boolean> {
+    const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((item.due_at - deps.now()) / 1000)));
     const body: JobMessage = { job: item.job, key: item.work_key, due_at: item.due_at };
     try {
-      await sender.send(item.job, JSON.stringify(body), delaySeconds);
+      await deps.sender().send(item.job, JSON.stringify(body), delaySeconds);
     } catch (error) {
       // The item stays leased; the producer sends it again when the lease ends.
       log('warn', 'scheduler: send failed', { job: item.job, key: item.work_key, error: errorText(error) });
@@ -156,24 +158,48 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     return true;
   }
 
+  /** Sends the item if it sits in the index where we saw it; answers whether this call sent it. */
+  async function dispatch(item: DueItem, seenIndexTime: string | undefined): Promise<boolean> {
+    if (seenIndexTime === undefined || !deps.sender().canSend(item.job)) return false;
+    const now = deps.now();
+    const marked = await store.markDispatched(item.job, item.work_key, seenIndexTime, Math.max(item.due_at, now) + deps.timings().leaseMs, now);
+    return marked !== null && send(marked);
+  }
+
   /** Work due before the producer's next look is sent now. */
   async function dispatchIfNear(item: DueItem): Promise<void> {
     if (item.phase !== 'pending' || item.due_at > deps.now() + deps.timings().horizonMs) return;
     await dispatch(item, item.gsi1sk);
   }
 
+  /**
+   * Gives a claimed item back for another run at `dueAt` (only if not due
+   * later than that, given `notMovedLater`); work due soon is written as
+   * dispatched and sent (one write, not two). Answers whether it was released.
+   */
+  async function release(job: string, key: string, claimId: string, dueAt: number, now: number, notMovedLater = false): Promise<boolean> {
+    const lease = leaseIfNear(job, dueAt);
+    const released = await store.releaseDue(job, key, claimId, dueAt, now, lease, notMovedLater);
+    if (released && lease !== undefined) await send(released);
+    return released !== null;
+  }
+
   async function scheduleAt(job: string, key: string, dueAt: number, payload: Record<string, unknown> = {}): Promise<void> {
-    const item = await store.putDue(job, key, shardOf(key, deps.timings().shards), dueAt, payload, deps.now());
-    await dispatchIfNear(item);
+    const lease = leaseIfNear(job, dueAt);
+    const item = await store.putDue(job, key, shardOf(key, deps.timings().shards), dueAt, payload, deps.now(), lease);
+    if (lease !== undefined) await send(item);
   }
 
   async function ask(job: string, key: string, delayMs: number, payload: Record<string, unknown>, seen: DueItem | null | undefined): Promise<void> {
     const now = deps.now();
     const waiting = seen?.phase === 'pending' || seen?.phase === 'dispatched';
     if (waiting && (await store.requestFollowUp(job, key, now))) return;
-    const item = await requestItem(job, key, shardOf(key, deps.timings().shards), now + delayMs, payload, now);
-    // Only the request that made the item sends it; later ones ride along.
-    if (item && (item.gen === 1 || item.dispatches === 0)) await dispatchIfNear(item);
+    const lease = leaseIfNear(job, now + delayMs);
+    const item = await requestItem(job, key, shardOf(key, deps.timings().shards), now + delayMs, payload, now, lease);
+    if (!item) return;
+    // Only the request that made the item sends it (made as dispatched when due soon); later ones ride along.
+    if (item.gen === 1 && lease !== undefined) await send(item);
+    else if (item.gen === 1 || item.dispatches === 0) await dispatchIfNear(item);
   }
 
   /**
@@ -260,17 +286,16 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
 
     const doneAt = deps.now();
     if (result && typeof result.next === 'number') {
-      const released = await store.releaseDue(job, message.key, claimId, result.next, doneAt);
-      if (released) await dispatchIfNear(released);
+      await release(job, message.key, claimId, result.next, doneAt);
       return true;
     }
     if (!(await store.completeDue(job, message.key, claimId, claimed.gen))) {
       // New work was requested while this run went on: run again (spaced), unless the claim was lost.
-      const item = await store.getDue(job, message.key);
-      if (item?.claim_id === claimId) {
-        const next = Math.max(item.due_at, doneAt + (options.minSpacingMs ?? 0));
-        const released = await store.releaseDue(job, message.key, claimId, next, doneAt);
-        if (released) await dispatchIfNear(released);
+      // Only when the item was also moved later meanwhile (or the claim lost) is it read, to run at its time.
+      const next = doneAt + (options.minSpacingMs ?? 0);
+      if (!(await release(job, message.key, claimId, next, doneAt, true))) {
+        const item = await store.getDue(job, message.key);
+        if (item?.claim_id === claimId) await release(job, message.key, claimId, Math.max(item.due_at, next), doneAt);
       }
     }
     reportWorkDone({ job, key: message.key, dueAt: claimed.due_at, doneAt, receiveCount });

@@ -12,10 +12,11 @@ import type { DueItem } from './store.js';
 /**
  * Asks for work at `dueAt` unless some is already waiting (many requests
  * become one run), bringing an item that had failed for good back to
- * pending. Answers the item, or null when it was removed meanwhile.
+ * pending. A new item is written as dispatched given `leaseUntil` (the
+ * caller sends it). Answers the item, or null when it was removed meanwhile.
  */
-export async function requestItem(job: string, key: string, shard: number, dueAt: number, payload: Record<string, unknown>, now: number): Promise<DueItem | null> {
-  const item = await store.requestDue(job, key, shard, dueAt, payload, now);
+export async function requestItem(job: string, key: string, shard: number, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem | null> {
+  const item = await store.requestDue(job, key, shard, dueAt, payload, now, leaseUntil);
   return item.phase === 'dead' ? store.reviveDue(job, key, shard, dueAt, now) : item;
 }
 

@@ -1,5 +1,5 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { resetDb } from '../../../shared/db/client.js';
+import { db, resetDb } from '../../../shared/db/client.js';
 import { type SchedulerTimings, createScheduler } from '../../../shared/scheduler/index.js';
 import type { JobMessageSender } from '../../../shared/scheduler/sender.js';
 import { ensureTable, startEmbeddedDynamo } from '../../../infra/local/table.js';
@@ -60,4 +60,27 @@ export function testScheduler(start = 1_900_000_000_000) {
     ),
   });
   return { clock, sent, scheduler, eventOf, advance: (ms: number) => void (clock.now += ms) };
+}
+
+let counters = 0;
+
+/** The table requests this process sends from now on, by command name, until `stop()`. */
+export function countRequests(): { take(): string[]; stop(): void } {
+  let seen: string[] = [];
+  const name = `countRequests${++counters}`;
+  db().middlewareStack.add(
+    (next, context) => (args) => {
+      seen.push(context.commandName ?? '?');
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    take() {
+      const taken = seen;
+      seen = [];
+      return taken;
+    },
+    stop: () => void db().middlewareStack.remove(name),
+  };
 }

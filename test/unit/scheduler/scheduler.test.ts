@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDue } from '../../../shared/scheduler/store.js';
 import { runWillFollow } from '../../../shared/scheduler/scheduler.js';
 import { cancel, requestLater } from '../../../shared/scheduler/table-only.js';
-import { TIMINGS, startTable, testScheduler } from './harness.js';
+import { TIMINGS, countRequests, startTable, testScheduler } from './harness.js';
 
 let table: { stop(): Promise<void> };
 beforeAll(async () => {
@@ -23,6 +23,22 @@ describe('producing', () => {
     expect(JSON.parse(t.sent[0]!.body)).toEqual({ job: 'job.a', key: k, due_at: t.clock.now + 4_500 });
     await t.scheduler.produce('job.a');
     expect(t.sent).toHaveLength(1);
+  });
+
+  it('marks work due soon as sent in the same write that schedules it: one table request, and the producer leaves it alone', async () => {
+    const t = testScheduler();
+    const k = key();
+    const requests = countRequests();
+    await t.scheduler.scheduleAt('job.a2', k, t.clock.now + 2_000);
+    await t.scheduler.requestSoon('job.a3', k, 1_000);
+    expect(requests.take()).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
+    expect(t.sent.map((m) => m.job)).toEqual(['job.a2', 'job.a3']);
+    expect(await getDue('job.a2', k)).toMatchObject({ phase: 'dispatched', dispatches: 1 });
+    expect(await getDue('job.a3', k)).toMatchObject({ phase: 'dispatched', dispatches: 1, gen: 1 });
+    await t.scheduler.produce('job.a2');
+    await t.scheduler.produce('job.a3');
+    expect(t.sent).toHaveLength(2);
+    requests.stop();
   });
 
   it('leaves later work in the table until it falls within the horizon, then sends it once', async () => {
@@ -179,6 +195,26 @@ describe('consuming', () => {
     t.advance(29_000);
     await consume(t.eventOf([t.sent[2]!]));
     expect(handled).toEqual([moved]);
+  });
+
+  it('runs a timer moved later during its run at the new time, not at the end of the run', async () => {
+    const t = testScheduler();
+    const k = key();
+    const runs: number[] = [];
+    const consume = t.scheduler.consumer('job.j2', async () => {
+      runs.push(t.clock.now);
+      if (runs.length === 1) await t.scheduler.scheduleAt('job.j2', k, t.clock.now + 120_000);
+    });
+    await t.scheduler.scheduleAt('job.j2', k, t.clock.now);
+    await consume(t.eventOf([t.sent[0]!]));
+    const due = (await getDue('job.j2', k))!;
+    expect(due).toMatchObject({ phase: 'pending', due_at: runs[0]! + 120_000 });
+    expect(due.claim_id).toBeUndefined();
+    t.advance(120_000);
+    await t.scheduler.produce('job.j2');
+    await consume(t.eventOf([t.sent.at(-1)!]));
+    expect(runs).toEqual([runs[0], runs[0]! + 120_000]);
+    expect(await getDue('job.j2', k)).toBeNull();
   });
 });
 
