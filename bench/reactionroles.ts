@@ -1,5 +1,5 @@
 import type { LocalService } from '../infra/local/start.js';
-import { type DynamoCounter, type Floor, requestRow, send } from './requests.js';
+import { type DynamoCounter, type Floor, handlerRequests, requestRow, send } from './requests.js';
 import type { Row } from './table.js';
 
 /** The fewest requests: one read that decides (module state may come from the bounded cache), one write per item changed, one Query per listing. */
@@ -45,7 +45,7 @@ export async function reactionRolesRequests(service: LocalService, counter: Dyna
   const measure = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
     counter.take();
     const result = await run();
-    rows.push(requestRow(`reactionroles: ${operation}`, counter.take().requests, FLOORS[operation]));
+    rows.push(requestRow(`reactionroles: ${operation}`, handlerRequests(counter.take()), FLOORS[operation]));
     return result;
   };
   const settings = { limit_roles_to_one: true, supports_remove: true, remove_roles_from_users_on_entry_delete: true, keep_counter_at_one: false, delete_unrelated_emoji_reactions: false };

@@ -104,7 +104,7 @@ export async function foundationRequests(service: LocalService, counter: DynamoC
   const measure = async (operation: string, run: () => Promise<unknown>, floor?: Floor) => {
     counter.take();
     await run();
-    rows.push(requestRow(operation, counter.take().requests, floor));
+    rows.push(requestRow(operation, handlerRequests(counter.take()), floor));
   };
   await measure('module status', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`), [1, 'one GetItem of the state item']);
   await measure('module enable (first time: settings created)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [2, 'the state item written, the default settings item created']);

@@ -2,9 +2,9 @@
  * Removing the module's data: panels whose message or channel is gone, all
  * of a guild's data (module delete), and a member's references (privacy).
  */
-import { requireEnabled, resetModule } from '../../shared/modules/state.js';
+import { assertEnabled, requireEnabled, resetModule } from '../../shared/modules/state.js';
 import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
-import { deleteAll, findPanels, listMemberClaims, listModuleItems, listPanelClaims } from './store.js';
+import { deleteAll, findChannelPanels, getPanel, getStateAndPanelIdOfMessage, listMemberClaims, listModuleItems, listPanelClaims } from './store.js';
 
 
 function removed(panels: Panel[]) {
@@ -18,11 +18,23 @@ function removed(panels: Panel[]) {
  * claims. Nothing to drop is not an error: the bot asks for every deletion.
  */
 export async function checkDelete(guildId: string, channelId: string, messageId: string | null) {
-  await requireEnabled(guildId, MODULE);
-  const panels = await findPanels(guildId, channelId, messageId);
+  const panels = messageId === null ? await channelPanels(guildId, channelId) : await messagePanel(guildId, channelId, messageId);
   const claims = (await Promise.all(panels.map((p) => listPanelClaims(guildId, p.panel_id)))).flat();
   await deleteAll(panels, claims);
   return removed(panels);
+}
+
+async function channelPanels(guildId: string, channelId: string): Promise<Panel[]> {
+  await requireEnabled(guildId, MODULE);
+  return findChannelPanels(guildId, channelId);
+}
+
+/** The panel on a message (none: empty), the module state read with the message's pointer. */
+async function messagePanel(guildId: string, channelId: string, messageId: string): Promise<Panel[]> {
+  const { state, panelId } = await getStateAndPanelIdOfMessage(guildId, channelId, messageId);
+  assertEnabled(guildId, MODULE, state);
+  const panel = panelId === null ? null : await getPanel(guildId, panelId);
+  return panel ? [panel] : [];
 }
 
 /**

@@ -6,10 +6,9 @@
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
-import { requireEnabled } from '../../shared/modules/state.js';
 import { dropEntry } from './claims.js';
-import { type Claim, type Entry, MODULE, type Panel, entryRecord, entryRecords } from './model.js';
-import { loadPanel, publishChange, updatePanel } from './panel-updates.js';
+import { type Claim, type Entry, type Panel, entryRecord, entryRecords } from './model.js';
+import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js';
 import { changeRoles, undoRoleChanges } from './roles.js';
 import { MAX_ENTRIES, entryEmojiKey, entryTextProblem } from './rules.js';
 import { getClaim, listPanelClaims, writeClaim } from './store.js';
@@ -42,13 +41,11 @@ function checkText(panel: Panel, entry: Pick<Entry, 'text' | 'description'>): vo
 }
 
 export async function listEntries(guildId: string, panelId: string) {
-  await requireEnabled(guildId, MODULE);
-  return { entries: entryRecords(await loadPanel(guildId, panelId)) };
+  return { entries: entryRecords(await loadEnabledPanel(guildId, panelId)) };
 }
 
 export async function getEntry(guildId: string, panelId: string, entryId: string) {
-  await requireEnabled(guildId, MODULE);
-  const panel = await loadPanel(guildId, panelId);
+  const panel = await loadEnabledPanel(guildId, panelId);
   return { entry: entryRecord(panel, findEntry(panel, entryId)) };
 }
 
@@ -57,7 +54,7 @@ export async function getEntry(guildId: string, panelId: string, entryId: string
  * reaction with its emoji, a button or dropdown panel is rendered again.
  */
 export async function addEntry(guildId: string, panelId: string, input: AddEntryInput) {
-  await requireEnabled(guildId, MODULE);
+  const read = await loadEnabledPanel(guildId, panelId);
   const entry: Entry = {
     id: await nextRecordId('reactionroles.entry'),
     entry_id: mintId(),
@@ -74,7 +71,7 @@ export async function addEntry(guildId: string, panelId: string, input: AddEntry
     if (same) throw unprocessable(`Field 'emoji_name': entry '${same.entry_id}' of panel '${panelId}' already uses this emoji; each emoji can be used once per panel.`);
     checkText(panel, entry);
     return { ...panel, entries: [...panel.entries, entry] };
-  });
+  }, read);
   await publishChange(before, after, (current) => ({ ...current, entries: current.entries.filter((e) => e.entry_id !== entry.entry_id) }));
   return { entry: entryRecord(after, entry) };
 }
@@ -84,14 +81,14 @@ export async function addEntry(guildId: string, panelId: string, input: AddEntry
  * the roles they were given; claims from now on give the new roles.
  */
 export async function editEntry(guildId: string, panelId: string, entryId: string, input: EditEntryInput) {
-  await requireEnabled(guildId, MODULE);
+  const read = await loadEnabledPanel(guildId, panelId);
   const fields = { role_ids: input.role_ids, text: input.text ?? null, description: input.description ?? null };
   let old: Entry | undefined;
   const { before, after } = await updatePanel(guildId, panelId, (panel) => {
     old = findEntry(panel, entryId);
     checkText(panel, fields);
     return { ...panel, entries: panel.entries.map((e) => (e.entry_id === entryId ? { ...e, ...fields } : e)) };
-  });
+  }, read);
   const previous = old!;
   await publishChange(before, after, (current) => ({
     ...current,
@@ -110,8 +107,7 @@ type Taken = { memberId: string; done: Awaited<ReturnType<typeof changeRoles>> }
  * button or option), then the claims forget it.
  */
 export async function deleteEntry(guildId: string, panelId: string, entryId: string) {
-  await requireEnabled(guildId, MODULE);
-  const panel = await loadPanel(guildId, panelId);
+  const panel = await loadEnabledPanel(guildId, panelId);
   const entry = findEntry(panel, entryId);
   const takeRoles = panel.remove_roles_from_users_on_entry_delete;
 
@@ -137,7 +133,7 @@ export async function deleteEntry(guildId: string, panelId: string, entryId: str
     change = await updatePanel(guildId, panelId, (current) => {
       findEntry(current, entryId);
       return { ...current, entries: current.entries.filter((e) => e.entry_id !== entryId) };
-    });
+    }, panel);
     const index = panel.entries.indexOf(entry);
     await publishChange(change.before, change.after, (current) => ({
       ...current,

@@ -6,15 +6,15 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { AppError, databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
-import { requireEnabled } from '../../shared/modules/state.js';
+import { assertEnabled } from '../../shared/modules/state.js';
 import { tellMember } from '../../shared/platform/interaction.js';
 import { type Transition, type Trigger, rolesOf, transition } from './claims.js';
-import { type Entry, MODULE, type Panel } from './model.js';
+import { type Claim, type Entry, MODULE, type Panel } from './model.js';
 import { removeMemberReaction } from './panel-message.js';
 import { SELECT_CUSTOM_ID, describeTransition, entryIdOfButton } from './render.js';
 import { changeRoles } from './roles.js';
 import { emojiKey, entryEmojiKey } from './rules.js';
-import { findPanels, getClaim, writeClaim } from './store.js';
+import { getClaim, getPanelAndClaim, getStateAndPanelIdOfMessage, writeClaim } from './store.js';
 
 /** Contract 3.3: a panel matched but no entry did: HTTP 404 with the name Unprocessable Entity. */
 const noMatchingEntry = (reason: string) => new AppError('Unprocessable Entity', reason, { status: 404 });
@@ -88,13 +88,14 @@ async function triggerOf(panel: Panel, memberId: string, input: CheckInput): Pro
  * its own role changes. An attempt that lost the race may still have
  * changed roles after the winner did: such an event ends by aligning.
  */
-async function settle(panel: Panel, memberId: string, trigger: Trigger): Promise<Transition> {
+async function settle(panel: Panel, memberId: string, trigger: Trigger, read: Claim | null): Promise<Transition> {
   const touched = new Set<string>();
   let raced = false;
   try {
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       if (attempt > 0) await delay(Math.floor(Math.random() * 5 * Math.min(attempt, 4)));
-      const claim = await getClaim(panel.guild_id, panel.panel_id, memberId);
+      // The first attempt acts on the claim read with the panel.
+      const claim = attempt === 0 ? read : await getClaim(panel.guild_id, panel.panel_id, memberId);
       const t = transition(panel, panel.entries, claim?.entry_ids ?? [], trigger);
       if (t.unchanged) return t;
       await changeRoles(panel.guild_id, memberId, t.rolesToAdd, t.rolesToRemove);
@@ -149,12 +150,19 @@ async function tidyReactions(panel: Panel, memberId: string, input: CheckInput, 
   }
 }
 
+/** The panel on the message and the member's claim on it: two requests (the module state with the message's pointer, then panel and claim). */
+async function panelAndClaim(guildId: string, memberId: string, input: CheckInput): Promise<{ panel: Panel; claim: Claim | null }> {
+  const { state, panelId } = await getStateAndPanelIdOfMessage(guildId, input.channel_id, input.message_id);
+  assertEnabled(guildId, MODULE, state);
+  const found = panelId === null ? null : await getPanelAndClaim(guildId, panelId, memberId);
+  if (!found?.panel) throw notFound(`Message ${input.message_id} in channel ${input.channel_id} is not a reaction-role panel of guild ${guildId}.`);
+  return { panel: found.panel, claim: found.claim };
+}
+
 async function handle(guildId: string, memberId: string, input: CheckInput) {
-  await requireEnabled(guildId, MODULE);
-  const [panel] = await findPanels(guildId, input.channel_id, input.message_id);
-  if (!panel) throw notFound(`Message ${input.message_id} in channel ${input.channel_id} is not a reaction-role panel of guild ${guildId}.`);
+  const { panel, claim } = await panelAndClaim(guildId, memberId, input);
   const { trigger, entry } = await triggerOf(panel, memberId, input);
-  const t = await settle(panel, memberId, trigger);
+  const t = await settle(panel, memberId, trigger, claim);
   await tidyReactions(panel, memberId, input, t);
   return {
     panel_id: panel.panel_id,

@@ -4,28 +4,40 @@
  * refuses so that a failed request leaves nothing behind.
  */
 import { databaseFailed, notFound } from '../../shared/errors.js';
-import type { Panel } from './model.js';
+import { assertEnabled } from '../../shared/modules/state.js';
+import { MODULE, type Panel } from './model.js';
 import { syncPanelMessage } from './panel-message.js';
-import { getPanel, replacePanel } from './store.js';
+import { getPanel, getStateAndPanel, replacePanel } from './store.js';
 
 /** Attempts of one optimistic write before the table counts as too busy. */
 const MAX_WRITE_ATTEMPTS = 25;
 /** Rounds of catching up with changes other requests committed meanwhile. */
 const MAX_CATCH_UP_ROUNDS = 3;
 
+const panelMissing = (guildId: string, panelId: string) => notFound(`Guild ${guildId} has no reaction-role panel '${panelId}'.`);
+
 export async function loadPanel(guildId: string, panelId: string): Promise<Panel> {
   const panel = await getPanel(guildId, panelId);
-  if (!panel) throw notFound(`Guild ${guildId} has no reaction-role panel '${panelId}'.`);
+  if (!panel) throw panelMissing(guildId, panelId);
+  return panel;
+}
+
+/** The panel, when the module is enabled (409 otherwise, then 404 for no panel): both read in one request. */
+export async function loadEnabledPanel(guildId: string, panelId: string): Promise<Panel> {
+  const { state, panel } = await getStateAndPanel(guildId, panelId);
+  assertEnabled(guildId, MODULE, state);
+  if (!panel) throw panelMissing(guildId, panelId);
   return panel;
 }
 
 /**
- * Reads the panel, applies `change` (which throws when a rule is broken) and
- * writes the result if nobody wrote in between; otherwise reads again.
+ * Reads the panel (the first time, `read` when the caller just read it),
+ * applies `change` (which throws when a rule is broken) and writes the
+ * result if nobody wrote in between; otherwise reads again.
  */
-export async function updatePanel(guildId: string, panelId: string, change: (panel: Panel) => Panel): Promise<{ before: Panel; after: Panel }> {
+export async function updatePanel(guildId: string, panelId: string, change: (panel: Panel) => Panel, read?: Panel): Promise<{ before: Panel; after: Panel }> {
   for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-    const before = await loadPanel(guildId, panelId);
+    const before = attempt === 0 && read ? read : await loadPanel(guildId, panelId);
     const after = await replacePanel(change(before));
     if (after) return { before, after };
   }

@@ -9,7 +9,7 @@ import { nextRecordId } from '../../shared/db/record-ids.js';
 import { requireEnabled } from '../../shared/modules/state.js';
 import { MODULE, type Panel, type PanelSettings, type PanelType, entryRecords, newestFirst, panelRecord } from './model.js';
 import { discardMessage, findMessage, postPanelMessage, removePanelMessage } from './panel-message.js';
-import { loadPanel, publishChange, updatePanel } from './panel-updates.js';
+import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js';
 import { entriesProblem } from './rules.js';
 import { deleteAll, deletePanel as deletePanelItem, insertPanel, listPanelClaims, listPanels as listPanelItems } from './store.js';
 
@@ -58,8 +58,7 @@ export async function listPanels(guildId: string, page: number, pageSize: number
 }
 
 export async function getPanel(guildId: string, panelId: string) {
-  await requireEnabled(guildId, MODULE);
-  return { panel: panelRecord(await loadPanel(guildId, panelId)) };
+  return { panel: panelRecord(await loadEnabledPanel(guildId, panelId)) };
 }
 
 /**
@@ -143,13 +142,13 @@ function checkEdit(panel: Panel, input: EditPanelInput): void {
  * reactions appear or go when the type switches to or from emoji.
  */
 export async function editPanel(guildId: string, panelId: string, input: EditPanelInput) {
-  await requireEnabled(guildId, MODULE);
+  const read = await loadEnabledPanel(guildId, panelId);
   const change = (panel: Panel): Panel => {
     checkEdit(panel, input);
     const text = panel.is_service_message ? { message_content: input.message_content!, message_is_embed: input.message_is_embed } : {};
     return { ...panel, ...settingsOf(input), ...text };
   };
-  const { before, after } = await updatePanel(guildId, panelId, change);
+  const { before, after } = await updatePanel(guildId, panelId, change, read);
   await publishChange(before, after, (current) => ({
     ...current,
     ...settingsOf(before),
@@ -165,8 +164,7 @@ export async function editPanel(guildId: string, panelId: string, input: EditPan
  * from the table with the claims on it. Members keep roles they were given.
  */
 export async function deletePanel(guildId: string, panelId: string) {
-  await requireEnabled(guildId, MODULE);
-  const panel = await loadPanel(guildId, panelId);
+  const panel = await loadEnabledPanel(guildId, panelId);
   await removePanelMessage(panel);
   const deleted = (await deletePanelItem(guildId, panelId)) ?? panel;
   await deleteAll([], await listPanelClaims(guildId, panelId));

@@ -24,14 +24,14 @@ import {
   PutCommand,
   type NativeAttributeValue,
 } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '../../shared/db/batch.js';
+import { deleteKeys, getNamed } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { mintId } from '../../shared/ids.js';
-import { guildKey } from '../../shared/modules/store.js';
-import type { Claim, Panel } from './model.js';
+import { type ModuleStateItem, guildKey, moduleStateKey } from '../../shared/modules/store.js';
+import { type Claim, MODULE, type Panel } from './model.js';
 
 type Item = Record<string, NativeAttributeValue>;
 type Key = { pk: string; sk: string };
@@ -90,6 +90,24 @@ export async function getPanel(guildId: string, panelId: string): Promise<Panel 
   return out.Item ? panelOf(out.Item) : null;
 }
 
+/** The module state and a panel, in one consistent batch read. */
+export async function getStateAndPanel(guildId: string, panelId: string): Promise<{ state: ModuleStateItem | null; panel: Panel | null }> {
+  const found = await getNamed({ state: moduleStateKey(guildId, MODULE), panel: panelKey(guildId, panelId) });
+  return { state: found.state as ModuleStateItem | null, panel: found.panel && panelOf(found.panel) };
+}
+
+/** The module state and the ID of the panel on a message (null: none), in one consistent batch read. */
+export async function getStateAndPanelIdOfMessage(guildId: string, channelId: string, messageId: string): Promise<{ state: ModuleStateItem | null; panelId: string | null }> {
+  const found = await getNamed({ state: moduleStateKey(guildId, MODULE), message: messageKey(guildId, channelId, messageId) });
+  return { state: found.state as ModuleStateItem | null, panelId: found.message ? String(found.message.panel_id) : null };
+}
+
+/** A panel and a member's claim on it, in one consistent batch read. */
+export async function getPanelAndClaim(guildId: string, panelId: string, memberId: string): Promise<{ panel: Panel | null; claim: Claim | null }> {
+  const found = await getNamed({ panel: panelKey(guildId, panelId), claim: claimKey(guildId, panelId, memberId) });
+  return { panel: found.panel && panelOf(found.panel), claim: found.claim && claimOf(found.claim) };
+}
+
 /** Every panel of a guild, in no particular order. */
 export async function listPanels(guildId: string): Promise<Panel[]> {
   const items = await queryAll({
@@ -100,24 +118,16 @@ export async function listPanels(guildId: string): Promise<Panel[]> {
 }
 
 /**
- * The panel on a message, or every panel of a channel when `messageId` is
- * null: the message items, then their panels, all read strongly
- * consistently. A message item whose panel is gone counts as no panel.
+ * Every panel of a channel: its message items, then their panels, all read
+ * strongly consistently. A message item whose panel is gone counts as no panel.
  */
-export async function findPanels(guildId: string, channelId: string, messageId: string | null): Promise<Panel[]> {
-  let panelIds: string[];
-  if (messageId !== null) {
-    const out = await db().send(new GetCommand({ TableName: tableName(), Key: messageKey(guildId, channelId, messageId), ConsistentRead: true }));
-    panelIds = out.Item ? [String(out.Item.panel_id)] : [];
-  } else {
-    const items = await queryAll({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': messagesOfChannelPrefix(channelId) },
-      ConsistentRead: true,
-    });
-    panelIds = items.map((item) => String(item.panel_id));
-  }
-  const panels = await Promise.all(panelIds.map((panelId) => getPanel(guildId, panelId)));
+export async function findChannelPanels(guildId: string, channelId: string): Promise<Panel[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': messagesOfChannelPrefix(channelId) },
+    ConsistentRead: true,
+  });
+  const panels = await Promise.all(items.map((item) => getPanel(guildId, String(item.panel_id))));
   return panels.filter((panel): panel is Panel => panel !== null);
 }
 

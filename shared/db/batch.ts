@@ -65,3 +65,14 @@ export async function getKeys(keys: readonly Key[]): Promise<Item[]> {
   }
   return found;
 }
+
+/**
+ * Reads named keys in one consistent batch (up to 100) and answers each
+ * name's item, or null: `getNamed({ state: ..., panel: ... })`. For a use
+ * case that decides on several items it can name up front.
+ */
+export async function getNamed<K extends string>(keys: Record<K, { pk: string; sk: string }>): Promise<Record<K, Item | null>> {
+  const found = await getKeys(Object.values(keys));
+  const at = (key: { pk: string; sk: string }) => found.find((item) => item.pk === key.pk && item.sk === key.sk) ?? null;
+  return Object.fromEntries(Object.entries(keys).map(([name, key]) => [name, at(key as { pk: string; sk: string })])) as Record<K, Item | null>;
+}
