@@ -10,12 +10,13 @@ import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
 import { joinIds } from '../../shared/modules/store.js';
-import { requireEnabled } from '../../shared/modules/state.js';
+import { assertEnabled, requireEnabled } from '../../shared/modules/state.js';
+import { runWillFollow } from '../../shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { mintSeed, seedHash, drawRound } from './draw.js';
-import { announceRound, cancelTimers, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
+import { announceRound, cancelTimers, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
-import { type Giveaway, MAX_ENTRANTS, addEntrant, deleteGiveaway, getGiveaway, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
+import { type Giveaway, MAX_ENTRANTS, addEntrant, deleteGiveaway, getEntryContext, getGiveaway, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
 
 export const MODULE = 'giveaways';
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
@@ -164,10 +165,11 @@ const refusal = (entryId: string, memberId: string, why: string) => {
 
 /** A member (X-Acting-User-Id) enters or leaves: one conditional write; the message's count follows within seconds. */
 export async function changeEntry(guildId: string, entryId: string, memberId: string, action: 'enter' | 'leave') {
-  await requireEnabled(guildId, MODULE);
+  const { state, refresh } = await getEntryContext(guildId, refreshKeyOf(guildId, entryId));
+  assertEnabled(guildId, MODULE, state);
   const result = action === 'enter' ? await addEntrant(guildId, entryId, memberId) : await removeEntrant(guildId, entryId, memberId);
   if (result !== 'done') throw refusal(entryId, memberId, result);
-  await requestRefresh(guildId, entryId);
+  if (!runWillFollow(refresh)) await requestRefresh(guildId, entryId, refresh);
   return { message: action === 'enter' ? `Member ${memberId} entered giveaway ${entryId}.` : `Member ${memberId} left giveaway ${entryId}.` };
 }
 

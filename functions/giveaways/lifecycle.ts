@@ -13,7 +13,8 @@ import { createHash } from 'node:crypto';
 import { readModuleState } from '../../shared/modules/store.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { MessageCreate } from '../../shared/platform/types.js';
-import { cancel, scheduler } from '../../shared/scheduler/index.js';
+import { type DueItem, cancel, scheduler } from '../../shared/scheduler/index.js';
+import { dueItemKey } from '../../shared/scheduler/keys.js';
 import { drawRound } from './draw.js';
 import { announcement, giveawayMessage } from './render.js';
 import { type Giveaway, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
@@ -29,7 +30,11 @@ export function parseDueKey(key: string): { guildId: string; entryId: string } |
 }
 
 export const scheduleEnd = (g: Pick<Giveaway, 'guild_id' | 'entry_id' | 'end_time'>) => scheduler.scheduleAt(GiveawayJobs.end, dueKeyOf(g.guild_id, g.entry_id), Date.parse(g.end_time));
-export const requestRefresh = (guildId: string, entryId: string) => scheduler.requestSoon(GiveawayJobs.refresh, dueKeyOf(guildId, entryId), REFRESH_DELAY_MS);
+/** The pending refresh's table key (read with an entrant's module state). */
+export const refreshKeyOf = (guildId: string, entryId: string) => dueItemKey(GiveawayJobs.refresh, dueKeyOf(guildId, entryId));
+/** Asks for the message's entrant count to be shown soon; `seen` is the pending refresh as read before the change was saved. */
+export const requestRefresh = (guildId: string, entryId: string, seen?: DueItem | null) =>
+  scheduler.requestSoon(GiveawayJobs.refresh, dueKeyOf(guildId, entryId), REFRESH_DELAY_MS, {}, seen);
 
 export async function cancelTimers(guildId: string, entryId: string): Promise<void> {
   await Promise.all(Object.values(GiveawayJobs).map((job) => cancel(job, dueKeyOf(guildId, entryId))));

@@ -23,14 +23,6 @@ import { getStateAndPollOfMessage, getVoteContext, getVoter, writeVoter } from '
 /** A dozen votes of one member at once settle within a dozen rounds; far more means the table is struggling. */
 const MAX_ATTEMPTS = 40;
 
-/**
- * A refresh job may start this long before its due time (the scheduler's
- * early tolerance, 250 ms, and clock differences between functions): a vote
- * saved before then is in the render it makes, with no request of its own.
- * Reruns are spaced by REFRESH_DELAY_MS, which is longer.
- */
-const REFRESH_SAFETY_MS = 750;
-
 export interface VoteInput {
   guildId: string;
   memberId: string;
@@ -115,7 +107,7 @@ export async function vote(input: VoteInput): Promise<VoteOutcome> {
   }
   const { before, after } = await applyVote(poll, input.memberId, input.action, answer, voter);
   await Promise.all([
-    poll.poll_type === PollType.Service && !runWillFollow(refresh ?? null, REFRESH_SAFETY_MS) ? requestRefresh(poll.guild_id, poll.poll_id, refresh) : Promise.resolve(),
+    poll.poll_type === PollType.Service && !runWillFollow(refresh ?? null) ? requestRefresh(poll.guild_id, poll.poll_id, refresh) : Promise.resolve(),
     input.action === 'add' && !poll.is_multi_select ? dropLeftReactions(poll, input.memberId, before, after) : Promise.resolve(),
   ]);
   return { poll, answer, before, after };

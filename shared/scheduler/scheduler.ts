@@ -61,6 +61,14 @@ export interface SchedulerDeps {
 }
 
 /**
+ * A run may start this long before its due time (the consumer's early
+ * tolerance, 250 ms, and clock differences between functions): work saved
+ * before then is in that run. Jobs asked for with `requestSoon` space their
+ * reruns by more than this.
+ */
+export const EARLY_START_MARGIN_MS = 750;
+
+/**
  * Whether a run of the item will surely start more than `marginMs` after
  * `now`, and so see whatever is saved now: the item waits for a due time
  * beyond the margin, or a follow-up run was asked for, or a run holds it
@@ -71,7 +79,7 @@ export interface SchedulerDeps {
  */
 export function runWillFollow(
   item: Pick<DueItem, 'phase' | 'due_at' | 'gen' | 'claim_gen' | 'claim_until' | 'follow'> | null,
-  marginMs: number,
+  marginMs = EARLY_START_MARGIN_MS,
   now = Date.now(),
 ): boolean {
   if (!item) return false;
