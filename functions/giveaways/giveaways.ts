@@ -10,13 +10,13 @@ import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
 import { joinIds } from '../../shared/modules/store.js';
-import { assertEnabled, requireEnabled } from '../../shared/modules/state.js';
+import { assertEnabled, requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
 import { runWillFollow } from '../../shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { mintSeed, seedHash, drawRound } from './draw.js';
 import { announceRound, cancelTimers, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
-import { type Giveaway, MAX_ENTRANTS, addEntrant, deleteGiveaway, getEntryContext, getGiveaway, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
+import { type Giveaway, MAX_ENTRANTS, addEntrant, deleteGiveaway, getEntryContext, giveawayKey, giveawayOf, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
 
 export const MODULE = 'giveaways';
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
@@ -62,10 +62,11 @@ export interface Asker {
   actor: string | null;
 }
 
+/** The giveaway, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadGiveaway(guildId: string, entryId: string): Promise<Giveaway> {
-  const g = await getGiveaway(guildId, entryId);
-  if (!g) throw notFound(`Guild ${guildId} has no giveaway ${entryId}.`);
-  return g;
+  const item = await requireEnabledWith(guildId, MODULE, giveawayKey(guildId, entryId));
+  if (!item) throw notFound(`Guild ${guildId} has no giveaway ${entryId}.`);
+  return giveawayOf(item);
 }
 
 export async function createGiveaway(guildId: string, input: { channel_id: string; giveaway_owner_id: string; prize: string; winner_count: number; end_time: string; description: string | null }) {
@@ -114,12 +115,10 @@ export async function listGiveawayRecords(guildId: string) {
 }
 
 export async function getGiveawayRecord(guildId: string, entryId: string) {
-  await requireEnabled(guildId, MODULE);
   return { entry: giveawayRecord(await loadGiveaway(guildId, entryId)) };
 }
 
 export async function editGiveaway(guildId: string, entryId: string, changes: { prize?: string; description?: string; winner_count?: number }, asker: Asker) {
-  await requireEnabled(guildId, MODULE);
   const g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'edit');
   if (g.status !== 'running') throw unprocessable(`Giveaway ${entryId} has ended; only a running giveaway can be edited.`);
@@ -133,7 +132,6 @@ export async function editGiveaway(guildId: string, entryId: string, changes: { 
 }
 
 export async function deleteGiveawayByOwner(guildId: string, entryId: string, asker: Asker) {
-  await requireEnabled(guildId, MODULE);
   const g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'delete');
   if (g.message_id) {
@@ -175,7 +173,6 @@ export async function changeEntry(guildId: string, entryId: string, memberId: st
 
 /** The owner draws the next round from the entrants not drawn yet; the message and an announcement show it. */
 export async function rerollGiveaway(guildId: string, entryId: string, asker: Asker) {
-  await requireEnabled(guildId, MODULE);
   const g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'reroll');
   if (g.status !== 'ended' || g._rounds.length === 0) throw unprocessable(`Giveaway ${entryId} is still running; reroll it after it ends.`);

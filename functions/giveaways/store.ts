@@ -51,7 +51,7 @@ type Item = Record<string, NativeAttributeValue>;
 const PREFIX = 'GIVEAWAY#';
 export const giveawayKey = (guildId: string, entryId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${entryId}` });
 
-function fromItem(item: Item): Giveaway {
+export function giveawayOf(item: Item): Giveaway {
   const { pk: _pk, sk: _sk, entity: _e, participants, participant_count: _c, winners, ...rest } = item;
   return { ...(rest as Omit<Giveaway, 'entrants' | 'winners'>), entrants: participants ? [...(participants as Set<string>)] : [], winners: winners ? String(winners).split(',').filter(Boolean) : [] };
 }
@@ -65,7 +65,7 @@ function toItem(g: Giveaway): Item {
 
 export async function getGiveaway(guildId: string, entryId: string): Promise<Giveaway | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: giveawayKey(guildId, entryId), ConsistentRead: true }));
-  return out.Item ? fromItem(out.Item) : null;
+  return out.Item ? giveawayOf(out.Item) : null;
 }
 
 export async function listGiveaways(guildId: string): Promise<Giveaway[]> {
@@ -75,7 +75,7 @@ export async function listGiveaways(guildId: string): Promise<Giveaway[]> {
     ScanIndexForward: false,
     ConsistentRead: true,
   });
-  return items.map(fromItem);
+  return items.map(giveawayOf);
 }
 
 export function insertGiveaway(g: Giveaway): Promise<boolean> {
@@ -192,5 +192,5 @@ export async function dropEntrant(guildId: string, entryId: string, memberId: st
 
 export async function deleteGiveaway(guildId: string, entryId: string): Promise<Giveaway | null> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: giveawayKey(guildId, entryId), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes ? fromItem(out.Attributes) : null;
+  return out.Attributes ? giveawayOf(out.Attributes) : null;
 }

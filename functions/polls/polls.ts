@@ -9,18 +9,18 @@ import { paginate } from '../../shared/db/pagination.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { requireEnabled } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
 import { platform } from '../../shared/platform/client.js';
 import { cancel } from '../../shared/scheduler/index.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
 import { requireOwner } from '../../shared/auth/owner.js';
-import { PollJobs, dueKeyOf } from './keys.js';
+import { PollJobs, dueKeyOf, pollItemKey } from './keys.js';
 import { closePoll, pollSettings, removePoll, scheduleClose, scheduleDelete } from './lifecycle.js';
 import { syncPollMessage } from './message.js';
 import { AnswerType, type AnswerTypeValue, type Poll, type PollAnswer, PollType, type PollTypeValue, type Tally, pollRecord, tallyOf } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
-import { findPollByMessage, getPoll, insertPoll, listPolls, listVoters, updatePoll } from './store.js';
+import { findPollByMessage, getPoll, insertPoll, listPolls, listVoters, pollOf, updatePoll } from './store.js';
 
 const MODULE = 'polls';
 const noVotes = (poll: Pick<Poll, 'answers'>): Tally => tallyOf(poll, []);
@@ -34,9 +34,18 @@ export async function recordOf(poll: Poll): Promise<Record<string, unknown>> {
   return pollRecord(poll, await tallyFor(poll));
 }
 
+const pollMissing = (guildId: string, pollId: string) => notFound(`There is no poll ${pollId} in guild ${guildId}.`);
+
 async function requirePoll(guildId: string, pollId: string): Promise<Poll> {
   const poll = await getPoll(guildId, pollId);
-  if (!poll) throw notFound(`There is no poll ${pollId} in guild ${guildId}.`);
+  if (!poll) throw pollMissing(guildId, pollId);
+  return poll;
+}
+
+/** The poll, when the module is enabled (409 first, then 404): both read in one request. */
+async function requireEnabledPoll(guildId: string, pollId: string): Promise<Poll> {
+  const poll = pollOf(await requireEnabledWith(guildId, MODULE, pollItemKey(guildId, pollId)));
+  if (!poll) throw pollMissing(guildId, pollId);
   return poll;
 }
 
@@ -138,8 +147,7 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
 }
 
 export async function getPollRecord(guildId: string, pollId: string): Promise<Record<string, unknown>> {
-  await requireEnabled(guildId, MODULE);
-  return recordOf(await requirePoll(guildId, pollId));
+  return recordOf(await requireEnabledPoll(guildId, pollId));
 }
 
 /** The guild's polls, newest first, one page. */
@@ -193,8 +201,7 @@ export interface Asker {
 }
 
 export async function editPollByOwner(guildId: string, pollId: string, changes: EditInput, asker: Asker): Promise<Record<string, unknown>> {
-  await requireEnabled(guildId, MODULE);
-  const poll = await requirePoll(guildId, pollId);
+  const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'edit');
   const edited = await editPoll(poll, changes);
   await tellMember(asker.interaction, `Your poll **${edited.question}** was updated.`);
@@ -209,8 +216,7 @@ function requireSentByService(poll: Poll, doing: string): void {
 }
 
 export async function closePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
-  await requireEnabled(guildId, MODULE);
-  const poll = await requirePoll(guildId, pollId);
+  const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'close');
   requireSentByService(poll, 'close');
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
@@ -220,8 +226,7 @@ export async function closePollByOwner(guildId: string, pollId: string, asker: A
 }
 
 export async function deletePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
-  await requireEnabled(guildId, MODULE);
-  const poll = await requirePoll(guildId, pollId);
+  const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'delete');
   requireSentByService(poll, 'delete');
   const record = await recordOf(poll);
@@ -303,22 +308,19 @@ export async function registerPoll(input: RegisterInput): Promise<Record<string,
 
 /** `handler/edit`: the edit without the owner check. */
 export async function editPollDirectly(guildId: string, pollId: string, changes: EditInput): Promise<Record<string, unknown>> {
-  await requireEnabled(guildId, MODULE);
-  return recordOf(await editPoll(await requirePoll(guildId, pollId), changes));
+  return recordOf(await editPoll(await requireEnabledPoll(guildId, pollId), changes));
 }
 
 /** `handler/close`: closes the poll now (a member's native poll the bot saw end is only marked closed). */
 export async function closePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
-  await requireEnabled(guildId, MODULE);
-  const poll = await requirePoll(guildId, pollId);
+  const poll = await requireEnabledPoll(guildId, pollId);
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
   return recordOf(await closePoll(poll, 'request'));
 }
 
 /** `handler/delete`: removes the poll now, with the message the service sent. */
 export async function deletePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
-  await requireEnabled(guildId, MODULE);
-  const poll = await requirePoll(guildId, pollId);
+  const poll = await requireEnabledPoll(guildId, pollId);
   const record = await recordOf(poll);
   await removePoll(poll, { deleteMessage: poll.sent_by_service });
   return record;

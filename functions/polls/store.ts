@@ -36,7 +36,7 @@ type Item = Record<string, unknown>;
 /** Attributes of the item that are bookkeeping, not poll fields. */
 const BOOKKEEPING = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'render_lock', 'render_until'];
 
-function pollOf(item: Item | undefined): Poll | null {
+export function pollOf(item: Item | null | undefined): Poll | null {
   if (!item) return null;
   const poll = { ...item };
   for (const key of BOOKKEEPING) delete poll[key];

@@ -4,10 +4,10 @@
  * refuses so that a failed request leaves nothing behind.
  */
 import { databaseFailed, notFound } from '../../shared/errors.js';
-import { assertEnabled } from '../../shared/modules/state.js';
+import { requireEnabledWith } from '../../shared/modules/state.js';
 import { MODULE, type Panel } from './model.js';
 import { syncPanelMessage } from './panel-message.js';
-import { getPanel, getStateAndPanel, replacePanel } from './store.js';
+import { getPanel, panelKey, panelOf, replacePanel } from './store.js';
 
 /** Attempts of one optimistic write before the table counts as too busy. */
 const MAX_WRITE_ATTEMPTS = 25;
@@ -24,10 +24,9 @@ export async function loadPanel(guildId: string, panelId: string): Promise<Panel
 
 /** The panel, when the module is enabled (409 otherwise, then 404 for no panel): both read in one request. */
 export async function loadEnabledPanel(guildId: string, panelId: string): Promise<Panel> {
-  const { state, panel } = await getStateAndPanel(guildId, panelId);
-  assertEnabled(guildId, MODULE, state);
-  if (!panel) throw panelMissing(guildId, panelId);
-  return panel;
+  const item = await requireEnabledWith(guildId, MODULE, panelKey(guildId, panelId));
+  if (!item) throw panelMissing(guildId, panelId);
+  return panelOf(item);
 }
 
 /**

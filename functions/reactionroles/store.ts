@@ -45,7 +45,7 @@ const CLAIM_ENTITY = 'reactionrole_claim';
 const MESSAGE_ENTITY = 'reactionrole_message';
 const GSI = 'gsi1';
 
-const panelKey = (guildId: string, panelId: string): Key => ({ pk: guildKey(guildId), sk: `${PANEL_PREFIX}${panelId}` });
+export const panelKey = (guildId: string, panelId: string): Key => ({ pk: guildKey(guildId), sk: `${PANEL_PREFIX}${panelId}` });
 const claimsOfPanelPrefix = (panelId: string) => `${CLAIM_PREFIX}${panelId}#`;
 const claimKey = (guildId: string, panelId: string, memberId: string): Key => ({
   pk: guildKey(guildId),
@@ -68,7 +68,7 @@ function strip(item: Item): Item {
   return copy;
 }
 
-const panelOf = (item: Item) => strip(item) as Panel;
+export const panelOf = (item: Item) => strip(item) as Panel;
 const claimOf = (item: Item) => strip(item) as Claim;
 
 function panelItem(panel: Panel): Item {
@@ -88,12 +88,6 @@ async function put(item: Item, condition: string, values?: Item): Promise<boolea
 export async function getPanel(guildId: string, panelId: string): Promise<Panel | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: panelKey(guildId, panelId), ConsistentRead: true }));
   return out.Item ? panelOf(out.Item) : null;
-}
-
-/** The module state and a panel, in one consistent batch read. */
-export async function getStateAndPanel(guildId: string, panelId: string): Promise<{ state: ModuleStateItem | null; panel: Panel | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, MODULE), panel: panelKey(guildId, panelId) });
-  return { state: found.state as ModuleStateItem | null, panel: found.panel && panelOf(found.panel) };
 }
 
 /** The module state and the ID of the panel on a message (null: none), in one consistent batch read. */

@@ -33,9 +33,9 @@ export interface Counter {
 }
 
 const PREFIX = 'COUNTER#';
-const counterKey = (guildId: string, counterId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${counterId}` });
+export const counterKey = (guildId: string, counterId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${counterId}` });
 
-const fromItem = (item: Record<string, NativeAttributeValue>): Counter => {
+export const counterOf = (item: Record<string, NativeAttributeValue>): Counter => {
   const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
   return rest as Counter;
 };
@@ -52,12 +52,12 @@ export async function listCounters(guildId: string): Promise<Counter[]> {
     ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PREFIX },
     ConsistentRead: true,
   });
-  return items.map(fromItem).sort((a, b) => b.id - a.id);
+  return items.map(counterOf).sort((a, b) => b.id - a.id);
 }
 
 export async function getCounter(guildId: string, counterId: string): Promise<Counter | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: counterKey(guildId, counterId), ConsistentRead: true }));
-  return out.Item ? fromItem(out.Item) : null;
+  return out.Item ? counterOf(out.Item) : null;
 }
 
 /** Writes a new counter (`read` null) or replaces the one read, if it is unchanged; false when another write came first. */
@@ -79,7 +79,7 @@ export async function writeCounter(counter: Counter, read: Counter | null): Prom
 /** Deletes a counter; answers what it held, or null when it was already gone. */
 export async function deleteCounter(guildId: string, counterId: string): Promise<Counter | null> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: counterKey(guildId, counterId), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes ? fromItem(out.Attributes) : null;
+  return out.Attributes ? counterOf(out.Attributes) : null;
 }
 
 /**

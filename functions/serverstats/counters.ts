@@ -10,7 +10,7 @@ import { clockNow } from '../../shared/clock.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { assertEnabled, requireEnabled } from '../../shared/modules/state.js';
+import { assertEnabled, requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
 import { readModuleState, type ModuleStateItem } from '../../shared/modules/store.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { createPlatformClient, isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
@@ -26,6 +26,8 @@ import {
   takeCounterSlot,
   deleteCounter as deleteCounterItem,
   forgetGuildWithCounters,
+  counterKey,
+  counterOf,
   getCounter,
   guildsWithCounters,
   listCounters,
@@ -131,14 +133,14 @@ async function makeCounter(guildId: string, categoryId: string, input: CreateCou
   return { counter: counterRecord(counter) };
 }
 
+/** The counter, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadCounter(guildId: string, counterId: string): Promise<Counter> {
-  const counter = await getCounter(guildId, counterId);
-  if (!counter) throw notFound(`Guild ${guildId} has no counter ${counterId}.`);
-  return counter;
+  const item = await requireEnabledWith(guildId, MODULE, counterKey(guildId, counterId));
+  if (!item) throw notFound(`Guild ${guildId} has no counter ${counterId}.`);
+  return counterOf(item);
 }
 
 export async function getCounterRecord(guildId: string, counterId: string) {
-  await requireEnabled(guildId, MODULE);
   return { counter: counterRecord(await loadCounter(guildId, counterId)) };
 }
 
@@ -149,7 +151,6 @@ export async function listCounterRecords(guildId: string) {
 
 /** Deletes a counter and its channel (a channel already gone is fine). */
 export async function deleteCounter(guildId: string, counterId: string) {
-  await requireEnabled(guildId, MODULE);
   const counter = await loadCounter(guildId, counterId);
   try {
     await platform.deleteChannel(counter.channel_id);

@@ -12,13 +12,12 @@
  * - The count: `TAG#COUNT`, raised under the limit before a tag is written.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey, recordOf } from '../../shared/modules/store.js';
-import { MODULE, type Tag, type TagName } from './model.js';
+import { deleteGuildItems, guildKey, recordOf } from '../../shared/modules/store.js';
+import type { Tag, TagName } from './model.js';
 
 type Item = Record<string, unknown>;
 type Key = { pk: string; sk: string };
@@ -26,8 +25,8 @@ type Key = { pk: string; sk: string };
 const TAG_PREFIX = 'TAG#ENTRY#';
 const NAME_PREFIX = 'TAG#NAME#';
 
-const tagKey = (guildId: string, tagId: string): Key => ({ pk: guildKey(guildId), sk: `${TAG_PREFIX}${tagId}` });
-const nameKey = (guildId: string, key: string): Key => ({ pk: guildKey(guildId), sk: `${NAME_PREFIX}${key}` });
+export const tagKey = (guildId: string, tagId: string): Key => ({ pk: guildKey(guildId), sk: `${TAG_PREFIX}${tagId}` });
+export const nameKey = (guildId: string, key: string): Key => ({ pk: guildKey(guildId), sk: `${NAME_PREFIX}${key}` });
 const countKey = (guildId: string): Key => ({ pk: guildKey(guildId), sk: 'TAG#COUNT' });
 
 /** A name as the tag item keeps it: its record fields and the claim holding its pointer. */
@@ -55,12 +54,12 @@ export interface NamePointer {
 /** The key a name is unique under: names compare case-insensitively. */
 export const nameKeyOf = (name: string) => name.toLowerCase();
 
-function storedTagOf(item: Item): StoredTag {
+export function storedTagOf(item: Item): StoredTag {
   const names = (item._names as StoredName[] | undefined) ?? [];
   return { tag: recordOf(item) as unknown as Tag, names: names.map((n) => ({ ...n, id: Number(n.id) })), version: Number(item.version) };
 }
 
-const pointerOf = (item: Item): NamePointer => ({ tag_id: String(item.tag_id), claim: String(item.claim), claimed_at: Number(item.claimed_at) });
+export const pointerOf = (item: Item): NamePointer => ({ tag_id: String(item.tag_id), claim: String(item.claim), claimed_at: Number(item.claimed_at) });
 
 /** The names of a stored tag as records. */
 export const nameRecords = (stored: StoredTag): TagName[] =>
@@ -74,24 +73,6 @@ async function getItem(key: Key): Promise<Item | null> {
 export async function getTag(guildId: string, tagId: string): Promise<StoredTag | null> {
   const item = await getItem(tagKey(guildId, tagId));
   return item && storedTagOf(item);
-}
-
-/** The module state and a tag, in one consistent batch read. */
-export async function getStateAndTag(guildId: string, tagId: string): Promise<{ state: ModuleStateItem | null; tag: StoredTag | null }> {
-  const state = moduleStateKey(guildId, MODULE);
-  const items = await getKeys([state, tagKey(guildId, tagId)]);
-  const stateItem = items.find((i) => i.sk === state.sk) as ModuleStateItem | undefined;
-  const tagItem = items.find((i) => i.sk !== state.sk);
-  return { state: stateItem ?? null, tag: tagItem ? storedTagOf(tagItem) : null };
-}
-
-/** The module state and a name's pointer, in one consistent batch read. */
-export async function getStateAndPointer(guildId: string, name: string): Promise<{ state: ModuleStateItem | null; pointer: NamePointer | null }> {
-  const state = moduleStateKey(guildId, MODULE);
-  const items = await getKeys([state, nameKey(guildId, nameKeyOf(name))]);
-  const stateItem = items.find((i) => i.sk === state.sk) as ModuleStateItem | undefined;
-  const pointerItem = items.find((i) => i.sk !== state.sk);
-  return { state: stateItem ?? null, pointer: pointerItem ? pointerOf(pointerItem) : null };
 }
 
 export async function getPointer(guildId: string, key: string): Promise<NamePointer | null> {

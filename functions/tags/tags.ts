@@ -12,7 +12,7 @@ import { paginate } from '../../shared/db/pagination.js';
 import { nextRecordIdFromBlock } from '../../shared/db/record-ids.js';
 import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
-import { assertEnabled, requireEnabled, resetModule } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
 import { MAX_TAGS, MODULE, type Tag, type TagWithNames, type VisibilityValue } from './model.js';
 import { type ClaimResult, claimNames, planNames, releaseNames } from './names.js';
@@ -20,12 +20,14 @@ import {
   type StoredTag,
   deleteModuleItems,
   deleteTagAt,
-  getStateAndPointer,
-  getStateAndTag,
   getTag,
   insertTag,
   listTags,
+  nameKey,
   nameKeyOf,
+  pointerOf,
+  storedTagOf,
+  tagKey,
   nameRecords,
   releasePlace,
   replaceTag,
@@ -74,10 +76,9 @@ export async function enabledTag(guildId: string, tagId: string): Promise<Stored
     await requireEnabled(guildId, MODULE);
     throw missing();
   }
-  const { state, tag } = await getStateAndTag(guildId, tagId);
-  assertEnabled(guildId, MODULE, state);
-  if (!tag) throw missing();
-  return tag;
+  const item = await requireEnabledWith(guildId, MODULE, tagKey(guildId, tagId));
+  if (!item) throw missing();
+  return storedTagOf(item);
 }
 
 export async function getTagRecord(guildId: string, tagId: string): Promise<TagWithNames> {
@@ -104,9 +105,9 @@ export async function listTagRecords(guildId: string, page: number, pageSize: nu
  * is a claim under way).
  */
 async function tagNamed(guildId: string, name: string): Promise<StoredTag | null> {
-  const { state, pointer } = await getStateAndPointer(guildId, name);
-  assertEnabled(guildId, MODULE, state);
-  if (!pointer) return null;
+  const item = await requireEnabledWith(guildId, MODULE, nameKey(guildId, nameKeyOf(name)));
+  if (!item) return null;
+  const pointer = pointerOf(item);
   const tag = await getTag(guildId, pointer.tag_id);
   const key = nameKeyOf(name);
   return tag?.names.some((n) => nameKeyOf(n.name) === key && n.claim === pointer.claim) ? tag : null;

@@ -1,15 +1,14 @@
 import { notFound } from '../../shared/errors.js';
 import { endpoint } from '../../shared/http/endpoint.js';
 import { guildQuery } from '../../shared/http/schemas.js';
-import { requireEnabled } from '../../shared/modules/state.js';
+import { requireEnabledWith } from '../../shared/modules/state.js';
 import { EntryAnswer, EntryPath } from './schemas.js';
-import { getVerification, verificationRecord } from './store.js';
+import { entryKey, verificationOf, verificationRecord } from './store.js';
 import { MODULE } from './verifier.js';
 
 /** One verification; `entry_id` is its verifier_id. */
 export const handler = endpoint({ path: EntryPath, query: guildQuery, response: EntryAnswer }, async ({ path, query }) => {
-  await requireEnabled(query.guild_id, MODULE);
-  const entry = await getVerification(query.guild_id, path.entry_id);
-  if (!entry) throw notFound(`Guild ${query.guild_id} has no verification ${path.entry_id}.`);
-  return { entry: verificationRecord(entry) };
+  const item = await requireEnabledWith(query.guild_id, MODULE, entryKey(query.guild_id, path.entry_id));
+  if (!item) throw notFound(`Guild ${query.guild_id} has no verification ${path.entry_id}.`);
+  return { entry: verificationRecord(verificationOf(item)) };
 });

@@ -40,11 +40,11 @@ export interface Verification {
 
 type Item = Record<string, NativeAttributeValue>;
 const PREFIX = 'VERIFICATION#';
-const entryKey = (guildId: string, verifierId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${verifierId}` });
+export const entryKey = (guildId: string, verifierId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${verifierId}` });
 const memberKey = (guildId: string, memberId: string) => ({ pk: guildKey(guildId), sk: `VERIFYMEMBER#${memberId}` });
 const idKey = (verifierId: string) => ({ pk: `VERIFIERID#${verifierId}`, sk: 'ENTRY' });
 
-const fromItem = (item: Item): Verification => {
+export const verificationOf = (item: Item): Verification => {
   const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
   return rest as Verification;
 };
@@ -57,7 +57,7 @@ export function verificationRecord(v: Verification) {
 
 export async function getVerification(guildId: string, verifierId: string): Promise<Verification | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: entryKey(guildId, verifierId), ConsistentRead: true }));
-  return out.Item ? fromItem(out.Item) : null;
+  return out.Item ? verificationOf(out.Item) : null;
 }
 
 /** The entry of a verifier ID, whatever its guild (handling names no guild; the web page only an ID). */
@@ -100,7 +100,7 @@ export function updateVerification(v: Verification, fields: Partial<Verification
 
 export async function listVerifications(guildId: string): Promise<Verification[]> {
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': PREFIX }, ScanIndexForward: false, ConsistentRead: true });
-  return items.map(fromItem);
+  return items.map(verificationOf);
 }
 
 export async function deleteVerifications(entries: Verification[]): Promise<void> {

@@ -6,12 +6,13 @@
  */
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
-import { requireEnabled } from '../../shared/modules/state.js';
-import { mintOrderedId, quoted } from './keys.js';
+import { requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
+import { recordOf } from '../../shared/modules/store.js';
+import { mintOrderedId, quoted, responseKey } from './keys.js';
 import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
 import { responseRecords } from './records.js';
 import { MODULE, forgetNamedResponse } from './settings.js';
-import { deleteResponse as deleteResponseItem, getResponse as getResponseItem, insertResponse, register, responsePlace, unregister } from './store.js';
+import { deleteResponse as deleteResponseItem, insertResponse, register, responsePlace, unregister } from './store.js';
 
 export interface CreateResponseInput {
   response_type: number;
@@ -24,14 +25,14 @@ export async function listResponseRecords(guildId: string, type?: number) {
   return { responses: await responseRecords(guildId, type as ResponseTypeValue | undefined) };
 }
 
+/** The response, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireResponse(guildId: string, responseId: string): Promise<WelcomeResponse> {
-  const response = await getResponseItem(guildId, responseId);
-  if (!response) throw notFound(`Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
-  return response;
+  const item = await requireEnabledWith(guildId, MODULE, responseKey(guildId, responseId));
+  if (!item) throw notFound(`Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
+  return recordOf(item) as unknown as WelcomeResponse;
 }
 
 export async function getResponseRecord(guildId: string, responseId: string) {
-  await requireEnabled(guildId, MODULE);
   return { response: await requireResponse(guildId, responseId) };
 }
 
@@ -57,7 +58,6 @@ export async function createResponse(guildId: string, input: CreateResponseInput
 
 /** Deletes a response; settings that named it are set to null. */
 export async function deleteResponse(guildId: string, responseId: string) {
-  await requireEnabled(guildId, MODULE);
   const response = await requireResponse(guildId, responseId);
   await unregister(guildId, responsePlace(response), response.created_at);
   await deleteResponseItem(guildId, responseId);

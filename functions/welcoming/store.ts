@@ -69,12 +69,6 @@ export async function getResponse(guildId: string, responseId: string): Promise<
   return item && (recordOf(item) as unknown as WelcomeResponse);
 }
 
-export async function getTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole | null> {
-  if (!isMintedId(timedRoleId)) return null;
-  const item = await getItem(timedRoleKey(guildId, timedRoleId));
-  return item && (recordOf(item) as unknown as TimedRole);
-}
-
 export const insertResponse = (r: WelcomeResponse) => putNew(responseKey(r.guild_id, r.response_id), RESPONSE_ENTITY, r);
 export const insertTimedRole = (t: TimedRole) => putNew(timedRoleKey(t.guild_id, t.timedrole_id), TIMEDROLE_ENTITY, t);
 

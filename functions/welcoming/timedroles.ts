@@ -6,27 +6,28 @@
  */
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
-import { requireEnabled } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
+import { recordOf } from '../../shared/modules/store.js';
 import { cancelTimedRoleGrants, keepCatchingUp } from './grants.js';
-import { mintOrderedId, quoted } from './keys.js';
+import { mintOrderedId, quoted, timedRoleKey } from './keys.js';
 import { MAX_TIMED_ROLES, type TimedRole } from './model.js';
 import { timedRoleRecords } from './records.js';
 import { MODULE } from './settings.js';
-import { deleteTimedRole as deleteTimedRoleItem, getTimedRole, insertTimedRole, register, timedRolePlace, unregister } from './store.js';
+import { deleteTimedRole as deleteTimedRoleItem, insertTimedRole, register, timedRolePlace, unregister } from './store.js';
 
 export async function listTimedRoleRecords(guildId: string) {
   await requireEnabled(guildId, MODULE);
   return { timedroles: await timedRoleRecords(guildId) };
 }
 
+/** The timed role, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole> {
-  const timedRole = await getTimedRole(guildId, timedRoleId);
-  if (!timedRole) throw notFound(`Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`);
-  return timedRole;
+  const item = await requireEnabledWith(guildId, MODULE, timedRoleKey(guildId, timedRoleId));
+  if (!item) throw notFound(`Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`);
+  return recordOf(item) as unknown as TimedRole;
 }
 
 export async function getTimedRoleRecord(guildId: string, timedRoleId: string) {
-  await requireEnabled(guildId, MODULE);
   return { timedrole: await requireTimedRole(guildId, timedRoleId) };
 }
 
@@ -56,7 +57,6 @@ export async function createTimedRole(guildId: string, input: { role_id: string;
 }
 
 export async function deleteTimedRole(guildId: string, timedRoleId: string) {
-  await requireEnabled(guildId, MODULE);
   const timedRole = await requireTimedRole(guildId, timedRoleId);
   await unregister(guildId, timedRolePlace(timedRole), timedRole.timedrole_id);
   await deleteTimedRoleItem(guildId, timedRoleId);

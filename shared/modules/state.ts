@@ -1,8 +1,9 @@
 import { moduleDisabled, moduleEnabled, settingsMissing } from '../errors.js';
+import { getNamed } from '../db/batch.js';
 import { nextRecordId } from '../db/record-ids.js';
 import { MODULE_CATALOGUE } from './catalogue.js';
 import type { ModuleName } from './names.js';
-import { type ModuleStateItem, deleteModuleState, listGuildRecords, readModuleState, writeDisabled, writeEnabled } from './store.js';
+import { type ModuleStateItem, deleteModuleState, listGuildRecords, moduleStateKey, readModuleState, writeDisabled, writeEnabled } from './store.js';
 
 /**
  * Module enable/disable/status for every module (contract section 5), and
@@ -87,4 +88,15 @@ export function assertEnabled(guildId: string, module: ModuleName, state: Module
 export async function resetModule(guildId: string, module: ModuleName): Promise<Record<string, unknown> | null> {
   const old = await deleteModuleState(guildId, module);
   return old ? settingsRecord(guildId, old) : null;
+}
+
+/**
+ * {@link requireEnabled} and the one item a use case acts on, in one
+ * consistent batch read instead of two reads in turn: 409 while disabled,
+ * as requireEnabled, then the item or null (the caller's 404).
+ */
+export async function requireEnabledWith(guildId: string, module: ModuleName, key: { pk: string; sk: string }): Promise<Record<string, unknown> | null> {
+  const found = await getNamed({ state: moduleStateKey(guildId, module), item: key });
+  assertEnabled(guildId, module, found.state as ModuleStateItem | null);
+  return found.item;
 }
