@@ -11,7 +11,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys } from '../../shared/db/batch.js';
+import { deleteKeys, getKeys, getNamed } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
@@ -78,18 +78,12 @@ export async function getVoteContext(
   memberId: string,
   refreshKey: { pk: string; sk: string },
 ): Promise<{ state: ModuleStateItem | null; poll: Poll | null; voter: Voter | null; refresh: DueItem | null }> {
-  const stateKey = moduleStateKey(guildId, 'polls');
-  const pollKey = pollItemKey(guildId, pollId);
-  const voterKey = voterItemKey(guildId, pollId, memberId);
-  const found = await getKeys([stateKey, pollKey, voterKey, refreshKey]);
-  const at = (key: { pk: string; sk: string }) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
-  const voter = at(voterKey);
-  const refresh = at(refreshKey);
+  const found = await getNamed({ state: moduleStateKey(guildId, 'polls'), poll: pollItemKey(guildId, pollId), voter: voterItemKey(guildId, pollId, memberId), refresh: refreshKey });
   return {
-    state: (at(stateKey) as ModuleStateItem | undefined) ?? null,
-    poll: pollOf(at(pollKey)),
-    voter: voter ? voterOf(voter) : null,
-    refresh: (refresh as DueItem | undefined) ?? null,
+    state: found.state as ModuleStateItem | null,
+    poll: pollOf(found.poll),
+    voter: found.voter && voterOf(found.voter),
+    refresh: found.refresh as DueItem | null,
   };
 }
 
@@ -109,12 +103,8 @@ export async function getStateAndPollOfMessage(
   channelId: string,
   messageId: string,
 ): Promise<{ state: ModuleStateItem | null; poll: Poll | null }> {
-  const stateKey = moduleStateKey(guildId, 'polls');
-  const pointerKey = pollMessageKey(guildId, channelId, messageId);
-  const found = await getKeys([stateKey, pointerKey]);
-  const state = (found.find((item) => item.sk === stateKey.sk) as ModuleStateItem | undefined) ?? null;
-  const pointer = found.find((item) => item.sk === pointerKey.sk);
-  return { state, poll: pointer ? await getPoll(guildId, String(pointer.poll_id)) : null };
+  const found = await getNamed({ state: moduleStateKey(guildId, 'polls'), pointer: pollMessageKey(guildId, channelId, messageId) });
+  return { state: found.state as ModuleStateItem | null, poll: found.pointer ? await getPoll(guildId, String(found.pointer.poll_id)) : null };
 }
 
 /** Every poll of a guild (any order). */

@@ -4,7 +4,7 @@
  * a duplicate on the registry, a grant's existence on its grant item.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys } from '../../shared/db/batch.js';
+import { deleteKeys, getNamed } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
@@ -178,15 +178,11 @@ export function putGrant(guildId: string, grant: Grant, mode: 'join' | 'catchUp'
 
 /** What a due grant needs to decide, in one batch read: the grant, its timed role, the module state. */
 export async function grantContext(guildId: string, memberId: string, timedRoleId: string) {
-  const keys = { grant: grantKey(guildId, memberId, timedRoleId), timedRole: timedRoleKey(guildId, timedRoleId), state: moduleStateKey(guildId, 'welcoming') };
-  const found = await getKeys(Object.values(keys));
-  const find = (key: Key) => found.find((item) => item.sk === key.sk) ?? null;
-  const grant = find(keys.grant);
-  const timedRole = find(keys.timedRole);
+  const found = await getNamed({ grant: grantKey(guildId, memberId, timedRoleId), timedRole: timedRoleKey(guildId, timedRoleId), state: moduleStateKey(guildId, 'welcoming') });
   return {
-    grant: grant && grantOf(grant),
-    timedRole: timedRole && (recordOf(timedRole) as unknown as TimedRole),
-    state: find(keys.state) as ModuleStateItem | null,
+    grant: found.grant && grantOf(found.grant),
+    timedRole: found.timedRole && (recordOf(found.timedRole) as unknown as TimedRole),
+    state: found.state as ModuleStateItem | null,
   };
 }
 
