@@ -81,7 +81,7 @@ async function verifications(service: LocalService): Promise<Row[]> {
       section: 'verifier',
       measure: `type ${type}: create + answer, DynamoDB requests / platform calls`,
       value: `${created.requests}+${answered.requests} / ${created.platform}+${answered.platform}`,
-      note: type === 1 ? 'answer: entry (pointer, entry), state, the verified write; platform: the prompt; the role, the callback (the member is read only when a text uses <user_name>)' : type === 2 ? 'the modal answer; the click before it asks with one callback' : 'the page POST; its GET reads the entry only',
+      note: type === 1 ? 'create: state with the member pointer, an id, entry and pointers written at once; answer: the ID pointer, then entry and state in one batch read, the verified write; platform: the prompt; the role, the callback (the member is read only when a text uses <user_name>)' : type === 2 ? 'the modal answer; the click before it asks with one callback' : 'the page POST; its GET reads the same two',
     });
   }
   return rows;

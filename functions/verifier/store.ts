@@ -12,12 +12,12 @@
  * verification, a wrong passphrase and the lockout each count once.
  */
 import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '../../shared/db/batch.js';
+import { deleteKeys, getNamed } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { type ModuleStateItem, guildKey, moduleStateKey } from '../../shared/modules/store.js';
 
 export interface Verification {
   id: number;
@@ -66,19 +66,30 @@ export async function findVerification(verifierId: string): Promise<Verification
   return out.Item ? getVerification(String(out.Item.guild_id), verifierId) : null;
 }
 
-/** The member's unverified entry, if one is open. */
-export async function openVerificationOf(guildId: string, memberId: string): Promise<Verification | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
+/** The entry of a verifier ID with its guild's module state: the ID pointer, then both in one batch read. */
+export async function findVerificationWithState(verifierId: string): Promise<{ entry: Verification; state: ModuleStateItem | null } | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: idKey(verifierId), ConsistentRead: true }));
   if (!out.Item) return null;
-  const entry = await getVerification(guildId, String(out.Item.verifier_id));
-  return entry && !entry.is_verified ? entry : null;
+  const guildId = String(out.Item.guild_id);
+  const found = await getNamed({ entry: entryKey(guildId, verifierId), state: moduleStateKey(guildId, 'verifier') });
+  return found.entry && { entry: verificationOf(found.entry), state: found.state as ModuleStateItem | null };
+}
+
+/** The guild's module state, read with the pointer to the member's latest entry; then that entry, if it is still unverified. */
+export async function openVerificationWithState(guildId: string, memberId: string): Promise<{ state: ModuleStateItem | null; open: Verification | null }> {
+  const found = await getNamed({ state: moduleStateKey(guildId, 'verifier'), member: memberKey(guildId, memberId) });
+  const entry = found.member && (await getVerification(guildId, String(found.member.verifier_id)));
+  return { state: found.state as ModuleStateItem | null, open: entry && !entry.is_verified ? entry : null };
 }
 
 /** Stores a new entry, its ID pointer and the member's open entry. */
 export async function insertVerification(v: Verification): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...idKey(v.verifier_id), entity: 'verification_id', guild_id: v.guild_id } }));
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...entryKey(v.guild_id, v.verifier_id), entity: 'verification', ...v }, ConditionExpression: 'attribute_not_exists(pk)' }));
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(v.guild_id, v.user_id), entity: 'verification_member', verifier_id: v.verifier_id } }));
+  // At once: a pointer without its entry (a crash between) leads nowhere, and the ID is new, so the entry's condition always holds.
+  await Promise.all([
+    db().send(new PutCommand({ TableName: tableName(), Item: { ...idKey(v.verifier_id), entity: 'verification_id', guild_id: v.guild_id } })),
+    db().send(new PutCommand({ TableName: tableName(), Item: { ...entryKey(v.guild_id, v.verifier_id), entity: 'verification', ...v }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(v.guild_id, v.user_id), entity: 'verification_member', verifier_id: v.verifier_id } })),
+  ]);
 }
 
 /** Changes fields of an entry read at `v._version`; false when another change came first. */

@@ -9,12 +9,12 @@ import { clockNow } from '../../shared/clock.js';
 import { forbidden, notFound, platformFailed, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
-import { requireEnabled } from '../../shared/modules/state.js';
+import { assertEnabled } from '../../shared/modules/state.js';
 import { isPlatformError, platform } from '../../shared/platform/client.js';
 import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
 import { renderMessage } from '../../shared/templates/index.js';
 import { variablesFor } from '../../shared/templates/members.js';
-import { type Verification, findVerification, insertVerification, openVerificationOf, updateVerification } from './store.js';
+import { type Verification, findVerification, findVerificationWithState, getVerification, insertVerification, openVerificationWithState, updateVerification } from './store.js';
 
 export const MODULE = 'verifier';
 export const MAX_FAILED_ATTEMPTS = 5;
@@ -35,13 +35,13 @@ function promptButton(type: number, verifierId: string, token: string | null): A
 
 /** `/event/create-verification` (acting member: who is to be verified). */
 export async function createVerification(guildId: string, memberId: string, requesterId: string | null) {
-  const settings = (await requireEnabled(guildId, MODULE)).settings ?? {};
+  const { state, open: reused } = await openVerificationWithState(guildId, memberId);
+  const settings = assertEnabled(guildId, MODULE, state).settings ?? {};
   const type = Number(settings.verifier_type ?? VerifierType.Click);
   if (type === VerifierType.Passphrase && !settings.verifier_passphrase) {
     throw unprocessable('The verifier is set to type 2 (passphrase) but has no verifier_passphrase; set one with PUT /modules/verifier/settings.');
   }
   const token = type === VerifierType.Web ? randomBytes(32).toString('base64url') : null;
-  const reused = await openVerificationOf(guildId, memberId);
   const now = new Date();
   const entry: Verification = reused ?? {
     id: await nextRecordId('verifier.entry'),
@@ -81,7 +81,13 @@ async function loadEntry(verifierId: string): Promise<Verification> {
   return entry;
 }
 
-/** Grants the roles, then marks the entry verified: a refused role is a 502 and the member stays unverified. */
+/**
+ * Grants the roles, then marks the entry verified: a refused role is a 502
+ * and the member stays unverified. An entry changed since it was read (its
+ * prompt sent again) is read again and marked; one verified meanwhile means
+ * two answers came at once, and only one counts; so does a new prompt's
+ * link replacing the one answered through.
+ */
 async function verify(entry: Verification, settings: Record<string, unknown>): Promise<void> {
   const roles = String(settings.verifier_verified_role_ids ?? '').split(',').filter(Boolean);
   for (const role of roles) {
@@ -92,9 +98,15 @@ async function verify(entry: Verification, settings: Record<string, unknown>): P
       throw error;
     }
   }
-  if (!(await updateVerification(entry, { is_verified: true, verified_at: new Date().toISOString(), _token_hash: null }))) {
-    throw unprocessable(`Verification ${entry.verifier_id} was answered twice at once; only one answer counts.`);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (await updateVerification(entry, { is_verified: true, verified_at: new Date().toISOString(), _token_hash: null })) return;
+    const current = await getVerification(entry.guild_id, entry.verifier_id);
+    if (!current) throw notFound(`There is no verification ${entry.verifier_id}.`);
+    // Verified meanwhile, or a new prompt replaced the link this answer came through.
+    if (current.is_verified || current._token_hash !== entry._token_hash) break;
+    entry = current;
   }
+  throw unprocessable(`Verification ${entry.verifier_id} was answered twice at once; only one answer counts.`);
 }
 
 export interface Answer {
@@ -111,9 +123,11 @@ async function completedMessage(settings: Record<string, unknown>, guildId: stri
 
 /** `/event/handle-verification`: the entry's own member answers a prompt (a click, or the passphrase modal). */
 export async function handleVerification(verifierId: string, actor: string, answer: Answer) {
-  const entry = await loadEntry(verifierId);
+  const found = await findVerificationWithState(verifierId);
+  if (!found) throw notFound(`There is no verification ${verifierId}.`);
+  const { entry } = found;
   if (entry.user_id !== actor) throw forbidden(`Verification ${verifierId} belongs to member ${entry.user_id}; member ${actor} cannot answer it.`);
-  const settings = (await requireEnabled(entry.guild_id, MODULE)).settings ?? {};
+  const settings = assertEnabled(entry.guild_id, MODULE, found.state).settings ?? {};
   if (entry.is_verified) throw unprocessable(`Member ${actor} is already verified (${verifierId}).`);
   const type = Number(settings.verifier_type ?? VerifierType.Click);
   const interaction = answer.interaction_id && answer.token ? { id: answer.interaction_id, token: answer.token } : null;
@@ -135,8 +149,7 @@ export async function handleVerification(verifierId: string, actor: string, answ
   } else if (type === VerifierType.Web && answer.interaction_type !== 'WebLogin') {
     throw unprocessable(`Verification ${verifierId} is answered on its web page (verifier_type 3).`);
   }
-  const fresh = await loadEntry(verifierId);
-  await verify(fresh, settings);
+  await verify(entry, settings);
   if (interaction) {
     const body = await completedMessage(settings, entry.guild_id, actor);
     await platform.interactionCallback(interaction.id, interaction.token, { type: 4, data: { ...body, flags: 64 } });
@@ -162,19 +175,21 @@ async function checkPassphrase(entry: Verification, passphrase: string, given: s
   throw unprocessable('The passphrase could not be checked; try again.');
 }
 
-/** The web page's token: its verification, if the token is the one sent and not used yet. */
-export async function entryOfToken(verifierId: string, token: string | undefined): Promise<Verification | null> {
+type Found = NonNullable<Awaited<ReturnType<typeof findVerificationWithState>>>;
+
+/** The web page's token: its verification (with the module state), if the token is the one sent and not used yet. */
+export async function entryOfToken(verifierId: string, token: string | undefined): Promise<Found | null> {
   if (!token) return null;
-  const entry = await findVerification(verifierId);
-  if (!entry?._token_hash || entry.is_verified) return null;
-  const expected = Buffer.from(entry._token_hash, 'hex');
+  const found = await findVerificationWithState(verifierId);
+  if (!found?.entry._token_hash || found.entry.is_verified) return null;
+  const expected = Buffer.from(found.entry._token_hash, 'hex');
   const given = sha256(token);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? entry : null;
+  return expected.length === given.length && timingSafeEqual(expected, given) ? found : null;
 }
 
 /** The web page's POST: verifies as a WebLogin (the token is used up). */
-export async function verifyOnTheWeb(entry: Verification): Promise<string> {
-  const settings = (await requireEnabled(entry.guild_id, MODULE)).settings ?? {};
+export async function verifyOnTheWeb({ entry, state }: Found): Promise<string> {
+  const settings = assertEnabled(entry.guild_id, MODULE, state).settings ?? {};
   await verify(entry, settings);
   const completed = await completedMessage(settings, entry.guild_id, entry.user_id);
   return completed.content ?? completed.embeds?.[0]?.description ?? 'You are verified.';

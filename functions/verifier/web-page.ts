@@ -9,7 +9,7 @@ const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' 
 
 /** Public: the type 3 verification page; its one-time token is the credential (a wrong or used one: 403). */
 export const handler = endpoint({ path: WebPath, query: WebQuery, response: { contentType: HTML, description: 'The verification page' } }, async ({ path, query }) => {
-  const entry = await entryOfToken(path.verifier_id, query.token);
-  if (!entry) return new RawBody(HTML, refusedPage(), PRIVATE, 403);
+  const found = await entryOfToken(path.verifier_id, query.token);
+  if (!found) return new RawBody(HTML, refusedPage(), PRIVATE, 403);
   return new RawBody(HTML, promptPage(webPageUrl(path.verifier_id, query.token!)), PRIVATE);
 });

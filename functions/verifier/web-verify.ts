@@ -9,7 +9,7 @@ const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' 
 
 /** Public: the page's form posts here; verifies as a WebLogin and uses the token up. */
 export const handler = endpoint({ path: WebPath, query: WebQuery, response: { contentType: HTML, description: 'The page saying the member is verified' } }, async ({ path, query }) => {
-  const entry = await entryOfToken(path.verifier_id, query.token);
-  if (!entry) return new RawBody(HTML, refusedPage(), PRIVATE, 403);
-  return new RawBody(HTML, donePage(await verifyOnTheWeb(entry)), PRIVATE);
+  const found = await entryOfToken(path.verifier_id, query.token);
+  if (!found) return new RawBody(HTML, refusedPage(), PRIVATE, 403);
+  return new RawBody(HTML, donePage(await verifyOnTheWeb(found)), PRIVATE);
 });
