@@ -14,7 +14,8 @@
  */
 import { PlatformCode, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { readModuleState } from '../../shared/modules/store.js';
-import { cancel, requestLater, scheduler } from '../../shared/scheduler/index.js';
+import { deleteKeys } from '../../shared/db/batch.js';
+import { dueKeysOf, requestLater, scheduler } from '../../shared/scheduler/index.js';
 import { WelcomingJobs, grantDueKey } from './keys.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
 import { deleteGrant, deleteGrants, grantContext, guildGrants, listTimedRoles, markGranted, memberGrants, putGrant } from './store.js';
@@ -75,14 +76,18 @@ export async function grantDue(guildId: string, memberId: string, timedRoleId: s
   return 'granted';
 }
 
-/** Forgets grants (their items first, which is what a due grant checks) and their due work. */
-async function forget(guildId: string, grants: readonly Grant[]): Promise<void> {
-  await deleteGrants(guildId, grants);
-  await cancelDueGrants(guildId, grants);
-}
+/** The table keys of the pending grants' due work. */
+const pendingDueKeys = (guildId: string, grants: readonly Grant[]) =>
+  dueKeysOf(WelcomingJobs.grant, grants.filter((g) => g.granted_at === undefined).map((g) => dueKeyOf(guildId, g)));
 
-const cancelDueGrants = (guildId: string, grants: readonly Grant[]) =>
-  Promise.all(grants.filter((g) => g.granted_at === undefined).map((g) => cancel(WelcomingJobs.grant, dueKeyOf(guildId, g))));
+/**
+ * Forgets grants and their due work in one batch delete: a due grant that
+ * runs meanwhile finds its due item gone (nothing to claim) or its grant
+ * item gone (nothing owed), so either order is safe.
+ */
+async function forget(guildId: string, grants: readonly Grant[]): Promise<void> {
+  await deleteGrants(guildId, grants, pendingDueKeys(guildId, grants));
+}
 
 /** A member left (or asked to be forgotten): their grants go, pending and made. Answers them. */
 export async function cancelMemberGrants(guildId: string, memberId: string): Promise<Grant[]> {
@@ -98,7 +103,7 @@ export async function cancelTimedRoleGrants(guildId: string, timedRoleId: string
 
 /** The module's items of the guild are deleted (the grants' with them): the grants' due work and the hourly catch-up go too. */
 export async function cancelGuildWork(guildId: string, grants: readonly Grant[]): Promise<void> {
-  await Promise.all([cancelDueGrants(guildId, grants), cancel(WelcomingJobs.catchUp, guildId)]);
+  await deleteKeys([...pendingDueKeys(guildId, grants), ...dueKeysOf(WelcomingJobs.catchUp, [guildId])]);
 }
 
 /** Makes sure the guild's hourly catch-up is on the scheduler (an existing one keeps its time). */

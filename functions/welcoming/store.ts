@@ -209,7 +209,9 @@ export const memberGrants = async (guildId: string, memberId: string) => (await 
 export const guildGrants = async (guildId: string) => (await itemsUnder(guildId, GRANT_PREFIX)).map(grantOf);
 
 /** Deletes these grants' items. */
-export const deleteGrants = (guildId: string, grants: readonly Grant[]) => deleteKeys(grants.map((g) => grantKey(guildId, g.member_id, g.timedrole_id)));
+/** Deletes grant items, and in the same batches any other keys given (their due work). */
+export const deleteGrants = (guildId: string, grants: readonly Grant[], alsoKeys: readonly Key[] = []) =>
+  deleteKeys([...grants.map((g) => grantKey(guildId, g.member_id, g.timedrole_id)), ...alsoKeys]);
 
 /** Removes every item of the module in the guild (responses, timed roles, grants, registry); answers the records among them, oldest first. */
 export async function deleteModuleItems(guildId: string): Promise<{ responses: WelcomeResponse[]; timedRoles: TimedRole[]; grants: Grant[] }> {

@@ -1,5 +1,5 @@
 import { timingsFromEnv } from './config.js';
-import { shardOf } from './keys.js';
+import { dueItemKey, shardOf } from './keys.js';
 import * as store from './store.js';
 import type { DueItem } from './store.js';
 
@@ -35,3 +35,9 @@ export async function requestLater(job: string, key: string, delayMs: number, pa
 
 /** Forgets the item (a cancelled timer); a message already sent then finds nothing and does nothing. */
 export const cancel = (job: string, key: string): Promise<void> => store.deleteDue(job, key);
+
+/**
+ * The table keys of due work, for a caller that forgets it in one batch
+ * delete together with its own items (what `cancel` does one at a time).
+ */
+export const dueKeysOf = (job: string, keys: readonly string[]) => keys.map((key) => dueItemKey(job, key));
