@@ -49,7 +49,7 @@ async function invites(service: LocalService): Promise<Row[]> {
   const platformUses = ((await (await fetch(`${service.sandboxUrl}/guilds/${guild}/invites`, { headers: { authorization: 'Bot x' } })).json()) as { code: string; uses: number }[]).reduce((n, i) => n + i.uses, 0);
   const claimed = (snapshot.invites as { current_uses: number }[]).reduce((n, i) => n + i.current_uses, 0);
   return [
-    { section: 'invite-tracker', measure: 'one join check (exact): DynamoDB requests / platform calls', value: `${single.requests} / ${single.platform}`, note: 'platform floor 2 (the guild invites, the vanity URL); table: state, recorded invites, the claim, the use and its pointer, an id' },
+    { section: 'invite-tracker', measure: 'one join check (exact): DynamoDB requests / platform calls', value: `${single.requests} (floor 4) / ${single.platform} (floor 2)`, note: 'platform: the guild invites, the vanity URL; table: state, recorded invites, the claim, the use and its pointer, an id (floor: the two reads, the claim, the use)' },
     { section: 'invite-tracker', measure: '50 joins at once through 5 invites: attributed exact', value: `${Math.round((exact / 50) * 100)}%`, note: `${exact} exact, ${50 - exact} ambiguous (several invites had unclaimed uses when checked); none guessed` },
     { section: 'invite-tracker', measure: 'increments claimed twice', value: String(claimed - platformUses), note: `${claimed} claimed for ${platformUses} uses on the platform (must be 0)` },
   ];
@@ -80,8 +80,8 @@ async function verifications(service: LocalService): Promise<Row[]> {
     rows.push({
       section: 'verifier',
       measure: `type ${type}: create + answer, DynamoDB requests / platform calls`,
-      value: `${created.requests}+${answered.requests} / ${created.platform}+${answered.platform}`,
-      note: type === 1 ? 'create: state with the member pointer, an id, entry and pointers written at once; answer: the ID pointer, then entry and state in one batch read, the verified write; platform: the prompt; the role, the callback (the member is read only when a text uses <user_name>)' : type === 2 ? 'the modal answer; the click before it asks with one callback' : 'the page POST; its GET reads the same two',
+      value: `${created.requests}+${answered.requests} (floor 2+2) / ${created.platform}+${answered.platform}`,
+      note: type === 1 ? 'floor: one read that decides and one write each; create: state with the member pointer, an id, entry and pointers written at once; answer: the ID pointer, then entry and state in one batch read, the verified write; platform: the prompt; the role, the callback (the member is read only when a text uses <user_name>)' : type === 2 ? 'the modal answer; the click before it asks with one callback' : 'the page POST; its GET reads the same two',
     });
   }
   return rows;
