@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readModuleState } from '../../shared/modules/store.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { MessageCreate } from '../../shared/platform/types.js';
-import { type DueItem, cancel, scheduler } from '../../shared/scheduler/index.js';
+import { type DueItem, cancelAll, scheduler } from '../../shared/scheduler/index.js';
 import { dueItemKey } from '../../shared/scheduler/keys.js';
 import { drawRound } from './draw.js';
 import { announcement, giveawayMessage } from './render.js';
@@ -37,7 +37,7 @@ export const requestRefresh = (guildId: string, entryId: string, seen?: DueItem 
   scheduler.requestSoon(GiveawayJobs.refresh, dueKeyOf(guildId, entryId), REFRESH_DELAY_MS, {}, seen);
 
 export async function cancelTimers(guildId: string, entryId: string): Promise<void> {
-  await Promise.all(Object.values(GiveawayJobs).map((job) => cancel(job, dueKeyOf(guildId, entryId))));
+  await cancelAll(Object.values(GiveawayJobs).map((job) => ({ job, key: dueKeyOf(guildId, entryId) })));
 }
 
 /** Edits the giveaway's message to what the stored giveaway is now; a message deleted meanwhile is fine. */

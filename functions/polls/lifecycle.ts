@@ -9,7 +9,7 @@ import { notFound, unprocessable } from '../../shared/errors.js';
 import { readModuleState } from '../../shared/modules/store.js';
 import { MODULE_CATALOGUE } from '../../shared/modules/catalogue.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { type DueItem, cancel, scheduler } from '../../shared/scheduler/index.js';
+import { type DueItem, cancel, cancelAll, scheduler } from '../../shared/scheduler/index.js';
 import { PollJobs, dueKeyOf } from './keys.js';
 import { syncPollMessage } from './message.js';
 import { type Poll, PollType } from './model.js';
@@ -51,7 +51,7 @@ export function requestRefresh(guildId: string, pollId: string, seen?: DueItem |
 /** Forgets the poll's timers and pending refresh, except the job currently running (it completes itself). */
 export async function cancelPollWork(guildId: string, pollId: string, except?: string): Promise<void> {
   const key = dueKeyOf(guildId, pollId);
-  await Promise.all(Object.values(PollJobs).filter((job) => job !== except).map((job) => cancel(job, key)));
+  await cancelAll(Object.values(PollJobs).filter((job) => job !== except).map((job) => ({ job, key })));
 }
 
 export type CloseTrigger = 'request' | 'timer';

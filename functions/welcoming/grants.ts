@@ -78,7 +78,7 @@ export async function grantDue(guildId: string, memberId: string, timedRoleId: s
 
 /** The table keys of the pending grants' due work. */
 const pendingDueKeys = (guildId: string, grants: readonly Grant[]) =>
-  dueKeysOf(WelcomingJobs.grant, grants.filter((g) => g.granted_at === undefined).map((g) => dueKeyOf(guildId, g)));
+  dueKeysOf(grants.filter((g) => g.granted_at === undefined).map((g) => ({ job: WelcomingJobs.grant, key: dueKeyOf(guildId, g) })));
 
 /**
  * Forgets grants and their due work in one batch delete: a due grant that
@@ -103,7 +103,7 @@ export async function cancelTimedRoleGrants(guildId: string, timedRoleId: string
 
 /** The module's items of the guild are deleted (the grants' with them): the grants' due work and the hourly catch-up go too. */
 export async function cancelGuildWork(guildId: string, grants: readonly Grant[]): Promise<void> {
-  await deleteKeys([...pendingDueKeys(guildId, grants), ...dueKeysOf(WelcomingJobs.catchUp, [guildId])]);
+  await deleteKeys([...pendingDueKeys(guildId, grants), ...dueKeysOf([{ job: WelcomingJobs.catchUp, key: guildId }])]);
 }
 
 /** Makes sure the guild's hourly catch-up is on the scheduler (an existing one keeps its time). */

@@ -6,7 +6,7 @@ import { type ConsumerOptions, type DueHandler, type ProduceResult, scheduler } 
  * import. See `scheduler.ts` for the design.
  */
 export { scheduler, createScheduler, runWillFollow, type DueWork, type DueHandler, type HandlerResult, type Scheduler, type ProduceResult } from './scheduler.js';
-export { cancel, dueKeysOf, requestLater } from './table-only.js';
+export { cancel, cancelAll, dueKeysOf, requestLater, type WorkRef } from './table-only.js';
 export { setJobSender, jobSender, queueUrlEnvName, type JobMessageSender } from './sender.js';
 export { onWorkDone, type WorkDone } from './observe.js';
 export { type SchedulerTimings, DEFAULT_TIMINGS } from './config.js';

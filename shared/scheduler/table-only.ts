@@ -1,3 +1,4 @@
+import { deleteKeys } from '../db/batch.js';
 import { timingsFromEnv } from './config.js';
 import { dueItemKey, shardOf } from './keys.js';
 import * as store from './store.js';
@@ -36,8 +37,17 @@ export async function requestLater(job: string, key: string, delayMs: number, pa
 /** Forgets the item (a cancelled timer); a message already sent then finds nothing and does nothing. */
 export const cancel = (job: string, key: string): Promise<void> => store.deleteDue(job, key);
 
+/** Due work named by its job and key. */
+export interface WorkRef {
+  job: string;
+  key: string;
+}
+
 /**
  * The table keys of due work, for a caller that forgets it in one batch
  * delete together with its own items (what `cancel` does one at a time).
  */
-export const dueKeysOf = (job: string, keys: readonly string[]) => keys.map((key) => dueItemKey(job, key));
+export const dueKeysOf = (work: readonly WorkRef[]) => work.map(({ job, key }) => dueItemKey(job, key));
+
+/** Forgets several pieces of due work in one batch delete. */
+export const cancelAll = (work: readonly WorkRef[]): Promise<void> => deleteKeys(dueKeysOf(work));
