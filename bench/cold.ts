@@ -244,11 +244,15 @@ export async function coldRequestBench(): Promise<ColdResult> {
     };
     const samples = new Map<string, Sample[]>();
     const requests = new Map<string, number>();
+    // Each cold request acts for a guild of its own, so what another function did (enable a module, create a
+    // record) never changes the path a function takes: every sample of a function answers the same way.
+    let guilds = 0n;
     const coldRequest = async (call: Invocation) => {
       const file = pathToFileURL(join(outdir, call.key, 'index.mjs')).href;
+      const guild = (BigInt(GUILD) + ++guilds).toString();
       proxy.take();
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
-        env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event: call.event }) },
+        env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event: call.event }).replaceAll(GUILD, guild) },
         encoding: 'utf8',
       });
       const got = JSON.parse(stdout) as Sample;
