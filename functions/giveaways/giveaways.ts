@@ -10,13 +10,13 @@ import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
 import { joinIds } from '../../shared/modules/store.js';
-import { assertEnabled, requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
-import { runWillFollow } from '../../shared/scheduler/index.js';
+import { requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
+import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { mintSeed, seedHash, drawRound } from './draw.js';
 import { announceRound, cancelTimers, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
-import { type Giveaway, MAX_ENTRANTS, addEntrant, deleteGiveaway, getEntryContext, giveawayKey, giveawayOf, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
+import { type Giveaway, MAX_ENTRANTS, addEntrant, deleteGiveaway, giveawayKey, giveawayOf, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
 
 export const MODULE = 'giveaways';
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
@@ -163,8 +163,8 @@ const refusal = (entryId: string, memberId: string, why: string) => {
 
 /** A member (X-Acting-User-Id) enters or leaves: one conditional write; the message's count follows within seconds. */
 export async function changeEntry(guildId: string, entryId: string, memberId: string, action: 'enter' | 'leave') {
-  const { state, refresh } = await getEntryContext(guildId, refreshKeyOf(guildId, entryId));
-  assertEnabled(guildId, MODULE, state);
+  // The pending message refresh comes with the module state: an entrant landing well before it runs needs not ask for another.
+  const refresh = (await requireEnabledWith(guildId, MODULE, refreshKeyOf(guildId, entryId))) as DueItem | null;
   const result = action === 'enter' ? await addEntrant(guildId, entryId, memberId) : await removeEntrant(guildId, entryId, memberId);
   if (result !== 'done') throw refusal(entryId, memberId, result);
   if (!runWillFollow(refresh)) await requestRefresh(guildId, entryId, refresh);

@@ -12,13 +12,11 @@
  * An item holds up to 400 KB, so a giveaway takes at most MAX_ENTRANTS.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { getNamed } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, guildKey, moduleStateKey } from '../../shared/modules/store.js';
-import type { DueItem } from '../../shared/scheduler/index.js';
+import { guildKey } from '../../shared/modules/store.js';
 
 /** Entrants one giveaway item can hold with room to spare (400 KB per item). */
 export const MAX_ENTRANTS = 15_000;
@@ -138,16 +136,6 @@ export async function addEntrant(guildId: string, entryId: string, memberId: str
     ),
   );
   return done ? 'done' : whyRefused(guildId, entryId, memberId, true);
-}
-
-/**
- * What an enter or leave reads before its write, in one batch read: the
- * module state, and the pending message refresh (an entrant landing well
- * before it runs needs not ask for another).
- */
-export async function getEntryContext(guildId: string, refreshKey: { pk: string; sk: string }): Promise<{ state: ModuleStateItem | null; refresh: DueItem | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, 'giveaways'), refresh: refreshKey });
-  return { state: found.state as ModuleStateItem | null, refresh: found.refresh as DueItem | null };
 }
 
 /** One member leaves: one conditional update. */

@@ -97,16 +97,6 @@ export async function findPollByMessage(guildId: string, channelId: string, mess
   return out.Item ? getPoll(guildId, String(out.Item.poll_id)) : null;
 }
 
-/** The module state and the poll of a message: one batch read of both keys, then the poll. */
-export async function getStateAndPollOfMessage(
-  guildId: string,
-  channelId: string,
-  messageId: string,
-): Promise<{ state: ModuleStateItem | null; poll: Poll | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, 'polls'), pointer: pollMessageKey(guildId, channelId, messageId) });
-  return { state: found.state as ModuleStateItem | null, poll: found.pointer ? await getPoll(guildId, String(found.pointer.poll_id)) : null };
-}
-
 /** Every poll of a guild (any order). */
 export async function listPolls(guildId: string): Promise<Poll[]> {
   const items = await queryAll({

@@ -9,16 +9,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
-import { assertEnabled } from '../../shared/modules/state.js';
-import { readModuleState } from '../../shared/modules/store.js';
+import { assertEnabled, requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
 import { platform } from '../../shared/platform/client.js';
 import { dueItemKey } from '../../shared/scheduler/keys.js';
 import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
-import { PollJobs, dueKeyOf } from './keys.js';
+import { PollJobs, dueKeyOf, pollMessageKey } from './keys.js';
 import { requestRefresh } from './lifecycle.js';
 import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType, type Voter } from './model.js';
-import { getStateAndPollOfMessage, getVoteContext, getVoter, writeVoter } from './store.js';
+import { getPoll, getVoteContext, getVoter, writeVoter } from './store.js';
 
 /** A dozen votes of one member at once settle within a dozen rounds; far more means the table is struggling. */
 const MAX_ATTEMPTS = 40;
@@ -61,11 +60,11 @@ async function resolvePoll(input: VoteInput): Promise<Resolved> {
     return { poll: found.poll, voter: found.voter, refresh: found.refresh };
   }
   if (input.channelId && input.messageId) {
-    const found = await getStateAndPollOfMessage(input.guildId, input.channelId, input.messageId);
-    assertEnabled(input.guildId, 'polls', found.state);
-    poll = found.poll;
+    // The module state with the message's pointer, then the poll it names.
+    const pointer = await requireEnabledWith(input.guildId, 'polls', pollMessageKey(input.guildId, input.channelId, input.messageId));
+    poll = pointer ? await getPoll(input.guildId, String(pointer.poll_id)) : null;
   } else {
-    assertEnabled(input.guildId, 'polls', await readModuleState(input.guildId, 'polls'));
+    await requireEnabled(input.guildId, 'polls');
   }
   if (!poll) throw notFound(`There is no poll on message ${input.messageId} in channel ${input.channelId} of guild ${input.guildId}.`);
   return { poll };

@@ -2,9 +2,9 @@
  * Removing the module's data: panels whose message or channel is gone, all
  * of a guild's data (module delete), and a member's references (privacy).
  */
-import { assertEnabled, requireEnabled, resetModule } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
 import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
-import { deleteAll, findChannelPanels, getPanel, getStateAndPanelIdOfMessage, listMemberClaims, listModuleItems, listPanelClaims } from './store.js';
+import { deleteAll, findChannelPanels, getPanel, listMemberClaims, listModuleItems, listPanelClaims, messageKey } from './store.js';
 
 
 function removed(panels: Panel[]) {
@@ -31,9 +31,8 @@ async function channelPanels(guildId: string, channelId: string): Promise<Panel[
 
 /** The panel on a message (none: empty), the module state read with the message's pointer. */
 async function messagePanel(guildId: string, channelId: string, messageId: string): Promise<Panel[]> {
-  const { state, panelId } = await getStateAndPanelIdOfMessage(guildId, channelId, messageId);
-  assertEnabled(guildId, MODULE, state);
-  const panel = panelId === null ? null : await getPanel(guildId, panelId);
+  const pointer = await requireEnabledWith(guildId, MODULE, messageKey(guildId, channelId, messageId));
+  const panel = pointer ? await getPanel(guildId, String(pointer.panel_id)) : null;
   return panel ? [panel] : [];
 }
 

@@ -30,8 +30,8 @@ import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { mintId } from '../../shared/ids.js';
-import { type ModuleStateItem, guildKey, moduleStateKey } from '../../shared/modules/store.js';
-import { type Claim, MODULE, type Panel } from './model.js';
+import { guildKey } from '../../shared/modules/store.js';
+import type { Claim, Panel } from './model.js';
 
 type Item = Record<string, NativeAttributeValue>;
 type Key = { pk: string; sk: string };
@@ -53,7 +53,7 @@ const claimKey = (guildId: string, panelId: string, memberId: string): Key => ({
 });
 const MESSAGE_PREFIX = 'RR#MSG#';
 const messagesOfChannelPrefix = (channelId: string) => `${MESSAGE_PREFIX}${channelId}#`;
-const messageKey = (guildId: string, channelId: string, messageId: string): Key => ({
+export const messageKey = (guildId: string, channelId: string, messageId: string): Key => ({
   pk: guildKey(guildId),
   sk: `${messagesOfChannelPrefix(channelId)}${messageId}`,
 });
@@ -88,12 +88,6 @@ async function put(item: Item, condition: string, values?: Item): Promise<boolea
 export async function getPanel(guildId: string, panelId: string): Promise<Panel | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: panelKey(guildId, panelId), ConsistentRead: true }));
   return out.Item ? panelOf(out.Item) : null;
-}
-
-/** The module state and the ID of the panel on a message (null: none), in one consistent batch read. */
-export async function getStateAndPanelIdOfMessage(guildId: string, channelId: string, messageId: string): Promise<{ state: ModuleStateItem | null; panelId: string | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, MODULE), message: messageKey(guildId, channelId, messageId) });
-  return { state: found.state as ModuleStateItem | null, panelId: found.message ? String(found.message.panel_id) : null };
 }
 
 /** A panel and a member's claim on it, in one consistent batch read. */

@@ -14,8 +14,7 @@
  */
 import { PlatformCode, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { readModuleState } from '../../shared/modules/store.js';
-import { deleteKeys } from '../../shared/db/batch.js';
-import { dueKeysOf, requestLater, scheduler } from '../../shared/scheduler/index.js';
+import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '../../shared/scheduler/index.js';
 import { WelcomingJobs, grantDueKey } from './keys.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
 import { deleteGrant, deleteGrants, grantContext, guildGrants, listTimedRoles, markGranted, memberGrants, putGrant } from './store.js';
@@ -76,9 +75,9 @@ export async function grantDue(guildId: string, memberId: string, timedRoleId: s
   return 'granted';
 }
 
-/** The table keys of the pending grants' due work. */
-const pendingDueKeys = (guildId: string, grants: readonly Grant[]) =>
-  dueKeysOf(grants.filter((g) => g.granted_at === undefined).map((g) => ({ job: WelcomingJobs.grant, key: dueKeyOf(guildId, g) })));
+/** The due work of the grants still pending. */
+const pendingWork = (guildId: string, grants: readonly Grant[]): WorkRef[] =>
+  grants.filter((g) => g.granted_at === undefined).map((g) => ({ job: WelcomingJobs.grant, key: dueKeyOf(guildId, g) }));
 
 /**
  * Forgets grants and their due work in one batch delete: a due grant that
@@ -86,7 +85,7 @@ const pendingDueKeys = (guildId: string, grants: readonly Grant[]) =>
  * item gone (nothing owed), so either order is safe.
  */
 async function forget(guildId: string, grants: readonly Grant[]): Promise<void> {
-  await deleteGrants(guildId, grants, pendingDueKeys(guildId, grants));
+  await deleteGrants(guildId, grants, dueKeysOf(pendingWork(guildId, grants)));
 }
 
 /** A member left (or asked to be forgotten): their grants go, pending and made. Answers them. */
@@ -103,7 +102,7 @@ export async function cancelTimedRoleGrants(guildId: string, timedRoleId: string
 
 /** The module's items of the guild are deleted (the grants' with them): the grants' due work and the hourly catch-up go too. */
 export async function cancelGuildWork(guildId: string, grants: readonly Grant[]): Promise<void> {
-  await deleteKeys([...pendingDueKeys(guildId, grants), ...dueKeysOf([{ job: WelcomingJobs.catchUp, key: guildId }])]);
+  await cancelAll([...pendingWork(guildId, grants), { job: WelcomingJobs.catchUp, key: guildId }]);
 }
 
 /** Makes sure the guild's hourly catch-up is on the scheduler (an existing one keeps its time). */
