@@ -114,10 +114,10 @@ function common(job: string, key: string, shard: number, now: number, payload: R
  * write), dispatched and in the index at the end of that lease, as
  * `markDispatched` leaves it. One write instead of two for work due soon.
  */
-function placement(dueAt: number, leaseUntil: number | undefined, now: number): { sent: string; values: Record<string, unknown> } {
+function placement(dueAt: number, leaseUntil: number | undefined, now: number, sentAt = ':sent'): { sent: string; values: Record<string, unknown> } {
   return leaseUntil === undefined
     ? { sent: '', values: { ':phase': 'pending', ':isk': dueIndexTime(dueAt), ':dispatches': 0 } }
-    : { sent: ', dispatched_at = :sent', values: { ':phase': 'dispatched', ':isk': dueIndexTime(leaseUntil), ':dispatches': 1, ':sent': now } };
+    : { sent: `, dispatched_at = ${sentAt}`, values: { ':phase': 'dispatched', ':isk': dueIndexTime(leaseUntil), ':dispatches': 1, ':sent': now } };
 }
 
 /** Sets (or moves) the due time of an item and makes it pending (or dispatched, given `leaseUntil`); answers the item. */
@@ -140,8 +140,7 @@ export async function putDue(job: string, key: string, shard: number, dueAt: num
  * `gen` 1 means this request created it.
  */
 export async function requestDue(job: string, key: string, shard: number, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem> {
-  const { values } = placement(dueAt, leaseUntil, now);
-  const sent = leaseUntil === undefined ? '' : ', dispatched_at = if_not_exists(dispatched_at, :sent)';
+  const { sent, values } = placement(dueAt, leaseUntil, now, 'if_not_exists(dispatched_at, :sent)');
   const item = await update(
     job,
     key,
