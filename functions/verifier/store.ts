@@ -60,12 +60,6 @@ export async function getVerification(guildId: string, verifierId: string): Prom
   return out.Item ? verificationOf(out.Item) : null;
 }
 
-/** The entry of a verifier ID, whatever its guild (handling names no guild; the web page only an ID). */
-export async function findVerification(verifierId: string): Promise<Verification | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: idKey(verifierId), ConsistentRead: true }));
-  return out.Item ? getVerification(String(out.Item.guild_id), verifierId) : null;
-}
-
 /** The entry of a verifier ID with its guild's module state: the ID pointer, then both in one batch read. */
 export async function findVerificationWithState(verifierId: string): Promise<{ entry: Verification; state: ModuleStateItem | null } | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: idKey(verifierId), ConsistentRead: true }));

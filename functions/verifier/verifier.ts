@@ -14,7 +14,7 @@ import { isPlatformError, platform } from '../../shared/platform/client.js';
 import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
 import { renderMessage } from '../../shared/templates/index.js';
 import { variablesFor } from '../../shared/templates/members.js';
-import { type Verification, findVerification, findVerificationWithState, getVerification, insertVerification, openVerificationWithState, updateVerification } from './store.js';
+import { type Verification, findVerificationWithState, getVerification, insertVerification, openVerificationWithState, updateVerification } from './store.js';
 
 export const MODULE = 'verifier';
 export const MAX_FAILED_ATTEMPTS = 5;
@@ -75,10 +75,13 @@ export async function createVerification(guildId: string, memberId: string, requ
   return { message: `The verification prompt was ${reused ? 'sent again' : 'sent'} to member ${memberId}${typeof settings.verifier_channel === 'string' ? ` in channel ${channelId}` : ' as a DM'}.`, verifier_id: entry.verifier_id };
 }
 
-async function loadEntry(verifierId: string): Promise<Verification> {
-  const entry = await findVerification(verifierId);
-  if (!entry) throw notFound(`There is no verification ${verifierId}.`);
-  return entry;
+const noVerification = (verifierId: string) => notFound(`There is no verification ${verifierId}.`);
+
+/** The entry as stored now, read again after a conditional write lost to another change; 404 when it is gone. */
+async function reread(entry: Verification): Promise<Verification> {
+  const current = await getVerification(entry.guild_id, entry.verifier_id);
+  if (!current) throw noVerification(entry.verifier_id);
+  return current;
 }
 
 /**
@@ -100,8 +103,7 @@ async function verify(entry: Verification, settings: Record<string, unknown>): P
   }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (await updateVerification(entry, { is_verified: true, verified_at: new Date().toISOString(), _token_hash: null })) return;
-    const current = await getVerification(entry.guild_id, entry.verifier_id);
-    if (!current) throw notFound(`There is no verification ${entry.verifier_id}.`);
+    const current = await reread(entry);
     // Verified meanwhile, or a new prompt replaced the link this answer came through.
     if (current.is_verified || current._token_hash !== entry._token_hash) break;
     entry = current;
@@ -124,7 +126,7 @@ async function completedMessage(settings: Record<string, unknown>, guildId: stri
 /** `/event/handle-verification`: the entry's own member answers a prompt (a click, or the passphrase modal). */
 export async function handleVerification(verifierId: string, actor: string, answer: Answer) {
   const found = await findVerificationWithState(verifierId);
-  if (!found) throw notFound(`There is no verification ${verifierId}.`);
+  if (!found) throw noVerification(verifierId);
   const { entry } = found;
   if (entry.user_id !== actor) throw forbidden(`Verification ${verifierId} belongs to member ${entry.user_id}; member ${actor} cannot answer it.`);
   const settings = assertEnabled(entry.guild_id, MODULE, found.state).settings ?? {};
@@ -170,7 +172,7 @@ async function checkPassphrase(entry: Verification, passphrase: string, given: s
     if (await updateVerification(entry, fields)) {
       throw unprocessable(`The passphrase is wrong (${failed} wrong so far${fields._locked_until ? '; answers are refused for 10 minutes' : ''}).`);
     }
-    entry = await loadEntry(entry.verifier_id);
+    entry = await reread(entry);
   }
   throw unprocessable('The passphrase could not be checked; try again.');
 }
