@@ -16,7 +16,7 @@ const MAX_CATCH_UP_ROUNDS = 3;
 
 const panelMissing = (guildId: string, panelId: string) => notFound(`Guild ${guildId} has no reaction-role panel '${panelId}'.`);
 
-export async function loadPanel(guildId: string, panelId: string): Promise<Panel> {
+async function loadPanel(guildId: string, panelId: string): Promise<Panel> {
   const panel = await getPanel(guildId, panelId);
   if (!panel) throw panelMissing(guildId, panelId);
   return panel;

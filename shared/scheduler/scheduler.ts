@@ -66,7 +66,7 @@ export interface SchedulerDeps {
  * before then is in that run. Jobs asked for with `requestSoon` space their
  * reruns by more than this.
  */
-export const EARLY_START_MARGIN_MS = 750;
+const EARLY_START_MARGIN_MS = 750;
 
 /**
  * Whether a run of the item will surely start more than `marginMs` after
