@@ -8,6 +8,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/db/client.js';
 import { conditional, isConditionFailed } from '../../shared/db/errors.js';
+import { keyOf } from '../../shared/db/batch.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
 import { guildKey } from '../../shared/modules/store.js';
@@ -164,7 +165,20 @@ export async function guildsWithCounters(): Promise<string[]> {
   return items.map((item) => String(item.sk));
 }
 
-/** Every item of the guild's counters (settings delete): the counters, their places and the guild's note in the refresh list. */
-export function counterDataKeys(guildId: string, counters: Pick<Counter, 'counter_id'>[]): Record<string, string>[] {
-  return [...counters.map((c) => counterKey(guildId, c.counter_id)), slotsKey(guildId), guildWithCountersKey(guildId)];
+/**
+ * The guild's counters and the keys of every item they keep (settings
+ * delete): the counters and their places, one query of the `COUNTER` prefix,
+ * and the guild's note in the refresh list. A guild that never took a place
+ * has none of them, so nothing is written for it. A note a crash left
+ * behind is dropped by the refresh, which finds no counters.
+ */
+export async function counterData(guildId: string): Promise<{ counters: Counter[]; keys: { pk: string; sk: string }[] }> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': 'COUNTER' },
+    ConsistentRead: true,
+  });
+  const counters = items.filter((item) => String(item.sk).startsWith(PREFIX)).map(counterOf).sort((a, b) => b.id - a.id);
+  const keys = items.map(keyOf);
+  return { counters, keys: keys.length ? [...keys, guildWithCountersKey(guildId)] : [] };
 }

@@ -10,7 +10,7 @@ import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
 import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { platform } from '../../shared/platform/client.js';
-import { counterDataKeys, counterRecord, listCounters } from './counters-store.js';
+import { counterData, counterRecord } from './counters-store.js';
 import type { SettingsInput } from './schemas.js';
 import { entryRecord, listStarboardEntries, starboardKeys } from './starboard-store.js';
 import { deleteKeys, guildStatKeysPage } from './store.js';
@@ -43,8 +43,8 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
 /** Answers what it removed: the settings record (null when there was none), the counters and the starboard entries. */
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
-  const [counters, entries, first] = await Promise.all([listCounters(guildId), listStarboardEntries(guildId), guildStatKeysPage(guildId)]);
-  await deleteKeys([...counterDataKeys(guildId, counters), ...starboardKeys(entries), ...first.keys]);
+  const [{ counters, keys }, entries, first] = await Promise.all([counterData(guildId), listStarboardEntries(guildId), guildStatKeysPage(guildId)]);
+  await deleteKeys([...keys, ...starboardKeys(entries), ...first.keys]);
   // Every record and open session of the guild is in one partition: the rest of it, page by page.
   for (let start = first.lastKey; start; ) {
     const page = await guildStatKeysPage(guildId, start);
