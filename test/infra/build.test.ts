@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -50,6 +51,20 @@ describe('build (fake route list)', () => {
     expect(readFileSync(one, 'utf8')).toMatch(/from\s*"@aws-sdk\/client-dynamodb"/);
     expect(existsSync(`${one}.map`)).toBe(true);
     expect(readBuildInfo(join(root, 'dist/external'))).toEqual({ sdk: 'external', sourceMaps: true });
+  });
+
+  it('loads the web streams only when code first touches them (middy imports them for response streaming)', async () => {
+    write('functions/a/streams.ts', "import { ReadableStream } from 'node:stream/web';\nexport const handler = async () => ({ statusCode: 200, body: String(new ReadableStream() instanceof ReadableStream) });\n");
+    await buildFunctions({ routes: [{ file: 'functions/a/streams.ts' }], root, outdir: 'dist/streams' });
+    const bundle = pathToFileURL(join(root, 'dist/streams/a.streams/index.mjs')).href;
+    // A fresh process: the test runner itself has loaded the web streams long ago.
+    const script = `const loaded = () => process.moduleLoadList.some((m) => m.includes('webstreams/readablestream'));
+      const { handler } = await import(${JSON.stringify(bundle)});
+      const atLoad = loaded();
+      const { body } = await handler();
+      console.log(JSON.stringify({ atLoad, body, afterUse: loaded() }));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ atLoad: false, body: 'true', afterUse: true });
   });
 
   it('fails listing every missing handler file', async () => {
