@@ -48,9 +48,11 @@ export const builtinsAsRequire: Plugin = {
     build.onLoad({ filter: /.*/, namespace: 'builtin-as-require' }, (args) => {
       const id = JSON.stringify(`node:${args.path}`);
       if (!LOADED_ON_FIRST_USE.has(args.path)) return { contents: `module.exports = require(${id});`, loader: 'js' };
-      const names = Object.getOwnPropertyNames(process.getBuiltinModule(`node:${args.path}`) as object);
-      const getters = names.map((name) => `${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] }`);
-      return { contents: `let real;\nconst load = () => (real ??= require(${id}));\nmodule.exports = Object.defineProperties({}, { ${getters.join(', ')} });\n`, loader: 'js' };
+      const names = JSON.stringify(Object.getOwnPropertyNames(process.getBuiltinModule(`node:${args.path}`) as object).join());
+      return {
+        contents: `let real;\nconst load = () => (real ??= require(${id}));\nfor (const name of ${names}.split(',')) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });\n`,
+        loader: 'js',
+      };
     });
   },
 };
