@@ -72,6 +72,7 @@ export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
   // The items first: a due grant that runs meanwhile finds its grant gone.
   const removed = await deleteModuleItems(guildId);
-  await cancelGuildWork(guildId, removed.grants);
+  // Without timed roles nothing is due: a catch-up left by timed roles deleted before finds none and ends by itself.
+  if (removed.timedRoles.length > 0 || removed.grants.length > 0) await cancelGuildWork(guildId, removed.grants);
   return { settings, responses: removed.responses.reverse(), timedroles: removed.timedRoles.reverse() };
 }

@@ -57,11 +57,21 @@ describe.concurrent('a timed role on join', () => {
     expect(await grantRequests(world, guild, member, role)).toEqual([]);
   });
 
-  it('is cancelled when the settings are deleted', async () => {
+  it('is cancelled when the settings are deleted, with the hourly catch-up', async () => {
     const { guild, role, member } = await joinedWithTimedRole(2);
+    expect(await getDue(WelcomingJobs.catchUp, guild)).not.toBeNull();
     expect(ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } })).timedroles).toHaveLength(1);
+    expect(await getDue(WelcomingJobs.catchUp, guild)).toBeNull();
     await pause(3000);
     expect(await grantRequests(world, guild, member, role)).toEqual([]);
+  });
+
+  it('leaves a catch-up whose timed roles were deleted before the settings to end at its next run', async () => {
+    const guild = await welcomingGuild(world, { timedroles_enabled: true });
+    const timedRole = await addTimedRole(world, guild, snowflake(), 60);
+    ok(await world.call('DELETE', `/timedroles/${timedRole.timedrole_id}`, { body: { guild_id: guild } }));
+    expect(ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } })).timedroles).toEqual([]);
+    expect(await hourlyCatchUp(guild)).toBeNull();
   });
 
   it('is skipped for a member gone at grant time (platform 10007), and not tried again', async () => {
