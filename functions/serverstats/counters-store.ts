@@ -89,6 +89,8 @@ export async function deleteCounter(guildId: string, counterId: string): Promise
  * for the last place cannot both get it. Deletes give places back.
  */
 const slotsKey = (guildId: string) => ({ pk: guildKey(guildId), sk: 'COUNTERSLOTS' });
+/** The sort-key prefix of the counters (`COUNTER#`) and of their places (`COUNTERSLOTS`). */
+const COUNTER_ITEMS = 'COUNTER';
 
 export async function takeCounterSlot(guildId: string, max: number): Promise<boolean> {
   return conditional(() =>
@@ -167,7 +169,7 @@ export async function guildsWithCounters(): Promise<string[]> {
 
 /**
  * The guild's counters and the keys of every item they keep (settings
- * delete): the counters and their places, one query of the `COUNTER` prefix,
+ * delete): the counters and their places, one query of their prefix,
  * and the guild's note in the refresh list. A guild that never took a place
  * has none of them, so nothing is written for it. A note a crash left
  * behind is dropped by the refresh, which finds no counters.
@@ -175,7 +177,7 @@ export async function guildsWithCounters(): Promise<string[]> {
 export async function counterData(guildId: string): Promise<{ counters: Counter[]; keys: { pk: string; sk: string }[] }> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': 'COUNTER' },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': COUNTER_ITEMS },
     ConsistentRead: true,
   });
   const counters = items.filter((item) => String(item.sk).startsWith(PREFIX)).map(counterOf).sort((a, b) => b.id - a.id);
