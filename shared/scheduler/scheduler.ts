@@ -297,7 +297,8 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
       await release(job, message.key, claimId, result.next, doneAt);
       return true;
     }
-    if (!(await store.completeDue(job, message.key, claimId, claimed.gen))) {
+    // A follow-up asked for before the claim makes the delete's condition fail: go straight to the rerun.
+    if (claimed.follow === true || !(await store.completeDue(job, message.key, claimId, claimed.gen))) {
       // New work was requested while this run went on: run again (spaced), unless the claim was lost.
       // Only when the item was also moved later meanwhile (or the claim lost) is it read, to run at its time.
       const next = doneAt + (options.minSpacingMs ?? 0);

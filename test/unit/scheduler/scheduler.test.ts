@@ -267,7 +267,11 @@ describe('coalesced requests', () => {
     expect(after).toMatchObject({ phase: 'dispatched', follow: true, due_at: seen!.due_at });
     expect(runWillFollow(after, 750, t.clock.now)).toBe(true);
     t.advance(200);
+    const requests = countRequests();
     await consume(t.eventOf([t.sent[0]!]));
+    // The claim, then the rerun's release at once: the claim showed the follow-up, so no delete is tried.
+    expect(requests.take()).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
+    requests.stop();
     expect(runs).toBe(1);
     // The follow-up is sent, spaced after the run, and the flag is gone with it.
     expect(t.sent).toHaveLength(2);
