@@ -10,7 +10,7 @@ import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
 import { joinIds } from '../../shared/modules/store.js';
-import { requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWith } from '../../shared/modules/state.js';
 import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { mintSeed, seedHash, drawRound } from './draw.js';
@@ -64,9 +64,7 @@ export interface Asker {
 
 /** The giveaway, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadGiveaway(guildId: string, entryId: string): Promise<Giveaway> {
-  const item = await requireEnabledWith(guildId, MODULE, giveawayKey(guildId, entryId));
-  if (!item) throw notFound(`Guild ${guildId} has no giveaway ${entryId}.`);
-  return giveawayOf(item);
+  return giveawayOf(await requireEnabledRecord(guildId, MODULE, giveawayKey(guildId, entryId), `Guild ${guildId} has no giveaway ${entryId}.`));
 }
 
 export async function createGiveaway(guildId: string, input: { channel_id: string; giveaway_owner_id: string; prize: string; winner_count: number; end_time: string; description: string | null }) {

@@ -9,7 +9,7 @@ import { paginate } from '../../shared/db/pagination.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledRecord } from '../../shared/modules/state.js';
 import { platform } from '../../shared/platform/client.js';
 import { cancel } from '../../shared/scheduler/index.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
@@ -34,19 +34,17 @@ export async function recordOf(poll: Poll): Promise<Record<string, unknown>> {
   return pollRecord(poll, await tallyFor(poll));
 }
 
-const pollMissing = (guildId: string, pollId: string) => notFound(`There is no poll ${pollId} in guild ${guildId}.`);
+const pollMissing = (guildId: string, pollId: string) => `There is no poll ${pollId} in guild ${guildId}.`;
 
 async function requirePoll(guildId: string, pollId: string): Promise<Poll> {
   const poll = await getPoll(guildId, pollId);
-  if (!poll) throw pollMissing(guildId, pollId);
+  if (!poll) throw notFound(pollMissing(guildId, pollId));
   return poll;
 }
 
 /** The poll, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireEnabledPoll(guildId: string, pollId: string): Promise<Poll> {
-  const poll = pollOf(await requireEnabledWith(guildId, MODULE, pollItemKey(guildId, pollId)));
-  if (!poll) throw pollMissing(guildId, pollId);
-  return poll;
+  return pollOf(await requireEnabledRecord(guildId, MODULE, pollItemKey(guildId, pollId), pollMissing(guildId, pollId)))!;
 }
 
 const answersOf = (answers: readonly AnswerInput[]): PollAnswer[] =>

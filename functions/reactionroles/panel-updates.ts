@@ -4,7 +4,7 @@
  * refuses so that a failed request leaves nothing behind.
  */
 import { databaseFailed, notFound } from '../../shared/errors.js';
-import { requireEnabledWith } from '../../shared/modules/state.js';
+import { requireEnabledRecord } from '../../shared/modules/state.js';
 import { MODULE, type Panel } from './model.js';
 import { syncPanelMessage } from './panel-message.js';
 import { getPanel, panelKey, panelOf, replacePanel } from './store.js';
@@ -14,19 +14,17 @@ const MAX_WRITE_ATTEMPTS = 25;
 /** Rounds of catching up with changes other requests committed meanwhile. */
 const MAX_CATCH_UP_ROUNDS = 3;
 
-const panelMissing = (guildId: string, panelId: string) => notFound(`Guild ${guildId} has no reaction-role panel '${panelId}'.`);
+const panelMissing = (guildId: string, panelId: string) => `Guild ${guildId} has no reaction-role panel '${panelId}'.`;
 
 async function loadPanel(guildId: string, panelId: string): Promise<Panel> {
   const panel = await getPanel(guildId, panelId);
-  if (!panel) throw panelMissing(guildId, panelId);
+  if (!panel) throw notFound(panelMissing(guildId, panelId));
   return panel;
 }
 
 /** The panel, when the module is enabled (409 otherwise, then 404 for no panel): both read in one request. */
 export async function loadEnabledPanel(guildId: string, panelId: string): Promise<Panel> {
-  const item = await requireEnabledWith(guildId, MODULE, panelKey(guildId, panelId));
-  if (!item) throw panelMissing(guildId, panelId);
-  return panelOf(item);
+  return panelOf(await requireEnabledRecord(guildId, MODULE, panelKey(guildId, panelId), panelMissing(guildId, panelId)));
 }
 
 /**

@@ -8,9 +8,9 @@
  */
 import { clockNow } from '../../shared/clock.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
-import { notFound, unprocessable } from '../../shared/errors.js';
+import { unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { assertEnabled, requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
+import { assertEnabled, requireEnabled, requireEnabledRecord } from '../../shared/modules/state.js';
 import { readModuleState, type ModuleStateItem } from '../../shared/modules/store.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { createPlatformClient, isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
@@ -135,9 +135,7 @@ async function makeCounter(guildId: string, categoryId: string, input: CreateCou
 
 /** The counter, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadCounter(guildId: string, counterId: string): Promise<Counter> {
-  const item = await requireEnabledWith(guildId, MODULE, counterKey(guildId, counterId));
-  if (!item) throw notFound(`Guild ${guildId} has no counter ${counterId}.`);
-  return counterOf(item);
+  return counterOf(await requireEnabledRecord(guildId, MODULE, counterKey(guildId, counterId), `Guild ${guildId} has no counter ${counterId}.`));
 }
 
 export async function getCounterRecord(guildId: string, counterId: string) {

@@ -12,7 +12,7 @@ import { paginate } from '../../shared/db/pagination.js';
 import { nextRecordIdFromBlock } from '../../shared/db/record-ids.js';
 import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
-import { requireEnabled, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
 import { MAX_TAGS, MODULE, type Tag, type TagWithNames, type VisibilityValue } from './model.js';
 import { type ClaimResult, claimNames, planNames, releaseNames } from './names.js';
@@ -71,14 +71,12 @@ function takenProblem(guildId: string, result: Extract<ClaimResult, { ok: false 
 
 /** The module state and the tag, 409 when disabled and 404 when the guild has no such tag. */
 export async function enabledTag(guildId: string, tagId: string): Promise<StoredTag> {
-  const missing = () => notFound(`Guild ${guildId} has no tag ${shown(tagId)}.`);
+  const missing = `Guild ${guildId} has no tag ${shown(tagId)}.`;
   if (!isTagId(tagId)) {
     await requireEnabled(guildId, MODULE);
-    throw missing();
+    throw notFound(missing);
   }
-  const item = await requireEnabledWith(guildId, MODULE, tagKey(guildId, tagId));
-  if (!item) throw missing();
-  return storedTagOf(item);
+  return storedTagOf(await requireEnabledRecord(guildId, MODULE, tagKey(guildId, tagId), missing));
 }
 
 export async function getTagRecord(guildId: string, tagId: string): Promise<TagWithNames> {

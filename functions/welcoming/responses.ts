@@ -5,8 +5,8 @@
  * between can only leave the guild one response over, never locked out.
  */
 import { nextRecordId } from '../../shared/db/record-ids.js';
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
+import { unprocessable } from '../../shared/errors.js';
+import { requireEnabled, requireEnabledRecord } from '../../shared/modules/state.js';
 import { recordOf } from '../../shared/modules/store.js';
 import { mintOrderedId, quoted, responseKey } from './keys.js';
 import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
@@ -27,8 +27,7 @@ export async function listResponseRecords(guildId: string, type?: number) {
 
 /** The response, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireResponse(guildId: string, responseId: string): Promise<WelcomeResponse> {
-  const item = await requireEnabledWith(guildId, MODULE, responseKey(guildId, responseId));
-  if (!item) throw notFound(`Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
+  const item = await requireEnabledRecord(guildId, MODULE, responseKey(guildId, responseId), `Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
   return recordOf(item) as unknown as WelcomeResponse;
 }
 

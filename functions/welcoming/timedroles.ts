@@ -5,8 +5,8 @@
  * hourly catch-up; deleting one cancels its pending grants.
  */
 import { nextRecordId } from '../../shared/db/record-ids.js';
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
+import { unprocessable } from '../../shared/errors.js';
+import { requireEnabled, requireEnabledRecord } from '../../shared/modules/state.js';
 import { recordOf } from '../../shared/modules/store.js';
 import { cancelTimedRoleGrants, keepCatchingUp } from './grants.js';
 import { mintOrderedId, quoted, timedRoleKey } from './keys.js';
@@ -22,8 +22,7 @@ export async function listTimedRoleRecords(guildId: string) {
 
 /** The timed role, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole> {
-  const item = await requireEnabledWith(guildId, MODULE, timedRoleKey(guildId, timedRoleId));
-  if (!item) throw notFound(`Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`);
+  const item = await requireEnabledRecord(guildId, MODULE, timedRoleKey(guildId, timedRoleId), `Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`);
   return recordOf(item) as unknown as TimedRole;
 }
 

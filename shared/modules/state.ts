@@ -1,4 +1,4 @@
-import { moduleDisabled, moduleEnabled, settingsMissing } from '../errors.js';
+import { moduleDisabled, moduleEnabled, notFound, settingsMissing } from '../errors.js';
 import { getNamed } from '../db/batch.js';
 import { nextRecordId } from '../db/record-ids.js';
 import { MODULE_CATALOGUE } from './catalogue.js';
@@ -99,4 +99,11 @@ export async function requireEnabledWith(guildId: string, module: ModuleName, ke
   const found = await getNamed({ state: moduleStateKey(guildId, module), item: key });
   assertEnabled(guildId, module, found.state as ModuleStateItem | null);
   return found.item;
+}
+
+/** {@link requireEnabledWith} for the record a use case acts on: 409 while disabled, then 404 saying `missing` when there is none. */
+export async function requireEnabledRecord(guildId: string, module: ModuleName, key: { pk: string; sk: string }, missing: string): Promise<Record<string, unknown>> {
+  const item = await requireEnabledWith(guildId, module, key);
+  if (!item) throw notFound(missing);
+  return item;
 }
