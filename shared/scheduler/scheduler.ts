@@ -144,12 +144,14 @@ export interface Scheduler {
 export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Scheduler {
   const deps: SchedulerDeps = { now: Date.now, sender: jobSender, timings: timingsFromEnv, sleep: (ms) => sleep(ms), ...overrides };
 
+  /** Until when a message sent now for work due at `dueAt` holds the item: the producer sends it again only after. */
+  const leaseOf = (dueAt: number, now: number) => Math.max(dueAt, now) + deps.timings().leaseMs;
+
   /** The lease of work due at `dueAt` if it is to be sent right away (due before the producer's next look, and this process can send it). */
   function leaseIfNear(job: string, dueAt: number): number | undefined {
-    const timings = deps.timings();
     const now = deps.now();
-    if (dueAt > now + timings.horizonMs || !deps.sender().canSend(job)) return undefined;
-    return Math.max(dueAt, now) + timings.leaseMs;
+    if (dueAt > now + deps.timings().horizonMs || !deps.sender().canSend(job)) return undefined;
+    return leaseOf(dueAt, now);
   }
 
   /** Sends the message of an item this process marked as dispatched; answers whether it went. */
@@ -170,7 +172,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
   async function dispatch(item: DueItem, seenIndexTime: string | undefined): Promise<boolean> {
     if (seenIndexTime === undefined || !deps.sender().canSend(item.job)) return false;
     const now = deps.now();
-    const marked = await store.markDispatched(item.job, item.work_key, seenIndexTime, Math.max(item.due_at, now) + deps.timings().leaseMs, now);
+    const marked = await store.markDispatched(item.job, item.work_key, seenIndexTime, leaseOf(item.due_at, now), now);
     return marked !== null && send(marked);
   }
 
