@@ -19,8 +19,6 @@ export interface SchedulerTimings {
   maxReceiveCount: number;
   /** Dispatches of one item (lost messages, crashed consumers) before it is parked as dead. */
   maxDispatches: number;
-  /** Partitions of the due index per job, so one job's due items do not share one hot key. */
-  shards: number;
 }
 
 /** The deployed defaults. */
@@ -30,7 +28,6 @@ export const DEFAULT_TIMINGS: SchedulerTimings = {
   horizonMs: 120_000,
   maxReceiveCount: 5,
   maxDispatches: 10,
-  shards: 4,
 };
 
 /** SQS refuses longer delays. */
@@ -60,6 +57,5 @@ export function timingsFromEnv(): SchedulerTimings {
     horizonMs: Math.min(seconds('SCHEDULER_HORIZON_SECONDS', DEFAULT_TIMINGS.horizonMs), MAX_DELAY_SECONDS * 1000),
     maxReceiveCount: count('SCHEDULER_MAX_RECEIVE_COUNT', DEFAULT_TIMINGS.maxReceiveCount),
     maxDispatches: DEFAULT_TIMINGS.maxDispatches,
-    shards: DEFAULT_TIMINGS.shards,
   };
 }

@@ -5,6 +5,10 @@
  * key the time (epoch ms, zero-padded) at which the producer must look at the
  * item next: its due time while pending, the end of its lease while
  * dispatched or claimed. An item out of the index (dead) is never looked at.
+ *
+ * A job whose due items are written often spreads them over `SPREAD`
+ * shards, so they do not share one hot index partition; every other job
+ * keeps them in shard 0, so its producer reads one partition a run.
  */
 
 export const DUE_ENTITY = 'due_work';
@@ -14,6 +18,23 @@ export const dueItemKey = (job: string, key: string) => ({ pk: `DUE#${job}#${key
 
 /** The due-index partition of a shard of a job. */
 export const dueIndexPartition = (job: string, shard: number) => `DUEIDX#${job}#${shard}`;
+
+/** Shards of a job that spreads; also every shard a job's items may have been left in by a build that spread all jobs. */
+export const SPREAD = 4;
+
+/**
+ * The jobs that spread: each writes its index many times a second at scale
+ * (a refresh per poll or giveaway each window, a feed polled each interval,
+ * a counter refresh per guild, a timed role per member who joins). Closing,
+ * ending and deleting happen once per record; a catch-up once an hour.
+ */
+const SPREAD_JOBS: ReadonlySet<string> = new Set(['polls.refresh', 'giveaways.refresh', 'socials.poll', 'serverstats.counters', 'welcoming.timedrole-grant']);
+
+/** How many shards of the index a job's items use. */
+export const shardsOf = (job: string): number => (SPREAD_JOBS.has(job) ? SPREAD : 1);
+
+/** The index partition an item of a job belongs in. */
+export const dueIndexPartitionOf = (job: string, key: string) => dueIndexPartition(job, shardOf(key, shardsOf(job)));
 
 /** The due-index sort key of a time: epoch milliseconds, zero-padded so strings sort as numbers. */
 export const dueIndexTime = (ms: number) => String(Math.max(0, Math.floor(ms))).padStart(15, '0');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { type SchedulerTimings, MAX_DELAY_SECONDS, timingsFromEnv } from './config.js';
-import { shardOf } from './keys.js';
+import { SPREAD, shardsOf } from './keys.js';
 import { reportWorkDone } from './observe.js';
 import { type JobMessageSender, jobSender } from './sender.js';
 import * as store from './store.js';
@@ -100,6 +100,13 @@ const EARLY_TOLERANCE_MS = 250;
 const WAIT_FOR_DUE_MS = 2000;
 /** Items one producer run handles per job and shard; the rest wait for the next run. */
 const MAX_PER_RUN = 1000;
+/**
+ * A producer reads its job's own shards every run, and every shard a job's
+ * items may be in (`SPREAD`) in the first minute of every this many: a
+ * build with another layout, or a writer of the previous version during a
+ * deployment, may have left items there.
+ */
+const SWEEP_MINUTES = 10;
 
 function parseMessage(body: string): JobMessage | null {
   try {
@@ -196,7 +203,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
 
   async function scheduleAt(job: string, key: string, dueAt: number, payload: Record<string, unknown> = {}): Promise<void> {
     const lease = leaseIfNear(job, dueAt);
-    const item = await store.putDue(job, key, shardOf(key, deps.timings().shards), dueAt, payload, deps.now(), lease);
+    const item = await store.putDue(job, key, dueAt, payload, deps.now(), lease);
     if (lease !== undefined) await send(item);
   }
 
@@ -205,7 +212,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     const waiting = seen?.phase === 'pending' || seen?.phase === 'dispatched';
     if (waiting && (await store.requestFollowUp(job, key, now))) return;
     const lease = leaseIfNear(job, now + delayMs);
-    const item = await requestItem(job, key, shardOf(key, deps.timings().shards), now + delayMs, payload, now, lease);
+    const item = await requestItem(job, key, now + delayMs, payload, now, lease);
     if (!item) return;
     // Only the request that made the item sends it (made as dispatched when due soon); later ones ride along.
     if (item.gen === 1 && lease !== undefined) await send(item);
@@ -233,14 +240,24 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     const timings = deps.timings();
     const now = deps.now();
     const result: ProduceResult = { dispatched: 0, parked: 0 };
-    const shards = Array.from({ length: timings.shards }, (_, shard) => shard);
+    const own = shardsOf(job);
+    const sweep = options.recover || Math.floor(now / 60_000) % SWEEP_MINUTES === 0;
+    const reach = now + timings.horizonMs;
+    // A stray item (outside the job's shards) due before the next sweep is sent now, as far ahead as SQS delays.
+    const strayReach = Math.min(reach + SWEEP_MINUTES * 60_000, now + MAX_DELAY_SECONDS * 1000);
+    const shards = Array.from({ length: sweep ? Math.max(own, SPREAD) : own }, (_, shard) => shard);
     await Promise.all(
       shards.map(async (shard) => {
-        const items = await store.queryDue(job, shard, now + timings.horizonMs, MAX_PER_RUN);
+        const stray = shard >= own;
+        const items = await store.queryDue(job, shard, stray ? Number.MAX_SAFE_INTEGER : reach, MAX_PER_RUN);
         for (const item of items) {
-          const leased = item.phase !== 'pending';
-          // A leased item is only due again once its lease has ended.
-          if (leased && !options.recover && item.gsi1sk !== undefined && Number(item.gsi1sk) > now) continue;
+          // Pending: due within reach. Leased: only once its lease has ended.
+          const due = item.phase === 'pending' ? item.due_at <= (stray ? strayReach : reach) : options.recover || Number(item.gsi1sk) <= now;
+          if (!due) {
+            // A stray goes to its own partition, where every run looks.
+            if (stray) await store.moveDue(job, item.work_key, item.gsi1sk!);
+            continue;
+          }
           if (item.dispatches >= timings.maxDispatches) {
             log('error', 'scheduler: item parked after too many dispatches', { job, key: item.work_key, dispatches: item.dispatches });
             if (await store.parkDue(job, item.work_key, null, `sent ${item.dispatches} times without completing`, now)) result.parked++;

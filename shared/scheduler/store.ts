@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
 import { TABLE, tableName } from '../db/table.js';
-import { DUE_ENTITY, dueIndexPartition, dueIndexTime, dueItemKey } from './keys.js';
+import { DUE_ENTITY, dueIndexPartition, dueIndexPartitionOf, dueIndexTime, dueItemKey } from './keys.js';
 
 /**
  * The scheduler's DynamoDB access: every state change of a due item is one
@@ -14,6 +14,10 @@ import { DUE_ENTITY, dueIndexPartition, dueIndexTime, dueItemKey } from './keys.
  * is working; in the index at the end of its claim), `retrying` (handling
  * failed, the queue will deliver again; in the index after that), `dead`
  * (failed on its last delivery; out of the index, kept 14 days).
+ *
+ * Every write that places an item in the index also names its partition
+ * (`dueIndexPartitionOf`), so an item an earlier layout left in another
+ * shard moves to its own at its next change.
  */
 export type Phase = 'pending' | 'dispatched' | 'claimed' | 'retrying' | 'dead';
 
@@ -96,13 +100,13 @@ async function update(
   }
 }
 
-function common(job: string, key: string, shard: number, now: number, payload: Record<string, unknown>) {
+function common(job: string, key: string, now: number, payload: Record<string, unknown>) {
   return {
     ':entity': DUE_ENTITY,
     ':job': job,
     ':wk': key,
     ':payload': payload,
-    ':ipk': dueIndexPartition(job, shard),
+    ':ipk': dueIndexPartitionOf(job, key),
     ':now': new Date(now).toISOString(),
     ':one': 1,
   };
@@ -121,14 +125,14 @@ function placement(dueAt: number, leaseUntil: number | undefined, now: number, s
 }
 
 /** Sets (or moves) the due time of an item and makes it pending (or dispatched, given `leaseUntil`); answers the item. */
-export async function putDue(job: string, key: string, shard: number, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem> {
+export async function putDue(job: string, key: string, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem> {
   const { sent, values } = placement(dueAt, leaseUntil, now);
   const item = await update(
     job,
     key,
     'SET #entity = :entity, #job = :job, #wk = :wk, #payload = :payload, #due = :due, #ipk = :ipk, #isk = :isk, #phase = :phase, ' +
       `#dispatches = :dispatches, #created = if_not_exists(#created, :now), #updated = :now${sent} ADD #gen :one`,
-    { ...common(job, key, shard, now, payload), ':due': dueAt, ...values },
+    { ...common(job, key, now, payload), ':due': dueAt, ...values },
   );
   return item!;
 }
@@ -139,15 +143,15 @@ export async function putDue(job: string, key: string, shard: number, dueAt: num
  * A new item is pending, or dispatched given `leaseUntil`. Answers the item;
  * `gen` 1 means this request created it.
  */
-export async function requestDue(job: string, key: string, shard: number, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem> {
+export async function requestDue(job: string, key: string, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem> {
   const { sent, values } = placement(dueAt, leaseUntil, now, 'if_not_exists(dispatched_at, :sent)');
   const item = await update(
     job,
     key,
-    'SET #entity = :entity, #job = :job, #wk = :wk, #payload = :payload, #due = if_not_exists(#due, :due), #ipk = if_not_exists(#ipk, :ipk), ' +
+    'SET #entity = :entity, #job = :job, #wk = :wk, #payload = :payload, #due = if_not_exists(#due, :due), #ipk = :ipk, ' +
       '#isk = if_not_exists(#isk, :isk), #phase = if_not_exists(#phase, :phase), #dispatches = if_not_exists(#dispatches, :dispatches), ' +
       `#created = if_not_exists(#created, :now), #updated = :now${sent} ADD #gen :one`,
-    { ...common(job, key, shard, now, payload), ':due': dueAt, ...values },
+    { ...common(job, key, now, payload), ':due': dueAt, ...values },
   );
   return item!;
 }
@@ -169,12 +173,12 @@ export async function requestFollowUp(job: string, key: string, now: number): Pr
 }
 
 /** Brings a dead item back to pending at `dueAt` (a new request for work that had failed for good). */
-export async function reviveDue(job: string, key: string, shard: number, dueAt: number, now: number): Promise<DueItem | null> {
+export async function reviveDue(job: string, key: string, dueAt: number, now: number): Promise<DueItem | null> {
   return update(
     job,
     key,
     'SET #phase = :pending, #due = :due, #ipk = :ipk, #isk = :isk, #dispatches = :zero, #updated = :now REMOVE expires_at',
-    { ':pending': 'pending', ':due': dueAt, ':ipk': dueIndexPartition(job, shard), ':isk': dueIndexTime(dueAt), ':zero': 0, ':now': new Date(now).toISOString(), ':dead': 'dead' },
+    { ':pending': 'pending', ':due': dueAt, ':ipk': dueIndexPartitionOf(job, key), ':isk': dueIndexTime(dueAt), ':zero': 0, ':now': new Date(now).toISOString(), ':dead': 'dead' },
     '#phase = :dead',
   );
 }
@@ -197,8 +201,8 @@ export async function markDispatched(job: string, key: string, seenIndexTime: st
   return update(
     job,
     key,
-    'SET #phase = :dispatched, #isk = :lease, dispatched_at = :now ADD #dispatches :one',
-    { ':dispatched': 'dispatched', ':lease': dueIndexTime(leaseUntil), ':now': now, ':one': 1, ':seen': seenIndexTime },
+    'SET #phase = :dispatched, #ipk = :ipk, #isk = :lease, dispatched_at = :now ADD #dispatches :one',
+    { ':dispatched': 'dispatched', ':ipk': dueIndexPartitionOf(job, key), ':lease': dueIndexTime(leaseUntil), ':now': now, ':one': 1, ':seen': seenIndexTime },
     'attribute_exists(pk) AND #isk = :seen',
   );
 }
@@ -211,8 +215,8 @@ export async function claimDue(job: string, key: string, claimId: string, claimU
   return update(
     job,
     key,
-    'SET claim_id = :cid, claim_until = :until, claim_gen = #gen, #phase = :claimed, #isk = :isk',
-    { ':cid': claimId, ':until': claimUntil, ':claimed': 'claimed', ':isk': dueIndexTime(claimUntil), ':now': now, ':dueBy': now + toleranceMs },
+    'SET claim_id = :cid, claim_until = :until, claim_gen = #gen, #phase = :claimed, #ipk = :ipk, #isk = :isk',
+    { ':cid': claimId, ':until': claimUntil, ':claimed': 'claimed', ':ipk': dueIndexPartitionOf(job, key), ':isk': dueIndexTime(claimUntil), ':now': now, ':dueBy': now + toleranceMs },
     'attribute_exists(pk) AND #due <= :dueBy AND (attribute_not_exists(claim_until) OR claim_until < :now)',
   );
 }
@@ -247,8 +251,8 @@ export async function releaseDue(job: string, key: string, claimId: string, dueA
   return update(
     job,
     key,
-    `SET #phase = :phase, #due = :due, #isk = :isk, #dispatches = :dispatches, #updated = :now${sent} REMOVE claim_id, claim_until, follow`,
-    { ':due': dueAt, ...values, ':now': new Date(now).toISOString(), ':cid': claimId },
+    `SET #phase = :phase, #due = :due, #ipk = :ipk, #isk = :isk, #dispatches = :dispatches, #updated = :now${sent} REMOVE claim_id, claim_until, follow`,
+    { ':due': dueAt, ':ipk': dueIndexPartitionOf(job, key), ...values, ':now': new Date(now).toISOString(), ':cid': claimId },
     notMovedLater ? 'claim_id = :cid AND #due <= :due' : 'claim_id = :cid',
   );
 }
@@ -258,8 +262,8 @@ export async function failDue(job: string, key: string, claimId: string, lookAga
   return update(
     job,
     key,
-    'SET #phase = :retrying, #isk = :isk, last_error = :reason REMOVE claim_id, claim_until ADD failures :one',
-    { ':retrying': 'retrying', ':isk': dueIndexTime(lookAgainAt), ':reason': reason, ':one': 1, ':cid': claimId },
+    'SET #phase = :retrying, #ipk = :ipk, #isk = :isk, last_error = :reason REMOVE claim_id, claim_until ADD failures :one',
+    { ':retrying': 'retrying', ':ipk': dueIndexPartitionOf(job, key), ':isk': dueIndexTime(lookAgainAt), ':reason': reason, ':one': 1, ':cid': claimId },
     'claim_id = :cid',
   );
 }
@@ -275,6 +279,11 @@ export async function parkDue(job: string, key: string, claimId: string | null, 
     values,
     claimId ? 'claim_id = :cid' : 'attribute_exists(pk)',
   );
+}
+
+/** Puts an item in its own index partition, provided it is still where the caller saw it; answers it, or null. */
+export async function moveDue(job: string, key: string, seenIndexTime: string): Promise<DueItem | null> {
+  return update(job, key, 'SET #ipk = :ipk', { ':ipk': dueIndexPartitionOf(job, key), ':seen': seenIndexTime }, 'attribute_exists(pk) AND #isk = :seen');
 }
 
 /** Items of one shard whose index time is at or before `until`, earliest first, at most `limit`. */

@@ -1,6 +1,5 @@
 import { deleteKeys } from '../db/batch.js';
-import { timingsFromEnv } from './config.js';
-import { dueItemKey, shardOf } from './keys.js';
+import { dueItemKey } from './keys.js';
 import * as store from './store.js';
 import type { DueItem } from './store.js';
 
@@ -16,9 +15,9 @@ import type { DueItem } from './store.js';
  * pending. A new item is written as dispatched given `leaseUntil` (the
  * caller sends it). Answers the item, or null when it was removed meanwhile.
  */
-export async function requestItem(job: string, key: string, shard: number, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem | null> {
-  const item = await store.requestDue(job, key, shard, dueAt, payload, now, leaseUntil);
-  return item.phase === 'dead' ? store.reviveDue(job, key, shard, dueAt, now) : item;
+export async function requestItem(job: string, key: string, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem | null> {
+  const item = await store.requestDue(job, key, dueAt, payload, now, leaseUntil);
+  return item.phase === 'dead' ? store.reviveDue(job, key, dueAt, now) : item;
 }
 
 /**
@@ -31,7 +30,7 @@ export async function requestItem(job: string, key: string, shard: number, dueAt
  */
 export async function requestLater(job: string, key: string, delayMs: number, payload: Record<string, unknown> = {}): Promise<void> {
   const now = Date.now();
-  await requestItem(job, key, shardOf(key, timingsFromEnv().shards), now + delayMs, payload, now);
+  await requestItem(job, key, now + delayMs, payload, now);
 }
 
 /** Forgets the item (a cancelled timer); a message already sent then finds nothing and does nothing. */

@@ -25,7 +25,7 @@ export interface SentMessage {
   delaySeconds: number;
 }
 
-export const TIMINGS: SchedulerTimings = { leaseMs: 10_000, retryMs: 3_000, horizonMs: 60_000, maxReceiveCount: 3, maxDispatches: 4, shards: 2 };
+export const TIMINGS: SchedulerTimings = { leaseMs: 10_000, retryMs: 3_000, horizonMs: 60_000, maxReceiveCount: 3, maxDispatches: 4 };
 
 /** A scheduler on a clock the test moves, sending into an array. */
 export function testScheduler(start = 1_900_000_000_000) {

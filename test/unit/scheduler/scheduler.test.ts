@@ -1,5 +1,9 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDue } from '../../../shared/scheduler/store.js';
+import { db } from '../../../shared/db/client.js';
+import { tableName } from '../../../shared/db/table.js';
+import { dueItemKey, shardOf } from '../../../shared/scheduler/keys.js';
+import { getDue, queryDue } from '../../../shared/scheduler/store.js';
 import { runWillFollow } from '../../../shared/scheduler/scheduler.js';
 import { cancel, requestLater } from '../../../shared/scheduler/table-only.js';
 import { TIMINGS, countRequests, startTable, testScheduler } from './harness.js';
@@ -332,6 +336,63 @@ describe('coalesced requests', () => {
     await consume(t.eventOf([t.sent[1]!]));
     expect(runs).toBe(2);
     expect(await getDue('job.l', k)).toBeNull();
+  });
+});
+
+describe('index partitions', () => {
+  /** The first minute of a ten, when producers also read the shards their job does not use. */
+  const SWEEP_MINUTE = 1_900_000_200_000;
+  const strayIn = (job: string, k: string, shard: number) =>
+    db().send(new UpdateCommand({ TableName: tableName(), Key: dueItemKey(job, k), UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': `DUEIDX#${job}#${shard}` } }));
+
+  it('keeps a job that does not spread in one partition, read with one Query a run; a spread job uses four', async () => {
+    const t = testScheduler(SWEEP_MINUTE + 60_000);
+    const k = key();
+    await t.scheduler.scheduleAt('job.one', k, t.clock.now + 3_600_000);
+    await t.scheduler.requestSoon('polls.refresh', k, 3_600_000);
+    expect((await getDue('job.one', k))!.gsi1pk).toBe('DUEIDX#job.one#0');
+    expect((await getDue('polls.refresh', k))!.gsi1pk).toBe(`DUEIDX#polls.refresh#${shardOf(k, 4)}`);
+    const requests = countRequests();
+    await t.scheduler.produce('job.one');
+    expect(requests.take()).toEqual(['QueryCommand']);
+    await t.scheduler.produce('polls.refresh');
+    expect(requests.take()).toEqual(Array(4).fill('QueryCommand'));
+    requests.stop();
+  });
+
+  it('finds work another layout left in another shard at the next sweep: sends what falls due before the sweep after, moves the rest', async () => {
+    const t = testScheduler(SWEEP_MINUTE - 120_000);
+    const [soon, later] = [key(), key()];
+    await t.scheduler.scheduleAt('job.stray', soon, t.clock.now + 5 * 60_000);
+    await t.scheduler.scheduleAt('job.stray', later, t.clock.now + 30 * 60_000);
+    await strayIn('job.stray', soon, 2);
+    await strayIn('job.stray', later, 3);
+    // Not a sweep: only shard 0 is read.
+    expect(await t.scheduler.produce('job.stray')).toEqual({ dispatched: 0, parked: 0 });
+    t.advance(120_000);
+    expect(await t.scheduler.produce('job.stray')).toEqual({ dispatched: 1, parked: 0 });
+    expect(t.sent).toEqual([{ job: 'job.stray', body: JSON.stringify({ job: 'job.stray', key: soon, due_at: SWEEP_MINUTE + 3 * 60_000 }), delaySeconds: 180 }]);
+    expect(await getDue('job.stray', soon)).toMatchObject({ phase: 'dispatched', gsi1pk: 'DUEIDX#job.stray#0' });
+    expect(await getDue('job.stray', later)).toMatchObject({ phase: 'pending', gsi1pk: 'DUEIDX#job.stray#0' });
+    expect(await queryDue('job.stray', 2, Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+    expect(await queryDue('job.stray', 3, Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+    t.advance(3 * 60_000);
+    await t.scheduler.consumer('job.stray', async () => undefined)(t.eventOf([t.sent[0]!]));
+    expect(await getDue('job.stray', soon)).toBeNull();
+    // The moved item is sent by an ordinary run when it falls within the horizon.
+    t.advance(25 * 60_000 - 30_000);
+    expect(await t.scheduler.produce('job.stray')).toEqual({ dispatched: 1, parked: 0 });
+    expect(t.sent[1]).toMatchObject({ delaySeconds: 30 });
+  });
+
+  it('moves a stray item to its own shard at its next change', async () => {
+    const t = testScheduler(SWEEP_MINUTE + 60_000);
+    const k = key();
+    await t.scheduler.scheduleAt('job.moved', k, t.clock.now + 1_000);
+    await strayIn('job.moved', k, 1);
+    const [message] = t.sent;
+    await t.scheduler.consumer('job.moved', async () => ({ next: t.clock.now + 3_600_000 }))(t.eventOf([message!]));
+    expect(await getDue('job.moved', k)).toMatchObject({ phase: 'pending', gsi1pk: 'DUEIDX#job.moved#0' });
   });
 });
 
