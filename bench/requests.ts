@@ -107,9 +107,9 @@ export async function foundationRequests(service: LocalService, counter: DynamoC
     rows.push(requestRow(operation, handlerRequests(counter.take()), floor));
   };
   await measure('module status', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`), [1, 'one GetItem of the state item']);
-  await measure('module enable (first time: settings created)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [2, 'the state item written, the default settings item created']);
+  await measure('module enable (first time: settings created)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [2, 'an id for the settings record, then one conditional update writing the state with its default settings']);
   await measure('module disable', () => send(service, 'POST', '/modules/polls/disable', { guild_id: guild }), [1, 'one conditional update']);
-  await measure('module enable (settings exist)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [1, 'one conditional update']);
+  await measure('module enable (settings exist)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [1, 'one conditional update; the id drawn beside it goes unused, as enable no longer reads first']);
   let secret = '';
   let keyId = '';
   await measure('api key create', async () => {

@@ -42,10 +42,10 @@ export async function moduleStatus(guildId: string, module: ModuleName): Promise
 
 export async function enableModule(guildId: string, module: ModuleName): Promise<Record<string, unknown>> {
   const defaults = MODULE_CATALOGUE[module].defaults;
-  const existing = await readModuleState(guildId, module);
-  if (existing?.enabled) throw moduleEnabled(`The ${module} module is already enabled for guild ${guildId}.`);
-  // A settings record gets its id once, when it is first created.
-  const settingsId = defaults && !existing?.settings ? await nextRecordId(`${module}.settings`) : (existing?.settings_id ?? 0);
+  // One conditional write, without reading first: it creates the default settings only when there are none, and
+  // a settings record keeps the id it got then. An id drawn for a module whose settings exist goes unused (ids are
+  // unique, not dense: CONTRACT 3.4).
+  const settingsId = defaults ? await nextRecordId(`${module}.settings`) : 0;
   const state = await writeEnabled(guildId, module, defaults ? { settings: defaults, settingsId } : null);
   if (!state) throw moduleEnabled(`The ${module} module is already enabled for guild ${guildId}.`);
   return moduleSnapshot(guildId, module, state);
