@@ -245,7 +245,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     const reach = now + timings.horizonMs;
     // A stray item (outside the job's shards) due before the next sweep is sent now, as far ahead as SQS delays.
     const strayReach = Math.min(reach + SWEEP_MINUTES * 60_000, now + MAX_DELAY_SECONDS * 1000);
-    const shards = Array.from({ length: sweep ? Math.max(own, SPREAD) : own }, (_, shard) => shard);
+    const shards = Array.from({ length: sweep ? SPREAD : own }, (_, shard) => shard);
     await Promise.all(
       shards.map(async (shard) => {
         const stray = shard >= own;
