@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../shared/db/client.js';
@@ -19,6 +20,30 @@ export interface DynamoCounter {
   /** What was counted since the last take; counting starts again from zero. */
   take(): Counted;
   stop(): void;
+}
+
+/**
+ * The table requests `work` makes itself, followed through its awaits:
+ * what local mode's jobs do meanwhile (producers, consumers of other work)
+ * is not counted.
+ */
+export async function requestsOf(work: () => Promise<unknown>): Promise<number> {
+  const mine = new AsyncLocalStorage<true>();
+  let requests = 0;
+  const name = `benchOwnRequests${++counters}`;
+  db().middlewareStack.add(
+    (next) => (args) => {
+      if (mine.getStore()) requests++;
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    await mine.run(true, work);
+  } finally {
+    db().middlewareStack.remove(name);
+  }
+  return requests;
 }
 
 /** What handlers asked, without the producers' polls of the due index. */

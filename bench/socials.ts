@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pollSource, pollStreams } from '../functions/socials/polling.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
-import { countDynamoRequests, snowflakes, succeed } from './requests.js';
+import { requestsOf, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'socials';
@@ -71,10 +71,7 @@ export async function runSocialsBench(): Promise<Row[]> {
 
     // One new post of a source watched by 100 channels: DynamoDB requests per channel it reaches.
     await control('POST', `/forum/${forums[0]}/posts`, { title: 'Measured post' });
-    const counter = countDynamoRequests();
-    await pollSource('forum', forums[0]!);
-    const { requests } = counter.take();
-    counter.stop();
+    const requests = await requestsOf(() => pollSource('forum', forums[0]!));
     const perChannel = requests / GUILDS;
 
     // New items found by the scheduler by itself: from the post to the message, in intervals (posted at random phases).
