@@ -47,13 +47,15 @@ export function counterRecord(counter: Counter) {
   return record;
 }
 
+/** The guild's items whose sort key starts with `prefix`, read consistently. */
+const guildItems = (guildId: string, prefix: string) =>
+  queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix }, ConsistentRead: true });
+
+/** Counter items as counters, newest first. */
+const newestFirst = (items: Record<string, NativeAttributeValue>[]) => items.map(counterOf).sort((a, b) => b.id - a.id);
+
 export async function listCounters(guildId: string): Promise<Counter[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PREFIX },
-    ConsistentRead: true,
-  });
-  return items.map(counterOf).sort((a, b) => b.id - a.id);
+  return newestFirst(await guildItems(guildId, PREFIX));
 }
 
 export async function getCounter(guildId: string, counterId: string): Promise<Counter | null> {
@@ -175,12 +177,8 @@ export async function guildsWithCounters(): Promise<string[]> {
  * behind is dropped by the refresh, which finds no counters.
  */
 export async function counterData(guildId: string): Promise<{ counters: Counter[]; keys: { pk: string; sk: string }[] }> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': COUNTER_ITEMS },
-    ConsistentRead: true,
-  });
-  const counters = items.filter((item) => String(item.sk).startsWith(PREFIX)).map(counterOf).sort((a, b) => b.id - a.id);
+  const items = await guildItems(guildId, COUNTER_ITEMS);
+  const counters = newestFirst(items.filter((item) => String(item.sk).startsWith(PREFIX)));
   const keys = items.map(keyOf);
   return { counters, keys: keys.length ? [...keys, guildWithCountersKey(guildId)] : [] };
 }
