@@ -29,21 +29,13 @@ export interface DynamoCounter {
  */
 export async function requestsOf(work: () => Promise<unknown>): Promise<number> {
   const mine = new AsyncLocalStorage<true>();
-  let requests = 0;
-  const name = `benchOwnRequests${++counters}`;
-  db().middlewareStack.add(
-    (next) => (args) => {
-      if (mine.getStore()) requests++;
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
+  const counter = countDynamoRequests(() => mine.getStore() === true);
   try {
     await mine.run(true, work);
+    return counter.take().requests;
   } finally {
-    db().middlewareStack.remove(name);
+    counter.stop();
   }
-  return requests;
 }
 
 /** What handlers asked, without the producers' polls of the due index. */
@@ -51,12 +43,13 @@ export const handlerRequests = (counted: Counted) => counted.requests - counted.
 
 let counters = 0;
 
-/** Counts the DynamoDB requests this process sends through the service's client, from now until `stop()`. */
-export function countDynamoRequests(): DynamoCounter {
+/** Counts the DynamoDB requests this process sends through the service's client (those `only` accepts), from now until `stop()`. */
+export function countDynamoRequests(only: () => boolean = () => true): DynamoCounter {
   let counted: Counted = { requests: 0, dueIndexPolls: 0, itemsRead: 0 };
   const name = `benchRequestCounter${++counters}`;
   db().middlewareStack.add(
     (next) => async (args) => {
+      if (!only()) return next(args);
       const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
       counted.requests++;
       if (input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#')) counted.dueIndexPolls++;
