@@ -15,6 +15,7 @@ import { startLocal } from '../infra/local/start.js';
 import type { EndpointSpec } from '../shared/http/endpoint.js';
 import { loadHandler } from '../shared/http/load-handler.js';
 import type { Route } from '../shared/http/route.js';
+import { producerInputs } from '../shared/scheduler/keys.js';
 import { fixtures } from './fixtures.js';
 import { RUNS, medianOfRuns, withEarlierRuns } from './history.js';
 import { type Row, kib, median } from './table.js';
@@ -159,7 +160,8 @@ async function invocations(routes: readonly Route[], jobs: readonly Job[], keyOf
     event: { type: 'REQUEST', methodArn: 'arn:aws:execute-api:us-east-1:1:api/v1/GET/modules/polls/status', resource: '/modules/polls/status', httpMethod: 'GET', headers: { Authorization: `Bearer ${key}` } },
   });
   for (const job of jobs) {
-    out.push({ key: keyOf(job.file), file: job.file, name: job.schedule ? 'produce' : 'handler', event: job.schedule ? {} : { Records: [] } });
+    // A producer gets what its schedule gives its first run (a shard, for a job that spreads).
+    out.push({ key: keyOf(job.file), file: job.file, name: job.schedule ? 'produce' : 'handler', event: job.schedule ? producerInputs(job.id)[0] : { Records: [] } });
   }
   return out;
 }

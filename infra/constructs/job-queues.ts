@@ -9,6 +9,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEFAULT_TIMINGS } from '../../shared/scheduler/config.js';
+import { producerInputs } from '../../shared/scheduler/keys.js';
 import { type Job, queueUrlEnvName } from '../jobs.js';
 import { ModuleRuntime } from './module-runtime.js';
 import { serviceFunction } from './service-function.js';
@@ -104,7 +105,8 @@ export class JobQueues extends Construct {
       new events.Rule(jobScope, 'Schedule', {
         description: `${job.id}: find due work`,
         schedule: events.Schedule.expression(job.schedule),
-        targets: [new targets.LambdaFunction(producer, { retryAttempts: 2 })],
+        // A job that spreads: one target per shard, each run given its shard (a rule takes up to five targets).
+        targets: producerInputs(job.id).map((input) => new targets.LambdaFunction(producer, { retryAttempts: 2, ...(input.shard === undefined ? {} : { event: events.RuleTargetInput.fromObject(input) }) })),
       });
     }
   }

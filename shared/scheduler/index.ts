@@ -1,11 +1,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type ConsumerOptions, type DueHandler, type ProduceResult, scheduler } from './scheduler.js';
+import { type ConsumerOptions, type DueHandler, type ProduceOptions, type ProduceResult, scheduler } from './scheduler.js';
 
 /**
  * The durable scheduler (contract section 9): what modules and job files
  * import. See `scheduler.ts` for the design.
  */
-export { scheduler, createScheduler, runWillFollow, type DueWork, type DueHandler, type HandlerResult, type Scheduler, type ProduceResult } from './scheduler.js';
+export { scheduler, createScheduler, runWillFollow, type DueWork, type DueHandler, type HandlerResult, type Scheduler, type ProduceOptions, type ProduceResult } from './scheduler.js';
 export { cancel, cancelAll, dueKeysOf, requestLater, type WorkRef } from './table-only.js';
 export { setJobSender, jobSender, queueUrlEnvName, type JobMessageSender } from './sender.js';
 export { onWorkDone, type WorkDone } from './observe.js';
@@ -20,14 +20,22 @@ export interface ScheduledJob {
   produce: (event?: unknown) => Promise<ProduceResult>;
 }
 
-/** Local mode asks its first producer run to re-send leased items at once: its in-process queue lost them. */
-const wantsRecovery = (event: unknown) => Boolean(event && typeof event === 'object' && (event as { recover?: unknown }).recover === true);
+/**
+ * A producer run's options from its event: the shard its schedule gives it
+ * (`producerInputs`), and `recover` from local mode's first run, which
+ * re-sends leased items at once (its in-process queue lost them). Anything
+ * else, such as EventBridge's own scheduled event, means a run of every shard.
+ */
+function produceOptions(event: unknown): ProduceOptions {
+  const { recover, shard } = (event && typeof event === 'object' ? event : {}) as { recover?: unknown; shard?: unknown };
+  return { recover: recover === true, shard: Number.isInteger(shard) && (shard as number) >= 0 ? (shard as number) : undefined };
+}
 
 /** A job file in one line: `export const { handler, produce } = scheduledJob('polls.close', closeDuePoll)`. */
 export function scheduledJob(job: string, handle: DueHandler, options: ConsumerOptions = {}): ScheduledJob {
   const consume = scheduler.consumer(job, handle, options);
   return {
     handler: (event) => consume(event),
-    produce: (event) => scheduler.produce(job, { recover: wantsRecovery(event) }),
+    produce: (event) => scheduler.produce(job, produceOptions(event)),
   };
 }

@@ -33,6 +33,14 @@ const SPREAD_JOBS: ReadonlySet<string> = new Set(['polls.refresh', 'giveaways.re
 /** How many shards of the index a job's items use. */
 export const shardsOf = (job: string): number => (SPREAD_JOBS.has(job) ? SPREAD : 1);
 
+/**
+ * What each scheduled run of a job's producer is given: a job that spreads
+ * gets one run per shard (`{ shard }`), at once, so each run makes one Query
+ * and handles its own shard's items; any other job, one run with no shard.
+ */
+export const producerInputs = (job: string): { shard?: number }[] =>
+  shardsOf(job) === 1 ? [{}] : Array.from({ length: shardsOf(job) }, (_, shard) => ({ shard }));
+
 /** The index partition an item of a job belongs in. */
 export const dueIndexPartitionOf = (job: string, key: string) => dueIndexPartition(job, shardOf(key, shardsOf(job)));
 

@@ -46,6 +46,12 @@ export interface ConsumerOptions {
   minSpacingMs?: number;
 }
 
+/** One producer run: `shard` limits it to that shard of a job that spreads (`producerInputs`); without it, the run reads all of the job's shards. */
+export interface ProduceOptions {
+  recover?: boolean;
+  shard?: number;
+}
+
 /** What the producer did in one run. */
 export interface ProduceResult {
   dispatched: number;
@@ -142,7 +148,7 @@ export interface Scheduler {
    */
   requestSoon(job: string, key: string, delayMs: number, payload?: Record<string, unknown>, seen?: DueItem | null): Promise<void>;
   /** The job's producer: sends what falls due within the horizon. `recover` re-sends leased items at once (local mode's start). */
-  produce(job: string, options?: { recover?: boolean }): Promise<ProduceResult>;
+  produce(job: string, options?: ProduceOptions): Promise<ProduceResult>;
   /** The job's SQS consumer (reports partial batch failures). */
   consumer(job: string, handle: DueHandler, options?: ConsumerOptions): (event: SQSEvent) => Promise<SQSBatchResponse>;
 }
@@ -236,7 +242,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     return request;
   }
 
-  async function produce(job: string, options: { recover?: boolean } = {}): Promise<ProduceResult> {
+  async function produce(job: string, options: ProduceOptions = {}): Promise<ProduceResult> {
     const timings = deps.timings();
     const now = deps.now();
     const result: ProduceResult = { dispatched: 0, parked: 0 };
@@ -245,7 +251,8 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     const reach = now + timings.horizonMs;
     // A stray item (outside the job's shards) due before the next sweep is sent now, as far ahead as SQS delays.
     const strayReach = Math.min(reach + SWEEP_MINUTES * 60_000, now + MAX_DELAY_SECONDS * 1000);
-    const shards = Array.from({ length: sweep ? SPREAD : own }, (_, shard) => shard);
+    const one = options.shard !== undefined && options.shard < own ? options.shard : undefined;
+    const shards = one !== undefined ? [one] : Array.from({ length: sweep ? SPREAD : own }, (_, shard) => shard);
     await Promise.all(
       shards.map(async (shard) => {
         const stray = shard >= own;

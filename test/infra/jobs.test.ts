@@ -15,6 +15,7 @@ const fakeJobs: Job[] = [
   { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10 },
   { id: 'socials.feeds', file: 'functions/jobs/socials-feeds.ts', schedule: 'rate(5 minutes)', batchSize: 5 },
   { id: 'polls.render', file: 'functions/jobs/polls-render.ts', batchSize: 1 },
+  { id: 'polls.refresh', file: 'functions/jobs/polls-refresh.ts', schedule: 'rate(1 minute)', batchSize: 10 },
 ];
 
 describe('job queues (fake job list)', () => {
@@ -51,11 +52,14 @@ describe('job queues (fake job list)', () => {
     for (const c of consumers) expect(c.properties.Environment.Variables).toHaveProperty('QUEUE_URL');
   });
 
-  it('fires the producer of each scheduled job from an EventBridge rule', () => {
+  it('fires the producer of each scheduled job from an EventBridge rule; a job that spreads, once per shard', () => {
     const rules = resourcesOfType(templates, 'AWS::Events::Rule');
-    expect(rules.map((r) => r.properties.ScheduleExpression).sort()).toEqual(['rate(1 minute)', 'rate(5 minutes)']);
+    expect(rules.map((r) => r.properties.ScheduleExpression).sort()).toEqual(['rate(1 minute)', 'rate(1 minute)', 'rate(5 minutes)']);
     const producers = resourcesOfType(templates, 'AWS::Lambda::Function').filter((f) => f.properties.Handler === 'index.produce');
-    expect(producers).toHaveLength(2);
+    expect(producers).toHaveLength(3);
+    const inputs = rules.map((r) => r.properties.Targets.map((t: { Input?: string }) => (t.Input === undefined ? null : JSON.parse(t.Input))));
+    expect(inputs.filter((i) => i.length === 1)).toEqual([[null], [null]]);
+    expect(inputs.find((i) => i.length > 1)).toEqual([{ shard: 0 }, { shard: 1 }, { shard: 2 }, { shard: 3 }]);
   });
 
   it('lets route functions send to the job queues, and tells them the queue URLs', () => {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ROOT } from '../../../shared/http/load-handler.js';
+import { producerInputs } from '../../../shared/scheduler/keys.js';
 import { type JobMessageSender, setJobSender } from '../../../shared/scheduler/sender.js';
 import { type Job, jobs as allJobs } from '../../jobs.js';
 import { lambdaContext } from '../lambda-context.js';
@@ -161,30 +162,32 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
   // Schedules: every producer each `produceEveryMs`, never two runs of one job at once.
   const scheduled = jobList.filter((job) => job.schedule);
   const busy = new Set<string>();
-  const produce = async (job: Job, recover: boolean) => {
-    if (busy.has(job.id) || stopped) return;
-    busy.add(job.id);
+  // As in AWS, a job that spreads gets one producer run per shard, at once (`producerInputs`).
+  const runs = scheduled.flatMap((job) => producerInputs(job.id).map((input) => ({ job, input, id: `${job.id}#${input.shard ?? ''}` })));
+  const produce = async ({ job, input, id }: (typeof runs)[number], recover: boolean) => {
+    if (busy.has(id) || stopped) return;
+    busy.add(id);
     try {
       const mod = await moduleOf(job);
       if (typeof mod.produce !== 'function') throw new Error(`${job.file} exports no produce`);
-      await mod.produce(recover ? { recover: true } : { source: 'local.schedule' }, lambdaContext(`${job.id}-producer`, 60_000));
+      await mod.produce({ ...input, ...(recover ? { recover: true } : { source: 'local.schedule' }) }, lambdaContext(`${job.id}-producer`, 60_000));
     } catch (error) {
       if (!stopped) logError('local jobs: producer failed', { job: job.id, error: error instanceof Error ? error.message : String(error) });
     } finally {
-      busy.delete(job.id);
+      busy.delete(id);
     }
   };
   // The first run re-sends what a previous process had sent but not finished: that process's queue is gone.
-  await Promise.all(scheduled.map((job) => track(produce(job, true))));
+  await Promise.all(runs.map((run) => track(produce(run, true))));
   const interval = setInterval(() => {
-    for (const job of scheduled) void track(produce(job, false));
+    for (const run of runs) void track(produce(run, false));
   }, produceEveryMs);
   timers.add(interval);
 
   return {
     queues,
     produceNow: async () => {
-      await Promise.all(scheduled.map((job) => produce(job, false)));
+      await Promise.all(runs.map((run) => produce(run, false)));
     },
     async stop() {
       stopped = true;

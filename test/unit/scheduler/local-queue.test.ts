@@ -94,4 +94,16 @@ describe('the local job runner', () => {
     expect(queue.size).toBe(0);
     expect(log.produced.length).toBeGreaterThan(1);
   });
+
+  it("runs a spread job's producer once per shard, as its schedule does in AWS", async () => {
+    const log = ((globalThis as { __fixtureJob?: FixtureLog }).__fixtureJob ??= { handled: [], deliveries: {}, produced: [] });
+    log.produced.length = 0;
+    jobs = await startLocalJobs({
+      jobs: [{ id: 'polls.refresh', file: 'test/unit/scheduler/fixture-job.ts', schedule: 'rate(1 minute)', batchSize: 10 }],
+      produceEveryMs: 60_000,
+    });
+    expect(log.produced).toEqual([0, 1, 2, 3].map((shard) => ({ shard, recover: true })));
+    await jobs.produceNow();
+    expect(log.produced.slice(4)).toEqual([0, 1, 2, 3].map((shard) => ({ shard, source: 'local.schedule' })));
+  });
 });

@@ -2,7 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../shared/db/client.js';
 import { tableName } from '../../../shared/db/table.js';
-import { dueItemKey, shardOf } from '../../../shared/scheduler/keys.js';
+import { scheduledJob } from '../../../shared/scheduler/index.js';
+import { dueItemKey, producerInputs, shardOf } from '../../../shared/scheduler/keys.js';
 import { getDue, queryDue } from '../../../shared/scheduler/store.js';
 import { runWillFollow } from '../../../shared/scheduler/scheduler.js';
 import { cancel, requestLater } from '../../../shared/scheduler/table-only.js';
@@ -357,6 +358,36 @@ describe('index partitions', () => {
     expect(requests.take()).toEqual(['QueryCommand']);
     await t.scheduler.produce('polls.refresh');
     expect(requests.take()).toEqual(Array(4).fill('QueryCommand'));
+    requests.stop();
+  });
+
+  it("runs a spread job's producer once per shard, each run reading its own shard with one Query", async () => {
+    const t = testScheduler(SWEEP_MINUTE);
+    const k = key();
+    const shard = shardOf(k, 4);
+    expect(producerInputs('polls.refresh')).toEqual([{ shard: 0 }, { shard: 1 }, { shard: 2 }, { shard: 3 }]);
+    expect(producerInputs('polls.close')).toEqual([{}]);
+    await t.scheduler.requestSoon('polls.refresh', k, 10 * 60_000);
+    t.advance(10 * 60_000);
+    const requests = countRequests();
+    // Another shard's run neither sees nor sends the item, even in a sweep minute.
+    expect(await t.scheduler.produce('polls.refresh', { shard: (shard + 1) % 4 })).toEqual({ dispatched: 0, parked: 0 });
+    expect(requests.take()).toEqual(['QueryCommand']);
+    expect(await t.scheduler.produce('polls.refresh', { shard })).toEqual({ dispatched: 1, parked: 0 });
+    expect(requests.take()[0]).toBe('QueryCommand');
+    requests.stop();
+    expect(t.sent.map((m) => JSON.parse(m.body).key)).toEqual([k]);
+  });
+
+  it("takes the shard from the producer's event; any other event runs every shard", async () => {
+    const { produce } = scheduledJob('polls.refresh', async () => undefined);
+    const requests = countRequests();
+    await produce({ shard: 2 });
+    expect(requests.take()).toEqual(['QueryCommand']);
+    for (const event of [{ 'detail-type': 'Scheduled Event', source: 'aws.events' }, { shard: 'x' }, { shard: -1 }, null]) {
+      await produce(event);
+      expect(requests.take()).toEqual(Array(4).fill('QueryCommand'));
+    }
     requests.stop();
   });
 
