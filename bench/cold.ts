@@ -11,20 +11,25 @@ import * as z from 'zod/mini';
 import { AUTHORIZER_FILE } from '../infra/bundles.js';
 import { buildFunctions, writeServedFiles } from '../infra/build.js';
 import type { Job } from '../infra/jobs.js';
-import { startLocal } from '../infra/local/start.js';
+import { sourceUrls } from '../infra/local/sandbox/sources/routes.js';
+import { type LocalService, startLocal } from '../infra/local/start.js';
 import type { EndpointSpec } from '../shared/http/endpoint.js';
 import { loadHandler } from '../shared/http/load-handler.js';
 import type { Route } from '../shared/http/route.js';
+import { moduleOfPath } from '../shared/modules/names.js';
 import { producerInputs } from '../shared/scheduler/keys.js';
-import { fixtures } from './fixtures.js';
+import { GUILD, type Input, MEMBER, fixtures, setups } from './fixtures.js';
+import { succeed } from './requests.js';
 import { RUNS, medianOfRuns, withEarlierRuns } from './history.js';
 import { type Row, kib, median } from './table.js';
 
 /**
  * What a member feels on the first click after a quiet spell: each
  * function's cold request (load its bundle in a fresh Node process, then
- * answer one request doing its real store calls against local DynamoDB),
- * as a ratio to the SDK floor (bench/floor.ts: DynamoDBClient,
+ * answer one request doing its real work against local DynamoDB and the
+ * sandbox platform, in a guild as a member's request meets it: the module
+ * enabled, the poll voted on or the panel reacted to made first, untimed;
+ * `fixtures.ts`), as a ratio to the SDK floor (bench/floor.ts: DynamoDBClient,
  * DynamoDBDocumentClient and one GetItem) built in the same esbuild call
  * with the same settings. Floor and functions run interleaved, in shuffled
  * order, so drift on the machine hits both alike. The first invocation is
@@ -60,9 +65,6 @@ const t2 = performance.now();
 const refused = status === 400 || status === 422 || status === 500 ? JSON.parse(out.body).error.message : undefined;
 const line = JSON.stringify({ init: t1 - t0, first: t2 - t1, status, refused });
 process.stdout.write(line);`;
-
-const GUILD = '1234567890123456789';
-const MEMBER = '2234567890123456789';
 
 /** One value the schema accepts, made from its JSON Schema: the smallest that fits. */
 function sample(schema: Record<string, any>): unknown {
@@ -113,12 +115,12 @@ function sample(schema: Record<string, any>): unknown {
 const json = (schema: z.ZodMiniType | undefined) =>
   schema ? (sample(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, any>) as Record<string, unknown>) : undefined;
 
-/** An API Gateway event for the route, with the smallest input its schemas accept and the service as caller. */
-function routeEvent(route: Route, spec: EndpointSpec) {
+/** An API Gateway event for the route, with the smallest input its schemas accept (and `extra`) and the service as caller. */
+function routeEvent(route: Route, spec: EndpointSpec, extra: Input = {}) {
   const fixture = fixtures[route.id] ?? {};
-  const query = spec.query ? { ...json(spec.query), ...fixture.query } : undefined;
-  const body = spec.body ? { ...json(spec.body), ...fixture.body } : undefined;
-  const path = json(spec.path) ?? {};
+  const query = spec.query ? { ...json(spec.query), ...fixture.query, ...extra.query } : undefined;
+  const body = spec.body ? { ...json(spec.body), ...fixture.body, ...extra.body } : undefined;
+  const path = { ...json(spec.path), ...extra.path };
   const params = Object.fromEntries([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, String(path[name!] ?? GUILD)]));
   return {
     resource: route.path,
@@ -133,6 +135,11 @@ function routeEvent(route: Route, spec: EndpointSpec) {
   };
 }
 
+type RouteEvent = ReturnType<typeof routeEvent>;
+
+/** The same request for another guild. */
+const inGuild = <T>(value: T, guild: string): T => JSON.parse(JSON.stringify(value).replaceAll(GUILD, guild)) as T;
+
 interface Invocation {
   /** Bundle folder key. */
   key: string;
@@ -140,24 +147,88 @@ interface Invocation {
   /** The exported function Lambda calls. */
   name: string;
   event: unknown;
+  /**
+   * Untimed, before each cold request: puts the request's own guild in the
+   * state a member's request meets (its module enabled, the record it acts
+   * on made, a key issued) and answers the event naming it. Without it,
+   * `event` for that guild.
+   */
+  prepare?: (service: LocalService, guild: string) => Promise<unknown>;
 }
+
+const ENABLE_FILE = 'functions/module-state/enable.ts';
+/** The sandbox platform's bot token, as local mode gives it. */
+const BOT_TOKEN = 'sandbox-bot-token';
+
+/** Sends a route's request through local mode (untimed setup); answers the envelope's `data`. */
+async function sendThrough(service: LocalService, event: RouteEvent): Promise<Record<string, unknown>> {
+  const query = event.queryStringParameters ? `?${new URLSearchParams(event.queryStringParameters)}` : '';
+  return succeed(service, event.httpMethod, event.path + query, event.body ? JSON.parse(event.body) : undefined, event.headers);
+}
+
+const at = (data: Record<string, unknown>, path: string) => String(path.split('.').reduce<any>((value, part) => value?.[part], data));
+
+/**
+ * A route's request as a member's meets the guild: the module enabled (but
+ * for the enable route itself), then what `setups` make, through local mode.
+ */
+function routePreparation(route: Route, spec: EndpointSpec, routeById: Map<string, { route: Route; spec: EndpointSpec }>): Invocation['prepare'] {
+  const module = moduleOfPath(route.path);
+  const setup = setups[route.id];
+  if ((!module || route.file === ENABLE_FILE) && !setup) return undefined;
+  return async (service, guild) => {
+    if (module && route.file !== ENABLE_FILE) await succeed(service, 'POST', `/modules/${module}/enable`, { guild_id: guild });
+    const ids: Record<string, string> = {};
+    const take = (data: Record<string, unknown>, names: Record<string, string> = {}) => {
+      for (const [name, path] of Object.entries(names)) ids[name] = at(data, path);
+    };
+    for (const step of setup?.sandbox ?? []) {
+      const base = step.api ? service.sandboxUrl! : `${new URL(service.sandboxUrl!).origin}/_sandbox`;
+      const res = await fetch(base + inGuild(step.path, guild), {
+        method: step.method ?? 'POST',
+        headers: { authorization: `Bot ${BOT_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(inGuild(step.body ?? {}, guild)),
+      });
+      if (!res.ok) throw new Error(`sandbox ${step.path}: ${res.status} ${await res.text()}`);
+      take(res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>), step.take);
+    }
+    for (const make of setup?.make ?? []) {
+      const maker = routeById.get(make.route)!;
+      take(await sendThrough(service, inGuild(routeEvent(maker.route, maker.spec, make.input?.(ids)), guild)), make.take);
+    }
+    if (setup?.shown) Object.assign(ids, setup.shown(await (await fetch(`${new URL(service.sandboxUrl!).origin}/_sandbox/state`)).text(), ids));
+    return inGuild(routeEvent(route, spec, setup?.input?.(ids)), guild);
+  };
+}
+
+/** The authorizer's request carries a key the guild was issued. */
+const AUTHORIZER_EVENT = (key: string) => ({
+  type: 'REQUEST',
+  methodArn: 'arn:aws:execute-api:us-east-1:1:api/v1/GET/modules/polls/status',
+  resource: '/modules/polls/status',
+  httpMethod: 'GET',
+  headers: { Authorization: `Bearer ${key}` },
+});
 
 /** How each bundle is called: a route's handler with a valid request, the authorizer with a guild key, a job's producer. */
 async function invocations(routes: readonly Route[], jobs: readonly Job[], keyOf: (file: string) => string): Promise<Invocation[]> {
   const out: Invocation[] = [];
+  const routeById = new Map<string, { route: Route; spec: EndpointSpec }>();
+  for (const route of routes) routeById.set(route.id, { route, spec: (await loadHandler(route)).spec });
+  const unknown = Object.entries(setups).flatMap(([id, setup]) => [id, ...(setup.make ?? []).map((make) => make.route)]).filter((id) => !routeById.has(id));
+  if (unknown.length > 0) throw new Error(`bench/fixtures.ts names routes that do not exist: ${[...new Set(unknown)].join(', ')}`);
   const seen = new Set<string>();
-  for (const route of routes) {
+  for (const { route, spec } of routeById.values()) {
     if (seen.has(route.file)) continue;
     seen.add(route.file);
-    const spec = (await loadHandler(route)).spec;
-    out.push({ key: keyOf(route.file), file: route.file, name: 'handler', event: routeEvent(route, spec) });
+    out.push({ key: keyOf(route.file), file: route.file, name: 'handler', event: routeEvent(route, spec), prepare: routePreparation(route, spec, routeById) });
   }
-  const key = `gmk.${GUILD}.${'A'.repeat(22)}.secret`;
   out.push({
     key: keyOf(AUTHORIZER_FILE),
     file: AUTHORIZER_FILE,
     name: 'handler',
-    event: { type: 'REQUEST', methodArn: 'arn:aws:execute-api:us-east-1:1:api/v1/GET/modules/polls/status', resource: '/modules/polls/status', httpMethod: 'GET', headers: { Authorization: `Bearer ${key}` } },
+    event: AUTHORIZER_EVENT(`gmk.${GUILD}.${'A'.repeat(22)}.secret`),
+    prepare: async (service, guild) => AUTHORIZER_EVENT(((await succeed(service, 'POST', '/auth/api-key', { guild_id: guild })) as { api_key: { secret: string } }).api_key.secret),
   });
   for (const job of jobs) {
     // A producer gets what its schedule gives its first run (a shard, for a job that spreads).
@@ -193,15 +264,15 @@ async function countingProxy(target: string): Promise<{ url: string; take(): num
 }
 
 /**
- * The table requests of a function's cold requests: the usual count, and
- * any other with how often (a producer in the first minute of every ten
- * also reads the shards its job does not use).
+ * The requests of a function's cold requests, table or platform: the usual
+ * count, and any other with how often (a producer in the first minute of
+ * every ten also reads the shards its job does not use).
  */
-function tableRequests(counts: number[]): string {
+function requestCount(counts: number[], what: string): string {
   const tally = new Map<number, number>();
   for (const n of counts) tally.set(n, (tally.get(n) ?? 0) + 1);
   const [usual, ...others] = [...tally].sort((a, b) => b[1] - a[1]);
-  const said = (n: number) => `${n} table request${n === 1 ? '' : 's'}`;
+  const said = (n: number) => `${n} ${what}${n === 1 ? '' : 's'}`;
   return [said(usual![0]), ...others.map(([n, times]) => `(${said(n)} in ${times} of ${counts.length})`)].join(' ');
 }
 
@@ -236,6 +307,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
   const outdir = mkdtempSync(join(tmpdir(), 'bench-cold-'));
   const service = await startLocal({ port: 0, dataDir: null, jobs: false });
   const proxy = await countingProxy(process.env.DYNAMODB_ENDPOINT!);
+  const platform = await countingProxy(new URL(service.sandboxUrl!).origin);
   try {
     const { bundles, metafile } = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE, FLOOR_FILE, BARE_FILE], outdir });
     await writeServedFiles(routes, bundles);
@@ -255,25 +327,29 @@ export async function coldRequestBench(): Promise<ColdResult> {
       AWS_ENDPOINT_URL_DYNAMODB: proxy.url,
       TABLE_NAME: process.env.TABLE_NAME ?? '',
       SERVICE_TOKEN: 'bench-service-token',
-      PLATFORM_API_BASE_URL: service.sandboxUrl ?? '',
-      PLATFORM_BOT_TOKEN: 'sandbox-bot-token',
+      PLATFORM_API_BASE_URL: platform.url + new URL(service.sandboxUrl!).pathname,
+      PLATFORM_BOT_TOKEN: BOT_TOKEN,
+      // The sandbox's socials sources and verification links, as local mode set them.
+      ...Object.fromEntries([...Object.keys(sourceUrls('')), 'PUBLIC_BASE_URL'].map((name) => [name, process.env[name] ?? ''])),
     };
     const samples = new Map<string, Sample[]>();
     const requests = new Map<string, number[]>();
+    const platformCalls = new Map<string, number[]>();
+    const record = <T>(values: Map<string, T[]>, key: string, value: T) => (values.get(key) ?? values.set(key, []).get(key)!).push(value);
     // Each cold request acts for a guild of its own, so what another function did (enable a module, create a
     // record) never changes the path a function takes: every sample of a function answers the same way.
     let guilds = 0n;
     const coldRequest = async (call: Invocation) => {
       const file = pathToFileURL(join(outdir, call.key, 'index.mjs')).href;
       const guild = (BigInt(GUILD) + ++guilds).toString();
+      const event = call.prepare ? await call.prepare(service, guild) : inGuild(call.event, guild);
       proxy.take();
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
-        env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event: call.event }).replaceAll(GUILD, guild) },
-        encoding: 'utf8',
-      });
+      platform.take();
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], { env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event }) }, encoding: 'utf8' });
       const got = JSON.parse(stdout) as Sample;
-      (requests.get(call.key) ?? requests.set(call.key, []).get(call.key)!).push(proxy.take());
-      (samples.get(call.key) ?? samples.set(call.key, []).get(call.key)!).push(got);
+      record(requests, call.key, proxy.take());
+      record(platformCalls, call.key, platform.take());
+      record(samples, call.key, got);
     };
 
     for (let round = 0; round < ROUNDS; round++) {
@@ -289,7 +365,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
     const part = (key: string, which: 'init' | 'first') => median(samples.get(key)!.map((s) => s[which]));
     const floorMs = total(floor.key);
     const measured = calls
-      .map((c) => ({ ...c, ms: total(c.key), ratio: total(c.key) / floorMs, status: samples.get(c.key)![0]!.status, requests: tableRequests(requests.get(c.key)!) }))
+      .map((c) => ({ ...c, ms: total(c.key), ratio: total(c.key) / floorMs, status: samples.get(c.key)![0]!.status, requests: `${requestCount(requests.get(c.key)!, 'table request')} and ${requestCount(platformCalls.get(c.key)!, 'platform call')}` }))
       .sort((a, b) => b.ratio - a.ratio);
     const worst = measured[0]!;
     const within = measured.filter((m) => m.ratio <= COLD_RATIO_BUDGET).length;
@@ -334,6 +410,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
     return { rows, sizes, floorBytes: bytesOf(floor.key) };
   } finally {
     proxy.close();
+    platform.close();
     await service.stop();
     rmSync(outdir, { recursive: true, force: true });
   }

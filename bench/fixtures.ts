@@ -29,3 +29,132 @@ export const fixtures: Record<string, { body?: Record<string, unknown>; query?: 
   'tags.create-entry': { body: { names: ['bench'], content: 'Bench', visibility: 1 } },
   'reactionroles.add-entry': { body: { role_ids: ['11'], emoji_name: '😀', emoji_id: null } },
 };
+
+/** Input that names what a setup made: path parameters, body fields, query fields. */
+export interface Input {
+  path?: Record<string, string>;
+  body?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+}
+
+/** A request to the sandbox platform (POST unless `method` says) with `body`: a control route (under `/_sandbox`), or with `api` its platform API as the bot; `take` as in {@link Make}. */
+export interface Sandbox {
+  method?: 'POST' | 'PUT';
+  path: string;
+  api?: boolean;
+  body?: Record<string, unknown>;
+  take?: Record<string, string>;
+}
+
+/** One record made through local mode: the module's own route, sent with its bench input and `input`. */
+export interface Make {
+  route: string;
+  input?: (ids: Record<string, string>) => Input;
+  /** Names for values of the answer's `data`, by dotted path; later steps and the request use them. */
+  take?: Record<string, string>;
+}
+
+/**
+ * What a member's request meets, made before each cold request (untimed) in
+ * the request's own guild, after its module is enabled: the poll voted on,
+ * the panel reacted to, the tag sent. Without it the request would answer
+ * 404 after its first read and never do its work. `sandbox` are control
+ * routes of the sandbox platform to call first (a watched community, a
+ * channel of videos).
+ */
+export interface Setup {
+  sandbox?: Sandbox[];
+  make?: Make[];
+  /** More names, read from the sandbox platform's state after the steps (what a member was shown). */
+  shown?: (state: string, ids: Record<string, string>) => Record<string, string>;
+  input?: (ids: Record<string, string>) => Input;
+}
+
+/** The guild of the bench's requests; each cold request has its own in its place. */
+export const GUILD = '1234567890123456789';
+/** The member every bench request acts as (`X-Acting-User-Id`); what it edits, it owns. */
+export const MEMBER = '2234567890123456789';
+
+const aPoll: Make = { route: 'polls.create-poll', input: () => ({ body: { poll_owner_id: MEMBER } }), take: { poll: 'poll.poll_id' } };
+const pollPath: Setup = { make: [aPoll], input: (ids) => ({ path: { poll_id: ids.poll! } }) };
+const pollBody: Setup = { make: [aPoll], input: (ids) => ({ body: { poll_id: ids.poll } }) };
+const aGiveaway: Make = { route: 'giveaways.create-entry', input: () => ({ body: { giveaway_owner_id: MEMBER } }), take: { entry: 'entry.entry_id' } };
+const onGiveaway = (ids: Record<string, string>): Input => ({ path: { entry_id: ids.entry! } });
+const giveaway: Setup = { make: [aGiveaway], input: onGiveaway };
+const panel: Make = { route: 'reactionroles.create-panel', take: { panel: 'panel.panel_id', message: 'panel.message_id', channel: 'panel.channel_id' } };
+const panelEntry: Make = { route: 'reactionroles.add-entry', input: (ids) => ({ path: { reactionrole_panel_id: ids.panel! } }), take: { entry: 'entry.entry_id' } };
+const onPanel: Setup = { make: [panel], input: (ids) => ({ path: { reactionrole_panel_id: ids.panel! } }) };
+const onPanelEntry: Setup = { make: [panel, panelEntry], input: (ids) => ({ path: { reactionrole_panel_id: ids.panel!, reactionrole_entry_id: ids.entry! } }) };
+const tag: Setup = { make: [{ route: 'tags.create-entry', take: { tag: 'entry.tag_id' } }], input: (ids) => ({ path: { entry_id: ids.tag! } }) };
+const response: Setup = { make: [{ route: 'welcoming.create-response', take: { id: 'response.response_id' } }], input: (ids) => ({ path: { response_id: ids.id! } }) };
+const timedrole: Setup = { make: [{ route: 'welcoming.create-timedrole', take: { id: 'timedrole.timedrole_id' } }], input: (ids) => ({ path: { timedrole_id: ids.id! } }) };
+const counterSettings: Make = { route: 'serverstats.update-settings', input: () => ({ body: { counters_enabled: true, counters_category_id: 'create' } }) };
+const counter: Setup = { make: [counterSettings, { route: 'serverstats.create-counter', take: { id: 'counter.counter_id' } }], input: (ids) => ({ path: { counter_id: ids.id! } }) };
+const verification: Make = { route: 'verifier.create-verification', take: { id: 'verifier_id' } };
+/** A verification on the web: its link, with the one-time token, is in the prompt the member was sent. */
+const onTheWeb: Setup = {
+  make: [{ route: 'verifier.update-settings', input: () => ({ body: { verifier_type: 3 } }) }, verification],
+  shown: (state, ids) => ({ token: new RegExp(`/web/${ids.id}\\?token=([\\w-]+)`).exec(state)?.[1] ?? '' }),
+  input: (ids) => ({ path: { verifier_id: ids.id! }, query: { token: ids.token } }),
+};
+const forum: Setup = { sandbox: [{ path: '/sources/forum/a' }] };
+
+export const setups: Record<string, Setup> = {
+  'polls.get-poll': pollPath,
+  'polls.edit-poll': pollPath,
+  'polls.delete-poll': pollPath,
+  'polls.close-poll': pollPath,
+  'polls.vote': pollBody,
+  'polls.handler-vote': pollBody,
+  'polls.handler-edit': pollBody,
+  'polls.handler-close': pollBody,
+  'polls.handler-delete': pollBody,
+  'giveaways.get-entry': giveaway,
+  'giveaways.edit-entry': giveaway,
+  'giveaways.delete-entry': giveaway,
+  'giveaways.enter': giveaway,
+  'giveaways.leave': { make: [aGiveaway, { route: 'giveaways.enter', input: onGiveaway }], input: onGiveaway },
+  // Answers 422: a giveaway is rerolled once it has ended, which only its end job does.
+  'giveaways.reroll': giveaway,
+  'reactionroles.get-panel': onPanel,
+  'reactionroles.edit-panel': onPanel,
+  'reactionroles.delete-panel': onPanel,
+  'reactionroles.list-entries': onPanel,
+  'reactionroles.add-entry': onPanel,
+  'reactionroles.get-entry': onPanelEntry,
+  'reactionroles.edit-entry': onPanelEntry,
+  'reactionroles.delete-entry': onPanelEntry,
+  'reactionroles.check': { make: [panel, panelEntry], input: (ids) => ({ body: { channel_id: ids.channel, message_id: ids.message } }) },
+  'tags.get-entry': tag,
+  'tags.update-entry': tag,
+  'tags.delete-entry': tag,
+  'tags.send-entry': tag,
+  'welcoming.get-response': response,
+  'welcoming.delete-response': response,
+  'welcoming.get-timedrole': timedrole,
+  'welcoming.delete-timedrole': timedrole,
+  'serverstats.create-counter': { make: [counterSettings] },
+  'serverstats.get-counter': counter,
+  'serverstats.delete-counter': counter,
+  'verifier.get-entry': { make: [verification], input: (ids) => ({ path: { entry_id: ids.id! } }) },
+  'verifier.handle-verification': { make: [verification], input: (ids) => ({ body: { verifier_id: ids.id } }) },
+  'verifier.web-page': onTheWeb,
+  'verifier.web-verify': onTheWeb,
+  'invite-tracker.invite-created': {
+    sandbox: [
+      { method: 'PUT', path: `/channels/${GUILD}`, body: { guild_id: GUILD } },
+      { path: `/channels/${GUILD}/invites`, api: true, body: { max_age: 0 }, take: { code: 'code' } },
+    ],
+    input: (ids) => ({ body: { invite_code: ids.code } }),
+  },
+  'invite-tracker.delete-invite': { make: [{ route: 'invite-tracker.create-invite', take: { code: 'invite_code' } }], input: (ids) => ({ body: { invite_code: ids.code } }) },
+  'auth.delete-api-key': { make: [{ route: 'auth.create-api-key', take: { id: 'api_key.key_id' } }], input: (ids) => ({ body: { key_id: ids.id } }) },
+  'socials.create-forum': forum,
+  'socials.delete-forum': { ...forum, make: [{ route: 'socials.create-forum' }] },
+  'socials.get-uploads-playlist-id': { sandbox: [{ path: '/sources/video/@bench_user' }] },
+  'socials.stream-refresh-filter': { sandbox: [{ path: '/sources/stream/bench_user' }] },
+  'socials.send-meme': {
+    sandbox: [{ path: `/channels/${GUILD}/messages`, api: true, body: { content: 'A meme goes here' }, take: { message: 'id' } }],
+    input: (ids) => ({ body: { message_id: ids.message } }),
+  },
+};

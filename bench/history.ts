@@ -7,11 +7,13 @@ import { fileURLToPath } from 'node:url';
  * Each function's cold ratios over runs of the same bundle. The target is
  * the median over runs, and a single run moves a function that sits near
  * the line either way. Ratios are kept in `.bench/cold-history.json` (not
- * committed) under the bundle's key and a hash of its contents, so a
- * function whose bundle changed starts afresh, and one whose bundle did not
- * change keeps its earlier runs. At most RUNS runs a bundle are kept.
+ * committed) under the bundle's key and a hash of its contents and of how
+ * the bench calls it (`cold.ts`, `fixtures.ts`), so a function whose bundle
+ * or request changed starts afresh, and one whose bundle did not change
+ * keeps its earlier runs. At most RUNS runs a bundle are kept.
  */
 const FILE = fileURLToPath(new URL('../.bench/cold-history.json', import.meta.url));
+const METHOD = ['./cold.ts', './fixtures.ts'].map((file) => readFileSync(new URL(file, import.meta.url))).join('\n');
 export const RUNS = 5;
 
 export interface Measured {
@@ -34,7 +36,7 @@ export function withEarlierRuns(measured: readonly Measured[]): Map<string, numb
   const next = Object.fromEntries(Object.entries(kept).filter(([id]) => !keys.has(id.slice(0, id.lastIndexOf('@')))));
   const out = new Map<string, number[]>();
   for (const m of measured) {
-    const id = `${m.key}@${createHash('sha256').update(readFileSync(m.bundlePath)).digest('hex').slice(0, 16)}`;
+    const id = `${m.key}@${createHash('sha256').update(METHOD).update(readFileSync(m.bundlePath)).digest('hex').slice(0, 16)}`;
     const ratios = [...(kept[id] ?? []), m.ratio].slice(-RUNS);
     next[id] = ratios;
     out.set(m.key, ratios);
