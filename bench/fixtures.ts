@@ -1,3 +1,13 @@
+/** The guild of the bench's requests; each cold request has its own in its place. */
+export const GUILD = '1234567890123456789';
+/** The member every bench request acts as (`X-Acting-User-Id`); what it edits, it owns. */
+export const MEMBER = '2234567890123456789';
+
+const settings = { limit_roles_to_one: true, supports_remove: true, remove_roles_from_users_on_entry_delete: true, keep_counter_at_one: false, delete_unrelated_emoji_reactions: false };
+const poll = { poll_type: 2, poll_answer_type: 2, question: 'Bench?', answers: [{ answer_text: 'A' }, { answer_text: 'B' }], max_votes_per_answer: 1, is_multi_select: false, is_anonymous: false };
+const vote = { action: 'add', answer_id: 1 };
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+
 /**
  * Request fields the cold-request bench cannot guess from a route's JSON
  * Schema (rules written as refinements: allowed values, fields required
@@ -6,11 +16,6 @@
  * would. `npm run bench` names each route still refused (400/422); add its
  * fields here.
  */
-const settings = { limit_roles_to_one: true, supports_remove: true, remove_roles_from_users_on_entry_delete: true, keep_counter_at_one: false, delete_unrelated_emoji_reactions: false };
-const poll = { poll_type: 2, poll_answer_type: 2, question: 'Bench?', answers: [{ answer_text: 'A' }, { answer_text: 'B' }], max_votes_per_answer: 1, is_multi_select: false, is_anonymous: false };
-const vote = { poll_id: '1234567890123456789', action: 'add', answer_id: 1 };
-const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
-
 export const fixtures: Record<string, { body?: Record<string, unknown>; query?: Record<string, unknown> }> = {
   'polls.create-poll': { body: { ...poll, poll_duration: '1h' } },
   'polls.edit-poll': { body: { max_votes_per_answer: 1 } },
@@ -20,6 +25,8 @@ export const fixtures: Record<string, { body?: Record<string, unknown>; query?: 
   'polls.handler-edit': { body: { max_votes_per_answer: 1 } },
   'polls.update-settings': { body: { save_duration_timeout: 86_400 } },
   'serverstats.create-counter': { body: { counter_type: 6 } },
+  // One guild's counters, as the bot asks after a change; without a guild it is every guild the bench made.
+  'serverstats.update-counters': { body: { guild_id: GUILD } },
   'welcoming.create-response': { body: { response_type: 1 } },
   'reactionroles.create-panel': { body: { is_register: false, panel_type: 'emoji', is_embed: false, content: 'Pick', ...settings } },
   'reactionroles.edit-panel': { body: { panel_type: 'emoji', message_content: 'Pick', message_is_embed: false, ...settings } },
@@ -69,11 +76,6 @@ export interface Setup {
   shown?: (state: string, ids: Record<string, string>) => Record<string, string>;
   input?: (ids: Record<string, string>) => Input;
 }
-
-/** The guild of the bench's requests; each cold request has its own in its place. */
-export const GUILD = '1234567890123456789';
-/** The member every bench request acts as (`X-Acting-User-Id`); what it edits, it owns. */
-export const MEMBER = '2234567890123456789';
 
 const aPoll: Make = { route: 'polls.create-poll', input: () => ({ body: { poll_owner_id: MEMBER } }), take: { poll: 'poll.poll_id' } };
 const pollPath: Setup = { make: [aPoll], input: (ids) => ({ path: { poll_id: ids.poll! } }) };
