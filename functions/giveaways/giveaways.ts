@@ -10,7 +10,7 @@ import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
 import { joinIds } from '../../shared/modules/store.js';
-import { requireEnabled, requireEnabledRecord, requireEnabledWith } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
 import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { mintSeed, seedHash, drawRound } from './draw.js';
@@ -108,8 +108,8 @@ export async function createGiveaway(guildId: string, input: { channel_id: strin
 }
 
 export async function listGiveawayRecords(guildId: string) {
-  await requireEnabled(guildId, MODULE);
-  return { entries: (await listGiveaways(guildId)).map(giveawayRecord) };
+  const [, giveaways] = await requireEnabledWhile(guildId, MODULE, () => listGiveaways(guildId));
+  return { entries: giveaways.map(giveawayRecord) };
 }
 
 export async function getGiveawayRecord(guildId: string, entryId: string) {

@@ -15,7 +15,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound } from '../../shared/errors.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
-import { requireEnabled } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { GuildMember, User } from '../../shared/platform/types.js';
 import { type TemplateVariables, memberVariables, renderMessage } from '../../shared/templates/index.js';
@@ -106,8 +106,8 @@ export async function deleteInvite(guildId: string, code: string) {
 }
 
 export async function listInviteRecords(guildId: string) {
-  await requireEnabled(guildId, MODULE);
-  return { invites: (await listInvites(guildId)).filter((i) => i._deleted_at === null).sort((a, b) => b.id - a.id).map(inviteRecord) };
+  const [, invites] = await requireEnabledWhile(guildId, MODULE, () => listInvites(guildId));
+  return { invites: invites.filter((i) => i._deleted_at === null).sort((a, b) => b.id - a.id).map(inviteRecord) };
 }
 
 /** `/events/invite/create`: records an invite made on the platform, with its owner, uses and expiry as the platform lists them. */
@@ -121,8 +121,8 @@ export async function inviteCreated(guildId: string, code: string, channelId: st
 
 /** `/events/invite/delete`: the invite stays a candidate for 60 s, since a single-use invite disappears on its use. */
 export async function inviteDeleted(guildId: string, code: string) {
-  await requireEnabled(guildId, MODULE);
-  if (!(await getInvite(guildId, code))) return { message: `Invite ${code} was not tracked; nothing to mark.` };
+  const [, invite] = await requireEnabledWhile(guildId, MODULE, () => getInvite(guildId, code));
+  if (!invite) return { message: `Invite ${code} was not tracked; nothing to mark.` };
   await updateInvite(guildId, code, { _deleted_at: Date.now() });
   return { message: `Invite ${code} is marked deleted.` };
 }
@@ -236,8 +236,7 @@ export async function checkJoin(guildId: string, memberId: string) {
 
 /** `/events/leave/check-invite` (acting member: who left). */
 export async function checkLeave(guildId: string, memberId: string) {
-  const state = await requireEnabled(guildId, MODULE);
-  const use = await latestUseOf(guildId, memberId);
+  const [state, use] = await requireEnabledWhile(guildId, MODULE, () => latestUseOf(guildId, memberId));
   if (use) await markLeft(use);
   const posted = await postMessage(guildId, state.settings ?? {}, 'leave', use ? { ...use, has_left: true } : null, async () => (await platform.getUser(memberId)) as User);
   return { message: `Member ${memberId} left${use ? `; their join through ${use.invite_id ?? use.attribution} is marked as left` : '; no join of theirs is recorded'}.${posted ? ' The leave message was posted.' : ''}` };
@@ -245,7 +244,7 @@ export async function checkLeave(guildId: string, memberId: string) {
 
 /** `GET /stats/uses`: the counted uses attributed to an inviter, newest first. */
 export async function usesOf(guildId: string, inviterId: string) {
-  await requireEnabled(guildId, MODULE);
-  return { stats_uses: (await usesByInviter(guildId, inviterId)).filter((u) => u.counted) };
+  const [, uses] = await requireEnabledWhile(guildId, MODULE, () => usesByInviter(guildId, inviterId));
+  return { stats_uses: uses.filter((u) => u.counted) };
 }
 

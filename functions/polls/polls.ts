@@ -9,7 +9,7 @@ import { paginate } from '../../shared/db/pagination.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { requireEnabled, requireEnabledRecord } from '../../shared/modules/state.js';
+import { checkedWhile, requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
 import { platform } from '../../shared/platform/client.js';
 import { cancel } from '../../shared/scheduler/index.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
@@ -145,13 +145,15 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
 }
 
 export async function getPollRecord(guildId: string, pollId: string): Promise<Record<string, unknown>> {
-  return recordOf(await requireEnabledPoll(guildId, pollId));
+  // The voters are read beside the module state and the poll, not after them.
+  const [poll, voters] = await checkedWhile(() => requireEnabledPoll(guildId, pollId), () => listVoters(guildId, pollId));
+  return pollRecord(poll, tallyOf(poll, voters));
 }
 
 /** The guild's polls, newest first, one page. */
 export async function listPollRecords(guildId: string, page: number, pageSize: number) {
-  await requireEnabled(guildId, MODULE);
-  const polls = (await listPolls(guildId)).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+  const [, listed] = await requireEnabledWhile(guildId, MODULE, () => listPolls(guildId));
+  const polls = listed.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
   const cut = paginate(polls, page, pageSize);
   return { polls: await Promise.all(cut.items.map(recordOf)), page: cut.page, page_size: cut.page_size, total: cut.total };
 }

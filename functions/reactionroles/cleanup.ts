@@ -2,7 +2,7 @@
  * Removing the module's data: panels whose message or channel is gone, all
  * of a guild's data (module delete), and a member's references (privacy).
  */
-import { requireEnabled, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
+import { requireEnabledWhile, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
 import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
 import { deleteAll, findChannelPanels, getPanel, listMemberClaims, listModuleItems, listPanelClaims, messageKey } from './store.js';
 
@@ -25,8 +25,8 @@ export async function checkDelete(guildId: string, channelId: string, messageId:
 }
 
 async function channelPanels(guildId: string, channelId: string): Promise<Panel[]> {
-  await requireEnabled(guildId, MODULE);
-  return findChannelPanels(guildId, channelId);
+  const [, panels] = await requireEnabledWhile(guildId, MODULE, () => findChannelPanels(guildId, channelId));
+  return panels;
 }
 
 /** The panel on a message (none: empty), the module state read with the message's pointer. */

@@ -6,7 +6,7 @@ import { paginate } from '../../shared/db/pagination.js';
 import { unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
-import { requireEnabled } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
 import { MODULE, type Panel, type PanelSettings, type PanelType, entryRecords, newestFirst, panelRecord } from './model.js';
 import { discardMessage, findMessage, postPanelMessage, removePanelMessage } from './panel-message.js';
 import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js';
@@ -51,8 +51,8 @@ function settingsOf(input: SettingsInput): PanelSettings {
 }
 
 export async function listPanels(guildId: string, page: number, pageSize: number) {
-  await requireEnabled(guildId, MODULE);
-  const panels = (await listPanelItems(guildId)).sort(newestFirst);
+  const [, stored] = await requireEnabledWhile(guildId, MODULE, () => listPanelItems(guildId));
+  const panels = stored.sort(newestFirst);
   const { items, ...pageFields } = paginate(panels, page, pageSize);
   return { panels: items.map(panelRecord), ...pageFields };
 }

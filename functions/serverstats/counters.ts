@@ -10,7 +10,7 @@ import { clockNow } from '../../shared/clock.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { assertEnabled, requireEnabled, requireEnabledRecord } from '../../shared/modules/state.js';
+import { assertEnabled, requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
 import { readModuleState, type ModuleStateItem } from '../../shared/modules/store.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { createPlatformClient, isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
@@ -143,8 +143,8 @@ export async function getCounterRecord(guildId: string, counterId: string) {
 }
 
 export async function listCounterRecords(guildId: string) {
-  await requireEnabled(guildId, MODULE);
-  return { counters: (await listCounters(guildId)).map(counterRecord) };
+  const [, counters] = await requireEnabledWhile(guildId, MODULE, () => listCounters(guildId));
+  return { counters: counters.map(counterRecord) };
 }
 
 /** Deletes a counter and its channel (a channel already gone is fine). */
@@ -174,8 +174,7 @@ export async function requestRefresh(guildId: string | null) {
 
 /** POST /counters/check-delete: a deleted counter channel drops its counter; a deleted category drops every counter and turns counters off. */
 export async function checkDeletedChannel(guildId: string, channelId: string) {
-  const state = await requireEnabled(guildId, MODULE);
-  const counters = await listCounters(guildId);
+  const [state, counters] = await requireEnabledWhile(guildId, MODULE, () => listCounters(guildId));
   if (state.settings?.counters_category_id === channelId) {
     for (const counter of counters) if (await deleteCounterItem(guildId, counter.counter_id)) await giveCounterSlots(guildId, 1);
     await updateSettings(guildId, MODULE, { counters_enabled: false, counters_category_id: null });

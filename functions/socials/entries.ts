@@ -8,7 +8,7 @@
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { paginate } from '../../shared/db/pagination.js';
-import { requireEnabled } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
 import { cancel, requestLater } from '../../shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind } from './kinds.js';
@@ -59,8 +59,8 @@ export async function entryRecords(entries: Entry[]) {
 }
 
 export async function listKindEntries(guildId: string, kind: Kind, page: number, pageSize: number) {
-  await requireEnabled(guildId, MODULE);
-  const { items, ...pageFields } = paginate(await entryRecords(await listEntries(guildId, kind)), page, pageSize);
+  const [, entries] = await requireEnabledWhile(guildId, MODULE, () => listEntries(guildId, kind));
+  const { items, ...pageFields } = paginate(await entryRecords(entries), page, pageSize);
   return { entries: items, ...pageFields };
 }
 

@@ -12,7 +12,7 @@ import { paginate } from '../../shared/db/pagination.js';
 import { nextRecordIdFromBlock } from '../../shared/db/record-ids.js';
 import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
-import { requireEnabled, requireEnabledRecord, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
 import { MAX_TAGS, MODULE, type Tag, type TagWithNames, type VisibilityValue } from './model.js';
 import { type ClaimResult, claimNames, planNames, releaseNames } from './names.js';
@@ -90,8 +90,7 @@ export async function listTagRecords(guildId: string, page: number, pageSize: nu
     const found = await tagNamed(guildId, name);
     all = found ? [found] : [];
   } else {
-    await requireEnabled(guildId, MODULE);
-    all = await listTags(guildId);
+    [, all] = await requireEnabledWhile(guildId, MODULE, () => listTags(guildId));
   }
   const { items, ...fields } = paginate(all, page, pageSize);
   return { entries: items.map(answer), ...fields };

@@ -6,7 +6,7 @@
  */
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled, requireEnabledRecord } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
 import { recordOf } from '../../shared/modules/store.js';
 import { mintOrderedId, quoted, responseKey } from './keys.js';
 import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
@@ -21,8 +21,8 @@ export interface CreateResponseInput {
 }
 
 export async function listResponseRecords(guildId: string, type?: number) {
-  await requireEnabled(guildId, MODULE);
-  return { responses: await responseRecords(guildId, type as ResponseTypeValue | undefined) };
+  const [, responses] = await requireEnabledWhile(guildId, MODULE, () => responseRecords(guildId, type as ResponseTypeValue | undefined));
+  return { responses };
 }
 
 /** The response, when the module is enabled (409 first, then 404): both read in one request. */

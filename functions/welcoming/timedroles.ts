@@ -6,7 +6,7 @@
  */
 import { nextRecordId } from '../../shared/db/record-ids.js';
 import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled, requireEnabledRecord } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
 import { recordOf } from '../../shared/modules/store.js';
 import { cancelTimedRoleGrants, keepCatchingUp } from './grants.js';
 import { mintOrderedId, quoted, timedRoleKey } from './keys.js';
@@ -16,8 +16,8 @@ import { MODULE } from './settings.js';
 import { deleteTimedRole as deleteTimedRoleItem, insertTimedRole, register, timedRolePlace, unregister } from './store.js';
 
 export async function listTimedRoleRecords(guildId: string) {
-  await requireEnabled(guildId, MODULE);
-  return { timedroles: await timedRoleRecords(guildId) };
+  const [, timedroles] = await requireEnabledWhile(guildId, MODULE, () => timedRoleRecords(guildId));
+  return { timedroles };
 }
 
 /** The timed role, when the module is enabled (409 first, then 404): both read in one request. */

@@ -67,6 +67,25 @@ export async function requireEnabled(guildId: string, module: ModuleName): Promi
 }
 
 /**
+ * {@link requireEnabled} and a read that does not depend on the state (a
+ * listing's Query), sent at once: one round trip instead of two. 409 while
+ * disabled, whatever the read found; else the state and what was read. The
+ * read is wasted only on a disabled module.
+ */
+export function requireEnabledWhile<T>(guildId: string, module: ModuleName, read: () => Promise<T>): Promise<[ModuleStateItem, T]> {
+  return checkedWhile(() => requireEnabled(guildId, module), read);
+}
+
+/** A check (the module on, the record there) and a read that does not depend on it, at once: the check's refusal first, else both answers. */
+export async function checkedWhile<C, T>(check: () => Promise<C>, read: () => Promise<T>): Promise<[C, T]> {
+  const reading = read();
+  // A refused check answers first; the read's own failure then has nobody to tell.
+  reading.catch(() => undefined);
+  const checked = await check();
+  return [checked, await reading];
+}
+
+/**
  * The checks of {@link requireEnabled} on a state item the caller already
  * read (for example in one batch with its own items).
  */
