@@ -14,7 +14,7 @@ export const { handler, produce } = scheduledJob(
     const poll = parseDueKey(key);
     if (!poll) return;
     // Another writer holds the message (an edit, a close): try again shortly.
-    if ((await syncPollMessage(poll.guildId, poll.pollId)) === 'busy') return { next: Date.now() + 1000 };
+    if ((await syncPollMessage(poll.guildId, poll.pollId)).outcome === 'busy') return { next: Date.now() + 1000 };
   },
   { minSpacingMs: REFRESH_DELAY_MS },
 );

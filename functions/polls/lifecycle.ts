@@ -11,8 +11,8 @@ import { MODULE_CATALOGUE } from '../../shared/modules/catalogue.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { type DueItem, cancel, cancelAll, scheduler } from '../../shared/scheduler/index.js';
 import { PollJobs, dueKeyOf } from './keys.js';
-import { syncPollMessage } from './message.js';
-import { type Poll, PollType } from './model.js';
+import { type Synced, syncPollMessage } from './message.js';
+import { type Poll, type PollNow, PollType } from './model.js';
 import { deletePollItem, deleteVoters, getPoll, updatePoll } from './store.js';
 
 /** The module's settings as the use cases read them. */
@@ -65,7 +65,7 @@ export type CloseTrigger = 'request' | 'timer';
  * poll closed meanwhile is 422. For the timer, a poll already closed only
  * gets what it still lacks (results, delete timer), and failures retry.
  */
-export async function closePoll(poll: Poll, trigger: CloseTrigger): Promise<Poll> {
+export async function closePoll(poll: Poll, trigger: CloseTrigger): Promise<PollNow> {
   const { guild_id: guildId, poll_id: pollId } = poll;
   const closedAt = Date.now();
   const deleteAt = poll.delete_at ?? closedAt + (await pollSettings(guildId)).save_duration_timeout * 1000;
@@ -76,15 +76,16 @@ export async function closePoll(poll: Poll, trigger: CloseTrigger): Promise<Poll
     const current = await getPoll(guildId, pollId);
     if (!current) {
       if (trigger === 'request') throw notFound(`There is no poll ${pollId} in guild ${guildId}.`);
-      return poll;
+      return { poll };
     }
     if (trigger === 'request') throw unprocessable(`Poll ${pollId} is closed already.`);
     closed = current;
   }
+  let synced: Synced;
   try {
-    const outcome = await syncPollMessage(guildId, pollId, { wait: true });
+    synced = await syncPollMessage(guildId, pollId, { wait: true });
     // Another render held the message too long: the results follow through the refresh job.
-    if (outcome === 'busy') await requestRefresh(guildId, pollId);
+    if (synced.outcome === 'busy') await requestRefresh(guildId, pollId);
   } catch (error) {
     if (trigger === 'request' && closed.closed_at === closedAt) {
       await updatePoll(guildId, pollId, { status: 'open', closed_at: null, delete_at: poll.delete_at }, { status: 'closed' });
@@ -93,7 +94,7 @@ export async function closePoll(poll: Poll, trigger: CloseTrigger): Promise<Poll
     throw error;
   }
   if (trigger === 'request') await cancel(PollJobs.close, dueKeyOf(guildId, pollId));
-  return (await getPoll(guildId, pollId)) ?? closed;
+  return { poll: synced.poll ?? (await getPoll(guildId, pollId)) ?? closed, tally: synced.tally };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PlatformCode, isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { type Poll, PollType, tallyOf } from './model.js';
+import { type Poll, PollType, type Tally, tallyOf } from './model.js';
 import { renderHash, renderPollMessage } from './render.js';
 import { listVoters, releaseRenderLease, takeRenderLease } from './store.js';
 
@@ -19,16 +19,27 @@ const WAIT_FOR_LEASE_MS = 8_000;
 
 export type SyncOutcome = 'done' | 'busy' | 'gone';
 
+/**
+ * What a sync did. When it rendered: the poll as the render left it, and the
+ * counts the message shows (none for a native poll or one without a
+ * message), so a caller answering with the poll need not read either again.
+ */
+export interface Synced {
+  outcome: SyncOutcome;
+  poll?: Poll;
+  tally?: Tally;
+}
+
 /** What a render changed on the poll item. */
 interface Rendered {
   rendered_hash?: string | null;
   edited_with_results?: boolean;
 }
 
-async function renderNow(poll: Poll): Promise<Rendered> {
+async function renderNow(poll: Poll): Promise<{ changes: Rendered; tally?: Tally }> {
   const closed = poll.status === 'closed';
   if (poll.poll_type === PollType.Native) {
-    if (!closed || poll.edited_with_results) return {};
+    if (!closed || poll.edited_with_results) return { changes: {} };
     // Only the author may end a native poll; a member's poll the bot registered ends on the platform by itself.
     if (poll.sent_by_service && poll.message_id) {
       try {
@@ -38,10 +49,11 @@ async function renderNow(poll: Poll): Promise<Rendered> {
         if (!alreadyOver) throw error;
       }
     }
-    return { edited_with_results: true };
+    return { changes: { edited_with_results: true } };
   }
-  if (!poll.message_id) return closed ? { edited_with_results: true } : {};
-  const message = renderPollMessage(poll, tallyOf(poll, await listVoters(poll.guild_id, poll.poll_id)));
+  if (!poll.message_id) return { changes: closed ? { edited_with_results: true } : {} };
+  const tally = tallyOf(poll, await listVoters(poll.guild_id, poll.poll_id));
+  const message = renderPollMessage(poll, tally);
   const hash = renderHash(message);
   if (hash !== poll.rendered_hash) {
     try {
@@ -51,7 +63,7 @@ async function renderNow(poll: Poll): Promise<Rendered> {
       if (!isPlatformNotFound(error)) throw error;
     }
   }
-  return closed ? { rendered_hash: hash, edited_with_results: true } : { rendered_hash: hash };
+  return { changes: closed ? { rendered_hash: hash, edited_with_results: true } : { rendered_hash: hash }, tally };
 }
 
 /**
@@ -60,26 +72,26 @@ async function renderNow(poll: Poll): Promise<Rendered> {
  * `busy` at once. `gone`: the poll no longer exists. A platform failure
  * throws (the lease is given back first).
  */
-export async function syncPollMessage(guildId: string, pollId: string, options: { wait?: boolean } = {}): Promise<SyncOutcome> {
+export async function syncPollMessage(guildId: string, pollId: string, options: { wait?: boolean } = {}): Promise<Synced> {
   const leaseId = randomUUID();
   const giveUpAt = Date.now() + (options.wait ? WAIT_FOR_LEASE_MS : 0);
   for (let round = 0; ; round++) {
     const now = Date.now();
     const taken = await takeRenderLease(guildId, pollId, leaseId, now + RENDER_LEASE_MS, now);
-    if (taken === null) return 'gone';
+    if (taken === null) return { outcome: 'gone' };
     if (taken === 'busy') {
-      if (Date.now() >= giveUpAt) return 'busy';
+      if (Date.now() >= giveUpAt) return { outcome: 'busy' };
       await sleep(Math.min(400, 25 * 2 ** Math.min(round, 4)) + Math.random() * 25);
       continue;
     }
-    let rendered: Rendered;
+    let rendered: Awaited<ReturnType<typeof renderNow>>;
     try {
       rendered = await renderNow(taken);
     } catch (error) {
       await releaseRenderLease(guildId, pollId, leaseId, {});
       throw error;
     }
-    await releaseRenderLease(guildId, pollId, leaseId, rendered);
-    return 'done';
+    const poll = await releaseRenderLease(guildId, pollId, leaseId, rendered.changes);
+    return { outcome: 'done', poll: poll ?? undefined, tally: rendered.tally };
   }
 }

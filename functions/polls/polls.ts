@@ -16,8 +16,8 @@ import { type Interaction, tellMember } from '../../shared/platform/interaction.
 import { requireOwner } from '../../shared/auth/owner.js';
 import { PollJobs, dueKeyOf, pollItemKey } from './keys.js';
 import { closePoll, pollSettings, removePoll, scheduleClose, scheduleDelete } from './lifecycle.js';
-import { syncPollMessage } from './message.js';
-import { AnswerType, type AnswerTypeValue, type Poll, type PollAnswer, PollType, type PollTypeValue, type Tally, pollRecord, tallyOf } from './model.js';
+import { type Synced, syncPollMessage } from './message.js';
+import { AnswerType, type AnswerTypeValue, type Poll, type PollAnswer, type PollNow, PollType, type PollTypeValue, type Tally, pollRecord, tallyOf } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
 import { findPollByMessage, getPoll, insertPoll, listPolls, listVoters, pollOf, updatePoll } from './store.js';
@@ -29,10 +29,12 @@ async function tallyFor(poll: Poll): Promise<Tally> {
   return tallyOf(poll, await listVoters(poll.guild_id, poll.poll_id));
 }
 
-/** The poll as its record, with counts from its voters. */
-export async function recordOf(poll: Poll): Promise<Record<string, unknown>> {
-  return pollRecord(poll, await tallyFor(poll));
+/** The poll as its record, with counts from its voters (read now, unless the operation read them). */
+export async function recordOf(poll: Poll, tally?: Tally): Promise<Record<string, unknown>> {
+  return pollRecord(poll, tally ?? (await tallyFor(poll)));
 }
+
+const recordOfNow = ({ poll, tally }: PollNow) => recordOf(poll, tally);
 
 const pollMissing = (guildId: string, pollId: string) => `There is no poll ${pollId} in guild ${guildId}.`;
 
@@ -155,7 +157,7 @@ export async function listPollRecords(guildId: string, page: number, pageSize: n
   const [, listed] = await requireEnabledWhile(guildId, MODULE, () => listPolls(guildId));
   const polls = listed.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
   const cut = paginate(polls, page, pageSize);
-  return { polls: await Promise.all(cut.items.map(recordOf)), page: cut.page, page_size: cut.page_size, total: cut.total };
+  return { polls: await Promise.all(cut.items.map((poll) => recordOf(poll))), page: cut.page, page_size: cut.page_size, total: cut.total };
 }
 
 export interface EditInput {
@@ -172,7 +174,7 @@ export interface EditInput {
  * or single-select applies from the member's next vote). A platform failure
  * undoes the change.
  */
-async function editPoll(poll: Poll, changes: EditInput): Promise<Poll> {
+async function editPoll(poll: Poll, changes: EditInput): Promise<PollNow> {
   if (poll.poll_type === PollType.Native) throw unprocessable(`Poll ${poll.poll_id} is a platform-native poll; the platform does not let polls be edited.`);
   if (poll.status === 'closed') throw unprocessable(`Poll ${poll.poll_id} is closed; a closed poll cannot be edited.`);
   const problem = renderProblem({ ...poll, ...changes });
@@ -183,14 +185,15 @@ async function editPoll(poll: Poll, changes: EditInput): Promise<Poll> {
     if (current.status === 'closed') throw unprocessable(`Poll ${poll.poll_id} is closed; a closed poll cannot be edited.`);
     return editPoll(current, changes);
   }
+  let synced: Synced;
   try {
-    await syncPollMessage(poll.guild_id, poll.poll_id, { wait: true });
+    synced = await syncPollMessage(poll.guild_id, poll.poll_id, { wait: true });
   } catch (error) {
     const { question, description, max_votes_per_answer, is_multi_select, is_anonymous } = poll;
     await updatePoll(poll.guild_id, poll.poll_id, { question, description, max_votes_per_answer, is_multi_select, is_anonymous }, { version: updated.version });
     throw error;
   }
-  return (await getPoll(poll.guild_id, poll.poll_id)) ?? updated;
+  return { poll: synced.poll ?? (await getPoll(poll.guild_id, poll.poll_id)) ?? updated, tally: synced.tally };
 }
 
 /** Who is asking for an owner-only operation. */
@@ -204,8 +207,8 @@ export async function editPollByOwner(guildId: string, pollId: string, changes: 
   const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'edit');
   const edited = await editPoll(poll, changes);
-  await tellMember(asker.interaction, `Your poll **${edited.question}** was updated.`);
-  return recordOf(edited);
+  await tellMember(asker.interaction, `Your poll **${edited.poll.question}** was updated.`);
+  return recordOfNow(edited);
 }
 
 /** Native polls the service did not send belong to a member: the service only tracks them. */
@@ -221,8 +224,8 @@ export async function closePollByOwner(guildId: string, pollId: string, asker: A
   requireSentByService(poll, 'close');
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
   const closed = await closePoll(poll, 'request');
-  await tellMember(asker.interaction, `Your poll **${closed.question}** is closed; the results are on its message.`);
-  return recordOf(closed);
+  await tellMember(asker.interaction, `Your poll **${closed.poll.question}** is closed; the results are on its message.`);
+  return recordOfNow(closed);
 }
 
 export async function deletePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
@@ -308,14 +311,14 @@ export async function registerPoll(input: RegisterInput): Promise<Record<string,
 
 /** `handler/edit`: the edit without the owner check. */
 export async function editPollDirectly(guildId: string, pollId: string, changes: EditInput): Promise<Record<string, unknown>> {
-  return recordOf(await editPoll(await requireEnabledPoll(guildId, pollId), changes));
+  return recordOfNow(await editPoll(await requireEnabledPoll(guildId, pollId), changes));
 }
 
 /** `handler/close`: closes the poll now (a member's native poll the bot saw end is only marked closed). */
 export async function closePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
   const poll = await requireEnabledPoll(guildId, pollId);
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
-  return recordOf(await closePoll(poll, 'request'));
+  return recordOfNow(await closePoll(poll, 'request'));
 }
 
 /** `handler/delete`: removes the poll now, with the message the service sent. */

@@ -233,8 +233,8 @@ export async function takeRenderLease(guildId: string, pollId: string, leaseId: 
   return (await getPoll(guildId, pollId)) ? 'busy' : null;
 }
 
-/** Gives the render lease back, recording what the message now shows. */
-export async function releaseRenderLease(guildId: string, pollId: string, leaseId: string, changes: { rendered_hash?: string | null; edited_with_results?: boolean }): Promise<void> {
+/** Gives the render lease back, recording what the message now shows; answers the poll as it is then (null: the lease was lost). */
+export async function releaseRenderLease(guildId: string, pollId: string, leaseId: string, changes: { rendered_hash?: string | null; edited_with_results?: boolean }): Promise<Poll | null> {
   const sets: string[] = [];
   const values: Item = { ':id': leaseId };
   if (changes.rendered_hash !== undefined) {
@@ -245,7 +245,7 @@ export async function releaseRenderLease(guildId: string, pollId: string, leaseI
     sets.push('edited_with_results = :edited');
     values[':edited'] = changes.edited_with_results;
   }
-  await conditional(() =>
+  const out = await conditional(() =>
     db().send(
       new UpdateCommand({
         TableName: tableName(),
@@ -253,9 +253,11 @@ export async function releaseRenderLease(guildId: string, pollId: string, leaseI
         UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}REMOVE render_lock, render_until`,
         ConditionExpression: 'render_lock = :id',
         ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
       }),
     ),
   );
+  return out ? pollOf(out.Attributes as Item) : null;
 }
 
 /** Deletes the poll item; answers what it held, or null when it was already gone. */

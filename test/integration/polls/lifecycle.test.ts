@@ -143,8 +143,13 @@ describe('the handler interface', () => {
     expect(voted.body.data.vote).toEqual({ poll_id: poll.poll_id, member_id: where.owner, action: 'add', answer_id: 2, votes: [2] });
     expect((await pollOf(where.guild, poll.poll_id))!.answers[1]!.vote_count).toBe(1);
 
+    const reworded = await service.call('POST', '/modules/polls/handler/edit', {
+      body: { guild_id: where.guild, poll_id: poll.poll_id, question: 'Changed again?', description: 'now', max_votes_per_answer: 1, is_multi_select: true, is_anonymous: false },
+    });
+    expect(reworded.body.data.poll).toMatchObject({ question: 'Changed again?', answers: [{ vote_count: 0 }, { vote_count: 1, votes: [where.owner] }] });
+
     const closed = await service.call('POST', '/modules/polls/handler/close', { body: { guild_id: where.guild, poll_id: poll.poll_id } });
-    expect(closed.body.data.poll).toMatchObject({ status: 'closed', edited_with_results: true });
+    expect(closed.body.data.poll).toMatchObject({ status: 'closed', edited_with_results: true, answers: [{ vote_count: 0 }, { vote_count: 1, votes: [where.owner] }] });
     expect((await service.call('POST', '/modules/polls/handler/close', { body: { guild_id: where.guild, poll_id: poll.poll_id } })).status).toBe(422);
 
     const deleted = await service.call('DELETE', '/modules/polls/handler/delete', { body: { guild_id: where.guild, poll_id: poll.poll_id } });

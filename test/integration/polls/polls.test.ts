@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
-import { POLL_FIELDS, answer, castVote, createPoll, getPoll, messageOf, pollBody, pollGuild, voteBody } from './helpers.js';
+import { POLL_FIELDS, type PollRecord, answer, castVote, createPoll, getPoll, messageOf, pollBody, pollGuild, voteBody } from './helpers.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -362,6 +362,8 @@ describe('closing', () => {
     expect(res.status).toBe(200);
     const closed = res.body.data.poll;
     expect(closed).toMatchObject({ status: 'closed', edited_with_results: true });
+    // The answer carries the counts the message shows.
+    expect(closed.answers.map((a: PollRecord['answers'][number]) => [a.vote_count, a.votes])).toEqual([[0, []], [1, [voter]], [0, []]]);
     const deleteAt = Date.parse(closed.delete_at);
     expect(deleteAt).toBeGreaterThanOrEqual(before + 3600_000);
     expect(deleteAt).toBeLessThan(Date.now() + 3600_000 + 1000);
