@@ -159,7 +159,7 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
     pump();
   }
 
-  // Schedules: every producer each `produceEveryMs`, never two runs of one job at once.
+  // Schedules: every producer each `produceEveryMs`, never two runs of one job (or one shard of it) at once.
   const scheduled = jobList.filter((job) => job.schedule);
   const busy = new Set<string>();
   // As in AWS, a job that spreads gets one producer run per shard, at once (`producerInputs`).
