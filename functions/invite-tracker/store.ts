@@ -54,7 +54,7 @@ export interface InviteUse {
 
 const INVITE_PREFIX = 'INVITE#';
 const USE_PREFIX = 'INVITEUSE#';
-const inviteKey = (guildId: string, code: string): Key => ({ pk: guildKey(guildId), sk: `${INVITE_PREFIX}${code}` });
+export const inviteKey = (guildId: string, code: string): Key => ({ pk: guildKey(guildId), sk: `${INVITE_PREFIX}${code}` });
 const vanityKey = (guildId: string): Key => ({ pk: guildKey(guildId), sk: 'INVITEVANITY' });
 const useKey = (use: Pick<InviteUse, 'guild_id' | 'timestamp' | 'id'>): Key => ({ pk: guildKey(use.guild_id), sk: `${USE_PREFIX}${use.timestamp}#${use.id}` });
 const memberKey = (guildId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `INVITEMEMBER#${memberId}` });

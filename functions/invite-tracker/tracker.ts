@@ -15,7 +15,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound } from '../../shared/errors.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
-import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { GuildMember, User } from '../../shared/platform/types.js';
 import { type TemplateVariables, memberVariables, renderMessage } from '../../shared/templates/index.js';
@@ -29,6 +29,7 @@ import {
   getInvite,
   insertInvite,
   insertUse,
+  inviteKey,
   latestUseOf,
   listInvites,
   markLeft,
@@ -121,8 +122,7 @@ export async function inviteCreated(guildId: string, code: string, channelId: st
 
 /** `/events/invite/delete`: the invite stays a candidate for 60 s, since a single-use invite disappears on its use. */
 export async function inviteDeleted(guildId: string, code: string) {
-  const [, invite] = await requireEnabledWhile(guildId, MODULE, () => getInvite(guildId, code));
-  if (!invite) return { message: `Invite ${code} was not tracked; nothing to mark.` };
+  if (!(await requireEnabledWith(guildId, MODULE, inviteKey(guildId, code)))) return { message: `Invite ${code} was not tracked; nothing to mark.` };
   await updateInvite(guildId, code, { _deleted_at: Date.now() });
   return { message: `Invite ${code} is marked deleted.` };
 }

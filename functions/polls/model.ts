@@ -73,13 +73,13 @@ export interface Tally {
   total: number;
 }
 
-/** Adds up voter items. */
 /** A poll as an operation left it, with the counts it read on the way when it read them, so its answer needs no second read. */
 export interface PollNow {
   poll: Poll;
   tally?: Tally;
 }
 
+/** Adds up voter items. */
 export function tallyOf(poll: Pick<Poll, 'answers'>, voters: readonly Voter[]): Tally {
   const counts = new Map<number, number>(poll.answers.map((a) => [a.answer_id, 0]));
   const lists = new Map<number, string[]>(poll.answers.map((a) => [a.answer_id, []]));

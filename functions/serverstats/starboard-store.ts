@@ -39,7 +39,7 @@ export interface StarboardEntry {
 type Item = Record<string, NativeAttributeValue>;
 const ENTRY_PREFIX = 'STARBOARD#';
 const POST_PREFIX = 'STARPOST#';
-const entryKey = (guildId: string, messageId: string) => ({ pk: guildKey(guildId), sk: `${ENTRY_PREFIX}${messageId}` });
+export const entryKey = (guildId: string, messageId: string) => ({ pk: guildKey(guildId), sk: `${ENTRY_PREFIX}${messageId}` });
 const postKey = (guildId: string, postId: string) => ({ pk: guildKey(guildId), sk: `${POST_PREFIX}${postId}` });
 const authorPartition = (guildId: string, authorId: string) => `STARAUTH#${guildId}#${authorId}`;
 
@@ -59,7 +59,12 @@ const alive = (entry: StarboardEntry, now: number) => Date.parse(entry.monitorin
 /** The live entry of an original message, or null (none, or older than 31 days). */
 export async function getEntry(guildId: string, messageId: string, now = Date.now()): Promise<StarboardEntry | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: entryKey(guildId, messageId), ConsistentRead: true }));
-  const entry = out.Item ? fromItem(out.Item) : null;
+  return liveEntryOf(out.Item, now);
+}
+
+/** The entry an item holds, if it is still live (younger than 31 days). */
+export function liveEntryOf(item: Item | null | undefined, now = Date.now()): StarboardEntry | null {
+  const entry = item ? fromItem(item) : null;
   return entry && alive(entry, now) ? entry : null;
 }
 

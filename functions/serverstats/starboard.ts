@@ -7,7 +7,7 @@
 import type { APIUser } from 'discord-api-types/v10';
 import { mintId } from '../../shared/ids.js';
 import { nextRecordId } from '../../shared/db/record-ids.js';
-import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWithState } from '../../shared/modules/state.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { Message } from '../../shared/platform/types.js';
@@ -16,8 +16,10 @@ import {
   claimEntry,
   completeEntry,
   deleteStarboardItems,
+  entryKey,
   getEntry,
   listStarboardEntries,
+  liveEntryOf,
   originalOfPost,
   removeEntry,
   setStarCount,
@@ -168,7 +170,8 @@ export async function checkChannelDeleted(guildId: string, channelId: string) {
 
 /** POST /starboard/check/deleted-message: an original deleted takes its post along; a post deleted drops its entry. */
 export async function checkMessageDeleted(guildId: string, messageId: string) {
-  const [state, entry] = await requireEnabledWhile(guildId, MODULE, () => getEntry(guildId, messageId, 0));
+  const { state, item } = await requireEnabledWithState(guildId, MODULE, entryKey(guildId, messageId));
+  const entry = liveEntryOf(item, 0);
   const settings = state.settings ?? {};
   if (entry) {
     if (entry.starboard_message_id && typeof settings.starboard_channel_id === 'string') {

@@ -115,9 +115,17 @@ export async function resetModule(guildId: string, module: ModuleName): Promise<
  * as requireEnabled, then the item or null (the caller's 404).
  */
 export async function requireEnabledWith(guildId: string, module: ModuleName, key: { pk: string; sk: string }): Promise<Record<string, unknown> | null> {
+  return (await requireEnabledWithState(guildId, module, key)).item;
+}
+
+/** {@link requireEnabledWith}, answering the state too, for a use case that reads its settings. */
+export async function requireEnabledWithState(
+  guildId: string,
+  module: ModuleName,
+  key: { pk: string; sk: string },
+): Promise<{ state: ModuleStateItem; item: Record<string, unknown> | null }> {
   const found = await getNamed({ state: moduleStateKey(guildId, module), item: key });
-  assertEnabled(guildId, module, found.state as ModuleStateItem | null);
-  return found.item;
+  return { state: assertEnabled(guildId, module, found.state as ModuleStateItem | null), item: found.item };
 }
 
 /** {@link requireEnabledWith} for the record a use case acts on: 409 while disabled, then 404 saying `missing` when there is none. */
