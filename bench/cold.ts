@@ -20,7 +20,7 @@ import { moduleOfPath } from '../shared/modules/names.js';
 import { producerInputs } from '../shared/scheduler/keys.js';
 import { GUILD, type Input, MEMBER, fixtures, setups } from './fixtures.js';
 import { succeed } from './requests.js';
-import { RUNS, medianOfRuns, withEarlierRuns } from './history.js';
+import { RUNS, withEarlierRuns } from './history.js';
 import { type Row, kib, median } from './table.js';
 
 /**
@@ -387,7 +387,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
       { section: 'cold request', measure: `worst: ${worst.key}`, value: `${worst.ratio.toFixed(2)}x floor`, note: `${worst.ms.toFixed(1)} ms` },
     ];
     const overRuns = withEarlierRuns(measured.map((m) => ({ key: m.key, bundlePath: join(outdir, m.key, 'index.mjs'), ratio: m.ratio })));
-    const runMedians = measured.map((m) => ({ key: m.key, ratio: medianOfRuns(overRuns.get(m.key)!), runs: overRuns.get(m.key)!.length })).sort((a, b) => b.ratio - a.ratio);
+    const runMedians = measured.map((m) => ({ key: m.key, ratio: median(overRuns.get(m.key)!), runs: overRuns.get(m.key)!.length })).sort((a, b) => b.ratio - a.ratio);
     const runCounts = runMedians.map((m) => m.runs);
     rows.push(
       {

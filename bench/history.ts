@@ -45,10 +45,3 @@ export function withEarlierRuns(measured: readonly Measured[]): Map<string, numb
   writeFileSync(FILE, JSON.stringify(next));
   return out;
 }
-
-/** The median of a function's runs: the middle one, or the mean of the two in the middle. */
-export function medianOfRuns(ratios: readonly number[]): number {
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}

@@ -16,9 +16,11 @@ export function printRows(rows: Row[]): void {
   for (const c of cells) console.log(line(c));
 }
 
-export const median = (values: number[]) => {
+/** The middle value, or the mean of the two in the middle. */
+export const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
