@@ -17,7 +17,8 @@ export async function getSettings(guildId: string) {
 }
 
 export async function changeSettings(guildId: string, input: SettingsInput) {
-  const current = (await requireEnabled(guildId, MODULE)).settings ?? {};
+  const state = await requireEnabled(guildId, MODULE);
+  const current = state.settings ?? {};
   const { guild_id: _g, ...changes } = input;
   for (const which of ['join', 'leave'] as const) {
     const content = changes[`${which}_message_content`] ?? (current[`${which}_message_content`] as string | null);
@@ -25,7 +26,7 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
     const problem = content == null ? null : templateProblem(content, isEmbed, `${which}_message_content`);
     if (problem) throw unprocessable(problem);
   }
-  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, changes)) };
+  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, changes, state)) };
 }
 
 export async function deleteSettings(guildId: string) {

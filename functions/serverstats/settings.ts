@@ -31,13 +31,13 @@ async function channelValue(guildId: string, value: string | undefined, create: 
 }
 
 export async function changeSettings(guildId: string, input: SettingsInput) {
-  await requireEnabled(guildId, MODULE);
+  const state = await requireEnabled(guildId, MODULE);
   const { guild_id: _guild, counters_category_id, starboard_channel_id, starboard_count, ...flags } = input;
   const changes: Record<string, unknown> = { ...flags };
   changes.counters_category_id = await channelValue(guildId, counters_category_id, { name: 'Server Stats', type: 4 /* category */ });
   changes.starboard_channel_id = await channelValue(guildId, starboard_channel_id, { name: 'starboard', type: 0 /* text */ });
   if (starboard_count !== undefined) changes.starboard_count = String(starboard_count);
-  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, changes)) };
+  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, changes, state)) };
 }
 
 /** Answers what it removed: the settings record (null when there was none), the counters and the starboard entries. */

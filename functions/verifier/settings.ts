@@ -16,7 +16,8 @@ export async function getSettings(guildId: string) {
 }
 
 export async function changeSettings(guildId: string, input: SettingsInput) {
-  const current = (await requireEnabled(guildId, MODULE)).settings ?? {};
+  const state = await requireEnabled(guildId, MODULE);
+  const current = state.settings ?? {};
   const { guild_id: _g, ...changes } = input;
   const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
   if (Number(next.verifier_type) === VerifierType.Passphrase && !next.verifier_passphrase) {
@@ -29,7 +30,7 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
     const problem = typeof next[field] === 'string' ? templateProblem(next[field] as string, next[embed] === true, field) : null;
     if (problem) throw unprocessable(problem);
   }
-  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, changes)) };
+  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, changes, state)) };
 }
 
 export async function deleteSettings(guildId: string) {

@@ -45,9 +45,9 @@ async function checkNamedResponses(guildId: string, changes: SettingsChanges): P
 }
 
 export async function changeSettings(guildId: string, changes: SettingsChanges) {
-  await requireEnabled(guildId, MODULE);
+  const state = await requireEnabled(guildId, MODULE);
   await checkNamedResponses(guildId, changes);
-  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, { ...changes })) };
+  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, { ...changes }, state)) };
 }
 
 /**

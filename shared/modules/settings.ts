@@ -12,11 +12,13 @@ const MAX_ATTEMPTS = 8;
  * otherwise). The write is conditional on the state item's version, so it
  * never overwrites a concurrent enable, disable, reset or change it did not
  * see; on a lost race it reads again and retries. Answers the new state.
+ * `read`: the state the caller has just read (it checked the changes
+ * against it), so the first attempt does not read it again.
  */
-export async function updateSettings(guildId: string, module: ModuleName, changes: Record<string, unknown>): Promise<ModuleStateItem> {
+export async function updateSettings(guildId: string, module: ModuleName, changes: Record<string, unknown>, read?: ModuleStateItem): Promise<ModuleStateItem> {
   const fields = Object.entries(changes).filter(([, value]) => value !== undefined);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const state = await requireEnabled(guildId, module);
+    const state = attempt === 0 && read ? read : await requireEnabled(guildId, module);
     if (fields.length === 0) return state;
     const written = await writeSettings(guildId, module, fields, state.version);
     if (written) return written;
