@@ -6,7 +6,7 @@
  * first, so running twice acts once.
  */
 import { notFound, unprocessable } from '../../shared/errors.js';
-import { readModuleState } from '../../shared/modules/store.js';
+import { type ModuleStateItem, readModuleState } from '../../shared/modules/store.js';
 import { MODULE_CATALOGUE } from '../../shared/modules/catalogue.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { type DueItem, cancel, cancelAll, scheduler } from '../../shared/scheduler/index.js';
@@ -27,10 +27,12 @@ export const REFRESH_DELAY_MS = 1500;
 
 const DEFAULTS = MODULE_CATALOGUE.polls.defaults as unknown as PollSettings;
 
+/** The poll settings in a module state item (defaults where it has none). */
+export const settingsOf = (state: ModuleStateItem | null): PollSettings => ({ ...DEFAULTS, ...(state?.settings as Partial<PollSettings> | undefined) });
+
 /** The guild's poll settings, whatever the module's state (timers run while it is disabled). */
 export async function pollSettings(guildId: string): Promise<PollSettings> {
-  const state = await readModuleState(guildId, 'polls');
-  return { ...DEFAULTS, ...(state?.settings as Partial<PollSettings> | undefined) };
+  return settingsOf(await readModuleState(guildId, 'polls'));
 }
 
 const payloadOf = (guildId: string, pollId: string) => ({ guild_id: guildId, poll_id: pollId });
@@ -65,10 +67,10 @@ export type CloseTrigger = 'request' | 'timer';
  * poll closed meanwhile is 422. For the timer, a poll already closed only
  * gets what it still lacks (results, delete timer), and failures retry.
  */
-export async function closePoll(poll: Poll, trigger: CloseTrigger): Promise<PollNow> {
+export async function closePoll(poll: Poll, trigger: CloseTrigger, settings?: PollSettings): Promise<PollNow> {
   const { guild_id: guildId, poll_id: pollId } = poll;
   const closedAt = Date.now();
-  const deleteAt = poll.delete_at ?? closedAt + (await pollSettings(guildId)).save_duration_timeout * 1000;
+  const deleteAt = poll.delete_at ?? closedAt + (settings ?? (await pollSettings(guildId))).save_duration_timeout * 1000;
   // The delete timer goes first: a closed poll always has one.
   if (poll.delete_at === null) await scheduleDelete(guildId, pollId, deleteAt);
   let closed = await updatePoll(guildId, pollId, { status: 'closed', closed_at: closedAt, delete_at: deleteAt }, { status: 'open' });

@@ -6,16 +6,16 @@
  */
 import type { Caller } from '../../shared/auth/caller.js';
 import { paginate } from '../../shared/db/pagination.js';
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { checkedWhile, requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
+import { checkedWhile, requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWithState } from '../../shared/modules/state.js';
 import { platform } from '../../shared/platform/client.js';
 import { cancel } from '../../shared/scheduler/index.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
 import { requireOwner } from '../../shared/auth/owner.js';
 import { PollJobs, dueKeyOf, pollItemKey } from './keys.js';
-import { closePoll, pollSettings, removePoll, scheduleClose, scheduleDelete } from './lifecycle.js';
+import { type PollSettings, closePoll, removePoll, scheduleClose, scheduleDelete, settingsOf } from './lifecycle.js';
 import { type Synced, syncPollMessage } from './message.js';
 import { AnswerType, type AnswerTypeValue, type Poll, type PollAnswer, type PollNow, PollType, type PollTypeValue, type Tally, pollRecord, tallyOf } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
@@ -47,6 +47,13 @@ async function requirePoll(guildId: string, pollId: string): Promise<Poll> {
 /** The poll, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireEnabledPoll(guildId: string, pollId: string): Promise<Poll> {
   return pollOf(await requireEnabledRecord(guildId, MODULE, pollItemKey(guildId, pollId), pollMissing(guildId, pollId)))!;
+}
+
+/** {@link requireEnabledPoll}, with the settings from the same read (a close sets `delete_at` from them). */
+async function requireEnabledPollWithSettings(guildId: string, pollId: string): Promise<{ poll: Poll; settings: PollSettings }> {
+  const { state, item } = await requireEnabledWithState(guildId, MODULE, pollItemKey(guildId, pollId));
+  if (!item) throw notFound(pollMissing(guildId, pollId));
+  return { poll: pollOf(item)!, settings: settingsOf(state) };
 }
 
 const answersOf = (answers: readonly AnswerInput[]): PollAnswer[] =>
@@ -94,12 +101,13 @@ async function withdrawMessage(channelId: string, messageId: string): Promise<vo
  * the poll. A failure after posting withdraws the message.
  */
 export async function createPoll(input: CreatePollInput, interaction: Interaction | null): Promise<Record<string, unknown>> {
+  const id = recordIdAhead('polls.poll');
   await requireEnabled(input.guild_id, MODULE);
   const native = input.poll_type === PollType.Native;
   const durationMs = parseDuration(input.poll_duration)!;
   const now = Date.now();
   const poll: Poll = {
-    id: await nextRecordId('polls.poll'),
+    id: await id,
     guild_id: input.guild_id,
     poll_id: mintId(),
     channel_id: input.channel_id,
@@ -219,11 +227,11 @@ function requireSentByService(poll: Poll, doing: string): void {
 }
 
 export async function closePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
-  const poll = await requireEnabledPoll(guildId, pollId);
+  const { poll, settings } = await requireEnabledPollWithSettings(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'close');
   requireSentByService(poll, 'close');
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
-  const closed = await closePoll(poll, 'request');
+  const closed = await closePoll(poll, 'request', settings);
   await tellMember(asker.interaction, `Your poll **${closed.poll.question}** is closed; the results are on its message.`);
   return recordOfNow(closed);
 }
@@ -268,15 +276,16 @@ export interface RegisterInput extends Omit<CreatePollInput, 'poll_duration' | '
  * edited with results is registered closed.
  */
 export async function registerPoll(input: RegisterInput): Promise<Record<string, unknown>> {
-  await requireEnabled(input.guild_id, MODULE);
-  if (await getPoll(input.guild_id, input.poll_id)) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
+  const id = recordIdAhead('polls.poll');
+  const { state, item } = await requireEnabledWithState(input.guild_id, MODULE, pollItemKey(input.guild_id, input.poll_id));
+  if (item) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
   const now = Date.now();
   const endTime = input.end_time * 1000;
   const closed = input.edited_with_results;
   let deleteAt = input.delete_at === null ? null : input.delete_at * 1000;
-  if (closed && deleteAt === null) deleteAt = now + (await pollSettings(input.guild_id)).save_duration_timeout * 1000;
+  if (closed && deleteAt === null) deleteAt = now + settingsOf(state).save_duration_timeout * 1000;
   const poll: Poll = {
-    id: await nextRecordId('polls.poll'),
+    id: await id,
     guild_id: input.guild_id,
     poll_id: input.poll_id,
     channel_id: input.channel_id,
@@ -316,9 +325,9 @@ export async function editPollDirectly(guildId: string, pollId: string, changes:
 
 /** `handler/close`: closes the poll now (a member's native poll the bot saw end is only marked closed). */
 export async function closePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
-  const poll = await requireEnabledPoll(guildId, pollId);
+  const { poll, settings } = await requireEnabledPollWithSettings(guildId, pollId);
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
-  return recordOfNow(await closePoll(poll, 'request'));
+  return recordOfNow(await closePoll(poll, 'request', settings));
 }
 
 /** `handler/delete`: removes the poll now, with the message the service sent. */
