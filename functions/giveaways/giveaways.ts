@@ -6,7 +6,7 @@
  */
 import { requireOwner } from '../../shared/auth/owner.js';
 import type { Caller } from '../../shared/auth/caller.js';
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
 import { joinIds } from '../../shared/modules/store.js';
@@ -68,12 +68,13 @@ async function loadGiveaway(guildId: string, entryId: string): Promise<Giveaway>
 }
 
 export async function createGiveaway(guildId: string, input: { channel_id: string; giveaway_owner_id: string; prize: string; winner_count: number; end_time: string; description: string | null }) {
+  const id = recordIdAhead('giveaways.giveaway');
   await requireEnabled(guildId, MODULE);
   const now = Date.now();
   const endAt = endTimeOf(input.end_time, now);
   const seed = mintSeed();
   const g: Giveaway = {
-    id: await nextRecordId('giveaways.giveaway'),
+    id: await id,
     guild_id: guildId,
     entry_id: mintOrderedId(now),
     channel_id: input.channel_id,

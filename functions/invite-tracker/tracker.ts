@@ -14,7 +14,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound } from '../../shared/errors.js';
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { nextRecordId, recordIdAhead } from '../../shared/db/record-ids.js';
 import { requireEnabled, requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { GuildMember, User } from '../../shared/platform/types.js';
@@ -26,7 +26,6 @@ import {
   claimInviteUse,
   claimVanityUse,
   claimedVanityUses,
-  getInvite,
   insertInvite,
   insertUse,
   inviteKey,
@@ -87,9 +86,10 @@ async function vanityOf(guildId: string): Promise<{ code: string; uses: number }
 }
 
 export async function createInvite(guildId: string, input: { channel_id: string; max_uses: number; max_age: number; is_temporary: boolean }, ownerId: string | null) {
+  const id = recordIdAhead('invite-tracker.invite');
   await requireEnabled(guildId, MODULE);
   const made = (await platform.createChannelInvite(input.channel_id, { max_age: input.max_age, max_uses: input.max_uses, temporary: input.is_temporary, unique: true })) as PlatformInvite;
-  const invite = { ...fromPlatform(guildId, await nextRecordId('invite-tracker.invite'), made, made.uses ?? 0), owner_id: ownerId ?? made.inviter?.id ?? null, channel_id: input.channel_id };
+  const invite = { ...fromPlatform(guildId, await id, made, made.uses ?? 0), owner_id: ownerId ?? made.inviter?.id ?? null, channel_id: input.channel_id };
   await insertInvite(invite);
   return { invite_code: made.code, invite_url: inviteUrl(made.code), invite: inviteRecord(invite) };
 }
@@ -102,7 +102,8 @@ export async function deleteInvite(guildId: string, code: string) {
     if (isPlatformNotFound(error)) throw notFound(`There is no invite ${code} on the platform.`);
     throw error;
   }
-  if (await getInvite(guildId, code)) await updateInvite(guildId, code, { _deleted_at: Date.now() });
+  // Conditional on the invite being tracked: an untracked one is left alone, without reading it first.
+  await updateInvite(guildId, code, { _deleted_at: Date.now() });
   return { message: `Invite ${code} was deleted.` };
 }
 
@@ -113,10 +114,11 @@ export async function listInviteRecords(guildId: string) {
 
 /** `/events/invite/create`: records an invite made on the platform, with its owner, uses and expiry as the platform lists them. */
 export async function inviteCreated(guildId: string, code: string, channelId: string) {
+  const id = recordIdAhead('invite-tracker.invite');
   await requireEnabled(guildId, MODULE);
   const found = ((await platform.getGuildInvites(guildId)) as PlatformInvite[]).find((i) => i.code === code);
   if (!found) throw notFound(`The platform lists no invite ${code} in guild ${guildId}.`);
-  const created = await insertInvite({ ...fromPlatform(guildId, await nextRecordId('invite-tracker.invite'), found, found.uses ?? 0), channel_id: found.channel?.id ?? channelId });
+  const created = await insertInvite({ ...fromPlatform(guildId, await id, found, found.uses ?? 0), channel_id: found.channel?.id ?? channelId });
   return { message: created ? `Invite ${code} is tracked.` : `Invite ${code} was tracked already.` };
 }
 
@@ -209,12 +211,13 @@ async function postMessage(guildId: string, settings: Record<string, unknown>, w
 
 /** `/events/join/check-invite` (acting member: who joined). */
 export async function checkJoin(guildId: string, memberId: string) {
+  const id = recordIdAhead('invite-tracker.use');
   const state = await requireEnabled(guildId, MODULE);
   const settings = state.settings ?? {};
   const { attribution, invite } = await attribute(guildId);
   const inviterId = invite?.owner_id ?? null;
   const use: InviteUse = {
-    id: await nextRecordId('invite-tracker.use'),
+    id: await id,
     guild_id: guildId,
     invite_id: invite?.invite_id ?? null,
     member_id: memberId,

@@ -5,7 +5,7 @@
  */
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { dropEntry } from './claims.js';
 import { type Claim, type Entry, type Panel, entryRecord, entryRecords } from './model.js';
 import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js';
@@ -54,9 +54,10 @@ export async function getEntry(guildId: string, panelId: string, entryId: string
  * reaction with its emoji, a button or dropdown panel is rendered again.
  */
 export async function addEntry(guildId: string, panelId: string, input: AddEntryInput) {
+  const id = recordIdAhead('reactionroles.entry');
   const read = await loadEnabledPanel(guildId, panelId);
   const entry: Entry = {
-    id: await nextRecordId('reactionroles.entry'),
+    id: await id,
     entry_id: mintId(),
     role_ids: input.role_ids,
     emoji_name: input.emoji_name,

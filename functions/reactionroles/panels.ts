@@ -5,7 +5,7 @@
 import { paginate } from '../../shared/db/pagination.js';
 import { unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
 import { MODULE, type Panel, type PanelSettings, type PanelType, entryRecords, newestFirst, panelRecord } from './model.js';
 import { discardMessage, findMessage, postPanelMessage, removePanelMessage } from './panel-message.js';
@@ -67,6 +67,7 @@ export async function getPanel(guildId: string, panelId: string) {
  * that the message exists in the channel and is not a panel yet.
  */
 export async function createPanel(guildId: string, input: CreatePanelInput) {
+  const id = recordIdAhead('reactionroles.panel');
   await requireEnabled(guildId, MODULE);
   const base = {
     guild_id: guildId,
@@ -84,7 +85,7 @@ export async function createPanel(guildId: string, input: CreatePanelInput) {
     }
     const panel: Panel = {
       ...base,
-      id: await nextRecordId('reactionroles.panel'),
+      id: await id,
       message_id: messageId,
       is_service_message: false,
       message_content: null,
@@ -100,11 +101,12 @@ export async function createPanel(guildId: string, input: CreatePanelInput) {
 
   const content = input.content!;
   const isEmbed = input.is_embed!;
-  const id = await nextRecordId('reactionroles.panel');
+  // The id before the message: a failure to get one leaves no message behind.
+  const panelNumber = await id;
   const message = await postPanelMessage({ ...base, message_content: content, message_is_embed: isEmbed });
   const panel: Panel = {
     ...base,
-    id,
+    id: panelNumber,
     message_id: message.id,
     is_service_message: true,
     message_content: content,

@@ -7,7 +7,7 @@
  * allows: never dropped, never retried in a loop.
  */
 import { clockNow } from '../../shared/clock.js';
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
 import { assertEnabled, requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
@@ -62,11 +62,12 @@ function counterSettings(state: ModuleStateItem): { categoryId: string } {
 }
 
 export async function createCounter(guildId: string, input: CreateCounterInput) {
+  const id = recordIdAhead('serverstats.counter');
   const state = await requireEnabled(guildId, MODULE);
   const { categoryId } = counterSettings(state);
   await takeSlot(guildId);
   try {
-    return await makeCounter(guildId, categoryId, input);
+    return await makeCounter(guildId, categoryId, input, id);
   } catch (error) {
     await giveCounterSlots(guildId, 1);
     throw error;
@@ -91,7 +92,7 @@ async function takeSlot(guildId: string): Promise<void> {
   if (!(await takeCounterSlot(guildId, MAX_COUNTERS))) throw tooMany(guildId);
 }
 
-async function makeCounter(guildId: string, categoryId: string, input: CreateCounterInput) {
+async function makeCounter(guildId: string, categoryId: string, input: CreateCounterInput, id: Promise<number>) {
   const spec = { counter_type: input.counter_type, role_id: input.new_role_id, goal_count: input.new_goal, format: input.new_format || DEFAULT_FORMATS[input.counter_type]! };
   const figures = new GuildFigures(guildId);
   if (spec.role_id !== null && !(await figures.roleNames()).has(spec.role_id)) {
@@ -109,7 +110,7 @@ async function makeCounter(guildId: string, categoryId: string, input: CreateCou
   });
   const now = new Date(clockNow()).toISOString();
   const counter: Counter = {
-    id: await nextRecordId('serverstats.counter'),
+    id: await id,
     guild_id: guildId,
     counter_id: mintId(),
     channel_id: channel.id,

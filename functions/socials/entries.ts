@@ -5,7 +5,7 @@
  * announced); deleting one deletes that identifier's entries in every
  * channel of the guild, and a source no guild watches stops being polled.
  */
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { paginate } from '../../shared/db/pagination.js';
 import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
@@ -123,6 +123,7 @@ export function schedulePolling(kind: Kind, ident: string): Promise<void> {
 }
 
 export async function createEntry(guildId: string, kind: Kind, input: { ident: string; identifier: string; target_channel_id: string; mention_everyone: boolean }) {
+  const id = recordIdAhead('socials.entry');
   await requireEnabled(guildId, MODULE);
   const field = KINDS[kind].field;
   if (!(await takeEntrySlot(guildId, kind, MAX_ENTRIES_PER_KIND))) {
@@ -133,7 +134,7 @@ export async function createEntry(guildId: string, kind: Kind, input: { ident: s
   try {
     source = await ensureSource(kind, input.ident, input.identifier);
     entry = {
-      id: await nextRecordId('socials.entry'),
+      id: await id,
       guild_id: guildId,
       kind,
       ident: input.ident,

@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Caller } from '../../shared/auth/caller.js';
 import { requireOwner } from '../../shared/auth/owner.js';
 import { paginate } from '../../shared/db/pagination.js';
-import { nextRecordIdFromBlock } from '../../shared/db/record-ids.js';
+import { nextRecordIdFromBlock, recordIdAhead } from '../../shared/db/record-ids.js';
 import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
@@ -111,6 +111,7 @@ async function tagNamed(guildId: string, name: string): Promise<StoredTag | null
 }
 
 export async function createTag(guildId: string, input: CreateTagInput, asker: Asker): Promise<TagWithNames> {
+  const id = recordIdAhead('tags.entry', true);
   await requireEnabled(guildId, MODULE);
   if (!(await reservePlace(guildId, MAX_TAGS))) {
     throw unprocessable(`Guild ${guildId} already has ${MAX_TAGS} tags, the most it may keep; delete one first.`);
@@ -123,7 +124,7 @@ export async function createTag(guildId: string, input: CreateTagInput, asker: A
     if (!result.ok) throw takenProblem(guildId, result);
     claimed = result.claimed;
     const tag: Tag = {
-      id: await nextRecordIdFromBlock('tags.entry'),
+      id: await id,
       guild_id: guildId,
       tag_id: tagId,
       content: input.content,

@@ -8,7 +8,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { clockNow } from '../../shared/clock.js';
 import { forbidden, notFound, platformFailed, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { assertEnabled } from '../../shared/modules/state.js';
 import { isPlatformError, platform } from '../../shared/platform/client.js';
 import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
@@ -35,6 +35,8 @@ function promptButton(type: number, verifierId: string, token: string | null): A
 
 /** `/event/create-verification` (acting member: who is to be verified). */
 export async function createVerification(guildId: string, memberId: string, requesterId: string | null) {
+  // Taken beside the read; an open verification reused leaves it unused.
+  const id = recordIdAhead('verifier.entry');
   const { state, open: reused } = await openVerificationWithState(guildId, memberId);
   const settings = assertEnabled(guildId, MODULE, state).settings ?? {};
   const type = Number(settings.verifier_type ?? VerifierType.Click);
@@ -44,7 +46,7 @@ export async function createVerification(guildId: string, memberId: string, requ
   const token = type === VerifierType.Web ? randomBytes(32).toString('base64url') : null;
   const now = new Date();
   const entry: Verification = reused ?? {
-    id: await nextRecordId('verifier.entry'),
+    id: await id,
     guild_id: guildId,
     verifier_id: mintOrderedId(now.getTime()),
     user_id: memberId,

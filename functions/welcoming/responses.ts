@@ -4,7 +4,7 @@
  * is written first and taken back when the registry is full, so a crash in
  * between can only leave the guild one response over, never locked out.
  */
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { unprocessable } from '../../shared/errors.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
 import { recordOf } from '../../shared/modules/store.js';
@@ -36,10 +36,11 @@ export async function getResponseRecord(guildId: string, responseId: string) {
 }
 
 export async function createResponse(guildId: string, input: CreateResponseInput) {
+  const id = recordIdAhead('welcoming.response');
   await requireEnabled(guildId, MODULE);
   const now = Date.now();
   const response: WelcomeResponse = {
-    id: await nextRecordId('welcoming.response'),
+    id: await id,
     guild_id: guildId,
     response_id: mintOrderedId(now),
     response_type: input.response_type as ResponseTypeValue,

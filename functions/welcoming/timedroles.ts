@@ -4,7 +4,7 @@
  * responses.ts for the order of writes). Creating one starts the guild's
  * hourly catch-up; deleting one cancels its pending grants.
  */
-import { nextRecordId } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { unprocessable } from '../../shared/errors.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
 import { recordOf } from '../../shared/modules/store.js';
@@ -31,10 +31,11 @@ export async function getTimedRoleRecord(guildId: string, timedRoleId: string) {
 }
 
 export async function createTimedRole(guildId: string, input: { role_id: string; add_after: number }) {
+  const id = recordIdAhead('welcoming.timedrole');
   await requireEnabled(guildId, MODULE);
   const now = Date.now();
   const timedRole: TimedRole = {
-    id: await nextRecordId('welcoming.timedrole'),
+    id: await id,
     guild_id: guildId,
     timedrole_id: mintOrderedId(now),
     role_id: input.role_id,
