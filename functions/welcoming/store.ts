@@ -96,7 +96,7 @@ function isMissingPath(error: unknown): boolean {
 /**
  * Takes a place in the registry: `full` when the map already holds `max`
  * entries, `taken` when its key is there. The registry item and its maps are
- * made on first use.
+ * made on first use, holding that first entry (one write).
  */
 export async function register(guildId: string, place: Place, value: string, max: number): Promise<'ok' | 'full' | 'taken'> {
   const write = () =>
@@ -121,15 +121,20 @@ export async function register(guildId: string, place: Place, value: string, max
         return (registry?.[place.map] as Item | undefined)?.[place.key] !== undefined ? 'taken' : 'full';
       }
       if (!isMissingPath(error) || attempt > 0) throw error;
-      await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: registryKey(guildId),
-          UpdateExpression: 'SET entity = :entity, #map = if_not_exists(#map, :empty)',
-          ExpressionAttributeNames: { '#map': place.map },
-          ExpressionAttributeValues: { ':entity': REGISTRY_ENTITY, ':empty': {} },
-        }),
+      // The map is made holding this first entry, unless another write made it meanwhile: then the SET is tried again.
+      const made = await conditional(() =>
+        db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: registryKey(guildId),
+            UpdateExpression: 'SET entity = :entity, #map = :first',
+            ConditionExpression: 'attribute_not_exists(#map)',
+            ExpressionAttributeNames: { '#map': place.map },
+            ExpressionAttributeValues: { ':entity': REGISTRY_ENTITY, ':first': { [place.key]: value } },
+          }),
+        ),
       );
+      if (made) return 'ok';
     }
   }
   return 'ok';
