@@ -5,7 +5,7 @@
  * record ids from a block reserved ahead.
  */
 import { nextRecordIdFromBlock } from '../../shared/db/record-ids.js';
-import { assertEnabled } from '../../shared/modules/state.js';
+import { assertEnabled, checkedWhile } from '../../shared/modules/state.js';
 import { readModuleStateCached } from '../../shared/modules/store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { type Family, type FamilyShape } from './families.js';
@@ -70,10 +70,11 @@ function recordFromBody(shape: FamilyShape, body: Body): { fields: Item; memberI
 
 /** POST /stats/<family> of the families with one record per call. */
 export async function recordStat(family: Family, body: Body): Promise<{ message: string }> {
-  if (!(await recordingAllowed(body.guild_id, family))) return off(family);
+  // The ID is taken beside the state: from the block, or (a fresh process) reserving one.
+  const [allowed, id] = await checkedWhile(() => recordingAllowed(body.guild_id, family), () => nextRecordIdFromBlock(ID_TYPE));
+  if (!allowed) return off(family);
   const { fields, memberId, channelId } = recordFromBody(family.shape, body);
   const time = new Date().toISOString();
-  const id = await nextRecordIdFromBlock(ID_TYPE);
   await putStat({ guildId: body.guild_id, family: family.path, id, time, memberId, channelId, record: { id, guild_id: body.guild_id, ...fields, timestamp: time } });
   return { message: `Recorded ${family.path} statistic ${id}.` };
 }
@@ -93,12 +94,14 @@ const activityKey = (a: Activity) => `${a.activity_type}\u0000${a.name}`;
  * double an activity.
  */
 export async function recordPresence(family: Family, body: Body & { presence_user_id: string; activities: Activity[] }): Promise<{ message: string }> {
-  if (!(await recordingAllowed(body.guild_id, family))) return off(family);
   const guildId = body.guild_id;
   const memberId = body.presence_user_id;
+  // The member's open activities are read beside the state (on a cold cache, a request of its own).
+  const [allowed, first] = await checkedWhile(() => recordingAllowed(guildId, family), () => getOpenPresence(guildId, memberId));
+  if (!allowed) return off(family);
   const listed = new Map(body.activities.map((a) => [activityKey(a), a]));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const open = await getOpenPresence(guildId, memberId);
+    const open = attempt === 0 ? first : await getOpenPresence(guildId, memberId);
     const current = open?.activities ?? [];
     const ended = current.filter((a) => !listed.has(activityKey(a)));
     const kept = current.filter((a) => listed.has(activityKey(a)));
