@@ -43,22 +43,30 @@ function serviceMessage(panel: Panel) {
 /**
  * Changes the platform message from what `from` shows to what `to` shows:
  * one edit when the service's message text or components differ, then the
- * service's reactions removed and added by entry emoji.
+ * service's reactions removed and added by entry emoji. Answers whether it
+ * called the platform (false: the two show the same).
  */
-export async function syncPanelMessage(from: Panel, to: Panel): Promise<void> {
+export async function syncPanelMessage(from: Panel, to: Panel): Promise<boolean> {
+  let called = false;
   const before = serviceMessage(from);
   const after = serviceMessage(to);
   if (after && JSON.stringify(before) !== JSON.stringify(after)) {
+    called = true;
     await platform.editMessage(to.channel_id, to.message_id, { ...after, allowed_mentions: NO_PINGS });
   }
   const had = ownReactions(from);
   const wants = ownReactions(to);
   for (const [key, entry] of had) {
-    if (!wants.has(key)) await platform.deleteOwnReaction(to.channel_id, to.message_id, emojiOf(entry));
+    if (wants.has(key)) continue;
+    called = true;
+    await platform.deleteOwnReaction(to.channel_id, to.message_id, emojiOf(entry));
   }
   for (const [key, entry] of wants) {
-    if (!had.has(key)) await platform.addOwnReaction(to.channel_id, to.message_id, emojiOf(entry));
+    if (had.has(key)) continue;
+    called = true;
+    await platform.addOwnReaction(to.channel_id, to.message_id, emojiOf(entry));
   }
+  return called;
 }
 
 /**

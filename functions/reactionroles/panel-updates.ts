@@ -47,11 +47,14 @@ export async function updatePanel(guildId: string, panelId: string, change: (pan
  * (applied to whatever is stored by then), the message is brought back, and
  * the platform's error answers. After success, changes other requests
  * committed meanwhile are shown too, so concurrent edits end with the
- * message matching the stored panel.
+ * message matching the stored panel. A change the message does not show
+ * (roles, say) touched nothing there, so it has nothing to catch up on:
+ * each change it shows catches up after itself.
  */
 export async function publishChange(before: Panel, after: Panel, undo: (current: Panel) => Panel): Promise<void> {
+  let shown: boolean;
   try {
-    await syncPanelMessage(before, after);
+    shown = await syncPanelMessage(before, after);
   } catch (error) {
     try {
       const { after: restored } = await updatePanel(after.guild_id, after.panel_id, undo);
@@ -61,7 +64,7 @@ export async function publishChange(before: Panel, after: Panel, undo: (current:
     }
     throw error;
   }
-  await catchUp(after);
+  if (shown) await catchUp(after);
 }
 
 /** Re-reads the panel and shows what changed since `shown`, a few rounds at most. */
