@@ -36,7 +36,8 @@ import { type Row, kib, median } from './table.js';
  * counted, so work moved from init to the first request does not flatter a
  * function. BENCH_COLD_ROUNDS sets the rounds; BENCH_COLD_ONLY, a regular
  * expression over bundle keys, times only the matching functions (a quick
- * check of a change, not the figures).
+ * check of a change, not the figures); BENCH_TRACE=1 prints what each cold
+ * request sent.
  */
 export const FLOOR_FILE = 'bench/floor.ts';
 const BARE_FILE = 'bench/bare.ts';
@@ -237,12 +238,17 @@ async function invocations(routes: readonly Route[], jobs: readonly Job[], keyOf
   return out;
 }
 
+/** BENCH_TRACE=1: each cold request's table operations and platform calls, in the order they arrived, printed as it ends. */
+const TRACE = Boolean(process.env.BENCH_TRACE);
+const traced: string[] = [];
+
 /** A pass-through in front of the table that counts requests, so each cold request's store calls show. */
 async function countingProxy(target: string): Promise<{ url: string; take(): number; close(): void }> {
   const to = new URL(target);
   let count = 0;
   const server = createServer((req, res) => {
     count++;
+    if (TRACE) traced.push(String(req.headers['x-amz-target'] ?? `${req.method} ${req.url}`).replace(/^DynamoDB_\d+\./, ''));
     const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -350,6 +356,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
       record(requests, call.key, proxy.take());
       record(platformCalls, call.key, platform.take());
       record(samples, call.key, got);
+      if (TRACE) console.log(`${call.key}: ${traced.splice(0).join(' > ')}`);
     };
 
     for (let round = 0; round < ROUNDS; round++) {
