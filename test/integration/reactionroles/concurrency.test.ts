@@ -157,4 +157,20 @@ describe('entries changed at once', () => {
     const shown = (await world.sandbox.message(panel.channel_id, panel.message_id))?.components?.flatMap((row) => row.components.map((c) => (c.type === 2 ? c.custom_id : '')));
     expect(shown).toEqual(stored.map((e: { entry_id: string }) => `rr:${e.entry_id}`));
   });
+
+  it('edits of what the message shows and of what it does not, at once, end with the message showing the stored entries', async () => {
+    const guild = await enabledGuild(world);
+    const panel = await createPanel(world, guild, { panel_type: 'button' });
+    const ids: string[] = [];
+    for (const emoji of EMOJIS.slice(0, 4)) ids.push((await addEntry(world, guild, panel.panel_id, { emoji_name: emoji, text: emoji })).entry_id);
+    const edit = (entryId: string, fields: Record<string, unknown>) =>
+      world.service.call('PUT', `${RR}/panel/${panel.panel_id}/entries/${entryId}`, { body: { guild_id: guild, role_ids: [snowflake()], ...fields } });
+    // Three edits of each entry at once, each giving new roles and the same new label: the first to land changes the message,
+    // the others change only roles, which it does not show.
+    const edits = await Promise.all(ids.flatMap((id, i) => Array.from({ length: 3 }, () => edit(id, { text: `label ${i}` }))));
+    expect(edits.map((r) => r.status)).toEqual(edits.map(() => 200));
+    const stored = ok(await world.service.call('GET', `${RR}/panel/${panel.panel_id}/entries`, { query: { guild_id: guild } })).entries as { text: string | null }[];
+    const labels = (await world.sandbox.message(panel.channel_id, panel.message_id))?.components?.flatMap((row) => row.components.map((c) => (c.type === 2 ? c.label : '')));
+    expect(labels).toEqual(stored.map((e) => e.text));
+  });
 });
