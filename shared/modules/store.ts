@@ -130,19 +130,21 @@ export async function writeDisabled(guildId: string, module: ModuleName): Promis
 }
 
 /**
- * Changes some settings fields, provided the item is still at `version`,
- * enabled and with settings. Answers the new state, or null when the
- * condition failed (a concurrent change the caller did not see).
+ * Changes some settings fields, provided the item is enabled, with
+ * settings, and still at `version` (null: whatever its version; each field
+ * is set on its own, so the others stay as they are). Answers the new
+ * state, or null when the condition failed (a concurrent change the caller
+ * did not see).
  */
 export async function writeSettings(
   guildId: string,
   module: ModuleName,
   fields: [string, unknown][],
-  version: number,
+  version: number | null,
 ): Promise<ModuleStateItem | null> {
   forget(guildId, module);
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':version': version, ':now': new Date().toISOString(), ':one': 1, ':t': true };
+  const values: Record<string, unknown> = { ':now': new Date().toISOString(), ':one': 1, ':t': true, ...(version === null ? {} : { ':version': version }) };
   const sets = fields.map(([field, value], i) => {
     names[`#f${i}`] = field;
     values[`:v${i}`] = value;
@@ -154,7 +156,7 @@ export async function writeSettings(
         TableName: tableName(),
         Key: moduleStateKey(guildId, module),
         UpdateExpression: `SET ${sets.join(', ')}, updated_at = :now ADD version :one`,
-        ConditionExpression: 'version = :version AND enabled = :t AND attribute_exists(settings)',
+        ConditionExpression: `${version === null ? '' : 'version = :version AND '}enabled = :t AND attribute_exists(settings)`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',

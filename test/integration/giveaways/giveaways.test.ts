@@ -201,4 +201,18 @@ describe('giveaways', () => {
     expect(deleted.giveaways.map((x: { entry_id: string }) => x.entry_id)).toEqual([g.entry_id]);
     expect(ok(await service.call('GET', `${GA}/status`, { query: { guild_id: guild } })).status).toBe(false);
   });
+
+  it('keeps both of two settings changes made at once to different fields, and changes nothing while disabled', async () => {
+    const guild = await giveawayGuild();
+    const put = (body: Record<string, unknown>) => service.call('PUT', `${GA}/settings`, { body: { guild_id: guild, ...body } });
+    const [a, b] = await Promise.all([put({ save_duration_timeout: 120 }), put({ delete_ended_giveaways: true })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(ok(await service.call('GET', `${GA}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({ save_duration_timeout: 120, delete_ended_giveaways: true });
+    ok(await service.call('POST', `${GA}/disable`, { body: { guild_id: guild } }));
+    const refused = await put({ save_duration_timeout: 5 });
+    expect(refused.status).toBe(409);
+    expect(errorOf(refused).name).toBe('ModuleDisabledError');
+    ok(await service.call('POST', `${GA}/enable`, { body: { guild_id: guild } }));
+    expect(ok(await service.call('GET', `${GA}/settings`, { query: { guild_id: guild } })).settings.save_duration_timeout).toBe(120);
+  });
 });
