@@ -34,10 +34,12 @@ import { type Row, kib, median } from './table.js';
  * with the same settings. Floor and functions run interleaved, in shuffled
  * order, so drift on the machine hits both alike. The first invocation is
  * counted, so work moved from init to the first request does not flatter a
- * function. BENCH_COLD_ROUNDS sets the rounds; BENCH_COLD_ONLY, a regular
- * expression over bundle keys, times only the matching functions (a quick
- * check of a change, not the figures); BENCH_TRACE=1 prints what each cold
- * request sent.
+ * function. Beside it, each function is set against the floor reading as
+ * many times in turn as the function makes requests, to show how much of
+ * its figure its requests alone explain. BENCH_COLD_ROUNDS sets the
+ * rounds; BENCH_COLD_ONLY, a regular expression over bundle keys, times
+ * only the matching functions (a quick check of a change, not the
+ * figures); BENCH_TRACE=1 prints what each cold request sent.
  */
 export const FLOOR_FILE = 'bench/floor.ts';
 const BARE_FILE = 'bench/bare.ts';
@@ -144,6 +146,8 @@ const inGuild = <T>(value: T, guild: string): T => JSON.parse(JSON.stringify(val
 interface Invocation {
   /** Bundle folder key. */
   key: string;
+  /** What its samples are kept under, when not its bundle key (the floor making several requests). */
+  label?: string;
   file: string;
   /** The exported function Lambda calls. */
   name: string;
@@ -274,10 +278,17 @@ async function countingProxy(target: string): Promise<{ url: string; take(): num
  * count, and any other with how often (a producer in the first minute of
  * every ten also reads the shards its job does not use).
  */
-function requestCount(counts: number[], what: string): string {
+function tallied(counts: number[]): [number, number][] {
   const tally = new Map<number, number>();
   for (const n of counts) tally.set(n, (tally.get(n) ?? 0) + 1);
-  const [usual, ...others] = [...tally].sort((a, b) => b[1] - a[1]);
+  return [...tally].sort((a, b) => b[1] - a[1]);
+}
+
+/** The count most of a function's cold requests made. */
+const usual = (counts: number[]) => tallied(counts)[0]![0];
+
+function requestCount(counts: number[], what: string): string {
+  const [usual, ...others] = tallied(counts);
   const said = (n: number) => `${n} ${what}${n === 1 ? '' : 's'}`;
   return [said(usual![0]), ...others.map(([n, times]) => `(${said(n)} in ${times} of ${counts.length})`)].join(' ');
 }
@@ -353,14 +364,21 @@ export async function coldRequestBench(): Promise<ColdResult> {
       platform.take();
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], { env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event }) }, encoding: 'utf8' });
       const got = JSON.parse(stdout) as Sample;
-      record(requests, call.key, proxy.take());
-      record(platformCalls, call.key, platform.take());
-      record(samples, call.key, got);
-      if (TRACE) console.log(`${call.key}: ${traced.splice(0).join(' > ')}`);
+      const id = call.label ?? call.key;
+      record(requests, id, proxy.take());
+      record(platformCalls, id, platform.take());
+      record(samples, id, got);
+      if (TRACE) console.log(`${id}: ${traced.splice(0).join(' > ')}`);
     };
 
+    // What a function's requests cost by themselves: the floor reading as many times in turn as the function
+    // makes table requests and platform calls (known from the first round; timed, interleaved, in the others).
+    const requestsOf = (key: string) => usual(requests.get(key)!) + usual(platformCalls.get(key)!);
+    const floorMaking = (n: number): Invocation => ({ ...floor, label: `${floor.key}x${n}`, event: { guild_id: GUILD, reads: n } });
+    const floorsForCounts = () => [...new Set(calls.map((c) => requestsOf(c.key)).filter((n) => n > 1))].map(floorMaking);
+
     for (let round = 0; round < ROUNDS; round++) {
-      const order = shuffle(calls);
+      const order = shuffle(round === 0 ? calls : [...calls, ...floorsForCounts()]);
       for (let i = 0; i < order.length; i++) {
         if (i % FLOOR_EVERY === 0) await coldRequest(floor);
         await coldRequest(order[i]!);
@@ -371,8 +389,14 @@ export async function coldRequestBench(): Promise<ColdResult> {
     const total = (key: string) => median(samples.get(key)!.map((s) => s.init + s.first));
     const part = (key: string, which: 'init' | 'first') => median(samples.get(key)!.map((s) => s[which]));
     const floorMs = total(floor.key);
+    /** Against the floor making as many requests: what the function's own code costs beyond its requests (NaN with one round). */
+    const overOwnRequests = (key: string) => {
+      const n = requestsOf(key);
+      const label = `${floor.key}x${n}`;
+      return { n, ratio: total(key) / (n <= 1 ? floorMs : samples.has(label) ? total(label) : Number.NaN) };
+    };
     const measured = calls
-      .map((c) => ({ ...c, ms: total(c.key), ratio: total(c.key) / floorMs, status: samples.get(c.key)![0]!.status, requests: `${requestCount(requests.get(c.key)!, 'table request')} and ${requestCount(platformCalls.get(c.key)!, 'platform call')}` }))
+      .map((c) => ({ ...c, ms: total(c.key), ratio: total(c.key) / floorMs, own: overOwnRequests(c.key), status: samples.get(c.key)![0]!.status, requests: `${requestCount(requests.get(c.key)!, 'table request')} and ${requestCount(platformCalls.get(c.key)!, 'platform call')}` }))
       .sort((a, b) => b.ratio - a.ratio);
     const worst = measured[0]!;
     const within = measured.filter((m) => m.ratio <= COLD_RATIO_BUDGET).length;
@@ -405,12 +429,29 @@ export async function coldRequestBench(): Promise<ColdResult> {
       },
       { section: 'cold request', measure: `worst over runs: ${runMedians[0]!.key}`, value: `${runMedians[0]!.ratio.toFixed(2)}x floor`, note: `median of ${runMedians[0]!.runs} run${runMedians[0]!.runs === 1 ? '' : 's'}` },
     );
+    const byOwn = [...measured].sort((a, b) => b.own.ratio - a.own.ratio);
+    const counts = [...new Set(measured.map((m) => m.own.n))].filter((n) => n > 1 && samples.has(`${floor.key}x${n}`)).sort((a, b) => a - b);
+    rows.push(
+      ...counts.map((n) => ({
+        section: 'cold request',
+        measure: `SDK floor making ${n} requests in turn (note)`,
+        value: `${(total(`${floor.key}x${n}`) / floorMs).toFixed(2)}x the floor`,
+        note: `${total(`${floor.key}x${n}`).toFixed(1)} ms: ${n} GetItems, the least ${n} requests cost a cold client`,
+      })),
+      {
+        section: 'cold request',
+        measure: `functions within ${COLD_RATIO_BUDGET}x a floor making as many requests (note)`,
+        value: `${byOwn.filter((m) => m.own.ratio <= COLD_RATIO_BUDGET).length} of ${byOwn.length}`,
+        note: `against the floor reading as many times in turn as the function makes table requests and platform calls (median of ${ROUNDS - 1} each, interleaved): the rest is its own code and the first use of other kinds of request; median ${median(byOwn.map((m) => m.own.ratio)).toFixed(2)}x`,
+      },
+      { section: 'cold request', measure: `worst against such a floor: ${byOwn[0]!.key}`, value: `${byOwn[0]!.own.ratio.toFixed(2)}x`, note: `${byOwn[0]!.own.n} request${byOwn[0]!.own.n === 1 ? '' : 's'}` },
+    );
     for (const m of measured) {
       rows.push({
         section: 'cold request',
         measure: m.key,
         value: `${m.ratio.toFixed(2)}x floor`,
-        note: `${m.ms.toFixed(1)} ms (init ${part(m.key, 'init').toFixed(1)}); ${kib(bytesOf(m.key))}; first answer ${m.status}${samples.get(m.key)![0]!.refused ? ` (${samples.get(m.key)![0]!.refused})` : ""} after ${m.requests}`,
+        note: `${m.ms.toFixed(1)} ms (init ${part(m.key, 'init').toFixed(1)}); ${kib(bytesOf(m.key))}; first answer ${m.status}${samples.get(m.key)![0]!.refused ? ` (${samples.get(m.key)![0]!.refused})` : ""} after ${m.requests}; ${m.own.ratio.toFixed(2)}x a floor making as many`,
       });
     }
     const sizes = new Map(calls.map((c) => [c.key, bytesOf(c.key)]));
