@@ -72,11 +72,6 @@ export async function listInvites(guildId: string): Promise<Invite[]> {
   return items.map((item) => strip(item) as Invite);
 }
 
-export async function getInvite(guildId: string, code: string): Promise<Invite | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: inviteKey(guildId, code), ConsistentRead: true }));
-  return out.Item ? (strip(out.Item) as Invite) : null;
-}
-
 /** Records an invite the service does not track yet; false when it already does. */
 export function insertInvite(invite: Invite): Promise<boolean> {
   return conditional(() =>
