@@ -4,7 +4,7 @@
  * costs one write: the module state comes from a cache of at most 10 s, and
  * record ids from a block reserved ahead.
  */
-import { nextRecordIdFromBlock } from '../../shared/db/record-ids.js';
+import { nextRecordIdFromBlock, recordIdAhead } from '../../shared/db/record-ids.js';
 import { assertEnabled, checkedWhile } from '../../shared/modules/state.js';
 import { readModuleStateCached } from '../../shared/modules/store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -70,11 +70,11 @@ function recordFromBody(shape: FamilyShape, body: Body): { fields: Item; memberI
 
 /** POST /stats/<family> of the families with one record per call. */
 export async function recordStat(family: Family, body: Body): Promise<{ message: string }> {
-  // The ID is taken beside the state: from the block, or (a fresh process) reserving one.
-  const [allowed, id] = await checkedWhile(() => recordingAllowed(body.guild_id, family), () => nextRecordIdFromBlock(ID_TYPE));
-  if (!allowed) return off(family);
+  const taking = recordIdAhead(ID_TYPE, true);
+  if (!(await recordingAllowed(body.guild_id, family))) return off(family);
   const { fields, memberId, channelId } = recordFromBody(family.shape, body);
   const time = new Date().toISOString();
+  const id = await taking;
   await putStat({ guildId: body.guild_id, family: family.path, id, time, memberId, channelId, record: { id, guild_id: body.guild_id, ...fields, timestamp: time } });
   return { message: `Recorded ${family.path} statistic ${id}.` };
 }
