@@ -9,7 +9,7 @@ import { paginate } from '../../shared/db/pagination.js';
 import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { notFound, unprocessable } from '../../shared/errors.js';
 import { mintId } from '../../shared/ids.js';
-import { checkedWhile, requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWithState } from '../../shared/modules/state.js';
+import { checkedWhile, requireEnabled, requireEnabledWhile, requireEnabledWithState } from '../../shared/modules/state.js';
 import { platform } from '../../shared/platform/client.js';
 import { cancel } from '../../shared/scheduler/index.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
@@ -44,17 +44,14 @@ async function requirePoll(guildId: string, pollId: string): Promise<Poll> {
   return poll;
 }
 
-/** The poll, when the module is enabled (409 first, then 404): both read in one request. */
-async function requireEnabledPoll(guildId: string, pollId: string): Promise<Poll> {
-  return pollOf(await requireEnabledRecord(guildId, MODULE, pollItemKey(guildId, pollId), pollMissing(guildId, pollId)))!;
-}
-
-/** {@link requireEnabledPoll}, with the settings from the same read (a close sets `delete_at` from them). */
+/** The poll and the module's settings, when the module is enabled (409 first, then 404): all read in one request. */
 async function requireEnabledPollWithSettings(guildId: string, pollId: string): Promise<{ poll: Poll; settings: PollSettings }> {
   const { state, item } = await requireEnabledWithState(guildId, MODULE, pollItemKey(guildId, pollId));
   if (!item) throw notFound(pollMissing(guildId, pollId));
   return { poll: pollOf(item)!, settings: settingsOf(state) };
 }
+
+const requireEnabledPoll = async (guildId: string, pollId: string): Promise<Poll> => (await requireEnabledPollWithSettings(guildId, pollId)).poll;
 
 const answersOf = (answers: readonly AnswerInput[]): PollAnswer[] =>
   answers.map((a, i) => ({ answer_id: i + 1, answer_text: a.answer_text, label: a.label, description: a.description, emoji_name: a.emoji_name, emoji_id: a.emoji_id }));
