@@ -47,26 +47,17 @@ function serviceMessage(panel: Panel) {
  * called the platform (false: the two show the same).
  */
 export async function syncPanelMessage(from: Panel, to: Panel): Promise<boolean> {
-  let called = false;
   const before = serviceMessage(from);
   const after = serviceMessage(to);
-  if (after && JSON.stringify(before) !== JSON.stringify(after)) {
-    called = true;
-    await platform.editMessage(to.channel_id, to.message_id, { ...after, allowed_mentions: NO_PINGS });
-  }
+  const edited = after !== null && JSON.stringify(before) !== JSON.stringify(after);
+  if (edited) await platform.editMessage(to.channel_id, to.message_id, { ...after, allowed_mentions: NO_PINGS });
   const had = ownReactions(from);
   const wants = ownReactions(to);
-  for (const [key, entry] of had) {
-    if (wants.has(key)) continue;
-    called = true;
-    await platform.deleteOwnReaction(to.channel_id, to.message_id, emojiOf(entry));
-  }
-  for (const [key, entry] of wants) {
-    if (had.has(key)) continue;
-    called = true;
-    await platform.addOwnReaction(to.channel_id, to.message_id, emojiOf(entry));
-  }
-  return called;
+  const dropped = [...had].filter(([key]) => !wants.has(key));
+  const added = [...wants].filter(([key]) => !had.has(key));
+  for (const [, entry] of dropped) await platform.deleteOwnReaction(to.channel_id, to.message_id, emojiOf(entry));
+  for (const [, entry] of added) await platform.addOwnReaction(to.channel_id, to.message_id, emojiOf(entry));
+  return edited || dropped.length > 0 || added.length > 0;
 }
 
 /**
