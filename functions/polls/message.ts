@@ -30,13 +30,13 @@ export interface Synced {
   tally?: Tally;
 }
 
-/** What a render changed on the poll item. */
+/** What a render changed on the poll item, and the counts it showed. */
 interface Rendered {
-  rendered_hash?: string | null;
-  edited_with_results?: boolean;
+  changes: { rendered_hash?: string | null; edited_with_results?: boolean };
+  tally?: Tally;
 }
 
-async function renderNow(poll: Poll): Promise<{ changes: Rendered; tally?: Tally }> {
+async function renderNow(poll: Poll): Promise<Rendered> {
   const closed = poll.status === 'closed';
   if (poll.poll_type === PollType.Native) {
     if (!closed || poll.edited_with_results) return { changes: {} };
@@ -84,7 +84,7 @@ export async function syncPollMessage(guildId: string, pollId: string, options: 
       await sleep(Math.min(400, 25 * 2 ** Math.min(round, 4)) + Math.random() * 25);
       continue;
     }
-    let rendered: Awaited<ReturnType<typeof renderNow>>;
+    let rendered: Rendered;
     try {
       rendered = await renderNow(taken);
     } catch (error) {
