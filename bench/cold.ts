@@ -373,9 +373,11 @@ export async function coldRequestBench(): Promise<ColdResult> {
 
     // What a function's requests cost by themselves: the floor reading as many times in turn as the function
     // makes table requests and platform calls (known from the first round; timed, interleaved, in the others).
-    const requestsOf = (key: string) => usual(requests.get(key)!) + usual(platformCalls.get(key)!);
-    const floorMaking = (n: number): Invocation => ({ ...floor, label: `${floor.key}x${n}`, event: { guild_id: GUILD, reads: n } });
-    const floorsForCounts = () => [...new Set(calls.map((c) => requestsOf(c.key)).filter((n) => n > 1))].map(floorMaking);
+    const requestsMadeBy = (key: string) => usual(requests.get(key)!) + usual(platformCalls.get(key)!);
+    /** What the floor making `n` requests keeps its samples under. */
+    const floorMakingKey = (n: number) => `${floor.key}x${n}`;
+    const floorMaking = (n: number): Invocation => ({ ...floor, label: floorMakingKey(n), event: { guild_id: GUILD, reads: n } });
+    const floorsForCounts = () => [...new Set(calls.map((c) => requestsMadeBy(c.key)).filter((n) => n > 1))].map(floorMaking);
 
     for (let round = 0; round < ROUNDS; round++) {
       const order = shuffle(round === 0 ? calls : [...calls, ...floorsForCounts()]);
@@ -391,9 +393,8 @@ export async function coldRequestBench(): Promise<ColdResult> {
     const floorMs = total(floor.key);
     /** Against the floor making as many requests: what the function's own code costs beyond its requests (NaN with one round). */
     const overOwnRequests = (key: string) => {
-      const n = requestsOf(key);
-      const label = `${floor.key}x${n}`;
-      return { n, ratio: total(key) / (n <= 1 ? floorMs : samples.has(label) ? total(label) : Number.NaN) };
+      const n = requestsMadeBy(key);
+      return { n, ratio: total(key) / (n <= 1 ? floorMs : samples.has(floorMakingKey(n)) ? total(floorMakingKey(n)) : Number.NaN) };
     };
     const measured = calls
       .map((c) => ({ ...c, ms: total(c.key), ratio: total(c.key) / floorMs, own: overOwnRequests(c.key), status: samples.get(c.key)![0]!.status, requests: `${requestCount(requests.get(c.key)!, 'table request')} and ${requestCount(platformCalls.get(c.key)!, 'platform call')}` }))
@@ -430,13 +431,13 @@ export async function coldRequestBench(): Promise<ColdResult> {
       { section: 'cold request', measure: `worst over runs: ${runMedians[0]!.key}`, value: `${runMedians[0]!.ratio.toFixed(2)}x floor`, note: `median of ${runMedians[0]!.runs} run${runMedians[0]!.runs === 1 ? '' : 's'}` },
     );
     const byOwn = [...measured].sort((a, b) => b.own.ratio - a.own.ratio);
-    const counts = [...new Set(measured.map((m) => m.own.n))].filter((n) => n > 1 && samples.has(`${floor.key}x${n}`)).sort((a, b) => a - b);
+    const counts = [...new Set(measured.map((m) => m.own.n))].filter((n) => n > 1 && samples.has(floorMakingKey(n))).sort((a, b) => a - b);
     rows.push(
       ...counts.map((n) => ({
         section: 'cold request',
         measure: `SDK floor making ${n} requests in turn (note)`,
-        value: `${(total(`${floor.key}x${n}`) / floorMs).toFixed(2)}x the floor`,
-        note: `${total(`${floor.key}x${n}`).toFixed(1)} ms: ${n} GetItems, the least ${n} requests cost a cold client`,
+        value: `${(total(floorMakingKey(n)) / floorMs).toFixed(2)}x the floor`,
+        note: `${total(floorMakingKey(n)).toFixed(1)} ms: ${n} GetItems, the least ${n} requests cost a cold client`,
       })),
       {
         section: 'cold request',
