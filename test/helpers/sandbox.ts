@@ -5,7 +5,7 @@
 import type { LoggedRequest } from '../../infra/local/sandbox/state.js';
 import type { SandboxSnapshot } from '../../infra/local/sandbox/snapshot.js';
 import type { Message as PlatformMessage } from '../../shared/platform/types.js';
-import type { TestService } from './local.js';
+import { type TestService, snowflake as newSnowflake } from './local.js';
 
 /** A component as a test reads it back: the service posts buttons and string selects in action rows. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,6 +54,10 @@ export interface SandboxControl {
   requests(): Promise<LoggedRequest[]>;
   clearRequests(): Promise<void>;
   deleteChannel(channelId: string): Promise<void>;
+  /** A text channel of the guild, as the platform would know it; answers its ID (a new one unless given). */
+  channelIn(guildId: string, channelId?: string): Promise<string>;
+  /** A role of the guild, as the platform would know it; answers its ID (a new one unless given). */
+  roleIn(guildId: string, roleId?: string): Promise<string>;
 }
 
 /** The control client of the service's sandbox platform. */
@@ -101,6 +105,14 @@ export function sandboxOf(service: TestService): SandboxControl {
     requests: () => call('GET', '/requests'),
     clearRequests: () => call('DELETE', '/requests'),
     deleteChannel: (c) => call('DELETE', `/channels/${c}`, undefined, api),
+    async channelIn(guildId, channelId = newSnowflake()) {
+      await call('PUT', `/channels/${channelId}`, { guild_id: guildId });
+      return channelId;
+    },
+    async roleIn(guildId, roleId = newSnowflake()) {
+      await call('PUT', `/guilds/${guildId}/roles/${roleId}`, { name: `role-${roleId.slice(-4)}` });
+      return roleId;
+    },
   };
   return control;
 }
