@@ -1,4 +1,4 @@
-/** Giveaways: create, enter and leave under a rush, the end exactly once, a draw anyone can repeat, rerolls, owners. */
+/** Giveaways: create, enter and leave under a rush, the end exactly once, a draw anyone can repeat round by round, rerolls, owners. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawRounds, seedHash } from '../../../functions/giveaways/draw.js';
 import { endGiveaway } from '../../../functions/giveaways/lifecycle.js';
@@ -23,7 +23,7 @@ async function giveawayGuild(): Promise<string> {
 }
 
 async function create(guild: string, extra: Record<string, unknown> = {}) {
-  const body = { guild_id: guild, channel_id: snowflake(), giveaway_owner_id: snowflake(), prize: 'A golden mug', winner_count: 2, end_time: '1h', description: 'Be quick', ...extra };
+  const body = { guild_id: guild, channel_id: await sandboxOf(service).channelIn(guild), giveaway_owner_id: snowflake(), prize: 'A golden mug', winner_count: 2, end_time: '1h', description: 'Be quick', ...extra };
   return ok(await service.call('POST', `${GA}/entries`, { body })).entry;
 }
 
@@ -47,6 +47,7 @@ describe('giveaways', () => {
 
   it('refuses bad input and changes nothing', async () => {
     const guild = await giveawayGuild();
+    const channel = await sandboxOf(service).channelIn(guild);
     for (const [extra, status] of [
       [{ end_time: '0s' }, 422],
       [{ end_time: '366d' }, 422],
@@ -59,7 +60,7 @@ describe('giveaways', () => {
       [{ winner_count: '2' }, 400],
       [{ giveaway_owner_id: 'me' }, 400],
     ] as [Record<string, unknown>, number][]) {
-      const res = await service.call('POST', `${GA}/entries`, { body: { guild_id: guild, channel_id: snowflake(), giveaway_owner_id: snowflake(), prize: 'p', winner_count: 1, ...extra } });
+      const res = await service.call('POST', `${GA}/entries`, { body: { guild_id: guild, channel_id: channel, giveaway_owner_id: snowflake(), prize: 'p', winner_count: 1, ...extra } });
       expect(res.status, JSON.stringify(extra)).toBe(status);
     }
     expect(ok(await service.call('GET', `${GA}/entries`, { query: { guild_id: guild } })).entries).toEqual([]);
@@ -105,6 +106,7 @@ describe('giveaways', () => {
     expect(seedHash(ended.seed)).toBe(g.seed_hash);
     const [round1] = drawRounds(ended.seed, g.entry_id, 1, 2, ended.participants.split(','));
     expect(ended.winners).toBe(round1!.join(','));
+    expect(ended.rounds).toEqual([{ round: 1, winners: round1, drawn_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) }]);
     expect(ended.edited_with_results).toBe(true);
     expect(Date.parse(ended.delete_at) - Date.now()).toBeGreaterThan(604_000_000);
 
@@ -214,5 +216,72 @@ describe('giveaways', () => {
     expect(errorOf(refused).name).toBe('ModuleDisabledError');
     ok(await service.call('POST', `${GA}/enable`, { body: { guild_id: guild } }));
     expect(ok(await service.call('GET', `${GA}/settings`, { query: { guild_id: guild } })).settings.save_duration_timeout).toBe(120);
+  });
+
+  it('keeps every round with its winners and time, names each reroll on the platform, and refuses the 11th reroll', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, { winner_count: 1 });
+    const members = Array.from({ length: 12 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    const started = new Date().toISOString();
+    await endGiveaway(guild, g.entry_id);
+    for (let reroll = 1; reroll <= 10; reroll++) {
+      expect(ok(await act(guild, g.entry_id, 'reroll', null)).message).toContain(`Reroll ${reroll} (round ${reroll + 1})`);
+    }
+    const record = await get(guild, g.entry_id);
+    const drawn = drawRounds(record.seed, g.entry_id, 11, 1, members);
+    expect(record.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners])).toEqual(drawn.map((winners, i) => [i + 1, winners]));
+    const times: string[] = record.rounds.map((r: { drawn_at: string }) => r.drawn_at);
+    expect(times).toEqual([...times].sort());
+    expect(times[0]! >= started && times[10]! <= new Date().toISOString()).toBe(true);
+    expect(record.winners).toBe(drawn[10]!.join(','));
+
+    const announcements = (await messagesIn(g.channel_id)).filter((m) => m.id !== g.message_id).map((m) => m.content);
+    expect(announcements).toHaveLength(11);
+    expect(announcements[0]).toMatch(new RegExp(`^Congratulations <@${drawn[0]![0]}>!`));
+    for (let round = 2; round <= 11; round++) expect(announcements[round - 1]).toMatch(new RegExp(`^Reroll ${round - 1} \\(round ${round}\\): congratulations <@${drawn[round - 1]![0]}>!`));
+    const shown = (await sandboxOf(service).message(g.channel_id, g.message_id))!.embeds[0]!.description!;
+    expect(shown).toContain(`**Won by:** <@${drawn[10]![0]}> · Reroll 10 (round 11)`);
+
+    const eleventh = await act(guild, g.entry_id, 'reroll', null);
+    expect(eleventh.status).toBe(422);
+    expect(errorOf(eleventh).message).toContain('rerolled 10 times, the most a giveaway allows');
+    expect(await get(guild, g.entry_id)).toEqual(record);
+    expect((await messagesIn(g.channel_id)).filter((m) => m.id !== g.message_id)).toHaveLength(11);
+  });
+
+  it('gives rerolls made at once distinct consecutive rounds, each announced once', async () => {
+    const guild = await giveawayGuild();
+    const owner = snowflake();
+    const g = await create(guild, { winner_count: 2, giveaway_owner_id: owner });
+    const members = Array.from({ length: 10 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    await endGiveaway(guild, g.entry_id);
+    const results = await Promise.all(Array.from({ length: 4 }, () => act(guild, g.entry_id, 'reroll', owner)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const record = await get(guild, g.entry_id);
+    const drawn = drawRounds(record.seed, g.entry_id, 5, 2, members);
+    expect(record.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners])).toEqual(drawn.map((winners, i) => [i + 1, winners]));
+    expect(new Set(record.rounds.flatMap((r: { winners: string[] }) => r.winners)).size).toBe(10);
+    const announcements = (await messagesIn(g.channel_id)).filter((m) => m.id !== g.message_id).map((m) => m.content);
+    expect(announcements).toHaveLength(5);
+    for (let round = 2; round <= 5; round++) expect(announcements.filter((c) => c.startsWith(`Reroll ${round - 1} (round ${round}): `))).toHaveLength(1);
+  });
+
+  it('takes a member out of every round on a privacy delete', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, { winner_count: 1 });
+    const members = Array.from({ length: 3 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    await endGiveaway(guild, g.entry_id);
+    ok(await act(guild, g.entry_id, 'reroll', null));
+    const [first] = (await get(guild, g.entry_id)).rounds[0].winners;
+    ok(await service.call('DELETE', `${GA}/privacy/delete-user-entries`, { body: { guild_id: guild, privacy_member_id: first } }));
+    const after = await get(guild, g.entry_id);
+    expect(after.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners.includes(first)])).toEqual([
+      [1, false],
+      [2, false],
+    ]);
+    expect(after.participants.split(',')).not.toContain(first);
   });
 });
