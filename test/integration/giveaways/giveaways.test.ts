@@ -1,9 +1,15 @@
 /** Giveaways: create, enter and leave under a rush, the end exactly once, a draw anyone can repeat round by round, rerolls, owners. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawRounds, seedHash } from '../../../functions/giveaways/draw.js';
 import { endGiveaway } from '../../../functions/giveaways/lifecycle.js';
+import { TOKEN_VARIABLE, verifyDraw } from '../../../functions/giveaways/verify-draw.js';
 import type { Message } from '../../../shared/platform/types.js';
-import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
+import { errorOf, ok, SERVICE_TOKEN, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
@@ -283,5 +289,57 @@ describe('giveaways', () => {
       [2, false],
     ]);
     expect(after.participants.split(',')).not.toContain(first);
+  });
+
+  it('lets verify-draw repeat every round from the saved record or from the service, and fail a tampered record', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, { winner_count: 2 });
+    const members = Array.from({ length: 9 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    await endGiveaway(guild, g.entry_id);
+    for (let i = 0; i < 3; i++) ok(await act(guild, g.entry_id, 'reroll', null));
+    const answer = await service.call('GET', `${GA}/entries/${g.entry_id}`, { query: { guild_id: guild } });
+    const dir = mkdtempSync(join(tmpdir(), 'verify-draw-'));
+    try {
+      // The saved answer, envelope and all, through the command itself.
+      const saved = join(dir, 'giveaway.json');
+      writeFileSync(saved, answer.text);
+      const run = promisify(execFile);
+      const { stdout } = await run('node_modules/.bin/tsx', ['functions/giveaways/verify-draw.ts', saved]);
+      expect(stdout.split('\n').filter(Boolean).map((l) => l.replace(/ \(drawn.*|:.*/s, ''))).toEqual(['pass  seed', 'pass  round 1', 'pass  round 2', 'pass  round 3', 'pass  round 4', 'pass  winners']);
+
+      // A changed winner: the command exits 1 and says which round.
+      const tampered = structuredClone(answer.body);
+      const round3 = tampered.data.entry.rounds[2];
+      round3.winners[1] = members.find((m) => !round3.winners.includes(m));
+      writeFileSync(saved, JSON.stringify(tampered));
+      const failed = await run('node_modules/.bin/tsx', ['functions/giveaways/verify-draw.ts', saved]).then(
+        () => null,
+        (error: { code: number; stdout: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stdout).toMatch(/^pass {2}round 2 /m);
+      expect(failed?.stdout).toMatch(/^FAIL {2}round 3 .*the draw gives/m);
+
+      // A changed round: the giveaway alone, without the envelope.
+      const renumbered = structuredClone(answer.body.data.entry);
+      renumbered.rounds[1].round = 3;
+      writeFileSync(saved, JSON.stringify(renumbered));
+      const verdict = await verifyDraw([saved], {});
+      expect(verdict.code).toBe(1);
+      expect(verdict.lines.find((l) => l.startsWith('FAIL'))).toMatch(/^FAIL {2}round 2 .*kept as round 3/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    // From the service, with a guild key in the environment.
+    const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
+    const fromService = ['--url', service.url, '--guild', guild, '--giveaway', g.entry_id];
+    const live = await verifyDraw(fromService, { [TOKEN_VARIABLE]: key });
+    expect(live.code, live.lines.join('\n')).toBe(0);
+    expect(live.lines.filter((l) => l.startsWith('pass  round'))).toHaveLength(4);
+    expect(await verifyDraw(fromService, { [TOKEN_VARIABLE]: SERVICE_TOKEN })).toMatchObject({ code: 0 });
+    expect(await verifyDraw(fromService, {})).toMatchObject({ code: 2, lines: [expect.stringContaining(TOKEN_VARIABLE)] });
+    expect(await verifyDraw(['--url', service.url, '--guild', guild, '--giveaway', 'nope'], { [TOKEN_VARIABLE]: key })).toMatchObject({ code: 2, lines: [expect.stringContaining('404')] });
   });
 });
