@@ -59,9 +59,22 @@ type Item = Record<string, NativeAttributeValue>;
 const PREFIX = 'GIVEAWAY#';
 export const giveawayKey = (guildId: string, entryId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${entryId}` });
 
+/**
+ * Giveaways stored before `rounds` kept each round's time held `_rounds`,
+ * the winners of each round only: read as rounds drawn at the end time,
+ * the closest time known. The next round written stores `rounds` whole.
+ */
+const roundsOf = (item: Item): Round[] =>
+  (item.rounds as Round[] | undefined) ?? ((item._rounds as string[][] | undefined) ?? []).map((winners, i) => ({ round: i + 1, winners, drawn_at: item.end_time as string }));
+
 export function giveawayOf(item: Item): Giveaway {
-  const { pk: _pk, sk: _sk, entity: _e, participants, participant_count: _c, winners, ...rest } = item;
-  return { ...(rest as Omit<Giveaway, 'entrants' | 'winners'>), entrants: participants ? [...(participants as Set<string>)] : [], winners: winners ? String(winners).split(',').filter(Boolean) : [] };
+  const { pk: _pk, sk: _sk, entity: _e, participants, participant_count: _c, winners, _rounds, ...rest } = item;
+  return {
+    ...(rest as Omit<Giveaway, 'entrants' | 'winners' | 'rounds'>),
+    entrants: participants ? [...(participants as Set<string>)] : [],
+    winners: winners ? String(winners).split(',').filter(Boolean) : [],
+    rounds: roundsOf(item),
+  };
 }
 
 function toItem(g: Giveaway): Item {

@@ -4,10 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawRounds, seedHash } from '../../../functions/giveaways/draw.js';
 import { endGiveaway } from '../../../functions/giveaways/lifecycle.js';
+import { giveawayKey } from '../../../functions/giveaways/store.js';
 import { TOKEN_VARIABLE, verifyDraw } from '../../../functions/giveaways/verify-draw.js';
+import { db } from '../../../shared/db/client.js';
+import { tableName } from '../../../shared/db/table.js';
 import type { Message } from '../../../shared/platform/types.js';
 import { errorOf, ok, SERVICE_TOKEN, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
@@ -289,6 +293,22 @@ describe('giveaways', () => {
       [2, false],
     ]);
     expect(after.participants.split(',')).not.toContain(first);
+  });
+
+  it('reads a giveaway stored before rounds kept their times, and rerolls it', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, { winner_count: 1 });
+    const members = Array.from({ length: 3 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    await endGiveaway(guild, g.entry_id);
+    const [round1] = (await get(guild, g.entry_id)).rounds;
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: giveawayKey(guild, g.entry_id), UpdateExpression: 'SET #old = :old REMOVE #rounds', ExpressionAttributeNames: { '#old': '_rounds', '#rounds': 'rounds' }, ExpressionAttributeValues: { ':old': [round1.winners] } }),
+    );
+    expect((await get(guild, g.entry_id)).rounds).toEqual([{ round: 1, winners: round1.winners, drawn_at: g.end_time }]);
+    ok(await act(guild, g.entry_id, 'reroll', null));
+    const after = await get(guild, g.entry_id);
+    expect(after.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners])).toEqual(drawRounds(after.seed, g.entry_id, 2, 1, members).map((w, i) => [i + 1, w]));
   });
 
   it('lets verify-draw repeat every round from the saved record or from the service, and fail a tampered record', async () => {
