@@ -44,6 +44,9 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 export function checkDraw(g: PublishedGiveaway): Verdict {
   if (g.seed === null) return { code: 2, lines: [`Giveaway ${g.entry_id} is ${g.status}: its seed is published at the end, so there is nothing to check yet.`] };
   if (g.rounds.length === 0) return { code: 2, lines: [`Giveaway ${g.entry_id} has no round drawn yet.`] };
+  const entrants = g.participants.split(',').filter(Boolean);
+  const notAnId = entrants.find((id) => !/^[0-9]{1,20}$/.test(id));
+  if (notAnId !== undefined) return { code: 2, lines: [`Field 'participants' holds '${notAnId.slice(0, 40)}', which is not a member ID; it must be member IDs joined by commas.`] };
   const lines: string[] = [];
   let pass = true;
   const say = (ok: boolean, line: string) => {
@@ -53,7 +56,6 @@ export function checkDraw(g: PublishedGiveaway): Verdict {
   const hash = seedHash(g.seed);
   say(hash === g.seed_hash, hash === g.seed_hash ? 'seed: its SHA-256 is seed_hash' : `seed: its SHA-256 is ${hash}, not seed_hash ${g.seed_hash}`);
   if (g.rounds.length > MAX_REROLLS + 1) say(false, `rounds: ${g.rounds.length} kept, more than the end and ${MAX_REROLLS} rerolls`);
-  const entrants = g.participants.split(',').filter(Boolean);
   const drawn = drawRounds(g.seed, g.entry_id, g.rounds.length, g.winner_count, entrants);
   g.rounds.forEach((kept, i) => {
     const expected = drawn[i]!;

@@ -70,9 +70,10 @@ describe('verify-draw', () => {
     expect(failing(checkDraw(winners).lines)).toEqual(['FAIL  winners']);
   });
 
-  it('has nothing to check while the giveaway runs', () => {
+  it('has nothing to check while the giveaway runs, nor with entrants that are not member IDs', () => {
     const running = { ...published(1), status: 'running' as const, seed: null, rounds: [], winners: '' };
     expect(checkDraw(running)).toMatchObject({ code: 2, lines: [expect.stringContaining('published at the end')] });
+    expect(checkDraw({ ...published(1), participants: '5,x3' })).toMatchObject({ code: 2, lines: [expect.stringContaining("'participants' holds 'x3'")] });
   });
 
   it('reads the answer with its envelope, without, or the giveaway alone, and names a field that is not a giveaway', () => {
