@@ -4167,13 +4167,23 @@ export interface components {
             /** @description Member IDs joined by commas, in numeric order */
             participants: string;
             participant_count: number;
-            /** @description Member IDs joined by commas ("" before the end) */
+            /** @description The latest round's winners, member IDs joined by commas ("" before the end) */
             winners: string;
             /** @description SHA-256 of the seed, lowercase hex, published from the start */
             seed_hash: string;
             /** @description The seed, published at the end (null while running) */
             seed: string | null;
+            /** @description Every round of the draw, oldest first ([] while running); repeat them with `npm run verify-draw` */
+            rounds: components["schemas"]["GiveawayRound"][];
             created_at: string;
+        };
+        GiveawayRound: {
+            /** @description The round: 1 is the end, then 2, 3 ... one per reroll */
+            round: number;
+            /** @description The round's winners in the order drawn */
+            winners: string[];
+            /** @description When the round was drawn */
+            drawn_at: string;
         };
         GiveawaySettings: {
             id: number;

@@ -11,6 +11,9 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
+/** Rerolls a giveaway allows (contract 13): with the end's round, at most MAX_REROLLS + 1 rounds. */
+export const MAX_REROLLS = 10;
+
 /** A new secret seed: 32 random bytes as 64 lowercase hex characters. */
 export const mintSeed = () => randomBytes(32).toString('hex');
 

@@ -13,10 +13,10 @@ import { joinIds } from '../../shared/modules/store.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
 import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { mintSeed, seedHash, drawRound } from './draw.js';
+import { MAX_REROLLS, drawRound, mintSeed, seedHash } from './draw.js';
 import { announceRound, cancelTimers, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
-import { type Giveaway, MAX_ENTRANTS, addEntrant, deleteGiveaway, giveawayKey, giveawayOf, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
+import { type Giveaway, MAX_ENTRANTS, type Round, addEntrant, deleteGiveaway, getGiveaway, giveawayKey, giveawayOf, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
 
 export const MODULE = 'giveaways';
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
@@ -44,6 +44,7 @@ export function giveawayRecord(g: Giveaway) {
     winners: g.winners.join(','),
     seed_hash: g.seed_hash,
     seed: g.status === 'ended' ? g.seed : null,
+    rounds: g.rounds,
     created_at: g.created_at,
   };
 }
@@ -92,8 +93,8 @@ export async function createGiveaway(guildId: string, input: { channel_id: strin
     seed_hash: seedHash(seed),
     seed: null,
     created_at: new Date(now).toISOString(),
+    rounds: [],
     _seed: seed,
-    _rounds: [],
     _version: 1,
   };
   const message = await platform.createMessage(g.channel_id, giveawayMessage(g));
@@ -170,18 +171,39 @@ export async function changeEntry(guildId: string, entryId: string, memberId: st
   return { message: action === 'enter' ? `Member ${memberId} entered giveaway ${entryId}.` : `Member ${memberId} left giveaway ${entryId}.` };
 }
 
-/** The owner draws the next round from the entrants not drawn yet; the message and an announcement show it. */
+/** Rerolls of one giveaway at once each get their own round within this many tries; more means the table is struggling. */
+const MAX_ATTEMPTS = MAX_REROLLS + 2;
+
+/** The round a reroll of `g` draws next, or why there is none (422). */
+function nextRound(g: Giveaway): Round {
+  if (g.status !== 'ended' || g.rounds.length === 0) throw unprocessable(`Giveaway ${g.entry_id} is still running; reroll it after it ends.`);
+  if (g.rounds.length > MAX_REROLLS) throw unprocessable(`Giveaway ${g.entry_id} has been rerolled ${MAX_REROLLS} times, the most a giveaway allows; its rounds stay as drawn.`);
+  const round = g.rounds.length + 1;
+  const winners = drawRound(g._seed, g.entry_id, round, g.winner_count, g.entrants, g.rounds.flatMap((r) => r.winners));
+  if (winners.length === 0) throw unprocessable(`Giveaway ${g.entry_id} has nobody left to draw: every entrant has won a round.`);
+  return { round, winners, drawn_at: new Date().toISOString() };
+}
+
+/**
+ * The owner draws the next round from the entrants not drawn yet; the message
+ * and an announcement naming the round show it. The round is added by one
+ * write conditional on the giveaway as read: a reroll that loses a race with
+ * another reads again and draws the round after, so rerolls at once make
+ * distinct consecutive rounds.
+ */
 export async function rerollGiveaway(guildId: string, entryId: string, asker: Asker) {
-  const g = await loadGiveaway(guildId, entryId);
+  let g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'reroll');
-  if (g.status !== 'ended' || g._rounds.length === 0) throw unprocessable(`Giveaway ${entryId} is still running; reroll it after it ends.`);
-  const round = g._rounds.length + 1;
-  const winners = drawRound(g._seed, g.entry_id, round, g.winner_count, g.entrants, g._rounds.flat());
-  if (winners.length === 0) throw unprocessable(`Giveaway ${entryId} has nobody left to draw: every entrant has won a round.`);
-  if (!(await updateGiveaway(guildId, entryId, { _rounds: [...g._rounds, winners], winners: winners.join(',') }, { version: g._version }))) {
-    throw unprocessable(`Giveaway ${entryId} changed while being rerolled; try again.`);
+  for (let attempt = 1; ; attempt++) {
+    const round = nextRound(g);
+    if (await updateGiveaway(guildId, entryId, { rounds: [...g.rounds, round], winners: round.winners.join(',') }, { version: g._version })) {
+      await showGiveaway(guildId, entryId);
+      await announceRound({ ...g, winners: round.winners }, round.winners, round.round);
+      return { message: `Reroll ${round.round - 1} (round ${round.round}) of giveaway ${entryId} drew ${round.winners.map((w) => `<@${w}>`).join(', ')}.` };
+    }
+    if (attempt === MAX_ATTEMPTS) throw unprocessable(`Giveaway ${entryId} kept changing while being rerolled; try again.`);
+    const again = await getGiveaway(guildId, entryId);
+    if (!again) throw notFound(`Guild ${guildId} has no giveaway ${entryId}.`);
+    g = again;
   }
-  await showGiveaway(guildId, entryId);
-  await announceRound({ ...g, winners }, winners, round);
-  return { message: `Round ${round} of giveaway ${entryId} drew ${winners.map((w) => `<@${w}>`).join(', ')}.` };
 }

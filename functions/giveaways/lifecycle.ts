@@ -2,9 +2,11 @@
  * A giveaway's life after it is posted (contract 9 and 12), as due work in
  * the shared scheduler, each step safe to repeat:
  * - the end at `end_time`: entries are closed first (status `ended`, one
- *   conditional write), then the winners are drawn from the entrants as they
- *   stand closed, then the message is edited and one announcement posted
- *   (with a nonce the platform enforces), then `edited_with_results` set;
+ *   conditional write), then round 1 is drawn from the entrants as they
+ *   stand closed and kept in `rounds` with the seed (one write conditional on
+ *   the version read, so never a second round 1), then the message is
+ *   edited and one announcement posted (with a nonce the platform
+ *   enforces), then `edited_with_results` set;
  *   a redelivery or a second consumer finds each step done and goes on;
  * - the deletion at `delete_at` (and the message with `delete_ended_giveaways`);
  * - the entrant count on the message, refreshed at most every few seconds.
@@ -79,15 +81,18 @@ export async function endGiveaway(guildId: string, entryId: string): Promise<voi
     g = await getGiveaway(guildId, entryId);
     if (!g) return;
   }
-  if (g._rounds.length === 0) {
+  if (g.rounds.length === 0) {
     const winners = drawRound(g._seed, g.entry_id, 1, g.winner_count, g.entrants);
-    await updateGiveaway(guildId, entryId, { _rounds: [winners], winners: winners.join(','), seed: g._seed }, { version: g._version });
+    // Conditional on the version read: a second consumer that drew at the same time writes nothing.
+    await updateGiveaway(guildId, entryId, { rounds: [{ round: 1, winners, drawn_at: new Date().toISOString() }], winners: winners.join(','), seed: g._seed }, { version: g._version });
     g = await getGiveaway(guildId, entryId);
     if (!g) return;
+    // Another change (a privacy delete) came between the read and the write: the job goes back to the queue and draws again.
+    if (g.rounds.length === 0) throw new Error(`Giveaway ${entryId} of guild ${guildId} changed while its round 1 was drawn.`);
   }
   if (!g.edited_with_results) {
     await showGiveaway(guildId, entryId);
-    await announceRound(g, g._rounds[0] ?? [], 1);
+    await announceRound(g, g.rounds[0]?.winners ?? [], 1);
     await updateGiveaway(guildId, entryId, { edited_with_results: true });
   }
   if (g.delete_at) await scheduler.scheduleAt(GiveawayJobs.delete, dueKeyOf(guildId, entryId), Date.parse(g.delete_at));

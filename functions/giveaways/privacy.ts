@@ -1,12 +1,14 @@
 /**
  * The privacy pair (contract 12): the member's entries, their wins and the
  * giveaways they host. Deleting takes them out of every giveaway's entrants
- * and winners and forgets them as a host (`owner_id` null). The module keeps
- * no names, so the name counts are 0.
+ * and winners (of every round) and forgets them as a host (`owner_id` null);
+ * a draw is then no longer repeatable from the record alone, which
+ * `verify-draw` reports. The module keeps no names, so the name counts are 0.
  */
 import { type Giveaway, dropEntrant, getGiveaway, listGiveaways, updateGiveaway } from './store.js';
 
-const refersTo = (g: Giveaway, memberId: string) => Number(g.entrants.includes(memberId)) + Number(g.winners.includes(memberId)) + Number(g.owner_id === memberId);
+const hasWon = (g: Giveaway, memberId: string) => g.winners.includes(memberId) || g.rounds.some((r) => r.winners.includes(memberId));
+const refersTo = (g: Giveaway, memberId: string) => Number(g.entrants.includes(memberId)) + Number(hasWon(g, memberId)) + Number(g.owner_id === memberId);
 
 export async function countMemberEntries(guildId: string, memberId: string) {
   const giveaways = await listGiveaways(guildId);
@@ -25,7 +27,7 @@ export async function deleteMemberEntries(guildId: string, memberId: string) {
       if (!g) break;
       const fields = {
         winners: g.winners.filter((id) => id !== memberId).join(','),
-        _rounds: g._rounds.map((round) => round.filter((id) => id !== memberId)),
+        rounds: g.rounds.map((r) => ({ ...r, winners: r.winners.filter((id) => id !== memberId) })),
         owner_id: g.owner_id === memberId ? null : g.owner_id,
       };
       if (await updateGiveaway(guildId, g.entry_id, fields, { version: g._version })) break;

@@ -2,7 +2,8 @@
  * How a giveaway looks on the platform (contract 12): while running, an
  * embed with the prize, description, winner count, host, end time and
  * entrants, and Enter / Leave buttons; at the end, the winners and no
- * buttons; and the announcement that mentions the winners only.
+ * buttons (after a reroll, naming its round); and the announcement that
+ * mentions the winners only and names a reroll's round.
  */
 import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
 import type { Giveaway } from './store.js';
@@ -22,6 +23,15 @@ function buttons(g: Giveaway): ActionRow[] {
   ];
 }
 
+/** How a reroll's round (2 and on) is named where it is shown. */
+const rerollName = (round: number) => `Reroll ${round - 1} (round ${round})`;
+
+/** After a reroll the message names the round its winners come from. */
+const wonIn = (g: Giveaway) => {
+  const latest = g.rounds.at(-1)?.round ?? 1;
+  return latest > 1 ? ` · ${rerollName(latest)}` : '';
+};
+
 export function giveawayMessage(g: Giveaway): MessageCreate {
   const lines = [
     ...(g.description ? [g.description, ''] : []),
@@ -31,7 +41,7 @@ export function giveawayMessage(g: Giveaway): MessageCreate {
   if (g.status === 'running') {
     lines.push(`**Ends:** <t:${unix(g.end_time)}:R> (<t:${unix(g.end_time)}:f>)`, `**Entrants:** ${g.entrants.length}`);
   } else {
-    lines.push(`**Ended:** <t:${unix(g.end_time)}:f>`, `**Entrants:** ${g.entrants.length}`, g.winners.length ? `**Won by:** ${mentions(g.winners)}` : '**No one entered, so there is no winner.**');
+    lines.push(`**Ended:** <t:${unix(g.end_time)}:f>`, `**Entrants:** ${g.entrants.length}`, g.winners.length ? `**Won by:** ${mentions(g.winners)}${wonIn(g)}` : '**No one entered, so there is no winner.**');
   }
   lines.push('', `-# Seed hash ${g.seed_hash}${g.seed ? ` · seed ${g.seed}` : ''}`);
   return {
@@ -41,13 +51,11 @@ export function giveawayMessage(g: Giveaway): MessageCreate {
   };
 }
 
-/** The announcement replying to the giveaway's message: only the winners are pinged. */
+/** The announcement replying to the giveaway's message: only the winners are pinged; a reroll's names its round. */
 export function announcement(g: Giveaway, winners: string[], round: number): MessageCreate {
   const content = winners.length
-    ? `${round > 1 ? 'Reroll: c' : 'C'}ongratulations ${mentions(winners)}! You won **${g.prize}**.`
-    : round > 1
-      ? `Nobody is left to draw for **${g.prize}**.`
-      : `The giveaway for **${g.prize}** ended with no entrants, so there is no winner.`;
+    ? `${round > 1 ? `${rerollName(round)}: c` : 'C'}ongratulations ${mentions(winners)}! You won **${g.prize}**.`
+    : `The giveaway for **${g.prize}** ended with no entrants, so there is no winner.`;
   return {
     content: content.slice(0, 2000),
     allowed_mentions: { users: winners, parse: [] },

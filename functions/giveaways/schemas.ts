@@ -13,6 +13,15 @@ export const SettingsBody = z.object({
   delete_ended_giveaways: orKeep(z.boolean()),
 });
 
+export const RoundRecord = meta(
+  z.object({
+    round: describe(z.int(), 'The round: 1 is the end, then 2, 3 ... one per reroll'),
+    winners: describe(z.array(id), "The round's winners in the order drawn"),
+    drawn_at: describe(z.string(), 'When the round was drawn'),
+  }),
+  { id: 'GiveawayRound' },
+);
+
 export const GiveawayRecord = meta(
   z.object({
     id: z.int(),
@@ -31,9 +40,10 @@ export const GiveawayRecord = meta(
     edited_with_results: z.boolean(),
     participants: describe(z.string(), 'Member IDs joined by commas, in numeric order'),
     participant_count: z.int(),
-    winners: describe(z.string(), 'Member IDs joined by commas ("" before the end)'),
+    winners: describe(z.string(), 'The latest round\'s winners, member IDs joined by commas ("" before the end)'),
     seed_hash: describe(z.string(), 'SHA-256 of the seed, lowercase hex, published from the start'),
     seed: describe(z.nullable(z.string()), 'The seed, published at the end (null while running)'),
+    rounds: describe(z.array(RoundRecord), 'Every round of the draw, oldest first ([] while running); repeat them with `npm run verify-draw`'),
     created_at: z.string(),
   }),
   { id: 'Giveaway' },

@@ -7,8 +7,11 @@
  *   each one conditional update of this one item (`ADD`/`DELETE` with
  *   `contains` and `status = running`), so concurrent enters lose nothing
  *   and double nothing, and the draw reads one consistent item.
- * - `_seed`: the secret seed until the end; `_rounds`: the winners of every
- *   round; `_version`: what edits and rerolls are conditional on.
+ * - `_seed`: the secret seed (published as `seed` at the end); `_version`:
+ *   what edits, rounds and privacy changes are conditional on.
+ * - `rounds`: every round of the draw, `{round, winners, drawn_at}` (round 1
+ *   the end, then each reroll), kept whole: each round is added by one write
+ *   conditional on the version read, so a round is never lost or doubled.
  * An item holds up to 400 KB, so a giveaway takes at most MAX_ENTRANTS.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
@@ -20,6 +23,13 @@ import { guildKey } from '../../shared/modules/store.js';
 
 /** Entrants one giveaway item can hold with room to spare (400 KB per item). */
 export const MAX_ENTRANTS = 15_000;
+
+/** One round of the draw: its number (1 the end, then each reroll), its winners in the order drawn, and when. */
+export interface Round {
+  round: number;
+  winners: string[];
+  drawn_at: string;
+}
 
 export interface Giveaway {
   id: number;
@@ -40,8 +50,8 @@ export interface Giveaway {
   seed_hash: string;
   seed: string | null;
   created_at: string;
+  rounds: Round[];
   _seed: string;
-  _rounds: string[][];
   _version: number;
 }
 
@@ -49,9 +59,22 @@ type Item = Record<string, NativeAttributeValue>;
 const PREFIX = 'GIVEAWAY#';
 export const giveawayKey = (guildId: string, entryId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${entryId}` });
 
+/**
+ * Giveaways stored before `rounds` kept each round's time held `_rounds`,
+ * the winners of each round only: read as rounds drawn at the end time,
+ * the closest time known. The next round written stores `rounds` whole.
+ */
+const roundsOf = (item: Item): Round[] =>
+  (item.rounds as Round[] | undefined) ?? ((item._rounds as string[][] | undefined) ?? []).map((winners, i) => ({ round: i + 1, winners, drawn_at: item.end_time as string }));
+
 export function giveawayOf(item: Item): Giveaway {
-  const { pk: _pk, sk: _sk, entity: _e, participants, participant_count: _c, winners, ...rest } = item;
-  return { ...(rest as Omit<Giveaway, 'entrants' | 'winners'>), entrants: participants ? [...(participants as Set<string>)] : [], winners: winners ? String(winners).split(',').filter(Boolean) : [] };
+  const { pk: _pk, sk: _sk, entity: _e, participants, participant_count: _c, winners, _rounds, ...rest } = item;
+  return {
+    ...(rest as Omit<Giveaway, 'entrants' | 'winners' | 'rounds'>),
+    entrants: participants ? [...(participants as Set<string>)] : [],
+    winners: winners ? String(winners).split(',').filter(Boolean) : [],
+    rounds: roundsOf(item),
+  };
 }
 
 function toItem(g: Giveaway): Item {

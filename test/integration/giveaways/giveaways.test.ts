@@ -1,9 +1,19 @@
-/** Giveaways: create, enter and leave under a rush, the end exactly once, a draw anyone can repeat, rerolls, owners. */
+/** Giveaways: create, enter and leave under a rush, the end exactly once, a draw anyone can repeat round by round, rerolls, owners. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawRounds, seedHash } from '../../../functions/giveaways/draw.js';
 import { endGiveaway } from '../../../functions/giveaways/lifecycle.js';
+import { giveawayKey } from '../../../functions/giveaways/store.js';
+import { TOKEN_VARIABLE, verifyDraw } from '../../../functions/giveaways/verify-draw.js';
+import { db } from '../../../shared/db/client.js';
+import { tableName } from '../../../shared/db/table.js';
 import type { Message } from '../../../shared/platform/types.js';
-import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
+import { errorOf, ok, SERVICE_TOKEN, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
@@ -23,7 +33,7 @@ async function giveawayGuild(): Promise<string> {
 }
 
 async function create(guild: string, extra: Record<string, unknown> = {}) {
-  const body = { guild_id: guild, channel_id: snowflake(), giveaway_owner_id: snowflake(), prize: 'A golden mug', winner_count: 2, end_time: '1h', description: 'Be quick', ...extra };
+  const body = { guild_id: guild, channel_id: await sandboxOf(service).channelIn(guild), giveaway_owner_id: snowflake(), prize: 'A golden mug', winner_count: 2, end_time: '1h', description: 'Be quick', ...extra };
   return ok(await service.call('POST', `${GA}/entries`, { body })).entry;
 }
 
@@ -47,6 +57,7 @@ describe('giveaways', () => {
 
   it('refuses bad input and changes nothing', async () => {
     const guild = await giveawayGuild();
+    const channel = await sandboxOf(service).channelIn(guild);
     for (const [extra, status] of [
       [{ end_time: '0s' }, 422],
       [{ end_time: '366d' }, 422],
@@ -59,7 +70,7 @@ describe('giveaways', () => {
       [{ winner_count: '2' }, 400],
       [{ giveaway_owner_id: 'me' }, 400],
     ] as [Record<string, unknown>, number][]) {
-      const res = await service.call('POST', `${GA}/entries`, { body: { guild_id: guild, channel_id: snowflake(), giveaway_owner_id: snowflake(), prize: 'p', winner_count: 1, ...extra } });
+      const res = await service.call('POST', `${GA}/entries`, { body: { guild_id: guild, channel_id: channel, giveaway_owner_id: snowflake(), prize: 'p', winner_count: 1, ...extra } });
       expect(res.status, JSON.stringify(extra)).toBe(status);
     }
     expect(ok(await service.call('GET', `${GA}/entries`, { query: { guild_id: guild } })).entries).toEqual([]);
@@ -105,6 +116,7 @@ describe('giveaways', () => {
     expect(seedHash(ended.seed)).toBe(g.seed_hash);
     const [round1] = drawRounds(ended.seed, g.entry_id, 1, 2, ended.participants.split(','));
     expect(ended.winners).toBe(round1!.join(','));
+    expect(ended.rounds).toEqual([{ round: 1, winners: round1, drawn_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) }]);
     expect(ended.edited_with_results).toBe(true);
     expect(Date.parse(ended.delete_at) - Date.now()).toBeGreaterThan(604_000_000);
 
@@ -214,5 +226,140 @@ describe('giveaways', () => {
     expect(errorOf(refused).name).toBe('ModuleDisabledError');
     ok(await service.call('POST', `${GA}/enable`, { body: { guild_id: guild } }));
     expect(ok(await service.call('GET', `${GA}/settings`, { query: { guild_id: guild } })).settings.save_duration_timeout).toBe(120);
+  });
+
+  it('keeps every round with its winners and time, names each reroll on the platform, and refuses the 11th reroll', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, { winner_count: 1 });
+    const members = Array.from({ length: 12 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    const started = new Date().toISOString();
+    await endGiveaway(guild, g.entry_id);
+    for (let reroll = 1; reroll <= 10; reroll++) {
+      expect(ok(await act(guild, g.entry_id, 'reroll', null)).message).toContain(`Reroll ${reroll} (round ${reroll + 1})`);
+    }
+    const record = await get(guild, g.entry_id);
+    const drawn = drawRounds(record.seed, g.entry_id, 11, 1, members);
+    expect(record.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners])).toEqual(drawn.map((winners, i) => [i + 1, winners]));
+    const times: string[] = record.rounds.map((r: { drawn_at: string }) => r.drawn_at);
+    expect(times).toEqual([...times].sort());
+    expect(times[0]! >= started && times[10]! <= new Date().toISOString()).toBe(true);
+    expect(record.winners).toBe(drawn[10]!.join(','));
+
+    const announcements = (await messagesIn(g.channel_id)).filter((m) => m.id !== g.message_id).map((m) => m.content);
+    expect(announcements.map((c) => c.replace(/! You won \*\*A golden mug\*\*\.$/, ''))).toEqual(
+      drawn.map(([winner], i) => (i === 0 ? `Congratulations <@${winner}>` : `Reroll ${i} (round ${i + 1}): congratulations <@${winner}>`)),
+    );
+    const shown = (await sandboxOf(service).message(g.channel_id, g.message_id))!.embeds[0]!.description!;
+    expect(shown).toContain(`**Won by:** <@${drawn[10]![0]}> · Reroll 10 (round 11)`);
+
+    const eleventh = await act(guild, g.entry_id, 'reroll', null);
+    expect(eleventh.status).toBe(422);
+    expect(errorOf(eleventh).message).toContain('rerolled 10 times, the most a giveaway allows');
+    expect(await get(guild, g.entry_id)).toEqual(record);
+    expect((await messagesIn(g.channel_id)).filter((m) => m.id !== g.message_id)).toHaveLength(11);
+  });
+
+  it('gives rerolls made at once distinct consecutive rounds, each announced once', async () => {
+    const guild = await giveawayGuild();
+    const owner = snowflake();
+    const g = await create(guild, { winner_count: 2, giveaway_owner_id: owner });
+    const members = Array.from({ length: 10 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    await endGiveaway(guild, g.entry_id);
+    const results = await Promise.all(Array.from({ length: 4 }, () => act(guild, g.entry_id, 'reroll', owner)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const record = await get(guild, g.entry_id);
+    const drawn = drawRounds(record.seed, g.entry_id, 5, 2, members);
+    expect(record.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners])).toEqual(drawn.map((winners, i) => [i + 1, winners]));
+    expect(new Set(record.rounds.flatMap((r: { winners: string[] }) => r.winners)).size).toBe(10);
+    const announcements = (await messagesIn(g.channel_id)).filter((m) => m.id !== g.message_id).map((m) => m.content);
+    expect(announcements).toHaveLength(5);
+    for (let round = 2; round <= 5; round++) expect(announcements.filter((c) => c.startsWith(`Reroll ${round - 1} (round ${round}): `))).toHaveLength(1);
+  });
+
+  it('takes a member out of every round on a privacy delete', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, { winner_count: 1 });
+    const members = Array.from({ length: 3 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    await endGiveaway(guild, g.entry_id);
+    ok(await act(guild, g.entry_id, 'reroll', null));
+    const [first] = (await get(guild, g.entry_id)).rounds[0].winners;
+    ok(await service.call('DELETE', `${GA}/privacy/delete-user-entries`, { body: { guild_id: guild, privacy_member_id: first } }));
+    const after = await get(guild, g.entry_id);
+    expect(after.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners.includes(first)])).toEqual([
+      [1, false],
+      [2, false],
+    ]);
+    expect(after.participants.split(',')).not.toContain(first);
+  });
+
+  it('reads a giveaway stored before rounds kept their times, and rerolls it', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, { winner_count: 1 });
+    const members = Array.from({ length: 3 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    await endGiveaway(guild, g.entry_id);
+    const [round1] = (await get(guild, g.entry_id)).rounds;
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: giveawayKey(guild, g.entry_id), UpdateExpression: 'SET #old = :old REMOVE #rounds', ExpressionAttributeNames: { '#old': '_rounds', '#rounds': 'rounds' }, ExpressionAttributeValues: { ':old': [round1.winners] } }),
+    );
+    expect((await get(guild, g.entry_id)).rounds).toEqual([{ round: 1, winners: round1.winners, drawn_at: g.end_time }]);
+    ok(await act(guild, g.entry_id, 'reroll', null));
+    const after = await get(guild, g.entry_id);
+    expect(after.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners])).toEqual(drawRounds(after.seed, g.entry_id, 2, 1, members).map((w, i) => [i + 1, w]));
+  });
+
+  it('lets verify-draw repeat every round from the saved record or from the service, and fail a tampered record', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, { winner_count: 2 });
+    const members = Array.from({ length: 9 }, snowflake);
+    for (const m of members) ok(await act(guild, g.entry_id, 'enter', m));
+    await endGiveaway(guild, g.entry_id);
+    for (let i = 0; i < 3; i++) ok(await act(guild, g.entry_id, 'reroll', null));
+    const answer = await service.call('GET', `${GA}/entries/${g.entry_id}`, { query: { guild_id: guild } });
+    const dir = mkdtempSync(join(tmpdir(), 'verify-draw-'));
+    try {
+      // The saved answer, envelope and all, through the command itself.
+      const saved = join(dir, 'giveaway.json');
+      writeFileSync(saved, answer.text);
+      const run = promisify(execFile);
+      const { stdout } = await run('node_modules/.bin/tsx', ['functions/giveaways/verify-draw.ts', saved]);
+      expect(stdout.split('\n').filter(Boolean).map((l) => l.replace(/ \(drawn.*|:.*/s, ''))).toEqual(['pass  seed', 'pass  round 1', 'pass  round 2', 'pass  round 3', 'pass  round 4', 'pass  winners']);
+
+      // A changed winner: the command exits 1 and says which round.
+      const tampered = structuredClone(answer.body);
+      const round3 = tampered.data.entry.rounds[2];
+      round3.winners[1] = members.find((m) => !round3.winners.includes(m));
+      writeFileSync(saved, JSON.stringify(tampered));
+      const failed = await run('node_modules/.bin/tsx', ['functions/giveaways/verify-draw.ts', saved]).then(
+        () => null,
+        (error: { code: number; stdout: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stdout).toMatch(/^pass {2}round 2 /m);
+      expect(failed?.stdout).toMatch(/^FAIL {2}round 3 .*the draw gives/m);
+
+      // A changed round: the giveaway alone, without the envelope.
+      const renumbered = structuredClone(answer.body.data.entry);
+      renumbered.rounds[1].round = 3;
+      writeFileSync(saved, JSON.stringify(renumbered));
+      const verdict = await verifyDraw([saved], {});
+      expect(verdict.code).toBe(1);
+      expect(verdict.lines.find((l) => l.startsWith('FAIL'))).toMatch(/^FAIL {2}round 2 .*kept as round 3/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    // From the service, with a guild key in the environment.
+    const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
+    const fromService = ['--url', service.url, '--guild', guild, '--giveaway', g.entry_id];
+    const live = await verifyDraw(fromService, { [TOKEN_VARIABLE]: key });
+    expect(live.code, live.lines.join('\n')).toBe(0);
+    expect(live.lines.filter((l) => l.startsWith('pass  round'))).toHaveLength(4);
+    expect(await verifyDraw(fromService, { [TOKEN_VARIABLE]: SERVICE_TOKEN })).toMatchObject({ code: 0 });
+    expect(await verifyDraw(fromService, {})).toMatchObject({ code: 2, lines: [expect.stringContaining(TOKEN_VARIABLE)] });
+    expect(await verifyDraw(['--url', service.url, '--guild', guild, '--giveaway', 'nope'], { [TOKEN_VARIABLE]: key })).toMatchObject({ code: 2, lines: [expect.stringContaining('404')] });
   });
 });
