@@ -104,8 +104,8 @@ export function decodeFeedBytes(bytes: Uint8Array, contentType?: string | null):
   const declared = encodingOf(declaredEncoding(bytes) ?? '');
   const candidates: string[] = [];
   if (wide) candidates.push(wide);
-  const utf8Wins = header !== null && SINGLE_BYTE.test(header) && (declared === null || declared === 'utf-8') && !isAscii(bytes);
-  if (header && !utf8Wins && !/^utf-(16|32)/.test(header)) candidates.push(header);
+  if (header !== null && SINGLE_BYTE.test(header) && (declared === null || declared === 'utf-8') && !isAscii(bytes)) candidates.push('utf-8');
+  if (header && !/^utf-(16|32)/.test(header)) candidates.push(header);
   if (declared && !/^utf-(16|32)/.test(declared)) candidates.push(declared);
   candidates.push('utf-8');
   for (const encoding of candidates) {

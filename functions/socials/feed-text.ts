@@ -49,7 +49,7 @@ export function htmlToText(html: string, singleLine = false): string {
     if (HIDDEN.has(tag) && !closing && !match[0].endsWith('/>')) hiddenUntil = tag;
     else if (tag === 'br') out += closing ? '' : BREAK;
     else if (tag === 'p' || /^h[1-6]$/.test(tag)) out += BREAK + BREAK;
-    else if (tag === 'li' && !closing) out += `${BREAK}• `;
+    else if (tag === 'li') out += closing ? '' : `${BREAK}• `;
     else if (BLOCKS.has(tag)) out += BREAK;
     else if ((tag === 'td' || tag === 'th') && closing) out += ' ';
   }

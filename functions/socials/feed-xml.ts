@@ -46,7 +46,7 @@ const CUSTOMARY_PREFIXES: Record<string, string> = {
 
 /** A URI reference resolved against a base; as written when it is absolute or there is no usable base. */
 export function resolveUri(reference: string, base: string | null): string {
-  if (!base || /^[a-z][a-z0-9+.-]*:/i.test(reference)) return reference;
+  if (!reference || !base || /^[a-z][a-z0-9+.-]*:/i.test(reference)) return reference;
   try {
     return new URL(reference, base).href;
   } catch {
