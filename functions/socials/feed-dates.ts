@@ -108,8 +108,8 @@ export function parseIso8601(value: string): number | null {
   return utc(Number(year), Number(month ?? 1), Number(day ?? 1), Number(hour ?? 0), Number(minute ?? 0), Number(second ?? 0), ms, offset);
 }
 
-/** A feed's date in any of the forms above, or null when it is none of them. */
+/** A feed's date in any of the forms above, or null when it is none of them (or longer than any date). */
 export function parseFeedDate(value: string | null | undefined): number | null {
-  if (!value?.trim()) return null;
+  if (!value?.trim() || value.length > 200) return null;
   return parseIso8601(value) ?? parseRfc822(value);
 }

@@ -23,37 +23,70 @@ export const decodeXmlText = (raw: string) => (raw.includes('&') ? decodeHTMLStr
 /** Escapes text so that it reads as itself once inside HTML. */
 export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Tags, comments, CDATA sections, declarations and processing instructions of an HTML fragment; what lies between is text. */
-const MARKUP = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?\/?>|<[!?][^>]*>/g;
+type Token = { kind: 'text'; text: string; decode: boolean } | { kind: 'tag'; name: string; closing: boolean; selfClosing: boolean };
+
+const TAG_NAME = /<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)(?=[\s/>])/y;
+
+/**
+ * The tags, comments, CDATA sections, declarations and text of an HTML
+ * fragment, in one pass: each piece of markup ends at the first `>` (or
+ * `-->`, `]]>`) after it, and a `<` that starts no markup is text. Linear
+ * in the fragment, whatever it holds.
+ */
+function* tokens(html: string): Generator<Token> {
+  let textFrom = 0;
+  let at = html.indexOf('<');
+  while (at >= 0) {
+    let end: number;
+    let token: Token | null = null;
+    if (html.startsWith('<!--', at)) {
+      const close = html.indexOf('-->', at + 4);
+      end = close < 0 ? html.length : close + 3;
+    } else if (html.startsWith('<![CDATA[', at)) {
+      const close = html.indexOf(']]>', at + 9);
+      end = close < 0 ? html.length : close + 3;
+      token = { kind: 'text', text: html.slice(at + 9, close < 0 ? html.length : close), decode: false };
+    } else {
+      TAG_NAME.lastIndex = at;
+      const name = TAG_NAME.exec(html);
+      if (!name && html[at + 1] !== '!' && html[at + 1] !== '?') {
+        at = html.indexOf('<', at + 1);
+        continue;
+      }
+      const close = html.indexOf('>', at);
+      if (close < 0) break;
+      end = close + 1;
+      if (name) token = { kind: 'tag', name: name[2]!.toLowerCase(), closing: name[1] === '/', selfClosing: html[close - 1] === '/' };
+    }
+    if (at > textFrom) yield { kind: 'text', text: html.slice(textFrom, at), decode: true };
+    if (token) yield token;
+    textFrom = end;
+    at = html.indexOf('<', end);
+  }
+  if (textFrom < html.length) yield { kind: 'text', text: html.slice(textFrom), decode: true };
+}
 
 /** Plain text of an HTML fragment, as the module comment says; `singleLine` joins its lines with spaces (titles). */
 export function htmlToText(html: string, singleLine = false): string {
   let out = '';
   let hiddenUntil: string | null = null;
-  let at = 0;
-  const text = (raw: string, decode: boolean) => {
-    if (hiddenUntil) return;
-    out += (decode ? decodeHTML(raw) : raw).replace(/[ \t\r\n\f]+/g, ' ');
-  };
-  for (const match of html.matchAll(MARKUP)) {
-    text(html.slice(at, match.index), true);
-    at = match.index + match[0].length;
-    const [, cdata, closing, tagName] = match;
-    if (cdata !== undefined) text(cdata, false);
-    if (!tagName) continue;
-    const tag = tagName.toLowerCase();
+  for (const token of tokens(html)) {
+    if (token.kind === 'text') {
+      if (!hiddenUntil) out += (token.decode ? decodeHTML(token.text) : token.text).replace(/[ \t\r\n\f]+/g, ' ');
+      continue;
+    }
+    const { name: tag, closing } = token;
     if (hiddenUntil) {
       if (closing && tag === hiddenUntil) hiddenUntil = null;
       continue;
     }
-    if (HIDDEN.has(tag) && !closing && !match[0].endsWith('/>')) hiddenUntil = tag;
+    if (HIDDEN.has(tag) && !closing && !token.selfClosing) hiddenUntil = tag;
     else if (tag === 'br') out += closing ? '' : BREAK;
     else if (tag === 'p' || /^h[1-6]$/.test(tag)) out += BREAK + BREAK;
     else if (tag === 'li') out += closing ? '' : `${BREAK}• `;
     else if (BLOCKS.has(tag)) out += BREAK;
     else if ((tag === 'td' || tag === 'th') && closing) out += ' ';
   }
-  text(html.slice(at), true);
   return tidy(out, singleLine);
 }
 
@@ -73,4 +106,4 @@ export function tidy(text: string, singleLine = false): string {
  * title's format): a closing tag, a line-break or image tag, or a character
  * reference that survived XML decoding (`Q&amp;amp;A`), as mature parsers judge.
  */
-export const looksLikeHtml = (text: string) => /<\/[a-z][a-z0-9]*\s*>|<(?:br|img|hr|p)\b[^>]*>|&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/i.test(text);
+export const looksLikeHtml = (text: string) => /<\/[a-z][a-z0-9]*\s*>|<(?:br|img|hr|p)\b[^<>]*>|&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/i.test(text);

@@ -135,7 +135,7 @@ function dateOf(...candidates: (XmlElement | undefined)[]): number | null {
 
 /** An RSS author: `jo@example.org (Jo Doe)` is Jo Doe; a bare address stays. */
 function rssAuthor(value: string): string {
-  const named = /^\S+@\S+\s*\((.+)\)$/.exec(value);
+  const named = /^[^\s@()]+@[^\s()]+\s*\((.+)\)$/.exec(value);
   return (named?.[1] ?? value).trim();
 }
 
@@ -159,7 +159,7 @@ function item(fields: { id: string; link: string; title: string; description: st
   return { key: feedItemKey(id, link, title, description), id: id || null, title, description: cut(description, 500) || null, link: link || null, published, author: author || null };
 }
 
-function rssItem(el: XmlElement, channel: XmlElement | undefined): FeedItem {
+function rssItem(el: XmlElement, channelAuthor: string): FeedItem {
   const guid = child(el, RSS, 'guid');
   const permalink = guid !== undefined && (attrOf(guid, 'isPermaLink') ?? 'true').trim().toLowerCase() !== 'false';
   const about = attrOf(el, 'about');
@@ -178,7 +178,7 @@ function rssItem(el: XmlElement, channel: XmlElement | undefined): FeedItem {
     child(el, ATOM_ONLY, 'updated', 'modified'),
     child(el, only(NS.dcterms), 'modified'),
   );
-  const author = rssAuthor(tidy(textIn(child(el, RSS, 'author')), true)) || tidy(textIn(child(el, only(NS.dc), 'creator')), true) || atomAuthors(el, ATOM_ONLY) || tidy(textIn(child(channel, only(NS.dc), 'creator')), true);
+  const author = rssAuthor(tidy(textIn(child(el, RSS, 'author')), true)) || tidy(textIn(child(el, only(NS.dc), 'creator')), true) || atomAuthors(el, ATOM_ONLY) || channelAuthor;
   return item({
     id,
     link,
@@ -189,7 +189,7 @@ function rssItem(el: XmlElement, channel: XmlElement | undefined): FeedItem {
   });
 }
 
-function atomEntry(el: XmlElement, feed: XmlElement, spaces: Set<string>): FeedItem {
+function atomEntry(el: XmlElement, feedAuthors: string, spaces: Set<string>): FeedItem {
   const source = child(el, spaces, 'source');
   const summary = child(el, spaces, 'summary');
   const content = child(el, spaces, 'content');
@@ -209,7 +209,7 @@ function atomEntry(el: XmlElement, feed: XmlElement, spaces: Set<string>): FeedI
     title: atomText(child(el, spaces, 'title'), true),
     description: summary && textOf(summary).trim() ? atomText(summary, false) : atomText(content, false),
     published,
-    author: atomAuthors(el, spaces) || atomAuthors(source, spaces) || atomAuthors(feed, spaces),
+    author: atomAuthors(el, spaces) || atomAuthors(source, spaces) || feedAuthors,
   });
 }
 
@@ -218,11 +218,13 @@ function readFeed(root: XmlElement): { title: string; items: FeedItem[] } {
     const channel = child(root, RSS, 'channel');
     if (!channel) throw new Error('it is RSS without a <channel>');
     const items = [...childrenNamed(channel, RSS, 'item'), ...childrenNamed(root, RSS, 'item')];
-    return { title: rssTitle(child(channel, RSS, 'title')), items: items.map((i) => rssItem(i, channel)) };
+    const channelAuthor = tidy(textIn(child(channel, only(NS.dc), 'creator')), true);
+    return { title: rssTitle(child(channel, RSS, 'title')), items: items.map((i) => rssItem(i, channelAuthor)) };
   }
   if (root.name === 'feed' && ATOM.has(root.ns)) {
     const spaces = root.ns === '' ? only('') : ATOM_ONLY;
-    return { title: atomText(child(root, spaces, 'title'), true), items: childrenNamed(root, spaces, 'entry').map((e) => atomEntry(e, root, spaces)) };
+    const feedAuthors = atomAuthors(root, spaces);
+    return { title: atomText(child(root, spaces, 'title'), true), items: childrenNamed(root, spaces, 'entry').map((e) => atomEntry(e, feedAuthors, spaces)) };
   }
   throw new Error('it is XML but neither RSS 2.0 (<rss><channel>), RSS 1.0 (<rdf:RDF>) nor Atom (<feed>)');
 }
