@@ -90,8 +90,12 @@ export function htmlToText(html: string, singleLine = false): string {
   return tidy(out, singleLine);
 }
 
-/** One space between words, no space around line breaks, at most one empty line in a row, nothing around the whole. */
-export function tidy(text: string, singleLine = false): string {
+/** Control characters a feed may carry (XML 1.0 forbids most of them, feeds still send them); the platform shows them as boxes. */
+const CONTROLS = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/g;
+
+/** One space between words, no space around line breaks, at most one empty line in a row, no control characters, nothing around the whole. */
+export function tidy(raw: string, singleLine = false): string {
+  const text = raw.replace(CONTROLS, '');
   if (singleLine) return text.replace(/[ \t\r\n\f]+/g, ' ').trim();
   return text
     .split(BREAK)

@@ -49,6 +49,7 @@ describe('text constructs as plain text', () => {
     );
     expect(htmlToText('<p>Para</p>\n<p>Two</p>', true)).toBe('Para Two');
     expect(htmlToText('a < b and c > d')).toBe('a < b and c > d');
+    expect(htmlToText('bell\u0007 and &#27;escape')).toBe('bell and escape');
   });
 
   it('takes RSS descriptions as HTML, and Atom summary before content', () => {
