@@ -11,10 +11,11 @@
  *
  * A candidate whose name no decoder knows, or that the bytes break (invalid
  * UTF-8, say), gives way to the next one, and windows-1252 reads whatever is
- * left. One exception for a frequent server misconfiguration: a header
- * naming a single-byte encoding (ISO-8859-1 is a server default) does not
- * win over bytes that are valid UTF-8 with non-ASCII characters in a
- * document that declares UTF-8 or nothing.
+ * left. One exception for a frequent server misconfiguration: when the
+ * header names a single-byte encoding (ISO-8859-1 is a server default) and
+ * the document declares UTF-8 or nothing, UTF-8 is tried first; text in a
+ * single-byte encoding is almost never valid UTF-8, so it still goes on to
+ * the header's encoding.
  *
  * Decoding is the platform's `TextDecoder` (every WHATWG encoding: the
  * windows and ISO-8859 families, KOI8, Shift_JIS, EUC-JP, ISO-2022-JP,
