@@ -37,7 +37,7 @@ function zoneMinutes(zone: string | undefined): number | undefined {
     return numeric[1] === '-' ? -minutes : minutes;
   }
   const name = zone.toLowerCase();
-  if (name in ZONES) return ZONES[name]! * 60;
+  if (Object.hasOwn(ZONES, name)) return ZONES[name]! * 60;
   if (name.length === 1) {
     const hours = militaryHours(name);
     return hours === null ? undefined : hours * 60;

@@ -35,14 +35,16 @@ export type XmlNode = XmlText | XmlElement;
 export const nsKey = (uri: string) => uri.trim().toLowerCase().replace(/[/#]+$/, '');
 
 /** Prefixes feeds use without declaring them, read as what they always mean. */
-const CUSTOMARY_PREFIXES: Record<string, string> = {
-  atom: 'http://www.w3.org/2005/Atom',
-  dc: 'http://purl.org/dc/elements/1.1/',
-  dcterms: 'http://purl.org/dc/terms/',
-  content: 'http://purl.org/rss/1.0/modules/content/',
-  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
-  xhtml: 'http://www.w3.org/1999/xhtml',
-};
+const CUSTOMARY_PREFIXES = new Map(
+  Object.entries({
+    atom: 'http://www.w3.org/2005/Atom',
+    dc: 'http://purl.org/dc/elements/1.1/',
+    dcterms: 'http://purl.org/dc/terms/',
+    content: 'http://purl.org/rss/1.0/modules/content/',
+    rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+    xhtml: 'http://www.w3.org/1999/xhtml',
+  }).map(([prefix, uri]) => [prefix, nsKey(uri)]),
+);
 
 /** A URI reference resolved against a base; as written when it is absolute or there is no usable base. */
 export function resolveUri(reference: string, base: string | null): string {
@@ -100,7 +102,7 @@ function build(raw: Ordered[], scope: Map<string, string>, base: string | null):
     }
     const colon = name.indexOf(':');
     const prefix = colon > 0 ? name.slice(0, colon) : '';
-    const ns = inner.get(prefix) ?? (CUSTOMARY_PREFIXES[prefix.toLowerCase()] ? nsKey(CUSTOMARY_PREFIXES[prefix.toLowerCase()]!) : prefix ? `${prefix}:` : '');
+    const ns = inner.get(prefix) ?? CUSTOMARY_PREFIXES.get(prefix.toLowerCase()) ?? (prefix ? `${prefix}:` : '');
     const elementBase = attrs['xml:base'] ? resolveUri(attrs['xml:base'].trim(), base) : base;
     nodes.push({ kind: 'element', ns, name: name.slice(colon + 1).toLowerCase(), attrs, base: elementBase, children: build((value as Ordered[]) ?? [], inner, elementBase) });
   }

@@ -58,6 +58,11 @@ describe('text constructs as plain text', () => {
     expect(first(atomOf('<title>t</title><content type="html">&lt;p&gt;Long&lt;/p&gt;</content>')).description).toBe('Long');
   });
 
+  it('reads undeclared prefixes as themselves, whatever they are called', () => {
+    const item = first(rssOf('<title>t</title><constructor:x>1</constructor:x><toString:date>2026-11-24T12:00:00Z</toString:date><dc:date>2026-11-24T12:00:00Z</dc:date>'));
+    expect(item.published).toBe(Date.parse('2026-11-24T12:00:00Z'));
+  });
+
   it('names the authors', () => {
     expect(first(rssOf('<title>t</title><author>a@e.org (Ann)</author>')).author).toBe('Ann');
     expect(first(rssOf('<title>t</title><dc:creator>Bo</dc:creator>', ' xmlns:dc="http://purl.org/dc/elements/1.1/"')).author).toBe('Bo');
