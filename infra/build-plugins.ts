@@ -87,7 +87,7 @@ export const manifestFieldsOnly: Plugin = {
 /**
  * fast-xml-parser checks each entity a document's DOCTYPE declares with
  * `is-unsafe` (17 KiB) before expanding it. The feed parser expands no
- * entity (`processEntities: false`, functions/socials/feed.ts), so the check
+ * entity (`processEntities: false`, functions/socials/feed-xml.ts), so the check
  * is never reached; bundles get a stand-in that calls every such entity
  * unsafe, so were it ever reached, the parser would block the entity rather
  * than expand it.

@@ -1,11 +1,16 @@
 /**
- * RSS 2.0 and Atom, parsed with fast-xml-parser: a maintained, dependency-
- * light parser that builds plain objects and, as configured here, expands
- * no entities beyond XML's five (no DOCTYPE entities, no external ones), so
- * a hostile feed can neither blow up memory nor reach the network.
+ * RSS (2.0, 0.9x and 1.0) and Atom (1.0 and 0.3) read as a mature feed
+ * parser reads them: the bytes decoded as the feed says (feed-encoding.ts),
+ * namespaces and `xml:base` honoured (feed-xml.ts), text constructs turned
+ * into plain text (feed-text.ts), dates in every form feeds write
+ * (feed-dates.ts). What is not well-formed XML, or not a feed, is an error
+ * with a sentence, which a poll reports for that source.
  */
-import { XMLParser } from 'fast-xml-parser';
 import { createHash } from 'node:crypto';
+import { parseFeedDate } from './feed-dates.js';
+import { decodeFeedBytes } from './feed-encoding.js';
+import { escapeHtml, htmlToText, looksLikeHtml, tidy } from './feed-text.js';
+import { type XmlElement, attrOf, elementsOf, markupOf, nsKey, parseXml, resolveUri, textOf } from './feed-xml.js';
 
 /** One item of a source, whatever its kind. */
 export interface SourceItem {
@@ -19,41 +24,20 @@ export interface SourceItem {
   published: number | null;
 }
 
-let parser: XMLParser | undefined;
-const parserOf = () =>
-  (parser ??= new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@',
-    processEntities: false,
-    htmlEntities: false,
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-    trimValues: true,
-    parseTagValue: false,
-    isArray: (name) => name === 'item' || name === 'entry' || name === 'link',
-  }));
+/** An item of a feed: a source item with the id and author the feed gives. */
+export interface FeedItem extends SourceItem {
+  /** The guid or Atom id (resolved against `xml:base` when it is a relative path), null when the feed gives none. */
+  id: string | null;
+  /** The author's name (names, comma-separated), null when the feed gives none. */
+  author: string | null;
+}
 
-const text = (value: unknown): string => {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && '#text' in (value as object)) return String((value as { '#text': unknown })['#text']);
-  return String(value);
-};
+/** Where a feed's bytes came from: the `Content-Type` header (its charset) and the URL (the base of relative links). */
+export interface FeedOrigin {
+  contentType?: string | null;
+  url?: string | null;
+}
 
-/** The XML predefined entities, decoded after parsing (entity expansion itself stays off). */
-const unescape = (value: string) =>
-  value.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-f]+);/gi, (whole, name: string) => {
-    const fixed: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
-    if (fixed[name.toLowerCase()]) return fixed[name.toLowerCase()]!;
-    const code = name[1]?.toLowerCase() === 'x' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-    return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole;
-  });
-
-const clean = (value: unknown) => unescape(text(value)).trim();
-const time = (value: unknown): number | null => {
-  const parsed = Date.parse(clean(value));
-  return Number.isFinite(parsed) ? parsed : null;
-};
 const hashKey = (title: string, description: string) => `h:${createHash('sha256').update(`${title}\u0000${description}`).digest('hex').slice(0, 32)}`;
 
 /** The key of a feed item: guid or Atom id, else its link, else a hash of title and description (contract 7). */
@@ -65,42 +49,202 @@ export function feedItemKey(guid: string, link: string, title: string, descripti
 
 const cut = (value: string, max: number) => (value.length > max ? `${value.slice(0, max - 1)}…` : value);
 
-/** Parses a feed; throws with a sentence when the text is not RSS 2.0 or Atom. */
-export function parseFeed(xml: string): { title: string; items: SourceItem[] } {
-  let doc: Record<string, any>;
+const NS = {
+  atom: nsKey('http://www.w3.org/2005/Atom'),
+  atom03: nsKey('http://purl.org/atom/ns#'),
+  dc: nsKey('http://purl.org/dc/elements/1.1/'),
+  dcterms: nsKey('http://purl.org/dc/terms/'),
+  content: nsKey('http://purl.org/rss/1.0/modules/content/'),
+  rdf: nsKey('http://www.w3.org/1999/02/22-rdf-syntax-ns#'),
+  xhtml: nsKey('http://www.w3.org/1999/xhtml'),
+};
+/** Namespaces RSS elements come in: none (2.0, 0.9x), RSS 1.0, RSS 0.90, and those some 2.0 feeds declare by mistake. */
+const RSS = new Set(['', 'http://purl.org/rss/1.0', 'http://my.netscape.com/rdf/simple/0.9', 'http://backend.userland.com/rss2', 'http://blogs.law.harvard.edu/tech/rss']);
+/** Atom's namespaces; a `<feed>` that declares none is read as Atom too. */
+const ATOM = new Set([NS.atom, NS.atom03, '']);
+const ATOM_ONLY = new Set([NS.atom, NS.atom03]);
+const only = (ns: string) => new Set([ns]);
+
+/** The first child element in one of the namespaces with one of the names, the names in order of preference. */
+function child(el: XmlElement | undefined, spaces: Set<string>, ...names: string[]): XmlElement | undefined {
+  if (!el) return undefined;
+  const kids = elementsOf(el);
+  for (const name of names) {
+    const found = kids.find((k) => k.name === name && spaces.has(k.ns));
+    if (found) return found;
+  }
+  return undefined;
+}
+const childrenNamed = (el: XmlElement | undefined, spaces: Set<string>, name: string) => (el ? elementsOf(el).filter((k) => k.name === name && spaces.has(k.ns)) : []);
+const textIn = (el: XmlElement | undefined) => (el ? textOf(el).trim() : '');
+
+type Format = 'text' | 'html' | 'xhtml';
+
+/** Plain text of a text construct in the format given; titles on one line. */
+function plain(el: XmlElement | undefined, format: Format, singleLine: boolean): string {
+  if (!el) return '';
+  if (format === 'xhtml') {
+    const div = child(el, only(NS.xhtml), 'div');
+    return htmlToText(markupOf(div ? div.children : el.children, escapeHtml), singleLine);
+  }
+  if (format === 'html') return htmlToText(markupOf(el.children), singleLine);
+  return tidy(textOf(el), singleLine);
+}
+
+/** The format of an Atom text construct: `type` (1.0 names or MIME types), and Atom 0.3's `mode`. */
+function atomFormat(el: XmlElement | undefined): Format {
+  if (!el) return 'text';
+  const type = (attrOf(el, 'type') ?? 'text').trim().toLowerCase();
+  if (type === 'xhtml' || type === 'application/xhtml+xml') return attrOf(el, 'mode') === 'escaped' ? 'html' : 'xhtml';
+  if (type === 'html' || type === 'text/html') return 'html';
+  return 'text';
+}
+
+/** An Atom text construct as plain text; Atom 0.3's base64 mode decoded first. */
+function atomText(el: XmlElement | undefined, singleLine: boolean): string {
+  if (el && attrOf(el, 'mode') === 'base64') {
+    const decoded = Buffer.from(textOf(el), 'base64').toString('utf8');
+    return atomFormat(el) === 'text' ? tidy(decoded, singleLine) : htmlToText(decoded, singleLine);
+  }
+  return plain(el, atomFormat(el), singleLine);
+}
+
+/** RSS says nothing of a title's format: HTML when it holds markup or references that survived XML, else plain text. */
+function rssTitle(el: XmlElement | undefined): string {
+  if (!el) return '';
+  const html = elementsOf(el).length > 0 || looksLikeHtml(textOf(el));
+  return plain(el, html ? 'html' : 'text', true);
+}
+
+/** An id (guid, Atom id), resolved against the base in scope when it is a relative path such as `/posts/1`. */
+function idOf(el: XmlElement | undefined): string {
+  const id = textIn(el);
+  return el && id.includes('/') && !/^[a-z][a-z0-9+.-]*:/i.test(id) ? resolveUri(id, el.base) : id;
+}
+
+const isWebUrl = (value: string) => /^https?:\/\/[^/?#\s]+/i.test(value);
+
+/** The first date found, in order of preference. */
+function dateOf(...candidates: (XmlElement | undefined)[]): number | null {
+  for (const el of candidates) {
+    const parsed = parseFeedDate(textIn(el));
+    if (parsed !== null) return parsed;
+  }
+  return null;
+}
+
+/** An RSS author: `jo@example.org (Jo Doe)` is Jo Doe; a bare address stays. */
+function rssAuthor(value: string): string {
+  const named = /^[^\s@()]+@[^\s()]+\s*\((.+)\)$/.exec(value);
+  return (named?.[1] ?? value).trim();
+}
+
+/** The names of Atom `author` elements, comma-separated. */
+function atomAuthors(el: XmlElement | undefined, spaces: Set<string>): string {
+  return childrenNamed(el, spaces, 'author')
+    .map((author) => tidy(textIn(child(author, spaces, 'name')), true) || tidy(textOf(author), true))
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The link an Atom element points readers to: the first `alternate` link (`rel` absent means alternate) of an HTML type, else the first alternate. */
+function atomLink(el: XmlElement, spaces: Set<string>): string {
+  const alternates = childrenNamed(el, spaces, 'link').filter((l) => (attrOf(l, 'rel') ?? 'alternate').trim().toLowerCase() === 'alternate' && attrOf(l, 'href')?.trim());
+  const html = alternates.find((l) => /^(text\/html|application\/xhtml\+xml|html)?$/i.test((attrOf(l, 'type') ?? '').trim())) ?? alternates[0];
+  return html ? resolveUri(attrOf(html, 'href')!.trim(), html.base) : '';
+}
+
+function item(fields: { id: string; link: string; title: string; description: string; published: number | null; author: string }): FeedItem {
+  const { id, link, title, description, published, author } = fields;
+  return { key: feedItemKey(id, link, title, description), id: id || null, title, description: cut(description, 500) || null, link: link || null, published, author: author || null };
+}
+
+function rssItem(el: XmlElement, channelAuthor: string): FeedItem {
+  const guid = child(el, RSS, 'guid');
+  const permalink = guid !== undefined && (attrOf(guid, 'isPermaLink') ?? 'true').trim().toLowerCase() !== 'false';
+  const about = attrOf(el, 'about');
+  const id = guid ? (permalink ? idOf(guid) : textIn(guid)) : about ? resolveUri(about.trim(), el.base) : '';
+  const linkEl = child(el, RSS, 'link');
+  let link = linkEl ? resolveUri(textIn(linkEl), linkEl.base) : '';
+  if (!link) link = atomLink(el, ATOM_ONLY);
+  if (!link && permalink && isWebUrl(id)) link = id;
+  const description = child(el, RSS, 'description');
+  const encoded = child(el, only(NS.content), 'encoded');
+  const published = dateOf(
+    child(el, RSS, 'pubdate'),
+    child(el, only(NS.dc), 'date'),
+    child(el, only(NS.dcterms), 'issued', 'created', 'date', 'available'),
+    child(el, ATOM_ONLY, 'published', 'issued', 'created'),
+    child(el, ATOM_ONLY, 'updated', 'modified'),
+    child(el, only(NS.dcterms), 'modified'),
+  );
+  const author = rssAuthor(tidy(textIn(child(el, RSS, 'author')), true)) || tidy(textIn(child(el, only(NS.dc), 'creator')), true) || atomAuthors(el, ATOM_ONLY) || channelAuthor;
+  return item({
+    id,
+    link,
+    title: rssTitle(child(el, RSS, 'title')) || rssTitle(child(el, only(NS.dc), 'title')),
+    description: description && textIn(description) ? plain(description, 'html', false) : plain(encoded, 'html', false),
+    published,
+    author,
+  });
+}
+
+function atomEntry(el: XmlElement, feedAuthors: string, spaces: Set<string>): FeedItem {
+  const source = child(el, spaces, 'source');
+  const summary = child(el, spaces, 'summary');
+  const content = child(el, spaces, 'content');
+  const published = dateOf(
+    child(el, spaces, 'published'),
+    child(el, spaces, 'issued'),
+    child(el, spaces, 'created'),
+    child(el, only(NS.dc), 'date'),
+    child(el, only(NS.dcterms), 'issued', 'created', 'date'),
+    child(el, spaces, 'updated'),
+    child(el, spaces, 'modified'),
+    child(el, only(NS.dcterms), 'modified'),
+  );
+  return item({
+    id: idOf(child(el, spaces, 'id')),
+    link: atomLink(el, spaces),
+    title: atomText(child(el, spaces, 'title'), true),
+    description: summary && textOf(summary).trim() ? atomText(summary, false) : atomText(content, false),
+    published,
+    author: atomAuthors(el, spaces) || atomAuthors(source, spaces) || feedAuthors,
+  });
+}
+
+function readFeed(root: XmlElement): { title: string; items: FeedItem[] } {
+  if (root.name === 'rss' || (root.name === 'rdf' && root.ns === NS.rdf)) {
+    const channel = child(root, RSS, 'channel');
+    if (!channel) throw new Error('it is RSS without a <channel>');
+    const items = [...childrenNamed(channel, RSS, 'item'), ...childrenNamed(root, RSS, 'item')];
+    const channelAuthor = tidy(textIn(child(channel, only(NS.dc), 'creator')), true);
+    return { title: rssTitle(child(channel, RSS, 'title')), items: items.map((i) => rssItem(i, channelAuthor)) };
+  }
+  if (root.name === 'feed' && ATOM.has(root.ns)) {
+    const spaces = root.ns === '' ? only('') : ATOM_ONLY;
+    const feedAuthors = atomAuthors(root, spaces);
+    return { title: atomText(child(root, spaces, 'title'), true), items: childrenNamed(root, spaces, 'entry').map((e) => atomEntry(e, feedAuthors, spaces)) };
+  }
+  throw new Error('it is XML but neither RSS 2.0 (<rss><channel>), RSS 1.0 (<rdf:RDF>) nor Atom (<feed>)');
+}
+
+/**
+ * Parses a feed from its bytes (or text already decoded) and where they came
+ * from; throws with a sentence when it is not RSS or Atom. Never throws
+ * anything else: whatever a feed holds, the caller gets that sentence.
+ */
+export function parseFeed(body: string | Uint8Array, origin: FeedOrigin = {}): { title: string; items: FeedItem[] } {
+  const text = typeof body === 'string' ? body : decodeFeedBytes(body, origin.contentType).text;
+  const url = origin.url && /^https?:/i.test(origin.url) ? origin.url : null;
   try {
-    doc = parserOf().parse(xml, true) as Record<string, any>;
+    const roots = parseXml(text.replace(/^\uFEFF/, '').trimStart(), url);
+    if (roots.length !== 1) throw new Error(roots.length === 0 ? 'it holds no XML element' : 'it is not well-formed XML (more than one root element)');
+    return readFeed(roots[0]!);
   } catch (error) {
-    throw new Error(`it is not well-formed XML (${error instanceof Error ? error.message.split('\n')[0] : 'parse error'})`);
+    if (error instanceof Error && error.message.startsWith('it ')) throw error;
+    throw new Error(`it could not be read as a feed (${error instanceof Error ? error.message.slice(0, 200) : 'parse error'})`);
   }
-  if (doc.rss && typeof doc.rss === 'object') {
-    const channel = doc.rss.channel ?? {};
-    const items = (channel.item ?? []) as Record<string, unknown>[];
-    return {
-      title: clean(channel.title),
-      items: items.map((item) => {
-        const title = clean(item.title);
-        const description = clean(item.description);
-        const link = clean((item.link as unknown[] | undefined)?.[0]);
-        return { key: feedItemKey(clean(item.guid), link, title, description), title, description: cut(description, 500) || null, link: link || null, published: time(item.pubDate) };
-      }),
-    };
-  }
-  if (doc.feed && typeof doc.feed === 'object') {
-    const entries = (doc.feed.entry ?? []) as Record<string, unknown>[];
-    return {
-      title: clean(doc.feed.title),
-      items: entries.map((entry) => {
-        const links = (entry.link ?? []) as Record<string, unknown>[];
-        const alternate = links.find((l) => !l['@rel'] || l['@rel'] === 'alternate') ?? links[0];
-        const link = clean(alternate?.['@href']);
-        const title = clean(entry.title);
-        const description = clean(entry.summary ?? entry.content);
-        return { key: feedItemKey(clean(entry.id), link, title, description), title, description: cut(description, 500) || null, link: link || null, published: time(entry.published ?? entry.updated) };
-      }),
-    };
-  }
-  throw new Error('it is XML but neither RSS 2.0 (<rss><channel>) nor Atom (<feed>)');
 }
 
 /** Items oldest first: by publication time where known, else in reverse feed order (feeds list newest first). */

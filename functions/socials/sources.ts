@@ -40,7 +40,13 @@ export const sourceConfig = () => ({
 
 export interface Fetched {
   status: number;
+  /** The body as UTF-8 text (JSON sources). */
   body: string;
+  /** The body's bytes, for feeds, which say their own encoding. */
+  bytes: Buffer;
+  contentType: string | null;
+  /** Where the body came from, after redirects: the base of a feed's relative links. */
+  url: string;
   etag: string | null;
   lastModified: string | null;
 }
@@ -74,11 +80,13 @@ export async function get(url: string, headers: Record<string, string> = {}, wha
       chunks.push(value);
     }
   }
-  const body = Buffer.concat(chunks).toString('utf8');
-  if (response.status === 304) return { status: 304, body: '', etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+  const bytes = Buffer.concat(chunks);
+  const body = bytes.toString('utf8');
+  const about = { contentType: response.headers.get('content-type'), url: response.url || url, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+  if (response.status === 304) return { status: 304, body: '', bytes: Buffer.alloc(0), ...about };
   if (response.status === 404) throw new SourceError(`${what} answered 404 Not Found`, true);
   if (!response.ok) throw new SourceError(`${what} answered ${response.status} ${response.statusText}`.trim());
-  return { status: response.status, body, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+  return { status: response.status, body, bytes, ...about };
 }
 
 function json<T>(fetched: Fetched, what: string): T {
@@ -189,7 +197,7 @@ export async function feedItems(url: string, validators: { etag?: string | null;
   const fetched = await get(url, headers, what);
   if (fetched.status === 304) return null;
   try {
-    return { items: parseFeed(fetched.body).items, etag: fetched.etag, lastModified: fetched.lastModified };
+    return { items: parseFeed(fetched.bytes, { contentType: fetched.contentType, url: fetched.url }).items, etag: fetched.etag, lastModified: fetched.lastModified };
   } catch (error) {
     throw new SourceError(`${what} is not a feed: ${error instanceof Error ? error.message : String(error)}`, true);
   }
