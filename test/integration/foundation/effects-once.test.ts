@@ -14,6 +14,7 @@ import { ok, snowflake, startTestService, type TestService } from '../../helpers
 import { type Message, sandboxOf } from '../../helpers/sandbox.js';
 import { pollBody } from '../polls/helpers.js';
 import { panelBody } from '../reactionroles/fixture.js';
+import { statsGuild } from '../serverstats/helpers.js';
 import { socialGuild, sourcesOf, unique, watch } from '../socials/helpers.js';
 
 let service: TestService;
@@ -133,5 +134,16 @@ describe('one message after the platform fails after storing it', () => {
     await failAfterPosting(messages);
     ok(await service.call('POST', '/modules/invite-tracker/events/join/check-invite', { body: { guild_id: guild }, headers: { 'x-acting-user-id': member } }));
     expect((await onlyMessage(messages)).content).toBe(`Welcome <@${member}>!`);
+  });
+
+  it('a starboard post', async () => {
+    const guild = await statsGuild(service);
+    const board = ok(await service.call('PUT', '/modules/serverstats/settings', { body: { guild_id: guild, starboard_channel_id: 'create', starboard_enabled: true } })).settings.starboard_channel_id;
+    const channel = await sandbox().channelIn(guild);
+    const message = await sandbox().post(channel, snowflake(), { content: 'Star me' });
+    for (let i = 0; i < 3; i++) await sandbox().react(channel, message.id, '⭐', snowflake());
+    await failAfterPosting(board);
+    ok(await service.call('POST', '/modules/serverstats/starboard/check/add', { body: { guild_id: guild, channel_id: channel, message_id: message.id } }));
+    expect((await onlyMessage(board)).embeds[0]!.description).toBe('Star me');
   });
 });
