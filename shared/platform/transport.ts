@@ -16,7 +16,7 @@ export interface TransportOptions {
   baseUrl?: string | (() => string | undefined);
   /** Bot token; default: `PLATFORM_BOT_TOKEN`, or the secret named by `PLATFORM_BOT_TOKEN_SECRET_ARN`, read at each call. */
   token?: string | (() => string | undefined);
-  /** Attempts for 5xx answers and network errors, the first included. Default 3. */
+  /** Attempts for 5xx answers and network errors, the first included, for calls that may be resent ({@link resendable}). Default 3. */
   maxAttempts?: number;
   /** Time limit of each attempt. Default 5000 ms. */
   timeoutMs?: number;
