@@ -154,10 +154,14 @@ function cutToLimits(body: MessageCreate): MessageCreate {
 /**
  * Checks a filled message against every platform limit on its text.
  * `check`: the first limit broken (path, length, limit), or null.
- * `cut`: a copy that fits, each text over its limit ending in `…`.
+ * `cut`: the message itself when it fits, else a copy that fits, each text
+ * over its limit ending in `…`.
  */
 export function fitLimits(body: MessageCreate, mode: 'check'): LimitBreak | null;
 export function fitLimits(body: MessageCreate, mode: 'cut'): MessageCreate;
 export function fitLimits(body: MessageCreate, mode: 'check' | 'cut'): LimitBreak | null | MessageCreate {
-  return mode === 'check' ? firstBreak(body) : cutToLimits(body);
+  const broken = firstBreak(body);
+  if (mode === 'check') return broken;
+  // Nothing over: the message as it is, not a copy.
+  return broken ? cutToLimits(body) : body;
 }
