@@ -61,8 +61,8 @@ export function describeBreak(broken: LimitBreak, filled = false): string {
 interface Slot {
   path: string;
   limit: number;
-  /** Counted in the embeds' total; the lower, the sooner it is shortened when the total is over. */
-  sacrifice: number | null;
+  /** Every slot counts in the embeds' total; the lower this, the sooner it is shortened when the total is over. */
+  sacrifice: number;
   get(): string;
   set(text: string): void;
 }
@@ -78,7 +78,7 @@ export function cutText(text: string, limit: number): string {
 }
 
 /** A string property of an object as a slot (absent or not a string: no slot). */
-function slot(owner: object | undefined, key: string, path: string, limit: number, sacrifice: number | null): Slot[] {
+function slot(owner: object | undefined, key: string, path: string, limit: number, sacrifice: number): Slot[] {
   const record = owner as Record<string, unknown> | undefined;
   if (!record || typeof record[key] !== 'string') return [];
   return [{ path, limit, sacrifice, get: () => record[key] as string, set: (text) => void (record[key] = text) }];
@@ -101,7 +101,7 @@ function embedSlots(embed: Embed, at: string): Slot[] {
   ];
 }
 
-const totalOf = (slots: Slot[]) => slots.reduce((sum, s) => sum + (s.sacrifice === null ? 0 : s.get().length), 0);
+const totalOf = (slots: Slot[]) => slots.reduce((sum, s) => sum + s.get().length, 0);
 
 /** The first limit `body` breaks, or null when every text fits. */
 function firstBreak(body: MessageCreate): LimitBreak | null {
@@ -138,7 +138,7 @@ function cutToLimits(body: MessageCreate): MessageCreate {
     all.push(...slots);
   }
   // Over the total: shorten texts in sacrifice order (the last embed's first), each down to `…` at the least.
-  const byOrder = all.filter((s) => s.sacrifice !== null).sort((a, b) => a.sacrifice! - b.sacrifice! || all.indexOf(b) - all.indexOf(a));
+  const byOrder = [...all].sort((a, b) => a.sacrifice - b.sacrifice || all.indexOf(b) - all.indexOf(a));
   let excess = totalOf(all) - MESSAGE_LIMITS.embedTotal;
   for (const s of byOrder) {
     if (excess <= 0) break;
