@@ -3,8 +3,10 @@
  * contents and embed JSON take variables written `<name>`; an unknown
  * `<...>` stays as written. Welcoming, the invite tracker, tags and the
  * verifier all render through here, and check a stored template here too, so
- * a template that would break the platform's limits is refused (422) when it
- * is stored, never when a member joins.
+ * a template that breaks the platform's limits as written is refused (422)
+ * when it is stored. Once filled, a text may grow past a limit: a message
+ * posted on an event is cut with `…` (contract 13), a tag sent on purpose is
+ * refused with a 422 naming the limit; both through `fitLimits` (limits.ts).
  *
  * Pure functions: no I/O, no platform client. Callers fetch the member and
  * guild and pass what they know as {@link TemplateVariables}.
@@ -87,8 +89,6 @@ function parseEmbed(json: string, field: string): Embed | string {
   }
   return value as Embed;
 }
-
-const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** The first limit an embed breaks, as a sentence naming `field`, or null. */
 export function embedProblem(embed: Embed, field: string): string | null {
