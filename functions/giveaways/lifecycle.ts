@@ -53,7 +53,7 @@ export async function showGiveaway(guildId: string, entryId: string): Promise<Gi
 
 /** The announcement of a round, once: its nonce makes a repeated post the same message. */
 export async function announceRound(g: Giveaway, winners: string[], round: number): Promise<void> {
-  const body: MessageCreate = { ...announcement(g, winners, round), nonce: nonceFrom('giveaway', g.entry_id, String(round)) };
+  const body: MessageCreate = { ...announcement(g, winners, round), nonce: nonceFrom(`${g.entry_id}:${round}`) };
   try {
     await platform.createMessage(g.channel_id, body);
   } catch (error) {
