@@ -11,9 +11,8 @@
  * - the deletion at `delete_at` (and the message with `delete_ended_giveaways`);
  * - the entrant count on the message, refreshed at most every few seconds.
  */
-import { createHash } from 'node:crypto';
 import { readModuleState } from '../../shared/modules/store.js';
-import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
+import { isPlatformNotFound, nonceFrom, platform } from '../../shared/platform/client.js';
 import type { MessageCreate } from '../../shared/platform/types.js';
 import { type DueItem, cancelAll, scheduler } from '../../shared/scheduler/index.js';
 import { dueItemKey } from '../../shared/scheduler/keys.js';
@@ -56,8 +55,7 @@ export async function showGiveaway(guildId: string, entryId: string): Promise<Gi
 
 /** The announcement of a round, once: its nonce makes a repeated post the same message. */
 export async function announceRound(g: Giveaway, winners: string[], round: number): Promise<void> {
-  const nonce = createHash('sha256').update(`${g.entry_id}:${round}`).digest('base64url').slice(0, 25);
-  const body = { ...announcement(g, winners, round), nonce, enforce_nonce: true } as MessageCreate;
+  const body: MessageCreate = { ...announcement(g, winners, round), nonce: nonceFrom(`${g.entry_id}:${round}`) };
   try {
     await platform.createMessage(g.channel_id, body);
   } catch (error) {

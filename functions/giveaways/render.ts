@@ -6,6 +6,7 @@
  * mentions the winners only and names a reroll's round.
  */
 import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
+import { fitLimits } from '../../shared/templates/limits.js';
 import type { Giveaway } from './store.js';
 
 const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -44,11 +45,15 @@ export function giveawayMessage(g: Giveaway): MessageCreate {
     lines.push(`**Ended:** <t:${unix(g.end_time)}:f>`, `**Entrants:** ${g.entrants.length}`, g.winners.length ? `**Won by:** ${mentions(g.winners)}${wonIn(g)}` : '**No one entered, so there is no winner.**');
   }
   lines.push('', `-# Seed hash ${g.seed_hash}${g.seed ? ` · seed ${g.seed}` : ''}`);
-  return {
-    embeds: [{ title: `🎉 ${g.prize}`.slice(0, 256), description: lines.join('\n').slice(0, 4096) }],
-    components: g.status === 'running' ? buttons(g) : [],
-    allowed_mentions: { parse: [] },
-  };
+  // The prize and description are the host's text: cut to the platform's limits, so the giveaway still posts.
+  return fitLimits(
+    {
+      embeds: [{ title: `🎉 ${g.prize}`, description: lines.join('\n') }],
+      components: g.status === 'running' ? buttons(g) : [],
+      allowed_mentions: { parse: [] },
+    },
+    'cut',
+  );
 }
 
 /** The announcement replying to the giveaway's message: only the winners are pinged; a reroll's names its round. */
@@ -56,9 +61,12 @@ export function announcement(g: Giveaway, winners: string[], round: number): Mes
   const content = winners.length
     ? `${round > 1 ? `${rerollName(round)}: c` : 'C'}ongratulations ${mentions(winners)}! You won **${g.prize}**.`
     : `The giveaway for **${g.prize}** ended with no entrants, so there is no winner.`;
-  return {
-    content: content.slice(0, 2000),
-    allowed_mentions: { users: winners, parse: [] },
-    ...(g.message_id ? { message_reference: { message_id: g.message_id, channel_id: g.channel_id } } : {}),
-  };
+  return fitLimits(
+    {
+      content,
+      allowed_mentions: { users: winners, parse: [] },
+      ...(g.message_id ? { message_reference: { message_id: g.message_id, channel_id: g.channel_id } } : {}),
+    },
+    'cut',
+  );
 }

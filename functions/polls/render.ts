@@ -16,10 +16,9 @@ import {
   type PartialEmoji,
   type StringSelect,
 } from '../../shared/platform/types.js';
+import { MESSAGE_LIMITS, fitLimits } from '../../shared/templates/limits.js';
 import { AnswerType, type Poll, type PollAnswer, type Tally } from './model.js';
 
-/** The platform's embed limits. */
-export const EMBED_LIMITS = { title: 256, description: 4096, footer: 2048, author: 256, total: 6000 } as const;
 export const BUTTON_LABEL_MAX = 80;
 export const OPTION_TEXT_MAX = 100;
 const BUTTONS_PER_ROW = 5;
@@ -124,7 +123,7 @@ export function renderPollMessage(poll: PollView, tally: Tally): PollMessage {
   const assemble = (parts: string[]) => `${head}${parts.join('\n\n')}\n\n${timeLine}`;
   if (closed && !poll.is_anonymous) {
     const fixed = assemble(blocks).length;
-    const budget = Math.min(EMBED_LIMITS.description - fixed, EMBED_LIMITS.total - fixed - poll.question.length - footer.length - author.length);
+    const budget = Math.min(MESSAGE_LIMITS.description - fixed, MESSAGE_LIMITS.embedTotal - fixed - poll.question.length - footer.length - author.length);
     blocks = withVoters(blocks, poll, tally, Math.max(0, budget));
   }
   const embed: Embed = {
@@ -188,8 +187,8 @@ export function renderHash(message: PollMessage): string {
  * even with the largest counts, or null when it fits.
  */
 export function renderProblem(poll: PollView): string | null {
-  if (poll.question.length > EMBED_LIMITS.title) {
-    return `Field 'question' must be at most ${EMBED_LIMITS.title} characters for a service poll (it is the title of the poll's embed).`;
+  if (poll.question.length > MESSAGE_LIMITS.title) {
+    return `Field 'question' must be at most ${MESSAGE_LIMITS.title} characters for a service poll (it is the title of the poll's embed).`;
   }
   const huge = 9_999_999;
   const tally: Tally = {
@@ -197,10 +196,8 @@ export function renderProblem(poll: PollView): string | null {
     voters: new Map(),
     total: huge * Math.max(1, poll.answers.length),
   };
-  const embed = renderPollMessage({ ...poll, status: 'open' }, tally).embeds[0]!;
-  const total = (embed.title?.length ?? 0) + (embed.description?.length ?? 0) + (embed.footer?.text.length ?? 0) + (embed.author?.name.length ?? 0);
-  if ((embed.description?.length ?? 0) > EMBED_LIMITS.description || total > EMBED_LIMITS.total) {
-    return `The poll's description and answers are too long to show: together they must fit the platform's ${EMBED_LIMITS.description}-character embed description; shorten the description or the answer texts.`;
+  if (fitLimits(renderPollMessage({ ...poll, status: 'open' }, tally), 'check')) {
+    return `The poll's description and answers are too long to show: together they must fit the platform's ${MESSAGE_LIMITS.description}-character embed description; shorten the description or the answer texts.`;
   }
   return null;
 }

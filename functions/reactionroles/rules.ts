@@ -4,12 +4,12 @@
  * of the first broken rule, or null.
  */
 import type { Embed } from '../../shared/platform/types.js';
+import { type LimitBreak, MESSAGE_LIMITS, fitLimits } from '../../shared/templates/limits.js';
 import type { Entry, PanelType } from './model.js';
 
 /** Most entries a panel of each type can show: reactions per message, components per message. */
 export const MAX_ENTRIES: Record<PanelType, number> = { emoji: 20, button: 25, dropdown: 25 };
-export const MAX_CONTENT = 2000;
-export const MAX_EMBED_TEXT = 6000;
+export const MAX_CONTENT = MESSAGE_LIMITS.content;
 export const MAX_BUTTON_LABEL = 80;
 export const MAX_OPTION_TEXT = 100;
 /** An entry's roles; a member can hold at most 250 roles on the platform, a panel entry needs far fewer. */
@@ -44,14 +44,18 @@ export function emojiProblem(name: string, id: string | null): string | null {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The text fields of an embed the platform counts towards 6000 characters, with their own limits. */
-const EMBED_STRINGS: [path: string[], max: number][] = [
-  [['title'], 256],
-  [['description'], 4096],
-  [['url'], 2048],
-  [['footer', 'text'], 2048],
-  [['author', 'name'], 256],
-];
+/** The string fields of an embed, checked for their type here; their lengths are the shared limits' (`fitLimits`). */
+const EMBED_STRINGS: string[][] = [['title'], ['description'], ['url'], ['footer', 'text'], ['author', 'name']];
+/** The platform's limit on an embed's URL (not counted in its text). */
+const MAX_EMBED_URL = 2048;
+
+/** A limit an embed breaks, as the predicate of the field holding it. */
+function breakProblem(broken: LimitBreak): string {
+  const where = broken.path.replace(/^embeds\[0\]\./, '');
+  if (broken.unit === 'embed text') return `must hold an embed with at most ${broken.limit} characters of text in total (it has ${broken.length})`;
+  if (broken.unit === 'fields') return `must hold an embed whose 'fields' is an array of at most ${broken.limit} fields`;
+  return `must hold an embed whose '${where}' is at most ${broken.limit} characters`;
+}
 
 /**
  * Reads embed JSON as the platform will take it. Answers the embed, or what
@@ -65,27 +69,24 @@ export function parseEmbed(content: string): { embed: Embed } | { problem: strin
     return { problem: 'must be embed JSON when the message is an embed (it does not parse as JSON)' };
   }
   if (!isObject(value)) return { problem: 'must be embed JSON that parses to an object when the message is an embed' };
-  let total = 0;
-  for (const [path, max] of EMBED_STRINGS) {
+  for (const path of EMBED_STRINGS) {
     const parent = path.length === 1 ? value : value[path[0]!];
     if (parent === undefined) continue;
     if (path.length > 1 && !isObject(parent)) return { problem: `must hold an embed whose '${path[0]}' is an object` };
     const text = (parent as Record<string, unknown>)[path[path.length - 1]!];
-    if (text === undefined) continue;
-    if (typeof text !== 'string') return { problem: `must hold an embed whose '${path.join('.')}' is a string` };
-    if (text.length > max) return { problem: `must hold an embed whose '${path.join('.')}' is at most ${max} characters` };
-    if (path[0] !== 'url') total += text.length;
+    if (text !== undefined && typeof text !== 'string') return { problem: `must hold an embed whose '${path.join('.')}' is a string` };
   }
+  if (typeof value.url === 'string' && value.url.length > MAX_EMBED_URL) return { problem: `must hold an embed whose 'url' is at most ${MAX_EMBED_URL} characters` };
   if (value.fields !== undefined) {
-    if (!Array.isArray(value.fields) || value.fields.length > 25) return { problem: "must hold an embed whose 'fields' is an array of at most 25 fields" };
+    if (!Array.isArray(value.fields)) return { problem: "must hold an embed whose 'fields' is an array of at most 25 fields" };
     for (const [i, field] of value.fields.entries()) {
-      if (!isObject(field) || typeof field.name !== 'string' || typeof field.value !== 'string' || field.name.length > 256 || field.value.length > 1024) {
+      if (!isObject(field) || typeof field.name !== 'string' || typeof field.value !== 'string') {
         return { problem: `must hold an embed whose 'fields[${i}]' has a string 'name' (at most 256 characters) and 'value' (at most 1024)` };
       }
-      total += field.name.length + field.value.length;
     }
   }
-  if (total > MAX_EMBED_TEXT) return { problem: `must hold an embed with at most ${MAX_EMBED_TEXT} characters of text in total (it has ${total})` };
+  const broken = fitLimits({ embeds: [value as Embed] }, 'check');
+  if (broken) return { problem: breakProblem(broken) };
   const shown = ['title', 'description', 'fields', 'image', 'thumbnail', 'footer', 'author'].some((key) => value[key] !== undefined);
   if (!shown) return { problem: 'must hold an embed with at least one of title, description, fields, image, thumbnail, footer or author' };
   return { embed: value as Embed };

@@ -11,6 +11,7 @@ import { requireEnabled, requireEnabledWithState } from '../../shared/modules/st
 import { updateSettings } from '../../shared/modules/settings.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { Message } from '../../shared/platform/types.js';
+import { fitLimits } from '../../shared/templates/limits.js';
 import {
   type StarboardEntry,
   claimEntry,
@@ -69,18 +70,22 @@ const starLine = (count: number, channelId: string) => `${STAR} **${count}** <#$
 
 function postBody(guildId: string, message: Message, count: number) {
   const author = message.author as APIUser;
-  return {
-    content: starLine(count, message.channel_id),
-    embeds: [
-      {
-        author: { name: author.global_name || author.username },
-        description: (message.content || '*(no text)*').slice(0, 4096),
-        fields: [{ name: 'Source', value: `[Jump to the message](${JUMP_BASE}/${guildId}/${message.channel_id}/${message.id})` }],
-        timestamp: message.timestamp,
-      },
-    ],
-    allowed_mentions: { parse: [] },
-  };
+  // The starred message's text, cut to the platform's limits so the post is still made.
+  return fitLimits(
+    {
+      content: starLine(count, message.channel_id),
+      embeds: [
+        {
+          author: { name: author.global_name || author.username },
+          description: message.content || '*(no text)*',
+          fields: [{ name: 'Source', value: `[Jump to the message](${JUMP_BASE}/${guildId}/${message.channel_id}/${message.id})` }],
+          timestamp: message.timestamp,
+        },
+      ],
+      allowed_mentions: { parse: [] },
+    },
+    'cut',
+  );
 }
 
 /** The original message, or null when it is gone (nothing to star). */

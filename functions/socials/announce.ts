@@ -8,11 +8,9 @@
  * fragment), so two feeds carrying the same link post it once. A channel the platform refuses
  * is skipped; the others still get the item.
  */
-import { createHash } from 'node:crypto';
-import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
 import { getKeys } from '../../shared/db/batch.js';
 import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
-import { isPlatformError, platform } from '../../shared/platform/client.js';
+import { isPlatformError, nonceFrom, platform } from '../../shared/platform/client.js';
 import type { MessageCreate } from '../../shared/platform/types.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind, normalizeLink } from './kinds.js';
@@ -32,9 +30,6 @@ export interface Delivery {
   /** Channels that failed for now (the item is offered again later). */
   failed: number;
 }
-
-/** The platform's idempotency key of one (channel, item): at most 25 characters. */
-const nonceOf = (channelId: string, mark: string) => createHash('sha256').update(`${channelId}\u0000${mark}`).digest('base64url').slice(0, 25);
 
 /** The watchers whose guild has the module and this kind's component on. */
 async function activeWatchers(kind: Kind, ident: string): Promise<Watcher[]> {
@@ -59,9 +54,10 @@ async function deliver(watcher: Watcher, kind: Kind, ident: string, item: Source
     await settleMark(channel, mark, 'posted');
     return 'already';
   }
-  const body: RESTPostAPIChannelMessageJSONBody = { ...announcement(kind, item, watcher.mention_everyone), nonce: nonceOf(channel, linkMark ?? mark), enforce_nonce: true };
+  // The nonce is the (channel, item)'s: every try of this delivery, by any poll or send, carries the same one.
+  const body: MessageCreate = { ...announcement(kind, item, watcher.mention_everyone), nonce: nonceFrom(channel, linkMark ?? mark) };
   try {
-    await platform.createMessage(channel, body as MessageCreate);
+    await platform.createMessage(channel, body);
   } catch (error) {
     if (isPlatformError(error) && (error.platformStatus === 403 || error.platformStatus === 404)) {
       await settleMark(channel, mark, 'refused');

@@ -6,6 +6,7 @@
 import { platformFailed, unprocessable } from '../../shared/errors.js';
 import { requireEnabled } from '../../shared/modules/state.js';
 import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
+import { fitLimits } from '../../shared/templates/limits.js';
 import { dropUnwatchedSource, schedulePolling } from './entries.js';
 import type { Kind } from './kinds.js';
 import { type Meme, SourceError, fetchMeme, uploadsPlaylistOf } from './sources.js';
@@ -66,7 +67,8 @@ export async function sendMeme(guildId: string, channelId: string, messageId: st
     throw error;
   }
   const meme = await safeMeme();
-  await platform.editMessage(channelId, messageId, { content: '', embeds: [{ title: meme.title.slice(0, 256), url: meme.postLink, image: { url: meme.url } }] });
+  // The source's title, cut to the platform's limits so the meme still shows.
+  await platform.editMessage(channelId, messageId, fitLimits({ content: '', embeds: [{ title: meme.title, url: meme.postLink, image: { url: meme.url } }] }, 'cut'));
   return { message: `Message ${messageId} shows the meme '${meme.title.slice(0, 80)}'.` };
 }
 

@@ -5,9 +5,8 @@
  */
 import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
 import type { SourceItem } from './feed.js';
+import { fitLimits } from '../../shared/templates/limits.js';
 import type { Kind } from './kinds.js';
-
-const MAX_CONTENT = 2000;
 
 export function announcement(kind: Kind, item: Pick<SourceItem, 'title' | 'description' | 'link'>, mentionEveryone: boolean): RESTPostAPIChannelMessageJSONBody {
   const lines: string[] = [];
@@ -16,9 +15,6 @@ export function announcement(kind: Kind, item: Pick<SourceItem, 'title' | 'descr
   lines.push(kind === 'stream' ? `🔴 **${title}**` : `**${title}**`);
   if (kind === 'rss' && item.description) lines.push(item.description.slice(0, 500));
   if (item.link) lines.push(item.link);
-  const content = lines.join('\n');
-  return {
-    content: content.length > MAX_CONTENT ? `${content.slice(0, MAX_CONTENT - 1)}…` : content,
-    allowed_mentions: { parse: mentionEveryone ? ['everyone' as never] : [] },
-  };
+  // The feed's text, cut to the platform's limits so the item is still announced.
+  return fitLimits({ content: lines.join('\n'), allowed_mentions: { parse: mentionEveryone ? ['everyone' as never] : [] } }, 'cut');
 }

@@ -1,7 +1,9 @@
 /**
  * How a sent tag looks: its content through the shared templates, with the
  * member variables of the member it speaks of and the guild's. The platform
- * is asked for names and counts only when the content uses them.
+ * is asked for names and counts only when the content uses them. A tag is
+ * sent on purpose, so one that breaks a platform limit once filled is
+ * refused (422 naming the limit), never cut.
  */
 import type { MessageCreate } from '../../shared/platform/types.js';
 import { guildVariables, renderMessage } from '../../shared/templates/index.js';
@@ -15,5 +17,5 @@ import { guildNamedIfUsed, variablesFor } from '../../shared/templates/members.j
 export async function renderTag(guildId: string, content: string, memberId: string | null): Promise<MessageCreate> {
   // No member to speak of: the member variables stay as written.
   const variables = memberId ? await variablesFor(guildId, memberId, content) : guildVariables(await guildNamedIfUsed(guildId, content));
-  return renderMessage(content, false, variables, { parse: [], users: memberId ? [memberId] : [] });
+  return renderMessage(content, false, variables, { parse: [], users: memberId ? [memberId] : [] }, 'refuse', "tag's content");
 }

@@ -19,6 +19,7 @@ import type {
   RESTPostAPIInteractionCallbackJSONBody,
 } from 'discord-api-types/v10';
 import { type EmojiInput, emojiSegment } from './emoji.js';
+import { randomNonce } from './nonce.js';
 import { createTransport, type PlatformRequest, type Send, type TransportOptions } from './transport.js';
 import {
   type Channel,
@@ -38,7 +39,11 @@ export interface PlatformClient {
   /** Any other call, through the same retries and error mapping. */
   request<T>(request: PlatformRequest): Promise<T>;
 
-  /** POST /channels/{c}/messages */
+  /**
+   * POST /channels/{c}/messages, with a nonce the platform enforces (the
+   * body's own, else a fresh one), so a resend after a 5xx or a timeout
+   * answers the message the first try made instead of posting another.
+   */
   createMessage(channelId: Snowflake, body: MessageCreate): Promise<Message>;
   /** GET /channels/{c}/messages/{m} */
   getMessage(channelId: Snowflake, messageId: Snowflake): Promise<Message>;
@@ -91,7 +96,11 @@ export interface PlatformClient {
   deleteInvite(code: string): Promise<Invite>;
   /** GET /channels/{c}/invites, with metadata (uses, inviter ...). */
   getChannelInvites(channelId: Snowflake): Promise<Invite[]>;
-  /** POST /interactions/{interaction_id}/{token}/callback: answers an interaction (a message, a modal ...). */
+  /**
+   * POST /interactions/{interaction_id}/{token}/callback: answers an
+   * interaction (a message, a modal ...). It takes no nonce, so it is not
+   * resent after a 5xx or a timeout that may have landed.
+   */
   interactionCallback(interactionId: Snowflake, token: string, body: RESTPostAPIInteractionCallbackJSONBody): Promise<void>;
   /** GET /guilds/{g}/invites, with metadata (uses, inviter, max_uses, expiry). */
   getGuildInvites(guildId: Snowflake): Promise<RESTGetAPIGuildInvitesResult>;
@@ -108,11 +117,13 @@ export interface PlatformClient {
   /**
    * POST /webhooks/{application_id}/{token}: answers the member of an
    * interaction with an ephemeral message (flags 64) that pings no one.
+   * Webhook creates take no nonce: not resent after an answer that may have landed.
    */
   answerInteraction(applicationId: Snowflake, token: string, body: string | MessageCreate): Promise<void>;
   /**
    * POST /webhooks/{application_id}/{token}: a message every member of the
    * channel sees, as an interaction's answer (its flags and allowed mentions as given).
+   * Not resent after an answer that may have landed (no nonce on webhooks).
    */
   postInteractionMessage(applicationId: Snowflake, token: string, body: MessageCreate): Promise<Message>;
 }
@@ -143,7 +154,7 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
   return {
     request: (request) => send(request),
 
-    createMessage: (c, body) => send({ method: 'POST', path: `/channels/${seg(c)}/messages`, body }),
+    createMessage: (c, body) => send({ method: 'POST', path: `/channels/${seg(c)}/messages`, body: { ...body, nonce: body.nonce ?? randomNonce(), enforce_nonce: true } }),
     getMessage: (c, m) => send({ method: 'GET', path: message(c, m) }),
     getMessages: (c, query) => send({ method: 'GET', path: `/channels/${seg(c)}/messages`, query }),
     editMessage: (c, m, body) => send({ method: 'PATCH', path: message(c, m), body }),
@@ -175,7 +186,7 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
     interactionCallback: (id, token, body) => send({ method: 'POST', path: `/interactions/${seg(id)}/${seg(token)}/callback`, body }),
     getVanityUrl: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}/vanity-url` }),
 
-    createDm: (recipientId) => send({ method: 'POST', path: '/users/@me/channels', body: { recipient_id: recipientId } }),
+    createDm: (recipientId) => send({ method: 'POST', path: '/users/@me/channels', body: { recipient_id: recipientId }, idempotent: true }),
     endPoll: (c, m) => send({ method: 'POST', path: `/channels/${seg(c)}/polls/${seg(m)}/expire` }),
     getChannel: (c) => send({ method: 'GET', path: `/channels/${seg(c)}` }),
 
@@ -190,3 +201,4 @@ export const platform: PlatformClient = /* @__PURE__ */ createPlatformClient();
 export { emojiPath, parseEmoji, emojiSegment, type EmojiInput } from './emoji.js';
 export { PlatformError, PlatformCode, isPlatformError, isPlatformNotFound } from './platform-error.js';
 export type { TransportOptions, PlatformRequest, HttpMethod } from './transport.js';
+export { nonceFrom } from './nonce.js';

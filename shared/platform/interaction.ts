@@ -8,6 +8,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Mw } from '../http/middleware.js';
 import { parseJsonLossless } from '../http/json.js';
 import { parseSnowflake } from '../ids.js';
+import { MESSAGE_LIMITS, cutText } from '../templates/limits.js';
 import { memberAnswer } from './client.js';
 import { createTransport } from './transport.js';
 
@@ -43,7 +44,7 @@ export function interactionOfRequest(event: APIGatewayProxyEvent): Interaction |
 export async function tellMember(interaction: Interaction | null, text: string): Promise<void> {
   if (!interaction) return;
   try {
-    await send(memberAnswer(interaction.applicationId, interaction.token, text.slice(0, 2000)));
+    await send(memberAnswer(interaction.applicationId, interaction.token, cutText(text, MESSAGE_LIMITS.content)));
   } catch (error) {
     console.warn(
       JSON.stringify({ level: 'warn', msg: 'could not answer an interaction', application_id: interaction.applicationId, error: error instanceof Error ? error.message : String(error) }),

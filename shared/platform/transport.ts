@@ -16,7 +16,7 @@ export interface TransportOptions {
   baseUrl?: string | (() => string | undefined);
   /** Bot token; default: `PLATFORM_BOT_TOKEN`, or the secret named by `PLATFORM_BOT_TOKEN_SECRET_ARN`, read at each call. */
   token?: string | (() => string | undefined);
-  /** Attempts for 5xx answers and network errors, the first included. Default 3. */
+  /** Attempts for 5xx answers and network errors, the first included, for calls that may be resent ({@link resendable}). Default 3. */
   maxAttempts?: number;
   /** Time limit of each attempt. Default 5000 ms. */
   timeoutMs?: number;
@@ -41,22 +41,41 @@ export interface PlatformRequest {
   path: string;
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
+  /** A POST the platform answers the same however often it is sent (opening a DM channel), so it may be resent. */
+  idempotent?: boolean;
 }
 
 /** Sends a request and answers the parsed JSON (undefined for 204), or throws a {@link PlatformError}. */
 export type Send = <T>(request: PlatformRequest) => Promise<T>;
 
 /**
- * Errors where the request surely never reached the platform: resending a
- * POST after them cannot post a message twice. After a timeout or a reset
- * connection a POST may have been handled, so it is not resent.
+ * Errors where the request surely never reached the platform: resending
+ * any call after them cannot make a second effect.
  */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
-function mayResend(method: HttpMethod, error: unknown): boolean {
-  if (method !== 'POST') return true;
+/**
+ * True when sending the request again cannot make a second effect on the
+ * platform (contract 13): GET, PUT, PATCH and DELETE, a POST marked
+ * idempotent, and a message create carrying a nonce the platform enforces
+ * (a resend reuses the body, so the platform answers the first message).
+ * Any other POST (an interaction callback, a webhook message, an invite) is
+ * not resent after an answer that may have landed: a 5xx or a timeout.
+ */
+export function resendable(request: PlatformRequest): boolean {
+  if (request.method !== 'POST' || request.idempotent === true) return true;
+  const body = request.body as { nonce?: unknown; enforce_nonce?: unknown } | undefined;
+  return body?.enforce_nonce === true && (typeof body.nonce === 'string' || typeof body.nonce === 'number');
+}
+
+function neverSent(error: unknown): boolean {
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   return typeof cause?.code === 'string' && NEVER_SENT.has(cause.code);
+}
+
+/** Why a failed call stopped before its attempts ran out: it was not resent, since its effect may have landed. */
+function notResent(failures: number, maxAttempts: number): string {
+  return failures < maxAttempts ? '; not resent, since the platform may have done it already' : '';
 }
 
 function read(value: string | (() => string | undefined) | undefined, fallback: () => string | undefined): string | undefined {
@@ -113,7 +132,8 @@ function parseSuccess<T>(text: string, failure: () => PlatformError): T {
 /**
  * Builds the function every platform call goes through: it signs the
  * request, waits out 429s within a budget, retries 5xx and network errors a
- * bounded number of times with a short backoff, limits each attempt in time,
+ * bounded number of times with a short backoff (only calls that cannot make
+ * a second effect, see {@link resendable}), limits each attempt in time,
  * and turns every failure into a 502 {@link PlatformError} naming the
  * platform's answer.
  */
@@ -142,12 +162,12 @@ export function createTransport(options: TransportOptions = {}): Send {
         text = await response.text();
       } catch (error) {
         failures += 1;
-        if (failures < maxAttempts && mayResend(request.method, error)) {
+        if (failures < maxAttempts && (resendable(request) || neverSent(error))) {
           await sleep(backoffMs(failures));
           continue;
         }
         throw new PlatformError(
-          `The platform could not be reached at ${baseUrl}${shown} ${attempts(failures)} (${describeNetworkError(error, timeoutMs)}).`,
+          `The platform could not be reached at ${baseUrl}${shown} ${attempts(failures)} (${describeNetworkError(error, timeoutMs)})${notResent(failures, maxAttempts)}.`,
           where,
         );
       }
@@ -178,11 +198,11 @@ export function createTransport(options: TransportOptions = {}): Send {
       }
       if (response.status >= 500) {
         failures += 1;
-        if (failures < maxAttempts) {
+        if (failures < maxAttempts && resendable(request)) {
           await sleep(backoffMs(failures));
           continue;
         }
-        throw new PlatformError(`The platform answered ${describeAnswer(response.status, body)} to ${request.method} ${shown} ${attempts(failures)}.`, failure);
+        throw new PlatformError(`The platform answered ${describeAnswer(response.status, body)} to ${request.method} ${shown} ${attempts(failures)}${notResent(failures, maxAttempts)}.`, failure);
       }
       throw new PlatformError(`The platform answered ${describeAnswer(response.status, body)} to ${request.method} ${shown}.`, failure);
     }

@@ -3,13 +3,19 @@
  * contents and embed JSON take variables written `<name>`; an unknown
  * `<...>` stays as written. Welcoming, the invite tracker, tags and the
  * verifier all render through here, and check a stored template here too, so
- * a template that would break the platform's limits is refused (422) when it
- * is stored, never when a member joins.
+ * a template that breaks the platform's limits as written is refused (422)
+ * when it is stored. Once filled, a text may grow past a limit: a message
+ * posted on an event is cut with `…` (contract 13), a tag sent on purpose is
+ * refused with a 422 naming the limit; both through `fitLimits` (limits.ts).
  *
  * Pure functions: no I/O, no platform client. Callers fetch the member and
  * guild and pass what they know as {@link TemplateVariables}.
  */
+import { unprocessable } from '../errors.js';
 import type { AllowedMentions, Embed, MessageCreate } from '../platform/types.js';
+import { type LimitBreak, MESSAGE_LIMITS, describeBreak, fitLimits } from './limits.js';
+
+export { MESSAGE_LIMITS, cutText, describeBreak, fitLimits, type LimitBreak } from './limits.js';
 
 /** Variable name (without the angle brackets) -> its text. Absent names stay as written. */
 export type TemplateVariables = Readonly<Record<string, string | number | null | undefined>>;
@@ -27,19 +33,6 @@ export interface TemplateGuild {
   name?: string | null;
   approximate_member_count?: number | null;
 }
-
-/** The platform's limits a rendered message must keep (contract 3.6 and the embed reference). */
-export const MESSAGE_LIMITS = {
-  content: 2000,
-  embedTotal: 6000,
-  title: 256,
-  description: 4096,
-  fields: 25,
-  fieldName: 256,
-  fieldValue: 1024,
-  footer: 2048,
-  authorName: 256,
-} as const;
 
 const VARIABLE = /<([a-z_]+)>/g;
 
@@ -97,36 +90,22 @@ function parseEmbed(json: string, field: string): Embed | string {
   return value as Embed;
 }
 
-const str = (value: unknown) => (typeof value === 'string' ? value : '');
-
 /** The first limit an embed breaks, as a sentence naming `field`, or null. */
 export function embedProblem(embed: Embed, field: string): string | null {
-  const over = (what: string, limit: number) => `Field '${field}' holds an embed whose ${what} is over the platform's limit of ${limit} characters.`;
   for (const key of ['title', 'description', 'url'] as const) {
     if (embed[key] !== undefined && typeof embed[key] !== 'string') return `Field '${field}' holds an embed whose '${key}' is not a string.`;
   }
-  if (str(embed.title).length > MESSAGE_LIMITS.title) return over('title', MESSAGE_LIMITS.title);
-  if (str(embed.description).length > MESSAGE_LIMITS.description) return over('description', MESSAGE_LIMITS.description);
-  if (str(embed.footer?.text).length > MESSAGE_LIMITS.footer) return over('footer text', MESSAGE_LIMITS.footer);
-  if (str(embed.author?.name).length > MESSAGE_LIMITS.authorName) return over('author name', MESSAGE_LIMITS.authorName);
-  const fields = Array.isArray(embed.fields) ? embed.fields : [];
   if (embed.fields !== undefined && !Array.isArray(embed.fields)) return `Field '${field}' holds an embed whose 'fields' is not a list.`;
-  if (fields.length > MESSAGE_LIMITS.fields) return `Field '${field}' holds an embed with ${fields.length} fields; the platform allows at most ${MESSAGE_LIMITS.fields}.`;
+  const fields = embed.fields ?? [];
   for (const [i, item] of fields.entries()) {
     if (!item || typeof item !== 'object' || typeof item.name !== 'string' || typeof item.value !== 'string') {
       return `Field '${field}' holds an embed whose fields[${i}] is not an object with the strings 'name' and 'value'.`;
     }
-    if (str(item.name).length > MESSAGE_LIMITS.fieldName) return over(`fields[${i}].name`, MESSAGE_LIMITS.fieldName);
-    if (str(item.value).length > MESSAGE_LIMITS.fieldValue) return over(`fields[${i}].value`, MESSAGE_LIMITS.fieldValue);
   }
-  const total =
-    str(embed.title).length +
-    str(embed.description).length +
-    str(embed.footer?.text).length +
-    str(embed.author?.name).length +
-    fields.reduce((sum, item) => sum + str(item?.name).length + str(item?.value).length, 0);
-  if (total > MESSAGE_LIMITS.embedTotal) return `Field '${field}' holds an embed with ${total} characters of text; the platform allows at most ${MESSAGE_LIMITS.embedTotal} in one message.`;
-  if (total === 0 && !embed.image && !embed.thumbnail) return `Field '${field}' holds an embed with no text and no image; the platform refuses an empty embed.`;
+  const broken = fitLimits({ embeds: [embed] }, 'check');
+  if (broken) return `Field '${field}' holds an embed over the platform's limits: ${describeBreak({ ...broken, path: broken.path.replace(/^embeds\[0\]\./, '') })}.`;
+  const text = [embed.title, embed.description, embed.footer?.text, embed.author?.name, ...fields.flatMap((f) => [f.name, f.value])];
+  if (text.every((t) => !t) && !embed.image && !embed.thumbnail) return `Field '${field}' holds an embed with no text and no image; the platform refuses an empty embed.`;
   return null;
 }
 
@@ -143,35 +122,43 @@ export function templateProblem(content: string, isEmbed: boolean, field = 'cont
     return typeof embed === 'string' ? embed : embedProblem(embed, field);
   }
   if (content.length === 0) return `Field '${field}' must not be empty: the platform refuses a message with no content.`;
-  if (content.length > MESSAGE_LIMITS.content) return `Field '${field}' must be at most ${MESSAGE_LIMITS.content} characters (the platform's message limit); it has ${content.length}.`;
+  if (fitLimits({ content }, 'check')) return `Field '${field}' must be at most ${MESSAGE_LIMITS.content} characters (the platform's message limit); it has ${content.length}.`;
   return null;
 }
 
-const cut = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
+/**
+ * What to do when a filled message breaks a platform limit: `cut` each text
+ * over its limit with `…` (a message the service posts on an event), or
+ * `refuse` with a 422 naming the limit (a text a person sends on purpose).
+ */
+export type OverLimit = 'cut' | 'refuse';
 
-/** Keeps a rendered embed within the limits a variable could have pushed it past. */
-function clampEmbed(embed: Embed): Embed {
-  const out: Embed = { ...embed };
-  if (typeof out.title === 'string') out.title = cut(out.title, MESSAGE_LIMITS.title);
-  if (typeof out.description === 'string') out.description = cut(out.description, MESSAGE_LIMITS.description);
-  return out;
+/** The 422 refusing a filled message that breaks a limit, e.g. "content is 2150 characters once filled; at most 2000". */
+export function overLimitError(broken: LimitBreak, what: string) {
+  return unprocessable(`The ${what} breaks a platform limit: ${describeBreak(broken, true)}. Shorten the text or the values filled into it; nothing was posted.`);
 }
 
 /**
  * Renders a stored template (checked by {@link templateProblem}) into a
  * message body: `content` for text, `embeds: [embed]` for embed JSON, every
- * string value with its variables filled. `allowedMentions` defaults to
- * pinging nobody; pass `{ users: [id] }` to let one member be mentioned.
+ * string value with its variables filled, then held to the platform's
+ * limits as `overLimit` says (`what` names the message in a refusal).
+ * `allowedMentions` defaults to pinging nobody; pass `{ users: [id] }` to
+ * let one member be mentioned.
  */
 export function renderMessage(
   content: string,
   isEmbed: boolean,
   variables: TemplateVariables,
   allowedMentions: AllowedMentions = { parse: [] },
+  overLimit: OverLimit = 'cut',
+  what = 'message',
 ): MessageCreate {
-  if (isEmbed) {
-    const embed = JSON.parse(content) as Embed;
-    return { embeds: [clampEmbed(fillDeep(embed, variables) as Embed)], allowed_mentions: allowedMentions };
-  }
-  return { content: cut(fillTemplate(content, variables), MESSAGE_LIMITS.content), allowed_mentions: allowedMentions };
+  const filled: MessageCreate = isEmbed
+    ? { embeds: [fillDeep(JSON.parse(content) as Embed, variables) as Embed], allowed_mentions: allowedMentions }
+    : { content: fillTemplate(content, variables), allowed_mentions: allowedMentions };
+  if (overLimit === 'cut') return fitLimits(filled, 'cut');
+  const broken = fitLimits(filled, 'check');
+  if (broken) throw overLimitError(broken, what);
+  return filled;
 }

@@ -13,7 +13,7 @@ export type ShownComponent = { type: number; custom_id?: string; label?: string;
 /** A message as the sandbox shows it, its components read as action rows. */
 export type Message = Omit<PlatformMessage, 'components'> & { components?: { type: number; components: ShownComponent[] }[] };
 
-/** An injected failure: the next `times` requests matching `method` and the `path` regex get `status`. */
+/** An injected failure: the next `times` requests matching `method` and the `path` regex get `status` (instead of, or with `after_effect` after, their effect). */
 export interface FaultInput {
   method?: string;
   /** Regular expression source matched against the API path after `/api/v10` (raw and URL-decoded). */
@@ -25,6 +25,8 @@ export interface FaultInput {
   delay_ms?: number;
   code?: number;
   message?: string;
+  /** Carry the request out (post the message, answer the interaction), then answer `status`: a failure after the effect. */
+  after_effect?: boolean;
 }
 
 /** An emoji as a reaction path takes it: unicode text, or `name:id` for a custom emoji. */

@@ -59,7 +59,7 @@ describe('platform client: requests', () => {
     expect(request!.headers.authorization).toBe('Bot t0ken');
     expect(request!.headers['user-agent']).toBe('DiscordBot (https://github.com/guild-module-management-service/guild-module-management-service#readme, 0.1.0)');
     expect(request!.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(request!.body)).toEqual({ content: 'hi' });
+    expect(JSON.parse(request!.body)).toMatchObject({ content: 'hi' });
   });
 
   it('reads PLATFORM_API_BASE_URL and PLATFORM_BOT_TOKEN at call time', async () => {
@@ -219,12 +219,83 @@ describe('platform client: refusals and unreachable platforms', () => {
     expect(platform.seen).toHaveLength(2);
   });
 
-  it('does not resend a POST that timed out, so nothing is posted twice', async () => {
+  it('does not resend a POST without a nonce that timed out (an invite), so nothing is made twice', async () => {
     const platform = await fakePlatform(['hang']);
     const { client } = clientFor(platform.baseUrl, { timeoutMs: 50 });
 
-    const error = await platformFailure(client.createMessage('1', { content: 'once' }));
-    expect(error.reason).toContain('after 1 attempt (no answer within 50 ms)');
+    const error = await platformFailure(client.createChannelInvite('1', { max_age: 0 }));
+    expect(error.reason).toContain('after 1 attempt (no answer within 50 ms); not resent, since the platform may have done it already.');
     expect(platform.seen).toHaveLength(1);
+  });
+});
+
+describe('platform client: each effect once', () => {
+  const bodyOf = (seen: Seen) => JSON.parse(seen.body) as Record<string, unknown>;
+
+  it('sends every message create with a nonce of at most 25 characters that the platform enforces, a new one per send', async () => {
+    const platform = await fakePlatform();
+    const { client } = clientFor(platform.baseUrl);
+
+    await client.createMessage('1', { content: 'one' });
+    await client.createMessage('1', { content: 'one' });
+
+    const [first, second] = platform.seen.map(bodyOf);
+    expect(first).toMatchObject({ content: 'one', enforce_nonce: true });
+    expect(typeof first!.nonce).toBe('string');
+    expect((first!.nonce as string).length).toBeGreaterThan(0);
+    expect((first!.nonce as string).length).toBeLessThanOrEqual(25);
+    expect(second!.nonce).not.toBe(first!.nonce);
+  });
+
+  it('keeps the nonce a caller derived, and enforces it', async () => {
+    const platform = await fakePlatform();
+    const { client } = clientFor(platform.baseUrl);
+
+    await client.createMessage('1', { content: 'job', nonce: 'round-1-of-giveaway' });
+    expect(bodyOf(platform.seen[0]!)).toMatchObject({ nonce: 'round-1-of-giveaway', enforce_nonce: true });
+  });
+
+  it('resends a message create after a 5xx or a timeout with the same nonce', async () => {
+    const platform = await fakePlatform([{ status: 500 }, 'hang', { status: 200, body: { id: '9' } }]);
+    const { client } = clientFor(platform.baseUrl, { timeoutMs: 50 });
+
+    await expect(client.createMessage('1', { content: 'once' })).resolves.toEqual({ id: '9' });
+    expect(platform.seen).toHaveLength(3);
+    const nonces = platform.seen.map((seen) => bodyOf(seen).nonce);
+    expect(new Set(nonces).size).toBe(1);
+  });
+
+  it('does not resend an interaction callback after a 5xx, and says why', async () => {
+    const platform = await fakePlatform([{ status: 500 }]);
+    const { client, waits } = clientFor(platform.baseUrl);
+
+    const error = await platformFailure(client.interactionCallback('7', 'tok', { type: 4, data: { content: 'hi' } }));
+    expect(error.status).toBe(502);
+    expect(error.reason).toBe('The platform answered 500 Internal Server Error to POST /interactions/7/***/callback after 1 attempt; not resent, since the platform may have done it already.');
+    expect(platform.seen).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('does not resend a webhook message (the platform takes no nonce there) after a 5xx', async () => {
+    const platform = await fakePlatform([{ status: 503 }]);
+    const { client } = clientFor(platform.baseUrl);
+
+    await platformFailure(client.postInteractionMessage('7', 'tok', { content: 'tag' }));
+    expect(platform.seen).toHaveLength(1);
+  });
+
+  it('resends opening a DM channel, which makes no second channel', async () => {
+    const platform = await fakePlatform([{ status: 500 }, { status: 200, body: { id: '5' } }]);
+    const { client } = clientFor(platform.baseUrl);
+    await expect(client.createDm('42')).resolves.toEqual({ id: '5' });
+    expect(platform.seen).toHaveLength(2);
+  });
+
+  it('resends a POST without a nonce that surely never reached the platform (connection refused)', async () => {
+    const platform = await fakePlatform();
+    await platform.close();
+    const { client } = clientFor(platform.baseUrl);
+    const error = await platformFailure(client.interactionCallback('7', 'tok', { type: 4, data: { content: 'hi' } }));
+    expect(error.reason).toMatch(/after 3 attempts \(.*ECONNREFUSED.*\)\.$/);
   });
 });

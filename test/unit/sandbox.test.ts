@@ -260,6 +260,42 @@ describe('sandbox: faults and the request log', () => {
     await expect(platform.createMessage(CHANNEL, { content: 'ok' })).resolves.toBeTruthy();
   });
 
+  it('fails a request after its effect with after_effect: the message stands though the answer is a 500', async () => {
+    await control('POST', '/faults', { method: 'POST', path: '/messages$', status: 500, after_effect: true });
+    const answer = await raw('POST', `/channels/${CHANNEL}/messages`, { body: { content: 'stored anyway' } });
+    expect(answer.status).toBe(500);
+    const listed = await platform.getMessages(CHANNEL);
+    expect(listed.map((m) => m.content)).toEqual(['stored anyway']);
+    expect((await control('POST', '/faults', { path: '.', status: 500, after_effect: 'yes' })).status).toBe(400);
+  });
+
+  it('honours enforce_nonce: a repeated nonce in the channel answers the first message; without enforce_nonce it posts again', async () => {
+    const body = { content: 'once', nonce: 'same-nonce', enforce_nonce: true };
+    const first = await raw('POST', `/channels/${CHANNEL}/messages`, { body });
+    const again = await raw('POST', `/channels/${CHANNEL}/messages`, { body });
+    expect(again.body.id).toBe(first.body.id);
+    const unenforced = await raw('POST', `/channels/${CHANNEL}/messages`, { body: { ...body, enforce_nonce: false } });
+    expect(unenforced.body.id).not.toBe(first.body.id);
+    expect((await platform.getMessages(CHANNEL)).length).toBe(2);
+    const tooLong = await raw('POST', `/channels/${CHANNEL}/messages`, { body: { content: 'x', nonce: 'n'.repeat(26), enforce_nonce: true } });
+    expect(tooLong.status).toBe(400);
+  });
+
+  it('posts one message when the platform fails after storing it: the client resends with the same nonce', async () => {
+    await control('POST', '/faults', { method: 'POST', path: '/messages$', status: 502, after_effect: true });
+    const message = await platform.createMessage(CHANNEL, { content: 'exactly once' });
+    const listed = await platform.getMessages(CHANNEL);
+    expect(listed.map((m) => m.id)).toEqual([message.id]);
+  });
+
+  it('does not resend an interaction callback that failed after its effect', async () => {
+    await control('POST', '/faults', { method: 'POST', path: '/callback$', status: 500, after_effect: true });
+    const error = await platformFailure(platform.interactionCallback('600000000000000001', 'tok', { type: 4, data: { content: 'answered' } }));
+    expect(error.reason).toContain('not resent');
+    const callbacks = (await control('GET', '/interactions')).body as { data: { content: string } }[];
+    expect(callbacks.map((c) => c.data.content)).toEqual(['answered']);
+  });
+
   it('logs platform calls only, and forgets them on request', async () => {
     await platform.createMessage(CHANNEL, { content: 'one' });
     await control('GET', '/state');

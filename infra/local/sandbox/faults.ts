@@ -1,7 +1,9 @@
 /**
  * Injected failures: the next `times` requests matching a method and a path
  * pattern get a chosen answer (a 429 with `retry_after`, a 500, a 403 ...)
- * instead of the real one.
+ * instead of the real one. With `after_effect` the request is carried out
+ * first (the message posted, the role granted) and only its answer is
+ * replaced: the platform failing after it stored the effect.
  */
 import { STATUS_CODES } from 'node:http';
 import { FormErrors } from './errors.js';
@@ -12,7 +14,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * Adds a fault from a control request body:
- * `{method?, path (regex source), status, times = 1, retry_after?, body?, code?, message?, delay_ms?}`.
+ * `{method?, path (regex source), status, times = 1, retry_after?, body?, code?, message?, delay_ms?, after_effect?}`.
  * `code`/`message` are a shorthand for `body: {message, code}`.
  */
 export function addFault(state: SandboxState, input: unknown): Fault {
@@ -34,12 +36,14 @@ export function addFault(state: SandboxState, input: unknown): Fault {
   for (const field of ['retry_after', 'delay_ms'] as const) {
     if (b[field] !== undefined && (typeof b[field] !== 'number' || b[field] < 0)) errors.add([field], 'NUMBER_TYPE_MIN', 'Must be a number >= 0.');
   }
+  if (b.after_effect !== undefined && typeof b.after_effect !== 'boolean') errors.add(['after_effect'], 'BASE_TYPE_BOOLEAN', 'Must be a boolean.');
   errors.throwIfAny();
 
   const fault: Fault = { id: state.nextFaultId++, path, status: status as number, times: times as number };
   if (typeof b.method === 'string') fault.method = b.method.toUpperCase();
   if (typeof b.retry_after === 'number') fault.retry_after = b.retry_after;
   if (typeof b.delay_ms === 'number') fault.delay_ms = b.delay_ms;
+  if (b.after_effect === true) fault.after_effect = true;
   if (b.body !== undefined) fault.body = b.body;
   else if (b.code !== undefined || b.message !== undefined) fault.body = { message: b.message ?? STATUS_CODES[status as number], code: b.code ?? 0 };
   state.faults.push(fault);

@@ -100,7 +100,7 @@ function errorReply(error: unknown): Reply {
 async function answerApi(state: SandboxState, req: IncomingMessage, rawPath: string, url: URL): Promise<Reply> {
   const method = req.method ?? 'GET';
   const fault = takeFault(state, method, rawPath);
-  if (fault) {
+  if (fault && !fault.after_effect) {
     if (fault.delay_ms) await delay(fault.delay_ms);
     return faultReply(fault);
   }
@@ -108,7 +108,11 @@ async function answerApi(state: SandboxState, req: IncomingMessage, rawPath: str
   // Any token is accepted, but it must be sent the way the platform wants it.
   if (!route.public && !/^Bot(\s|$)/.test(req.headers.authorization ?? '')) throw unauthorized();
   const body = parseBody(await readBody(req));
-  return route.handle({ state, params, query: url.searchParams, body });
+  const reply = await route.handle({ state, params, query: url.searchParams, body });
+  if (!fault) return reply;
+  // The effect is stored; the caller is told it failed (a request the route refused answers its refusal).
+  if (fault.delay_ms) await delay(fault.delay_ms);
+  return faultReply(fault);
 }
 
 async function answerControl(state: SandboxState, req: IncomingMessage, rawPath: string, url: URL, routes: Route[]): Promise<Reply> {

@@ -83,6 +83,8 @@ export interface Fault {
   retry_after?: number;
   body?: unknown;
   delay_ms?: number;
+  /** Carry the request out first, then answer the fault: the effect stands though the caller reads a failure. */
+  after_effect?: boolean;
 }
 
 /** A member's place in a guild whose membership is tracked (see `routes/members.ts`). */

@@ -58,6 +58,15 @@ function checkEmbeds(errors: FormErrors, embeds: unknown): void {
     }
     maxLength(errors, ['embeds', i, 'title'], embed.title, 256);
     maxLength(errors, ['embeds', i, 'description'], embed.description, 4096);
+    if (isObject(embed.footer)) maxLength(errors, ['embeds', i, 'footer', 'text'], embed.footer.text, 2048);
+    if (isObject(embed.author)) maxLength(errors, ['embeds', i, 'author', 'name'], embed.author.name, 256);
+    if (embed.fields !== undefined) {
+      for (const [j, field] of checkList(errors, ['embeds', i, 'fields'], embed.fields, 0, 25).entries()) {
+        const f = isObject(field) ? field : {};
+        maxLength(errors, ['embeds', i, 'fields', j, 'name'], f.name, 256, true);
+        maxLength(errors, ['embeds', i, 'fields', j, 'value'], f.value, 1024, true);
+      }
+    }
     total += embedText(embed);
   }
   if (total > 6000) errors.add(['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
@@ -133,6 +142,7 @@ export function checkMessageBody(body: unknown, mode: 'create' | 'edit'): Messag
   if (!isObject(body)) throw invalidJson();
   const errors = new FormErrors();
   maxLength(errors, ['content'], body.content, 2000);
+  if (typeof body.nonce === 'string') maxLength(errors, ['nonce'], body.nonce, 25);
   if (body.embeds !== undefined && body.embeds !== null) checkEmbeds(errors, body.embeds);
   if (body.components !== undefined && body.components !== null) checkComponents(errors, body.components);
   if (mode === 'create' && body.poll !== undefined && body.poll !== null) checkPoll(errors, body.poll);

@@ -80,3 +80,55 @@ describe('sending tags', () => {
     await world.sandbox.clearFaults();
   });
 });
+
+describe('a sent tag within the platform limits, posted once', () => {
+  /** A guild with a member whose nick has `length` characters, a channel of its own, and a tag of 1989 characters plus `<user_name>`. */
+  async function longTag(length: number) {
+    const guild = await tagsGuild(world);
+    const member = snowflake();
+    await join(guild, member, { username: 'long', nick: 'N'.repeat(length) });
+    const channel = await world.sandbox.channelIn(guild);
+    const tag = await addTag(world, guild, { names: ['long'], content: `${'t'.repeat(1989)}<user_name>` });
+    return { guild, member, channel, tagId: tag.entry.tag_id as string };
+  }
+
+  it('a tag that fills to exactly 2000 characters is posted whole', async () => {
+    const { guild, member, channel, tagId } = await longTag(11);
+    ok(await send(guild, tagId, { channel_id: channel }, member));
+    expect((await lastMessage(channel))?.content).toBe(`${'t'.repeat(1989)}${'N'.repeat(11)}`);
+  });
+
+  it('a tag that fills past 2000 characters is a 422 naming the limit, and nothing is posted, in a channel or as an interaction answer', async () => {
+    const { guild, member, channel, tagId } = await longTag(12);
+    const reason = failed(await send(guild, tagId, { channel_id: channel }, member), 422, 'Unprocessable Entity');
+    expect(reason).toContain('content is 2001 characters once filled; at most 2000');
+    expect(await lastMessage(channel)).toBeUndefined();
+
+    const app = snowflake();
+    const token = `tok-${snowflake()}`;
+    failed(await send(guild, tagId, { channel_id: channel, application_id: app, token }, member), 422, 'Unprocessable Entity');
+    expect(await world.sandbox.webhook(app, token)).toEqual([]);
+    expect(await lastMessage(channel)).toBeUndefined();
+  });
+
+  it('a tag the platform stored before answering 502 is posted once', async () => {
+    const guild = await tagsGuild(world);
+    const channel = await world.sandbox.channelIn(guild);
+    const tag = await addTag(world, guild, { names: ['once'], content: 'only once' });
+    await world.sandbox.fault({ method: 'POST', path: `^/channels/${channel}/messages$`, status: 502, after_effect: true });
+    ok(await send(guild, tag.entry.tag_id, { channel_id: channel }));
+    const state = await world.sandbox.state();
+    expect(state.channels.find((c) => c.id === channel)!.messages.map((m) => m.content)).toEqual(['only once']);
+  });
+
+  it('a tag answering an interaction is not sent again when the platform fails after storing it', async () => {
+    const guild = await tagsGuild(world);
+    const tag = await addTag(world, guild, { names: ['answer'], content: 'answered once' });
+    const app = snowflake();
+    const token = `tok-${snowflake()}`;
+    await world.sandbox.fault({ method: 'POST', path: `^/webhooks/${app}/`, status: 500, after_effect: true });
+    failed(await send(guild, tag.entry.tag_id, { channel_id: await world.sandbox.channelIn(guild), application_id: app, token }), 502, 'PlatformApiInteractionError');
+    const answers = await world.sandbox.webhook(app, token);
+    expect(answers.filter((m) => m.content === 'answered once')).toHaveLength(1);
+  });
+});

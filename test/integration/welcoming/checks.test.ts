@@ -138,3 +138,52 @@ describe('every check', () => {
     failed(await check(world, 'role/timed', guild), 409, 'ModuleDisabledError');
   });
 });
+
+describe('welcome messages within the platform limits, and posted once', () => {
+  /** A guild whose welcome channel is its own, with a member whose nick is 32 characters long. */
+  async function guildWithLongName(settings: Record<string, unknown> = {}) {
+    const { guild } = await guildWithNewMember({});
+    const channel = await world.sandbox.channelIn(guild);
+    const member = snowflake();
+    await world.members.join(guild, member, { username: 'long', nick: 'N'.repeat(32) });
+    ok(await world.call('PUT', '/settings', { body: { guild_id: guild, welcome_messages_enabled: true, welcome_messages_channel: channel, ...settings } }));
+    return { guild, channel, member };
+  }
+
+  it('a welcome that fills past 2000 characters is posted, cut to 2000 ending in …', async () => {
+    const { guild, channel, member } = await guildWithLongName();
+    await addResponse(world, guild, 2, `${'w'.repeat(1989)}<user_name>`);
+    ok(await check(world, 'welcome/channel', guild, member));
+    const [posted] = await messagesIn(world, channel);
+    expect(posted!.content).toHaveLength(2000);
+    expect(posted!.content).toBe(`${'w'.repeat(1989)}${'N'.repeat(10)}…`);
+  });
+
+  it('an embed welcome whose title and field fill past their limits is posted with each cut ending in …', async () => {
+    const { guild, channel, member } = await guildWithLongName();
+    const embed = { title: '<user_name>'.repeat(23), fields: [{ name: 'Hi', value: '<user_name>'.repeat(90) }], footer: { text: 'f' } };
+    await addResponse(world, guild, 2, JSON.stringify(embed), true);
+    ok(await check(world, 'welcome/channel', guild, member));
+    const [posted] = await messagesIn(world, channel);
+    const shown = posted!.embeds[0]!;
+    expect(shown.title).toBe(`${'N'.repeat(255)}…`);
+    expect(shown.fields![0]!.value).toBe(`${'N'.repeat(1023)}…`);
+    expect(shown.footer!.text).toBe('f');
+  });
+
+  it('a welcome the platform stored before answering 500 is posted once', async () => {
+    const { guild, channel, member } = await guildWithLongName();
+    await addResponse(world, guild, 2, 'Welcome <user_mention>!');
+    await world.sandbox.fault({ method: 'POST', path: `^/channels/${channel}/messages$`, status: 500, after_effect: true });
+    ok(await check(world, 'welcome/channel', guild, member));
+    expect((await messagesIn(world, channel)).map((m) => m.content)).toEqual([`Welcome <@${member}>!`]);
+  });
+
+  it('a DM welcome the platform stored before answering 503 reaches the member once', async () => {
+    const { guild, member } = await guildWithNewMember({ welcome_messages_dm_enabled: true });
+    await addResponse(world, guild, 1, 'Hello by DM');
+    await world.sandbox.fault({ method: 'POST', path: '^/channels/[0-9]+/messages$', status: 503, after_effect: true });
+    ok(await check(world, 'welcome/dm', guild, member));
+    expect((await dmsOf(world, member)).map((m) => m.content)).toEqual(['Hello by DM']);
+  });
+});

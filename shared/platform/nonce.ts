@@ -1,0 +1,24 @@
+/**
+ * Nonces for message creates (contract 13, "each effect once"): the platform
+ * keeps a message's nonce for a few minutes and, with `enforce_nonce`,
+ * answers a second create carrying the same nonce in the channel with the
+ * message it made first. A nonce is a string of at most 25 characters.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+/** The platform's limit on a nonce's length. */
+export const NONCE_MAX_LENGTH = 25;
+
+/** A fresh nonce for one logical send: its transport resends reuse it, nothing else does. */
+export function randomNonce(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/**
+ * The nonce of a post a scheduled job may redo (a redelivered or crashed
+ * job): derived from what names the post, so every try of it carries the
+ * same nonce and the platform makes one message.
+ */
+export function nonceFrom(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, NONCE_MAX_LENGTH);
+}
