@@ -12,8 +12,18 @@ import { problemPage, refusedPage } from './page.js';
 const HTML = 'text/html; charset=utf-8';
 const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
-/** How the routes declare their answer in the OpenAPI document. */
-export const webAnswer = (description: string) => ({ contentType: HTML, description });
+/** The failure pages of {@link webErrorPage}, by status. */
+const FAILURES = {
+  403: 'The page saying the link does not work: wrong, malformed, unknown, expired, used, replaced by a newer prompt, or issued before the verifier type changed',
+  409: 'The page saying verification is switched off in the server',
+  413: 'The page saying the request was too large',
+  500: 'The page saying something went wrong',
+  502: 'The page saying a role could not be granted (not verified)',
+  503: 'The page saying to try again shortly',
+};
+
+/** How the routes declare their answers in the OpenAPI document. */
+export const webAnswer = (description: string) => ({ contentType: HTML, description, failures: FAILURES });
 
 export const page = (html: string, status = 200) => new RawBody(HTML, html, PRIVATE, status);
 

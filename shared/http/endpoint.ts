@@ -47,6 +47,8 @@ export interface EndpointSpec {
 export interface RawAnswer {
   contentType: string;
   description: string;
+  /** With `errorPage`: the pages it answers failures with, by status, as the OpenAPI document lists them. */
+  failures?: Record<number, string>;
 }
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
