@@ -219,9 +219,8 @@ export async function entryOfToken(verifierId: string, token: string | undefined
   if (!found || !hash || found.entry.is_verified) return null;
   const { entry, state } = found;
   const settings = state?.settings ?? {};
-  const now = clockNow();
   // Entries stored before links expired have no expiry: they are void too.
-  if (!(now < (entry._token_expires_at ?? 0))) return null;
+  if (clockNow() >= (entry._token_expires_at ?? 0)) return null;
   if (Number(settings.verifier_type ?? VerifierType.Click) !== VerifierType.Web) return null;
   if ((entry._token_issued_at ?? 0) < Number(settings[LINKS_SINCE] ?? 0)) return null;
   const expected = Buffer.from(hash, 'hex');
