@@ -16,6 +16,10 @@ export interface ServiceSettings {
   serviceTokenSecretArn?: string;
   /** Full ARN of an existing secret holding the platform bot token; created for the operator to fill when absent. */
   platformBotTokenSecretArn?: string;
+  /** Full ARN of an existing secret keying the HMAC of list cursors; generated when absent. */
+  cursorSecretArn?: string;
+  /** How long a verification web link (verifier type 3) works, in seconds (`VERIFIER_LINK_SECONDS`, CONTRACT 13). */
+  verifierLinkSeconds: number;
   /** Route function memory in MB. */
   memorySize: number;
   /** Route function timeout in seconds (API Gateway gives up after 29). */
@@ -48,6 +52,7 @@ export const DEFAULT_SETTINGS: ServiceSettings = {
   throttleRateLimit: 50,
   throttleBurstLimit: 100,
   platformApiBaseUrl: 'https://discord.com/api/v10',
+  verifierLinkSeconds: 86400,
   memorySize: 256,
   timeoutSeconds: 10,
   logRetentionDays: 30,
@@ -68,8 +73,8 @@ function stringMap(node: Node, key: string): Record<string, string> | undefined 
   return raw as Record<string, string>;
 }
 
-const NUMBER_KEYS = ['throttleRateLimit', 'throttleBurstLimit', 'memorySize', 'timeoutSeconds', 'logRetentionDays', 'stackBudget'] as const;
-const STRING_KEYS = ['platformApiBaseUrl', 'serviceTokenSecretArn', 'platformBotTokenSecretArn'] as const;
+const NUMBER_KEYS = ['throttleRateLimit', 'throttleBurstLimit', 'memorySize', 'timeoutSeconds', 'logRetentionDays', 'stackBudget', 'verifierLinkSeconds'] as const;
+const STRING_KEYS = ['platformApiBaseUrl', 'serviceTokenSecretArn', 'platformBotTokenSecretArn', 'cursorSecretArn'] as const;
 
 /** Settings given as CDK context (strings from `-c`, or JSON values from cdk.json), validated. */
 export function settingsFromContext(node: Node): Partial<ServiceSettings> {

@@ -47,7 +47,7 @@ export function applyNagSuppressions(stack: ServiceStack): void {
   }
 
   // Only secrets this app creates; imported ones are the operator's.
-  for (const secret of [stack.serviceTokenSecret, stack.platformBotTokenSecret]) {
+  for (const secret of [stack.serviceTokenSecret, stack.platformBotTokenSecret, stack.cursorSecret]) {
     if (secret instanceof secretsmanager.Secret) acknowledge(secret, 'AwsSolutions-SMG4', NAG_REASONS['AwsSolutions-SMG4']);
   }
 }

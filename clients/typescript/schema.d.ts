@@ -18573,11 +18573,61 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            400: components["responses"]["BadRequestError"];
-            404: components["responses"]["NotFoundError"];
+            /** @description The page saying the link does not work: wrong, malformed, unknown, expired, used, replaced by a newer prompt, or issued before the verifier type changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             405: components["responses"]["MethodNotAllowedError"];
-            422: components["responses"]["UnprocessableEntity"];
-            500: components["responses"]["InternalServerError"];
+            /** @description The page saying verification is switched off in the server */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying the request was too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying something went wrong */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying a role could not be granted (not verified) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying to try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     "verifier.web-verify": {
@@ -18604,11 +18654,61 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            400: components["responses"]["BadRequestError"];
-            404: components["responses"]["NotFoundError"];
+            /** @description The page saying the link does not work: wrong, malformed, unknown, expired, used, replaced by a newer prompt, or issued before the verifier type changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             405: components["responses"]["MethodNotAllowedError"];
-            422: components["responses"]["UnprocessableEntity"];
-            500: components["responses"]["InternalServerError"];
+            /** @description The page saying verification is switched off in the server */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying the request was too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying something went wrong */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying a role could not be granted (not verified) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying to try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     "verifier.privacy-get-user-entries": {

@@ -18,7 +18,6 @@ import {
   openVoice,
   putStat,
   queryStats,
-  querySource,
   recordOfItem,
   statKey,
   writeOpenPresence,
@@ -177,8 +176,7 @@ export async function fetchStats(family: Family, input: FetchInput): Promise<{ s
     since: new Date(Date.now() - input.days * 86_400_000).toISOString(),
     limit: input.limit,
   };
-  const { index, partition } = querySource(query);
-  const startKey = input.cursor ? decodeCursor(input.cursor, partition, index, family.path) : undefined;
+  const startKey = input.cursor ? await decodeCursor(input.cursor, query) : undefined;
   const page = await queryStats({ ...query, startKey });
-  return { stats: page.items.map(recordOfItem), next_cursor: page.lastKey ? encodeCursor(partition, index, page.lastKey) : null };
+  return { stats: page.items.map(recordOfItem), next_cursor: page.lastKey ? await encodeCursor(query, page.lastKey) : null };
 }

@@ -99,12 +99,22 @@ export interface StatQuery {
   startKey?: Item;
 }
 
-/** The index a fetch reads (null: the table) and its partition, as a cursor also records them. */
-export function querySource(q: Pick<StatQuery, 'guildId' | 'family' | 'memberId' | 'channelId'>): { index: string | null; partition: string } {
+/** The index a fetch reads (null: the table) and its partition. */
+function querySource(q: Pick<StatQuery, 'guildId' | 'family' | 'memberId' | 'channelId'>): { index: string | null; partition: string } {
   if (q.memberId && q.channelId) return { index: 'gsi3', partition: bothPartition(q.guildId, q.memberId, q.channelId) };
   if (q.memberId) return { index: 'gsi1', partition: memberPartition(q.guildId, q.memberId) };
   if (q.channelId) return { index: 'gsi2', partition: channelPartition(q.guildId, q.channelId) };
   return { index: null, partition: statPartition(q.guildId) };
+}
+
+/** A record's place in its family (`<time>#<padded id>`), from a key of a page (LastEvaluatedKey) of that family. */
+export const recordPlace = (family: string, key: Item): string => String(key.sk).slice(family.length + 1);
+
+/** The start key of a fetch's next page, after the record at `place`: the table's key, and the index's when the fetch reads one. */
+export function startKeyAt(q: Pick<StatQuery, 'guildId' | 'family' | 'memberId' | 'channelId'>, place: string): Item {
+  const { index, partition } = querySource(q);
+  const sort = `${q.family}#${place}`;
+  return { pk: statPartition(q.guildId), sk: sort, ...(index ? { [`${index}pk`]: partition, [`${index}sk`]: sort } : {}) };
 }
 
 /** Newest first, at most `limit`, from `startKey`; answers the page and where the next one starts. */

@@ -51,6 +51,11 @@ export function refusedPage(): string {
   return layout(
     'This link does not work',
     `<h1>This link does not work</h1>
-<p role="alert">The verification link is wrong, or it was used already. Ask for a new verification in the server.</p>`,
+<p role="alert">The verification link is wrong, has expired, was used already, or was replaced by a newer one. Ask for a new verification in the server.</p>`,
   );
+}
+
+/** Any other failure: what happened, in the words of the error, and what the member can do. */
+export function problemPage(title: string, message: string, advice: string): string {
+  return layout(title, `<h1>${escape(title)}</h1>\n<p role="alert">${escape(message)}</p>\n<p>${escape(advice)}</p>`);
 }

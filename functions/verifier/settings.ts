@@ -3,13 +3,14 @@
  * given; a type 2 needs a passphrase; prompts are checked against the
  * platform's limits when stored), and the settings-delete operation.
  */
+import { clockNow } from '../../shared/clock.js';
 import { unprocessable } from '../../shared/errors.js';
 import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
 import { updateSettings } from '../../shared/modules/settings.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
 import { deleteVerifications, listVerifications, verificationRecord } from './store.js';
-import { MODULE, VerifierType } from './verifier.js';
+import { LINKS_SINCE, MODULE, VerifierType } from './verifier.js';
 
 export async function getSettings(guildId: string) {
   return { settings: settingsRecord(guildId, await requireEnabled(guildId, MODULE)) };
@@ -30,7 +31,10 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
     const problem = typeof next[field] === 'string' ? templateProblem(next[field] as string, next[embed] === true, field) : null;
     if (problem) throw unprocessable(problem);
   }
-  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, changes, state)) };
+  // A type change voids every web link issued before it (written with the change, on the settings version read).
+  const typeChanged = changes.verifier_type !== undefined && Number(changes.verifier_type) !== Number(current.verifier_type ?? VerifierType.Click);
+  const stored = typeChanged ? { ...changes, [LINKS_SINCE]: clockNow() } : changes;
+  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, stored, state)) };
 }
 
 export async function deleteSettings(guildId: string) {

@@ -3,7 +3,7 @@
  *
  * | item           | pk                     | sk                          | holds                                    |
  * |----------------|------------------------|-----------------------------|------------------------------------------|
- * | entry          | `G#<guild>`            | `VERIFICATION#<verifier_id>`| the record, the token hash, the lockout   |
+ * | entry          | `G#<guild>`            | `VERIFICATION#<verifier_id>`| the record, the token hash and life, the lockout |
  * | member's open  | `G#<guild>`            | `VERIFYMEMBER#<member>`     | the member's unverified entry (reused)    |
  * | by verifier id | `VERIFIERID#<id>`      | `ENTRY`                     | the guild (handling and the web page)     |
  *
@@ -33,6 +33,9 @@ export interface Verification {
   failed_attempts: number;
   /** SHA-256 of the web page's one-time token (type 3), hex; null once used. */
   _token_hash: string | null;
+  /** When the token was issued and until when it works (epoch ms of the service clock; 0 without a token). */
+  _token_issued_at: number;
+  _token_expires_at: number;
   /** Answers are refused until then (epoch ms) after 5 wrong passphrases. */
   _locked_until: number;
   _version: number;
@@ -51,7 +54,7 @@ export const verificationOf = (item: Item): Verification => {
 
 /** The entry's API record (contract 11). */
 export function verificationRecord(v: Verification) {
-  const { _token_hash: _t, _locked_until: _l, _version: _v, ...record } = v;
+  const { _token_hash: _t, _token_issued_at: _i, _token_expires_at: _e, _locked_until: _l, _version: _v, ...record } = v;
   return record;
 }
 

@@ -23,6 +23,20 @@ const MAX_ATTEMPTS = 8;
 
 export const VerifierType = { Click: 1, Passphrase: 2, Web: 3 } as const;
 
+/** How long a web link works (`VERIFIER_LINK_SECONDS`, default one day). */
+export function linkLifetimeMs(): number {
+  const seconds = Number(process.env.VERIFIER_LINK_SECONDS);
+  return (Number.isInteger(seconds) && seconds > 0 ? seconds : 86_400) * 1000;
+}
+
+/**
+ * The settings field (internal, never answered) holding when the verifier
+ * type last changed: a web link issued before then is void, even if the
+ * type is 3 again, so a link lives only while the type is still the 3 it
+ * was issued under.
+ */
+export const LINKS_SINCE = '_web_links_since';
+
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 const publicBase = () => (process.env.PUBLIC_BASE_URL || 'http://127.0.0.1:3000').replace(/\/$/, '');
 export const webPageUrl = (verifierId: string, token: string) => `${publicBase()}/modules/verifier/web/${verifierId}?token=${token}`;
@@ -35,6 +49,8 @@ function promptButton(type: number, verifierId: string, token: string | null): A
 
 /** `/event/create-verification` (acting member: who is to be verified). */
 export async function createVerification(guildId: string, memberId: string, requesterId: string | null) {
+  // A link's life starts before the settings are read, so a type change racing this prompt voids it.
+  const issuedAt = clockNow();
   // Taken beside the read; an open verification reused leaves it unused.
   const id = recordIdAhead('verifier.entry');
   const { state, open: reused } = await openVerificationWithState(guildId, memberId);
@@ -58,6 +74,8 @@ export async function createVerification(guildId: string, memberId: string, requ
     verified_at: null,
     failed_attempts: 0,
     _token_hash: null,
+    _token_issued_at: 0,
+    _token_expires_at: 0,
     _locked_until: 0,
     _version: 1,
   };
@@ -68,7 +86,15 @@ export async function createVerification(guildId: string, memberId: string, requ
     components: [promptButton(type, entry.verifier_id, token)],
   };
   const message = await platform.createMessage(channelId, body);
-  const fields = { verify_message_id: message.id, verify_channel_id: channelId, requester_id: requesterId, _token_hash: token ? sha256(token).toString('hex') : null };
+  const fields = {
+    verify_message_id: message.id,
+    verify_channel_id: channelId,
+    requester_id: requesterId,
+    // A prompt sent again replaces the link: the one before no longer works.
+    _token_hash: token ? sha256(token).toString('hex') : null,
+    _token_issued_at: token ? issuedAt : 0,
+    _token_expires_at: token ? issuedAt + linkLifetimeMs() : 0,
+  };
   if (reused) {
     if (!(await updateVerification(reused, fields))) throw unprocessable(`The verification of member ${memberId} changed while its prompt was sent again; try again.`);
   } else {
@@ -90,10 +116,10 @@ async function reread(entry: Verification): Promise<Verification> {
  * Grants the roles, then marks the entry verified: a refused role is a 502
  * and the member stays unverified. An entry changed since it was read (its
  * prompt sent again) is read again and marked; one verified meanwhile means
- * two answers came at once, and only one counts; so does a new prompt's
- * link replacing the one answered through.
+ * two answers came at once, and only one counts: the other answers false,
+ * as does an answer through a link a new prompt replaced.
  */
-async function verify(entry: Verification, settings: Record<string, unknown>): Promise<void> {
+async function verify(entry: Verification, settings: Record<string, unknown>): Promise<boolean> {
   const roles = String(settings.verifier_verified_role_ids ?? '').split(',').filter(Boolean);
   for (const role of roles) {
     try {
@@ -104,13 +130,13 @@ async function verify(entry: Verification, settings: Record<string, unknown>): P
     }
   }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    if (await updateVerification(entry, { is_verified: true, verified_at: new Date().toISOString(), _token_hash: null })) return;
+    if (await updateVerification(entry, { is_verified: true, verified_at: new Date().toISOString(), _token_hash: null })) return true;
     const current = await reread(entry);
     // Verified meanwhile, or a new prompt replaced the link this answer came through.
-    if (current.is_verified || current._token_hash !== entry._token_hash) break;
+    if (current.is_verified || current._token_hash !== entry._token_hash) return false;
     entry = current;
   }
-  throw unprocessable(`Verification ${entry.verifier_id} was answered twice at once; only one answer counts.`);
+  throw unprocessable(`Verification ${entry.verifier_id} kept changing while it was marked verified; try again.`);
 }
 
 export interface Answer {
@@ -153,7 +179,7 @@ export async function handleVerification(verifierId: string, actor: string, answ
   } else if (type === VerifierType.Web && answer.interaction_type !== 'WebLogin') {
     throw unprocessable(`Verification ${verifierId} is answered on its web page (verifier_type 3).`);
   }
-  await verify(entry, settings);
+  if (!(await verify(entry, settings))) throw unprocessable(`Verification ${verifierId} was answered twice at once; only one answer counts.`);
   if (interaction) {
     const body = await completedMessage(settings, entry.guild_id, actor);
     await platform.interactionCallback(interaction.id, interaction.token, { type: 4, data: { ...body, flags: 64 } });
@@ -181,20 +207,31 @@ async function checkPassphrase(entry: Verification, passphrase: string, given: s
 
 type Found = NonNullable<Awaited<ReturnType<typeof findVerificationWithState>>>;
 
-/** The web page's token: its verification (with the module state), if the token is the one sent and not used yet. */
+/**
+ * The web page's token: its verification (with the module state), if the
+ * token is the one last sent, not used, not expired, and the verifier type
+ * is still the 3 it was issued under. Null otherwise (the 403 page).
+ */
 export async function entryOfToken(verifierId: string, token: string | undefined): Promise<Found | null> {
   if (!token) return null;
   const found = await findVerificationWithState(verifierId);
-  if (!found?.entry._token_hash || found.entry.is_verified) return null;
-  const expected = Buffer.from(found.entry._token_hash, 'hex');
+  const hash = found?.entry._token_hash;
+  if (!found || !hash || found.entry.is_verified) return null;
+  const { entry, state } = found;
+  const settings = state?.settings ?? {};
+  // Entries stored before links expired have no expiry: they are void too.
+  if (clockNow() >= (entry._token_expires_at ?? 0)) return null;
+  if (Number(settings.verifier_type ?? VerifierType.Click) !== VerifierType.Web) return null;
+  if ((entry._token_issued_at ?? 0) < Number(settings[LINKS_SINCE] ?? 0)) return null;
+  const expected = Buffer.from(hash, 'hex');
   const given = sha256(token);
   return expected.length === given.length && timingSafeEqual(expected, given) ? found : null;
 }
 
-/** The web page's POST: verifies as a WebLogin (the token is used up). */
-export async function verifyOnTheWeb({ entry, state }: Found): Promise<string> {
+/** The web page's POST: verifies as a WebLogin (the token is used up); null when another answer came first. */
+export async function verifyOnTheWeb({ entry, state }: Found): Promise<string | null> {
   const settings = assertEnabled(entry.guild_id, MODULE, state).settings ?? {};
-  await verify(entry, settings);
+  if (!(await verify(entry, settings))) return null;
   const completed = await completedMessage(settings, entry.guild_id, entry.user_id);
   return completed.content ?? completed.embeds?.[0]?.description ?? 'You are verified.';
 }

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { routes as allRoutes } from '../../functions/routes.js';
 import { authorize } from '../../shared/auth/credentials.js';
 import { AppError } from '../../shared/errors.js';
-import { errorResponse, methodNotAllowed, noSuchRoute } from '../../shared/http/envelope.js';
+import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '../../shared/http/envelope.js';
 import { MAX_BODY_BYTES, payloadTooLarge } from '../../shared/http/limits.js';
 import { type Route, matchPath } from '../../shared/http/route.js';
 import { loadHandler } from '../../shared/http/load-handler.js';
@@ -97,7 +97,8 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
   try {
     body = await readBody(req);
   } catch (error) {
-    return errorResponse(error as AppError);
+    // In Lambda the handler answers this 413 itself, so a route answering pages answers it as a page here too.
+    return failureResponse(error as AppError, (await loadHandler(route)).spec.errorPage);
   }
 
   const headers = headersOf(req);

@@ -12,6 +12,7 @@ const service = await (async () => {
       host: env.HOST ?? '127.0.0.1',
       dataDir: env.DATA_DIR || '.data',
       serviceToken: env.SERVICE_TOKEN || undefined,
+      cursorSecret: env.CURSOR_SECRET || undefined,
       platformApiBaseUrl: env.PLATFORM_API_BASE_URL || undefined,
       platformBotToken: env.PLATFORM_BOT_TOKEN || undefined,
       dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,

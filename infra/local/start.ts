@@ -19,9 +19,11 @@ export interface LocalOptions {
   host?: string;
   /** The sandbox platform's port (0: any free port). */
   sandboxPort?: number;
-  /** Where the table and the generated service token live; null keeps everything in memory (tests). */
+  /** Where the table and the generated secrets live; null keeps everything in memory (tests). */
   dataDir?: string | null;
   serviceToken?: string;
+  /** The key of the cursors' HMAC (shared/db/cursor.ts); kept in DATA_DIR (or in memory) when not given. */
+  cursorSecret?: string;
   platformApiBaseUrl?: string;
   platformBotToken?: string;
   dynamodbEndpoint?: string;
@@ -47,15 +49,15 @@ export interface LocalService {
   stop(): Promise<void>;
 }
 
-/** The service token: given, or kept in DATA_DIR from an earlier start, or generated now (and kept). */
-function resolveServiceToken(given: string | undefined, dataDir: string | null): string {
+/** A secret of the deployment (the service token, the cursor secret): given, or kept in DATA_DIR from an earlier start, or generated now (and kept). */
+function keptSecret(name: string, given: string | undefined, dataDir: string | null): string {
   if (given) return given;
   if (!dataDir) return mintSecret();
-  const file = join(dataDir, 'service-token');
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const token = mintSecret();
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return token;
+  const secret = mintSecret();
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
 }
 
 /** The variables local mode set itself (so a restart in one process points them at the new servers). */
@@ -110,7 +112,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     }
   }
 
-  const serviceToken = resolveServiceToken(options.serviceToken, dataDir);
+  const serviceToken = keptSecret('service-token', options.serviceToken, dataDir);
   Object.assign(process.env, {
     TABLE_NAME: tableName,
     DYNAMODB_ENDPOINT: endpoint,
@@ -118,6 +120,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     PLATFORM_API_BASE_URL: platformUrl,
     PLATFORM_BOT_TOKEN: options.platformBotToken ?? (sandboxUrl ? 'sandbox-bot-token' : ''),
     SERVICE_TOKEN: serviceToken,
+    // Cursors the service issued stay good across a restart with the same DATA_DIR.
+    CURSOR_SECRET: keptSecret('cursor-secret', options.cursorSecret, dataDir),
     // Local queues are in memory: short leases so work a stopped process had taken is picked up soon after a restart.
     SCHEDULER_LEASE_SECONDS: process.env.SCHEDULER_LEASE_SECONDS ?? '10',
     SCHEDULER_RETRY_SECONDS: String(LOCAL_VISIBILITY_TIMEOUT_MS / 1000),

@@ -83,6 +83,7 @@ export class ServiceStack extends Stack {
   readonly endpoints = new Map<string, RouteEndpoint>();
   readonly serviceTokenSecret: secretsmanager.ISecret;
   readonly platformBotTokenSecret: secretsmanager.ISecret;
+  readonly cursorSecret: secretsmanager.ISecret;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -114,6 +115,14 @@ export class ServiceStack extends Stack {
           description: 'Platform bot token (sent as Authorization: Bot <token>); replace the placeholder value',
           removalPolicy: RemovalPolicy.RETAIN,
         });
+    // Keys the HMAC of list cursors (shared/db/cursor.ts); only routes that page read it. Losing it only voids cursors in flight.
+    this.cursorSecret = settings.cursorSecretArn
+      ? secretsmanager.Secret.fromSecretCompleteArn(this, 'CursorSecret', settings.cursorSecretArn)
+      : new secretsmanager.Secret(this, 'CursorSecret', {
+          description: 'Key of the HMAC that signs list cursors (next_cursor)',
+          generateSecretString: { passwordLength: 64, excludePunctuation: true },
+          removalPolicy: RemovalPolicy.RETAIN,
+        });
 
     // Secrets the operator names for the functions (socials source credentials): readable by name, never in the template.
     const extraSecrets = Object.entries(settings.functionSecretArns).map(([name, arn]) => ({
@@ -126,6 +135,8 @@ export class ServiceStack extends Stack {
       TABLE_NAME: this.table.tableName,
       PLATFORM_API_BASE_URL: settings.platformApiBaseUrl,
       PLATFORM_BOT_TOKEN_SECRET_ARN: this.platformBotTokenSecret.secretArn,
+      CURSOR_SECRET_SECRET_ARN: this.cursorSecret.secretArn,
+      VERIFIER_LINK_SECONDS: String(settings.verifierLinkSeconds),
       ...(props.sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
     };
 
@@ -173,7 +184,7 @@ export class ServiceStack extends Stack {
     for (const plan of this.plans) {
       const stack = new RoutesStack(this, {
         plan,
-        runtime: { table: this.table, indexNames, secrets: [this.platformBotTokenSecret, ...extraSecrets.map((e) => e.secret)], queues: [...(this.jobQueues?.queues.values() ?? [])], logRetention },
+        runtime: { table: this.table, indexNames, secrets: [this.platformBotTokenSecret, this.cursorSecret, ...extraSecrets.map((e) => e.secret)], queues: [...(this.jobQueues?.queues.values() ?? [])], logRetention },
       });
       this.routeStacks.set(plan.id, stack);
       if (stack.moduleRuntime) {
@@ -247,6 +258,9 @@ function validateSettings(settings: ServiceSettings): void {
   }
   if (!(Object.values(logs.RetentionDays) as unknown[]).includes(settings.logRetentionDays)) {
     throw new Error(`logRetentionDays ${settings.logRetentionDays} is not a CloudWatch retention period (1, 3, 5, 7, 14, 30, 60, 90 ...)`);
+  }
+  if (!Number.isInteger(settings.verifierLinkSeconds)) {
+    throw new Error(`verifierLinkSeconds must be a whole number of seconds, not ${settings.verifierLinkSeconds}`);
   }
   if (!/^https?:\/\/.+\/api\/v\d+$/.test(settings.platformApiBaseUrl)) {
     throw new Error(`platformApiBaseUrl must be an http(s) URL ending in /api/v<N>, not ${settings.platformApiBaseUrl}`);

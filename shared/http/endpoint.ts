@@ -5,7 +5,7 @@ import { type Caller, callerFromContext } from '../auth/caller.js';
 import { badRequest, forbidden } from '../errors.js';
 import { parseSnowflake } from '../ids.js';
 import { type ModuleName, moduleOfPath } from '../modules/names.js';
-import { RawBody, successResponse } from './envelope.js';
+import { type ErrorPage, RawBody, successResponse } from './envelope.js';
 import { parseJsonLossless } from './json.js';
 import { checkStoreLimits } from './limits.js';
 import { type Mw, bodyLimit, errorEnvelope } from './middleware.js';
@@ -27,6 +27,12 @@ export interface EndpointSpec {
    */
   answerFailures?: Mw;
   /**
+   * A route whose answers are pages for a person (the verification page)
+   * answers every failure as a page too, never the JSON envelope: this
+   * makes the page of an error, with its status.
+   */
+  errorPage?: ErrorPage;
+  /**
    * The success answer's `data`, as a Zod object (records of CONTRACT 6 and
    * 11). Published in /openapi.json next to the request schemas, and checked
    * against every answer the tests receive; never parsed at run time, and
@@ -41,6 +47,8 @@ export interface EndpointSpec {
 export interface RawAnswer {
   contentType: string;
   description: string;
+  /** With `errorPage`: the pages it answers failures with, by status, as the OpenAPI document lists them. */
+  failures?: Record<number, string>;
 }
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -103,7 +111,7 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unkn
  * envelope.
  */
 export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
-  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: Mw; response?: z.ZodMiniType | RawAnswer },
+  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: Mw; errorPage?: ErrorPage; response?: z.ZodMiniType | RawAnswer },
   run: (input: EndpointInput<Q, B, P>) => Promise<object> | object,
 ): Handler {
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
@@ -162,7 +170,7 @@ export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B exte
   // onError runs in reverse order of use: the envelope is built first, then the member is told.
   if (spec.answerFailures) chain.use(spec.answerFailures);
   const handler = chain
-    .use(errorEnvelope())
+    .use(errorEnvelope(spec.errorPage))
     .use(bodyLimit())
     .handler(core);
   return Object.assign(handler, { spec: spec as EndpointSpec }) as unknown as Handler;

@@ -19,6 +19,20 @@ export function errorResponse(error: AppError): APIGatewayProxyResult {
   return { statusCode: error.status, headers: { ...JSON_HEADERS, ...error.headers }, body: stringifyJson(errorBody(error)) };
 }
 
+/**
+ * How a route that answers pages (not the envelope) shows a failure: the
+ * page for an error, with the status it answers. Its headers are kept, and
+ * the error's own (`Retry-After`) are added.
+ */
+export type ErrorPage = (error: AppError) => RawBody;
+
+/** A failure as the route answers it: its error page when it has one, else the error envelope. */
+export function failureResponse(error: AppError, page?: ErrorPage): APIGatewayProxyResult {
+  if (!page) return errorResponse(error);
+  const answer = page(error).response();
+  return { ...answer, headers: { ...answer.headers, ...error.headers } };
+}
+
 /** 404 for a path no route has. */
 export const noSuchRoute = (method: string, path: string) =>
   new AppError('NotFoundError', `No route ${method} ${path}; see /openapi.json for the routes this service has.`);

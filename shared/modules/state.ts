@@ -13,7 +13,9 @@ import { type ModuleStateItem, deleteModuleState, listGuildRecords, moduleStateK
 /** The settings record as the API shows it: `id`, `guild_id`, then the fields. */
 export function settingsRecord(guildId: string, state: ModuleStateItem): Record<string, unknown> | null {
   if (!state.settings) return null;
-  return { id: state.settings_id, guild_id: guildId, ...state.settings };
+  // A `_`-prefixed setting is the module's own bookkeeping, never answered (as recordOf leaves out `_` attributes).
+  const visible = Object.entries(state.settings).filter(([name]) => !name.startsWith('_'));
+  return { id: state.settings_id, guild_id: guildId, ...Object.fromEntries(visible) };
 }
 
 /** What enable and disable answer: part 1 modules `status` (+ `settings`), parts 2 and 3 the keys their documents list. */

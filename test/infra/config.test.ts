@@ -14,6 +14,7 @@ const routes: Record<string, Route[]> = {
 };
 const SERVICE_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:service-token-AbCdEf';
 const BOT_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:bot-token-AbCdEf';
+const CURSOR_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:cursor-key-AbCdEf';
 
 describe('operator settings', () => {
   it('reads throttling and the platform URL from CDK context', () => {
@@ -34,7 +35,7 @@ describe('operator settings', () => {
   });
 
   it('uses given secrets instead of creating them, passing ARNs (never values) to functions', () => {
-    const synth = synthService(routes, { settings: { serviceTokenSecretArn: SERVICE_ARN, platformBotTokenSecretArn: BOT_ARN } });
+    const synth = synthService(routes, { settings: { serviceTokenSecretArn: SERVICE_ARN, platformBotTokenSecretArn: BOT_ARN, cursorSecretArn: CURSOR_ARN } });
     const templates = templatesOf(synth);
     expect(resourcesOfType(templates, 'AWS::SecretsManager::Secret')).toHaveLength(0);
     const functions = resourcesOfType(templates, 'AWS::Lambda::Function');
@@ -42,7 +43,9 @@ describe('operator settings', () => {
     expect(authorizer.properties.Environment.Variables.SERVICE_TOKEN_SECRET_ARN).toBe(SERVICE_ARN);
     const route = functions.find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
     expect(route.properties.Environment.Variables.PLATFORM_BOT_TOKEN_SECRET_ARN).toBe(BOT_ARN);
+    expect(route.properties.Environment.Variables.CURSOR_SECRET_SECRET_ARN).toBe(CURSOR_ARN);
     expect(route.properties.Environment.Variables).not.toHaveProperty('PLATFORM_BOT_TOKEN');
+    expect(route.properties.Environment.Variables).not.toHaveProperty('CURSOR_SECRET');
     expect(nagFindings(synth.app)).toEqual([]);
   });
 
@@ -60,10 +63,23 @@ describe('operator settings', () => {
     expect(() => synthService(routes, { context: { functionEnvironment: '{"lower": "x"}' } })).toThrow(/UPPER_CASE/);
   });
 
-  it('creates both secrets when no ARN is given, the service token generated', () => {
-    const secrets = resourcesOfType(templatesOf(synthService(routes)), 'AWS::SecretsManager::Secret');
-    expect(secrets).toHaveLength(2);
+  it('creates the three secrets when no ARN is given, the service token and the cursor key generated, and lets route functions read the cursor key', () => {
+    const templates = templatesOf(synthService(routes));
+    const secrets = resourcesOfType(templates, 'AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(3);
     for (const s of secrets) expect(s.resource.DeletionPolicy).toBe('Retain');
+    expect(secrets.filter((s) => s.properties.GenerateSecretString).map((s) => s.properties.Description)).toEqual(expect.arrayContaining([expect.stringContaining('cursors')]));
+    const route = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
+    expect(route.properties.Environment.Variables).toHaveProperty('CURSOR_SECRET_SECRET_ARN');
+  });
+
+  it('bounds verification links by verifierLinkSeconds (default one day), given to every route function', () => {
+    const linkSeconds = (synth: ReturnType<typeof synthService>) =>
+      resourcesOfType(templatesOf(synth), 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!.properties.Environment.Variables.VERIFIER_LINK_SECONDS;
+    expect(linkSeconds(synthService(routes))).toBe('86400');
+    expect(linkSeconds(synthService(routes, { context: { verifierLinkSeconds: '600' } }))).toBe('600');
+    expect(() => synthService(routes, { context: { verifierLinkSeconds: '0' } })).toThrow(/verifierLinkSeconds/);
+    expect(() => synthService(routes, { context: { verifierLinkSeconds: '1.5' } })).toThrow(/verifierLinkSeconds/);
   });
 
   it('turns on source maps only when the bundles carry them', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { AppError } from '../../shared/errors.js';
 import { endpoint } from '../../shared/http/endpoint.js';
+import { RawBody } from '../../shared/http/envelope.js';
 import { nullableSnowflake, pagination, snowflake } from '../../shared/http/schemas.js';
 import { lambdaContext } from '../../infra/local/lambda-context.js';
 
@@ -231,5 +232,27 @@ describe('the endpoint factory', () => {
     const res = await call(Get, { ...event({ method: 'GET' }), pathParameters: { thing_id: 'x'.repeat(1020) } });
     expect(res.status).toBe(404);
     expect(res.body.error.message).toMatch(/^Not Found! No record has the thing_id "x{40}\.\.\.": IDs are at most 128 characters \(this one has 1020\)\.$/);
+  });
+
+  it('answers every failure of a route with an error page as that page, never the envelope, keeping Retry-After', async () => {
+    const page = (error: AppError) => new RawBody('text/html; charset=utf-8', `<p>${error.status}: ${error.message}</p>`, { 'cache-control': 'no-store' }, error.status === 422 ? 403 : error.status);
+    const Query = z.object({ token: z.string().check(z.maxLength(5)) });
+    const failures: [string, () => unknown, APIGatewayProxyEvent, number][] = [
+      ['a broken rule', () => ({}), event({ method: 'GET', query: { token: 'too long' } }), 403],
+      ['a missing field', () => ({}), event({ method: 'GET' }), 400],
+      ['a body over 64 KiB', () => ({}), event({ body: 'x'.repeat(70_000) }), 413],
+      ['an AppError', () => { throw new AppError('ModuleDisabledError', 'off'); }, event({ method: 'GET', query: { token: 'a' } }), 409],
+      ['an unexpected failure', () => { throw new TypeError('secret internal detail'); }, event({ method: 'GET', query: { token: 'a' } }), 500],
+      ['an unreachable table', () => { throw Object.assign(new Error('slow down'), { name: 'ThrottlingException', $metadata: {} }); }, event({ method: 'GET', query: { token: 'a' } }), 503],
+    ];
+    for (const [label, run, e, status] of failures) {
+      const result = await endpoint({ query: Query, errorPage: page }, run as () => object)(e, lambdaContext('test'));
+      expect(result.statusCode, label).toBe(status);
+      expect(result.headers?.['content-type'], label).toBe('text/html; charset=utf-8');
+      expect(result.headers?.['cache-control'], label).toBe('no-store');
+      expect(result.body, label).toMatch(/^<p>\d{3}: /);
+      expect(result.body, label).not.toContain('secret internal detail');
+      if (status === 503) expect(result.headers?.['Retry-After']).toBe('1');
+    }
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, type Family, filtersOf } from '../../../functions/serverstats/families.js';
 import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
 import { putStat } from '../../../functions/serverstats/store.js';
+import { issueCursor } from '../../../shared/db/cursor.js';
 import { SS, fetchStats, ok, recordStat, sample, statsGuild } from './helpers.js';
 
 let service: TestService;
@@ -100,45 +101,78 @@ describe('recording rules', () => {
 describe('fetching', () => {
   const commands = byPath('commands/used');
 
-  it('pages with limit and an opaque cursor, newest first, and refuses a cursor of another fetch', async () => {
-    const guild = await statsGuild(service);
-    const member = snowflake();
-    for (let i = 0; i < 5; i++) ok(await recordStat(service, commands, { guild_id: guild, initiator_id: member, command: `c${i}` }));
-    const seen: string[] = [];
+  /** Every page of a fetch, following next_cursor; answers the pages' records in order. */
+  async function walk(family: Family, query: Record<string, string | number>): Promise<{ command: string }[]> {
+    const seen: { command: string }[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const query: Record<string, string | number> = { guild_id: guild, limit: 2, ...(cursor ? { cursor } : {}) };
-      const page = ok(await fetchStats(service, commands, query));
-      seen.push(...page.stats.map((s: { command: string }) => s.command));
+      const page = ok(await fetchStats(service, family, { ...query, ...(cursor ? { cursor } : {}) }));
+      seen.push(...page.stats);
       cursor = page.next_cursor;
       pages++;
-    } while (cursor && pages < 10);
-    expect(seen).toEqual(['c4', 'c3', 'c2', 'c1', 'c0']);
+    } while (cursor && pages < 20);
+    return seen;
+  }
 
-    const first = ok(await fetchStats(service, commands, { guild_id: guild, limit: 2 }));
-    const other = await fetchStats(service, commands, { guild_id: await statsGuild(service), limit: 2, cursor: first.next_cursor });
-    expect(other.status).toBe(422);
-    expect(errorOf(other).message).toContain("'cursor'");
-    const filtered = await fetchStats(service, commands, { guild_id: guild, user_id: member, limit: 2, cursor: first.next_cursor });
-    expect(filtered.status).toBe(422);
-    const otherFamily = await fetchStats(service, byPath('messages/sent'), { guild_id: guild, limit: 2, cursor: first.next_cursor });
-    expect(otherFamily.status).toBe(422);
-    const byMember = ok(await fetchStats(service, commands, { guild_id: guild, user_id: member, limit: 2 }));
-    const memberOtherFamily = await fetchStats(service, byPath('members/joined'), { guild_id: guild, user_id: member, limit: 2, cursor: byMember.next_cursor });
-    expect(memberOtherFamily.status).toBe(422);
-    const tampered = first.next_cursor.slice(0, -3) + (first.next_cursor.endsWith('AAA') ? 'BBB' : 'AAA');
-    expect((await fetchStats(service, commands, { guild_id: guild, limit: 2, cursor: tampered })).status).toBe(422);
-    expect((await fetchStats(service, commands, { guild_id: guild, cursor: 'garbage' })).status).toBe(422);
+  it('pages with limit and an opaque cursor, newest first, on the table and on every index', async () => {
+    const guild = await statsGuild(service);
+    const [member, channel] = [snowflake(), snowflake()];
+    for (let i = 0; i < 5; i++) ok(await recordStat(service, commands, { guild_id: guild, initiator_id: member, command: `c${i}` }));
+    ok(await recordStat(service, commands, { guild_id: guild, initiator_id: snowflake(), command: 'other' }));
+    expect((await walk(commands, { guild_id: guild, limit: 2 })).map((s) => s.command)).toEqual(['other', 'c4', 'c3', 'c2', 'c1', 'c0']);
+    expect((await walk(commands, { guild_id: guild, user_id: member, limit: 2 })).map((s) => s.command)).toEqual(['c4', 'c3', 'c2', 'c1', 'c0']);
 
-    // A cursor re-signed after its start key was moved outside the family's records is refused too, not sent to the table.
-    const body = JSON.parse(Buffer.from(first.next_cursor.split('.')[1], 'base64url').toString('utf8'));
-    for (const sk of [`${commands.path}#~`, `${commands.path}#`, 'commands/usedx#2026-01-01T00:00:00.000Z#0000000000000001']) {
-      const moved = Buffer.from(JSON.stringify({ ...body, k: { ...body.k, sk } })).toString('base64url');
-      const forged = `c1.${moved}.${createHash('sha256').update(moved).digest('base64url').slice(0, 16)}`;
-      const res = await fetchStats(service, commands, { guild_id: guild, limit: 2, cursor: forged });
-      expect(res.status, sk).toBe(422);
+    const sent = byPath('messages/sent');
+    for (let i = 0; i < 3; i++) ok(await recordStat(service, sent, { guild_id: guild, channel_id: channel, author_id: member, message_id: snowflake() }));
+    ok(await recordStat(service, sent, { guild_id: guild, channel_id: channel, author_id: snowflake(), message_id: snowflake() }));
+    expect(await walk(sent, { guild_id: guild, channel_id: channel, limit: 1 })).toHaveLength(4);
+    expect(await walk(sent, { guild_id: guild, channel_id: channel, user_id: member, limit: 1 })).toHaveLength(3);
+  });
+
+  it('refuses, with a 422 naming cursor, every cursor it did not issue for this guild, family and filter', async () => {
+    const guild = await statsGuild(service);
+    const member = snowflake();
+    for (let i = 0; i < 3; i++) ok(await recordStat(service, commands, { guild_id: guild, initiator_id: member, command: `c${i}` }));
+    const first = ok(await fetchStats(service, commands, { guild_id: guild, limit: 1 }));
+    const byMember = ok(await fetchStats(service, commands, { guild_id: guild, user_id: member, limit: 1 }));
+    const cursor: string = first.next_cursor;
+    const refused = async (label: string, family: Family, query: Record<string, string | number>) => {
+      const res = await fetchStats(service, family, query);
+      expect(res.status, `${label}: ${res.text}`).toBe(422);
+      expect(errorOf(res).message, label).toContain("'cursor'");
+    };
+    const otherGuild = await statsGuild(service);
+    ok(await recordStat(service, commands, { guild_id: otherGuild, initiator_id: member, command: 'theirs' }));
+    await refused('another guild', commands, { guild_id: otherGuild, limit: 1, cursor });
+    await refused('another filter', commands, { guild_id: guild, user_id: member, limit: 1, cursor });
+    await refused('another filter value', commands, { guild_id: guild, user_id: snowflake(), limit: 1, cursor: byMember.next_cursor });
+    await refused('no filter for a filtered cursor', commands, { guild_id: guild, limit: 1, cursor: byMember.next_cursor });
+    await refused('another family', byPath('messages/sent'), { guild_id: guild, limit: 1, cursor });
+    await refused('another family, same filter', byPath('members/joined'), { guild_id: guild, user_id: member, limit: 1, cursor: byMember.next_cursor });
+    await refused('altered signature', commands, { guild_id: guild, limit: 1, cursor: cursor.slice(0, -2) + (cursor.endsWith('AA') ? 'BB' : 'AA') });
+    await refused('truncated', commands, { guild_id: guild, limit: 1, cursor: cursor.slice(0, -5) });
+    await refused('not base64', commands, { guild_id: guild, limit: 1, cursor: cursor.replace(/\.([^.]+)\./, '.!!$1.') });
+    await refused('garbage', commands, { guild_id: guild, cursor: 'garbage' });
+    await refused('huge', commands, { guild_id: guild, cursor: `c2.${'A'.repeat(5000)}.${'B'.repeat(43)}` });
+
+    // The position moved, re-encoded under the old signature, or under a plain hash anyone can compute: refused.
+    const [version, body, mac] = cursor.split('.') as [string, string, string];
+    const place = Buffer.from(body, 'base64url').toString('utf8');
+    const moved = Buffer.from(place.replace(/#\d{16}$/, '#9999999999999999')).toString('base64url');
+    await refused('moved position', commands, { guild_id: guild, limit: 1, cursor: `${version}.${moved}.${mac}` });
+    const hashed = createHash('sha256').update(moved).digest('base64url');
+    await refused('plain hash', commands, { guild_id: guild, limit: 1, cursor: `${version}.${moved}.${hashed}` });
+
+    // Well signed with the deployment's secret, for this very list, but not a record's place: refused, never sent to the table.
+    const scope = { guildId: guild, family: commands.path, filter: { user_id: null, channel_id: null } };
+    for (const forged of ['', '~', 'x#1', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z#1', `${place}#extra`]) {
+      await refused(`signed ${JSON.stringify(forged)}`, commands, { guild_id: guild, limit: 1, cursor: await issueCursor(scope, forged) });
     }
+    const memberScope = { guildId: guild, family: commands.path, filter: { user_id: member, channel_id: null } };
+    await refused('signed, index', commands, { guild_id: guild, user_id: member, limit: 1, cursor: await issueCursor(memberScope, 'not-a-place') });
+    // The same list's own cursor still works after all that.
+    expect(ok(await fetchStats(service, commands, { guild_id: guild, limit: 1, cursor })).stats).toHaveLength(1);
   });
 
   it('answers an empty last page when a cursor starts before a shorter days window', async () => {

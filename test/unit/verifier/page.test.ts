@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { donePage, promptPage, refusedPage } from '../../../functions/verifier/page.js';
+import { donePage, problemPage, promptPage, refusedPage } from '../../../functions/verifier/page.js';
 
 describe('verifier web page', () => {
-  const pages = [promptPage('/modules/verifier/web/1?token=abc'), donePage('You are verified.'), refusedPage()];
+  const pages = [promptPage('/modules/verifier/web/1?token=abc'), donePage('You are verified.'), refusedPage(), problemPage('Verification is switched off', 'Module Disabled! off.', 'Ask the moderators.')];
 
   it('is small, self-contained, in a declared language and readable on a phone', () => {
     for (const page of pages) {
@@ -20,7 +20,8 @@ describe('verifier web page', () => {
     expect(page).toContain('<button type="submit">');
   });
 
-  it('escapes the completed message a guild chose', () => {
+  it('escapes the completed message a guild chose, and an error message', () => {
     expect(donePage('<b>hi</b> & "you"')).toContain('&lt;b&gt;hi&lt;/b&gt; &amp; &quot;you&quot;');
+    expect(problemPage('<t>', '<m>', '<a>')).not.toMatch(/<[tma]>/);
   });
 });

@@ -1,0 +1,95 @@
+/**
+ * The opaque cursors of lists read a page at a time (contract 11:
+ * `next_cursor`, passed back as the `cursor` query field). A cursor carries
+ * only where the next page starts, as a string the list chooses, under an
+ * HMAC-SHA256 whose key is a secret of the deployment (`CURSOR_SECRET`,
+ * or in AWS the secret `CURSOR_SECRET_SECRET_ARN` names). The MAC covers the
+ * list's scope too (the guild, the list family and the filter), which the
+ * cursor does not carry: a cursor is good only for the list it was issued
+ * for, and no one without the secret can make or alter one.
+ *
+ * Only lists that page read the secret, once per process: a warm Lambda pays
+ * for it on its first cursor only.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { unprocessable } from '../errors.js';
+import { configuredSecret } from '../secrets.js';
+
+/** What a cursor is bound to: the list it continues. */
+export interface CursorScope {
+  guildId: string;
+  /** The list family, e.g. a statistic family's path. */
+  family: string;
+  /** The filter of the list, by query field name; null for a filter not given. */
+  filter: Record<string, string | null>;
+}
+
+const VERSION = 'c2';
+/** An HMAC-SHA256 in base64url: 32 bytes. */
+const MAC_CHARS = 43;
+/** Longer than any position a list keeps; a longer cursor was not issued here. */
+const MAX_POSITION_CHARS = 512;
+
+let key: { source: string; secret: Promise<string> } | null = null;
+
+/** The deployment's cursor secret, read once per process (and again only if its configuration changes, as in local-mode restarts). */
+function cursorSecret(): Promise<string> {
+  const source = process.env.CURSOR_SECRET || process.env.CURSOR_SECRET_SECRET_ARN || '';
+  if (key?.source !== source) {
+    const secret = configuredSecret('CURSOR_SECRET').then((value) => {
+      if (!value) throw new Error('No cursor secret: set CURSOR_SECRET or CURSOR_SECRET_SECRET_ARN');
+      return value;
+    });
+    // A failed read is not kept: the next request tries again.
+    secret.catch(() => (key = null));
+    key = { source, secret };
+  }
+  return key.secret;
+}
+
+async function macOf(scope: CursorScope, position: string): Promise<Buffer> {
+  const filter = Object.keys(scope.filter)
+    .sort()
+    .map((name) => [name, scope.filter[name] ?? null]);
+  // JSON keeps the fields apart: no guild, family or filter value can run into another.
+  const signed = JSON.stringify([VERSION, scope.guildId, scope.family, filter, position]);
+  return createHmac('sha256', await cursorSecret()).update(signed, 'utf8').digest();
+}
+
+/** A cursor for `position` in the list `scope` names. */
+export async function issueCursor(scope: CursorScope, position: string): Promise<string> {
+  return `${VERSION}.${Buffer.from(position, 'utf8').toString('base64url')}.${(await macOf(scope, position)).toString('base64url')}`;
+}
+
+/** The 422 of a cursor this service did not issue for this list, naming the query field and what to send instead. */
+export function foreignCursor(scope: CursorScope) {
+  const fields = ['guild_id', ...Object.keys(scope.filter)].join(', ');
+  return unprocessable(`Query field 'cursor' is not a cursor this service issued for this list: pass the next_cursor of the previous page, with the same ${fields}.`);
+}
+
+/**
+ * The position a cursor names, if the service issued it for the list
+ * `scope` names; otherwise (altered, truncated, not base64url, too long,
+ * issued for another guild, family or filter) a 422 naming `cursor`.
+ */
+export async function positionOf(cursor: string, scope: CursorScope): Promise<string> {
+  const [version, body, mac, ...rest] = cursor.split('.');
+  const wellFormed =
+    version === VERSION &&
+    rest.length === 0 &&
+    body !== undefined &&
+    mac !== undefined &&
+    /^[A-Za-z0-9_-]+$/.test(body) &&
+    body.length <= Math.ceil((MAX_POSITION_CHARS * 4) / 3) &&
+    /^[A-Za-z0-9_-]+$/.test(mac) &&
+    mac.length === MAC_CHARS;
+  if (!wellFormed) throw foreignCursor(scope);
+  const position = Buffer.from(body, 'base64url').toString('utf8');
+  const given = Buffer.from(mac, 'base64url');
+  const expected = await macOf(scope, position);
+  // Only the spelling the service issued is taken: a body that decodes loosely (bad UTF-8, stray bits) is not one of its cursors.
+  if (Buffer.from(position, 'utf8').toString('base64url') !== body || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw foreignCursor(scope);
+  }
+  return position;
+}
