@@ -49,21 +49,27 @@ export async function createApiKey(guildId: string, name: string | null): Promis
     created_at: new Date().toISOString(),
     last_use: null,
   };
+  // Registered first, so the one write stores it; failed, the key is still valid and the authorizer registers it at first use.
+  const usageKeyId = await registerUsageKey(guildId, keyId).catch((error: unknown) => usageKeyFailed(guildId, keyId, error));
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keyItem(guildId, keyId), entity: 'api_key', ...record, secret_hash: hash(secret).toString('hex') },
+      Item: { ...keyItem(guildId, keyId), entity: 'api_key', ...record, secret_hash: hash(secret).toString('hex'), ...(usageKeyId ? { usage_key_id: usageKeyId } : {}) },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
-  await attachUsageKey(guildId, keyId);
   return { ...record, secret: `${PREFIX}.${guildId}.${keyId}.${secret}` };
 }
 
+function usageKeyFailed(guildId: string, keyId: string, error: unknown): null {
+  console.error(JSON.stringify({ level: 'error', msg: 'guild key rate not registered', guildId, keyId, error: String(error) }));
+  return null;
+}
+
 /**
- * Gives a key its API Gateway key (AWS only) and records it on the item. Best
- * effort: the key is valid either way, and the authorizer finishes the
- * registration at the key's first use when it failed here.
+ * Gives a key minted without one its API Gateway key (AWS only) and records
+ * it on the item, at the key's first use. Best effort: a failure is logged,
+ * and API Gateway answers 429 until a later use registers it.
  */
 async function attachUsageKey(guildId: string, keyId: string): Promise<void> {
   try {
@@ -80,7 +86,7 @@ async function attachUsageKey(guildId: string, keyId: string): Promise<void> {
       }),
     );
   } catch (error) {
-    console.error(JSON.stringify({ level: 'error', msg: 'guild key rate not registered', guildId, keyId, error: String(error) }));
+    usageKeyFailed(guildId, keyId, error);
   }
 }
 

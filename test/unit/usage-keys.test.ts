@@ -107,8 +107,9 @@ describe('guild keys and their API Gateway keys', () => {
     const usageKey = `${API_ID}guildkey${Buffer.from(key.key_id).toString('hex')}`;
     // The plan's ID is looked up once a process (maybe by an earlier test), so that call is left out here.
     expect(gateway.calls.map((c) => c.call).filter((call) => !call.startsWith('GET /usageplans'))).toEqual([`GET /apikeys?name=${usageKey}&includeValues=false`, 'POST /apikeys', `POST /usageplans/${PLAN_ID}/keys`]);
-    const recorded = dynamo.commandCalls(UpdateCommand).map((c) => c.args[0].input).find((input) => input.UpdateExpression === 'SET usage_key_id = :id');
-    expect(recorded).toMatchObject({ Key: { pk: `G#${GUILD}`, sk: `APIKEY#${key.key_id}` }, ExpressionAttributeValues: { ':id': 'k-123' } });
+    // Stored by the key's one write.
+    expect(dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item).toMatchObject({ sk: `APIKEY#${key.key_id}`, usage_key_id: 'k-123' });
+    expect(dynamo.commandCalls(UpdateCommand).filter((c) => c.args[0].input.UpdateExpression === 'SET usage_key_id = :id')).toHaveLength(0);
     expect(key).not.toHaveProperty('usage_key_id');
   });
 
@@ -118,6 +119,7 @@ describe('guild keys and their API Gateway keys', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const key = await createApiKey(GUILD, null);
     expect(key.secret).toMatch(/^gmk\./);
+    expect(dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item).not.toHaveProperty('usage_key_id');
     expect(error.mock.calls[0]![0]).toContain('guild key rate not registered');
     error.mockRestore();
   });
