@@ -50,10 +50,11 @@ export function applyNagSuppressions(stack: ServiceStack): void {
     if (endpoint.route.access === 'public') acknowledge(endpoint.method, 'AwsSolutions-APIG4', NAG_REASONS['AwsSolutions-APIG4 (public)']);
   }
 
-  for (const role of stack.usageKeyRoles) {
-    for (const id of ['AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/*/keys]', 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]'] as const) {
-      acknowledge(role, id, NAG_REASONS[id]);
-    }
+  const addKeys = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/*/keys]' as const;
+  const deleteKeys = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]' as const;
+  for (const { role, deletes } of stack.usageKeyRoles) {
+    acknowledge(role, addKeys, NAG_REASONS[addKeys]);
+    if (deletes) acknowledge(role, deleteKeys, NAG_REASONS[deleteKeys]);
   }
 
   // Only secrets this app creates; imported ones are the operator's.

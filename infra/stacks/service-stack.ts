@@ -83,8 +83,8 @@ export class ServiceStack extends Stack {
   readonly paths: ApiPaths;
   readonly authorizer?: RequestAuthorizer;
   readonly usagePlans: CallerUsagePlans;
-  /** The roles that create (and delete) guild keys' API Gateway keys: the authorizer's, and the key routes' module's. */
-  readonly usageKeyRoles: iam.IRole[] = [];
+  /** The roles that create guild keys' API Gateway keys (the authorizer's, the key routes' module's) and whether they also delete them. */
+  readonly usageKeyRoles: { role: iam.IRole; deletes: boolean }[] = [];
   readonly jobQueues?: JobQueues;
   readonly endpoints = new Map<string, RouteEndpoint>();
   readonly serviceTokenSecret: secretsmanager.ISecret;
@@ -183,7 +183,7 @@ export class ServiceStack extends Stack {
         memorySize: settings.memorySize,
         usage: { environment: this.usagePlans.environment, statements: this.usagePlans.registerStatements },
       });
-      this.usageKeyRoles.push(this.authorizer.function.role!);
+      this.usageKeyRoles.push({ role: this.authorizer.function.role!, deletes: false });
     }
 
     // Nested stacks first, so that every path's owning scope exists before any path is created.
@@ -203,7 +203,7 @@ export class ServiceStack extends Stack {
         },
       });
       this.routeStacks.set(plan.id, stack);
-      if (stack.moduleRuntime && managesKeys) this.usageKeyRoles.push(stack.moduleRuntime.role);
+      if (stack.moduleRuntime && managesKeys) this.usageKeyRoles.push({ role: stack.moduleRuntime.role, deletes: true });
       if (stack.moduleRuntime) {
         runtimes.set(plan.group, {
           role: stack.moduleRuntime.role,
