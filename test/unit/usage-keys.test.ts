@@ -47,6 +47,7 @@ function fakeApiGateway(): void {
 const event = (resource: string, httpMethod: string, authorization: string) =>
   ({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/v1/GET/x', resource, httpMethod, headers: { Authorization: authorization } }) as never;
 
+const regionBefore = process.env.AWS_REGION;
 beforeEach(() => {
   dynamo.reset();
   dynamo.on(UpdateCommand).resolves({ Attributes: { n: 1 } });
@@ -62,6 +63,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   for (const name of ['SERVICE_TOKEN', 'USAGE_API_ID', 'GUILD_USAGE_PLAN_NAME']) delete process.env[name];
+  if (regionBefore === undefined) delete process.env.AWS_REGION;
+  else process.env.AWS_REGION = regionBefore;
   vi.unstubAllGlobals();
 });
 
