@@ -10,6 +10,12 @@ export interface ServiceSettings {
   /** API stage throttling (CONTRACT 3.6: 50 requests/s steady, 100 burst). */
   throttleRateLimit: number;
   throttleBurstLimit: number;
+  /**
+   * Requests a second each guild API key may make (CONTRACT 13: default 10),
+   * with bursts of {@link guildKeyBurst}; guild keys never draw on the
+   * stage's limit above, which is the service token's alone.
+   */
+  guildKeyRate: number;
   /** Base URL of the platform REST API, ending in `/api/v10`. */
   platformApiBaseUrl: string;
   /** Full ARN of an existing secret holding the service token; generated when absent. */
@@ -51,6 +57,7 @@ export interface ServiceSettings {
 export const DEFAULT_SETTINGS: ServiceSettings = {
   throttleRateLimit: 50,
   throttleBurstLimit: 100,
+  guildKeyRate: 10,
   platformApiBaseUrl: 'https://discord.com/api/v10',
   verifierLinkSeconds: 86400,
   memorySize: 256,
@@ -61,6 +68,24 @@ export const DEFAULT_SETTINGS: ServiceSettings = {
   functionEnvironment: {},
   functionSecretArns: {},
 };
+
+/** Each guild API key's burst: twice its rate (CONTRACT 13). */
+export const guildKeyBurst = (rate: number): number => rate * 2;
+
+/**
+ * The per-key rate as an operator writes it (`GUILD_KEY_RATE` in local mode,
+ * `guildKeyRate` context in the CDK app): a whole number of requests a
+ * second, 1 or more; unset or empty is the default. `name` says where it
+ * came from in the error.
+ */
+export function parseGuildKeyRate(raw: unknown, name = 'GUILD_KEY_RATE'): number {
+  if (raw === undefined || raw === '') return DEFAULT_SETTINGS.guildKeyRate;
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${name} must be a whole number of requests a second for each guild API key, 1 or more (default ${DEFAULT_SETTINGS.guildKeyRate}), not ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
 
 /** An object of string values given as context (a JSON object in cdk.json, or a JSON string with `-c`). */
 function stringMap(node: Node, key: string): Record<string, string> | undefined {
@@ -94,6 +119,8 @@ export function settingsFromContext(node: Node): Partial<ServiceSettings> {
     const map = stringMap(node, key);
     if (map) settings[key] = map;
   }
+  const rate: unknown = node.tryGetContext('guildKeyRate');
+  if (rate !== undefined) settings.guildKeyRate = parseGuildKeyRate(rate, 'Context guildKeyRate');
   const role: unknown = node.tryGetContext('apiCloudWatchRole');
   if (role !== undefined) settings.apiCloudWatchRole = role === true || role === 'true';
   return settings;

@@ -13,7 +13,7 @@ export const NAG_REASONS = {
   'AwsSolutions-APIG2':
     'Request validation happens in each function with Zod, which answers 400/422 in the service error envelope and in the order CONTRACT 3.2 fixes; an API Gateway validator would answer first, in its own format.',
   'AwsSolutions-APIG3':
-    'No WAF web ACL by default: the API is called by the bot and dashboards with bearer tokens, every non-public route has a Lambda authorizer and the stage is throttled (50 rps / 100 burst). An operator can associate a web ACL with the stage without changing this app.',
+    'No WAF web ACL by default: the API is called by the bot and dashboards with bearer tokens, every non-public route has a Lambda authorizer, every caller is throttled (the service token and each guild API key by its own usage-plan key, public methods each at the stage limit). An operator can associate a web ACL with the stage without changing this app.',
   'AwsSolutions-APIG4 (405)':
     'The ANY method answering 405 MethodNotAllowedError is a MOCK that reaches no backend; it must not require credentials because CONTRACT 3.2 checks route and method (404/405) before credentials (401).',
   'AwsSolutions-APIG4 (public)': 'Public by contract (CONTRACT 2): health probes, the OpenAPI document and its page, and the module home endpoints need no authentication.',
@@ -21,6 +21,10 @@ export const NAG_REASONS = {
     'Callers are the bot (service token) and guild dashboards (guild API keys), not Cognito users; a Lambda REQUEST authorizer checks those bearer tokens on every non-public method. Public methods and the 405 mocks have no authorizer on purpose (see APIG4).',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]':
     "AWS's managed policy for API Gateway's account-level logging role, as AWS documents it; the log groups it writes (execution logs) are created by API Gateway with names not known at synth time.",
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/*/keys]':
+    "Adding a guild key's API Gateway key to the guild-key usage plan: the plan's ID cannot be written into these roles, as the plan depends on the stage, the stage on the deployment and the deployment on the functions holding these roles (a cycle); the code adds keys only to the plan it finds by its name (shared/auth/usage-keys.ts).",
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]':
+    "Deleting a revoked guild key's API Gateway key: those keys are created at run time, one per guild key, so their IDs are not known at synth time.",
   'AwsSolutions-SMG4':
     'The service token is shared with the bot outside AWS and the bot token is issued by the platform; Secrets Manager cannot rotate either without the other side changing too. Operators rotate them by hand (new value in the secret, then in the bot).',
 } as const;
@@ -44,6 +48,13 @@ export function applyNagSuppressions(stack: ServiceStack): void {
   for (const endpoint of stack.endpoints.values()) {
     acknowledge(endpoint.method, 'AwsSolutions-COG4', NAG_REASONS['AwsSolutions-COG4']);
     if (endpoint.route.access === 'public') acknowledge(endpoint.method, 'AwsSolutions-APIG4', NAG_REASONS['AwsSolutions-APIG4 (public)']);
+  }
+
+  const addKeys = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/*/keys]' as const;
+  const deleteKeys = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]' as const;
+  for (const { role, deletes } of stack.usageKeyRoles) {
+    acknowledge(role, addKeys, NAG_REASONS[addKeys]);
+    if (deletes) acknowledge(role, deleteKeys, NAG_REASONS[deleteKeys]);
   }
 
   // Only secrets this app creates; imported ones are the operator's.

@@ -1,12 +1,15 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import type { AuthorizerContext } from '../../shared/auth/caller.js';
 import { authorize } from '../../shared/auth/credentials.js';
+import { usageIdentifierKey } from '../../shared/auth/usage-keys.js';
 import { routes } from '../routes.js';
 
 /**
  * The API Gateway REQUEST authorizer. Missing or unknown credentials throw
  * 'Unauthorized' (API Gateway answers 401); a guild key on an internal route
  * is denied (403). Caching is off, so a revoked key stops working at once.
+ * An allowed caller is named to the usage plans by `usageIdentifierKey`: the
+ * service token's key, or the guild key's own (shared/auth/usage-keys.ts).
  */
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const route = routes.find((r) => r.method === event.httpMethod && r.path === event.resource);
@@ -18,6 +21,7 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
       ? { caller: 'service' }
       : { caller: 'guild', guild_id: verdict.caller.guildId, key_id: verdict.caller.keyId }
     : undefined;
+  const usageKey = verdict.allow ? usageIdentifierKey(verdict.caller) : null;
   return {
     principalId: verdict.allow ? (verdict.caller.kind === 'service' ? 'service' : `guild:${verdict.caller.guildId}`) : 'denied',
     policyDocument: {
@@ -25,5 +29,6 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
       Statement: [{ Action: 'execute-api:Invoke', Effect: verdict.allow ? 'Allow' : 'Deny', Resource: event.methodArn }],
     },
     ...(context ? { context } : {}),
+    ...(usageKey ? { usageIdentifierKey: usageKey } : {}),
   };
 }

@@ -7,6 +7,12 @@ import type { Construct } from 'constructs';
 export interface ApiStageProps {
   deployment: apigw.Deployment;
   stageName: string;
+  /**
+   * The methods that take no credentials (`/livez` GET ...), throttled each at
+   * the stage's limit. Credentialed methods are throttled per caller by the
+   * usage plans (usage-plans.ts), never by a stage-wide bucket.
+   */
+  publicMethods: readonly { path: string; method: string }[];
   throttleRateLimit: number;
   throttleBurstLimit: number;
   logRetention: logs.RetentionDays;
@@ -35,14 +41,15 @@ function accessLogFormat(): apigw.AccessLogFormat {
   );
 }
 
-/** The API stage (`v1`): stage-wide throttling, JSON access logs, execution logs for errors only. */
+/** The API stage (`v1`): public methods throttled, JSON access logs, execution logs for errors only. */
 export function apiStage(scope: Construct, id: string, props: ApiStageProps): apigw.Stage {
   const accessLogs = new logs.LogGroup(scope, `${id}AccessLogs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
   return new apigw.Stage(scope, id, {
     deployment: props.deployment,
     stageName: props.stageName,
-    throttlingRateLimit: props.throttleRateLimit,
-    throttlingBurstLimit: props.throttleBurstLimit,
+    methodOptions: Object.fromEntries(
+      props.publicMethods.map(({ path, method }) => [`${path}/${method}`, { throttlingRateLimit: props.throttleRateLimit, throttlingBurstLimit: props.throttleBurstLimit }]),
+    ),
     // Errors only: INFO with data tracing would log request headers, bearer tokens included.
     loggingLevel: apigw.MethodLoggingLevel.ERROR,
     dataTraceEnabled: false,

@@ -1,5 +1,5 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { INTERNAL_REASON, UNAUTHORIZED_REASON } from '../../shared/auth/messages.js';
+import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON, throttledReason } from '../../shared/auth/messages.js';
 
 /**
  * The error envelope of CONTRACT 3.1 as a mapping template. Messages are
@@ -20,9 +20,9 @@ export interface ErrorResponse {
 }
 
 /** Answers of API Gateway itself (before any function runs), in CONTRACT 3.2 terms. */
-export function errorResponses(throttle: { rateLimit: number; burstLimit: number }): ErrorResponse[] {
+export function errorResponses(throttle: { rateLimit: number; burstLimit: number; guildKeyRate: number; guildKeyBurst: number }): ErrorResponse[] {
   const notFound = 'Not Found! No route matches this path; GET /v1/openapi.json lists every route.';
-  const throttled = `Too Many Requests! The API accepts ${throttle.rateLimit} requests per second (bursts of ${throttle.burstLimit}); retry after the number of seconds in Retry-After.`;
+  const throttled = `Too Many Requests! ${throttledReason(throttle)}`;
   const retryAfter = { 'Retry-After': "'1'" };
   return [
     // The authorizer threw 'Unauthorized', or the Authorization header was missing.
@@ -35,6 +35,8 @@ export function errorResponses(throttle: { rateLimit: number; burstLimit: number
     { type: apigw.ResponseType.RESOURCE_NOT_FOUND, status: 404, name: 'NotFoundError', message: notFound },
     { type: apigw.ResponseType.THROTTLED, status: 429, name: 'RateLimitedError', message: throttled, headers: retryAfter },
     { type: apigw.ResponseType.QUOTA_EXCEEDED, status: 429, name: 'RateLimitedError', message: throttled, headers: retryAfter },
+    // The usage-plan key the authorizer named is not in its plan yet: a guild key registered a moment ago.
+    { type: apigw.ResponseType.INVALID_API_KEY, status: 429, name: 'RateLimitedError', message: `Too Many Requests! ${USAGE_KEY_PENDING_REASON}`, headers: retryAfter },
     // API Gateway's own ceiling (10 MB); the 64 KiB limit is enforced by the functions with the same answer.
     { type: apigw.ResponseType.REQUEST_TOO_LARGE, status: 413, name: 'PayloadTooLargeError', message: 'Payload Too Large! The request body must be at most 64 KiB.' },
     // Anything else API Gateway rejects. The status is pinned so that `code` always equals it

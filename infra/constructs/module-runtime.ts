@@ -36,6 +36,8 @@ export interface ModuleRuntimeProps {
   logRetention: logs.RetentionDays;
   /** DynamoDB actions allowed (default TABLE_DATA_ACTIONS); the authorizer needs fewer. */
   tableActions?: readonly string[];
+  /** Further permissions the module's functions need (managing guild keys' API Gateway keys). */
+  statements?: readonly iam.PolicyStatement[];
 }
 
 /**
@@ -77,6 +79,7 @@ export class ModuleRuntime extends Construct {
     if (props.queues.length > 0) {
       statements.push(new iam.PolicyStatement({ sid: 'SendJobs', actions: ['sqs:SendMessage'], resources: props.queues.map((q) => q.queueArn) }));
     }
+    statements.push(...(props.statements ?? []));
 
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),

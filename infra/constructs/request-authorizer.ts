@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -18,6 +19,8 @@ export interface RequestAuthorizerProps {
   serviceTokenSecret: secretsmanager.ISecret;
   logRetention: logs.RetentionDays;
   memorySize: number;
+  /** Naming callers to the usage plans: what the authorizer reads, and may do to register a guild key's API Gateway key. */
+  usage: { environment: Record<string, string>; statements: readonly iam.PolicyStatement[] };
 }
 
 /**
@@ -44,12 +47,13 @@ export class RequestAuthorizer extends Construct {
       logRetention: props.logRetention,
       // Looks keys up and records their last use; never writes anything else.
       tableActions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      statements: props.usage.statements,
     });
     this.function = serviceFunction(this, 'Function', {
       runtime: {
         role: runtime.role,
         logGroup: runtime.logGroup,
-        environment: { TABLE_NAME: props.table.tableName, SERVICE_TOKEN_SECRET_ARN: props.serviceTokenSecret.secretArn },
+        environment: { TABLE_NAME: props.table.tableName, SERVICE_TOKEN_SECRET_ARN: props.serviceTokenSecret.secretArn, ...props.usage.environment },
         memorySize: props.memorySize,
         timeout: Duration.seconds(10),
       },

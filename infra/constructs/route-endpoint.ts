@@ -56,6 +56,8 @@ export class RouteEndpoint extends Construct {
         operationName: route.id,
         authorizationType: props.authorizer ? apigw.AuthorizationType.CUSTOM : apigw.AuthorizationType.NONE,
         authorizer: props.authorizer,
+        // Credentialed calls are counted against the usage-plan key the authorizer names (usage-plans.ts).
+        apiKeyRequired: Boolean(props.authorizer),
       },
     });
   }

@@ -3,17 +3,20 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { routes as allRoutes } from '../../functions/routes.js';
 import { authorize } from '../../shared/auth/credentials.js';
+import { guildKeyThrottledReason } from '../../shared/auth/messages.js';
 import { AppError } from '../../shared/errors.js';
 import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '../../shared/http/envelope.js';
 import { MAX_BODY_BYTES, payloadTooLarge } from '../../shared/http/limits.js';
 import { type Route, matchPath } from '../../shared/http/route.js';
 import { loadHandler } from '../../shared/http/load-handler.js';
+import { KeyRate } from './key-rate.js';
 import { lambdaContext } from './lambda-context.js';
 
 /**
  * Local mode's API Gateway: the same route table CDK deploys, the same
  * checks in the same order (404/405, 413, the authorizer's 401/403), then the
- * route's handler with a REST proxy event.
+ * route's handler with a REST proxy event. Each guild API key is held to its
+ * own rate (key-rate.ts), as the usage plan holds it in AWS.
  */
 
 /** Reads at most a little over the limit, so a huge body cannot exhaust memory. */
@@ -72,7 +75,13 @@ function queryOf(url: URL): Record<string, string> | null {
   return Object.keys(query).length ? query : null;
 }
 
-export async function handleRequest(req: IncomingMessage, routes: readonly Route[] = allRoutes): Promise<APIGatewayProxyResult> {
+/** What the server is configured with beyond its routes. */
+export interface ApiServerOptions {
+  /** Requests a second each guild API key may make (bursts of twice that). */
+  guildKeyRate: number;
+}
+
+export async function handleRequest(req: IncomingMessage, routes: readonly Route[], keyRate: KeyRate): Promise<APIGatewayProxyResult> {
   // HEAD is answered as GET, without the body (see send).
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
   if ((req.url ?? '').length > MAX_URL_LENGTH) {
@@ -108,6 +117,12 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
     if (!verdict.allow) {
       return errorResponse(new AppError(verdict.status === 401 ? 'UnauthorizedError' : 'ForbiddenError', verdict.reason));
     }
+    if (verdict.caller.kind === 'guild') {
+      const wait = keyRate.take(verdict.caller.keyId);
+      if (wait > 0) {
+        return errorResponse(new AppError('RateLimitedError', guildKeyThrottledReason(keyRate.rate, keyRate.burst), { headers: { 'Retry-After': String(wait) } }));
+      }
+    }
     authorizer =
       verdict.caller.kind === 'service'
         ? { caller: 'service' }
@@ -142,9 +157,10 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
 }
 
 /** An HTTP server answering every request through {@link handleRequest}; never a bare 500. */
-export function createApiServer(routes: readonly Route[] = allRoutes): Server {
+export function createApiServer(options: ApiServerOptions, routes: readonly Route[] = allRoutes): Server {
+  const keyRate = new KeyRate(options.guildKeyRate);
   const server = createServer((req, res) => {
-    handleRequest(req, routes)
+    handleRequest(req, routes, keyRate)
       .then((result) => send(req, res, result))
       .catch((error: unknown) => {
         console.error(JSON.stringify({ level: 'error', msg: 'local server failure', error: error instanceof Error ? error.stack : String(error) }));

@@ -1,9 +1,18 @@
+import { parseGuildKeyRate } from '../config.js';
 import { startLocal } from './start.js';
 
 /** `npm start`: local mode configured by the environment (contract section 10). */
 const env = process.env;
 const port = env.PORT ? Number(env.PORT) : 3000;
 const sandboxPort = env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : port + 1;
+const guildKeyRate = (() => {
+  try {
+    return parseGuildKeyRate(env.GUILD_KEY_RATE);
+  } catch (error) {
+    console.error(`Cannot start: ${(error as Error).message}.`);
+    process.exit(1);
+  }
+})();
 const service = await (async () => {
   try {
     return await startLocal({
@@ -17,6 +26,7 @@ const service = await (async () => {
       platformBotToken: env.PLATFORM_BOT_TOKEN || undefined,
       dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
       tableName: env.TABLE_NAME || undefined,
+      guildKeyRate,
     });
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { port?: number };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { TABLE } from '../../shared/db/table.js';
 import { resetDb } from '../../shared/db/client.js';
 import { mintSecret } from '../../shared/ids.js';
+import { parseGuildKeyRate } from '../config.js';
 import { createApiServer } from './http-server.js';
 import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
 import { startSandbox } from './sandbox/server.js';
@@ -36,6 +37,8 @@ export interface LocalOptions {
    * index-lag.ts).
    */
   indexLagMs?: number;
+  /** Requests a second each guild API key may make, bursts of twice that (default `GUILD_KEY_RATE`, else 10). */
+  guildKeyRate?: number;
 }
 
 export interface LocalService {
@@ -78,6 +81,8 @@ async function close(server: Server): Promise<void> {
  * the environment, as in Lambda, so it is set here.
  */
 export async function startLocal(options: LocalOptions = {}): Promise<LocalService> {
+  // Read first, so a bad value stops the start before anything is opened.
+  const guildKeyRate = parseGuildKeyRate(options.guildKeyRate ?? process.env.GUILD_KEY_RATE);
   const dataDir = options.dataDir === undefined ? '.data' : options.dataDir;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const closers: (() => Promise<void>)[] = [];
@@ -132,7 +137,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   const jobs = options.jobs === false ? null : await startLocalJobs({ visibilityTimeoutMs: LOCAL_VISIBILITY_TIMEOUT_MS });
   if (jobs) closers.unshift(() => jobs.stop());
 
-  const api = createApiServer();
+  const api = createApiServer({ guildKeyRate });
   api.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   await once(api, 'listening');
   const { port } = api.address() as AddressInfo;

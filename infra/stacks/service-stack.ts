@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -9,7 +10,8 @@ import { Construct } from 'constructs';
 import type { Route } from '../../shared/http/route.js';
 import { TABLE } from '../../shared/db/table.js';
 import { AUTHORIZER_FILE, bundleDir } from '../bundles.js';
-import { DEFAULT_SETTINGS, type ServiceSettings, settingsFromContext } from '../config.js';
+import { KEY_ROUTE_IDS } from '../../functions/auth/routes.js';
+import { DEFAULT_SETTINGS, guildKeyBurst, parseGuildKeyRate, type ServiceSettings, settingsFromContext } from '../config.js';
 import type { Job } from '../jobs.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, checkRoutes, methodsByPath, pathOwners, planStacks, resourcePathOf, type StackPlan } from '../plan.js';
 import { ApiPaths } from '../constructs/api-paths.js';
@@ -19,6 +21,7 @@ import { JobQueues } from '../constructs/job-queues.js';
 import { RequestAuthorizer } from '../constructs/request-authorizer.js';
 import { RouteEndpoint } from '../constructs/route-endpoint.js';
 import { serviceTable } from '../constructs/service-table.js';
+import { CallerUsagePlans } from '../constructs/usage-plans.js';
 import { API_GATEWAY_TIMEOUT, type FunctionRuntime } from '../constructs/service-function.js';
 import { RoutesStack } from './routes-stack.js';
 
@@ -79,6 +82,9 @@ export class ServiceStack extends Stack {
   readonly stage: apigw.Stage;
   readonly paths: ApiPaths;
   readonly authorizer?: RequestAuthorizer;
+  readonly usagePlans: CallerUsagePlans;
+  /** The roles that create guild keys' API Gateway keys (the authorizer's, the key routes' module's) and whether they also delete them. */
+  readonly usageKeyRoles: { role: iam.IRole; deletes: boolean }[] = [];
   readonly jobQueues?: JobQueues;
   readonly endpoints = new Map<string, RouteEndpoint>();
   readonly serviceTokenSecret: secretsmanager.ISecret;
@@ -163,8 +169,18 @@ export class ServiceStack extends Stack {
       // Access and execution logging need the account-level CloudWatch role.
       cloudWatchRole: settings.apiCloudWatchRole,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // Each credentialed call counts against the usage-plan key the authorizer names (fair use, CONTRACT 13).
+      apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
     });
-    const responses = errorResponses({ rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit });
+    const limits = { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit, guildKeyRate: settings.guildKeyRate, guildKeyBurst: guildKeyBurst(settings.guildKeyRate) };
+    const responses = errorResponses(limits);
+    this.usagePlans = new CallerUsagePlans(this, 'Usage', {
+      api: this.api,
+      serviceRateLimit: limits.rateLimit,
+      serviceBurstLimit: limits.burstLimit,
+      guildKeyRateLimit: limits.guildKeyRate,
+      guildKeyBurstLimit: limits.guildKeyBurst,
+    });
     const gatewayResponses = addErrorResponses(this.api, responses);
 
     if (routes.some((route) => route.access !== 'public')) {
@@ -176,22 +192,34 @@ export class ServiceStack extends Stack {
         serviceTokenSecret: this.serviceTokenSecret,
         logRetention,
         memorySize: settings.memorySize,
+        usage: { environment: this.usagePlans.environment, statements: this.usagePlans.registerStatements },
       });
+      this.usageKeyRoles.push({ role: this.authorizer.function.role!, deletes: false });
     }
 
     // Nested stacks first, so that every path's owning scope exists before any path is created.
     const runtimes = new Map<string, FunctionRuntime>();
     for (const plan of this.plans) {
+      // The module minting and revoking guild keys also creates and deletes their API Gateway keys.
+      const managesKeys = (props.routeGroups[plan.group] ?? []).some((route) => KEY_ROUTE_IDS.includes(route.id));
       const stack = new RoutesStack(this, {
         plan,
-        runtime: { table: this.table, indexNames, secrets: [this.platformBotTokenSecret, this.cursorSecret, ...extraSecrets.map((e) => e.secret)], queues: [...(this.jobQueues?.queues.values() ?? [])], logRetention },
+        runtime: {
+          table: this.table,
+          indexNames,
+          secrets: [this.platformBotTokenSecret, this.cursorSecret, ...extraSecrets.map((e) => e.secret)],
+          queues: [...(this.jobQueues?.queues.values() ?? [])],
+          logRetention,
+          statements: managesKeys ? [...this.usagePlans.registerStatements, ...this.usagePlans.dropStatements] : [],
+        },
       });
       this.routeStacks.set(plan.id, stack);
+      if (stack.moduleRuntime && managesKeys) this.usageKeyRoles.push({ role: stack.moduleRuntime.role, deletes: true });
       if (stack.moduleRuntime) {
         runtimes.set(plan.group, {
           role: stack.moduleRuntime.role,
           logGroup: stack.moduleRuntime.logGroup,
-          environment,
+          environment: managesKeys ? { ...environment, ...this.usagePlans.environment } : environment,
           memorySize: settings.memorySize,
           timeout: Duration.seconds(settings.timeoutSeconds),
         });
@@ -230,6 +258,7 @@ export class ServiceStack extends Stack {
     this.stage = apiStage(this, 'Stage', {
       deployment,
       stageName: STAGE_NAME,
+      publicMethods: routes.filter((route) => route.access === 'public').map((route) => ({ path: resourcePathOf(route.path), method: route.method })),
       throttleRateLimit: settings.throttleRateLimit,
       throttleBurstLimit: settings.throttleBurstLimit,
       logRetention,
@@ -245,6 +274,7 @@ export class ServiceStack extends Stack {
       responses,
     });
     this.api.deploymentStage = this.stage;
+    this.usagePlans.attach(this.api, this.stage);
 
     new CfnOutput(this, 'ApiUrl', { value: this.stage.urlForPath('/'), description: 'Base URL of the API (the v1 stage)' });
     new CfnOutput(this, 'ServiceTokenSecretArn', { value: this.serviceTokenSecret.secretArn, description: 'The service (bot) token the bot sends as Bearer' });
@@ -253,6 +283,7 @@ export class ServiceStack extends Stack {
 }
 
 function validateSettings(settings: ServiceSettings): void {
+  parseGuildKeyRate(settings.guildKeyRate, 'guildKeyRate');
   if (settings.timeoutSeconds > API_GATEWAY_TIMEOUT.toSeconds()) {
     throw new Error(`timeoutSeconds ${settings.timeoutSeconds} is longer than API Gateway waits (${API_GATEWAY_TIMEOUT.toSeconds()} s)`);
   }

@@ -8,12 +8,16 @@ import { notFound } from '../errors.js';
 import { mintId, mintSecret } from '../ids.js';
 import { guildKey, recordOf } from '../modules/store.js';
 import type { Caller } from './caller.js';
+import { dropUsageKey, registerUsageKey } from './usage-keys.js';
 
 /**
  * Guild API keys: minted for one guild, shown once, stored as a SHA-256 hash.
  * The bearer token is `gmk.<guild_id>.<key_id>.<secret>`: the guild and key
  * ID locate the item with one read, the secret (256 random bits) is compared
  * by hash. A slow password hash buys nothing for secrets that long.
+ *
+ * In AWS each key also has an API Gateway key holding its rate
+ * (usage-keys.ts); its ID is kept on the item as `usage_key_id`.
  */
 const PREFIX = 'gmk';
 const keyItem = (guildId: string, keyId: string) => ({ pk: guildKey(guildId), sk: `APIKEY#${keyId}` });
@@ -30,7 +34,7 @@ export interface ApiKeyRecord {
 const hash = (secret: string) => createHash('sha256').update(secret).digest();
 
 function publicRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { secret_hash: _hidden, ...record } = recordOf(item);
+  const { secret_hash: _hidden, usage_key_id: _usage, ...record } = recordOf(item);
   return record as unknown as ApiKeyRecord;
 }
 
@@ -45,14 +49,45 @@ export async function createApiKey(guildId: string, name: string | null): Promis
     created_at: new Date().toISOString(),
     last_use: null,
   };
+  // Registered first, so the one write stores it; failed, the key is still valid and the authorizer registers it at first use.
+  const usageKeyId = await registerUsageKey(guildId, keyId).catch((error: unknown) => usageKeyFailed(guildId, keyId, error));
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keyItem(guildId, keyId), entity: 'api_key', ...record, secret_hash: hash(secret).toString('hex') },
+      Item: { ...keyItem(guildId, keyId), entity: 'api_key', ...record, secret_hash: hash(secret).toString('hex'), ...(usageKeyId ? { usage_key_id: usageKeyId } : {}) },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
   return { ...record, secret: `${PREFIX}.${guildId}.${keyId}.${secret}` };
+}
+
+function usageKeyFailed(guildId: string, keyId: string, error: unknown): null {
+  console.error(JSON.stringify({ level: 'error', msg: 'guild key rate not registered', guildId, keyId, error: String(error) }));
+  return null;
+}
+
+/**
+ * Gives a key minted without one its API Gateway key (AWS only) and records
+ * it on the item, at the key's first use. Best effort: a failure is logged,
+ * and API Gateway answers 429 until a later use registers it.
+ */
+async function attachUsageKey(guildId: string, keyId: string): Promise<void> {
+  try {
+    const usageKeyId = await registerUsageKey(guildId, keyId);
+    if (!usageKeyId) return;
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keyItem(guildId, keyId),
+        UpdateExpression: 'SET usage_key_id = :id',
+        // A key revoked meanwhile stays revoked.
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':id': usageKeyId },
+      }),
+    );
+  } catch (error) {
+    usageKeyFailed(guildId, keyId, error);
+  }
 }
 
 export async function listApiKeys(guildId: string): Promise<ApiKeyRecord[]> {
@@ -66,6 +101,11 @@ export async function listApiKeys(guildId: string): Promise<ApiKeyRecord[]> {
 export async function revokeApiKey(guildId: string, keyId: string): Promise<ApiKeyRecord> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: keyItem(guildId, keyId), ReturnValues: 'ALL_OLD' }));
   if (!out.Attributes) throw notFound(`Guild ${guildId} has no API key '${keyId}'.`);
+  const usageKeyId = out.Attributes.usage_key_id;
+  if (typeof usageKeyId === 'string') {
+    // The key no longer authenticates; its API Gateway key only counts against the account's quota, so a failure is logged, not answered.
+    await dropUsageKey(usageKeyId).catch((error: unknown) => console.error(JSON.stringify({ level: 'error', msg: 'revoked key rate not deleted', guildId, keyId, usageKeyId, error: String(error) })));
+  }
   return publicRecord(out.Attributes);
 }
 
@@ -96,5 +136,6 @@ export async function verifyApiKey(token: string): Promise<Caller | null> {
       )
       .catch(() => undefined);
   }
+  if (process.env.USAGE_API_ID && typeof out.Item?.usage_key_id !== 'string') await attachUsageKey(guildId, keyId);
   return { kind: 'guild', guildId, keyId };
 }

@@ -28,10 +28,11 @@ export interface TestService extends LocalService {
 
 /**
  * Local mode in this process, in memory, with the sandbox platform; stop it in afterAll.
- * `indexLagMs` makes index queries lag as on AWS (infra/local/index-lag.ts).
+ * `indexLagMs` makes index queries lag as on AWS (infra/local/index-lag.ts);
+ * `guildKeyRate` sets each guild key's rate (default: the service's, 10 a second).
  */
-export async function startTestService(options: { indexLagMs?: number } = {}): Promise<TestService> {
-  const service = await startLocal({ port: 0, dataDir: null, serviceToken: SERVICE_TOKEN, indexLagMs: options.indexLagMs ?? 0 });
+export async function startTestService(options: { indexLagMs?: number; guildKeyRate?: number } = {}): Promise<TestService> {
+  const service = await startLocal({ port: 0, dataDir: null, serviceToken: SERVICE_TOKEN, indexLagMs: options.indexLagMs ?? 0, guildKeyRate: options.guildKeyRate });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const url = new URL(service.url + path);
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));

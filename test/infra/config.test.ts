@@ -17,21 +17,24 @@ const BOT_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:bot-token-
 const CURSOR_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:cursor-key-AbCdEf';
 
 describe('operator settings', () => {
-  it('reads throttling and the platform URL from CDK context', () => {
-    const synth = synthService(routes, { context: { throttleRateLimit: '10', throttleBurstLimit: '20', platformApiBaseUrl: 'http://127.0.0.1:9999/api/v10' } });
+  it('reads throttling, the guild key rate and the platform URL from CDK context', () => {
+    const synth = synthService(routes, { context: { throttleRateLimit: '30', throttleBurstLimit: '60', guildKeyRate: '4', platformApiBaseUrl: 'http://127.0.0.1:9999/api/v10' } });
     const templates = templatesOf(synth);
     const stage = resourcesOfType(templates, 'AWS::ApiGateway::Stage')[0]!;
-    expect(stage.properties.MethodSettings[0]).toMatchObject({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    const home = stage.properties.MethodSettings.find((s: any) => s.ResourcePath === '/~1modules~1tags');
+    expect(home).toMatchObject({ HttpMethod: 'GET', ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 });
+    const plans = resourcesOfType(templates, 'AWS::ApiGateway::UsagePlan').map((p) => [p.properties.UsagePlanName, p.properties.Throttle]);
+    expect(plans).toEqual(expect.arrayContaining([['Service-service', { RateLimit: 30, BurstLimit: 60 }], ['Service-guild-keys', { RateLimit: 4, BurstLimit: 8 }]]));
     const throttled = resourcesOfType(templates, 'AWS::ApiGateway::GatewayResponse').find((r) => r.properties.ResponseType === 'THROTTLED')!;
-    expect(throttled.properties.ResponseTemplates['application/json']).toContain('10 requests per second');
+    expect(throttled.properties.ResponseTemplates['application/json']).toContain('Each guild API key may send 4 requests a second (bursts of 8), the service token and each public route 30 (bursts of 60)');
     const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
     expect(fn.properties.Environment.Variables.PLATFORM_API_BASE_URL).toBe('http://127.0.0.1:9999/api/v10');
   });
 
   it('lets props win over context', () => {
-    const synth = synthService(routes, { context: { throttleRateLimit: '10' }, settings: { throttleRateLimit: 7 } });
-    const stage = resourcesOfType(templatesOf(synth), 'AWS::ApiGateway::Stage')[0]!;
-    expect(stage.properties.MethodSettings[0].ThrottlingRateLimit).toBe(7);
+    const synth = synthService(routes, { context: { throttleRateLimit: '10', guildKeyRate: '3' }, settings: { throttleRateLimit: 7, guildKeyRate: 2 } });
+    const plans = resourcesOfType(templatesOf(synth), 'AWS::ApiGateway::UsagePlan').map((p) => p.properties.Throttle.RateLimit);
+    expect(plans.sort()).toEqual([2, 7]);
   });
 
   it('uses given secrets instead of creating them, passing ARNs (never values) to functions', () => {
@@ -98,6 +101,8 @@ describe('operator settings', () => {
     expect(() => synthService(routes, { settings: { timeoutSeconds: 30 } })).toThrow(/API Gateway waits/);
     expect(() => synthService(routes, { settings: { logRetentionDays: 31 } })).toThrow(/retention/);
     expect(() => synthService(routes, { context: { memorySize: 'lots' } })).toThrow(/memorySize/);
+    expect(() => synthService(routes, { context: { guildKeyRate: '0.5' } })).toThrow('Context guildKeyRate must be a whole number of requests a second for each guild API key, 1 or more (default 10), not "0.5"');
+    expect(() => synthService(routes, { settings: { guildKeyRate: -3 } })).toThrow('guildKeyRate must be a whole number');
   });
 
   it('asks for a build when a bundle is missing', () => {

@@ -11,7 +11,7 @@ import { TABLE } from '../../shared/db/table.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '../../infra/plan.js';
 import { RoutesStack } from '../../infra/stacks/routes-stack.js';
 import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
-import { INTERNAL_REASON, UNAUTHORIZED_REASON } from '../../shared/auth/messages.js';
+import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON } from '../../shared/auth/messages.js';
 
 const logicalIdStem = (id: string) => id.replace(/[^A-Za-z0-9]/g, '');
 
@@ -170,9 +170,15 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
         expect(body.error.message).toMatch(/^[A-Z][A-Za-z ]+! \S/);
       }
       expect(byType.get('THROTTLED').ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+      // A guild key whose API Gateway key is not in force yet: retry shortly.
+      expect(byType.get('INVALID_API_KEY')).toMatchObject({ StatusCode: '429', ResponseParameters: { 'gatewayresponse.header.Retry-After': "'1'" } });
       const message = (type: string) => JSON.parse(byType.get(type).ResponseTemplates['application/json']).error.message;
       expect(message('ACCESS_DENIED')).toBe(`Forbidden! ${INTERNAL_REASON}`);
       expect(message('UNAUTHORIZED')).toBe(`Unauthorized! ${UNAUTHORIZED_REASON}`);
+      expect(message('THROTTLED')).toBe(
+        'Too Many Requests! Each guild API key may send 10 requests a second (bursts of 20), the service token and each public route 50 (bursts of 100); this caller sent more, retry after the number of seconds in Retry-After.',
+      );
+      expect(message('INVALID_API_KEY')).toBe(`Too Many Requests! ${USAGE_KEY_PENDING_REASON}`);
     });
 
     it('builds the table from TABLE: on demand, PITR, TTL, gsi1, retained', () => {
@@ -193,16 +199,71 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
       expect(properties.GlobalSecondaryIndexes.map((i: any) => i.IndexName)).toEqual(TABLE.indexes.map((i) => i.name));
     });
 
-    it('deploys stage v1 with throttling, access logs and a deployment after every nested stack', () => {
+    it('deploys stage v1 with access logs and a deployment after every nested stack', () => {
       const stage = resourcesOfType(templates, 'AWS::ApiGateway::Stage');
       expect(stage).toHaveLength(1);
       expect(stage[0]!.properties).toMatchObject({ StageName: 'v1', AccessLogSetting: expect.objectContaining({ Format: expect.any(String) }) });
-      expect(stage[0]!.properties.MethodSettings[0]).toMatchObject({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, LoggingLevel: 'ERROR' });
+      expect(stage[0]!.properties.MethodSettings[0]).toMatchObject({ ResourcePath: '/*', HttpMethod: '*', LoggingLevel: 'ERROR' });
       const deployment = resourcesOfType(templates, 'AWS::ApiGateway::Deployment');
       expect(deployment).toHaveLength(1);
       const nestedIds = [...synth.stack.routeStacks.values()].map((s) => synth.stack.resolve((s.nestedStackResource as CfnResource).logicalId));
       expect(deployment[0]!.resource.DependsOn).toEqual(expect.arrayContaining(nestedIds));
       expect(root.Outputs).toHaveProperty('ApiUrl');
+    });
+
+    it("throttles each caller on its own: the service token at the stage limit, each guild key at its rate, public methods each at the stage limit", () => {
+      const api = resourcesOfType(templates, 'AWS::ApiGateway::RestApi')[0]!;
+      expect(api.properties.ApiKeySourceType).toBe('AUTHORIZER');
+      const apiRef = { Ref: api.logicalId };
+
+      // Credentialed methods count against the usage-plan key the authorizer names; public ones need none.
+      const cfnMethods = resourcesOfType(templates, 'AWS::ApiGateway::Method');
+      for (const route of routes) {
+        const method = cfnMethods.find((m) => m.properties.OperationName === route.id)!;
+        expect(Boolean(method.properties.ApiKeyRequired), route.id).toBe(route.access !== 'public');
+      }
+
+      const stage = resourcesOfType(templates, 'AWS::ApiGateway::Stage')[0]!;
+      const plans = resourcesOfType(templates, 'AWS::ApiGateway::UsagePlan');
+      expect(plans).toHaveLength(2);
+      const plan = (suffix: string) => plans.find((p) => p.properties.UsagePlanName === `${synth.stack.stackName}-${suffix}`)!;
+      for (const p of plans) expect(p.properties.ApiStages).toEqual([expect.objectContaining({ ApiId: apiRef, Stage: { Ref: stage.logicalId } })]);
+      expect(plan('service').properties.Throttle).toEqual({ RateLimit: 50, BurstLimit: 100 });
+      expect(plan('guild-keys').properties.Throttle).toEqual({ RateLimit: 10, BurstLimit: 20 });
+
+      // The service token's key (its value is what the authorizer names) is on the service plan alone.
+      const keys = resourcesOfType(templates, 'AWS::ApiGateway::ApiKey');
+      expect(keys).toHaveLength(1);
+      expect(keys[0]!.properties).toMatchObject({ Enabled: true, Value: { 'Fn::Join': ['', [apiRef, 'servicetoken']] } });
+      const planKeys = resourcesOfType(templates, 'AWS::ApiGateway::UsagePlanKey');
+      expect(planKeys.map((k) => k.properties)).toEqual([{ KeyId: { Ref: keys[0]!.logicalId }, KeyType: 'API_KEY', UsagePlanId: { Ref: plan('service').logicalId } }]);
+
+      // No stage-wide bucket a guild key could drain: only public methods are throttled by the stage.
+      const settings = stage.properties.MethodSettings as { ResourcePath: string; HttpMethod: string; ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }[];
+      const throttled = settings.filter((s) => s.ThrottlingRateLimit !== undefined);
+      const publicRoutes = routes.filter((r) => r.access === 'public');
+      expect(throttled.map((s) => `${s.HttpMethod} ${s.ResourcePath}`).sort()).toEqual(publicRoutes.map((r) => `${r.method} /${resourcePathOf(r.path).replace(/\//g, '~1')}`).sort());
+      for (const s of throttled) expect(s).toMatchObject({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+
+      // The authorizer and the key routes know the API and the guild-key plan; they may register keys, only the key routes delete them.
+      const functions = resourcesOfType(templates, 'AWS::Lambda::Function');
+      const usageEnv = { USAGE_API_ID: apiRef, GUILD_USAGE_PLAN_NAME: `${synth.stack.stackName}-guild-keys` };
+      const authorizerFn = functions.find((f) => String(f.properties.Description).startsWith('REQUEST authorizer'))!;
+      expect(authorizerFn.properties.Environment.Variables).toMatchObject(usageEnv);
+      const roleStatements = (r: { properties: any }) => r.properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+      const authorizerRole = resourcesOfType(templates, 'AWS::IAM::Role').find((r) => r.logicalId === authorizerFn.properties.Role['Fn::GetAtt'][0])!;
+      expect(roleStatements(authorizerRole).filter((s: any) => String(s.Action).startsWith('apigateway:')).map((s: any) => s.Sid)).toEqual(['FindUsageKeys', 'CreateUsageKeys']);
+      const keyFn = functions.find((f) => String(f.properties.Description).startsWith('auth.create-api-key:'));
+      if (keyFn) {
+        const keyRole = resourcesOfType(templates, 'AWS::IAM::Role').find((r) => r.stack === keyFn.stack && r.logicalId === keyFn.properties.Role['Fn::GetAtt'][0])!;
+        expect(roleStatements(keyRole).filter((s: any) => String(s.Action).startsWith('apigateway:')).map((s: any) => s.Sid)).toEqual(['FindUsageKeys', 'CreateUsageKeys', 'DeleteUsageKeys']);
+      }
+      // The module role is shared, so the whole module of the key routes has it, and no other.
+      const keyModule = Object.values(groups).find((group) => group.some((r) => r.id === 'auth.create-api-key')) ?? [];
+      for (const route of routes) {
+        const fn = functions.find((f) => String(f.properties.Description).startsWith(`${route.id}:`))!;
+        expect(fn.properties.Environment.Variables.GUILD_USAGE_PLAN_NAME, route.id).toBe(keyModule.includes(route) ? usageEnv.GUILD_USAGE_PLAN_NAME : undefined);
+      }
     });
 
     it('stays inside the CloudFormation and API Gateway limits', () => {

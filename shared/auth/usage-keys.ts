@@ -1,0 +1,103 @@
+import { AwsRefusal, awsRest } from '../aws-json.js';
+import type { Caller } from './caller.js';
+
+/**
+ * Fair use in AWS (CONTRACT 13). API Gateway throttles by usage plan, one
+ * token bucket per API key of a plan, and takes the API key from the
+ * authorizer's answer (`usageIdentifierKey`; the API's key source is
+ * AUTHORIZER). So each caller is named by an API Gateway key: the service
+ * token by one key on a plan holding the stage's limit, each guild API key by
+ * a key of its own on the guild-key plan (`GUILD_KEY_RATE`). Callers never
+ * see or send these values: the authorizer, having checked the bearer token,
+ * names the key, so a value is an identifier, not a credential, and is
+ * derived from what the authorizer already knows (the API and the key ID).
+ *
+ * CDK creates the service key with the API. A guild key's API Gateway key is
+ * created when the guild key is minted, and by the authorizer for a key that
+ * has none yet (minted before this, or its registration failed then).
+ *
+ * Set by CDK: `USAGE_API_ID` (the REST API), `GUILD_USAGE_PLAN_NAME` (the
+ * guild-key plan). Unset (local mode), there is nothing to register, and local
+ * mode holds each key to its rate itself.
+ */
+
+/** What follows the API ID in the service key's value (values are 20 to 128 letters and digits). */
+export const SERVICE_USAGE_KEY_SUFFIX = 'servicetoken';
+
+/** The API Gateway key value naming a caller's bucket; `apiId` may be a CDK token. */
+export function usageKeyValue(apiId: string, caller: Caller): string {
+  return caller.kind === 'service' ? `${apiId}${SERVICE_USAGE_KEY_SUFFIX}` : `${apiId}guildkey${Buffer.from(caller.keyId).toString('hex')}`;
+}
+
+/** The usage key the authorizer names for a caller, or null in local mode. */
+export function usageIdentifierKey(caller: Caller): string | null {
+  const apiId = process.env.USAGE_API_ID;
+  return apiId ? usageKeyValue(apiId, caller) : null;
+}
+
+const region = () => process.env.AWS_REGION ?? '';
+const apigateway = <T>(method: 'GET' | 'POST' | 'DELETE', path: string, options: { query?: Record<string, string>; body?: Record<string, unknown> } = {}) =>
+  awsRest<T>({ service: 'apigateway', region: region(), method, path, ...options });
+
+interface Listed<T> {
+  item?: T[];
+}
+
+/** The guild-key plan's ID, looked up by name once per container (the plan cannot be named to functions by ID: it depends on the stage, which depends on every function). */
+let guildPlanId: Promise<string> | null = null;
+function guildPlan(name: string): Promise<string> {
+  guildPlanId ??= apigateway<Listed<{ id: string; name: string }>>('GET', '/usageplans', { query: { limit: '500' } })
+    .then((out) => {
+      const plan = out.item?.find((p) => p.name === name);
+      if (!plan) throw new Error(`No API Gateway usage plan named ${name}`);
+      return plan.id;
+    })
+    .catch((error: unknown) => {
+      guildPlanId = null;
+      throw error;
+    });
+  return guildPlanId;
+}
+
+/** The API Gateway key of this name, if there is one. */
+async function keyNamed(name: string): Promise<string | null> {
+  const out = await apigateway<Listed<{ id: string; name: string }>>('GET', '/apikeys', { query: { name, includeValues: 'false' } });
+  return out.item?.find((k) => k.name === name)?.id ?? null;
+}
+
+/**
+ * Gives a guild API key its API Gateway key on the guild-key plan (again is
+ * harmless) and answers that key's ID, or null in local mode.
+ */
+export async function registerUsageKey(guildId: string, keyId: string): Promise<string | null> {
+  const apiId = process.env.USAGE_API_ID;
+  const planName = process.env.GUILD_USAGE_PLAN_NAME;
+  if (!apiId || !planName) return null;
+  const value = usageKeyValue(apiId, { kind: 'guild', guildId, keyId });
+  let id = await keyNamed(value);
+  if (!id) {
+    try {
+      id = (await apigateway<{ id: string }>('POST', '/apikeys', { body: { name: value, value, enabled: true, description: `Rate of guild ${guildId}'s API key ${keyId}` } })).id;
+    } catch (error) {
+      // Another request registered it at the same moment.
+      if (!(error instanceof AwsRefusal && error.status === 409)) throw error;
+      id = await keyNamed(value);
+      if (!id) throw error;
+    }
+  }
+  try {
+    await apigateway('POST', `/usageplans/${await guildPlan(planName)}/keys`, { body: { keyId: id, keyType: 'API_KEY' } });
+  } catch (error) {
+    if (!(error instanceof AwsRefusal && error.status === 409)) throw error;
+  }
+  return id;
+}
+
+/** Deletes a revoked key's API Gateway key (which also leaves its plan); one already gone is fine. */
+export async function dropUsageKey(usageKeyId: string): Promise<void> {
+  try {
+    await apigateway('DELETE', `/apikeys/${encodeURIComponent(usageKeyId)}`);
+  } catch (error) {
+    if (!(error instanceof AwsRefusal && error.status === 404)) throw error;
+  }
+}

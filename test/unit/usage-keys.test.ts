@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler as authorizer } from '../../functions/auth/authorizer.js';
+import { createApiKey, revokeApiKey } from '../../shared/auth/api-keys.js';
+
+/**
+ * Fair use in AWS: the authorizer names each caller's usage-plan key, and a
+ * guild key gets its API Gateway key on the guild-key plan. API Gateway's
+ * management API is answered by a fake fetch (nothing leaves the process).
+ */
+const dynamo = mockClient(DynamoDBDocumentClient);
+const API_ID = 'a1b2c3d4e5';
+const PLAN_ID = 'plan42';
+const GUILD = '1234567890123456789';
+const KEY_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+const SECRET = 's3cret-with-enough-entropy';
+const TOKEN = `Bearer gmk.${GUILD}.${KEY_ID}.${SECRET}`;
+const guildUsageKey = `${API_ID}guildkey${Buffer.from(KEY_ID).toString('hex')}`;
+const keyItem = { pk: `G#${GUILD}`, sk: `APIKEY#${KEY_ID}`, secret_hash: createHash('sha256').update(SECRET).digest('hex'), last_use: new Date().toISOString() };
+
+/** API Gateway as the management API answers; each request is recorded as `METHOD path?query` with its body. */
+let gateway: { calls: { call: string; body: unknown; authorization: string }[]; keys: Map<string, string> };
+function fakeApiGateway(): void {
+  gateway = { calls: [], keys: new Map() };
+  vi.stubGlobal('fetch', async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
+    const { pathname, search, host } = new URL(url);
+    expect(host).toBe('apigateway.eu-west-1.amazonaws.com');
+    const body = init.body ? JSON.parse(init.body) : undefined;
+    gateway.calls.push({ call: `${init.method} ${pathname}${search}`, body, authorization: init.headers.authorization ?? '' });
+    if (init.method === 'GET' && pathname === '/usageplans') return Response.json({ item: [{ id: 'other', name: 'someone-elses' }, { id: PLAN_ID, name: 'Service-guild-keys' }] });
+    if (init.method === 'GET' && pathname === '/apikeys') {
+      const name = new URL(url).searchParams.get('name')!;
+      return Response.json({ item: gateway.keys.has(name) ? [{ id: gateway.keys.get(name), name }] : [] });
+    }
+    if (init.method === 'POST' && pathname === '/apikeys') {
+      gateway.keys.set(body.name, 'k-123');
+      return Response.json({ id: 'k-123', name: body.name, value: body.value, enabled: true }, { status: 201 });
+    }
+    if (init.method === 'POST' && pathname === `/usageplans/${PLAN_ID}/keys`) return Response.json({ id: body.keyId, type: 'API_KEY' }, { status: 201 });
+    if (init.method === 'DELETE' && pathname === '/apikeys/k-123') return new Response(null, { status: 202 });
+    return Response.json({ message: 'not expected' }, { status: 400 });
+  });
+}
+
+const event = (resource: string, httpMethod: string, authorization: string) =>
+  ({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/v1/GET/x', resource, httpMethod, headers: { Authorization: authorization } }) as never;
+
+const regionBefore = process.env.AWS_REGION;
+beforeEach(() => {
+  dynamo.reset();
+  dynamo.on(UpdateCommand).resolves({ Attributes: { n: 1 } });
+  fakeApiGateway();
+  Object.assign(process.env, {
+    AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+    AWS_SECRET_ACCESS_KEY: 'secret',
+    AWS_REGION: 'eu-west-1',
+    SERVICE_TOKEN: 'the-service-token',
+    USAGE_API_ID: API_ID,
+    GUILD_USAGE_PLAN_NAME: 'Service-guild-keys',
+  });
+});
+afterEach(() => {
+  for (const name of ['SERVICE_TOKEN', 'USAGE_API_ID', 'GUILD_USAGE_PLAN_NAME']) delete process.env[name];
+  if (regionBefore === undefined) delete process.env.AWS_REGION;
+  else process.env.AWS_REGION = regionBefore;
+  vi.unstubAllGlobals();
+});
+
+describe('the authorizer names each caller to the usage plans', () => {
+  it("names the service token's key and a registered guild key's own, calling nothing more", async () => {
+    dynamo.on(GetCommand).resolves({ Item: { ...keyItem, usage_key_id: 'k-123' } });
+    expect((await authorizer(event('/auth/api-key', 'POST', 'Bearer the-service-token'))).usageIdentifierKey).toBe(`${API_ID}servicetoken`);
+    const client = await authorizer(event('/modules/polls/status', 'GET', TOKEN));
+    expect(client.usageIdentifierKey).toBe(guildUsageKey);
+    expect(client.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
+    expect(gateway.calls).toEqual([]);
+    expect((await authorizer(event('/auth/api-key', 'POST', TOKEN))).usageIdentifierKey).toBeUndefined();
+  });
+
+  it('gives a guild key without one its API Gateway key on the guild-key plan first, and records it', async () => {
+    dynamo.on(GetCommand).resolves({ Item: keyItem });
+    expect((await authorizer(event('/modules/polls/status', 'GET', TOKEN))).usageIdentifierKey).toBe(guildUsageKey);
+    expect(gateway.calls.map((c) => c.call)).toEqual([
+      `GET /apikeys?name=${guildUsageKey}&includeValues=false`,
+      'POST /apikeys',
+      'GET /usageplans?limit=500',
+      `POST /usageplans/${PLAN_ID}/keys`,
+    ]);
+    expect(gateway.calls[1]!.body).toMatchObject({ name: guildUsageKey, value: guildUsageKey, enabled: true });
+    expect(gateway.calls[3]!.body).toEqual({ keyId: 'k-123', keyType: 'API_KEY' });
+    expect(gateway.calls[1]!.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/apigateway\/aws4_request/);
+    const recorded = dynamo.commandCalls(UpdateCommand).map((c) => c.args[0].input).find((input) => input.UpdateExpression === 'SET usage_key_id = :id');
+    expect(recorded).toMatchObject({ Key: { pk: `G#${GUILD}`, sk: `APIKEY#${KEY_ID}` }, ExpressionAttributeValues: { ':id': 'k-123' }, ConditionExpression: 'attribute_exists(pk)' });
+  });
+
+  it('names no usage key in local mode', async () => {
+    delete process.env.USAGE_API_ID;
+    dynamo.on(GetCommand).resolves({ Item: keyItem });
+    expect((await authorizer(event('/modules/polls/status', 'GET', TOKEN))).usageIdentifierKey).toBeUndefined();
+    expect(gateway.calls).toEqual([]);
+  });
+});
+
+describe('guild keys and their API Gateway keys', () => {
+  it('registers a new key at once, without showing the usage key in the record', async () => {
+    dynamo.on(PutCommand).resolves({});
+    const key = await createApiKey(GUILD, 'dashboard');
+    const usageKey = `${API_ID}guildkey${Buffer.from(key.key_id).toString('hex')}`;
+    // The plan's ID is looked up once a process (maybe by an earlier test), so that call is left out here.
+    expect(gateway.calls.map((c) => c.call).filter((call) => !call.startsWith('GET /usageplans'))).toEqual([`GET /apikeys?name=${usageKey}&includeValues=false`, 'POST /apikeys', `POST /usageplans/${PLAN_ID}/keys`]);
+    // Stored by the key's one write.
+    expect(dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item).toMatchObject({ sk: `APIKEY#${key.key_id}`, usage_key_id: 'k-123' });
+    expect(dynamo.commandCalls(UpdateCommand).filter((c) => c.args[0].input.UpdateExpression === 'SET usage_key_id = :id')).toHaveLength(0);
+    expect(key).not.toHaveProperty('usage_key_id');
+  });
+
+  it("still mints the key when API Gateway fails (the authorizer registers it at first use)", async () => {
+    dynamo.on(PutCommand).resolves({});
+    vi.stubGlobal('fetch', async () => Response.json({ message: 'denied' }, { status: 403 }));
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const key = await createApiKey(GUILD, null);
+    expect(key.secret).toMatch(/^gmk\./);
+    expect(dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item).not.toHaveProperty('usage_key_id');
+    expect(error.mock.calls[0]![0]).toContain('guild key rate not registered');
+    error.mockRestore();
+  });
+
+  it("deletes a revoked key's API Gateway key", async () => {
+    dynamo.on(DeleteCommand).resolves({ Attributes: { ...keyItem, id: 1, key_id: KEY_ID, guild_id: GUILD, name: null, created_at: new Date().toISOString(), usage_key_id: 'k-123' } });
+    const revoked = await revokeApiKey(GUILD, KEY_ID);
+    expect(revoked).not.toHaveProperty('usage_key_id');
+    expect(gateway.calls.map((c) => c.call)).toEqual(['DELETE /apikeys/k-123']);
+  });
+});
