@@ -126,10 +126,12 @@ export function queryInt<T extends z.ZodMiniType<number, number>>(rules: T) {
       z.pipe(
         z.string(),
         z.transform((text, ctx) => {
-          if (!/^-?[0-9]{1,15}$/.test(text)) {
+          if (!/^-?[0-9]+$/.test(text)) {
             return reject(ctx, 'must be a whole number written in decimal');
           }
-          return Number(text);
+          // Well-formed however long: past 2^53 it is out of range (422), not malformed.
+          const value = Number(text);
+          return Number.isFinite(value) ? value : Math.sign(value) * Number.MAX_VALUE;
         }),
       ),
       rules,

@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { AppError } from '../errors.js';
 
 /**
@@ -20,7 +20,38 @@ const SHAPE_CODES = new Set(['invalid_type', 'invalid_union', 'invalid_key', 'in
 export function isShapeIssue(issue: Issue): boolean {
   if (issue.code === 'custom') return (issue.params as { status?: number } | undefined)?.status === 400;
   if (issue.code === 'invalid_value') return !ofAllowedType(issue.input, issue.values);
+  if (isIntegerTooBig(issue)) return false;
+  // A union is shape only when the value has the type of none of its branches (1 or null, given 2: a rule).
+  if (issue.code === 'invalid_union') return issue.errors.length === 0 || issue.errors.every((branch) => branch.some(isShapeIssue));
   return SHAPE_CODES.has(issue.code);
+}
+
+/**
+ * A JSON integer beyond 2^53 (parsed as a bigint) where a number is wanted:
+ * well-typed, only too big, so a rule (422) like any other integer out of
+ * range, whatever its size.
+ */
+function isIntegerTooBig(issue: { code: string; input?: unknown; expected?: string }): boolean {
+  return issue.code === 'invalid_type' && typeof issue.input === 'bigint' && (issue.expected === 'number' || issue.expected === 'int');
+}
+
+/** The allowed values a schema's documentation lists (`meta(z.int(), { enum })`), if any. */
+function documentedValues(inst: unknown): unknown[] | null {
+  const data = inst ? (z.globalRegistry.get(inst as z.ZodMiniType) as { enum?: unknown[] } | undefined) : undefined;
+  return Array.isArray(data?.enum) ? data.enum : null;
+}
+
+/** The values of a union of literals (and null), when that is all it is. */
+function unionValues(issue: z.core.$ZodRawIssue): unknown[] | null {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return null;
+  const values: unknown[] = [];
+  for (const branch of issue.errors) {
+    const only = branch.length === 1 ? branch[0]! : null;
+    if (only?.code === 'invalid_value') values.push(...only.values);
+    else if (only?.code === 'invalid_type' && only.expected === 'null') values.push(null);
+    else return null;
+  }
+  return values;
 }
 
 /** A value's JSON type, as JSON Schema names it; a bigint is a JSON integer too big for a number. */
@@ -74,6 +105,10 @@ const unit = (origin: string | undefined) =>
 export function problemOf(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type': {
+      if (isIntegerTooBig(issue)) {
+        const values = documentedValues(issue.inst);
+        return values ? `must be one of: ${values.map((v) => JSON.stringify(v)).join(', ')}` : `must be at most ${Number.MAX_SAFE_INTEGER} and at least ${-Number.MAX_SAFE_INTEGER}`;
+      }
       const expected = EXPECTED[issue.expected] ?? issue.expected;
       if (issue.input === undefined) return `is required (${expected})`;
       return `must be ${expected}, not ${describe(issue.input)}`;
@@ -93,8 +128,10 @@ export function problemOf(issue: z.core.$ZodRawIssue): string {
       return issue.format === 'regex' && 'pattern' in issue
         ? `does not have the allowed form (${String(issue.pattern)})`
         : `must be a valid ${issue.format}`;
-    case 'invalid_union':
-      return 'does not have any of the allowed types';
+    case 'invalid_union': {
+      const values = unionValues(issue);
+      return values ? `must be one of: ${values.map((v) => JSON.stringify(v)).join(', ')}` : 'does not have any of the allowed types';
+    }
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}`;
     default:
