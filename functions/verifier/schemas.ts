@@ -70,7 +70,7 @@ export const CreatedAnswer = z.object({ message: z.string(), verifier_id: z.stri
 export const EntryPath = z.object({ entry_id: z.string().check(z.minLength(1), z.maxLength(128)) });
 export const CreateBody = z.object({
   guild_id: snowflake,
-  requester: nullableSnowflake,
+  requester: describe(snowflake, 'Who asked for the verification: the member themselves on join, or an admin (req)'),
   ...interactionFields,
 });
 export const HandleBody = z.object({
