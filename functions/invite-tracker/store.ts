@@ -7,7 +7,7 @@
  * | invite        | `INVITE#<code>`             | the record; `current_uses` = uses claimed by joins      |
  * | vanity        | `INVITEVANITY`              | the vanity URL's uses claimed by joins                  |
  * | use           | `INVITEUSE#<time>#<id>`     | the record (31 days); gsi1 by inviter, gsi2 by member   |
- * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use (the leave check)    |
+ * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use, and whether its join message was posted (the leave check, a retried join check) |
  *
  * A join claims one increment of an invite's uses with a conditional write
  * of `current_uses` from n to n + 1, so two joins at once never claim the
@@ -37,6 +37,8 @@ export interface Invite {
   owner_id: string | null;
   /** When the platform said it was deleted (epoch ms); a deleted single-use invite stays a candidate 60 s. */
   _deleted_at: number | null;
+  /** When the invite was made, as the platform says (ISO 8601): lists answer newest first. Absent on invites recorded before it was kept. */
+  _created_at?: string | null;
 }
 
 export interface InviteUse {
@@ -57,7 +59,7 @@ const USE_PREFIX = 'INVITEUSE#';
 export const inviteKey = (guildId: string, code: string): Key => ({ pk: guildKey(guildId), sk: `${INVITE_PREFIX}${code}` });
 const vanityKey = (guildId: string): Key => ({ pk: guildKey(guildId), sk: 'INVITEVANITY' });
 const useKey = (use: Pick<InviteUse, 'guild_id' | 'timestamp' | 'id'>): Key => ({ pk: guildKey(use.guild_id), sk: `${USE_PREFIX}${use.timestamp}#${use.id}` });
-const memberKey = (guildId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `INVITEMEMBER#${memberId}` });
+export const memberKey = (guildId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `INVITEMEMBER#${memberId}` });
 const inviterIndex = (guildId: string, inviterId: string) => `INVUSE#${guildId}#${inviterId}`;
 const memberIndex = (guildId: string, memberId: string) => `INVUSEM#${guildId}#${memberId}`;
 
@@ -157,9 +159,28 @@ export async function insertUse(use: InviteUse): Promise<void> {
 /** The member's latest use, read strongly consistently through their pointer item. */
 export async function latestUseOf(guildId: string, memberId: string): Promise<InviteUse | null> {
   const pointer = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
-  if (!pointer.Item) return null;
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: guildKey(guildId), sk: String(pointer.Item.use_sk) }, ConsistentRead: true }));
-  return out.Item ? (strip(out.Item) as InviteUse) : null;
+  return pointer.Item ? ((await useOfPointer(guildId, pointer.Item))?.use ?? null) : null;
+}
+
+/** The use a member's pointer item (read already) names, and whether its join message was posted. */
+export async function useOfPointer(guildId: string, pointer: Item): Promise<{ use: InviteUse; posted: boolean } | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: guildKey(guildId), sk: String(pointer.use_sk) }, ConsistentRead: true }));
+  return out.Item ? { use: strip(out.Item) as InviteUse, posted: pointer.join_posted === true } : null;
+}
+
+/** Notes that the join message of the member's latest use was posted, so a retried check does not post it again. */
+export async function markJoinPosted(use: InviteUse): Promise<void> {
+  await conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: memberKey(use.guild_id, use.member_id),
+        UpdateExpression: 'SET join_posted = :t',
+        ConditionExpression: 'use_sk = :sk',
+        ExpressionAttributeValues: { ':t': true, ':sk': useKey(use).sk },
+      }),
+    ),
+  );
 }
 
 export async function markLeft(use: InviteUse): Promise<void> {
