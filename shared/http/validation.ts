@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
  * allowed values (an enum, a literal) that is missing or whose JSON type none
  * of the allowed values has (`null`, `true`, `[]`, `{}`, `1.5` for a list of
  * names). Everything else (a value of the right type outside the allowed
- * ones among it) is a rule.
+ * ones among it, an integer of any size out of range) is a rule.
  */
 type Issue = z.core.$ZodIssue;
 
@@ -21,8 +21,6 @@ export function isShapeIssue(issue: Issue): boolean {
   if (issue.code === 'custom') return (issue.params as { status?: number } | undefined)?.status === 400;
   if (issue.code === 'invalid_value') return !ofAllowedType(issue.input, issue.values);
   if (isIntegerTooBig(issue)) return false;
-  // A union is shape only when the value has the type of none of its branches (1 or null, given 2: a rule).
-  if (issue.code === 'invalid_union') return issue.errors.length === 0 || issue.errors.every((branch) => branch.some(isShapeIssue));
   return SHAPE_CODES.has(issue.code);
 }
 
@@ -39,19 +37,6 @@ function isIntegerTooBig(issue: { code: string; input?: unknown; expected?: stri
 function documentedValues(inst: unknown): unknown[] | null {
   const data = inst ? (z.globalRegistry.get(inst as z.ZodMiniType) as { enum?: unknown[] } | undefined) : undefined;
   return Array.isArray(data?.enum) ? data.enum : null;
-}
-
-/** The values of a union of literals (and null), when that is all it is. */
-function unionValues(issue: z.core.$ZodRawIssue): unknown[] | null {
-  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return null;
-  const values: unknown[] = [];
-  for (const branch of issue.errors) {
-    const only = branch.length === 1 ? branch[0]! : null;
-    if (only?.code === 'invalid_value') values.push(...only.values);
-    else if (only?.code === 'invalid_type' && only.expected === 'null') values.push(null);
-    else return null;
-  }
-  return values;
 }
 
 /** A value's JSON type, as JSON Schema names it; a bigint is a JSON integer too big for a number. */
@@ -128,10 +113,8 @@ export function problemOf(issue: z.core.$ZodRawIssue): string {
       return issue.format === 'regex' && 'pattern' in issue
         ? `does not have the allowed form (${String(issue.pattern)})`
         : `must be a valid ${issue.format}`;
-    case 'invalid_union': {
-      const values = unionValues(issue);
-      return values ? `must be one of: ${values.map((v) => JSON.stringify(v)).join(', ')}` : 'does not have any of the allowed types';
-    }
+    case 'invalid_union':
+      return 'does not have any of the allowed types';
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}`;
     default:
