@@ -7,7 +7,7 @@
  * | invite        | `INVITE#<code>`             | the record; `current_uses` = uses claimed by joins      |
  * | vanity        | `INVITEVANITY`              | the vanity URL's uses claimed by joins                  |
  * | use           | `INVITEUSE#<time>#<id>`     | the record (31 days); gsi1 by inviter, gsi2 by member   |
- * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use, and whether its join message was posted (the leave check, a retried join check) |
+ * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use, whether its join message was posted, and the join check under way (`pending`) |
  *
  * A join claims one increment of an invite's uses with a conditional write
  * of `current_uses` from n to n + 1, so two joins at once never claim the
@@ -139,7 +139,55 @@ export function setVanityBaseline(guildId: string, uses: number): Promise<boolea
   );
 }
 
-/** Stores a use and makes it the member's latest. */
+/**
+ * Claims the member's join for one check: the pointer, as it was read
+ * (`read`, null when there was none), gets `pending` (this check's token).
+ * The one conditional write that decides between two deliveries of a join
+ * at once: false when another check claimed it first.
+ */
+export function claimJoin(guildId: string, memberId: string, read: Item | null, token: string): Promise<boolean> {
+  const values: Item = { ':t': token, ':now': Date.now(), ':e': 'invite_member_latest', ':ttl': Math.floor(Date.now() / 1000) + USE_TTL_SECONDS };
+  let condition = 'attribute_not_exists(pk)';
+  if (read) {
+    condition = read.use_sk === undefined ? 'attribute_not_exists(use_sk)' : 'use_sk = :sk';
+    if (read.use_sk !== undefined) values[':sk'] = read.use_sk;
+    condition += read.pending === undefined ? ' AND attribute_not_exists(pending)' : ' AND pending = :p';
+    if (read.pending !== undefined) values[':p'] = read.pending;
+  }
+  return conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: memberKey(guildId, memberId),
+        UpdateExpression: 'SET pending = :t, pending_at = :now, entity = :e, expires_at = if_not_exists(expires_at, :ttl)',
+        ConditionExpression: condition,
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+}
+
+/** Gives back a join check's claim that recorded nothing (it failed before), so a retry need not wait for it. */
+export async function releaseJoin(guildId: string, memberId: string, token: string): Promise<void> {
+  await conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: memberKey(guildId, memberId),
+        UpdateExpression: 'REMOVE pending, pending_at',
+        ConditionExpression: 'pending = :t',
+        ExpressionAttributeValues: { ':t': token },
+      }),
+    ),
+  );
+}
+
+export async function memberPointer(guildId: string, memberId: string): Promise<Item | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
+  return out.Item ?? null;
+}
+
+/** Stores a use and makes it the member's latest (ending the check's claim). */
 export async function insertUse(use: InviteUse): Promise<void> {
   const item: Item = {
     ...useKey(use),
@@ -158,12 +206,13 @@ export async function insertUse(use: InviteUse): Promise<void> {
 
 /** The member's latest use, read strongly consistently through their pointer item. */
 export async function latestUseOf(guildId: string, memberId: string): Promise<InviteUse | null> {
-  const pointer = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
-  return pointer.Item ? ((await useOfPointer(guildId, pointer.Item))?.use ?? null) : null;
+  const pointer = await memberPointer(guildId, memberId);
+  return pointer ? ((await useOfPointer(guildId, pointer))?.use ?? null) : null;
 }
 
 /** The use a member's pointer item (read already) names, and whether its join message was posted. */
 export async function useOfPointer(guildId: string, pointer: Item): Promise<{ use: InviteUse; posted: boolean } | null> {
+  if (typeof pointer.use_sk !== 'string') return null;
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: guildKey(guildId), sk: String(pointer.use_sk) }, ConsistentRead: true }));
   return out.Item ? { use: strip(out.Item) as InviteUse, posted: pointer.join_posted === true } : null;
 }

@@ -14,12 +14,15 @@
  *   `exact`;
  * - the vanity URL's uses went up: `vanity`; else `unknown`.
  *
- * The use is recorded before the join message is posted, and the member's
- * pointer notes the post: a check retried after a failed post (a 502)
- * finds the use it recorded, attributes nothing again, and posts the
- * message once (with a nonce the platform enforces, so a post that went
- * through before the failure is not doubled).
+ * A check first claims the member's join on their pointer item (one
+ * conditional write), so two deliveries of one join at once attribute it
+ * once: the other waits for its result. The use is recorded before the
+ * join message is posted, and the pointer notes the post: a check retried
+ * after a failed post (a 502) finds the use it recorded, attributes nothing
+ * again, and posts the message once (with a nonce the platform enforces,
+ * so a post that went through before the failure is not doubled).
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound } from '../../shared/errors.js';
 import { nextRecordId, recordIdAhead } from '../../shared/db/record-ids.js';
@@ -33,6 +36,7 @@ import {
   type InviteUse,
   claimInviteUse,
   claimVanityUse,
+  claimJoin,
   claimedVanityUses,
   insertInvite,
   insertUse,
@@ -42,6 +46,8 @@ import {
   markJoinPosted,
   markLeft,
   memberKey,
+  memberPointer,
+  releaseJoin,
   setVanityBaseline,
   updateInvite,
   useOfPointer,
@@ -52,6 +58,10 @@ export const MODULE = 'invite-tracker';
 const DELETED_CANDIDATE_MS = 60_000;
 /** A join check for a member whose latest use is this recent and not left is the same join retried (or redelivered). */
 const JOIN_RETRY_MS = 15 * 60 * 1000;
+/** How long a claimed join check may take before another check of the member takes it over (the first one crashed). */
+const JOIN_CLAIM_MS = 60_000;
+/** How long a check that lost the claim to another check of the same join waits for its result. */
+const JOIN_WAIT_MS = 5_000;
 const COUNT_WINDOW_MS = 31 * 24 * 3600 * 1000;
 /** Joins racing for increments each retry after losing one; as many as may arrive at once. */
 const MAX_ATTEMPTS = 50;
@@ -270,15 +280,51 @@ async function recordJoin(guildId: string, memberId: string, settings: Record<st
   return use;
 }
 
+/**
+ * Another check of the same join (delivered twice at once) claimed it: its
+ * result, once recorded, is this one's too. It posts the message; this one
+ * does not.
+ */
+async function sameJoinElsewhere(guildId: string, memberId: string, read: Record<string, unknown> | null): Promise<{ use: InviteUse; posted: boolean }> {
+  const deadline = Date.now() + JOIN_WAIT_MS;
+  while (Date.now() < deadline) {
+    await sleep(100);
+    const pointer = await memberPointer(guildId, memberId);
+    if (pointer && pointer.use_sk !== undefined && pointer.use_sk !== read?.use_sk) {
+      const found = await useOfPointer(guildId, pointer);
+      if (found) return found;
+    }
+  }
+  throw databaseFailed(`Another check of member ${memberId}'s join is under way; try this one again.`);
+}
+
+/** {@link recordJoin} under this check's claim: a failure before the use is recorded gives the claim back (a failed request changes nothing). */
+async function recordJoinOrRelease(guildId: string, memberId: string, settings: Record<string, unknown>, id: Promise<number>, token: string): Promise<InviteUse> {
+  try {
+    return await recordJoin(guildId, memberId, settings, id);
+  } catch (error) {
+    await releaseJoin(guildId, memberId, token).catch(() => undefined);
+    throw error;
+  }
+}
+
 /** `/events/join/check-invite` (acting member: who joined). */
 export async function checkJoin(guildId: string, memberId: string) {
   const id = recordIdAhead('invite-tracker.use');
   const { state, item: pointer } = await requireEnabledWithState(guildId, MODULE, memberKey(guildId, memberId));
   const settings = state.settings ?? {};
-  const retried = await joinRetried(guildId, pointer);
-  const use = retried?.use ?? (await recordJoin(guildId, memberId, settings, id));
-  let posted = retried?.posted === true;
-  if (!posted) {
+  let join = await joinRetried(guildId, pointer);
+  let postsHere = true;
+  if (!join) {
+    const underWay = typeof pointer?.pending === 'string' && Date.now() - Number(pointer.pending_at) < JOIN_CLAIM_MS;
+    const token = randomUUID();
+    const claimed = !underWay && (await claimJoin(guildId, memberId, pointer, token));
+    postsHere = claimed;
+    join = claimed ? { use: await recordJoinOrRelease(guildId, memberId, settings, id, token), posted: false } : await sameJoinElsewhere(guildId, memberId, pointer);
+  }
+  const use = join.use;
+  let posted = join.posted;
+  if (!posted && postsHere) {
     posted = await postMessage(guildId, settings, 'join', use, async () => {
       const member = (await platform.getMember(guildId, memberId)) as GuildMember & { user: User };
       return { ...member.user, nick: member.nick ?? null };

@@ -263,6 +263,19 @@ describe('conformance (contract 11 and 12)', () => {
     expect(ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites[0].current_uses).toBe(1);
   });
 
+  it('attributes one join delivered twice at once once, and posts once', async () => {
+    const { guild, channel } = await ownGuild((channel) => ({ join_messages_enabled: true, join_messages_channel: channel, join_message_content: '<user_mention> by <inviter_mention>' }));
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    const answers = await Promise.all([check(guild, member), check(guild, member)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    for (const answer of answers) expect(ok(answer).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    expect(await allUses(guild)).toEqual([expect.objectContaining({ member_id: member, inviter_id: owner, attribution: 'exact' })]);
+    expect((await postedIn(channel)).map((m) => m.content)).toEqual([`<@${member}> by <@${owner}>`]);
+  });
+
   it('lists invites newest first', async () => {
     const { guild, channel } = await ownGuild();
     const made: string[] = [];
