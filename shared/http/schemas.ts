@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { parseSnowflake } from '../ids.js';
+import { isIntegerTooBig } from './validation.js';
 
 /**
  * Schema building blocks every endpoint shares: snowflake IDs, query-string
@@ -54,7 +55,11 @@ export function codedMeta(meanings: Readonly<Record<number | string, string>>, a
  * ({@link codedMeta}). A value of another type is a 400; the route's own
  * rule refuses an integer outside them (422).
  */
-export const codedInt = (meanings: Readonly<Record<number, string>>, about?: string) => meta(z.int(), codedMeta(meanings, about));
+export function codedInt(meanings: Readonly<Record<number, string>>, about?: string) {
+  const allowed = `must be one of: ${Object.keys(meanings).join(', ')}`;
+  // An integer past 2^53 is out of range like any other (422): say which values are allowed; other problems get the usual words.
+  return meta(z.int({ error: (issue) => (isIntegerTooBig(issue) ? allowed : undefined) }), codedMeta(meanings, about));
+}
 
 /** A copy of the schema whose documentation is `description`. */
 export function describe<T extends z.ZodMiniType>(schema: T, description: string): T {

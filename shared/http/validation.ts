@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { AppError } from '../errors.js';
 
 /**
@@ -29,14 +29,8 @@ export function isShapeIssue(issue: Issue): boolean {
  * well-typed, only too big, so a rule (422) like any other integer out of
  * range, whatever its size.
  */
-function isIntegerTooBig(issue: { code: string; input?: unknown; expected?: string }): boolean {
+export function isIntegerTooBig(issue: { code: string; input?: unknown; expected?: string }): boolean {
   return issue.code === 'invalid_type' && typeof issue.input === 'bigint' && (issue.expected === 'number' || issue.expected === 'int');
-}
-
-/** The allowed values a schema's documentation lists (`meta(z.int(), { enum })`), if any. */
-function documentedValues(inst: unknown): unknown[] | null {
-  const data = inst ? (z.globalRegistry.get(inst as z.ZodMiniType) as { enum?: unknown[] } | undefined) : undefined;
-  return Array.isArray(data?.enum) ? data.enum : null;
 }
 
 /** A value's JSON type, as JSON Schema names it; a bigint is a JSON integer too big for a number. */
@@ -90,10 +84,7 @@ const unit = (origin: string | undefined) =>
 export function problemOf(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type': {
-      if (isIntegerTooBig(issue)) {
-        const values = documentedValues(issue.inst);
-        return values ? `must be one of: ${values.map((v) => JSON.stringify(v)).join(', ')}` : `must be at most ${Number.MAX_SAFE_INTEGER} and at least ${-Number.MAX_SAFE_INTEGER}`;
-      }
+      if (isIntegerTooBig(issue)) return `must be at most ${Number.MAX_SAFE_INTEGER} and at least ${-Number.MAX_SAFE_INTEGER}`;
       const expected = EXPECTED[issue.expected] ?? issue.expected;
       if (issue.input === undefined) return `is required (${expected})`;
       return `must be ${expected}, not ${describe(issue.input)}`;
