@@ -4161,7 +4161,9 @@ export interface components {
             winner_count: number;
             /** @enum {string} */
             status: "running" | "ended";
+            /** @description When the giveaway ends (or ended): ISO 8601 UTC */
             end_time: string;
+            /** @description When its data is deleted (the end + save_duration_timeout), ISO 8601 UTC; null while running */
             delete_at: string | null;
             edited_with_results: boolean;
             /** @description Member IDs joined by commas, in numeric order */
@@ -4249,9 +4251,15 @@ export interface components {
              */
             channel_id: string;
             message_id: string | null;
-            /** @description 1 platform-native poll, 2 service poll */
+            /**
+             * @description 1: platform-native poll: the platform's own poll message, which counts the votes (question <= 300, 1..10 answers of <= 55 characters, 1 hour to 32 days); 2: service poll: a message the service posts and renders, whose votes the service counts (1..25 answers).
+             * @enum {unknown}
+             */
             poll_type: 1 | 2;
-            /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls */
+            /**
+             * @description 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. null for native polls.
+             * @enum {unknown}
+             */
             poll_answer_type: 1 | 2 | 3 | null;
             question: string;
             description: string | null;
@@ -4382,7 +4390,7 @@ export interface components {
              */
             last_update: string;
             /**
-             * @description 1 public (anyone may send it), 2 private (only its owner)
+             * @description 1: public: anyone in the guild may send it; 2: private: only its owner may send it.
              * @enum {integer}
              */
             visibility: 1 | 2;
@@ -4424,7 +4432,11 @@ export interface components {
             id: number;
             /** @description Snowflake ID as a decimal string */
             guild_id: string;
-            verifier_type: number;
+            /**
+             * @description 1: click to pass: a Verify button, one click verifies; 2: passphrase: an Enter passphrase button opens a modal where the member types verifier_passphrase; 3: web: a link button to the service's verification page, whose one-time token is the credential.
+             * @enum {integer}
+             */
+            verifier_type: 1 | 2 | 3;
             /** @description Role IDs joined by commas */
             verifier_verified_role_ids: string;
             verifier_message_is_embed: boolean;
@@ -4708,7 +4720,10 @@ export interface operations {
     "auth.list-api-keys": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -4752,6 +4767,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -4815,6 +4835,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "key_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -4882,7 +4908,10 @@ export interface operations {
     "reactionroles.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -4928,6 +4957,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5011,6 +5045,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5094,6 +5133,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5134,7 +5178,10 @@ export interface operations {
     "reactionroles.list-panels": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -5187,6 +5234,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "panel_type": "emoji",
+                 *       "limit_roles_to_one": false,
+                 *       "supports_remove": false,
+                 *       "remove_roles_from_users_on_entry_delete": false,
+                 *       "is_register": false,
+                 *       "channel_id": "1234567890123456789",
+                 *       "keep_counter_at_one": false,
+                 *       "delete_unrelated_emoji_reactions": false,
+                 *       "is_embed": false,
+                 *       "content": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5240,12 +5302,18 @@ export interface operations {
     "reactionroles.get-panel": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
@@ -5285,13 +5353,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "panel_type": "emoji",
+                 *       "limit_roles_to_one": false,
+                 *       "supports_remove": false,
+                 *       "remove_roles_from_users_on_entry_delete": false,
+                 *       "message_is_embed": false,
+                 *       "keep_counter_at_one": false,
+                 *       "delete_unrelated_emoji_reactions": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5342,13 +5425,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5389,12 +5480,18 @@ export interface operations {
     "reactionroles.list-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
@@ -5434,13 +5531,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "role_ids": [
+                 *         "1234567890123456780"
+                 *       ],
+                 *       "emoji_name": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5486,14 +5595,23 @@ export interface operations {
     "reactionroles.get-entry": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
-                /** @description The reactionrole entry ID. */
+                /**
+                 * @description The reactionrole entry ID.
+                 * @example text
+                 */
                 reactionrole_entry_id: string;
             };
             cookie?: never;
@@ -5533,15 +5651,29 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
-                /** @description The reactionrole entry ID. */
+                /**
+                 * @description The reactionrole entry ID.
+                 * @example text
+                 */
                 reactionrole_entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "role_ids": [
+                 *         "1234567890123456780"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5586,15 +5718,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The reactionrole panel ID. */
+                /**
+                 * @description The reactionrole panel ID.
+                 * @example text
+                 */
                 reactionrole_panel_id: string;
-                /** @description The reactionrole entry ID. */
+                /**
+                 * @description The reactionrole entry ID.
+                 * @example text
+                 */
                 reactionrole_entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5643,6 +5786,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789",
+                 *       "interaction_type": "component",
+                 *       "interaction_custom_id": "text",
+                 *       "interaction_id_token": "text",
+                 *       "application_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5653,6 +5807,7 @@ export interface operations {
                     /** @enum {string} */
                     interaction_type: "component" | "reaction_add" | "reaction_delete";
                     interaction_custom_id?: string | null;
+                    /** @description The interaction's token (the `token` the platform gave the bot with the member's interaction), with application_id: the service answers the member through the interaction webhook with it (ephemeral). Required when interaction_type is component. */
                     interaction_id_token?: string | null;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     application_id?: string | null;
@@ -5718,6 +5873,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5762,9 +5923,15 @@ export interface operations {
     "reactionroles.privacy-get": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -5814,6 +5981,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -5884,7 +6057,10 @@ export interface operations {
     "polls.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -5930,6 +6106,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6013,6 +6194,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6119,7 +6305,10 @@ export interface operations {
     "polls.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -6165,6 +6354,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "save_duration_timeout": 1,
+                 *       "delete_ended_platform_polls": false,
+                 *       "delete_ended_service_polls": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6213,6 +6410,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6253,7 +6455,10 @@ export interface operations {
     "polls.list-polls": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -6306,19 +6511,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "poll_type": 1,
+                 *       "question": "text",
+                 *       "answers": [
+                 *         {
+                 *           "answer_text": "text"
+                 *         }
+                 *       ],
+                 *       "is_multi_select": false,
+                 *       "poll_owner_id": "1234567890123456789",
+                 *       "poll_duration": "1d"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     channel_id: string;
                     /**
-                     * @description 1 platform-native poll, 2 service poll
+                     * @description 1: platform-native poll: the platform's own poll message, which counts the votes (question <= 300, 1..10 answers of <= 55 characters, 1 hour to 32 days); 2: service poll: a message the service posts and renders, whose votes the service counts (1..25 answers).
                      * @enum {integer}
                      */
                     poll_type: 1 | 2;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     message_id?: string | null;
-                    /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown (ignored for native polls) */
+                    /** @description Service polls (poll_type 2), required there; ignored for native polls. 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. */
                     poll_answer_type?: number | null;
                     question: string;
                     description?: string | null;
@@ -6336,9 +6557,14 @@ export interface operations {
                     max_votes_per_answer?: number | null;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     poll_owner_id: string;
+                    /**
+                     * @description How long the poll runs: a whole number followed by a unit, s (seconds), m (minutes), h (hours) or d (days), such as 45s, 30m, 12h or 7d. Platform-native polls (poll_type 1): 1 hour to 32 days; service polls: at most 365 days.
+                     * @example 1d
+                     */
                     poll_duration: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 } & (unknown & {
                     /** @description Must be null: the service posts the poll message itself */
@@ -6379,12 +6605,18 @@ export interface operations {
     "polls.get-poll": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The poll ID. */
+                /**
+                 * @description The poll ID.
+                 * @example text
+                 */
                 poll_id: string;
             };
             cookie?: never;
@@ -6427,13 +6659,25 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The poll ID. */
+                /**
+                 * @description The poll ID.
+                 * @example text
+                 */
                 poll_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "question": "text",
+                 *       "max_votes_per_answer": 1,
+                 *       "is_multi_select": false,
+                 *       "is_anonymous": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6442,8 +6686,9 @@ export interface operations {
                     max_votes_per_answer: number;
                     is_multi_select: boolean;
                     is_anonymous: boolean;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -6486,18 +6731,27 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The poll ID. */
+                /**
+                 * @description The poll ID.
+                 * @example text
+                 */
                 poll_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -6540,18 +6794,27 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The poll ID. */
+                /**
+                 * @description The poll ID.
+                 * @example text
+                 */
                 poll_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -6598,6 +6861,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "action": "add",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6614,8 +6884,9 @@ export interface operations {
                     channel_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     interacted_message_id?: string | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -6670,6 +6941,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "interacted_message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6720,19 +6998,37 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "poll_type": 1,
+                 *       "question": "text",
+                 *       "answers": [
+                 *         {
+                 *           "answer_text": "text"
+                 *         }
+                 *       ],
+                 *       "is_multi_select": false,
+                 *       "poll_id": "text",
+                 *       "edited_with_results": false,
+                 *       "end_time": 1,
+                 *       "sent_by_service": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     channel_id: string;
                     /**
-                     * @description 1 platform-native poll, 2 service poll
+                     * @description 1: platform-native poll: the platform's own poll message, which counts the votes (question <= 300, 1..10 answers of <= 55 characters, 1 hour to 32 days); 2: service poll: a message the service posts and renders, whose votes the service counts (1..25 answers).
                      * @enum {integer}
                      */
                     poll_type: 1 | 2;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     message_id?: string | null;
-                    /** @description Service polls: 1 emoji reactions, 2 buttons, 3 dropdown (ignored for native polls) */
+                    /** @description Service polls (poll_type 2), required there; ignored for native polls. 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. */
                     poll_answer_type?: number | null;
                     question: string;
                     description?: string | null;
@@ -6752,7 +7048,9 @@ export interface operations {
                     poll_owner_id?: string | null;
                     poll_id: string;
                     edited_with_results: boolean;
+                    /** @description When the poll ends, in epoch seconds (UTC) */
                     end_time: number;
+                    /** @description When the poll is deleted, in epoch seconds (UTC), or null */
                     delete_at?: number | null;
                     language?: string | null;
                     auto_delete?: number | null;
@@ -6799,6 +7097,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "question": "text",
+                 *       "max_votes_per_answer": 1,
+                 *       "is_multi_select": false,
+                 *       "is_anonymous": false,
+                 *       "poll_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6850,6 +7158,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "poll_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6899,6 +7213,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "poll_id": "text",
+                 *       "action": "add",
+                 *       "answer_id": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6959,6 +7281,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "poll_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -6999,9 +7327,15 @@ export interface operations {
     "polls.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -7051,6 +7385,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7121,7 +7461,10 @@ export interface operations {
     "socials.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -7167,6 +7510,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7250,6 +7598,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7356,7 +7709,10 @@ export interface operations {
     "socials.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -7410,6 +7766,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "monitor_forum": false,
+                 *       "monitor_rss": false,
+                 *       "monitor_stream": false,
+                 *       "monitor_video": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7467,6 +7832,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7571,7 +7941,10 @@ export interface operations {
     "socials.list-forum": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -7636,6 +8009,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "community": "text",
+                 *       "target_channel_id": "1234567890123456789",
+                 *       "mention_everyone": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7697,6 +8078,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "community": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7768,6 +8155,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "community": "text",
+                 *       "url": "https://example.com/feed"
+                 *     }
+                 */
                 "application/json": {
                     community: string;
                     /** Format: uri */
@@ -7808,7 +8201,10 @@ export interface operations {
     "socials.list-stream": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -7873,6 +8269,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "stream_account": "text",
+                 *       "target_channel_id": "1234567890123456789",
+                 *       "mention_everyone": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -7934,6 +8338,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "stream_account": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8005,6 +8415,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stream_account": "text"
+                 *     }
+                 */
                 "application/json": {
                     stream_account: string;
                 };
@@ -8043,7 +8458,10 @@ export interface operations {
     "socials.list-rss": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -8109,6 +8527,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "rss_feed": "text",
+                 *       "target_channel_id": "1234567890123456789",
+                 *       "mention_everyone": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8171,6 +8597,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "rss_feed": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8244,6 +8676,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rss_feed_url": "text",
+                 *       "entry_title": "text",
+                 *       "entry_description": "text"
+                 *     }
+                 */
                 "application/json": {
                     rss_feed_url: string;
                     entry_title: string;
@@ -8284,7 +8723,10 @@ export interface operations {
     "socials.list-video": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -8351,6 +8793,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "video_channel_handle": "text",
+                 *       "target_channel_id": "1234567890123456789",
+                 *       "mention_everyone": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8414,6 +8864,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "video_channel_handle": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8489,6 +8945,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "uploads_playlist_id": "text",
+                 *       "video_id": "text",
+                 *       "video_title": "text"
+                 *     }
+                 */
                 "application/json": {
                     uploads_playlist_id: string;
                     video_id: string;
@@ -8535,6 +8998,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action_type": "add",
+                 *       "community": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action_type: "add" | "remove";
@@ -8581,6 +9050,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action_type": "add",
+                 *       "stream_account": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action_type: "add" | "remove";
@@ -8621,7 +9096,10 @@ export interface operations {
     "socials.get-uploads-playlist-id": {
         parameters: {
             query: {
-                /** @description The channel handle. */
+                /**
+                 * @description The channel handle.
+                 * @example text
+                 */
                 channel_handle: string;
             };
             header?: never;
@@ -8704,6 +9182,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8747,9 +9232,15 @@ export interface operations {
     "socials.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -8799,6 +9290,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8869,7 +9366,10 @@ export interface operations {
     "serverstats.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -8915,6 +9415,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -8998,6 +9503,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9075,7 +9585,10 @@ export interface operations {
     "serverstats.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -9148,6 +9661,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9243,6 +9761,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9295,7 +9818,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9336,7 +9863,10 @@ export interface operations {
     "serverstats.list-counters": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -9362,7 +9892,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9395,10 +9929,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "counter_type": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    counter_type: number;
+                    /**
+                     * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                     * @enum {integer}
+                     */
+                    counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                     new_format?: string | null;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     new_role_id?: string | null;
@@ -9424,7 +9968,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9452,12 +10000,18 @@ export interface operations {
     "serverstats.get-counter": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The counter ID. */
+                /**
+                 * @description The counter ID.
+                 * @example text
+                 */
                 counter_id: string;
             };
             cookie?: never;
@@ -9481,7 +10035,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9510,13 +10068,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The counter ID. */
+                /**
+                 * @description The counter ID.
+                 * @example text
+                 */
                 counter_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9541,7 +10107,11 @@ export interface operations {
                                 counter_id: string;
                                 /** @description Snowflake ID as a decimal string */
                                 channel_id: string;
-                                counter_type: number;
+                                /**
+                                 * @description 1: statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>); 2: online members; 4: offline members; 5: do-not-disturb members; 6: members; 7: members with the role new_role_id (<role_name>); 8: server boosts; 9: channels; 10: roles. Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).
+                                 * @enum {integer}
+                                 */
+                                counter_type: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
                                 format: string;
                                 role_id: string | null;
                                 goal_count: number | null;
@@ -9575,6 +10145,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id?: string | null;
@@ -9620,6 +10191,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9667,6 +10244,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9714,6 +10297,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9763,6 +10353,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9812,6 +10409,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9859,6 +10462,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -9900,7 +10509,10 @@ export interface operations {
     "serverstats.stats.activities.presence.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -9966,6 +10578,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "presence_user_id": "1234567890123456789",
+                 *       "activities": [
+                 *         {
+                 *           "activity_type": 1,
+                 *           "name": "text"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10013,7 +10637,10 @@ export interface operations {
     "serverstats.stats.activities.statuses.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10075,6 +10702,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "online_count": 1,
+                 *       "offline_count": 1,
+                 *       "dnd_count": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10117,7 +10752,10 @@ export interface operations {
     "serverstats.stats.commands.used.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10181,6 +10819,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "initiator_id": "1234567890123456789",
+                 *       "command": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10223,7 +10868,10 @@ export interface operations {
     "serverstats.stats.members.joined.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10284,6 +10932,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "joined_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10325,7 +10979,10 @@ export interface operations {
     "serverstats.stats.members.left.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10386,6 +11043,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "left_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10427,7 +11090,10 @@ export interface operations {
     "serverstats.stats.members.total.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10487,6 +11153,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "current_members": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10527,7 +11199,10 @@ export interface operations {
     "serverstats.stats.messages.sent.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10596,6 +11271,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "author_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10641,7 +11324,10 @@ export interface operations {
     "serverstats.stats.messages.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10710,6 +11396,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "author_id": "1234567890123456789",
+                 *       "message_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10755,7 +11449,10 @@ export interface operations {
     "serverstats.stats.voice.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10823,6 +11520,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "left_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10872,6 +11576,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "joined_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -10915,7 +11626,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.responses.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -10978,6 +11692,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11019,7 +11739,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.responses.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11082,6 +11805,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11123,7 +11852,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11186,6 +11918,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11227,7 +11965,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11290,6 +12031,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11331,7 +12078,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.hit.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11395,6 +12145,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789",
+                 *       "trigger_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11437,7 +12194,10 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11497,6 +12257,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11537,7 +12303,10 @@ export interface operations {
     "serverstats.stats.modules.invite-tracker.invite.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11600,6 +12369,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11641,7 +12416,10 @@ export interface operations {
     "serverstats.stats.modules.invite-tracker.invite.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11704,6 +12482,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11745,7 +12529,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11808,6 +12595,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11849,7 +12642,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -11912,6 +12708,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -11953,7 +12755,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.enters.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12016,6 +12821,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12057,7 +12868,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.leaves.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12120,6 +12934,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12161,7 +12981,10 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.rerolled.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12224,6 +13047,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12265,7 +13094,10 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12328,6 +13160,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12369,7 +13207,10 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12432,6 +13273,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12473,7 +13320,10 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.manually-closed.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12536,6 +13386,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "closing_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12577,7 +13433,10 @@ export interface operations {
     "serverstats.stats.modules.polls.vote.added.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12640,6 +13499,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12681,7 +13546,10 @@ export interface operations {
     "serverstats.stats.modules.polls.vote.removed.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12744,6 +13612,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12785,7 +13659,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.panels.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12848,6 +13725,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12889,7 +13772,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.panels.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -12952,6 +13838,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -12993,7 +13885,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.reactionroles.added.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13056,6 +13951,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13097,7 +13998,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.reactionroles.removed.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13160,6 +14064,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13201,7 +14111,10 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13261,6 +14174,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13301,7 +14220,10 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13364,6 +14286,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13405,7 +14333,10 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13468,6 +14399,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13509,7 +14446,10 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.send.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13568,6 +14508,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13607,7 +14552,10 @@ export interface operations {
     "serverstats.stats.modules.reminders.send-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13667,6 +14615,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "send_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13707,7 +14661,10 @@ export interface operations {
     "serverstats.stats.modules.rules.rule.added.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13770,6 +14727,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13811,7 +14774,10 @@ export interface operations {
     "serverstats.stats.modules.rules.rule.removed.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13874,6 +14840,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -13915,7 +14887,10 @@ export interface operations {
     "serverstats.stats.modules.rules.check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -13975,6 +14950,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14015,7 +14996,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.creation-channels.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14078,6 +15062,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14119,7 +15109,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.creation-channels.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14182,6 +15175,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14223,7 +15222,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.tempchannels.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14286,6 +15288,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14327,7 +15335,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.created-check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14387,6 +15398,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14427,7 +15444,10 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.deleted-check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14487,6 +15507,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14527,7 +15553,10 @@ export interface operations {
     "serverstats.stats.modules.tickets.panels.created.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14590,6 +15619,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14631,7 +15666,10 @@ export interface operations {
     "serverstats.stats.modules.tickets.panels.deleted.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14694,6 +15732,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "deleting_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14735,7 +15779,10 @@ export interface operations {
     "serverstats.stats.modules.tickets.types.added.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14798,6 +15845,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "creating_user_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14839,7 +15892,10 @@ export interface operations {
     "serverstats.stats.modules.verifier.check-time.fetch": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description The days. */
                 days?: number;
@@ -14899,6 +15955,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "check_time": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -14939,9 +16001,15 @@ export interface operations {
     "serverstats.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -14991,6 +16059,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15061,7 +16135,10 @@ export interface operations {
     "welcoming.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -15107,6 +16184,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15190,6 +16272,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15267,7 +16354,10 @@ export interface operations {
     "welcoming.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -15332,6 +16422,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15412,6 +16507,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15454,8 +16554,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15492,10 +16595,13 @@ export interface operations {
     "welcoming.list-responses": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description The response type. */
-                response_type?: number;
+                /** @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves. */
+                response_type?: 1 | 2 | 3;
             };
             header?: never;
             path?: never;
@@ -15518,8 +16624,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15550,10 +16659,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "response_type": 1,
+                 *       "is_embed": false,
+                 *       "content": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    response_type: number;
+                    /**
+                     * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                     * @enum {integer}
+                     */
+                    response_type: 1 | 2 | 3;
                     is_embed: boolean;
                     content: string;
                 };
@@ -15575,8 +16696,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15602,12 +16726,18 @@ export interface operations {
     "welcoming.get-response": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The response ID. */
+                /**
+                 * @description The response ID.
+                 * @example text
+                 */
                 response_id: string;
             };
             cookie?: never;
@@ -15629,8 +16759,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15657,13 +16790,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response ID. */
+                /**
+                 * @description The response ID.
+                 * @example text
+                 */
                 response_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15686,8 +16827,11 @@ export interface operations {
                                 /** @description Platform snowflake ID */
                                 guild_id: string;
                                 response_id: string;
-                                /** @description 1 DM welcome, 2 channel welcome, 3 channel leave */
-                                response_type: number;
+                                /**
+                                 * @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves.
+                                 * @enum {integer}
+                                 */
+                                response_type: 1 | 2 | 3;
                                 is_embed: boolean;
                                 content: string;
                                 created_at: string;
@@ -15713,7 +16857,10 @@ export interface operations {
     "welcoming.list-timedroles": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -15769,6 +16916,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "role_id": "1234567890123456789",
+                 *       "add_after": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15821,12 +16975,18 @@ export interface operations {
     "welcoming.get-timedrole": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The timedrole ID. */
+                /**
+                 * @description The timedrole ID.
+                 * @example text
+                 */
                 timedrole_id: string;
             };
             cookie?: never;
@@ -15876,13 +17036,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The timedrole ID. */
+                /**
+                 * @description The timedrole ID.
+                 * @example text
+                 */
                 timedrole_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15941,6 +17109,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -15989,6 +17162,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16037,6 +17215,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16085,6 +17268,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16130,6 +17318,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16169,9 +17362,15 @@ export interface operations {
     "welcoming.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -16221,6 +17420,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16291,7 +17496,10 @@ export interface operations {
     "invite-tracker.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -16337,6 +17545,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16420,6 +17633,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16497,7 +17715,10 @@ export interface operations {
     "invite-tracker.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -16543,6 +17764,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16600,6 +17826,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16641,7 +17872,10 @@ export interface operations {
     "invite-tracker.list-invites": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -16690,6 +17924,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "max_uses": 1,
+                 *       "max_age": 1,
+                 *       "is_temporary": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16698,8 +17941,9 @@ export interface operations {
                     max_uses: number;
                     max_age: number;
                     is_temporary: boolean;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -16745,12 +17989,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "invite_code": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
                     invite_code: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -16788,9 +18039,15 @@ export interface operations {
     "invite-tracker.get-uses": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 inviter_id: string;
             };
             header?: never;
@@ -16836,6 +18093,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "invite_code": "text",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16884,6 +18148,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "invite_code": "text"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16933,6 +18203,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -16981,6 +18256,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17020,9 +18300,15 @@ export interface operations {
     "invite-tracker.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -17072,6 +18358,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17142,7 +18434,10 @@ export interface operations {
     "giveaways.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -17188,6 +18483,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17271,6 +18571,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17348,7 +18653,10 @@ export interface operations {
     "giveaways.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -17394,6 +18702,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17441,6 +18754,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17481,7 +18799,10 @@ export interface operations {
     "giveaways.list-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -17527,6 +18848,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789",
+                 *       "giveaway_owner_id": "1234567890123456789",
+                 *       "prize": "text",
+                 *       "winner_count": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -17536,10 +18866,12 @@ export interface operations {
                     giveaway_owner_id: string;
                     prize: string;
                     winner_count: number;
+                    /** @description When the giveaway ends, 1 second to 365 days ahead: a duration from now, a whole number followed by s (seconds), m (minutes), h (hours) or d (days) such as 30m or 7d (^[1-9][0-9]*[smhd]$), or an ISO 8601 date-time such as 2026-12-24T18:00:00Z. Null or left out: 1d. */
                     end_time?: string | null;
                     description?: string | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17577,12 +18909,18 @@ export interface operations {
     "giveaways.get-entry": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
@@ -17625,21 +18963,30 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
                     new_prize?: string | null;
                     new_description?: string | null;
                     new_winner_count?: number | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17682,18 +19029,27 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17736,18 +19092,27 @@ export interface operations {
                 "X-Acting-User-Id": string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17790,18 +19155,27 @@ export interface operations {
                 "X-Acting-User-Id": string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17844,18 +19218,27 @@ export interface operations {
                 "X-Acting-User-Id"?: string;
             };
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -17893,9 +19276,15 @@ export interface operations {
     "giveaways.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -17945,6 +19334,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18015,7 +19410,10 @@ export interface operations {
     "verifier.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -18061,6 +19459,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18144,6 +19547,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18221,7 +19629,10 @@ export interface operations {
     "verifier.get-settings": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -18267,6 +19678,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18321,6 +19737,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18361,7 +19782,10 @@ export interface operations {
     "verifier.list-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -18401,12 +19825,18 @@ export interface operations {
     "verifier.get-entry": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
@@ -18453,13 +19883,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "requester": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
-                    requester?: string | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description Who asked for the verification: the member themselves on join, or an admin (req) */
+                    requester: string;
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -18507,6 +19944,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "verifier_id": "text"
+                 *     }
+                 */
                 "application/json": {
                     verifier_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
@@ -18557,7 +19999,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The verifier ID. */
+                /**
+                 * @description The verifier ID.
+                 * @example text
+                 */
                 verifier_id: string;
             };
             cookie?: never;
@@ -18638,7 +20083,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The verifier ID. */
+                /**
+                 * @description The verifier ID.
+                 * @example text
+                 */
                 verifier_id: string;
             };
             cookie?: never;
@@ -18714,9 +20162,15 @@ export interface operations {
     "verifier.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -18766,6 +20220,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18836,7 +20296,10 @@ export interface operations {
     "tags.status": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
@@ -18882,6 +20345,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -18965,6 +20433,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -19048,6 +20521,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -19088,7 +20566,10 @@ export interface operations {
     "tags.list-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -19146,6 +20627,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "owner_id": "1234567890123456789",
+                 *       "content": "text",
+                 *       "visibility": 1,
+                 *       "names": [
+                 *         "text"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -19153,14 +20645,15 @@ export interface operations {
                     owner_id: string;
                     content: string;
                     /**
-                     * @description 1 public (anyone may send it), 2 private (only its owner)
+                     * @description 1: public: anyone in the guild may send it; 2: private: only its owner may send it.
                      * @enum {integer}
                      */
                     visibility: 1 | 2;
                     /** @description 1..10 names of 1..32 characters without spaces, unique in the guild ignoring case */
                     names: string[];
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -19199,12 +20692,18 @@ export interface operations {
     "tags.get-entry": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
             };
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
@@ -19245,13 +20744,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -19261,8 +20768,9 @@ export interface operations {
                     visibility?: (1 | 2) | null;
                     /** @description Replaces every name of the tag */
                     names?: string[] | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -19303,18 +20811,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -19355,13 +20872,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The entry ID. */
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
                 entry_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "channel_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
@@ -19369,8 +20895,9 @@ export interface operations {
                     channel_id: string;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     user_mention_id?: string | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
                     application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
                     token?: string | null;
                 };
             };
@@ -19408,9 +20935,15 @@ export interface operations {
     "tags.privacy-get-user-entries": {
         parameters: {
             query: {
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 guild_id: string;
-                /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
                 privacy_member_id: string;
             };
             header?: never;
@@ -19460,6 +20993,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "privacy_member_id": "1234567890123456789"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;

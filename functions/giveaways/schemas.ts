@@ -35,8 +35,8 @@ export const GiveawayRecord = meta(
     description: z.nullable(z.string()),
     winner_count: z.int(),
     status: z.enum(['running', 'ended']),
-    end_time: z.string(),
-    delete_at: z.nullable(z.string()),
+    end_time: describe(z.string(), 'When the giveaway ends (or ended): ISO 8601 UTC'),
+    delete_at: describe(z.nullable(z.string()), 'When its data is deleted (the end + save_duration_timeout), ISO 8601 UTC; null while running'),
     edited_with_results: z.boolean(),
     participants: describe(z.string(), 'Member IDs joined by commas, in numeric order'),
     participant_count: z.int(),
@@ -63,9 +63,16 @@ export const CreateBody = z.object({
   giveaway_owner_id: snowflake,
   prize: z.string().check(z.minLength(1), z.maxLength(256)),
   winner_count: z.int().check(z.gte(1), z.lte(50)),
-  end_time: z.pipe(
-    z.nullish(z.string()),
-    z.transform((v) => v ?? '1d'),
+  end_time: meta(
+    z.pipe(
+      z.nullish(z.string()),
+      z.transform((v) => v ?? '1d'),
+    ),
+    {
+      description:
+        'When the giveaway ends, 1 second to 365 days ahead: a duration from now, a whole number followed by s (seconds), m (minutes), h (hours) or d (days) such as 30m or 7d (^[1-9][0-9]*[smhd]$), or an ISO 8601 date-time such as 2026-12-24T18:00:00Z. Null or left out: 1d.',
+      examples: ['7d'],
+    },
   ),
   description: orNull(z.string().check(z.maxLength(1000))),
   ...interactionFields,

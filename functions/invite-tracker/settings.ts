@@ -10,7 +10,7 @@ import { updateSettings } from '../../shared/modules/settings.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
 import { deleteModuleItems } from './store.js';
-import { MODULE, inviteRecord } from './tracker.js';
+import { MODULE, inviteRecord, newestFirst } from './tracker.js';
 
 export async function getSettings(guildId: string) {
   return { settings: settingsRecord(guildId, await requireEnabled(guildId, MODULE)) };
@@ -32,5 +32,5 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
   const { invites, uses } = await deleteModuleItems(guildId);
-  return { settings, invites: invites.map(inviteRecord), stats_uses: uses };
+  return { settings, invites: invites.sort(newestFirst).map(inviteRecord), stats_uses: uses };
 }

@@ -7,7 +7,7 @@
  * | invite        | `INVITE#<code>`             | the record; `current_uses` = uses claimed by joins      |
  * | vanity        | `INVITEVANITY`              | the vanity URL's uses claimed by joins                  |
  * | use           | `INVITEUSE#<time>#<id>`     | the record (31 days); gsi1 by inviter, gsi2 by member   |
- * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use (the leave check)    |
+ * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use, whether its join message was posted, and the join check under way (`pending`) |
  *
  * A join claims one increment of an invite's uses with a conditional write
  * of `current_uses` from n to n + 1, so two joins at once never claim the
@@ -37,6 +37,8 @@ export interface Invite {
   owner_id: string | null;
   /** When the platform said it was deleted (epoch ms); a deleted single-use invite stays a candidate 60 s. */
   _deleted_at: number | null;
+  /** When the invite was made, as the platform says (ISO 8601): lists answer newest first. Absent on invites recorded before it was kept. */
+  _created_at?: string | null;
 }
 
 export interface InviteUse {
@@ -57,7 +59,7 @@ const USE_PREFIX = 'INVITEUSE#';
 export const inviteKey = (guildId: string, code: string): Key => ({ pk: guildKey(guildId), sk: `${INVITE_PREFIX}${code}` });
 const vanityKey = (guildId: string): Key => ({ pk: guildKey(guildId), sk: 'INVITEVANITY' });
 const useKey = (use: Pick<InviteUse, 'guild_id' | 'timestamp' | 'id'>): Key => ({ pk: guildKey(use.guild_id), sk: `${USE_PREFIX}${use.timestamp}#${use.id}` });
-const memberKey = (guildId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `INVITEMEMBER#${memberId}` });
+export const memberKey = (guildId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `INVITEMEMBER#${memberId}` });
 const inviterIndex = (guildId: string, inviterId: string) => `INVUSE#${guildId}#${inviterId}`;
 const memberIndex = (guildId: string, memberId: string) => `INVUSEM#${guildId}#${memberId}`;
 
@@ -137,7 +139,55 @@ export function setVanityBaseline(guildId: string, uses: number): Promise<boolea
   );
 }
 
-/** Stores a use and makes it the member's latest. */
+/**
+ * Claims the member's join for one check: the pointer, as it was read
+ * (`read`, null when there was none), gets `pending` (this check's token).
+ * The one conditional write that decides between two deliveries of a join
+ * at once: false when another check claimed it first.
+ */
+export function claimJoin(guildId: string, memberId: string, read: Item | null, token: string): Promise<boolean> {
+  const values: Item = { ':t': token, ':now': Date.now(), ':e': 'invite_member_latest', ':ttl': Math.floor(Date.now() / 1000) + USE_TTL_SECONDS };
+  let condition = 'attribute_not_exists(pk)';
+  if (read) {
+    condition = read.use_sk === undefined ? 'attribute_not_exists(use_sk)' : 'use_sk = :sk';
+    if (read.use_sk !== undefined) values[':sk'] = read.use_sk;
+    condition += read.pending === undefined ? ' AND attribute_not_exists(pending)' : ' AND pending = :p';
+    if (read.pending !== undefined) values[':p'] = read.pending;
+  }
+  return conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: memberKey(guildId, memberId),
+        UpdateExpression: 'SET pending = :t, pending_at = :now, entity = :e, expires_at = if_not_exists(expires_at, :ttl)',
+        ConditionExpression: condition,
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+}
+
+/** Gives back a join check's claim that recorded nothing (it failed before), so a retry need not wait for it. */
+export async function releaseJoin(guildId: string, memberId: string, token: string): Promise<void> {
+  await conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: memberKey(guildId, memberId),
+        UpdateExpression: 'REMOVE pending, pending_at',
+        ConditionExpression: 'pending = :t',
+        ExpressionAttributeValues: { ':t': token },
+      }),
+    ),
+  );
+}
+
+export async function memberPointer(guildId: string, memberId: string): Promise<Item | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
+  return out.Item ?? null;
+}
+
+/** Stores a use and makes it the member's latest (ending the check's claim). */
 export async function insertUse(use: InviteUse): Promise<void> {
   const item: Item = {
     ...useKey(use),
@@ -156,10 +206,30 @@ export async function insertUse(use: InviteUse): Promise<void> {
 
 /** The member's latest use, read strongly consistently through their pointer item. */
 export async function latestUseOf(guildId: string, memberId: string): Promise<InviteUse | null> {
-  const pointer = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
-  if (!pointer.Item) return null;
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: guildKey(guildId), sk: String(pointer.Item.use_sk) }, ConsistentRead: true }));
-  return out.Item ? (strip(out.Item) as InviteUse) : null;
+  const pointer = await memberPointer(guildId, memberId);
+  return pointer ? ((await useOfPointer(guildId, pointer))?.use ?? null) : null;
+}
+
+/** The use a member's pointer item (read already) names, and whether its join message was posted. */
+export async function useOfPointer(guildId: string, pointer: Item): Promise<{ use: InviteUse; posted: boolean } | null> {
+  if (typeof pointer.use_sk !== 'string') return null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: guildKey(guildId), sk: String(pointer.use_sk) }, ConsistentRead: true }));
+  return out.Item ? { use: strip(out.Item) as InviteUse, posted: pointer.join_posted === true } : null;
+}
+
+/** Notes that the join message of the member's latest use was posted, so a retried check does not post it again. */
+export async function markJoinPosted(use: InviteUse): Promise<void> {
+  await conditional(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: memberKey(use.guild_id, use.member_id),
+        UpdateExpression: 'SET join_posted = :t',
+        ConditionExpression: 'use_sk = :sk',
+        ExpressionAttributeValues: { ':t': true, ':sk': useKey(use).sk },
+      }),
+    ),
+  );
 }
 
 export async function markLeft(use: InviteUse): Promise<void> {

@@ -9,13 +9,24 @@
  * - exactly one invite has unclaimed uses: `exact`, to its owner (N joins
  *   through one invite checked at once claim N increments, each exact);
  * - several have: `ambiguous`, one increment claimed, no inviter named;
- * - none, but a single-use invite deleted within 60 s (its one use): `exact`;
+ * - none, but a single-use invite gone from the platform's list (its one
+ *   use removes it; its delete event may come later, or was within 60 s):
+ *   `exact`;
  * - the vanity URL's uses went up: `vanity`; else `unknown`.
+ *
+ * A check first claims the member's join on their pointer item (one
+ * conditional write), so two deliveries of one join at once attribute it
+ * once: the other waits for its result. The use is recorded before the
+ * join message is posted, and the pointer notes the post: a check retried
+ * after a failed post (a 502) finds the use it recorded, attributes nothing
+ * again, and posts the message once (with a nonce the platform enforces,
+ * so a post that went through before the failure is not doubled).
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound } from '../../shared/errors.js';
 import { nextRecordId, recordIdAhead } from '../../shared/db/record-ids.js';
-import { requireEnabled, requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledWhile, requireEnabledWith, requireEnabledWithState } from '../../shared/modules/state.js';
 import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import type { GuildMember, User } from '../../shared/platform/types.js';
 import { type TemplateVariables, memberVariables, renderMessage } from '../../shared/templates/index.js';
@@ -25,20 +36,32 @@ import {
   type InviteUse,
   claimInviteUse,
   claimVanityUse,
+  claimJoin,
   claimedVanityUses,
   insertInvite,
   insertUse,
   inviteKey,
   latestUseOf,
   listInvites,
+  markJoinPosted,
   markLeft,
+  memberKey,
+  memberPointer,
+  releaseJoin,
   setVanityBaseline,
   updateInvite,
+  useOfPointer,
   usesByInviter,
 } from './store.js';
 
 export const MODULE = 'invite-tracker';
 const DELETED_CANDIDATE_MS = 60_000;
+/** A join check for a member whose latest use is this recent and not left is the same join retried (or redelivered). */
+const JOIN_RETRY_MS = 15 * 60 * 1000;
+/** How long a claimed join check may take before another check of the member takes it over (the first one crashed). */
+const JOIN_CLAIM_MS = 60_000;
+/** How long a check that lost the claim to another check of the same join waits for its result. */
+const JOIN_WAIT_MS = 5_000;
 const COUNT_WINDOW_MS = 31 * 24 * 3600 * 1000;
 /** Joins racing for increments each retry after losing one; as many as may arrive at once. */
 const MAX_ATTEMPTS = 50;
@@ -47,15 +70,19 @@ export const inviteUrl = (code: string) => `${(process.env.INVITE_BASE_URL || 'h
 
 /** The invite's API record (contract 11). */
 export function inviteRecord(invite: Invite) {
-  const { _deleted_at: _d, ...record } = invite;
+  const { _deleted_at: _d, _created_at: _c, ...record } = invite;
   return record;
 }
+
+/** Newest first (contract 11): by when the platform made them, record ids (not in time order) only breaking ties. */
+export const newestFirst = (a: Invite, b: Invite) => (b._created_at ?? '').localeCompare(a._created_at ?? '') || b.id - a.id;
 
 interface PlatformInvite {
   code: string;
   uses?: number;
   max_uses?: number;
   expires_at?: string | null;
+  created_at?: string;
   inviter?: { id: string };
   channel?: { id: string } | null;
 }
@@ -71,6 +98,7 @@ function fromPlatform(guildId: string, id: number, invite: PlatformInvite, claim
     expires_at: invite.expires_at ?? null,
     owner_id: invite.inviter?.id ?? null,
     _deleted_at: null,
+    _created_at: invite.created_at ?? new Date().toISOString(),
   };
 }
 
@@ -109,7 +137,7 @@ export async function deleteInvite(guildId: string, code: string) {
 
 export async function listInviteRecords(guildId: string) {
   const [, invites] = await requireEnabledWhile(guildId, MODULE, () => listInvites(guildId));
-  return { invites: invites.filter((i) => i._deleted_at === null).sort((a, b) => b.id - a.id).map(inviteRecord) };
+  return { invites: invites.filter((i) => i._deleted_at === null).sort(newestFirst).map(inviteRecord) };
 }
 
 /** `/events/invite/create`: records an invite made on the platform, with its owner, uses and expiry as the platform lists them. */
@@ -127,6 +155,17 @@ export async function inviteDeleted(guildId: string, code: string) {
   if (!(await requireEnabledWith(guildId, MODULE, inviteKey(guildId, code)))) return { message: `Invite ${code} was not tracked; nothing to mark.` };
   await updateInvite(guildId, code, { _deleted_at: Date.now() });
   return { message: `Invite ${code} is marked deleted.` };
+}
+
+/**
+ * A single-use invite missing from the platform's list may have gone on its
+ * one use: whether its delete event came within 60 s or has not come yet
+ * (the join check usually comes first). One deleted earlier, or expired
+ * more than 60 s ago, went without a use.
+ */
+function goneOnItsUse(invite: Invite, now: number): boolean {
+  if (invite._deleted_at !== null) return now - invite._deleted_at < DELETED_CANDIDATE_MS;
+  return invite.expires_at === null || now - Date.parse(invite.expires_at) < DELETED_CANDIDATE_MS;
 }
 
 interface Attribution {
@@ -155,7 +194,7 @@ async function attribute(guildId: string): Promise<Attribution> {
       continue;
     }
     const now = Date.now();
-    const deleted = [...recorded.values()].filter((i) => !liveCodes.has(i.invite_id) && i._deleted_at !== null && now - i._deleted_at < DELETED_CANDIDATE_MS && i.max_uses === 1 && i.current_uses < 1);
+    const deleted = [...recorded.values()].filter((i) => !liveCodes.has(i.invite_id) && i.max_uses === 1 && i.current_uses < 1 && goneOnItsUse(i, now));
     if (deleted.length > 0) {
       if (await claimInviteUse(guildId, deleted[0]!.invite_id, 1)) return deleted.length === 1 ? { attribution: 'exact', invite: deleted[0]! } : { attribution: 'ambiguous', invite: null };
       continue;
@@ -185,7 +224,12 @@ async function inviteCount(guildId: string, inviterId: string, current: InviteUs
   return uses.length + (current.counted && !current.has_left ? 1 : 0);
 }
 
-/** Posts the join or leave message when the settings ask for one; the member is read only then (a member gone already: no message). */
+/**
+ * Posts the join or leave message when the settings ask for one; the member
+ * is read only then (a member gone already: no message). A join message
+ * carries a nonce of its use that the platform enforces: posted again by a
+ * retried check, it is not doubled.
+ */
 async function postMessage(guildId: string, settings: Record<string, unknown>, which: 'join' | 'leave', use: InviteUse | null, memberOf: () => Promise<User & { nick?: string | null }>): Promise<boolean> {
   const channel = settings[`${which}_messages_channel`];
   const content = settings[`${which}_message_content`];
@@ -205,15 +249,19 @@ async function postMessage(guildId: string, settings: Record<string, unknown>, w
     invite_code: use?.invite_id ?? (use?.attribution === 'vanity' ? 'vanity URL' : 'unknown'),
     current_invite_count: use?.inviter_id ? await inviteCount(guildId, use.inviter_id, use) : 0,
   };
-  await platform.createMessage(channel, renderMessage(content, settings[`${which}_message_is_embed`] === true, variables, { users: [member.id] }));
+  const message = renderMessage(content, settings[`${which}_message_is_embed`] === true, variables, { users: [member.id] });
+  await platform.createMessage(channel, which === 'join' && use ? { ...message, nonce: `invite-join-${use.id}`, enforce_nonce: true } : message);
   return true;
 }
 
-/** `/events/join/check-invite` (acting member: who joined). */
-export async function checkJoin(guildId: string, memberId: string) {
-  const id = recordIdAhead('invite-tracker.use');
-  const state = await requireEnabled(guildId, MODULE);
-  const settings = state.settings ?? {};
+/** The join this check retries or redelivers: the member's latest use, recent and not left; else null (a new join). */
+async function joinRetried(guildId: string, pointer: Record<string, unknown> | null): Promise<{ use: InviteUse; posted: boolean } | null> {
+  const latest = pointer && (await useOfPointer(guildId, pointer));
+  return latest && !latest.use.has_left && Date.now() - Date.parse(latest.use.timestamp) < JOIN_RETRY_MS ? latest : null;
+}
+
+/** Attributes a new join (claiming its increment) and records its use. */
+async function recordJoin(guildId: string, memberId: string, settings: Record<string, unknown>, id: Promise<number>): Promise<InviteUse> {
   const { attribution, invite } = await attribute(guildId);
   const inviterId = invite?.owner_id ?? null;
   const use: InviteUse = {
@@ -229,12 +277,63 @@ export async function checkJoin(guildId: string, memberId: string) {
     counted: !(settings.prevent_own_invite_code === true && inviterId === memberId),
   };
   await insertUse(use);
-  const posted = await postMessage(guildId, settings, 'join', use, async () => {
-    const member = (await platform.getMember(guildId, memberId)) as GuildMember & { user: User };
-    return { ...member.user, nick: member.nick ?? null };
-  });
-  const by = inviterId ? `, invited by ${inviterId}` : '';
-  return { message: `Member ${memberId} joined: ${attribution}${invite ? ` through invite ${invite.invite_id}` : ''}${by}${use.counted ? '' : ' (their own invite: not counted)'}.${posted ? ' The join message was posted.' : ''}` };
+  return use;
+}
+
+/**
+ * Another check of the same join (delivered twice at once) claimed it: its
+ * result, once recorded, is this one's too. It posts the message; this one
+ * does not.
+ */
+async function sameJoinElsewhere(guildId: string, memberId: string, read: Record<string, unknown> | null): Promise<{ use: InviteUse; posted: boolean }> {
+  const deadline = Date.now() + JOIN_WAIT_MS;
+  while (Date.now() < deadline) {
+    await sleep(100);
+    const pointer = await memberPointer(guildId, memberId);
+    if (pointer && pointer.use_sk !== undefined && pointer.use_sk !== read?.use_sk) {
+      const found = await useOfPointer(guildId, pointer);
+      if (found) return found;
+    }
+  }
+  throw databaseFailed(`Another check of member ${memberId}'s join is under way; try this one again.`);
+}
+
+/** {@link recordJoin} under this check's claim: a failure before the use is recorded gives the claim back (a failed request changes nothing). */
+async function recordJoinOrRelease(guildId: string, memberId: string, settings: Record<string, unknown>, id: Promise<number>, token: string): Promise<InviteUse> {
+  try {
+    return await recordJoin(guildId, memberId, settings, id);
+  } catch (error) {
+    await releaseJoin(guildId, memberId, token).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `/events/join/check-invite` (acting member: who joined). */
+export async function checkJoin(guildId: string, memberId: string) {
+  const id = recordIdAhead('invite-tracker.use');
+  const { state, item: pointer } = await requireEnabledWithState(guildId, MODULE, memberKey(guildId, memberId));
+  const settings = state.settings ?? {};
+  let join = await joinRetried(guildId, pointer);
+  let postsHere = true;
+  if (!join) {
+    const underWay = typeof pointer?.pending === 'string' && Date.now() - Number(pointer.pending_at) < JOIN_CLAIM_MS;
+    const token = randomUUID();
+    const claimed = !underWay && (await claimJoin(guildId, memberId, pointer, token));
+    postsHere = claimed;
+    join = claimed ? { use: await recordJoinOrRelease(guildId, memberId, settings, id, token), posted: false } : await sameJoinElsewhere(guildId, memberId, pointer);
+  }
+  const use = join.use;
+  let posted = join.posted;
+  if (!posted && postsHere) {
+    posted = await postMessage(guildId, settings, 'join', use, async () => {
+      const member = (await platform.getMember(guildId, memberId)) as GuildMember & { user: User };
+      return { ...member.user, nick: member.nick ?? null };
+    });
+    if (posted) await markJoinPosted(use);
+  }
+  const by = use.inviter_id ? `, invited by ${use.inviter_id}` : '';
+  const through = use.invite_id ? ` through invite ${use.invite_id}` : '';
+  return { message: `Member ${memberId} joined: ${use.attribution}${through}${by}${use.counted ? '' : ' (their own invite: not counted)'}.${posted ? ' The join message was posted.' : ''}` };
 }
 
 /** `/events/leave/check-invite` (acting member: who left). */

@@ -6,10 +6,21 @@
 /** `1` a platform-native poll, `2` the service's own message. */
 export const PollType = { Native: 1, Service: 2 } as const;
 export type PollTypeValue = (typeof PollType)[keyof typeof PollType];
+/** What each `poll_type` means, as the document says it. */
+export const POLL_TYPE_MEANINGS: Record<PollTypeValue, string> = {
+  1: "platform-native poll: the platform's own poll message, which counts the votes (question <= 300, 1..10 answers of <= 55 characters, 1 hour to 32 days)",
+  2: 'service poll: a message the service posts and renders, whose votes the service counts (1..25 answers)',
+};
 
 /** How members vote on a service poll: reactions, buttons or a dropdown. */
 export const AnswerType = { Emoji: 1, Buttons: 2, Dropdown: 3 } as const;
 export type AnswerTypeValue = (typeof AnswerType)[keyof typeof AnswerType];
+/** What each `poll_answer_type` means (service polls only). */
+export const ANSWER_TYPE_MEANINGS: Record<AnswerTypeValue, string> = {
+  1: 'emoji reactions: members vote by reacting with an answer emoji (at most 20 answers)',
+  2: 'buttons: one button per answer',
+  3: 'dropdown: one select menu listing the answers',
+};
 
 export type PollStatus = 'open' | 'closed';
 

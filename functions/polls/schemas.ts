@@ -5,8 +5,8 @@
  * absence; fields ignored for native polls may be left out for them.
  */
 import * as z from 'zod/mini';
-import { brokenRule, guildQuery, interactionFields, interactionProblem, meta, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
-import { PollType } from './model.js';
+import { brokenRule, codedInt, codedMeta, describe, guildQuery, interactionFields, interactionProblem, meta, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { ANSWER_TYPE_MEANINGS, POLL_TYPE_MEANINGS, PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,
   POLL_ID_PATTERN,
@@ -44,9 +44,10 @@ const pollTypeProblem = (type: number) =>
 const pollFields = {
   guild_id: snowflake,
   channel_id: snowflake,
-  poll_type: meta(z.int(), { enum: [1, 2], description: '1 platform-native poll, 2 service poll' }),
+  poll_type: codedInt(POLL_TYPE_MEANINGS),
   message_id: nullableSnowflake,
-  poll_answer_type: meta(nullableInt, { description: 'Service polls: 1 emoji reactions, 2 buttons, 3 dropdown (ignored for native polls)' }),
+  // The values are listed only where poll_type is 2 (below): native polls ignore the field.
+  poll_answer_type: meta(nullableInt, { description: `Service polls (poll_type 2), required there; ignored for native polls. ${codedMeta(ANSWER_TYPE_MEANINGS).description}`, 'x-enumDescriptions': ANSWER_TYPE_MEANINGS }),
   question: z.string(),
   description: nullableString,
   answers: z.array(AnswerInputSchema),
@@ -64,7 +65,7 @@ const servicePoll = {
   then: {
     required: ['poll_answer_type', 'is_anonymous', 'max_votes_per_answer'],
     properties: {
-      poll_answer_type: { enum: [1, 2, 3] },
+      poll_answer_type: codedMeta(ANSWER_TYPE_MEANINGS),
       is_anonymous: { type: 'boolean' },
       max_votes_per_answer: { type: 'integer', minimum: 1, maximum: MAX_VOTES_PER_ANSWER },
     },
@@ -96,9 +97,17 @@ function pollRules(body: PollFieldsValue, ctx: z.core.$RefinementCtx): void {
   }
 }
 
+/** How long a poll runs: a duration (its rule, 422, is the poll type's range). */
+const pollDuration = meta(z.string(), {
+  description:
+    'How long the poll runs: a whole number followed by a unit, s (seconds), m (minutes), h (hours) or d (days), such as 45s, 30m, 12h or 7d. Platform-native polls (poll_type 1): 1 hour to 32 days; service polls: at most 365 days.',
+  pattern: '^[1-9][0-9]*[smhd]$',
+  examples: ['1d'],
+});
+
 /** POST /entries */
 export const CreatePollBody = meta(
-  z.object({ ...pollFields, poll_owner_id: snowflake, poll_duration: z.string(), ...interactionFields }).check(
+  z.object({ ...pollFields, poll_owner_id: snowflake, poll_duration: pollDuration, ...interactionFields }).check(
     z.superRefine((body, ctx) => {
       if (brokenRule(ctx, pollTypeProblem(body.poll_type))) return;
       if (body.message_id !== null && brokenRule(ctx, "Field 'message_id' must be null when creating a poll: the service posts the poll message itself.")) return;
@@ -117,8 +126,8 @@ export const HandlerCreateBody = meta(
       ...pollFields,
       poll_id: z.string(),
       edited_with_results: z.boolean(),
-      end_time: z.int(),
-      delete_at: nullableInt,
+      end_time: describe(z.int(), 'When the poll ends, in epoch seconds (UTC)'),
+      delete_at: describe(nullableInt, 'When the poll is deleted, in epoch seconds (UTC), or null'),
       language: nullableString,
       auto_delete: nullableInt,
       sent_by_service: z.boolean(),
@@ -261,9 +270,10 @@ export const PollRecord = meta(
     poll_id: z.string(),
     channel_id: snowflakeOut,
     message_id: z.nullable(snowflakeOut),
-    poll_type: meta(z.union([z.literal(1), z.literal(2)]), { description: '1 platform-native poll, 2 service poll' }),
+    poll_type: meta(z.union([z.literal(1), z.literal(2)]), codedMeta(POLL_TYPE_MEANINGS)),
     poll_answer_type: meta(z.union([z.literal(1), z.literal(2), z.literal(3), z.null()]), {
-      description: 'Service polls: 1 emoji reactions, 2 buttons, 3 dropdown; null for native polls',
+      ...codedMeta(ANSWER_TYPE_MEANINGS, 'null for native polls.'),
+      enum: [1, 2, 3, null],
     }),
     question: z.string(),
     description: z.nullable(z.string()),

@@ -142,7 +142,10 @@ export const CheckBody = meta(
       message_id: snowflake,
       interaction_type: z.enum(INTERACTION_TYPES),
       interaction_custom_id: z.nullish(z.string()),
-      interaction_id_token: z.nullish(z.string()),
+      interaction_id_token: meta(z.nullish(z.string()), {
+        description:
+          "The interaction's token (the `token` the platform gave the bot with the member's interaction), with application_id: the service answers the member through the interaction webhook with it (ephemeral). Required when interaction_type is component.",
+      }),
       application_id: nullableSnowflake,
       interaction_value: z.nullish(z.string()),
       emoji_name: z.nullish(z.string()),

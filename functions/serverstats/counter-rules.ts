@@ -16,6 +16,19 @@ export const CounterType = {
   Roles: 10,
 } as const;
 
+/** What each offered `counter_type` shows, as the document says it. */
+export const COUNTER_TYPE_MEANINGS: Record<number, string> = {
+  [CounterType.Statuses]: 'statuses: online, offline and do-not-disturb members in one name (<online>, <offline>, <dnd>)',
+  [CounterType.Online]: 'online members',
+  [CounterType.Offline]: 'offline members',
+  [CounterType.DoNotDisturb]: 'do-not-disturb members',
+  [CounterType.Members]: 'members',
+  [CounterType.MembersWithRole]: 'members with the role new_role_id (<role_name>)',
+  [CounterType.Boosts]: 'server boosts',
+  [CounterType.Channels]: 'channels',
+  [CounterType.Roles]: 'roles',
+};
+
 /** The default format of each type (an empty or null format uses it). */
 export const DEFAULT_FORMATS: Record<number, string> = {
   [CounterType.Statuses]: 'Online: <online> | Offline: <offline> | DND: <dnd>',

@@ -30,6 +30,8 @@ export interface Counter {
   _name: string;
   /** The name a rename that had to wait will set. */
   _pending_name: string | null;
+  /** No rename is tried before then (clock ms): the platform's `retry_after` of a 429, or the rename budget. */
+  _rename_after?: number | null;
   _version: number;
 }
 
@@ -43,7 +45,7 @@ export const counterOf = (item: Record<string, NativeAttributeValue>): Counter =
 
 /** The counter's API record (contract 11). */
 export function counterRecord(counter: Counter) {
-  const { _renames: _r, _name: _n, _pending_name: _p, _version: _v, ...record } = counter;
+  const { _renames: _r, _name: _n, _pending_name: _p, _rename_after: _a, _version: _v, ...record } = counter;
   return record;
 }
 

@@ -4,7 +4,8 @@
  * changes and at most twice per channel in any 10 minutes (the platform's
  * rename limit). A rename the budget does not allow, or that the platform
  * answers 429, waits in the counter (`_pending_name`) until the budget
- * allows: never dropped, never retried in a loop.
+ * allows and the 429's `retry_after` has passed (`_rename_after`): never
+ * dropped, never retried in a loop.
  */
 import { clockNow } from '../../shared/clock.js';
 import { recordIdAhead } from '../../shared/db/record-ids.js';
@@ -43,6 +44,8 @@ export const REFRESH_JOB = 'serverstats.counters';
 /** Connect, denied to @everyone on a counter channel. */
 const CONNECT = String(1 << 20);
 const MAX_ATTEMPTS = 8;
+/** How long a 429 without a `retry_after` defers a rename. */
+const DEFAULT_RETRY_AFTER_MS = 60_000;
 
 /** A rename must not wait out a 429 inside a request: it is deferred instead. */
 const renames = createPlatformClient({ maxRateLimitWaitMs: 0, maxRateLimitRetries: 0 });
@@ -218,25 +221,27 @@ async function refreshCounter(counter: Counter, figures: GuildFigures, outcome: 
       if (await writeCounter({ ...changed, _pending_name: null }, counter)) return null;
     } else {
       const budget = renameBudget(counter._renames, now);
+      // Not before the budget frees a rename, nor before the platform's last retry_after has passed.
+      const allowedAt = Math.max(budget.left > 0 ? now : budget.freeAt, counter._rename_after ?? 0);
       let waitUntil: number | null = null;
-      if (budget.left > 0) {
+      if (allowedAt <= now) {
         try {
           outcome.platformCalls++;
           await renames.renameChannel(counter.channel_id, name);
         } catch (error) {
           if (!isPlatformError(error, { status: 429 })) throw error;
-          waitUntil = Math.max(budget.freeAt, now + 60_000);
+          waitUntil = now + (error.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS);
         }
       } else {
-        waitUntil = budget.freeAt;
+        waitUntil = allowedAt;
       }
       if (waitUntil === null) {
         const recent = [...counter._renames, new Date(now).toISOString()].slice(-RENAMES_PER_WINDOW);
-        if (await writeCounter({ ...changed, _name: name, _pending_name: null, _renames: recent }, counter)) {
+        if (await writeCounter({ ...changed, _name: name, _pending_name: null, _rename_after: null, _renames: recent }, counter)) {
           outcome.renamed++;
           return null;
         }
-      } else if (await writeCounter({ ...counter, _pending_name: name }, counter)) {
+      } else if (await writeCounter({ ...counter, _pending_name: name, _rename_after: waitUntil }, counter)) {
         outcome.deferred++;
         return waitUntil;
       }

@@ -3,10 +3,12 @@
  * starboard and privacy routes (statistic families: `stats-schemas.ts`).
  */
 import * as z from 'zod/mini';
-import { booleanSetting, brokenRule, meta, nullableSnowflake, orKeep, orNull, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { booleanSetting, brokenRule, codedInt, meta, nullableSnowflake, orKeep, orNull, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { STATS_TOGGLES } from '../../shared/modules/catalogue.js';
-import { counterProblem } from './counter-rules.js';
+import { COUNTER_TYPE_MEANINGS, counterProblem } from './counter-rules.js';
+
+const counterType = codedInt(COUNTER_TYPE_MEANINGS, 'Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).');
 
 
 /**
@@ -58,7 +60,7 @@ export const CounterRecord = z.object({
   guild_id: id,
   counter_id: z.string(),
   channel_id: id,
-  counter_type: z.int(),
+  counter_type: counterType,
   format: z.string(),
   role_id: z.nullable(id),
   goal_count: z.nullable(z.int()),
@@ -100,7 +102,7 @@ export const CountersAnswer = z.object({ counters: z.array(CounterRecord) });
 export const CreateCounterBody = z
   .object({
     guild_id: snowflake,
-    counter_type: z.int(),
+    counter_type: counterType,
     new_format: orNull(z.string().check(z.maxLength(200))),
     new_role_id: nullableSnowflake,
     new_goal: orNull(z.int().check(z.gte(0), z.lte(2 ** 31 - 1))),

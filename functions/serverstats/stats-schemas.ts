@@ -10,15 +10,15 @@ import { type Family, type FamilyShape, filtersOf } from './families.js';
 const time = describe(z.string(), 'ISO 8601 UTC date-time');
 const count = z.int().check(z.gte(0), z.lte(2 ** 31 - 1));
 
-/** A query-string snowflake that may be left out or empty (both mean no filter). */
+/** A query-string snowflake that may be left out (no filter); anything else that is not an ID (`null`, empty, non-digits) is malformed: 400. */
 const queryFilterId = meta(
   z.pipe(
     z.optional(z.string()),
     z.transform((value, ctx) => {
-      if (value === undefined || value === '' || value === 'null') return null;
+      if (value === undefined) return null;
       const parsed = parseSnowflake(value);
       if (parsed === null) {
-        return reject(ctx, 'must be a snowflake ID (1 to 20 decimal digits within uint64), or left out');
+        return reject(ctx, `must be a snowflake ID (1 to 20 decimal digits within uint64), or left out for no filter; not ${value === '' ? 'empty' : `'${value.slice(0, 40)}'`}`);
       }
       return parsed;
     }),

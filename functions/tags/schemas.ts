@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { brokenRule, interactionFields, interactionProblem, meta, nullableSnowflake, orKeep, pagination, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
-import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES } from './model.js';
+import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES, visibility } from './model.js';
 
 
 const shown = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
@@ -40,7 +40,6 @@ export function namesProblem(names: readonly string[]): string | null {
 const visibilityProblem = (v: number) =>
   VISIBILITIES.includes(v) ? null : `Field 'visibility' must be 1 (public: anyone may send it) or 2 (private: only its owner); it is ${v}.`;
 
-const visibility = meta(z.int(), { enum: [1, 2], description: '1 public (anyone may send it), 2 private (only its owner)' });
 const names = meta(z.array(z.string()), {
   description: `1..${MAX_NAMES} names of 1..${MAX_NAME_CHARS} characters without spaces, unique in the guild ignoring case`,
 });

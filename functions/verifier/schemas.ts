@@ -1,6 +1,14 @@
 /** The verifier's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { booleanSetting, channelSetting, describe, interactionFields, meta, nullableSnowflake, orKeep, orNull, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { booleanSetting, channelSetting, codedInt, describe, interactionFields, meta, nullableSnowflake, orKeep, orNull, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+
+/** What each `verifier_type` means: the prompt's one button and how the member answers it. */
+const VERIFIER_TYPES = {
+  1: 'click to pass: a Verify button, one click verifies',
+  2: 'passphrase: an Enter passphrase button opens a modal where the member types verifier_passphrase',
+  3: "web: a link button to the service's verification page, whose one-time token is the credential",
+} as const;
+const verifierType = codedInt(VERIFIER_TYPES);
 
 const optionalText = (max: number) => orKeep(z.string().check(z.minLength(1), z.maxLength(max)));
 
@@ -8,7 +16,7 @@ export const SettingsRecord = meta(
   z.object({
     id: z.int(),
     guild_id: id,
-    verifier_type: z.int(),
+    verifier_type: verifierType,
     verifier_verified_role_ids: describe(z.string(), 'Role IDs joined by commas'),
     verifier_message_is_embed: z.boolean(),
     verifier_message_content: z.nullable(z.string()),
@@ -24,7 +32,7 @@ export const SettingsAnswer = z.object({ settings: SettingsRecord });
 export const SettingsBody = z
   .object({
     guild_id: snowflake,
-    verifier_type: orKeep(meta(z.int(), { enum: [1, 2, 3] })),
+    verifier_type: orKeep(verifierType),
     verifier_verified_role_ids: z.pipe(
       z.nullish(z.array(snowflake).check(z.maxLength(25))),
       z.transform((v) => (v == null ? undefined : [...new Set(v)].join(','))),
@@ -70,7 +78,7 @@ export const CreatedAnswer = z.object({ message: z.string(), verifier_id: z.stri
 export const EntryPath = z.object({ entry_id: z.string().check(z.minLength(1), z.maxLength(128)) });
 export const CreateBody = z.object({
   guild_id: snowflake,
-  requester: nullableSnowflake,
+  requester: describe(snowflake, 'Who asked for the verification: the member themselves on join, or an admin (req)'),
   ...interactionFields,
 });
 export const HandleBody = z.object({

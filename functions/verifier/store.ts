@@ -4,14 +4,17 @@
  * | item           | pk                     | sk                          | holds                                    |
  * |----------------|------------------------|-----------------------------|------------------------------------------|
  * | entry          | `G#<guild>`            | `VERIFICATION#<verifier_id>`| the record, the token hash and life, the lockout |
- * | member's open  | `G#<guild>`            | `VERIFYMEMBER#<member>`     | the member's unverified entry (reused)    |
+ * | member's open  | `G#<guild>`            | `VERIFYMEMBER#<member>`     | the member's latest entry and its prompt  |
  * | by verifier id | `VERIFIERID#<id>`      | `ENTRY`                     | the guild (handling and the web page)     |
  *
  * Verifier IDs start with the time, so entries list newest first. Every
  * change of an entry is conditional on what was read (`_version`), so a
- * verification, a wrong passphrase and the lockout each count once.
+ * verification, a wrong passphrase and the lockout each count once. Each
+ * prompt sent is first claimed on the member's pointer (`prompt`, a fresh
+ * token, written conditional on the one read), so calls at once for one
+ * member end with one entry and one prompt.
  */
-import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getNamed } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
@@ -72,20 +75,68 @@ export async function findVerificationWithState(verifierId: string): Promise<{ e
   return found.entry && { entry: verificationOf(found.entry), state: found.state as ModuleStateItem | null };
 }
 
-/** The guild's module state, read with the pointer to the member's latest entry; then that entry, if it is still unverified. */
-export async function openVerificationWithState(guildId: string, memberId: string): Promise<{ state: ModuleStateItem | null; open: Verification | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, 'verifier'), member: memberKey(guildId, memberId) });
-  const entry = found.member && (await getVerification(guildId, String(found.member.verifier_id)));
-  return { state: found.state as ModuleStateItem | null, open: entry && !entry.is_verified ? entry : null };
+/** The member's pointer: their latest entry, and the prompt send that last claimed it (null on pointers written before claims). */
+export interface MemberPointer {
+  verifier_id: string;
+  prompt: string | null;
+  /** When the prompt was claimed (epoch ms). */
+  claimed_at: number;
 }
 
-/** Stores a new entry, its ID pointer and the member's open entry. */
+const pointerOf = (item: Item | null | undefined): MemberPointer | null =>
+  item ? { verifier_id: String(item.verifier_id), prompt: typeof item.prompt === 'string' ? item.prompt : null, claimed_at: Number(item.claimed_at ?? 0) } : null;
+
+/**
+ * The guild's module state, read with the pointer to the member's latest
+ * entry; then that entry (`latest`, null while a first prompt is under way
+ * or after a crash), and `open` when it is still unverified.
+ */
+export async function openVerificationWithState(
+  guildId: string,
+  memberId: string,
+): Promise<{ state: ModuleStateItem | null; open: Verification | null; latest: Verification | null; pointer: MemberPointer | null }> {
+  const found = await getNamed({ state: moduleStateKey(guildId, 'verifier'), member: memberKey(guildId, memberId) });
+  const pointer = pointerOf(found.member);
+  const latest = pointer && (await getVerification(guildId, pointer.verifier_id));
+  return { state: found.state as ModuleStateItem | null, open: latest && !latest.is_verified ? latest : null, latest, pointer };
+}
+
+export async function memberPointer(guildId: string, memberId: string): Promise<MemberPointer | null> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
+  return pointerOf(out.Item);
+}
+
+/**
+ * Claims the member's next prompt: the pointer moves from what was read
+ * (`read`, null when there was none) to `next`. The one conditional write
+ * that decides between calls at once: false when another claimed first.
+ */
+export function claimPrompt(guildId: string, memberId: string, read: MemberPointer | null, next: MemberPointer): Promise<boolean> {
+  const condition =
+    read === null
+      ? { ConditionExpression: 'attribute_not_exists(pk)' }
+      : read.prompt === null
+        ? { ConditionExpression: 'verifier_id = :id AND attribute_not_exists(prompt)', ExpressionAttributeValues: { ':id': read.verifier_id } }
+        : { ConditionExpression: 'prompt = :prompt', ExpressionAttributeValues: { ':prompt': read.prompt } };
+  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(guildId, memberId), entity: 'verification_member', ...next }, ...condition })));
+}
+
+/** Gives back a claim whose prompt could not be sent: the pointer is again as it was read (a failed request changes nothing). */
+export async function releasePrompt(guildId: string, memberId: string, claimed: MemberPointer, read: MemberPointer | null): Promise<void> {
+  const mine = { ConditionExpression: 'prompt = :prompt', ExpressionAttributeValues: { ':prompt': claimed.prompt } };
+  await conditional(() =>
+    read === null
+      ? db().send(new DeleteCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ...mine }))
+      : db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(guildId, memberId), entity: 'verification_member', verifier_id: read.verifier_id, claimed_at: read.claimed_at, ...(read.prompt ? { prompt: read.prompt } : {}) }, ...mine })),
+  );
+}
+
+/** Stores a new entry and its ID pointer (the member's pointer names it already: {@link claimPrompt}). */
 export async function insertVerification(v: Verification): Promise<void> {
-  // At once: a pointer without its entry (a crash between) leads nowhere, and the ID is new, so the entry's condition always holds.
+  // At once: the ID is new, so the entry's condition always holds.
   await Promise.all([
     db().send(new PutCommand({ TableName: tableName(), Item: { ...idKey(v.verifier_id), entity: 'verification_id', guild_id: v.guild_id } })),
     db().send(new PutCommand({ TableName: tableName(), Item: { ...entryKey(v.guild_id, v.verifier_id), entity: 'verification', ...v }, ConditionExpression: 'attribute_not_exists(pk)' })),
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(v.guild_id, v.user_id), entity: 'verification_member', verifier_id: v.verifier_id } })),
   ]);
 }
 

@@ -14,12 +14,26 @@ import { isPlatformError, platform } from '../../shared/platform/client.js';
 import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
 import { renderMessage } from '../../shared/templates/index.js';
 import { variablesFor } from '../../shared/templates/members.js';
-import { type Verification, findVerificationWithState, getVerification, insertVerification, openVerificationWithState, updateVerification } from './store.js';
+import {
+  type Verification,
+  claimPrompt,
+  findVerificationWithState,
+  getVerification,
+  insertVerification,
+  memberPointer,
+  openVerificationWithState,
+  releasePrompt,
+  updateVerification,
+} from './store.js';
 
 export const MODULE = 'verifier';
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCKOUT_MS = 10 * 60 * 1000;
 const MAX_ATTEMPTS = 8;
+/** How long a claimed first prompt may take (platform retries included) before another call takes it over. */
+const CLAIM_IN_FLIGHT_MS = 60_000;
+/** Calls for a member with an open entry within this long of its last prompt came at once with it: they send no prompt of their own. */
+export const RESEND_AFTER_MS = 10_000;
 
 export const VerifierType = { Click: 1, Passphrase: 2, Web: 3 } as const;
 
@@ -48,12 +62,12 @@ function promptButton(type: number, verifierId: string, token: string | null): A
 }
 
 /** `/event/create-verification` (acting member: who is to be verified). */
-export async function createVerification(guildId: string, memberId: string, requesterId: string | null) {
+export async function createVerification(guildId: string, memberId: string, requesterId: string) {
   // A link's life starts before the settings are read, so a type change racing this prompt voids it.
   const issuedAt = clockNow();
   // Taken beside the read; an open verification reused leaves it unused.
   const id = recordIdAhead('verifier.entry');
-  const { state, open: reused } = await openVerificationWithState(guildId, memberId);
+  const { state, open: reused, latest, pointer } = await openVerificationWithState(guildId, memberId);
   const settings = assertEnabled(guildId, MODULE, state).settings ?? {};
   const type = Number(settings.verifier_type ?? VerifierType.Click);
   if (type === VerifierType.Passphrase && !settings.verifier_passphrase) {
@@ -61,10 +75,20 @@ export async function createVerification(guildId: string, memberId: string, requ
   }
   const token = type === VerifierType.Web ? randomBytes(32).toString('base64url') : null;
   const now = new Date();
+  const claim = { verifier_id: reused?.verifier_id ?? mintOrderedId(now.getTime()), prompt: randomBytes(16).toString('hex'), claimed_at: clockNow() };
+  const sinceClaim = pointer ? claim.claimed_at - pointer.claimed_at : Number.POSITIVE_INFINITY;
+  // A pointer to no entry yet, claimed moments ago: another call's first prompt is under way (older: it crashed, and is taken over).
+  // An open entry prompted moments ago: this call came at once with that one, which sent the member's prompt.
+  const underWay = pointer !== null && ((latest === null && sinceClaim < CLAIM_IN_FLIGHT_MS) || (reused !== null && sinceClaim < RESEND_AFTER_MS));
+  if (underWay || !(await claimPrompt(guildId, memberId, pointer, claim))) {
+    // Another call for the member claimed the prompt first: its entry and its one prompt are the member's.
+    const current = underWay ? pointer : await memberPointer(guildId, memberId);
+    return { message: `The verification prompt for member ${memberId} is being sent by a call made at the same time; this one sent none.`, verifier_id: current?.verifier_id ?? claim.verifier_id };
+  }
   const entry: Verification = reused ?? {
     id: await id,
     guild_id: guildId,
-    verifier_id: mintOrderedId(now.getTime()),
+    verifier_id: claim.verifier_id,
     user_id: memberId,
     requester_id: requesterId,
     is_verified: false,
@@ -79,13 +103,20 @@ export async function createVerification(guildId: string, memberId: string, requ
     _locked_until: 0,
     _version: 1,
   };
-  const channelId = typeof settings.verifier_channel === 'string' ? settings.verifier_channel : (await platform.createDm(memberId)).id;
-  const content = String(settings.verifier_message_content ?? 'Press the button below to verify.');
-  const body: MessageCreate = {
-    ...renderMessage(content, settings.verifier_message_is_embed === true, await variablesFor(guildId, memberId, content), { users: [memberId] }),
-    components: [promptButton(type, entry.verifier_id, token)],
-  };
-  const message = await platform.createMessage(channelId, body);
+  let channelId: string;
+  let message: { id: string };
+  try {
+    channelId = typeof settings.verifier_channel === 'string' ? settings.verifier_channel : (await platform.createDm(memberId)).id;
+    const content = String(settings.verifier_message_content ?? 'Press the button below to verify.');
+    const body: MessageCreate = {
+      ...renderMessage(content, settings.verifier_message_is_embed === true, await variablesFor(guildId, memberId, content), { users: [memberId] }),
+      components: [promptButton(type, entry.verifier_id, token)],
+    };
+    message = await platform.createMessage(channelId, body);
+  } catch (error) {
+    await releasePrompt(guildId, memberId, claim, pointer).catch(() => undefined);
+    throw error;
+  }
   const fields = {
     verify_message_id: message.id,
     verify_channel_id: channelId,

@@ -3,12 +3,18 @@
  * and the limits of contract 12.
  */
 import * as z from 'zod/mini';
-import { meta } from '../../shared/http/schemas.js';
+import { codedInt, meta } from '../../shared/http/schemas.js';
 
 /** `response_type`: what a response is for. */
 export const ResponseType = { DmWelcome: 1, ChannelWelcome: 2, ChannelLeave: 3 } as const;
 export type ResponseTypeValue = (typeof ResponseType)[keyof typeof ResponseType];
 export const RESPONSE_TYPES: readonly number[] = Object.values(ResponseType);
+/** What each `response_type` means, as the document says it. */
+export const RESPONSE_TYPE_MEANINGS: Record<ResponseTypeValue, string> = {
+  1: 'DM welcome: sent as a direct message to the member who joined',
+  2: 'channel welcome: posted in welcome_messages_channel when a member joins',
+  3: 'channel leave: posted in leave_messages_channel when a member leaves',
+};
 
 export const MAX_RESPONSES_PER_TYPE = 20;
 export const MAX_TIMED_ROLES = 20;
@@ -112,7 +118,7 @@ export const ResponseRecord = z.object({
   id: z.int(),
   guild_id: id,
   response_id: z.string(),
-  response_type: meta(z.int(), { description: '1 DM welcome, 2 channel welcome, 3 channel leave' }),
+  response_type: codedInt(RESPONSE_TYPE_MEANINGS),
   is_embed: z.boolean(),
   content: z.string(),
   created_at: z.string(),

@@ -4,9 +4,9 @@
  * its value, `""` clears a nullable channel or ID.
  */
 import * as z from 'zod/mini';
-import { booleanSetting, brokenRule, channelSetting, queryInt, snowflake } from '../../shared/http/schemas.js';
+import { booleanSetting, brokenRule, channelSetting, codedInt, queryInt, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
-import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES } from './model.js';
+import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES, RESPONSE_TYPE_MEANINGS } from './model.js';
 
 
 /** A response ID setting: an ID sets it, `""` clears it, null or absent keeps it. */
@@ -42,11 +42,12 @@ export type SettingsChanges = Omit<z.output<typeof SettingsBody>, 'guild_id'>;
 
 const responseTypeRule = (type: number) => RESPONSE_TYPES.includes(type);
 const RESPONSE_TYPE_RULE = 'must be 1 (DM welcome), 2 (channel welcome) or 3 (channel leave)';
+const responseType = codedInt(RESPONSE_TYPE_MEANINGS).check(z.refine(responseTypeRule, RESPONSE_TYPE_RULE));
 
 export const CreateResponseBody = z
   .object({
     guild_id: snowflake,
-    response_type: z.int().check(z.refine(responseTypeRule, RESPONSE_TYPE_RULE)),
+    response_type: responseType,
     is_embed: z.boolean(),
     content: z.string(),
   })
@@ -58,7 +59,7 @@ export const CreateResponseBody = z
 
 export const ListResponsesQuery = z.object({
   guild_id: snowflake,
-  response_type: z.optional(queryInt(z.int().check(z.refine(responseTypeRule, RESPONSE_TYPE_RULE)))),
+  response_type: z.optional(queryInt(responseType)),
 });
 
 export const ResponsePath = z.object({ response_id: z.string() });

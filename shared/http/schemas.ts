@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { parseSnowflake } from '../ids.js';
+import { isIntegerTooBig } from './validation.js';
 
 /**
  * Schema building blocks every endpoint shares: snowflake IDs, query-string
@@ -35,6 +36,29 @@ export function meta<T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta
   const copy = schema.clone();
   z.globalRegistry.add(copy, data);
   return copy;
+}
+
+/**
+ * The documentation of a coded value: `enum` lists the allowed values, the
+ * description says what each means ("1 DM welcome, 2 channel welcome"), and
+ * `x-enumDescriptions` gives one meaning per value to renderers that show
+ * them apart. `about` may say more (what a refused value means).
+ */
+export function codedMeta(meanings: Readonly<Record<number | string, string>>, about?: string): z.core.GlobalMeta {
+  const values = Object.keys(meanings).map((key) => (/^[0-9]+$/.test(key) ? Number(key) : key));
+  const listed = values.map((value) => `${value}: ${meanings[value]!}`).join('; ');
+  return { enum: values, description: `${listed}.${about ? ` ${about}` : ''}`, 'x-enumDescriptions': { ...meanings } };
+}
+
+/**
+ * An integer with allowed values, each documented with its meaning
+ * ({@link codedMeta}). A value of another type is a 400; the route's own
+ * rule refuses an integer outside them (422).
+ */
+export function codedInt(meanings: Readonly<Record<number, string>>, about?: string) {
+  const allowed = `must be one of: ${Object.keys(meanings).join(', ')}`;
+  // An integer past 2^53 is out of range like any other (422): say which values are allowed; other problems get the usual words.
+  return meta(z.int({ error: (issue) => (isIntegerTooBig(issue) ? allowed : undefined) }), codedMeta(meanings, about));
 }
 
 /** A copy of the schema whose documentation is `description`. */
@@ -106,7 +130,10 @@ export const orKeep = <T extends z.ZodMiniType>(schema: T) =>
   );
 
 /** `application_id` and `token` of the interaction to answer, when the request comes from one (contract 7). */
-export const interactionFields = { application_id: nullableSnowflake, token: orNull(z.string()) };
+export const interactionFields = {
+  application_id: describe(nullableSnowflake, "The bot's application ID; with token, the member is also answered through the interaction webhook"),
+  token: describe(orNull(z.string()), "The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id"),
+};
 
 /** An interaction is named by both `application_id` and `token`, or by neither: the 422 sentence, or null. */
 export function interactionProblem(applicationId: string | null, token: string | null | undefined): string | null {
@@ -126,10 +153,12 @@ export function queryInt<T extends z.ZodMiniType<number, number>>(rules: T) {
       z.pipe(
         z.string(),
         z.transform((text, ctx) => {
-          if (!/^-?[0-9]{1,15}$/.test(text)) {
+          if (!/^-?[0-9]+$/.test(text)) {
             return reject(ctx, 'must be a whole number written in decimal');
           }
-          return Number(text);
+          // Well-formed however long: past 2^53 it is out of range (422), not malformed.
+          const value = Number(text);
+          return Number.isFinite(value) ? value : Math.sign(value) * Number.MAX_VALUE;
         }),
       ),
       rules,

@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
  * allowed values (an enum, a literal) that is missing or whose JSON type none
  * of the allowed values has (`null`, `true`, `[]`, `{}`, `1.5` for a list of
  * names). Everything else (a value of the right type outside the allowed
- * ones among it) is a rule.
+ * ones among it, an integer of any size out of range) is a rule.
  */
 type Issue = z.core.$ZodIssue;
 
@@ -20,7 +20,17 @@ const SHAPE_CODES = new Set(['invalid_type', 'invalid_union', 'invalid_key', 'in
 export function isShapeIssue(issue: Issue): boolean {
   if (issue.code === 'custom') return (issue.params as { status?: number } | undefined)?.status === 400;
   if (issue.code === 'invalid_value') return !ofAllowedType(issue.input, issue.values);
+  if (isIntegerTooBig(issue)) return false;
   return SHAPE_CODES.has(issue.code);
+}
+
+/**
+ * A JSON integer beyond 2^53 (parsed as a bigint) where a number is wanted:
+ * well-typed, only too big, so a rule (422) like any other integer out of
+ * range, whatever its size.
+ */
+export function isIntegerTooBig(issue: { code: string; input?: unknown; expected?: string }): boolean {
+  return issue.code === 'invalid_type' && typeof issue.input === 'bigint' && (issue.expected === 'number' || issue.expected === 'int');
 }
 
 /** A value's JSON type, as JSON Schema names it; a bigint is a JSON integer too big for a number. */
@@ -74,6 +84,7 @@ const unit = (origin: string | undefined) =>
 export function problemOf(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type': {
+      if (isIntegerTooBig(issue)) return `must be at most ${Number.MAX_SAFE_INTEGER} and at least ${-Number.MAX_SAFE_INTEGER}`;
       const expected = EXPECTED[issue.expected] ?? issue.expected;
       if (issue.input === undefined) return `is required (${expected})`;
       return `must be ${expected}, not ${describe(issue.input)}`;

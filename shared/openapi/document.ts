@@ -4,6 +4,7 @@ import type { EndpointSpec, RawAnswer } from '../http/endpoint.js';
 import { MAX_ID_CHARS } from '../http/limits.js';
 import type { Route } from '../http/route.js';
 import { moduleOfPath } from '../modules/names.js';
+import { exampleOf } from './examples.js';
 import { TAGS, tagOf } from './tags.js';
 
 /**
@@ -80,7 +81,11 @@ function parameters(spec: EndpointSpec, named: Named): JsonSchema[] {
       const { description, ...rest } = property;
       // A path names a record by its ID; none is longer than the factory lets through (404 beyond).
       const bounded = where === 'path' && rest.type === 'string' && rest.maxLength === undefined ? { ...rest, maxLength: MAX_ID_CHARS } : rest;
-      list.push({ name, in: where, required: where === 'path' || required.has(name), description: description ?? describeParameter(name), schema: bounded });
+      const isRequired = where === 'path' || required.has(name);
+      const parameter: JsonSchema = { name, in: where, required: isRequired, description: description ?? describeParameter(name), schema: bounded };
+      // An example request: every required parameter with a value it allows.
+      if (isRequired) parameter.example = exampleOf(bounded, named);
+      list.push(parameter);
     }
   }
   if (spec.actor) {
@@ -142,7 +147,10 @@ function operationOf(route: Route, spec: EndpointSpec, shared: { responses: Name
     parameters: parameters(spec, shared.schemas),
     responses,
   };
-  if (spec.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(spec.body, 'input', shared.schemas) } } };
+  if (spec.body) {
+    const schema = toSchema(spec.body, 'input', shared.schemas);
+    operation.requestBody = { required: true, content: { 'application/json': { schema, example: exampleOf(schema, shared.schemas) } } };
+  }
   return operation;
 }
 

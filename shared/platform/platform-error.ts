@@ -35,6 +35,8 @@ export interface PlatformFailure {
   status?: number;
   /** The platform's JSON error `code`, when the body carried one. */
   code?: number;
+  /** On a 429: how long the platform asked to wait (ms), from `retry_after` or the headers. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -45,6 +47,8 @@ export interface PlatformFailure {
 export class PlatformError extends AppError {
   readonly platformStatus: number | undefined;
   readonly platformCode: number | undefined;
+  /** On a 429: how long the platform asked to wait (ms); a caller that defers the call waits at least that. */
+  readonly retryAfterMs: number | undefined;
   readonly method: string;
   readonly path: string;
 
@@ -53,6 +57,7 @@ export class PlatformError extends AppError {
     this.name = 'PlatformError';
     this.platformStatus = failure.status;
     this.platformCode = failure.code;
+    this.retryAfterMs = failure.retryAfterMs;
     this.method = failure.method;
     this.path = failure.path;
   }

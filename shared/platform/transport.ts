@@ -193,7 +193,7 @@ export function createTransport(options: TransportOptions = {}): Send {
         }
         throw new PlatformError(
           `The platform answered ${describeAnswer(429, body)} to ${request.method} ${shown} and asked to wait ${waitMs / 1000} s more, beyond the ${maxRateLimitWaitMs / 1000} s a call may wait.`,
-          failure,
+          { ...failure, retryAfterMs: waitMs },
         );
       }
       if (response.status >= 500) {

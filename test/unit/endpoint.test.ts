@@ -107,10 +107,10 @@ describe('the endpoint factory', () => {
     expect(notAllowed.body.error.message).toContain('must be one of: "a", "b"');
   });
 
-  it('refuses an integer above 2^53 where a number is expected, without losing or crashing', async () => {
+  it('refuses an integer above 2^53 where a number is expected as out of range (422, contract 3.2), without losing or crashing', async () => {
     const res = await call(echo, event({ body: '{"guild_id": "1", "count": 123456789012345678901234567890}' }));
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toContain("'count'");
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toBe("Unprocessable Entity! Field 'count' must be at most 9007199254740991 and at least -9007199254740991.");
   });
 
   it.each([
@@ -173,6 +173,12 @@ describe('the endpoint factory', () => {
     expect(zero.status).toBe(422);
     const word = await call(list, event({ method: 'GET', query: { guild_id: '5', page: 'two' } }));
     expect(word.status).toBe(400);
+    // A whole number of any length is well-formed: past 2^53 it is out of range, a rule.
+    for (const huge of ['18446744073709551616', '9'.repeat(400)]) {
+      const big = await call(list, event({ method: 'GET', query: { guild_id: '5', page_size: huge } }));
+      expect({ huge, status: big.status }).toEqual({ huge, status: 422 });
+      expect(big.body.error.message).toContain("Field 'page_size' must be at most");
+    }
   });
 
   it('answers an AppError as its envelope, including the check quirk code', async () => {

@@ -77,5 +77,13 @@ describe('fields with allowed values, in every route', () => {
     const { status, error } = await callWith(c, c.where === 'body' ? outside : String(outside));
     expect({ value: outside, status, name: error.name }).toEqual({ value: outside, status: 422, name: 'Unprocessable Entity' });
     expect(error.message).toContain(`Field '${field}'`);
+    // Well-typed whatever its size: an integer past 2^53 (2^64) is outside the allowed values too, not a wrong type.
+    if (c.field.values.some((v) => Number.isInteger(v))) {
+      const huge = 2n ** 64n;
+      const { status, error } = await callWith(c, c.where === 'body' ? huge : String(huge));
+      expect({ value: String(huge), status, name: error.name }).toEqual({ value: String(huge), status: 422, name: 'Unprocessable Entity' });
+      if (c.where === 'body') expect(error.message).toContain(`Field '${field}' must be one of: ${c.field.values.map((v) => JSON.stringify(v)).join(', ')}`);
+      else expect(error.message).toContain(`Field '${field}'`);
+    }
   });
 });

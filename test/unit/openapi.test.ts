@@ -81,3 +81,58 @@ describe('the answer check of the test client', () => {
     ]);
   });
 });
+
+describe('what values mean (the document a developer reads)', () => {
+  /** Every schema in the document, with where it is. */
+  function* schemasIn(node: unknown, where: string, parent: any = null): Generator<[string, any, any]> {
+    if (!node || typeof node !== 'object') return;
+    if (!Array.isArray(node)) yield [where, node, parent];
+    for (const [key, value] of Object.entries(node)) yield* schemasIn(value, `${where}/${key}`, node);
+  }
+
+  it('gives every integer enum value its meaning, in the description and one by one', () => {
+    const lacking: string[] = [];
+    for (const [where, schema, parent] of schemasIn(doc, '#')) {
+      if (!Array.isArray(schema.enum) || !schema.enum.some((v: unknown) => typeof v === 'number') || where.includes('/x-enumDescriptions')) continue;
+      const meanings = schema['x-enumDescriptions'] ?? {};
+      // A parameter's description is the parameter's own.
+      const description = String(parent?.in && parent.schema === schema ? parent.description : schema.description);
+      for (const value of schema.enum.filter((v: unknown) => typeof v === 'number')) {
+        if (typeof meanings[value] !== 'string' || !description.includes(`${value}: ${meanings[value]}`)) lacking.push(`${where} ${value}`);
+      }
+    }
+    expect(lacking).toEqual([]);
+  });
+
+  it('says what response_type, verifier_type, counter_type, poll_type, poll_answer_type and visibility values mean', () => {
+    const body = (path: string, method = 'post') => doc.paths[path][method].requestBody.content['application/json'].schema;
+    expect(body('/modules/welcoming/responses').properties.response_type).toMatchObject({ enum: [1, 2, 3], 'x-enumDescriptions': { 1: expect.stringContaining('DM welcome'), 2: expect.stringContaining('channel welcome'), 3: expect.stringContaining('leave') } });
+    const listQuery = doc.paths['/modules/welcoming/responses'].get.parameters.find((p: any) => p.name === 'response_type');
+    expect(listQuery.schema.enum).toEqual([1, 2, 3]);
+    expect(body('/modules/verifier/settings', 'put').properties.verifier_type.anyOf[0].description).toMatch(/1: click.*2: passphrase.*3: web/);
+    expect(body('/modules/serverstats/counters').properties.counter_type).toMatchObject({ enum: [1, 2, 4, 5, 6, 7, 8, 9, 10], description: expect.stringContaining('Type 3') });
+    expect(body('/modules/polls/entries').properties.poll_type.description).toMatch(/1: platform-native poll.*2: service poll/);
+    expect(body('/modules/polls/entries').properties.poll_answer_type.description).toMatch(/1: emoji reactions.*2: buttons.*3: dropdown/);
+    expect(body('/modules/tags/entries').properties.visibility.description).toMatch(/1: public.*2: private/);
+    expect(doc.components.schemas.Verification ?? doc.components.schemas.VerifierSettings).toBeDefined();
+    expect(doc.components.schemas.VerifierSettings.properties.verifier_type['x-enumDescriptions']).toBeDefined();
+  });
+
+  it('says what the duration formats and interaction_id_token are', () => {
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+    expect(body('/modules/polls/entries').properties.poll_duration.description).toMatch(/s \(seconds\), m \(minutes\), h \(hours\) or d \(days\)/);
+    expect(body('/modules/giveaways/entries').properties.end_time.description).toMatch(/ISO 8601 date-time/);
+    expect(body('/modules/reactionroles/check').properties.interaction_id_token.description).toMatch(/interaction's token/);
+  });
+
+  it('gives every operation an example request: its body and its required parameters', () => {
+    const lacking: string[] = [];
+    for (const route of routes) {
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      if (op.requestBody && op.requestBody.content['application/json'].example === undefined) lacking.push(`${route.id} body`);
+      for (const p of op.parameters.filter((p: any) => p.required && p.in !== 'header')) if (p.example === undefined) lacking.push(`${route.id} ${p.name}`);
+    }
+    expect(lacking).toEqual([]);
+    expect(doc.paths['/modules/polls/entries'].post.requestBody.content['application/json'].example).toMatchObject({ guild_id: '1234567890123456789', poll_type: 1, poll_duration: '1d' });
+  });
+});

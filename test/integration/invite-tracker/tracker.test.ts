@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../../shared/platform/types.js';
 import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
+import { sandboxOf } from '../../helpers/sandbox.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -213,5 +214,85 @@ describe('messages, invites and privacy', () => {
     expect(ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites).toEqual([]);
     expect(ok(await check(guild, members[0]!, 'leave')).message).toMatch(/no join of theirs is recorded/);
     expect(await allUses(guild)).toEqual([]);
+  });
+});
+
+describe('conformance (contract 11 and 12)', () => {
+  /** A guild with the module on, set as given, and a channel the sandbox knows is the guild's. */
+  async function ownGuild(settings: (channel: string) => Record<string, unknown> = () => ({})): Promise<{ guild: string; channel: string }> {
+    const guild = snowflake();
+    const channel = await sandboxOf(service).channelIn(guild);
+    ok(await service.call('POST', `${IT}/enable`, { body: { guild_id: guild } }));
+    const given = settings(channel);
+    if (Object.keys(given).length) ok(await service.call('PUT', `${IT}/settings`, { body: { guild_id: guild, ...given } }));
+    return { guild, channel };
+  }
+  const postedIn = async (channel: string) => (await membersOf(service).api<Message[]>(`/channels/${channel}/messages`)).body;
+
+  it('attributes a join through a single-use invite gone from the list before its delete event came, exactly to its owner', async () => {
+    const { guild, channel } = await ownGuild();
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner, { max_uses: 1 });
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    // The join check comes first, as on the platform; the delete event after it.
+    expect(ok(await check(guild, member)).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    ok(await service.call('POST', `${IT}/events/invite/delete`, { body: { guild_id: guild, invite_code } }));
+    expect(await usesOf(guild, owner)).toEqual([expect.objectContaining({ invite_id: invite_code, member_id: member, inviter_id: owner, attribution: 'exact', counted: true })]);
+    // Its one use is claimed: the next join is not put on it.
+    expect(ok(await check(guild, snowflake())).message).toContain('unknown');
+  });
+
+  it('attributes a join whose message could not be posted once, to the right inviter, when the check is tried again, and posts once', async () => {
+    const { guild, channel } = await ownGuild((channel) => ({ join_messages_enabled: true, join_messages_channel: channel, join_message_content: '<user_mention> was invited by <inviter_mention> with <invite_code>.' }));
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    await sandboxOf(service).fault({ method: 'POST', path: `^/channels/${channel}/messages$`, status: 502, times: 3 });
+    const failed = await check(guild, member);
+    expect(failed.status).toBe(502);
+    expect(await postedIn(channel)).toEqual([]);
+    const retried = ok(await check(guild, member));
+    expect(retried.message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    expect((await postedIn(channel)).map((m) => m.content)).toEqual([`<@${member}> was invited by <@${owner}> with ${invite_code}.`]);
+    // Delivered once more after it went through: nothing new.
+    expect(ok(await check(guild, member)).message).toContain(`invited by ${owner}`);
+    expect(await postedIn(channel)).toHaveLength(1);
+    expect(await usesOf(guild, owner)).toEqual([expect.objectContaining({ member_id: member, inviter_id: owner, attribution: 'exact' })]);
+    expect(ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites[0].current_uses).toBe(1);
+  });
+
+  it('attributes one join delivered twice at once once, and posts once', async () => {
+    const { guild, channel } = await ownGuild((channel) => ({ join_messages_enabled: true, join_messages_channel: channel, join_message_content: '<user_mention> by <inviter_mention>' }));
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    const answers = await Promise.all([check(guild, member), check(guild, member)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    for (const answer of answers) expect(ok(answer).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    expect(await allUses(guild)).toEqual([expect.objectContaining({ member_id: member, inviter_id: owner, attribution: 'exact' })]);
+    expect((await postedIn(channel)).map((m) => m.content)).toEqual([`<@${member}> by <@${owner}>`]);
+  });
+
+  it('lists invites newest first', async () => {
+    const { guild, channel } = await ownGuild();
+    const made: string[] = [];
+    for (let i = 0; i < 6; i++) made.push((await createInvite(guild, channel, snowflake())).invite_code);
+    const listed = ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites.map((i: { invite_id: string }) => i.invite_id);
+    expect(listed).toEqual([...made].reverse());
+  });
+
+  it('is exact when one invite rose by more than one, each join claiming one increment', async () => {
+    const { guild, channel } = await ownGuild();
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const [first, second] = [snowflake(), snowflake()];
+    await joinVia(guild, first, invite_code);
+    await joinVia(guild, second, invite_code);
+    expect(ok(await check(guild, first)).message).toContain(`exact through invite ${invite_code}`);
+    expect(ok(await check(guild, second)).message).toContain(`exact through invite ${invite_code}`);
+    expect((await usesOf(guild, owner)).map((u: { member_id: string }) => u.member_id).sort()).toEqual([first, second].sort());
   });
 });

@@ -183,6 +183,30 @@ describe('refreshing counters', () => {
   });
 });
 
+describe('a rename the platform answers 429 with a long retry_after', () => {
+  it('waits out the retry_after before trying again, however often the counters are refreshed, then renames once', async () => {
+    const { guild } = await counterGuild(1);
+    const counter = ok(await createCounter(guild, { counter_type: 6, new_format: null, new_role_id: null, new_goal: null })).counter;
+    await sandboxOf(service).clearRequests();
+    // Minutes: far past what one request may wait, so the rename is deferred.
+    await sandboxOf(service).fault({ method: 'PATCH', path: `^/channels/${counter.channel_id}$`, status: 429, times: 1, retry_after: 300 });
+    await membersOf(service).join(guild, snowflake());
+    ok(await refresh(guild));
+    await eventually(async () => (await renamesOf(counter.channel_id)).length >= 1, 10_000, 'a rename attempt');
+    for (let i = 0; i < 3; i++) {
+      ok(await refresh(guild));
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(await renamesOf(counter.channel_id)).toHaveLength(1);
+    expect(await channelName(guild, counter.channel_id)).toBe('Members: 1');
+    // Once the retry_after has passed, the next refresh renames, once.
+    await control('POST', '/clock', { advance_ms: 301 * 1000 });
+    ok(await refresh(guild));
+    await eventually(async () => (await channelName(guild, counter.channel_id)) === 'Members: 2', 10_000, 'the deferred rename');
+    expect((await renamesOf(counter.channel_id)).map((r) => r.status)).toEqual([429, 200]);
+  });
+});
+
 describe('deleted channels', () => {
   it('drops the counter of a deleted channel, and every counter with the category', async () => {
     const { guild, category } = await counterGuild(1);

@@ -4,6 +4,7 @@ import type { Message } from '../../helpers/sandbox.js';
 import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
+import { RESEND_AFTER_MS } from '../../../functions/verifier/verifier.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -31,6 +32,11 @@ async function verifierGuild(settings: Record<string, unknown> = {}): Promise<{ 
 const create = (guild: string, member: string) => service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } });
 const handle = (member: string, body: Record<string, unknown>) => service.call('POST', `${VE}/event/handle-verification`, { body, headers: { 'x-acting-user-id': member } });
 const entry = async (guild: string, verifierId: string) => ok(await service.call('GET', `${VE}/entries/${verifierId}`, { query: { guild_id: guild } })).entry;
+/** Moves the shared clock past the calls made at once with the last prompt (contract 12: a later call sends the prompt again). */
+const later = async () => {
+  const res = await fetch(`${sandboxOf(service).origin}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: RESEND_AFTER_MS }) });
+  expect(res.status).toBe(204);
+};
 const prompt = async (channel: string): Promise<Message> => (await membersOf(service).api<Message[]>(`/channels/${channel}/messages`)).body[0]!;
 
 describe('verifier', () => {
@@ -144,6 +150,7 @@ describe('verifier', () => {
     const { guild } = await verifierGuild({ verifier_channel: '' });
     const member = snowflake();
     const first = ok(await create(guild, member));
+    await later();
     const second = ok(await create(guild, member));
     expect(second.verifier_id).toBe(first.verifier_id);
     expect(second.message).toContain('sent again');
@@ -201,5 +208,65 @@ describe('verifier', () => {
     expect((await create(guild, snowflake())).status).toBe(409);
     const deleted = ok(await service.call('DELETE', `${VE}/settings`, { body: { guild_id: guild } }));
     expect(deleted.entries).toHaveLength(1);
+  });
+});
+
+describe('create-verification', () => {
+  /** A guild with the verifier on and a prompt channel and role the sandbox knows are the guild's. */
+  async function ownGuild(): Promise<{ guild: string; channel: string }> {
+    const guild = snowflake();
+    const channel = await sandboxOf(service).channelIn(guild);
+    const role = await sandboxOf(service).roleIn(guild);
+    ok(await service.call('POST', `${VE}/enable`, { body: { guild_id: guild } }));
+    ok(await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_channel: channel, verifier_verified_role_ids: [role] } }));
+    return { guild, channel };
+  }
+  const promptsIn = async (channel: string) => (await membersOf(service).api<Message[]>(`/channels/${channel}/messages`)).body;
+  const entriesOf = async (guild: string) => ok(await service.call('GET', `${VE}/entries`, { query: { guild_id: guild } })).entries as { verifier_id: string; user_id: string; requester_id: string }[];
+
+  it('needs a requester: without one (or null) a 400 naming it, and nothing stored or posted', async () => {
+    const { guild, channel } = await ownGuild();
+    const member = snowflake();
+    for (const body of [{ guild_id: guild }, { guild_id: guild, requester: null }]) {
+      const res = await service.call('POST', `${VE}/event/create-verification`, { body, headers: { 'x-acting-user-id': member } });
+      expect(res.status).toBe(400);
+      expect(errorOf(res)).toMatchObject({ name: 'BadRequestError' });
+      expect(errorOf(res).message).toContain("Field 'requester'");
+    }
+    expect(await entriesOf(guild)).toEqual([]);
+    expect(await promptsIn(channel)).toEqual([]);
+    const admin = snowflake();
+    const created = ok(await service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: admin }, headers: { 'x-acting-user-id': member } }));
+    expect(await entry(guild, created.verifier_id)).toMatchObject({ user_id: member, requester_id: admin });
+  });
+
+  it('ends five calls at once for one member with one entry and one prompt', async () => {
+    const { guild, channel } = await ownGuild();
+    const member = snowflake();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => create(guild, member)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const entries = await entriesOf(guild);
+    expect(entries).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.body.data.verifier_id))).toEqual(new Set([entries[0]!.verifier_id]));
+    const prompts = await promptsIn(channel);
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]!.components![0]!.components[0]!.custom_id).toBe(`verifier:click:${entries[0]!.verifier_id}`);
+    // Asked again later (the clock moved past the calls at once), the open entry is reused and its prompt sent again.
+    await later();
+    const again = ok(await create(guild, member));
+    expect(again.verifier_id).toBe(entries[0]!.verifier_id);
+    expect(await entriesOf(guild)).toHaveLength(1);
+    expect(await promptsIn(channel)).toHaveLength(2);
+  });
+
+  it('leaves nothing behind when the prompt cannot be posted, so the retry makes the one entry', async () => {
+    const { guild, channel } = await ownGuild();
+    const member = snowflake();
+    await sandboxOf(service).fault({ method: 'POST', path: `^/channels/${channel}/messages$`, status: 502, times: 3 });
+    expect((await create(guild, member)).status).toBe(502);
+    expect(await entriesOf(guild)).toEqual([]);
+    const created = ok(await create(guild, member));
+    expect((await entriesOf(guild)).map((e) => e.verifier_id)).toEqual([created.verifier_id]);
+    expect(await promptsIn(channel)).toHaveLength(1);
   });
 });
