@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../helpers/sandbox.js';
 import { ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
+import { RESEND_AFTER_MS } from '../../../functions/verifier/verifier.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -121,7 +122,8 @@ describe('verifier web links', () => {
     const settings = ok(await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: 3 } })).settings;
     expect(Object.keys(settings).filter((name) => name.startsWith('_'))).toEqual([]);
     await expectRefused(old.url, guild, old.verifierId, member);
-    // Changing anything but the type leaves links alone.
+    // Changing anything but the type leaves links alone. (A prompt asked for again within RESEND_AFTER_MS is the one already sent.)
+    await advanceClock(RESEND_AFTER_MS);
     const fresh = await linkFor(guild, channel, member);
     ok(await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_message_content_completed: 'Welcome in.' } }));
     expect(fresh.verifierId).toBe(old.verifierId);
@@ -134,6 +136,7 @@ describe('verifier web links', () => {
     const { guild, channel, role } = await webGuild();
     const member = snowflake();
     const old = await linkFor(guild, channel, member);
+    await advanceClock(RESEND_AFTER_MS);
     const replacing = await linkFor(guild, channel, member);
     expect(replacing.verifierId).toBe(old.verifierId);
     await expectRefused(old.url, guild, old.verifierId, member);
