@@ -5,7 +5,7 @@
  * absence; fields ignored for native polls may be left out for them.
  */
 import * as z from 'zod/mini';
-import { brokenRule, guildQuery, interactionFields, interactionProblem, meta, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { brokenRule, channelId, guildQuery, interactionFields, interactionProblem, meta, nullableMessageIn, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,
@@ -43,9 +43,9 @@ const pollTypeProblem = (type: number) =>
 /** The poll fields create and handler/create share, and their rules. */
 const pollFields = {
   guild_id: snowflake,
-  channel_id: snowflake,
+  channel_id: channelId,
   poll_type: meta(z.int(), { enum: [1, 2], description: '1 platform-native poll, 2 service poll' }),
-  message_id: nullableSnowflake,
+  message_id: nullableMessageIn('channel_id'),
   poll_answer_type: meta(nullableInt, { description: 'Service polls: 1 emoji reactions, 2 buttons, 3 dropdown (ignored for native polls)' }),
   question: z.string(),
   description: nullableString,
