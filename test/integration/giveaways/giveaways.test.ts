@@ -23,7 +23,7 @@ async function giveawayGuild(): Promise<string> {
 }
 
 async function create(guild: string, extra: Record<string, unknown> = {}) {
-  const body = { guild_id: guild, channel_id: snowflake(), giveaway_owner_id: snowflake(), prize: 'A golden mug', winner_count: 2, end_time: '1h', description: 'Be quick', ...extra };
+  const body = { guild_id: guild, channel_id: await sandboxOf(service).channelIn(guild), giveaway_owner_id: snowflake(), prize: 'A golden mug', winner_count: 2, end_time: '1h', description: 'Be quick', ...extra };
   return ok(await service.call('POST', `${GA}/entries`, { body })).entry;
 }
 
@@ -47,6 +47,7 @@ describe('giveaways', () => {
 
   it('refuses bad input and changes nothing', async () => {
     const guild = await giveawayGuild();
+    const channel = await sandboxOf(service).channelIn(guild);
     for (const [extra, status] of [
       [{ end_time: '0s' }, 422],
       [{ end_time: '366d' }, 422],
@@ -59,7 +60,7 @@ describe('giveaways', () => {
       [{ winner_count: '2' }, 400],
       [{ giveaway_owner_id: 'me' }, 400],
     ] as [Record<string, unknown>, number][]) {
-      const res = await service.call('POST', `${GA}/entries`, { body: { guild_id: guild, channel_id: snowflake(), giveaway_owner_id: snowflake(), prize: 'p', winner_count: 1, ...extra } });
+      const res = await service.call('POST', `${GA}/entries`, { body: { guild_id: guild, channel_id: channel, giveaway_owner_id: snowflake(), prize: 'p', winner_count: 1, ...extra } });
       expect(res.status, JSON.stringify(extra)).toBe(status);
     }
     expect(ok(await service.call('GET', `${GA}/entries`, { query: { guild_id: guild } })).entries).toEqual([]);
