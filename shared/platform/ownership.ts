@@ -28,11 +28,6 @@ const CATEGORY = 4;
 /** Channel ID -> its guild and type, for channels confirmed to be a guild's. */
 const knownChannels = new Map<string, { guildId: string; type: number }>();
 
-/** Forgets the channels confirmed so far (a test measuring reads starts cold). */
-export function forgetKnownChannels(): void {
-  knownChannels.clear();
-}
-
 /** Why an object is refused: a sentence naming the field, or null when it is the guild's. */
 type Verdict = string | null;
 
