@@ -16,7 +16,7 @@
 import { notFound, unprocessable } from '../errors.js';
 import type { NamedObject } from '../http/owned.js';
 import { platform } from './client.js';
-import { isPlatformNotFound } from './platform-error.js';
+import { PlatformCode, isPlatformError, isPlatformNotFound } from './platform-error.js';
 import type { Channel } from './types.js';
 
 /** What the factory calls with the objects a valid request names. */
@@ -27,6 +27,9 @@ const CATEGORY = 4;
 
 /** Channel ID -> its guild and type, for channels confirmed to be a guild's. */
 const knownChannels = new Map<string, { guildId: string; type: number }>();
+
+/** A channel the platform will not show the bot (403 Missing Access). */
+const HIDDEN = 'hidden';
 
 /** Why an object is refused: a sentence naming the field, or null when it is the guild's. */
 type Verdict = string | null;
@@ -58,7 +61,14 @@ export const checkOwned: OwnershipCheck = async (guildId, named) => {
   const channel = once(async (id) => {
     const known = knownChannels.get(id);
     if (known) return known;
-    const found = (await orUnknown(platform.getChannel(id))) as (Channel & { guild_id?: string | null }) | null;
+    let found: (Channel & { guild_id?: string | null }) | null;
+    try {
+      found = await orUnknown(platform.getChannel(id));
+    } catch (error) {
+      // The platform hides a channel the bot may not see (a guild it is not in): not one the service can use here.
+      if (isPlatformError(error, { code: PlatformCode.MissingAccess })) return HIDDEN;
+      throw error;
+    }
     if (!found) return null;
     const answer = { guildId: found.guild_id ?? '', type: found.type };
     if (answer.guildId === guildId) knownChannels.set(id, answer);
@@ -70,6 +80,7 @@ export const checkOwned: OwnershipCheck = async (guildId, named) => {
   const channelVerdict = async (field: string, id: string, what: string): Promise<Verdict> => {
     const found = await channel(id);
     if (!found) return unknown(field, what);
+    if (found === HIDDEN) return `Field '${field}' names ${what}, which the bot cannot see: it is not a channel of guild ${guildId} the service can use.`;
     return found.guildId === guildId ? null : notInGuild(field, what, guildId);
   };
 
@@ -81,7 +92,7 @@ export const checkOwned: OwnershipCheck = async (guildId, named) => {
       case 'category': {
         const refused = await channelVerdict(field, id, `category ${id}`);
         if (refused) return refused;
-        return (await channel(id))!.type === CATEGORY ? null : `Field '${field}' names channel ${id}, which is not a category (channel type 4).`;
+        return ((await channel(id)) as { type: number }).type === CATEGORY ? null : `Field '${field}' names channel ${id}, which is not a category (channel type 4).`;
       }
       case 'role':
         return (await roles()).has(id) ? null : `Field '${field}' names role ${id}, which is not a role of guild ${guildId}.`;

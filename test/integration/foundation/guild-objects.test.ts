@@ -180,7 +180,7 @@ describe('channel and role settings', () => {
     expect(ok(await service.call('PUT', settings, { body: { guild_id: guild, [field]: own } })).settings[field]).toBe(own);
   });
 
-  it('refuses a DM channel and a channel the platform does not know', async () => {
+  it('refuses a DM channel, a channel the platform does not know and one it hides from the bot', async () => {
     const guild = await enabled('welcoming');
     const dm = (await platformCall('POST', '/users/@me/channels', { recipient_id: snowflake() })).body.id as string;
     expect(refused(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: dm } }), 'body.welcome_messages_channel')).toContain(
@@ -190,6 +190,12 @@ describe('channel and role settings', () => {
     expect(refused(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: unknown } }), 'body.welcome_messages_channel')).toContain(
       `channel ${unknown}, which the platform does not know`,
     );
+    const hidden = await foreignChannel();
+    await sandbox().fault({ method: 'GET', path: `^/channels/${hidden}$`, status: 403, code: 50001, message: 'Missing Access', times: 1 });
+    expect(refused(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: hidden } }), 'body.welcome_messages_channel')).toContain(
+      'which the bot cannot see',
+    );
+    expect(ok(await service.call('GET', '/modules/welcoming/settings', { query: { guild_id: guild } })).settings.welcome_messages_channel).toBeNull();
   });
 
   it("takes only the guild's roles as autoroles, verified roles, timed roles and counter roles", async () => {
