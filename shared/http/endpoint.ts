@@ -5,9 +5,9 @@ import { type Caller, callerFromContext } from '../auth/caller.js';
 import { badRequest, forbidden } from '../errors.js';
 import { parseSnowflake } from '../ids.js';
 import { type ModuleName, moduleOfPath } from '../modules/names.js';
+import type { OwnershipCheck } from '../platform/ownership.js';
 import { RawBody, successResponse } from './envelope.js';
 import { parseJsonLossless } from './json.js';
-import type { OwnershipCheck } from '../platform/ownership.js';
 import { checkStoreLimits } from './limits.js';
 import { type Mw, bodyLimit, errorEnvelope } from './middleware.js';
 import { type DeclaredField, declaredFields, namedObjects } from './owned.js';
@@ -119,8 +119,9 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unkn
  * owns, in this order: 413, the caller (401/403 for internal routes are the
  * authorizer's), body/query/path/header shape (400), a path ID no record can
  * have (404), the guild scope of a guild key (403), rules (422), IDs and
- * query values past the store's limits (404, 422), then the use case and the
- * envelope.
+ * query values past the store's limits (404, 422), the platform objects the
+ * request names being the guild's (422, contract 13), then the use case and
+ * the envelope.
  */
 export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
   spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: Mw; owned?: OwnershipCheck; response?: z.ZodMiniType | RawAnswer },

@@ -102,8 +102,6 @@ export const nullableSnowflake = meta(
 
 /** A channel of the request's guild. */
 export const channelId = owned(snowflake, { kind: 'channel' });
-/** A channel of the request's guild, or null. */
-export const nullableChannelId = owned(nullableSnowflake, { kind: 'channel' });
 /** A role of the request's guild. */
 export const roleId = owned(snowflake, { kind: 'role' });
 /** A role of the request's guild, or null. */
