@@ -13,8 +13,9 @@ import { buildFunctions, writeServedFiles } from '../infra/build.js';
 import type { Job } from '../infra/jobs.js';
 import { sourceUrls } from '../infra/local/sandbox/sources/routes.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
-import type { EndpointSpec } from '../shared/http/endpoint.js';
+import { type EndpointSpec, ownedFieldsOf } from '../shared/http/endpoint.js';
 import { loadHandler } from '../shared/http/load-handler.js';
+import { namedObjects } from '../shared/http/owned.js';
 import type { Route } from '../shared/http/route.js';
 import { moduleOfPath } from '../shared/modules/names.js';
 import { producerInputs } from '../shared/scheduler/keys.js';
@@ -171,6 +172,24 @@ async function sendThrough(service: LocalService, event: RouteEvent): Promise<Re
   return succeed(service, event.httpMethod, event.path + query, event.body ? JSON.parse(event.body) : undefined, event.headers);
 }
 
+/**
+ * The channels, categories and roles a request names, made the guild's on
+ * the sandbox, as a member's guild has them (contract 13: the service checks
+ * they are). Messages and invites are made by the route's setup (fixtures.ts).
+ */
+async function ownedOnSandbox(service: LocalService, spec: EndpointSpec, event: RouteEvent, guild: string): Promise<void> {
+  const parts = { path: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body: event.body ? JSON.parse(event.body) : {} };
+  const control = `${new URL(service.sandboxUrl!).origin}/_sandbox`;
+  for (const { id, declaration } of namedObjects(ownedFieldsOf(spec), parts)) {
+    const { kind } = declaration;
+    // The guild's own ID as a role is its @everyone role, which every guild has.
+    if ((kind === 'role' && id === guild) || kind === 'message' || kind === 'invite') continue;
+    const [path, body] = kind === 'role' ? [`/guilds/${guild}/roles/${id}`, { name: `role-${id.slice(-4)}` }] : [`/channels/${id}`, { guild_id: guild, ...(kind === 'category' ? { type: 4 } : {}) }];
+    const res = await fetch(control + path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`sandbox PUT ${path}: ${res.status} ${await res.text()}`);
+  }
+}
+
 const at = (data: Record<string, unknown>, path: string) => String(path.split('.').reduce<any>((value, part) => value?.[part], data));
 
 /**
@@ -199,10 +218,14 @@ function routePreparation(route: Route, spec: EndpointSpec, routeById: Map<strin
     }
     for (const make of setup?.make ?? []) {
       const maker = routeById.get(make.route)!;
-      take(await sendThrough(service, inGuild(routeEvent(maker.route, maker.spec, make.input?.(ids)), guild)), make.take);
+      const event = inGuild(routeEvent(maker.route, maker.spec, make.input?.(ids)), guild);
+      await ownedOnSandbox(service, maker.spec, event, guild);
+      take(await sendThrough(service, event), make.take);
     }
     if (setup?.shown) Object.assign(ids, setup.shown(await (await fetch(`${new URL(service.sandboxUrl!).origin}/_sandbox/state`)).text(), ids));
-    return inGuild(routeEvent(route, spec, setup?.input?.(ids)), guild);
+    const event = inGuild(routeEvent(route, spec, setup?.input?.(ids)), guild);
+    await ownedOnSandbox(service, spec, event, guild);
+    return event;
   };
 }
 

@@ -21,10 +21,13 @@ export const fixtures: Record<string, { body?: Record<string, unknown>; query?: 
   'polls.edit-poll': { body: { max_votes_per_answer: 1 } },
   'polls.vote': { body: vote },
   'polls.handler-vote': { body: vote },
-  'polls.handler-create': { body: { ...poll, end_time: inAnHour() } },
+  // The bot registers a poll whose message it has not posted yet (a message it names must exist in the channel).
+  'polls.handler-create': { body: { ...poll, end_time: inAnHour(), message_id: null } },
   'polls.handler-edit': { body: { max_votes_per_answer: 1 } },
   'polls.update-settings': { body: { save_duration_timeout: 86_400 } },
   'serverstats.create-counter': { body: { counter_type: 6 } },
+  // The starboard channel is the sample channel; the counters' category, a category, is left as it is.
+  'serverstats.update-settings': { body: { counters_category_id: null } },
   // One guild's counters, as the bot asks after a change; without a guild it is every guild the bench made.
   'serverstats.update-counters': { body: { guild_id: GUILD } },
   'welcoming.create-response': { body: { response_type: 1 } },

@@ -14,7 +14,7 @@ import { db } from '../shared/db/client.js';
 import { tableName } from '../shared/db/table.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { pool } from './load.js';
-import { call, countDynamoRequests, handlerRequests, snowflakes } from './requests.js';
+import { call, countDynamoRequests, handlerRequests, ofGuild, snowflakes } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'giveaways';
@@ -26,7 +26,9 @@ const snowflake = snowflakes(6234567890000000000n);
 
 
 async function create(service: LocalService, guild: string, endTime: string) {
-  const res = await call(service, 'POST', '/modules/giveaways/entries', { guild_id: guild, channel_id: snowflake(), giveaway_owner_id: snowflake(), prize: 'Bench prize', winner_count: 3, end_time: endTime });
+  const channel = snowflake();
+  await ofGuild(service, guild, { channels: [channel] });
+  const res = await call(service, 'POST', '/modules/giveaways/entries', { guild_id: guild, channel_id: channel, giveaway_owner_id: snowflake(), prize: 'Bench prize', winner_count: 3, end_time: endTime });
   if (res.status !== 200) throw new Error(JSON.stringify(res.json));
   return res.json.data.entry as { entry_id: string; channel_id: string; message_id: string };
 }

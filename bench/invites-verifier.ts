@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type LocalService, startLocal } from '../infra/local/start.js';
-import { countDynamoRequests, snowflakes, succeed } from './requests.js';
+import { countDynamoRequests, ofGuild, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const snowflake = snowflakes(7234567890000000000n);
@@ -61,8 +61,10 @@ async function verifications(service: LocalService): Promise<Row[]> {
     const guild = snowflake();
     const member = snowflake();
     const channel = snowflake();
+    const role = snowflake();
+    await ofGuild(service, guild, { channels: [channel], roles: [role] });
     await succeed(service, 'POST', '/modules/verifier/enable', { guild_id: guild });
-    await succeed(service, 'PUT', '/modules/verifier/settings', { guild_id: guild, verifier_type: type, verifier_channel: channel, verifier_verified_role_ids: [snowflake()], ...(type === 2 ? { verifier_passphrase: 'bench' } : {}) });
+    await succeed(service, 'PUT', '/modules/verifier/settings', { guild_id: guild, verifier_type: type, verifier_channel: channel, verifier_verified_role_ids: [role], ...(type === 2 ? { verifier_passphrase: 'bench' } : {}) });
     const created = await counted(service, () => succeed(service, 'POST', '/modules/verifier/event/create-verification', { guild_id: guild, requester: member }, { 'x-acting-user-id': member }));
     const id = (created.result as { verifier_id: string }).verifier_id;
     let answered;

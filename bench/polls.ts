@@ -10,7 +10,7 @@ import { tableName } from '../shared/db/table.js';
 import { onWorkDone } from '../shared/scheduler/index.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { type HttpRequest, burstFromWorker } from './load.js';
-import { call, countDynamoRequests, snowflakes } from './requests.js';
+import { call, countDynamoRequests, ofGuild, snowflakes } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'polls';
@@ -26,6 +26,7 @@ const snowflake = snowflakes(1234567890000000000n);
 async function setUpPoll(service: LocalService, extra: Record<string, unknown> = {}) {
   const guild = snowflake();
   const channel = snowflake();
+  await ofGuild(service, guild, { channels: [channel] });
   await call(service, 'POST', '/modules/polls/enable', { guild_id: guild });
   const created = await call(service, 'POST', '/modules/polls/entries', {
     guild_id: guild,

@@ -1,5 +1,5 @@
 import type { LocalService } from '../infra/local/start.js';
-import { type DynamoCounter, type Floor, handlerRequests, requestRow, send } from './requests.js';
+import { type DynamoCounter, type Floor, handlerRequests, ofGuild, requestRow, send } from './requests.js';
 import type { Row } from './table.js';
 
 /** The fewest requests: one read that decides (module state may come from the bounded cache), one write per item changed, one Query per listing. */
@@ -52,6 +52,7 @@ export async function reactionRolesRequests(service: LocalService, counter: Dyna
   const react = (member: string, emoji: string) =>
     json('POST', `${base}/check`, { guild_id: guild, channel_id: channel, message_id: panel.message_id, interaction_type: 'reaction_add', emoji_name: emoji, emoji_id: null }, { 'x-acting-user-id': member });
 
+  await ofGuild(service, guild, { channels: [channel], roles: ['11', '12', '13'] });
   await send(service, 'POST', `${base}/enable`, { guild_id: guild });
   const { panel } = await measure('create panel (service message)', () =>
     json('POST', `${base}/panels`, { guild_id: guild, channel_id: channel, is_register: false, panel_type: 'emoji', is_embed: false, content: 'Pick', ...settings }),

@@ -107,6 +107,21 @@ export async function succeed(service: LocalService, method: string, path: strin
   return json.data;
 }
 
+/**
+ * Channels and roles made the guild's on the sandbox platform, as a real
+ * guild has them: the service refuses a channel or role a request names that
+ * is not the request's guild's (contract 13). Untimed set-up.
+ */
+export async function ofGuild(service: LocalService, guild: string, objects: { channels?: string[]; roles?: string[] }): Promise<void> {
+  const control = `${service.sandboxUrl!.replace(/\/api\/v10$/, '')}/_sandbox`;
+  const put = async (path: string, body: unknown) => {
+    const res = await fetch(control + path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`sandbox PUT ${path}: ${res.status} ${await res.text()}`);
+  };
+  for (const channel of objects.channels ?? []) await put(`/channels/${channel}`, { guild_id: guild });
+  for (const role of objects.roles ?? []) await put(`/guilds/${guild}/roles/${role}`, { name: `role-${role.slice(-4)}` });
+}
+
 /** The fewest requests an operation can take and why: one read that decides, one conditional write per item it changes. */
 export type Floor = [number, string];
 

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pollSource, pollStreams } from '../functions/socials/polling.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
-import { requestsOf, snowflakes, succeed } from './requests.js';
+import { ofGuild, requestsOf, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'socials';
@@ -55,6 +55,7 @@ export async function runSocialsBench(): Promise<Row[]> {
       await succeed(service, 'POST', '/modules/socials/enable', { guild_id: guild });
       await succeed(service, 'PUT', '/modules/socials/settings', { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true });
       const mine = Array.from({ length: CHANNELS_PER_GUILD }, snowflake);
+      await ofGuild(service, guild, { channels: mine });
       channels.push(...mine);
       for (const [i, [kind, field, identifier]] of watched.entries()) {
         await succeed(service, 'POST', `/modules/socials/entries/${kind}`, { guild_id: guild, [field]: identifier, target_channel_id: mine[i % CHANNELS_PER_GUILD], mention_everyone: false });

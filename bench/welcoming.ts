@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { onWorkDone } from '../shared/scheduler/index.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
-import { countDynamoRequests, handlerRequests } from './requests.js';
+import { countDynamoRequests, handlerRequests, ofGuild } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'welcoming';
@@ -41,6 +41,7 @@ async function perJoin(service: LocalService): Promise<Row[]> {
   const counter = countDynamoRequests();
   const guild = '4234567890123456789';
   const roles = ['11', '12', '13', '14'];
+  await ofGuild(service, guild, { channels: ['5234567890123456789'], roles });
   await call('POST', `${BASE}/enable`, { guild_id: guild });
   await call('POST', `${BASE}/responses`, { guild_id: guild, response_type: 1, is_embed: false, content: 'Welcome <user_mention> to <server_name>!' });
   await call('POST', `${BASE}/responses`, { guild_id: guild, response_type: 2, is_embed: false, content: 'Welcome <user_mention>!' });
@@ -98,6 +99,7 @@ async function grantDelay(service: LocalService): Promise<Row[]> {
   try {
     await call('POST', `${BASE}/enable`, { guild_id: guild });
     await call('PUT', `${BASE}/settings`, { guild_id: guild, timedroles_enabled: true });
+    await ofGuild(service, guild, { roles: ['21', '22', '23', '24'] });
     for (let i = 0; i < 4; i++) await call('POST', `${BASE}/timedroles`, { guild_id: guild, role_id: String(21 + i), add_after: 2 + i });
     for (let i = 0; i < MEMBERS; i++) {
       const member = String(8234567890123456000n + BigInt(i));
@@ -134,6 +136,7 @@ async function catchUpPages(service: LocalService): Promise<Row[]> {
   }
   await call('POST', `${BASE}/enable`, { guild_id: guild });
   await call('PUT', `${BASE}/settings`, { guild_id: guild, timedroles_enabled: true });
+  await ofGuild(service, guild, { roles: [role] });
   await call('POST', `${BASE}/timedroles`, { guild_id: guild, role_id: role, add_after: 3600 });
   await control('DELETE', '/requests');
   const started = Date.now();

@@ -1,6 +1,6 @@
 /** The giveaways module's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { channelId, describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 
 
 export const SettingsRecord = meta(z.object({ id: z.int(), guild_id: id, save_duration_timeout: z.int(), delete_ended_giveaways: z.boolean() }), {
@@ -59,7 +59,7 @@ export const EntryQuery = guildQuery;
 
 export const CreateBody = z.object({
   guild_id: snowflake,
-  channel_id: snowflake,
+  channel_id: channelId,
   giveaway_owner_id: snowflake,
   prize: z.string().check(z.minLength(1), z.maxLength(256)),
   winner_count: z.int().check(z.gte(1), z.lte(50)),

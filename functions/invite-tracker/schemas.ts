@@ -1,6 +1,6 @@
 /** The invite tracker's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { booleanSetting, channelSetting, describe, guildQuery, interactionFields, meta, orKeep, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { booleanSetting, channelId, channelSetting, describe, guildQuery, interactionFields, meta, orKeep, owned, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 
 const optionalText = (max: number) => orKeep(z.string().check(z.maxLength(max)));
 
@@ -75,14 +75,15 @@ export const MessageAnswer = z.object({ message: z.string() });
 
 export const CreateInviteBody = z.object({
   guild_id: snowflake,
-  channel_id: snowflake,
+  channel_id: channelId,
   max_uses: z.int().check(z.gte(0), z.lte(100)),
   max_age: z.int().check(z.gte(0), z.lte(604_800)),
   is_temporary: z.boolean(),
   ...interactionFields,
 });
 const code = z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/));
-export const DeleteInviteBody = z.object({ guild_id: snowflake, invite_code: code, ...interactionFields });
+/** An invite of the guild; one the platform does not know is a 404 (contract 12). */
+export const DeleteInviteBody = z.object({ guild_id: snowflake, invite_code: owned(code, { kind: 'invite', unknownIsNotFound: true }), ...interactionFields });
 export const InviteEventBody = z.object({ guild_id: snowflake, invite_code: code });
 export const InviteCreatedBody = z.object({ guild_id: snowflake, invite_code: code, channel_id: snowflake });
 export const UsesQuery = z.extend(guildQuery, { inviter_id: snowflake });

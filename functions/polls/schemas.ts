@@ -5,7 +5,7 @@
  * absence; fields ignored for native polls may be left out for them.
  */
 import * as z from 'zod/mini';
-import { brokenRule, codedInt, codedMeta, describe, guildQuery, interactionFields, interactionProblem, meta, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { brokenRule, channelId, codedInt, codedMeta, describe, guildQuery, interactionFields, interactionProblem, meta, nullableMessageIn, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { ANSWER_TYPE_MEANINGS, POLL_TYPE_MEANINGS, PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,
@@ -43,9 +43,9 @@ const pollTypeProblem = (type: number) =>
 /** The poll fields create and handler/create share, and their rules. */
 const pollFields = {
   guild_id: snowflake,
-  channel_id: snowflake,
+  channel_id: channelId,
   poll_type: codedInt(POLL_TYPE_MEANINGS),
-  message_id: nullableSnowflake,
+  message_id: nullableMessageIn('channel_id'),
   // The values are listed only where poll_type is 2 (below): native polls ignore the field.
   poll_answer_type: meta(nullableInt, { description: `Service polls (poll_type 2), required there; ignored for native polls. ${codedMeta(ANSWER_TYPE_MEANINGS).description}`, 'x-enumDescriptions': ANSWER_TYPE_MEANINGS }),
   question: z.string(),

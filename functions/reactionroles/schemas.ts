@@ -5,7 +5,7 @@
  * field they concern.
  */
 import * as z from 'zod/mini';
-import { meta, nullableSnowflake, pageFields, pagination, recordId, requiredWhen, snowflake, snowflakeList, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { channelId, meta, nullableMessageIn, nullableSnowflake, pageFields, pagination, recordId, requiredWhen, roleId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 import { PANEL_TYPES } from './model.js';
 import { MAX_ENTRY_ROLES, MAX_OPTION_TEXT, contentProblem, emojiProblem } from './rules.js';
 
@@ -44,8 +44,8 @@ export const CreatePanelBody = meta(
     .object({
       ...settings,
       is_register: z.boolean(),
-      channel_id: snowflake,
-      register_message_id: nullableSnowflake,
+      channel_id: channelId,
+      register_message_id: nullableMessageIn('channel_id'),
       is_embed: z.nullish(z.boolean()),
       content: z.nullish(z.string()),
     })
@@ -96,7 +96,7 @@ export const EditPanelBody = meta(
 /** An entry's label and dropdown description: null, or 1 to 100 characters (buttons: 80, checked against the panel). */
 const optionText = z.nullish(z.string().check(z.maxLength(MAX_OPTION_TEXT)));
 
-const roleIds = snowflakeList.check(z.minLength(1), z.maxLength(MAX_ENTRY_ROLES));
+const roleIds = z.array(roleId).check(z.minLength(1), z.maxLength(MAX_ENTRY_ROLES));
 
 /** The rules every entry body shares: distinct roles, no empty text. */
 function entryRules(value: { role_ids: string[]; text?: string | null; description?: string | null }, ctx: Ctx) {

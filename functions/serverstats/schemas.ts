@@ -3,7 +3,7 @@
  * starboard and privacy routes (statistic families: `stats-schemas.ts`).
  */
 import * as z from 'zod/mini';
-import { booleanSetting, brokenRule, codedInt, meta, nullableSnowflake, orKeep, orNull, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { booleanSetting, brokenRule, channelId, codedInt, meta, nullableRoleId, nullableSnowflake, orKeep, orNull, owned, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 import { parseSnowflake } from '../../shared/ids.js';
 import { STATS_TOGGLES } from '../../shared/modules/catalogue.js';
 import { COUNTER_TYPE_MEANINGS, counterProblem } from './counter-rules.js';
@@ -47,9 +47,9 @@ export const SettingsAnswer = z.object({ settings: SettingsRecord });
 export const SettingsBody = z.object({
   guild_id: snowflake,
   counters_enabled: booleanSetting,
-  counters_category_id: channelSetting,
+  counters_category_id: owned(channelSetting, { kind: 'category' }),
   starboard_enabled: booleanSetting,
-  starboard_channel_id: channelSetting,
+  starboard_channel_id: owned(channelSetting, { kind: 'channel' }),
   starboard_count: orKeep(z.int().check(z.gte(1), z.lte(100))),
   ...Object.fromEntries(STATS_TOGGLES.map((name) => [name, booleanSetting])),
 });
@@ -104,7 +104,7 @@ export const CreateCounterBody = z
     guild_id: snowflake,
     counter_type: counterType,
     new_format: orNull(z.string().check(z.maxLength(200))),
-    new_role_id: nullableSnowflake,
+    new_role_id: nullableRoleId,
     new_goal: orNull(z.int().check(z.gte(0), z.lte(2 ** 31 - 1))),
   })
   .check(
@@ -114,6 +114,10 @@ export const CreateCounterBody = z
   );
 
 export const UpdateCountersBody = z.object({ guild_id: nullableSnowflake });
+/** An event about a channel the platform deleted: not checked (contract 13). */
 export const ChannelBody = z.object({ guild_id: snowflake, channel_id: snowflake });
-export const MessageCheckBody = z.object({ guild_id: snowflake, channel_id: snowflake, message_id: snowflake });
+/** The starboard's channel, set up by a client: the guild's. */
+export const StarboardBody = z.object({ guild_id: snowflake, channel_id: channelId });
+/** A star added or removed: the message is read in its channel, which is the guild's. */
+export const MessageCheckBody = z.object({ guild_id: snowflake, channel_id: channelId, message_id: snowflake });
 export const DeletedMessageBody = z.object({ guild_id: snowflake, message_id: snowflake });

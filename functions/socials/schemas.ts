@@ -4,7 +4,7 @@
  * allowed form for the kind (422), canonicalised for comparison.
  */
 import * as z from 'zod/mini';
-import { describe, guildQuery, pagination, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { channelId, describe, guildQuery, messageIn, pagination, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
 
 
@@ -64,7 +64,7 @@ export const listQuery = () => z.extend(guildQuery, pagination);
 export const listAnswer = (kind: Kind) => z.object({ entries: z.array(entryRecordSchema(kind)), page: z.int(), page_size: z.int(), total: z.int() });
 
 export const createBody = (kind: Kind) =>
-  z.object({ guild_id: snowflake, [KINDS[kind].field]: identifierOf(KINDS[kind]), target_channel_id: snowflake, mention_everyone: z.boolean() });
+  z.object({ guild_id: snowflake, [KINDS[kind].field]: identifierOf(KINDS[kind]), target_channel_id: channelId, mention_everyone: z.boolean() });
 export const entryAnswer = (kind: Kind) => z.object({ entry: entryRecordSchema(kind) });
 
 export const deleteBody = (kind: Kind) => z.object({ guild_id: snowflake, [KINDS[kind].field]: identifierOf(KINDS[kind]) });
@@ -107,7 +107,7 @@ export const UploadsQuery = z.object({ channel_handle: identifierOf(KINDS.video)
 export const UploadsAnswer = z.object({ uploads_playlist_id: z.string() });
 
 export const MemeAnswer = z.object({ title: z.string(), url: z.string(), post_link: z.string() });
-export const MemeSendBody = z.object({ guild_id: snowflake, channel_id: snowflake, message_id: snowflake });
+export const MemeSendBody = z.object({ guild_id: snowflake, channel_id: channelId, message_id: messageIn('channel_id') });
 
 export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
 export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

@@ -5,7 +5,7 @@
  * characters), visibility (1 or 2), an interaction's two fields together.
  */
 import * as z from 'zod/mini';
-import { brokenRule, interactionFields, interactionProblem, meta, nullableSnowflake, orKeep, pagination, snowflake } from '../../shared/http/schemas.js';
+import { brokenRule, channelId, interactionFields, interactionProblem, meta, nullableSnowflake, orKeep, pagination, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES, visibility } from './model.js';
 
@@ -83,7 +83,7 @@ export const DeleteTagBody = z.object({ guild_id: snowflake, ...interactionField
   }),
 );
 
-export const SendTagBody = z.object({ guild_id: snowflake, channel_id: snowflake, user_mention_id: nullableSnowflake, ...interactionFields }).check(
+export const SendTagBody = z.object({ guild_id: snowflake, channel_id: channelId, user_mention_id: nullableSnowflake, ...interactionFields }).check(
   z.superRefine((body, ctx) => {
     brokenRule(ctx, interactionProblem(body.application_id, body.token));
   }),

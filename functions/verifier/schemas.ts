@@ -1,6 +1,6 @@
 /** The verifier's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { booleanSetting, channelSetting, codedInt, describe, interactionFields, meta, nullableSnowflake, orKeep, orNull, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { booleanSetting, channelSetting, codedInt, describe, interactionFields, meta, nullableSnowflake, orKeep, orNull, roleId, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
 
 /** What each `verifier_type` means: the prompt's one button and how the member answers it. */
 const VERIFIER_TYPES = {
@@ -34,7 +34,7 @@ export const SettingsBody = z
     guild_id: snowflake,
     verifier_type: orKeep(verifierType),
     verifier_verified_role_ids: z.pipe(
-      z.nullish(z.array(snowflake).check(z.maxLength(25))),
+      z.nullish(z.array(roleId).check(z.maxLength(25))),
       z.transform((v) => (v == null ? undefined : [...new Set(v)].join(','))),
     ),
     verifier_message_is_embed: booleanSetting,

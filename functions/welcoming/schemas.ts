@@ -4,7 +4,7 @@
  * its value, `""` clears a nullable channel or ID.
  */
 import * as z from 'zod/mini';
-import { booleanSetting, brokenRule, channelSetting, codedInt, queryInt, snowflake } from '../../shared/http/schemas.js';
+import { booleanSetting, brokenRule, channelSetting, codedInt, queryInt, roleId, snowflake } from '../../shared/http/schemas.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES, RESPONSE_TYPE_MEANINGS } from './model.js';
 
@@ -17,7 +17,7 @@ const responseSetting = z.pipe(
 
 /** Autoroles: a list of role IDs (stored joined by commas, each once); `""` or `[]` clears them. */
 const rolesSetting = z.pipe(
-  z.nullish(z.union([z.literal(''), z.array(snowflake)])),
+  z.nullish(z.union([z.literal(''), z.array(roleId)])),
   z.transform((value) => (value === undefined || value === null ? undefined : value === '' ? '' : [...new Set(value)].join(','))),
 );
 
@@ -69,7 +69,7 @@ export const GuildBody = z.object({ guild_id: snowflake });
 
 export const CreateTimedRoleBody = z.object({
   guild_id: snowflake,
-  role_id: snowflake,
+  role_id: roleId,
   add_after: z.int().check(z.gte(ADD_AFTER_MIN), z.lte(ADD_AFTER_MAX)),
 });
 

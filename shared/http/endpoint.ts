@@ -5,10 +5,12 @@ import { type Caller, callerFromContext } from '../auth/caller.js';
 import { badRequest, forbidden } from '../errors.js';
 import { parseSnowflake } from '../ids.js';
 import { type ModuleName, moduleOfPath } from '../modules/names.js';
+import type { OwnershipCheck } from '../platform/ownership.js';
 import { type ErrorPage, RawBody, successResponse } from './envelope.js';
 import { parseJsonLossless } from './json.js';
 import { checkStoreLimits } from './limits.js';
 import { type Mw, bodyLimit, errorEnvelope } from './middleware.js';
+import { type DeclaredField, declaredFields, namedObjects } from './owned.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
 /** What an endpoint validates. Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
@@ -32,6 +34,16 @@ export interface EndpointSpec {
    * makes the page of an error, with its status.
    */
   errorPage?: ErrorPage;
+  /**
+   * `checkOwned` of shared/platform/ownership.ts, named by every endpoint
+   * whose schemas declare fields naming platform objects (`owned` in
+   * shared/http/owned.ts): each is checked to be the request's guild's
+   * before the use case runs (contract 13). Named, like `answerFailures`,
+   * so only those endpoints bundle the platform client; building an
+   * endpoint that declares such fields without it (or names it with none)
+   * fails at once.
+   */
+  owned?: OwnershipCheck;
   /**
    * The success answer's `data`, as a Zod object (records of CONTRACT 6 and
    * 11). Published in /openapi.json next to the request schemas, and checked
@@ -100,6 +112,14 @@ function readBody(event: APIGatewayProxyEvent): unknown {
   return value;
 }
 
+/** The fields of an endpoint's schemas that name platform objects, read once when it is built. */
+export function ownedFieldsOf(spec: Pick<EndpointSpec, 'path' | 'query' | 'body'>): DeclaredField[] {
+  return (['path', 'query', 'body'] as const).flatMap((where) => {
+    const schema = spec[where];
+    return schema ? declaredFields(schema, where) : [];
+  });
+}
+
 type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unknown };
 
 /**
@@ -107,13 +127,24 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unkn
  * owns, in this order: 413, the caller (401/403 for internal routes are the
  * authorizer's), body/query/path/header shape (400), a path ID no record can
  * have (404), the guild scope of a guild key (403), rules (422), IDs and
- * query values past the store's limits (404, 422), then the use case and the
- * envelope.
+ * query values past the store's limits (404, 422), the platform objects the
+ * request names being the guild's (422, contract 13), then the use case and
+ * the envelope.
  */
 export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
-  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: Mw; errorPage?: ErrorPage; response?: z.ZodMiniType | RawAnswer },
+  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: Mw; errorPage?: ErrorPage; owned?: OwnershipCheck; response?: z.ZodMiniType | RawAnswer },
   run: (input: EndpointInput<Q, B, P>) => Promise<object> | object,
 ): Handler {
+  const declared = ownedFieldsOf(spec);
+  if (declared.length > 0 !== (spec.owned !== undefined)) {
+    const fields = declared.map((f) => `${f.where}.${f.path.join('.')}`).join(', ');
+    throw new Error(
+      declared.length
+        ? `An endpoint whose fields name platform objects (${fields}) must name the ownership check: owned: checkOwned (shared/platform/ownership.ts).`
+        : 'An endpoint names the ownership check but no field of its schemas names a platform object (owned in shared/http/owned.ts).',
+    );
+  }
+
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const caller = callerFromContext(event.requestContext?.authorizer);
 
@@ -151,6 +182,12 @@ export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B exte
       const found = results.find((r) => r.part.where === where);
       return found?.result.success ? found.result.data : undefined;
     };
+    // Platform objects the request names are the guild's (422 otherwise), before anything is posted or stored.
+    if (spec.owned) {
+      const named = namedObjects(declared, Object.fromEntries(parts.map((part) => [part.where, part.raw])));
+      if (named.length && guildId === null) throw new Error('A request naming platform objects must name its guild (guild_id)');
+      if (named.length) await spec.owned(guildId!, named);
+    }
 
     const data = await run({
       query: value('query') as Out<Q>,

@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 import { parseSnowflake } from '../ids.js';
 import { isIntegerTooBig } from './validation.js';
+import { owned } from './owned.js';
+
+export { owned } from './owned.js';
 
 /**
  * Schema building blocks every endpoint shares: snowflake IDs, query-string
@@ -114,6 +117,23 @@ export const nullableSnowflake = meta(
   ),
   { ...snowflakeJsonSchema, type: ['string', 'null'] },
 );
+
+/*
+ * Platform objects of the request's guild (contract 13): fields declared
+ * with these are checked to be the guild's before the use case runs
+ * (shared/http/owned.ts, shared/platform/ownership.ts).
+ */
+
+/** A channel of the request's guild. */
+export const channelId = owned(snowflake, { kind: 'channel' });
+/** A role of the request's guild. */
+export const roleId = owned(snowflake, { kind: 'role' });
+/** A role of the request's guild, or null. */
+export const nullableRoleId = owned(nullableSnowflake, { kind: 'role' });
+/** A message in the channel that the field `channelField` of the same object names (a channel of the guild). */
+export const messageIn = (channelField: string) => owned(snowflake, { kind: 'message', channelField });
+/** The same, or null. */
+export const nullableMessageIn = (channelField: string) => owned(nullableSnowflake, { kind: 'message', channelField });
 
 /** A field that may be left out or null, both meaning null. */
 export const orNull = <T extends z.ZodMiniType>(schema: T) =>
@@ -240,23 +260,26 @@ export const timestamp = meta(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}
  * `emptyMeans` says what a cleared channel means to the module.
  */
 export const channelSetting = (emptyMeans = 'clears it') =>
-  meta(
-    z.pipe(
-      z.optional(z.unknown()),
-      z.transform((value, ctx): string | null | undefined => {
-        if (value === undefined || value === null) return undefined;
-        if (value === '') return null;
-        const parsed = parseSnowflake(value);
-        if (parsed === null) {
-          return reject(ctx, `must be a channel ID, "" (${emptyMeans}) or null (unchanged)`);
-        }
-        return parsed;
-      }),
+  owned(
+    meta(
+      z.pipe(
+        z.optional(z.unknown()),
+        z.transform((value, ctx): string | null | undefined => {
+          if (value === undefined || value === null) return undefined;
+          if (value === '') return null;
+          const parsed = parseSnowflake(value);
+          if (parsed === null) {
+            return reject(ctx, `must be a channel ID, "" (${emptyMeans}) or null (unchanged)`);
+          }
+          return parsed;
+        }),
+      ),
+      {
+        anyOf: [{ type: 'string', pattern: '^([0-9]{1,20})?$' }, { type: 'null' }],
+        description: `Channel snowflake as a string; "" ${emptyMeans}; null or left out keeps it`,
+      },
     ),
-    {
-      anyOf: [{ type: 'string', pattern: '^([0-9]{1,20})?$' }, { type: 'null' }],
-      description: `Channel snowflake as a string; "" ${emptyMeans}; null or left out keeps it`,
-    },
+    { kind: 'channel' },
   );
 
 /** A true/false setting of `PUT /settings` (contract 3.5): null or left out keeps it. */

@@ -8,6 +8,7 @@ import type {
   RESTGetAPIGuildChannelsResult,
   RESTGetAPIGuildInvitesResult,
   RESTGetAPIGuildVanityUrlResult,
+  RESTGetAPIInviteResult,
   RESTGetAPIGuildMembersResult,
   RESTGetAPIGuildResult,
   RESTGetAPIGuildRolesResult,
@@ -92,6 +93,8 @@ export interface PlatformClient {
 
   /** POST /channels/{c}/invites */
   createChannelInvite(channelId: Snowflake, body?: InviteCreate): Promise<Invite>;
+  /** GET /invites/{code}: the invite with its guild. */
+  getInvite(code: string): Promise<RESTGetAPIInviteResult>;
   /** DELETE /invites/{code}; answers the deleted invite. */
   deleteInvite(code: string): Promise<Invite>;
   /** GET /channels/{c}/invites, with metadata (uses, inviter ...). */
@@ -180,6 +183,7 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
     getGuildRoles: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}/roles` }),
 
     createChannelInvite: (c, body = {}) => send({ method: 'POST', path: `/channels/${seg(c)}/invites`, body }),
+    getInvite: (code) => send({ method: 'GET', path: `/invites/${seg(code)}` }),
     deleteInvite: (code) => send({ method: 'DELETE', path: `/invites/${seg(code)}` }),
     getChannelInvites: (c) => send({ method: 'GET', path: `/channels/${seg(c)}/invites` }),
     getGuildInvites: (g) => send({ method: 'GET', path: `/guilds/${seg(g)}/invites` }),

@@ -10,8 +10,8 @@ describe.skipIf(!hasBrowser)('the verification page', () => {
   it('verifies on a phone-sized screen with JavaScript off, then refuses the used link', async () => {
     const guild = snowflake();
     const member = snowflake();
-    const channel = snowflake();
-    const role = snowflake();
+    const channel = await sandboxOf(env.service).channelIn(guild);
+    const role = await sandboxOf(env.service).roleIn(guild);
     await env.service.call('POST', '/modules/verifier/enable', { body: { guild_id: guild } });
     await env.service.call('PUT', '/modules/verifier/settings', { body: { guild_id: guild, verifier_type: 3, verifier_channel: channel, verifier_verified_role_ids: [role] } });
     await env.service.call('POST', '/modules/verifier/event/create-verification', { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } });

@@ -1,10 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { AppError } from '../../shared/errors.js';
+import { AppError, unprocessable } from '../../shared/errors.js';
 import { endpoint } from '../../shared/http/endpoint.js';
 import { RawBody } from '../../shared/http/envelope.js';
-import { nullableSnowflake, pagination, snowflake } from '../../shared/http/schemas.js';
+import type { NamedObject } from '../../shared/http/owned.js';
+import { channelId, channelSetting, messageIn, nullableSnowflake, pagination, roleId, snowflake } from '../../shared/http/schemas.js';
 import { lambdaContext } from '../../infra/local/lambda-context.js';
 
 function event(init: {
@@ -260,5 +261,58 @@ describe('the endpoint factory', () => {
       expect(result.body, label).not.toContain('secret internal detail');
       if (status === 503) expect(result.headers?.['Retry-After']).toBe('1');
     }
+  });
+
+  describe('platform objects the request names (contract 13)', () => {
+    const Owned = z.object({
+      guild_id: snowflake,
+      channel_id: channelId,
+      message_id: messageIn('channel_id'),
+      setting: channelSetting(),
+      entries: z.array(z.object({ role_id: roleId })),
+    });
+
+    it('will not build an endpoint that declares such fields without naming the check, nor one naming it for nothing', () => {
+      expect(() => endpoint({ body: Owned }, () => ({}))).toThrow(/body\.channel_id, body\.message_id, body\.setting, body\.entries\.\*\.role_id.*owned: checkOwned/);
+      expect(() => endpoint({ body: Body, owned: async () => undefined }, () => ({}))).toThrow(/no field of its schemas names a platform object/);
+    });
+
+    it('hands the check every named object, as a client writes its field, before the use case; a refusal runs nothing', async () => {
+      const seen: { guild: string; named: NamedObject[] }[] = [];
+      let ran = 0;
+      const refuse = new Set<string>();
+      const handler = endpoint(
+        {
+          body: Owned,
+          owned: async (guild, named) => {
+            seen.push({ guild, named });
+            const refused = named.find((n) => refuse.has(n.id));
+            if (refused) throw unprocessable(`Field '${refused.field}' names something of another guild.`);
+          },
+        },
+        () => ({ ran: ++ran }),
+      );
+      const body = '{"guild_id": "42", "channel_id": 18446744073709551615, "message_id": "7", "setting": "", "entries": [{"role_id": "8"}, {"role_id": 9}]}';
+      expect((await call(handler, event({ body }))).status).toBe(200);
+      expect(seen).toEqual([
+        {
+          guild: '42',
+          named: [
+            { field: 'body.channel_id', id: '18446744073709551615', declaration: { kind: 'channel' } },
+            { field: 'body.message_id', id: '7', declaration: { kind: 'message', channelField: 'channel_id' }, channelId: '18446744073709551615' },
+            { field: 'body.entries[0].role_id', id: '8', declaration: { kind: 'role' } },
+            { field: 'body.entries[1].role_id', id: '9', declaration: { kind: 'role' } },
+          ],
+        },
+      ]);
+      refuse.add('9');
+      const res = await call(handler, event({ body }));
+      expect(res.status).toBe(422);
+      expect(res.body.error.message).toBe("Unprocessable Entity! Field 'body.entries[1].role_id' names something of another guild.");
+      expect(ran).toBe(1);
+      // Shape and rules answer first: the check is not asked.
+      expect((await call(handler, event({ body: '{"guild_id": "42", "channel_id": "x", "message_id": "7", "entries": []}' }))).status).toBe(400);
+      expect(seen).toHaveLength(2);
+    });
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GuildModulesClient, createGuildModulesClient } from '../../../clients/typescript/index.js';
 import { checkAnswer } from '../../helpers/answers.js';
 import { SERVICE_TOKEN, type TestService, snowflake, startTestService } from '../../helpers/local.js';
+import { sandboxOf } from '../../helpers/sandbox.js';
 
 /** The generated TypeScript client (clients/typescript) driving local mode, as a bot author would. */
 let service: TestService;
@@ -19,10 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const panelBody = (guild: string) => ({
+/** A panel in a new channel of the guild. */
+const panelBody = async (guild: string) => ({
   guild_id: guild,
   is_register: false,
-  channel_id: snowflake(),
+  channel_id: await sandboxOf(service).channelIn(guild),
   panel_type: 'emoji' as const,
   limit_roles_to_one: false,
   supports_remove: true,
@@ -36,7 +38,7 @@ const panelBody = (guild: string) => ({
 describe('the TypeScript client', () => {
   it('reads a 409 for a disabled module as a typed error', async () => {
     const guild = snowflake();
-    const { data, error, response } = await client.POST('/modules/reactionroles/panels', { body: panelBody(guild) });
+    const { data, error, response } = await client.POST('/modules/reactionroles/panels', { body: await panelBody(guild) });
     expect(data).toBeUndefined();
     expect(response.status).toBe(409);
     expect(error?.error.name).toBe('ModuleDisabledError');
@@ -48,7 +50,7 @@ describe('the TypeScript client', () => {
     const enabled = await client.POST('/modules/reactionroles/enable', { body: { guild_id: guild } });
     expect(enabled.data?.data.status).toBe(true);
 
-    const created = await client.POST('/modules/reactionroles/panels', { body: panelBody(guild) });
+    const created = await client.POST('/modules/reactionroles/panels', { body: await panelBody(guild) });
     const panel = created.data!.data.panel;
     expect(panel.guild_id).toBe(guild);
     expect(typeof panel.message_id).toBe('string');
@@ -65,7 +67,7 @@ describe('the TypeScript client', () => {
   it('reads a 422 as a typed error naming each problem', async () => {
     const guild = snowflake();
     await client.POST('/modules/reactionroles/enable', { body: { guild_id: guild } });
-    const { error, response } = await client.POST('/modules/reactionroles/panels', { body: { ...panelBody(guild), content: 'x'.repeat(2001) } });
+    const { error, response } = await client.POST('/modules/reactionroles/panels', { body: { ...(await panelBody(guild)), content: 'x'.repeat(2001) } });
     expect(response.status).toBe(422);
     expect(error?.error.name).toBe('Unprocessable Entity');
     expect(error?.error.message).toMatch(/^Unprocessable Entity! Field 'content' /);

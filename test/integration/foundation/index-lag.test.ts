@@ -29,9 +29,9 @@ describe('with lagging indexes', () => {
   it('really lags: a listing served by the index does not see a claim made a moment ago', async () => {
     const guild = await reactionRoleGuild();
     const member = snowflake();
-    const panel = (await service.call('POST', `${RR}/panels`, { body: emojiPanelBody(guild, snowflake()) })).body.data.panel;
+    const panel = (await service.call('POST', `${RR}/panels`, { body: emojiPanelBody(guild, await sandboxOf(service).channelIn(guild)) })).body.data.panel;
     await service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, {
-      body: { guild_id: guild, role_ids: [snowflake()], emoji_name: '🎉', emoji_id: null, text: null, description: null },
+      body: { guild_id: guild, role_ids: [await sandboxOf(service).roleIn(guild)], emoji_name: '🎉', emoji_id: null, text: null, description: null },
     });
     const claimed = await react(guild, panel, member, '🎉');
     expect(claimed.status, claimed.text).toBe(200);
@@ -43,9 +43,9 @@ describe('with lagging indexes', () => {
 
   it('grants the role of a reaction on a panel posted a moment ago', async () => {
     const guild = await reactionRoleGuild();
-    const role = snowflake();
+    const role = await sandboxOf(service).roleIn(guild);
     const member = snowflake();
-    const created = await service.call('POST', `${RR}/panels`, { body: emojiPanelBody(guild, snowflake()) });
+    const created = await service.call('POST', `${RR}/panels`, { body: emojiPanelBody(guild, await sandboxOf(service).channelIn(guild)) });
     expect(created.status, created.text).toBe(200);
     const panel = created.body.data.panel;
     const entry = await service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, {
@@ -61,7 +61,7 @@ describe('with lagging indexes', () => {
 
   it('refuses a second registration of a message registered a moment ago', async () => {
     const guild = await reactionRoleGuild();
-    const channel = snowflake();
+    const channel = await sandboxOf(service).channelIn(guild);
     const message = await sandboxOf(service).post(channel, snowflake(), { content: 'Pick a role' });
     const register = { ...emojiPanelBody(guild, channel), is_register: true, register_message_id: message.id, content: null, is_embed: null };
     const both = await Promise.all([0, 1].map(() => service.call('POST', `${RR}/panels`, { body: register })));
@@ -70,7 +70,7 @@ describe('with lagging indexes', () => {
 
   it('drops the panels of a channel deleted a moment after they were posted', async () => {
     const guild = await reactionRoleGuild();
-    const channel = snowflake();
+    const channel = await sandboxOf(service).channelIn(guild);
     for (let i = 0; i < 2; i++) expect((await service.call('POST', `${RR}/panels`, { body: emojiPanelBody(guild, channel) })).status).toBe(200);
     const dropped = await service.call('POST', `${RR}/panel/check-delete`, { body: { guild_id: guild, channel_id: channel, message_id: null } });
     expect(dropped.status, dropped.text).toBe(200);

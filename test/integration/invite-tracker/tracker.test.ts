@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../../shared/platform/types.js';
 import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { membersOf } from '../welcoming/members-sandbox.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
+import { membersOf } from '../welcoming/members-sandbox.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -22,8 +22,7 @@ async function control(method: string, path: string, body?: unknown): Promise<an
 }
 
 /** A guild with the module on and a channel the sandbox knows is in it. */
-async function trackerGuild(settings: Record<string, unknown> = {}): Promise<{ guild: string; channel: string }> {
-  const guild = snowflake();
+async function trackerGuild(settings: Record<string, unknown> = {}, guild = snowflake()): Promise<{ guild: string; channel: string }> {
   const channel = snowflake();
   await control('PUT', `/channels/${channel}`, { guild_id: guild, name: 'general' });
   ok(await service.call('POST', `${IT}/enable`, { body: { guild_id: guild } }));
@@ -142,15 +141,16 @@ describe('attribution', () => {
 
 describe('messages, invites and privacy', () => {
   it('posts join and leave messages with the inviter variables and marks the leave', async () => {
-    const messages = snowflake();
-    const { guild, channel } = await trackerGuild({
+    const guild = snowflake();
+    const messages = await sandboxOf(service).channelIn(guild);
+    const { channel } = await trackerGuild({
       join_messages_enabled: true,
       join_messages_channel: messages,
       join_message_content: 'Welcome <user_mention>! Invited by <inviter_mention> (<current_invite_count> invites) with <invite_code>. <unknown>',
       leave_messages_enabled: true,
       leave_messages_channel: messages,
       leave_message_content: '<user_id> left; <inviter_id> lost one.',
-    });
+    }, guild);
     const owner = snowflake();
     const { invite_code } = await createInvite(guild, channel, owner);
     const member = snowflake();

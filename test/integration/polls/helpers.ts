@@ -24,7 +24,7 @@ export async function pollGuild(service: TestService): Promise<{ guild: string; 
   const guild = snowflake();
   const res = await service.call('POST', '/modules/polls/enable', { body: { guild_id: guild } });
   expect(res.status).toBe(200);
-  return { guild, channel: snowflake(), owner: snowflake() };
+  return { guild, channel: await sandboxOf(service).channelIn(guild), owner: snowflake() };
 }
 
 export const answer = (answer_text: string, extra: Record<string, unknown> = {}) => ({

@@ -183,7 +183,8 @@ describe('creating polls', () => {
   });
 
   it('answers 409 while the module is disabled, after the rules', async () => {
-    const where = { guild: snowflake(), channel: snowflake(), owner: snowflake() };
+    const guild = snowflake();
+    const where = { guild, channel: await sandboxOf(service).channelIn(guild), owner: snowflake() };
     const res = await create(pollBody(where));
     expect(res.status).toBe(409);
     expect(errorOf(res).name).toBe('ModuleDisabledError');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, snowflake } from '../../helpers/local.js';
-import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld } from './fixture.js';
+import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld, newRoles } from './fixture.js';
 
 let world: World;
 beforeAll(async () => {
@@ -30,7 +30,7 @@ describe('reactions on an emoji panel', () => {
   it('grants the roles of the entry and answers what changed', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild);
-    const roles = [snowflake(), snowflake()];
+    const roles = await newRoles(world, guild, 2);
     const entry = await addEntry(world, guild, panel.panel_id, { emoji_name: '😀', role_ids: roles });
     const member = snowflake();
     const data = ok(await memberReacts(guild, panel, member, '😀'));
@@ -284,7 +284,7 @@ describe('platform failures', () => {
   it('a role the platform refuses is a 502 naming it; no claim is recorded and no role half-granted', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild, { panel_type: 'button' });
-    const [free, refused] = [snowflake(), snowflake()];
+    const [free, refused] = (await newRoles(world, guild, 2)) as [string, string];
     const entry = await addEntry(world, guild, panel.panel_id, { emoji_name: '😀', role_ids: [free, refused] });
     await world.sandbox.forbidRole(guild, refused);
     const member = snowflake();

@@ -19,7 +19,7 @@ const forget = (guild: string, member: string, token?: string) =>
 describe('a deleted message or channel', () => {
   it('a deleted message drops its panel, entries and claims; other panels stay', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const gone = await panelWithEntries(world, guild, { channel_id: channel }, ['😀', '🎉']);
     const stays = await panelWithEntries(world, guild, { channel_id: channel }, ['😀']);
     const member = snowflake();
@@ -36,7 +36,7 @@ describe('a deleted message or channel', () => {
 
   it('a deleted channel (message_id null) drops every panel in it', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const a = await createPanel(world, guild, { channel_id: channel });
     const b = await createPanel(world, guild, { channel_id: channel, panel_type: 'button' });
     const elsewhere = await createPanel(world, guild);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getClaim } from '../../../functions/reactionroles/store.js';
 import { snowflake } from '../../helpers/local.js';
-import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld } from './fixture.js';
+import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld, newRoles } from './fixture.js';
 
 let world: World;
 beforeAll(async () => {
@@ -35,9 +35,9 @@ describe('one member, many events at once', () => {
   it('ten events at once on a one-only panel whose entries share a role keep that role exactly when an entry is held', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild, { limit_roles_to_one: true, supports_remove: true });
-    const common = snowflake();
+    const [common] = (await newRoles(world, guild, 1)) as [string];
     const entries: Entry[] = [];
-    for (const emoji of EMOJIS.slice(0, 10)) entries.push(await addEntry(world, guild, panel.panel_id, { emoji_name: emoji, role_ids: [common, snowflake()] }));
+    for (const emoji of EMOJIS.slice(0, 10)) entries.push(await addEntry(world, guild, panel.panel_id, { emoji_name: emoji, role_ids: [common, await world.sandbox.roleIn(guild)] }));
     const member = snowflake();
     const events = EMOJIS.slice(0, 10).flatMap((emoji, i) => [react(world, guild, panel, member, emoji), ...(i % 3 === 0 ? [react(world, guild, panel, member, emoji, 'reaction_delete')] : [])]);
     expect((await Promise.all(events)).every((r) => r.status === 200)).toBe(true);
@@ -84,9 +84,9 @@ describe('a role change that lands after a competing claim', () => {
   it('is put right: the losing event aligns the roles it touched with the stored claim', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild, { limit_roles_to_one: true, supports_remove: true });
-    const common = snowflake();
-    const a = await addEntry(world, guild, panel.panel_id, { emoji_name: '😀', role_ids: [common, snowflake()] });
-    const b = await addEntry(world, guild, panel.panel_id, { emoji_name: '🎉', role_ids: [common, snowflake()] });
+    const [common] = (await newRoles(world, guild, 1)) as [string];
+    const a = await addEntry(world, guild, panel.panel_id, { emoji_name: '😀', role_ids: [common, await world.sandbox.roleIn(guild)] });
+    const b = await addEntry(world, guild, panel.panel_id, { emoji_name: '🎉', role_ids: [common, await world.sandbox.roleIn(guild)] });
     const member = snowflake();
     ok(await react(world, guild, panel, member, '😀'));
 
@@ -120,9 +120,10 @@ describe('entries changed at once', () => {
   it('25 emoji entries added at once: exactly 20 fit, and the message carries exactly their reactions', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild);
+    const roles = await newRoles(world, guild, EMOJIS.length);
     const adds = await Promise.all(
-      EMOJIS.map((emoji) =>
-        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [snowflake()], emoji_name: emoji, emoji_id: null, text: null, description: null } }),
+      EMOJIS.map((emoji, i) =>
+        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, emoji_id: null, text: null, description: null } }),
       ),
     );
     expect(adds.filter((r) => r.status === 200)).toHaveLength(20);
@@ -136,9 +137,10 @@ describe('entries changed at once', () => {
   it('the same emoji added five times at once is stored once', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild);
+    const roles = await newRoles(world, guild, 5);
     const adds = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [snowflake()], emoji_name: '🎉', emoji_id: null } }),
+      roles.map((role) =>
+        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [role], emoji_name: '🎉', emoji_id: null } }),
       ),
     );
     expect(adds.map((r) => r.status).sort()).toEqual([200, 422, 422, 422, 422]);
@@ -147,9 +149,10 @@ describe('entries changed at once', () => {
   it('buttons added at once all end up on the message, in the stored order', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild, { panel_type: 'button' });
+    const roles = await newRoles(world, guild, 12);
     await Promise.all(
-      EMOJIS.slice(0, 12).map((emoji) =>
-        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [snowflake()], emoji_name: emoji, text: emoji } }),
+      EMOJIS.slice(0, 12).map((emoji, i) =>
+        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, text: emoji } }),
       ),
     );
     const stored = ok(await world.service.call('GET', `${RR}/panel/${panel.panel_id}/entries`, { query: { guild_id: guild } })).entries;
@@ -163,8 +166,9 @@ describe('entries changed at once', () => {
     const panel = await createPanel(world, guild, { panel_type: 'button' });
     const ids: string[] = [];
     for (const emoji of EMOJIS.slice(0, 4)) ids.push((await addEntry(world, guild, panel.panel_id, { emoji_name: emoji, text: emoji })).entry_id);
+    const fresh = await newRoles(world, guild, ids.length * 3);
     const edit = (entryId: string, fields: Record<string, unknown>) =>
-      world.service.call('PUT', `${RR}/panel/${panel.panel_id}/entries/${entryId}`, { body: { guild_id: guild, role_ids: [snowflake()], ...fields } });
+      world.service.call('PUT', `${RR}/panel/${panel.panel_id}/entries/${entryId}`, { body: { guild_id: guild, role_ids: [fresh.pop()], ...fields } });
     // Three edits of each entry at once, each giving new roles and the same new label: the first to land changes the message,
     // the others change only roles, which it does not show.
     const edits = await Promise.all(ids.flatMap((id, i) => Array.from({ length: 3 }, () => edit(id, { text: `label ${i}` }))));

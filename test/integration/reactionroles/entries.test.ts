@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, snowflake } from '../../helpers/local.js';
-import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld } from './fixture.js';
+import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld, newRoles } from './fixture.js';
 
 let world: World;
 beforeAll(async () => {
@@ -10,8 +10,8 @@ afterAll(() => world.service.stop());
 
 const ENTRY_FIELDS = ['id', 'guild_id', 'panel_id', 'entry_id', 'role_ids', 'emoji_name', 'emoji_id', 'text', 'description'].sort();
 
-const post = (guild: string, panelId: string, fields: Record<string, unknown>) =>
-  world.service.call('POST', `${RR}/panel/${panelId}/entries`, { body: { guild_id: guild, role_ids: [snowflake()], emoji_id: null, text: null, description: null, ...fields } });
+const post = async (guild: string, panelId: string, fields: Record<string, unknown>) =>
+  world.service.call('POST', `${RR}/panel/${panelId}/entries`, { body: { guild_id: guild, role_ids: [await world.sandbox.roleIn(guild)], emoji_id: null, text: null, description: null, ...fields } });
 const list = (guild: string, panelId: string) => world.service.call('GET', `${RR}/panel/${panelId}/entries`, { query: { guild_id: guild } });
 const get = (guild: string, panelId: string, entryId: string) => world.service.call('GET', `${RR}/panel/${panelId}/entries/${entryId}`, { query: { guild_id: guild } });
 const edit = (guild: string, panelId: string, entryId: string, fields: Record<string, unknown>) =>
@@ -23,7 +23,7 @@ describe('adding entries', () => {
   it("adds the service's reaction on an emoji panel and answers exactly the entry record", async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild);
-    const roles = [snowflake(), snowflake()];
+    const roles = await newRoles(world, guild, 2);
     const entry = ok(await post(guild, panel.panel_id, { role_ids: roles, emoji_name: '🎉', text: 'Party', description: 'for party people' })).entry;
     expect(Object.keys(entry).sort()).toEqual(ENTRY_FIELDS);
     expect(entry).toMatchObject({ guild_id: guild, panel_id: panel.panel_id, role_ids: roles, emoji_name: '🎉', emoji_id: null, text: 'Party', description: 'for party people' });
@@ -161,7 +161,7 @@ describe('editing entries', () => {
   it('replaces roles, text and description and re-renders the panel', async () => {
     const guild = await enabledGuild(world);
     const { panel, entries } = await panelWithEntries(world, guild, { panel_type: 'dropdown' }, EMOJIS.slice(0, 2));
-    const roles = [snowflake()];
+    const roles = await newRoles(world, guild, 1);
     const edited = ok(await edit(guild, panel.panel_id, entries[1].entry_id, { role_ids: roles, text: 'Renamed', description: 'now with a description' })).entry;
     expect(edited).toEqual({ ...entries[1], role_ids: roles, text: 'Renamed', description: 'now with a description' });
     expect(ok(await get(guild, panel.panel_id, entries[1].entry_id)).entry).toEqual(edited);
@@ -172,11 +172,11 @@ describe('editing entries', () => {
   it('checks the same rules and answers 404 for an unknown entry', async () => {
     const guild = await enabledGuild(world);
     const { panel, entries } = await panelWithEntries(world, guild, { panel_type: 'dropdown' }, EMOJIS.slice(0, 1));
-    const noText = await edit(guild, panel.panel_id, entries[0].entry_id, { role_ids: [snowflake()], text: null });
+    const noText = await edit(guild, panel.panel_id, entries[0].entry_id, { role_ids: [await world.sandbox.roleIn(guild)], text: null });
     expect(noText.status).toBe(422);
     expect((await edit(guild, panel.panel_id, entries[0].entry_id, { role_ids: [] })).status).toBe(422);
     expect((await edit(guild, panel.panel_id, entries[0].entry_id, { text: 'missing roles' })).status).toBe(400);
-    const missing = await edit(guild, panel.panel_id, 'nope', { role_ids: [snowflake()], text: 'x' });
+    const missing = await edit(guild, panel.panel_id, 'nope', { role_ids: [await world.sandbox.roleIn(guild)], text: 'x' });
     expect(errorOf(missing)).toEqual({ code: 404, name: 'NotFoundError', message: `Not Found! Reaction-role panel '${panel.panel_id}' has no entry 'nope'.` });
     expect(ok(await list(guild, panel.panel_id)).entries).toEqual(entries);
   });
@@ -185,7 +185,7 @@ describe('editing entries', () => {
     const guild = await enabledGuild(world);
     const { panel, entries } = await panelWithEntries(world, guild, { panel_type: 'button' }, EMOJIS.slice(0, 1));
     await world.sandbox.fault({ method: 'PATCH', path: `/messages/${panel.message_id}$`, status: 500, times: 3 });
-    expect((await edit(guild, panel.panel_id, entries[0].entry_id, { role_ids: [snowflake()], text: 'new label' })).status).toBe(502);
+    expect((await edit(guild, panel.panel_id, entries[0].entry_id, { role_ids: [await world.sandbox.roleIn(guild)], text: 'new label' })).status).toBe(502);
     expect(ok(await get(guild, panel.panel_id, entries[0].entry_id)).entry).toEqual(entries[0]);
     expect((await messageOf(panel))?.components?.[0]?.components[0]).toMatchObject({ label: 'Choice 1' });
   });
@@ -211,8 +211,7 @@ describe('deleting entries', () => {
   it('takes its roles from every member holding it when the panel says so, keeping roles other entries give', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild, { panel_type: 'button', remove_roles_from_users_on_entry_delete: true });
-    const shared = snowflake();
-    const own = snowflake();
+    const [shared, own] = (await newRoles(world, guild, 2)) as [string, string];
     const doomed = await addEntry(world, guild, panel.panel_id, { emoji_name: '😀', role_ids: [shared, own] });
     const kept = await addEntry(world, guild, panel.panel_id, { emoji_name: '🎉', role_ids: [shared] });
     const [a, b, c] = [snowflake(), snowflake(), snowflake()];
@@ -231,7 +230,7 @@ describe('deleting entries', () => {
   it('changes nothing when the platform refuses to take a role (502 naming the role)', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild, { remove_roles_from_users_on_entry_delete: true });
-    const [r1, r2] = [snowflake(), snowflake()];
+    const [r1, r2] = (await newRoles(world, guild, 2)) as [string, string];
     const entry = await addEntry(world, guild, panel.panel_id, { emoji_name: '😀', role_ids: [r1, r2] });
     const member = snowflake();
     ok(await react(world, guild, panel, member, '😀'));

@@ -27,6 +27,11 @@ export async function enabledGuild(world: World): Promise<string> {
   return guild;
 }
 
+/** `n` new roles of the guild, as the platform knows them. */
+export async function newRoles(world: World, guild: string, n: number): Promise<string[]> {
+  return Promise.all(Array.from({ length: n }, () => world.sandbox.roleIn(guild)));
+}
+
 /** A create body for a service-written panel; `overrides` replace fields (undefined removes one). */
 export function panelBody(guild: string, channel: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -47,12 +52,14 @@ export function panelBody(guild: string, channel: string, overrides: Record<stri
   return body;
 }
 
-export async function createPanel(world: World, guild: string, overrides: Record<string, unknown> = {}, channel = snowflake()) {
+/** A panel in `channel`, by default a new channel of the guild. */
+export async function createPanel(world: World, guild: string, overrides: Record<string, unknown> = {}, channel?: string) {
+  channel ??= await world.sandbox.channelIn(guild);
   return ok(await world.service.call('POST', `${RR}/panels`, { body: panelBody(guild, channel, overrides) })).panel;
 }
 
 export async function addEntry(world: World, guild: string, panelId: string, fields: Record<string, unknown>) {
-  const body = { guild_id: guild, role_ids: [snowflake()], emoji_id: null, text: null, description: null, ...fields };
+  const body = { guild_id: guild, role_ids: [await world.sandbox.roleIn(guild)], emoji_id: null, text: null, description: null, ...fields };
   return ok(await world.service.call('POST', `${RR}/panel/${panelId}/entries`, { body })).entry;
 }
 

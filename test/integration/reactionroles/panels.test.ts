@@ -50,7 +50,7 @@ const editBody = (panel: Record<string, unknown>, changes: Record<string, unknow
 describe('creating a panel', () => {
   it('posts the message in the channel and answers exactly the panel record', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const panel = ok(await post(panelBody(guild, channel, { content: 'React for roles <@&1>' }))).panel;
     expect(Object.keys(panel).sort()).toEqual(PANEL_FIELDS);
     expect(panel).toMatchObject({
@@ -87,7 +87,7 @@ describe('creating a panel', () => {
 
   it('registers an existing message as an emoji panel without touching it', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const own = await world.sandbox.post(channel, snowflake(), { content: 'my own message' });
     const body = panelBody(guild, channel, { is_register: true, register_message_id: own.id, is_embed: undefined, content: undefined });
     const panel = ok(await post(body)).panel;
@@ -102,7 +102,7 @@ describe('creating a panel', () => {
   it('keeps IDs above 2^53 digit for digit', async () => {
     const guild = '18446744073709551615';
     ok(await world.service.call('POST', `${RR}/enable`, { rawBody: `{"guild_id": ${guild}}` }));
-    const channel = '18446744073709551614';
+    const channel = await world.sandbox.channelIn(guild, '18446744073709551614');
     const res = await world.service.call('POST', `${RR}/panels`, {
       rawBody: `{"guild_id": ${guild}, "is_register": false, "channel_id": ${channel}, "limit_roles_to_one": false, "supports_remove": false, "remove_roles_from_users_on_entry_delete": false, "panel_type": "button", "is_embed": false, "content": "x"}`,
     });
@@ -117,7 +117,7 @@ describe('creating a panel', () => {
     ['register_message_id', { register_message_id: -1 }, "Field 'register_message_id' must be null or a snowflake ID"],
   ])('answers 400 for the shape of %s', async (_field, overrides, message) => {
     const guild = await enabledGuild(world);
-    const res = await post(panelBody(guild, snowflake(), overrides));
+    const res = await post(panelBody(guild, await world.sandbox.channelIn(guild), overrides));
     expect(res.status).toBe(400);
     expect(errorOf(res)).toMatchObject({ code: 400, name: 'BadRequestError' });
     expect(errorOf(res).message).toContain(message);
@@ -140,7 +140,7 @@ describe('creating a panel', () => {
     ['a panel_type the service knows', { panel_type: 'slider' }, 'Field \'panel_type\' must be one of: "emoji", "button", "dropdown".'],
   ])('answers 422 for the rule: %s', async (_rule, overrides, message) => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const res = await post(panelBody(guild, channel, overrides));
     expect(res.status).toBe(422);
     expect(errorOf(res)).toMatchObject({ code: 422, name: 'Unprocessable Entity' });
@@ -150,11 +150,11 @@ describe('creating a panel', () => {
 
   it('answers 422 when the message to register is not in the channel', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const elsewhere = await world.sandbox.post(snowflake(), snowflake(), { content: 'elsewhere' });
     const res = await post(panelBody(guild, channel, { is_register: true, register_message_id: elsewhere.id }));
     expect(res.status).toBe(422);
-    expect(errorOf(res).message).toBe(`Unprocessable Entity! Field 'register_message_id': channel ${channel} has no message ${elsewhere.id} to register.`);
+    expect(errorOf(res).message).toBe(`Unprocessable Entity! Field 'body.register_message_id' names message ${elsewhere.id} in channel ${channel}, which the platform does not know.`);
   });
 
   it('does not need the emoji-only settings on button and dropdown panels, and stores them as false', async () => {
@@ -167,9 +167,9 @@ describe('creating a panel', () => {
 
   it('answers 409 while the module is disabled, after checking the input', async () => {
     const guild = snowflake();
-    const invalid = await post(panelBody(guild, snowflake(), { content: null }));
+    const invalid = await post(panelBody(guild, await world.sandbox.channelIn(guild), { content: null }));
     expect(invalid.status).toBe(422);
-    const res = await post(panelBody(guild, snowflake()));
+    const res = await post(panelBody(guild, await world.sandbox.channelIn(guild)));
     expect(res.status).toBe(409);
     expect(errorOf(res)).toMatchObject({ code: 409, name: 'ModuleDisabledError' });
     expect((await list(guild)).status).toBe(409);
@@ -178,16 +178,16 @@ describe('creating a panel', () => {
   it("answers 403 to another guild's API key", async () => {
     const guild = await enabledGuild(world);
     const key = ok(await world.service.call('POST', '/auth/api-key', { body: { guild_id: snowflake() } })).api_key;
-    const res = await post(panelBody(guild, snowflake()), key.secret);
+    const res = await post(panelBody(guild, await world.sandbox.channelIn(guild)), key.secret);
     expect(res.status).toBe(403);
     expect(errorOf(res).name).toBe('ForbiddenError');
     const own = ok(await world.service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key;
-    expect((await post(panelBody(guild, snowflake()), own.secret)).status).toBe(200);
+    expect((await post(panelBody(guild, await world.sandbox.channelIn(guild)), own.secret)).status).toBe(200);
   });
 
   it('stores nothing when the platform keeps failing (502), and retries a 5xx once', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     await world.sandbox.fault({ method: 'POST', path: `^/channels/${channel}/messages$`, status: 500, times: 3 });
     const res = await post(panelBody(guild, channel));
     expect(res.status).toBe(502);
@@ -203,7 +203,7 @@ describe('creating a panel', () => {
 
   it('deletes the message it posted when storing the panel fails', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const client = db();
     const send = client.send.bind(client);
     const unavailable = Object.assign(new Error('throttled'), { name: 'ProvisionedThroughputExceededException', $metadata: {} });
@@ -231,7 +231,7 @@ describe('creating a panel', () => {
 
   it('waits out one 429 and posts', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     await world.sandbox.fault({ method: 'POST', path: `^/channels/${channel}/messages$`, status: 429, retry_after: 0.05 });
     const panel = ok(await post(panelBody(guild, channel))).panel;
     expect(await world.sandbox.message(channel, panel.message_id)).not.toBeNull();
@@ -239,7 +239,7 @@ describe('creating a panel', () => {
 
   it('answers 502 when the platform refuses the post (403)', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     await world.sandbox.fault({ method: 'POST', path: `^/channels/${channel}/messages$`, status: 403, code: 50013, message: 'Missing Permissions' });
     const res = await post(panelBody(guild, channel));
     expect(res.status).toBe(502);
@@ -332,7 +332,7 @@ describe('editing a panel', () => {
 
   it('keeps a registered panel an emoji panel and its text untouched', async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const own = await world.sandbox.post(channel, snowflake(), { content: 'mine' });
     const panel = await createPanel(world, guild, { is_register: true, register_message_id: own.id }, channel);
     const toButton = await edit(guild, panel.panel_id, editBody(panel, { panel_type: 'button' }));
@@ -388,7 +388,7 @@ describe('deleting a panel', () => {
 
   it("takes only the service's reactions off a registered message", async () => {
     const guild = await enabledGuild(world);
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const member = snowflake();
     const own = await world.sandbox.post(channel, member, { content: 'mine' });
     const panel = await createPanel(world, guild, { is_register: true, register_message_id: own.id }, channel);

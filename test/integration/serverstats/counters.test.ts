@@ -100,7 +100,7 @@ describe('creating counters', () => {
     await refused({ counter_type: 11 }, "'counter_type'");
     await refused({ counter_type: 7 }, "'new_role_id'");
     await refused({ counter_type: 6, new_role_id: snowflake() }, "'new_role_id'");
-    await refused({ counter_type: 7, new_role_id: snowflake() }, "'new_role_id'");
+    await refused({ counter_type: 7, new_role_id: snowflake() }, "new_role_id' names role");
     await refused({ counter_type: 6, new_format: `${'x'.repeat(99)} <value>` }, "'new_format'");
     expect((await createCounter(guild, { counter_type: '6', new_format: null, new_role_id: null, new_goal: null })).status).toBe(400);
     expect(ok(await service.call('GET', `${SS}/counters`, { query: { guild_id: guild } })).counters).toEqual([]);

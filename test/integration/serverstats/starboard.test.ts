@@ -23,9 +23,9 @@ async function starboardGuild(): Promise<{ guild: string; board: string }> {
 const postsIn = async (channel: string) => (await membersOf(service).api<Message[]>(`/channels/${channel}/messages`)).body;
 const check = (what: string, body: Record<string, unknown>) => service.call('POST', `${SS}/starboard/check/${what}`, { body });
 
-/** A member's message in a new channel, starred by `stars` other members (and by its author, which never counts). */
-async function starred(stars: number): Promise<{ channel: string; message: Message; author: string }> {
-  const channel = snowflake();
+/** A member's message in a new channel of the guild, starred by `stars` other members (and by its author, which never counts). */
+async function starred(guild: string, stars: number): Promise<{ channel: string; message: Message; author: string }> {
+  const channel = await sandboxOf(service).channelIn(guild);
   const author = snowflake();
   const sandbox = sandboxOf(service);
   const message = await sandbox.post(channel, author, { content: 'A **great** idea' });
@@ -37,7 +37,7 @@ async function starred(stars: number): Promise<{ channel: string; message: Messa
 describe('starboard', () => {
   it('posts a message once it has enough stars from others, and keeps the count in step', async () => {
     const { guild, board } = await starboardGuild();
-    const { channel, message } = await starred(2);
+    const { channel, message } = await starred(guild, 2);
     const at = { guild_id: guild, channel_id: channel, message_id: message.id };
     expect(ok(await check('add', at)).message).toContain('2 of 3');
     expect(await postsIn(board)).toEqual([]);
@@ -67,7 +67,7 @@ describe('starboard', () => {
 
   it('makes one post when many checks arrive at once', async () => {
     const { guild, board } = await starboardGuild();
-    const { channel, message } = await starred(3);
+    const { channel, message } = await starred(guild, 3);
     const results = await Promise.all(Array.from({ length: 8 }, () => check('add', { guild_id: guild, channel_id: channel, message_id: message.id })));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(await postsIn(board)).toHaveLength(1);
@@ -78,13 +78,13 @@ describe('starboard', () => {
     const own = await sandboxOf(service).post(board, snowflake(), { content: 'here' });
     expect(ok(await check('add', { guild_id: guild, channel_id: board, message_id: own.id })).message).toContain('never starred');
     const off = await statsGuild(service);
-    expect(ok(await check('add', { guild_id: off, channel_id: snowflake(), message_id: snowflake() })).message).toContain('off');
+    expect(ok(await check('add', { guild_id: off, channel_id: await sandboxOf(service).channelIn(off), message_id: snowflake() })).message).toContain('off');
   });
 
   it('removes the post with its original, and the entry with its post', async () => {
     const { guild, board } = await starboardGuild();
-    const first = await starred(3);
-    const second = await starred(3);
+    const first = await starred(guild, 3);
+    const second = await starred(guild, 3);
     for (const s of [first, second]) ok(await check('add', { guild_id: guild, channel_id: s.channel, message_id: s.message.id }));
     const posts = await postsIn(board);
     expect(posts).toHaveLength(2);
@@ -100,7 +100,7 @@ describe('starboard', () => {
 
   it('turns itself off when its channel is deleted', async () => {
     const { guild, board } = await starboardGuild();
-    const s = await starred(3);
+    const s = await starred(guild, 3);
     ok(await check('add', { guild_id: guild, channel_id: s.channel, message_id: s.message.id }));
     expect(ok(await check('delete', { guild_id: guild, channel_id: snowflake() })).message).toContain('nothing to do');
     expect(ok(await check('delete', { guild_id: guild, channel_id: board })).message).toContain('1 entry was cleared');
@@ -110,7 +110,7 @@ describe('starboard', () => {
 
   it('is set up with POST /starboard, and checks are internal', async () => {
     const guild = await statsGuild(service);
-    const channel = snowflake();
+    const channel = await sandboxOf(service).channelIn(guild);
     expect(ok(await service.call('POST', `${SS}/starboard`, { body: { guild_id: guild, channel_id: channel } })).message).toContain(channel);
     expect(ok(await service.call('GET', `${SS}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({ starboard_enabled: true, starboard_channel_id: channel });
     const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
@@ -118,13 +118,14 @@ describe('starboard', () => {
     const bad = await service.call('POST', `${SS}/starboard`, { body: { guild_id: guild } });
     expect(bad.status).toBe(400);
     expect(errorOf(bad).message).toContain("'channel_id'");
-    const disabled = await service.call('POST', `${SS}/starboard`, { body: { guild_id: snowflake(), channel_id: channel } });
+    const other = snowflake();
+    const disabled = await service.call('POST', `${SS}/starboard`, { body: { guild_id: other, channel_id: await sandboxOf(service).channelIn(other) } });
     expect(disabled.status).toBe(409);
   });
 
   it("counts and removes the entries of a member's messages for privacy", async () => {
     const { guild } = await starboardGuild();
-    const s = await starred(3);
+    const s = await starred(guild, 3);
     ok(await check('add', { guild_id: guild, channel_id: s.channel, message_id: s.message.id }));
     const query = { guild_id: guild, privacy_member_id: s.author };
     expect(ok(await service.call('GET', `${SS}/privacy/get-user-entries`, { query })).id).toBe(1);

@@ -162,7 +162,7 @@ describe('settings, memes and privacy', () => {
     expect(ok(await service.call('GET', `${SO}/handler/meme/get`))).toEqual({ title: 'This one', url: 'https://example.org/c.png', post_link: 'https://example.org/post/c' });
 
     const guild = await socialGuild(service);
-    const channel = snowflake();
+    const channel = await sandboxOf(service).channelIn(guild);
     const message = await sandboxOf(service).post(channel, '1000000000000000001', { content: 'loading a meme' });
     await sources.meme({ title: 'Cat', url: 'https://example.org/cat.png', postLink: 'https://example.org/post/cat' });
     ok(await service.call('POST', `${SO}/meme/send`, { body: { guild_id: guild, channel_id: channel, message_id: message.id } }));

@@ -1,6 +1,7 @@
 /** What the socials tests share: the sandbox sources' control routes, a guild watching them, the messages a channel got. */
 import type { Message } from '../../../shared/platform/types.js';
 import { ok, snowflake, type TestService } from '../../helpers/local.js';
+import { sandboxOf } from '../../helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 export { ok };
 
@@ -42,7 +43,9 @@ export async function socialGuild(service: TestService): Promise<string> {
 
 const FIELD = { forum: 'community', stream: 'stream_account', rss: 'rss_feed', video: 'video_channel_handle' } as const;
 
-export function watch(service: TestService, guild: string, kind: keyof typeof FIELD, identifier: string, channel: string, mention = false) {
+/** The guild watches a source in `channel`, which the sandbox first knows as a channel of the guild. */
+export async function watch(service: TestService, guild: string, kind: keyof typeof FIELD, identifier: string, channel: string, mention = false) {
+  await sandboxOf(service).channelIn(guild, channel);
   return service.call('POST', `${SO}/entries/${kind}`, { body: { guild_id: guild, [FIELD[kind]]: identifier, target_channel_id: channel, mention_everyone: mention } });
 }
 

@@ -132,7 +132,7 @@ describe('tags', () => {
     failed(await world.call('GET', `/entries/${id}`, { query: { guild_id: guild } }), 404, 'NotFoundError');
     failed(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, content: 'mine' } }), 404, 'NotFoundError');
     failed(await world.call('DELETE', `/entries/${id}`, { body: { guild_id: guild } }), 404, 'NotFoundError');
-    failed(await world.call('POST', `/entries/${id}/send`, { body: { guild_id: guild, channel_id: snowflake() } }), 404, 'NotFoundError');
+    failed(await world.call('POST', `/entries/${id}/send`, { body: { guild_id: guild, channel_id: await world.sandbox.channelIn(guild) } }), 404, 'NotFoundError');
     expect(await tagNamed(world, guild, 'theirs')).toBeNull();
 
     const key = await guildKey(world, guild);
@@ -183,7 +183,7 @@ describe('tags', () => {
     failed(await world.call('GET', `/entries/${id}`, { query: { guild_id: guild } }), 409, 'ModuleDisabledError');
     failed(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, content: 'x' } }), 409, 'ModuleDisabledError');
     failed(await world.call('DELETE', `/entries/${id}`, { body: { guild_id: guild } }), 409, 'ModuleDisabledError');
-    failed(await world.call('POST', `/entries/${id}/send`, { body: { guild_id: guild, channel_id: snowflake() } }), 409, 'ModuleDisabledError');
+    failed(await world.call('POST', `/entries/${id}/send`, { body: { guild_id: guild, channel_id: await world.sandbox.channelIn(guild) } }), 409, 'ModuleDisabledError');
     failed(await world.call('GET', '/entries/unknown', { query: { guild_id: guild } }), 409, 'ModuleDisabledError');
 
     const removed = ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } }));

@@ -25,7 +25,7 @@ describe('sending tags', () => {
     const guild = await tagsGuild(world);
     const member = snowflake();
     await join(guild, member, { username: 'ada', nick: 'Ada L.' });
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const tag = await addTag(world, guild, { names: ['hi'], content: 'Hi <user_mention> (<user_name>, <user_id>) @everyone <unknown>' });
     const answer = ok(await send(guild, tag.entry.tag_id, { channel_id: channel }, member));
     expect(answer.message).toContain(channel);
@@ -40,7 +40,7 @@ describe('sending tags', () => {
     const mentioned = snowflake();
     await join(guild, mentioned, { username: 'grace', nick: null, global_name: 'Grace H.' });
     const tag = await addTag(world, guild, { names: ['ping'], content: 'Look, <user_name>: <user_mention>' });
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const app = snowflake();
     const token = `tok-${snowflake()}`;
     ok(await send(guild, tag.entry.tag_id, { channel_id: channel, user_mention_id: mentioned, application_id: app, token }, member));
@@ -56,7 +56,7 @@ describe('sending tags', () => {
     const guild = await tagsGuild(world);
     const owner = snowflake();
     const someone = snowflake();
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     const secret = await addTag(world, guild, { names: ['secret'], owner_id: owner, visibility: 2, content: 'psst' });
     const open = await addTag(world, guild, { names: ['open'], owner_id: owner, visibility: 1, content: 'hello all' });
     expect(failed(await send(guild, secret.entry.tag_id, { channel_id: channel }, someone), 403, 'ForbiddenError')).toContain('owner');
@@ -70,7 +70,7 @@ describe('sending tags', () => {
   it('refuses bad input and unknown tags, and a platform failure is a 502', async () => {
     const guild = await tagsGuild(world);
     const tag = await addTag(world, guild, { names: ['t'], content: 'text' });
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     failed(await send(guild, tag.entry.tag_id, {}), 400, 'BadRequestError');
     failed(await send(guild, tag.entry.tag_id, { channel_id: channel, user_mention_id: 'x' }), 400, 'BadRequestError');
     failed(await send(guild, tag.entry.tag_id, { channel_id: channel, token: 'only-a-token' }), 422, 'Unprocessable Entity');

@@ -22,8 +22,8 @@ async function control(path: string): Promise<any> {
 /** A guild with the verifier on, set as given, with a prompt channel. */
 async function verifierGuild(settings: Record<string, unknown> = {}): Promise<{ guild: string; channel: string; role: string }> {
   const guild = snowflake();
-  const channel = snowflake();
-  const role = snowflake();
+  const channel = await sandboxOf(service).channelIn(guild);
+  const role = await sandboxOf(service).roleIn(guild);
   ok(await service.call('POST', `${VE}/enable`, { body: { guild_id: guild } }));
   ok(await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_channel: channel, verifier_verified_role_ids: [role], ...settings } }));
   return { guild, channel, role };

@@ -88,7 +88,7 @@ describe('POST /check/welcome/channel and /check/leave/channel', () => {
     const { guild, member } = await guildWithNewMember({ welcome_messages_enabled: true });
     await addResponse(world, guild, 2, 'Welcome!');
     expect(ok(await check(world, 'welcome/channel', guild, member)).message).toContain('no welcome_messages_channel');
-    const channel = snowflake();
+    const channel = await world.sandbox.channelIn(guild);
     ok(await world.call('PUT', '/settings', { body: { guild_id: guild, welcome_messages_channel: channel } }));
     await world.sandbox.fault({ method: 'POST', path: `^/channels/${channel}/messages$`, status: 403, code: 50013, message: 'Missing Permissions', times: 5 });
     expect(failed(await check(world, 'welcome/channel', guild, member), 502, 'PlatformApiInteractionError')).toContain('Missing Permissions');

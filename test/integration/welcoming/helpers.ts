@@ -55,9 +55,10 @@ export function startWorld(options: { indexLagMs?: number } = {}): World {
   };
 }
 
-/** A guild with the module enabled and `settings` applied. */
+/** A guild with the module enabled and `settings` applied; the channels and roles they name are the guild's on the sandbox. */
 export async function welcomingGuild(world: World, settings: Record<string, unknown> = {}): Promise<string> {
   const guild = snowflake();
+  await ownedBy(world, guild, settings);
   ok(await world.call('POST', '/enable', { body: { guild_id: guild } }));
   if (Object.keys(settings).length > 0) ok(await world.call('PUT', '/settings', { body: { guild_id: guild, ...settings } }));
   return guild;
@@ -67,7 +68,17 @@ export async function addResponse(world: World, guild: string, type: number, con
   return ok(await world.call('POST', '/responses', { body: { guild_id: guild, response_type: type, is_embed: isEmbed, content } })).response;
 }
 
+/** The channels and roles settings name, made the guild's on the sandbox (the service checks they are). */
+export async function ownedBy(world: World, guild: string, settings: Record<string, unknown>): Promise<void> {
+  for (const field of ['welcome_messages_channel', 'leave_messages_channel']) {
+    if (typeof settings[field] === 'string' && settings[field] !== '') await world.sandbox.channelIn(guild, settings[field] as string);
+  }
+  if (Array.isArray(settings.autorole_role_ids)) for (const role of settings.autorole_role_ids as string[]) await world.sandbox.roleIn(guild, role);
+}
+
+/** A timed role of `roleId`, which the sandbox first knows as a role of the guild. */
 export async function addTimedRole(world: World, guild: string, roleId: string, addAfter: number) {
+  await world.sandbox.roleIn(guild, roleId);
   return ok(await world.call('POST', '/timedroles', { body: { guild_id: guild, role_id: roleId, add_after: addAfter } })).timedrole;
 }
 

@@ -88,7 +88,7 @@ describe('responses', () => {
 describe('timed roles', () => {
   it('creates, lists newest first, gets and deletes', async () => {
     const guild = await welcomingGuild(world);
-    const role = '1234567890123456789';
+    const role = await world.sandbox.roleIn(guild, '1234567890123456789');
     const created = ok(await world.call('POST', '/timedroles', { rawBody: `{"guild_id": ${guild}, "role_id": ${role}, "add_after": 86400}` })).timedrole;
     expect(created).toEqual({ id: expect.any(Number), guild_id: guild, timedrole_id: expect.any(String), role_id: role, add_after: 86400, created_at: expect.any(String) });
     const second = await addTimedRole(world, guild, snowflake(), 1);
@@ -104,7 +104,7 @@ describe('timed roles', () => {
 
   it('refuses add_after out of range, a role that already has one, and a bad ID, changing nothing', async () => {
     const guild = await welcomingGuild(world);
-    const role = snowflake();
+    const role = await world.sandbox.roleIn(guild);
     const create = (body: Record<string, unknown>) => world.call('POST', '/timedroles', { body: { guild_id: guild, ...body } });
     expect(failed(await create({ role_id: role, add_after: 0 }), 422, 'Unprocessable Entity')).toContain('add_after');
     failed(await create({ role_id: role, add_after: 31_536_001 }), 422, 'Unprocessable Entity');
@@ -119,7 +119,8 @@ describe('timed roles', () => {
 
   it('keeps at most 20 a guild, even when created at once', async () => {
     const guild = await welcomingGuild(world);
-    const results = await Promise.all(Array.from({ length: 24 }, () => world.call('POST', '/timedroles', { body: { guild_id: guild, role_id: snowflake(), add_after: 60 } })));
+    const roles = await Promise.all(Array.from({ length: 24 }, () => world.sandbox.roleIn(guild)));
+    const results = await Promise.all(roles.map((role) => world.call('POST', '/timedroles', { body: { guild_id: guild, role_id: role, add_after: 60 } })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(20);
     for (const refused of results.filter((r) => r.status !== 200)) failed(refused, 422, 'Unprocessable Entity');
     expect(ok(await world.call('GET', '/timedroles', { query: { guild_id: guild } })).timedroles).toHaveLength(20);

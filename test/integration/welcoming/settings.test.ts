@@ -35,7 +35,7 @@ describe('enable and the settings record', () => {
     failed(await world.call('PUT', '/settings', { body: { guild_id: guild, autorole_enabled: true } }), 409, 'ModuleDisabledError');
     failed(await world.call('GET', '/responses', { query: { guild_id: guild } }), 409, 'ModuleDisabledError');
     failed(await world.call('GET', '/timedroles', { query: { guild_id: guild } }), 409, 'ModuleDisabledError');
-    failed(await world.call('POST', '/timedroles', { body: { guild_id: guild, role_id: snowflake(), add_after: 60 } }), 409, 'ModuleDisabledError');
+    failed(await world.call('POST', '/timedroles', { body: { guild_id: guild, role_id: await world.sandbox.roleIn(guild), add_after: 60 } }), 409, 'ModuleDisabledError');
     expect(ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } }))).toEqual({ settings: null, responses: [], timedroles: [] });
   });
 });
@@ -43,7 +43,8 @@ describe('enable and the settings record', () => {
 describe('PUT /settings', () => {
   it('changes only the fields given non-null; "" clears a channel or response ID', async () => {
     const guild = await welcomingGuild(world);
-    const channel = '1234567890123456789';
+    const channel = await world.sandbox.channelIn(guild, '1234567890123456789');
+    for (const role of ['11', '22']) await world.sandbox.roleIn(guild, role);
     const dm = await addResponse(world, guild, 1, 'Hello <user_mention>');
     const set = ok(
       await world.call('PUT', '/settings', {
