@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.js';
 
-/** Paths in code spans that are not the service's: files on the machine, and the platform's API base path. */
-const NOT_SERVICE_PATHS = [/^\/usr\//, /^\/api\/v10$/];
+/** Paths in code spans that are not the service's: files on the machine, the platform's API base path, the sandbox's control routes. */
+const NOT_SERVICE_PATHS = [/^\/usr\//, /^\/api\/v10$/, /^\/_sandbox\//];
 /** The section of the README about the sandbox platform (its routes are the sandbox's). */
 const SANDBOX_SECTION = /^## The sandbox platform$[\s\S]*?(?=^## )/m;
 
