@@ -3,6 +3,7 @@
  * code (stack props) or with `cdk synth -c key=value` / `cdk.json` context.
  */
 import type { Node } from 'constructs';
+import { parseAllowedHosts } from '../functions/socials/reach.js';
 import { DEFAULT_STACK_BUDGET } from './plan.js';
 
 /** Settings an operator may change per deployment. */
@@ -41,6 +42,12 @@ export interface ServiceSettings {
    * each becomes `<NAME>_SECRET_ARN` and every function may read it.
    */
   functionSecretArns: Record<string, string>;
+  /**
+   * Source hosts fetched whatever their address (contract 13), as `host:port`
+   * (an IPv6 host in brackets): the functions get them as
+   * `SOURCE_ALLOWED_HOSTS`. Context: a comma-separated string or a JSON array.
+   */
+  sourceAllowedHosts: string[];
 }
 
 /** The values used when neither props nor context set one (CONTRACT 3.6 and 10). */
@@ -55,6 +62,7 @@ export const DEFAULT_SETTINGS: ServiceSettings = {
   apiCloudWatchRole: true,
   functionEnvironment: {},
   functionSecretArns: {},
+  sourceAllowedHosts: [],
 };
 
 /** An object of string values given as context (a JSON object in cdk.json, or a JSON string with `-c`). */
@@ -89,6 +97,8 @@ export function settingsFromContext(node: Node): Partial<ServiceSettings> {
     const map = stringMap(node, key);
     if (map) settings[key] = map;
   }
+  const hosts: unknown = node.tryGetContext('sourceAllowedHosts');
+  if (hosts !== undefined) settings.sourceAllowedHosts = [...parseAllowedHosts(Array.isArray(hosts) ? hosts.join(',') : String(hosts))];
   const role: unknown = node.tryGetContext('apiCloudWatchRole');
   if (role !== undefined) settings.apiCloudWatchRole = role === true || role === 'true';
   return settings;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { TABLE } from '../../shared/db/table.js';
 import { resetDb } from '../../shared/db/client.js';
 import { mintSecret } from '../../shared/ids.js';
+import { hostPort } from '../../functions/socials/reach.js';
 import { createApiServer } from './http-server.js';
 import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
 import { startSandbox } from './sandbox/server.js';
@@ -60,6 +61,8 @@ function resolveServiceToken(given: string | undefined, dataDir: string | null):
 
 /** The variables local mode set itself (so a restart in one process points them at the new servers). */
 const sandboxSourceEnv = new Set<string>();
+/** `SOURCE_ALLOWED_HOSTS` as the operator set it, before local mode added its sandbox. */
+let operatorAllowedHosts = '';
 
 /** How long a failed job message stays hidden before local mode delivers it again. */
 const LOCAL_VISIBILITY_TIMEOUT_MS = 3000;
@@ -108,6 +111,10 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
         sandboxSourceEnv.add(name);
       }
     }
+    // Sources on loopback are fetched only where named (contract 13): local mode names its sandbox's.
+    if (!sandboxSourceEnv.has('SOURCE_ALLOWED_HOSTS')) operatorAllowedHosts = process.env.SOURCE_ALLOWED_HOSTS ?? '';
+    process.env.SOURCE_ALLOWED_HOSTS = [operatorAllowedHosts, hostPort(new URL(sandbox.origin))].filter(Boolean).join(',');
+    sandboxSourceEnv.add('SOURCE_ALLOWED_HOSTS');
   }
 
   const serviceToken = resolveServiceToken(options.serviceToken, dataDir);
