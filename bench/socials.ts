@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { pollSource, pollStreams } from '../functions/socials/polling.js';
+import { pollAllStreams, pollSource } from '../functions/socials/polling.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';
 import { requestsOf, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
@@ -65,7 +65,7 @@ export async function runSocialsBench(): Promise<Row[]> {
     await control('DELETE', '/requests');
     for (const f of forums) await pollSource('forum', f);
     for (const u of feeds) await pollSource('rss', u);
-    await pollStreams();
+    await pollAllStreams();
     const counts = (await control('GET', '/requests')) as Record<string, number>;
     const sourceRequests = (counts.forum ?? 0) + (counts.feed ?? 0) + (counts.stream ?? 0);
 

@@ -7,6 +7,13 @@
  * and forum posts are also marked by their link (without `utm_*` and
  * fragment), so two feeds carrying the same link post it once. A channel the platform refuses
  * is skipped; the others still get the item.
+ *
+ * A poll does not post itself: it splits each new item's channels into
+ * units of {@link CHANNELS_PER_UNIT} (`socials.announce` jobs), which run in
+ * parallel, each well inside the consumer's time limit, and each safe to
+ * run again (the marks). A unit with a channel that failed for now runs
+ * again later (those that got the item answer `already`); one channel, or
+ * one item, holds back no other unit.
  */
 import { createHash } from 'node:crypto';
 import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
@@ -14,10 +21,15 @@ import { getKeys } from '../../shared/db/batch.js';
 import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
 import { isPlatformError, platform } from '../../shared/platform/client.js';
 import type { MessageCreate } from '../../shared/platform/types.js';
+import { scheduler } from '../../shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind, normalizeLink } from './kinds.js';
 import { announcement } from './render.js';
-import { claimMark, releaseMark, settleMark, type Watcher, watchersOf } from './store.js';
+import { claimMark, identKey, itemMark, linkMark, releaseMark, seenKey, settleMark, type Watcher, watchersOf } from './store.js';
+
+export const ANNOUNCE_JOB = 'socials.announce';
+/** Channels one unit of an announcement posts to, one after another: at most 25 posts and 75 table writes, well inside 30 s. */
+export const CHANNELS_PER_UNIT = 25;
 
 /** How long a claimed delivery may take before another may take it over (the nonce keeps that safe). */
 const CLAIM_LEASE_MS = 60_000;
@@ -29,9 +41,12 @@ export interface Delivery {
   already: number;
   /** Channels the platform refused (skipped for good). */
   refused: number;
-  /** Channels that failed for now (the item is offered again later). */
+  /** Channels that failed for now (offered again). */
   failed: number;
 }
+
+/** Where an item goes: a channel, and whether its entry mentions everyone. */
+type Target = Pick<Watcher, 'channel_id' | 'mention_everyone'>;
 
 /** The platform's idempotency key of one (channel, item): at most 25 characters. */
 const nonceOf = (channelId: string, mark: string) => createHash('sha256').update(`${channelId}\u0000${mark}`).digest('base64url').slice(0, 25);
@@ -49,38 +64,83 @@ async function activeWatchers(kind: Kind, ident: string): Promise<Watcher[]> {
   return watchers.filter((w) => on.has(w.guild_id));
 }
 
-async function deliver(watcher: Watcher, kind: Kind, ident: string, item: SourceItem): Promise<keyof Delivery> {
-  const channel = watcher.channel_id;
-  const mark = `${kind}#${ident}#${item.key}`;
+async function deliver(target: Target, kind: Kind, ident: string, item: SourceItem): Promise<keyof Delivery> {
+  const channel = target.channel_id;
+  const mark = itemMark(kind, ident, item.key);
   if (!(await claimMark(channel, mark, CLAIM_LEASE_MS))) return 'already';
   // Posts and feed entries are marked by their link too: a send and a poll, or two feeds, may name one story by its link.
-  const linkMark = item.link && (kind === 'rss' || kind === 'forum') ? `LINK#${normalizeLink(item.link)}` : null;
-  if (linkMark && !(await claimMark(channel, linkMark, CLAIM_LEASE_MS))) {
+  const byLink = item.link && (kind === 'rss' || kind === 'forum') ? linkMark(normalizeLink(item.link)) : null;
+  if (byLink && !(await claimMark(channel, byLink, CLAIM_LEASE_MS))) {
     await settleMark(channel, mark, 'posted');
     return 'already';
   }
-  const body: RESTPostAPIChannelMessageJSONBody = { ...announcement(kind, item, watcher.mention_everyone), nonce: nonceOf(channel, linkMark ?? mark), enforce_nonce: true };
+  const body: RESTPostAPIChannelMessageJSONBody = { ...announcement(kind, item, target.mention_everyone), nonce: nonceOf(channel, byLink ?? mark), enforce_nonce: true };
   try {
     await platform.createMessage(channel, body as MessageCreate);
   } catch (error) {
     if (isPlatformError(error) && (error.platformStatus === 403 || error.platformStatus === 404)) {
       await settleMark(channel, mark, 'refused');
-      if (linkMark) await releaseMark(channel, linkMark);
+      if (byLink) await releaseMark(channel, byLink);
       return 'refused';
     }
-    // Offered again by the next poll or send; the nonce keeps a post that did land from doubling.
+    // Offered again by the unit's next run (or the next send); the nonce keeps a post that did land from doubling.
     await releaseMark(channel, mark);
-    if (linkMark) await releaseMark(channel, linkMark);
+    if (byLink) await releaseMark(channel, byLink);
     return 'failed';
   }
   await settleMark(channel, mark, 'posted');
-  if (linkMark) await settleMark(channel, linkMark, 'posted');
+  if (byLink) await settleMark(channel, byLink, 'posted');
   return 'posted';
 }
 
-/** Posts the item to every active watcher of the source, each at most once ever. */
-export async function announce(kind: Kind, ident: string, item: SourceItem): Promise<Delivery> {
+/** Posts the item to the given channels, one after another, each at most once ever. */
+export async function deliverTo(targets: Target[], kind: Kind, ident: string, item: SourceItem): Promise<Delivery> {
   const result: Delivery = { posted: 0, already: 0, refused: 0, failed: 0 };
-  for (const watcher of await activeWatchers(kind, ident)) result[await deliver(watcher, kind, ident, item)]++;
+  for (const target of targets) {
+    // One channel's trouble (even a table error) is that channel's: it is offered again, the others go on.
+    const outcome = await deliver(target, kind, ident, item).catch(() => 'failed' as const);
+    result[outcome]++;
+  }
   return result;
+}
+
+/** Posts the item to every active watcher of the source now (a send), each at most once ever. */
+export async function announce(kind: Kind, ident: string, item: SourceItem): Promise<Delivery> {
+  return deliverTo(await activeWatchers(kind, ident), kind, ident, item);
+}
+
+/** What a unit of an announcement carries: the item, and the channels it posts to. */
+export interface AnnounceUnit {
+  kind: Kind;
+  ident: string;
+  item: SourceItem;
+  targets: Target[];
+}
+
+/**
+ * Hands the new items of a source to units of work, oldest item first: one
+ * `socials.announce` job per item and {@link CHANNELS_PER_UNIT} channels,
+ * sent now. Its key names the source, the item and the part, so a poll
+ * asking again (overlapping, or redelivered) adds no second unit while one
+ * waits. Answers how many units there are.
+ */
+export async function fanOut(kind: Kind, ident: string, items: SourceItem[]): Promise<number> {
+  if (items.length === 0) return 0;
+  const targets: Target[] = (await activeWatchers(kind, ident)).map((w) => ({ channel_id: w.channel_id, mention_everyone: w.mention_everyone }));
+  const parts: Target[][] = [];
+  for (let i = 0; i < targets.length; i += CHANNELS_PER_UNIT) parts.push(targets.slice(i, i + CHANNELS_PER_UNIT));
+  const units = items.flatMap((item) => parts.map((part, index) => ({ key: `${kind}:${identKey(kind, ident)}:${seenKey(item.key)}:${index}`, unit: { kind, ident, item, targets: part } satisfies AnnounceUnit })));
+  await Promise.all(units.map(({ key, unit }) => scheduler.requestSoon(ANNOUNCE_JOB, key, 0, unit as unknown as Record<string, unknown>)));
+  return units.length;
+}
+
+/**
+ * One unit (the job's handler): posts the item to its channels. When a
+ * channel failed for now, the unit fails, so the queue delivers it again
+ * later (at most 5 deliveries, then it is parked); the channels that got the
+ * item then answer `already`.
+ */
+export async function runAnnounceUnit(unit: AnnounceUnit): Promise<void> {
+  const result = await deliverTo(unit.targets, unit.kind, unit.ident, unit.item);
+  if (result.failed > 0) throw new Error(`${result.failed} of ${unit.targets.length} channels could not take the item for now`);
 }

@@ -138,18 +138,36 @@ export interface LiveStream {
   id: string;
   account: string;
   title: string;
+  /** When the session started (epoch ms), when the service says. */
+  started_at: number | null;
 }
 
-/** The accounts live now, for up to 100 accounts in one request. */
+/** The stream service's pages: at most 100 streams a page. */
+const STREAM_PAGE = 100;
+/** Pages read for one request of accounts; 100 accounts fill one page, so more means the service keeps answering a cursor. */
+const MAX_STREAM_PAGES = 10;
+
+/** The accounts live now, for up to 100 accounts in one request, reading every page of the answer. */
 export async function liveStreams(accounts: string[]): Promise<LiveStream[]> {
   const c = sourceConfig();
   const query = accounts.map((a) => `user_login=${encodeURIComponent(a)}`).join('&');
   const what = `The stream service (${accounts.length} accounts)`;
-  const streams = json<{ data?: Record<string, unknown>[] }>(await get(`${c.streamApi}/helix/streams?${query}`, await streamHeaders(), what), what);
-  if (!Array.isArray(streams.data)) throw new SourceError(`${what} answered without data`);
-  return streams.data
-    .filter((s) => s.type === 'live' && typeof s.id === 'string' && typeof s.user_login === 'string')
-    .map((s) => ({ id: String(s.id), account: String(s.user_login).toLowerCase(), title: String(s.title ?? '') }));
+  const live: LiveStream[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page === 0 || cursor; page++) {
+    if (page === MAX_STREAM_PAGES) throw new SourceError(`${what} answered more than ${MAX_STREAM_PAGES} pages`);
+    const after: string = cursor ? `&after=${encodeURIComponent(cursor)}` : '';
+    const streams = json<{ data?: Record<string, unknown>[]; pagination?: { cursor?: unknown } }>(await get(`${c.streamApi}/helix/streams?${query}&first=${STREAM_PAGE}${after}`, await streamHeaders(), what), what);
+    if (!Array.isArray(streams.data)) throw new SourceError(`${what} answered without data`);
+    live.push(
+      ...streams.data
+        .filter((s) => s.type === 'live' && typeof s.id === 'string' && typeof s.user_login === 'string')
+        .map((s) => ({ id: String(s.id), account: String(s.user_login).toLowerCase(), title: String(s.title ?? ''), started_at: typeof s.started_at === 'string' ? Date.parse(s.started_at) || null : null })),
+    );
+    const next = streams.pagination?.cursor;
+    cursor = typeof next === 'string' && next !== '' && streams.data.length > 0 ? next : null;
+  }
+  return live;
 }
 
 export const streamUrl = (account: string) => `${sourceConfig().streamWeb}/${account}`;
