@@ -8,12 +8,12 @@
  * fragment), so two feeds carrying the same link post it once. A channel the platform refuses
  * is skipped; the others still get the item.
  *
- * A poll does not post itself: it splits each new item's channels into
- * units of {@link CHANNELS_PER_UNIT} (`socials.announce` jobs), which run in
- * parallel, each well inside the consumer's time limit, and each safe to
- * run again (the marks). A unit with a channel that failed for now runs
- * again later (those that got the item answer `already`); one channel, or
- * one item, holds back no other unit.
+ * A poll does not post itself: it hands its new items to units of work
+ * (`socials.announce` jobs) of one item and up to {@link CHANNELS_PER_UNIT}
+ * channels, which run in parallel, each well inside the consumer's time
+ * limit, and each safe to run again (the marks). A unit with a channel that
+ * failed for now runs again later (those that got the item answer
+ * `already`); one channel, or one item, holds back no other.
  */
 import { createHash } from 'node:crypto';
 import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
@@ -109,38 +109,59 @@ export async function announce(kind: Kind, ident: string, item: SourceItem): Pro
   return deliverTo(await activeWatchers(kind, ident), kind, ident, item);
 }
 
-/** What a unit of an announcement carries: the item, and the channels it posts to. */
+/** What a unit of an announcement carries: the new items of a poll (oldest first), which of them it posts, and the channels it posts to. */
 export interface AnnounceUnit {
   kind: Kind;
   ident: string;
-  item: SourceItem;
+  items: SourceItem[];
+  index: number;
   targets: Target[];
 }
 
+/** Items one poll hands out at most (the newest); a feed that adds more at once has the older ones recorded as seen, not posted. */
+export const MAX_ITEMS_PER_POLL = 50;
+/** What a message can show of an item's text (render.ts cuts the message to 2000), so a unit's payload stays small. */
+const ITEM_TEXT_MAX = 2000;
+const shown = (item: SourceItem): SourceItem => ({
+  ...item,
+  title: item.title.slice(0, ITEM_TEXT_MAX),
+  description: item.description?.slice(0, ITEM_TEXT_MAX) ?? null,
+  link: item.link?.slice(0, ITEM_TEXT_MAX) ?? null,
+});
+
+const unitKey = (unit: AnnounceUnit, batch: string, part: number) => `${unit.kind}:${identKey(unit.kind, unit.ident)}:${batch}:${part}:${unit.index}`;
+
+/** Asks for a unit now; its key names the source, the poll's items, the part of the channels and the item, so asking twice makes one unit while it waits. */
+const request = (unit: AnnounceUnit, batch: string, part: number) =>
+  scheduler.requestSoon(ANNOUNCE_JOB, unitKey(unit, batch, part), 0, { ...unit, batch, part } as unknown as Record<string, unknown>);
+
 /**
- * Hands the new items of a source to units of work, oldest item first: one
- * `socials.announce` job per item and {@link CHANNELS_PER_UNIT} channels,
- * sent now. Its key names the source, the item and the part, so a poll
- * asking again (overlapping, or redelivered) adds no second unit while one
- * waits. Answers how many units there are.
+ * Hands the new items of a poll (oldest first) to units of work: the
+ * channels watching the source in parts of {@link CHANNELS_PER_UNIT}, each
+ * part a chain of units, one item each, the next asked for when one is done,
+ * so every channel gets the items oldest first and the parts run in
+ * parallel. Answers how many chains there are.
  */
 export async function fanOut(kind: Kind, ident: string, items: SourceItem[]): Promise<number> {
   if (items.length === 0) return 0;
   const targets: Target[] = (await activeWatchers(kind, ident)).map((w) => ({ channel_id: w.channel_id, mention_everyone: w.mention_everyone }));
+  const handed = items.slice(-MAX_ITEMS_PER_POLL).map(shown);
+  const batch = seenKey(handed.map((i) => i.key).join('\u0000'));
   const parts: Target[][] = [];
   for (let i = 0; i < targets.length; i += CHANNELS_PER_UNIT) parts.push(targets.slice(i, i + CHANNELS_PER_UNIT));
-  const units = items.flatMap((item) => parts.map((part, index) => ({ key: `${kind}:${identKey(kind, ident)}:${seenKey(item.key)}:${index}`, unit: { kind, ident, item, targets: part } satisfies AnnounceUnit })));
-  await Promise.all(units.map(({ key, unit }) => scheduler.requestSoon(ANNOUNCE_JOB, key, 0, unit as unknown as Record<string, unknown>)));
-  return units.length;
+  await Promise.all(parts.map((part, index) => request({ kind, ident, items: handed, index: 0, targets: part }, batch, index)));
+  return parts.length;
 }
 
 /**
- * One unit (the job's handler): posts the item to its channels. When a
- * channel failed for now, the unit fails, so the queue delivers it again
- * later (at most 5 deliveries, then it is parked); the channels that got the
- * item then answer `already`.
+ * One unit (the job's handler): posts its item to its channels, then asks
+ * for the chain's next item. When a channel failed for now, the unit fails,
+ * so the queue delivers it again later (at most 5 deliveries, then it is
+ * parked); the channels that got the item then answer `already`.
  */
-export async function runAnnounceUnit(unit: AnnounceUnit): Promise<void> {
-  const result = await deliverTo(unit.targets, unit.kind, unit.ident, unit.item);
+export async function runAnnounceUnit(payload: AnnounceUnit & { batch: string; part: number }): Promise<void> {
+  const { batch, part, ...unit } = payload;
+  const result = await deliverTo(unit.targets, unit.kind, unit.ident, unit.items[unit.index]!);
+  if (unit.index + 1 < unit.items.length) await request({ ...unit, index: unit.index + 1 }, batch, part);
   if (result.failed > 0) throw new Error(`${result.failed} of ${unit.targets.length} channels could not take the item for now`);
 }
