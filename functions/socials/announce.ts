@@ -93,14 +93,21 @@ async function deliver(target: Target, kind: Kind, ident: string, item: SourceIt
   return 'posted';
 }
 
-/** Posts the item to the given channels, one after another, each at most once ever. */
+/** Posts a unit makes at once: its 25 channels in about five rounds, so parallel units stay near the platform's global rate. */
+const POSTS_AT_ONCE = 5;
+
+/** Posts the item to the given channels, a few at once, each at most once ever. */
 export async function deliverTo(targets: Target[], kind: Kind, ident: string, item: SourceItem): Promise<Delivery> {
   const result: Delivery = { posted: 0, already: 0, refused: 0, failed: 0 };
-  for (const target of targets) {
-    // One channel's trouble (even a table error) is that channel's: it is offered again, the others go on.
-    const outcome = await deliver(target, kind, ident, item).catch(() => 'failed' as const);
-    result[outcome]++;
-  }
+  let next = 0;
+  const worker = async () => {
+    while (next < targets.length) {
+      const target = targets[next++]!;
+      // One channel's trouble (even a table error) is that channel's: it is offered again, the others go on.
+      result[await deliver(target, kind, ident, item).catch(() => 'failed' as const)]++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(POSTS_AT_ONCE, targets.length) }, worker));
   return result;
 }
 
