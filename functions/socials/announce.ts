@@ -84,6 +84,7 @@ async function deliver(target: Target, kind: Kind, ident: string, item: SourceIt
       return 'refused';
     }
     // Offered again by the unit's next run (or the next send); the nonce keeps a post that did land from doubling.
+    console.warn(JSON.stringify({ level: 'warn', msg: 'announcement not posted for now', channel, error: error instanceof Error ? error.message : String(error) }));
     await releaseMark(channel, mark);
     if (byLink) await releaseMark(channel, byLink);
     return 'failed';
@@ -104,7 +105,11 @@ export async function deliverTo(targets: Target[], kind: Kind, ident: string, it
     while (next < targets.length) {
       const target = targets[next++]!;
       // One channel's trouble (even a table error) is that channel's: it is offered again, the others go on.
-      result[await deliver(target, kind, ident, item).catch(() => 'failed' as const)]++;
+      const outcome = await deliver(target, kind, ident, item).catch((error: unknown) => {
+        console.warn(JSON.stringify({ level: 'warn', msg: 'announcement failed in the table', channel: target.channel_id, error: error instanceof Error ? error.message : String(error) }));
+        return 'failed' as const;
+      });
+      result[outcome]++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(POSTS_AT_ONCE, targets.length) }, worker));

@@ -61,13 +61,15 @@ export const unique = (prefix: string) => `${prefix}${Math.floor(Math.random() *
 /**
  * Waits until every unit of an announcement handed out so far has run (none
  * is left in the due index; a unit given up is parked, out of it), so a test
- * sees what the polls it ran announced.
+ * sees what the polls it ran announced. The index is read twice, 100 ms
+ * apart: a chain's next unit may land in a shard read a moment before its
+ * predecessor's shard.
  */
 export async function announced(timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const idle = async () => (await Promise.all(Array.from({ length: SPREAD }, (_, shard) => queryDue(ANNOUNCE_JOB, shard, Number.MAX_SAFE_INTEGER, 1)))).every((items) => items.length === 0);
   for (;;) {
-    const waiting = await Promise.all(Array.from({ length: SPREAD }, (_, shard) => queryDue(ANNOUNCE_JOB, shard, Number.MAX_SAFE_INTEGER, 1)));
-    if (waiting.every((items) => items.length === 0)) return;
+    if ((await idle()) && (await new Promise((resolve) => setTimeout(resolve, 100)), await idle())) return;
     if (Date.now() > deadline) throw new Error(`announcement units still waiting after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
