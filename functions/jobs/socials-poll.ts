@@ -2,8 +2,8 @@ import { pollSource, polledSource, POLL_JOB } from '../socials/polling.js';
 import { scheduledJob } from '../../shared/scheduler/index.js';
 
 /** Polls one forum, rss or video source (named by the work's payload) once per interval, backing off while it fails. */
-export const { handler, produce } = scheduledJob(POLL_JOB, async ({ payload }) => {
-  const source = polledSource(payload);
+export const { handler, produce } = scheduledJob(POLL_JOB, async ({ key, payload }) => {
+  const source = polledSource(payload, key);
   if (!source) return;
   const next = await pollSource(source.kind, source.ident);
   return next === null ? undefined : { next };

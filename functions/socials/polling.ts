@@ -55,10 +55,11 @@ export function pollJob(kind: Kind, ident: string): { job: string; key: string; 
   return { job: POLL_JOB, key: `${kind}:${identKey(kind, ident)}`, payload: { kind, ident } };
 }
 
-/** The source a poll job's work names (its payload). */
-export function polledSource(payload: Record<string, unknown>): { kind: Kind; ident: string } | null {
-  const { kind, ident } = payload;
-  return typeof ident === 'string' && (kind === 'forum' || kind === 'rss' || kind === 'video') ? { kind, ident } : null;
+/** The source a poll job's work names: its payload, or for work asked for before payloads named it, its key `<kind>:<identifier>`. */
+export function polledSource(payload: Record<string, unknown>, key: string): { kind: Kind; ident: string } | null {
+  const at = key.indexOf(':');
+  const { kind, ident } = typeof payload.ident === 'string' ? payload : { kind: key.slice(0, at), ident: key.slice(at + 1) };
+  return typeof ident === 'string' && ident !== '' && (kind === 'forum' || kind === 'rss' || kind === 'video') ? { kind, ident } : null;
 }
 
 /** The items a source holds now, or null when it answered 304 Not Modified. */
