@@ -20,6 +20,7 @@ import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
 import { getKeys } from '../../shared/db/batch.js';
 import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
 import { isPlatformError, platform } from '../../shared/platform/client.js';
+import { pacer } from '../../shared/platform/pacer.js';
 import type { MessageCreate } from '../../shared/platform/types.js';
 import { scheduler } from '../../shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
@@ -30,6 +31,14 @@ import { claimMark, identKey, itemMark, linkMark, releaseMark, seenKey, settleMa
 export const ANNOUNCE_JOB = 'socials.announce';
 /** Channels one unit of an announcement posts to, one after another: at most 25 posts and 75 table writes, well inside 30 s. */
 export const CHANNELS_PER_UNIT = 25;
+
+/**
+ * Announcement posts a second from one process (`SOCIALS_ANNOUNCE_RATE`,
+ * default 25): with the announce consumer at most 2 at once (infra/jobs.ts),
+ * announcements keep within the platform's global 50 a second. Local mode,
+ * one process, sets 45.
+ */
+const announcePace = pacer(() => Number(process.env.SOCIALS_ANNOUNCE_RATE || 25));
 
 /** How long a claimed delivery may take before another may take it over (the nonce keeps that safe). */
 const CLAIM_LEASE_MS = 60_000;
@@ -76,6 +85,7 @@ async function deliver(target: Target, kind: Kind, ident: string, item: SourceIt
   }
   const body: RESTPostAPIChannelMessageJSONBody = { ...announcement(kind, item, target.mention_everyone), nonce: nonceOf(channel, byLink ?? mark), enforce_nonce: true };
   try {
+    await announcePace();
     await platform.createMessage(channel, body as MessageCreate);
   } catch (error) {
     if (isPlatformError(error) && (error.platformStatus === 403 || error.platformStatus === 404)) {

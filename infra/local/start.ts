@@ -129,6 +129,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     SCHEDULER_LEASE_SECONDS: process.env.SCHEDULER_LEASE_SECONDS ?? '10',
     SCHEDULER_RETRY_SECONDS: String(LOCAL_VISIBILITY_TIMEOUT_MS / 1000),
     SCHEDULER_HORIZON_SECONDS: process.env.SCHEDULER_HORIZON_SECONDS ?? '60',
+    // One process runs every consumer: it may post announcements near the platform's whole global rate (50, less a margin for timers firing late).
+    SOCIALS_ANNOUNCE_RATE: process.env.SOCIALS_ANNOUNCE_RATE ?? '45',
   });
   resetDb();
 
