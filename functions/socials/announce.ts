@@ -153,16 +153,28 @@ const shown = (item: SourceItem): SourceItem => ({
 
 const unitKey = (unit: AnnounceUnit, batch: string, part: number) => `${unit.kind}:${identKey(unit.kind, unit.ident)}:${batch}:${part}:${unit.index}`;
 
-/** Asks for a unit now; its key names the source, the poll's items, the part of the channels and the item, so asking twice makes one unit while it waits. */
-const request = (unit: AnnounceUnit, batch: string, part: number) =>
-  scheduler.requestSoon(ANNOUNCE_JOB, unitKey(unit, batch, part), 0, { ...unit, batch, part } as unknown as Record<string, unknown>);
+/**
+ * The platform's global rate, less a margin: the pace at which parts of an
+ * announcement are started, so units reach the queue about as fast as the
+ * platform takes their posts and none waits there past its lease.
+ */
+const STARTS_PER_SECOND = 45 / CHANNELS_PER_UNIT;
+
+/**
+ * Asks for a unit `delayMs` from now; its key names the source, the poll's
+ * items, the part of the channels and the item, so asking twice makes one
+ * unit while it waits.
+ */
+const request = (unit: AnnounceUnit, batch: string, part: number, delayMs = 0) =>
+  scheduler.requestSoon(ANNOUNCE_JOB, unitKey(unit, batch, part), delayMs, { ...unit, batch, part } as unknown as Record<string, unknown>);
 
 /**
  * Hands the new items of a poll (oldest first) to units of work: the
  * channels watching the source in parts of {@link CHANNELS_PER_UNIT}, each
  * part a chain of units, one item each, the next asked for when one is done,
  * so every channel gets the items oldest first and the parts run in
- * parallel. Answers how many chains there are.
+ * parallel, started at the pace the platform takes their posts. Answers how
+ * many chains there are.
  */
 export async function fanOut(kind: Kind, ident: string, items: SourceItem[]): Promise<number> {
   if (items.length === 0) return 0;
@@ -171,7 +183,8 @@ export async function fanOut(kind: Kind, ident: string, items: SourceItem[]): Pr
   const batch = seenKey(handed.map((i) => i.key).join('\u0000'));
   const parts: Target[][] = [];
   for (let i = 0; i < targets.length; i += CHANNELS_PER_UNIT) parts.push(targets.slice(i, i + CHANNELS_PER_UNIT));
-  await Promise.all(parts.map((part, index) => request({ kind, ident, items: handed, index: 0, targets: part }, batch, index)));
+  // Part n starts n / STARTS_PER_SECOND seconds from now: 10,000 channels are 400 parts over about 220 s, the time their posts take anyway.
+  await Promise.all(parts.map((part, index) => request({ kind, ident, items: handed, index: 0, targets: part }, batch, index, Math.floor((index * 1000) / STARTS_PER_SECOND))));
   return parts.length;
 }
 
