@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { type Address, type Resolver, SourceRefused, addressClass, checkTarget, parseAllowedHosts } from '../../../functions/socials/reach.js';
 
 /** Address, and what keeps it from being fetched (null: public unicast, fetched). */
-export const ADDRESS_TABLE: [string, string | null][] = [
+const ADDRESS_TABLE: [string, string | null][] = [
   ['93.184.215.14', null],
   ['8.8.8.8', null],
   ['1.1.1.1', null],
