@@ -15,7 +15,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CHANNELS_PER_UNIT, ANNOUNCE_JOB } from '../functions/socials/announce.js';
+import { ANNOUNCE_JOB, CHANNELS_PER_UNIT } from '../functions/socials/fan-out.js';
 import { pollSource } from '../functions/socials/polling.js';
 import { putWatcher } from '../functions/socials/store.js';
 import { type LocalService, startLocal } from '../infra/local/start.js';

@@ -17,20 +17,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
-import { getKeys } from '../../shared/db/batch.js';
-import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
 import { isPlatformError, platform } from '../../shared/platform/client.js';
 import { pacer } from '../../shared/platform/pacer.js';
 import type { MessageCreate } from '../../shared/platform/types.js';
 import { scheduler } from '../../shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
-import { KINDS, type Kind, normalizeLink } from './kinds.js';
+import { ANNOUNCE_JOB, type AnnounceUnit, type Target, unitWork } from './fan-out.js';
+import { type Kind, normalizeLink } from './kinds.js';
 import { announcement } from './render.js';
-import { claimMark, identKey, itemMark, linkMark, releaseMark, seenKey, settleMark, type Watcher, watchersOf } from './store.js';
-
-export const ANNOUNCE_JOB = 'socials.announce';
-/** Channels one unit of an announcement posts to, one after another: at most 25 posts and 75 table writes, well inside 30 s. */
-export const CHANNELS_PER_UNIT = 25;
+import { activeWatchersOf, claimMark, itemMark, linkMark, releaseMark, settleMark } from './store.js';
 
 /**
  * Announcement posts a second from one process (`SOCIALS_ANNOUNCE_RATE`,
@@ -54,24 +49,8 @@ export interface Delivery {
   failed: number;
 }
 
-/** Where an item goes: a channel, and whether its entry mentions everyone. */
-type Target = Pick<Watcher, 'channel_id' | 'mention_everyone'>;
-
 /** The platform's idempotency key of one (channel, item): at most 25 characters. */
 const nonceOf = (channelId: string, mark: string) => createHash('sha256').update(`${channelId}\u0000${mark}`).digest('base64url').slice(0, 25);
-
-/** The watchers whose guild has the module and this kind's component on. */
-async function activeWatchers(kind: Kind, ident: string): Promise<Watcher[]> {
-  const watchers = await watchersOf(kind, ident);
-  const guilds = [...new Set(watchers.map((w) => w.guild_id))];
-  const states = await getKeys(guilds.map((g) => moduleStateKey(g, 'socials')));
-  const on = new Set(
-    states
-      .filter((s) => (s as unknown as ModuleStateItem).enabled && (s as unknown as ModuleStateItem).settings?.[KINDS[kind].toggle] === true)
-      .map((s) => String(s.pk).slice('G#'.length)),
-  );
-  return watchers.filter((w) => on.has(w.guild_id));
-}
 
 async function deliver(target: Target, kind: Kind, ident: string, item: SourceItem): Promise<keyof Delivery> {
   const channel = target.channel_id;
@@ -128,64 +107,7 @@ export async function deliverTo(targets: Target[], kind: Kind, ident: string, it
 
 /** Posts the item to every active watcher of the source now (a send), each at most once ever. */
 export async function announce(kind: Kind, ident: string, item: SourceItem): Promise<Delivery> {
-  return deliverTo(await activeWatchers(kind, ident), kind, ident, item);
-}
-
-/** What a unit of an announcement carries: the new items of a poll (oldest first), which of them it posts, and the channels it posts to. */
-export interface AnnounceUnit {
-  kind: Kind;
-  ident: string;
-  items: SourceItem[];
-  index: number;
-  targets: Target[];
-}
-
-/** Items one poll hands out at most (the newest); a feed that adds more at once has the older ones recorded as seen, not posted. */
-export const MAX_ITEMS_PER_POLL = 50;
-/** What a message can show of an item's text (render.ts cuts the message to 2000), so a unit's payload stays small. */
-const ITEM_TEXT_MAX = 2000;
-const shown = (item: SourceItem): SourceItem => ({
-  ...item,
-  title: item.title.slice(0, ITEM_TEXT_MAX),
-  description: item.description?.slice(0, ITEM_TEXT_MAX) ?? null,
-  link: item.link?.slice(0, ITEM_TEXT_MAX) ?? null,
-});
-
-const unitKey = (unit: AnnounceUnit, batch: string, part: number) => `${unit.kind}:${identKey(unit.kind, unit.ident)}:${batch}:${part}:${unit.index}`;
-
-/**
- * The platform's global rate, less a margin: the pace at which parts of an
- * announcement are started, so units reach the queue about as fast as the
- * platform takes their posts and none waits there past its lease.
- */
-const STARTS_PER_SECOND = 45 / CHANNELS_PER_UNIT;
-
-/**
- * Asks for a unit `delayMs` from now; its key names the source, the poll's
- * items, the part of the channels and the item, so asking twice makes one
- * unit while it waits.
- */
-const request = (unit: AnnounceUnit, batch: string, part: number, delayMs = 0) =>
-  scheduler.requestSoon(ANNOUNCE_JOB, unitKey(unit, batch, part), delayMs, { ...unit, batch, part } as unknown as Record<string, unknown>);
-
-/**
- * Hands the new items of a poll (oldest first) to units of work: the
- * channels watching the source in parts of {@link CHANNELS_PER_UNIT}, each
- * part a chain of units, one item each, the next asked for when one is done,
- * so every channel gets the items oldest first and the parts run in
- * parallel, started at the pace the platform takes their posts. Answers how
- * many chains there are.
- */
-export async function fanOut(kind: Kind, ident: string, items: SourceItem[]): Promise<number> {
-  if (items.length === 0) return 0;
-  const targets: Target[] = (await activeWatchers(kind, ident)).map((w) => ({ channel_id: w.channel_id, mention_everyone: w.mention_everyone }));
-  const handed = items.slice(-MAX_ITEMS_PER_POLL).map(shown);
-  const batch = seenKey(handed.map((i) => i.key).join('\u0000'));
-  const parts: Target[][] = [];
-  for (let i = 0; i < targets.length; i += CHANNELS_PER_UNIT) parts.push(targets.slice(i, i + CHANNELS_PER_UNIT));
-  // Part n starts n / STARTS_PER_SECOND seconds from now: 10,000 channels are 400 parts over about 220 s, the time their posts take anyway.
-  await Promise.all(parts.map((part, index) => request({ kind, ident, items: handed, index: 0, targets: part }, batch, index, Math.floor((index * 1000) / STARTS_PER_SECOND))));
-  return parts.length;
+  return deliverTo(await activeWatchersOf(kind, ident), kind, ident, item);
 }
 
 /**
@@ -197,6 +119,9 @@ export async function fanOut(kind: Kind, ident: string, items: SourceItem[]): Pr
 export async function runAnnounceUnit(payload: AnnounceUnit & { batch: string; part: number }): Promise<void> {
   const { batch, part, ...unit } = payload;
   const result = await deliverTo(unit.targets, unit.kind, unit.ident, unit.items[unit.index]!);
-  if (unit.index + 1 < unit.items.length) await request({ ...unit, index: unit.index + 1 }, batch, part);
+  if (unit.index + 1 < unit.items.length) {
+    const { key, payload: next } = unitWork({ ...unit, index: unit.index + 1 }, batch, part);
+    await scheduler.requestSoon(ANNOUNCE_JOB, key, 0, next);
+  }
   if (result.failed > 0) throw new Error(`${result.failed} of ${unit.targets.length} channels could not take the item for now`);
 }

@@ -16,7 +16,7 @@
  */
 import { type SourceItem, oldestFirst } from './feed.js';
 import type { Kind } from './kinds.js';
-import { fanOut } from './announce.js';
+import { fanOut } from './fan-out.js';
 import { feedItems, forumItems, liveStreams, streamUrl, videoItems } from './sources.js';
 import {
   type Source,

@@ -8,8 +8,8 @@
  * Every redirect, at most 5, is checked the same way.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -34,19 +34,10 @@ export class SourceRefused extends Error {
 
 // ---- addresses --------------------------------------------------------------------
 
-/** Names of ipaddr.js ranges as the contract says them. */
-const CLASS_NAMES: Record<string, string> = {
-  unspecified: 'unspecified',
-  broadcast: 'broadcast',
-  multicast: 'multicast',
-  linkLocal: 'link-local',
-  loopback: 'loopback',
-  carrierGradeNat: 'shared (100.64.0.0/10)',
-  private: 'private',
-  uniqueLocal: 'unique-local',
-  deprecatedSiteLocal: 'site-local',
-  benchmarking: 'benchmarking',
-};
+/** Names of ipaddr.js ranges as the contract says them: these, and the ones ipaddr.js names alike; any other range is reserved. */
+const CLASS_NAMES: Record<string, string> = { linkLocal: 'link-local', carrierGradeNat: 'shared (100.64.0.0/10)', uniqueLocal: 'unique-local', deprecatedSiteLocal: 'site-local' };
+const SAME_NAMES = new Set(['unspecified', 'broadcast', 'multicast', 'loopback', 'private', 'benchmarking']);
+const className = (range: string) => CLASS_NAMES[range] ?? (SAME_NAMES.has(range) ? range : 'reserved');
 
 /** Ranges ipaddr.js counts as `reserved` that the contract names apart. */
 const DOCUMENTATION = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32'].map((cidr) => ipaddr.parseCIDR(cidr));
@@ -82,7 +73,7 @@ function classOfV4(address: ipaddr.IPv4): string | null {
   if (DOCUMENTATION.some((cidr) => cidr[0].kind() === 'ipv4' && address.match(cidr))) return 'documentation';
   if (address.match(BENCHMARKING_V4)) return 'benchmarking';
   const range = address.range();
-  return range === 'unicast' ? null : CLASS_NAMES[range] ?? 'reserved';
+  return range === 'unicast' ? null : className(range);
 }
 
 /**
@@ -103,7 +94,7 @@ export function addressClass(text: string): string | null {
   }
   if (DOCUMENTATION.some((cidr) => cidr[0].kind() === 'ipv6' && v6.match(cidr))) return 'documentation';
   const range = v6.range();
-  if (range !== 'unicast') return CLASS_NAMES[range] ?? 'reserved';
+  if (range !== 'unicast') return className(range);
   return v6.match(GLOBAL_UNICAST_V6) ? null : 'reserved';
 }
 
@@ -131,8 +122,13 @@ export function parseAllowedHosts(text: string | undefined): Set<string> {
   return hosts;
 }
 
-/** The hosts let through whatever their address (read each call, as handlers read their configuration). */
-export const allowedHosts = () => parseAllowedHosts(process.env.SOURCE_ALLOWED_HOSTS);
+/**
+ * The hosts let through whatever their address (read each call, as handlers
+ * read their configuration). The deployment writes the list
+ * {@link parseAllowedHosts} checked and spelled (infra/config.ts), local mode
+ * its sandbox's `hostPort`, so here it is only split.
+ */
+export const allowedHosts = () => new Set((process.env.SOURCE_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean));
 
 export interface Address {
   address: string;
@@ -157,17 +153,19 @@ export interface Target {
  */
 export async function checkTarget(url: URL, resolve: Resolver, allowed: ReadonlySet<string>): Promise<Target> {
   if (!(url.protocol in PORTS)) throw new SourceRefused('scheme', `its scheme is '${url.protocol.replace(/:$/, '')}'; a source must be http or https`);
-  const host = url.hostname;
-  if (allowed.has(hostPort(url))) return { url, addresses: ipaddr.isValid(host.replace(/^\[|\]$/g, '')) ? [] : await resolveAll(host, resolve) };
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  // An IP address is connected to as written (and checked as it is); a name, at the addresses it resolved to.
+  const isAddress = ipaddr.isValid(literal);
+  const addresses = async () => (isAddress ? [] : resolveAll(literal, resolve));
+  if (allowed.has(hostPort(url))) return { url, addresses: await addresses() };
   const port = Number(url.port || PORTS[url.protocol]);
   if (port !== 80 && port !== 443) throw new SourceRefused('port', `it names port ${port}; a source must be on port 80 or 443`);
-  const literal = host.replace(/^\[|\]$/g, '');
-  const addresses = ipaddr.isValid(literal) ? [] : await resolveAll(host, resolve);
-  for (const { address } of ipaddr.isValid(literal) ? [{ address: literal }] : addresses) {
+  const resolved = await addresses();
+  for (const { address } of isAddress ? [{ address: literal }] : resolved) {
     const refused = addressClass(address);
-    if (refused) throw new SourceRefused('address', `its host ${ipaddr.isValid(literal) ? 'is' : 'resolves to'} a ${refused} address; a source must be reachable at public unicast addresses only`);
+    if (refused) throw new SourceRefused('address', `its host ${isAddress ? 'is' : 'resolves to'} a ${refused} address; a source must be at public unicast addresses only`);
   }
-  return { url, addresses };
+  return { url, addresses: resolved };
 }
 
 async function resolveAll(host: string, resolve: Resolver): Promise<Address[]> {
@@ -177,7 +175,7 @@ async function resolveAll(host: string, resolve: Resolver): Promise<Address[]> {
   } catch {
     addresses = [];
   }
-  if (addresses.length === 0) throw new SourceRefused('unresolvable', `its host ${host} does not resolve to any address`);
+  if (addresses.length === 0) throw new SourceRefused('unresolvable', `its host ${host} does not resolve`);
   return addresses;
 }
 
@@ -193,7 +191,6 @@ function pinnedLookup(addresses: Address[]): LookupFunction {
 
 export interface Reached {
   status: number;
-  statusText: string;
   headers: http.IncomingHttpHeaders;
   /** The body, decompressed; at most `maxBytes`. */
   bytes: Buffer;
@@ -202,12 +199,7 @@ export interface Reached {
 }
 
 /** An answer bigger than the cap. */
-export class TooLarge extends Error {
-  constructor(readonly bytes: number | null) {
-    super(bytes === null ? 'sent more than the cap' : `answered ${bytes} bytes`);
-    this.name = 'TooLarge';
-  }
-}
+export class TooLarge extends Error {}
 
 export interface ReachOptions {
   headers: Record<string, string>;
@@ -217,13 +209,16 @@ export interface ReachOptions {
   allowed?: ReadonlySet<string>;
 }
 
+/** Built-ins through `require`, as shared/platform/node-fetch.ts loads them: an ESM import of `node:http` builds its whole namespace, undici included. */
+const load = createRequire(import.meta.url) as (id: 'node:http' | 'node:https') => typeof import('node:https');
+
 function requestOnce(target: Target, options: ReachOptions): Promise<http.IncomingMessage> {
   const { url } = target;
-  const client = url.protocol === 'https:' ? https : http;
+  const client = load(url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {
     const request = client.request(url, {
       method: 'GET',
-      headers: { 'accept-encoding': 'gzip, deflate, br', ...options.headers },
+      headers: { 'accept-encoding': 'gzip, deflate', ...options.headers },
       signal: options.signal,
       // No shared pool: each connection is made to the addresses this request checked.
       agent: false,
@@ -235,19 +230,12 @@ function requestOnce(target: Target, options: ReachOptions): Promise<http.Incomi
   });
 }
 
-const DECODERS: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
+const DECODERS: Record<string, () => zlib.Gunzip | zlib.Inflate> = {
   gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(),
   deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
 };
 
 async function readCapped(response: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = Number(response.headers['content-length'] ?? 0);
-  if (declared > maxBytes) {
-    response.destroy();
-    throw new TooLarge(declared);
-  }
   const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
   const decoder = DECODERS[encoding];
   const stream: Readable = decoder ? response.pipe(decoder()) : response;
@@ -256,7 +244,7 @@ async function readCapped(response: http.IncomingMessage, maxBytes: number): Pro
   try {
     for await (const chunk of stream) {
       size += (chunk as Buffer).byteLength;
-      if (size > maxBytes) throw new TooLarge(null);
+      if (size > maxBytes) throw new TooLarge();
       chunks.push(chunk as Buffer);
     }
   } finally {
@@ -282,7 +270,7 @@ export async function reach(start: string, options: ReachOptions): Promise<Reach
     const response = await requestOnce(target, { ...options, headers });
     const location = response.headers.location;
     if (!REDIRECTS.has(response.statusCode ?? 0) || !location) {
-      return { status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: response.headers, bytes: await readCapped(response, options.maxBytes), url: url.toString() };
+      return { status: response.statusCode ?? 0, headers: response.headers, bytes: await readCapped(response, options.maxBytes), url: url.toString() };
     }
     response.destroy();
     if (redirects === MAX_REDIRECTS) throw new SourceRefused('redirects', `it redirected more than ${MAX_REDIRECTS} times`);

@@ -27,7 +27,7 @@ import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
+import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey } from '../../shared/modules/store.js';
 import { shardOf } from '../../shared/scheduler/keys.js';
 import { KINDS, type Kind } from './kinds.js';
 
@@ -259,6 +259,19 @@ export async function watchersOf(kind: Kind, ident: string): Promise<Watcher[]> 
     ConsistentRead: true,
   });
   return items.map((item) => strip(item) as unknown as Watcher);
+}
+
+/** The watchers whose guild has the module and this kind's component on. */
+export async function activeWatchersOf(kind: Kind, ident: string): Promise<Watcher[]> {
+  const watchers = await watchersOf(kind, ident);
+  const guilds = [...new Set(watchers.map((w) => w.guild_id))];
+  const states = await getKeys(guilds.map((g) => moduleStateKey(g, 'socials')));
+  const on = new Set(
+    states
+      .filter((s) => (s as unknown as ModuleStateItem).enabled && (s as unknown as ModuleStateItem).settings?.[KINDS[kind].toggle] === true)
+      .map((s) => String(s.pk).slice('G#'.length)),
+  );
+  return watchers.filter((w) => on.has(w.guild_id));
 }
 
 // ---- delivery marks ----------------------------------------------------------------------

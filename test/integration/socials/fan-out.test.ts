@@ -6,7 +6,7 @@
  * send counts as the live session it announces.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNELS_PER_UNIT } from '../../../functions/socials/announce.js';
+import { CHANNELS_PER_UNIT } from '../../../functions/socials/fan-out.js';
 import { pollAllStreams, pollSource, pollStreams } from '../../../functions/socials/polling.js';
 import { streamShardOf } from '../../../functions/socials/store.js';
 import { type TestService, startTestService } from '../../helpers/local.js';

@@ -1,5 +1,5 @@
 /** What the socials tests share: the sandbox sources' control routes, a guild watching them, the messages a channel got. */
-import { ANNOUNCE_JOB } from '../../../functions/socials/announce.js';
+import { ANNOUNCE_JOB } from '../../../functions/socials/fan-out.js';
 import type { Message } from '../../../shared/platform/types.js';
 import { SPREAD } from '../../../shared/scheduler/keys.js';
 import { queryDue } from '../../../shared/scheduler/store.js';

@@ -74,7 +74,7 @@ describe('sources that never reach inside a network', () => {
     const inside = await feedServer();
     expect(await refused(`${inside.base}/feed`)).toMatch(/Field 'rss_feed': The feed .* is refused: it names port \d+; a source must be on port 80 or 443/);
     // On port 80 it is the address that is refused (nothing is listening there, and nothing is tried).
-    expect(await refused('http://127.0.0.1/feed')).toMatch(/is refused: its host is a loopback address; a source must be reachable at public unicast addresses only/);
+    expect(await refused('http://127.0.0.1/feed')).toMatch(/is refused: its host is a loopback address; a source must be at public unicast addresses only/);
     expect(await refused('http://[::ffff:127.0.0.1]/feed')).toMatch(/IPv4-mapped loopback/);
     expect(await refused('http://localhost/feed')).toMatch(/resolves to a loopback address/);
     expect(inside.requests).toEqual([]);
