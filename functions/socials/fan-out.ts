@@ -4,7 +4,7 @@
  * of `socials.announce` units, one item each (announce.ts posts them). Apart
  * from announce.ts so a poll carries no platform client.
  */
-import { requestLater } from '../../shared/scheduler/index.js';
+import { scheduler } from '../../shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import type { Kind } from './kinds.js';
 import { activeWatchersOf, identKey, seenKey, type Watcher } from './store.js';
@@ -68,11 +68,10 @@ export async function fanOut(kind: Kind, ident: string, items: SourceItem[]): Pr
   const parts: Target[][] = [];
   for (let i = 0; i < targets.length; i += CHANNELS_PER_UNIT) parts.push(targets.slice(i, i + CHANNELS_PER_UNIT));
   // Part n starts n / STARTS_PER_SECOND seconds from now: 10,000 channels are 400 parts over about 220 s, the time their posts take anyway.
-  // Written to the table only, for the job's producer to send (a poll carries no queue client: its bundle stays in budget); a chain's next unit is sent at once.
   await Promise.all(
     parts.map((part, index) => {
       const { key, payload } = unitWork({ kind, ident, items: handed, index: 0, targets: part }, batch, index);
-      return requestLater(ANNOUNCE_JOB, key, Math.floor((index * 1000) / STARTS_PER_SECOND), payload);
+      return scheduler.requestSoon(ANNOUNCE_JOB, key, Math.floor((index * 1000) / STARTS_PER_SECOND), payload);
     }),
   );
   return parts.length;
