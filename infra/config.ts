@@ -3,6 +3,7 @@
  * code (stack props) or with `cdk synth -c key=value` / `cdk.json` context.
  */
 import type { Node } from 'constructs';
+import { parseAllowedHosts } from '../functions/socials/reach.js';
 import { DEFAULT_STACK_BUDGET } from './plan.js';
 
 /** Settings an operator may change per deployment. */
@@ -51,6 +52,12 @@ export interface ServiceSettings {
    * each becomes `<NAME>_SECRET_ARN` and every function may read it.
    */
   functionSecretArns: Record<string, string>;
+  /**
+   * Source hosts fetched whatever their address (contract 13), as `host:port`
+   * (an IPv6 host in brackets): the functions get them as
+   * `SOURCE_ALLOWED_HOSTS`. Context: a comma-separated string or a JSON array.
+   */
+  sourceAllowedHosts: string[];
 }
 
 /** The values used when neither props nor context set one (CONTRACT 3.6 and 10). */
@@ -67,6 +74,7 @@ export const DEFAULT_SETTINGS: ServiceSettings = {
   apiCloudWatchRole: true,
   functionEnvironment: {},
   functionSecretArns: {},
+  sourceAllowedHosts: [],
 };
 
 /** Each guild API key's burst: twice its rate (CONTRACT 13). */
@@ -121,6 +129,8 @@ export function settingsFromContext(node: Node): Partial<ServiceSettings> {
   }
   const rate: unknown = node.tryGetContext('guildKeyRate');
   if (rate !== undefined) settings.guildKeyRate = parseGuildKeyRate(rate, 'Context guildKeyRate');
+  const hosts: unknown = node.tryGetContext('sourceAllowedHosts');
+  if (hosts !== undefined) settings.sourceAllowedHosts = [...parseAllowedHosts(Array.isArray(hosts) ? hosts.join(',') : String(hosts))];
   const role: unknown = node.tryGetContext('apiCloudWatchRole');
   if (role !== undefined) settings.apiCloudWatchRole = role === true || role === 'true';
   return settings;

@@ -18,6 +18,8 @@ export interface Job {
   schedule?: `rate(${string})` | `cron(${string})`;
   /** Messages per consumer invocation (1..10 for a standard queue without a batching window). */
   batchSize: number;
+  /** At most this many consumers at once (the SQS event source's maximum concurrency, 2 or more); unset, as many as Lambda gives. */
+  maxConcurrency?: number;
   /** One line saying what the job does (logs, local mode's listing). Optional. */
   description?: string;
 }
@@ -35,7 +37,8 @@ export const jobs: Job[] = [
   { id: 'giveaways.delete', file: 'functions/jobs/giveaways-delete.ts', schedule: 'rate(1 minute)', batchSize: 10, description: "Deletes ended giveaways' data at delete_at" },
   { id: 'giveaways.refresh', file: 'functions/jobs/giveaways-refresh.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Shows entrant counts on giveaway messages, batched per giveaway' },
   { id: 'socials.poll', file: 'functions/jobs/socials-poll.ts', schedule: 'rate(1 minute)', batchSize: 5, description: 'Polls a watched forum, feed or video channel once per interval and announces new items' },
-  { id: 'socials.streams', file: 'functions/jobs/socials-streams.ts', schedule: 'rate(1 minute)', batchSize: 1, description: 'Polls every watched stream account, 100 a request' },
+  { id: 'socials.streams', file: 'functions/jobs/socials-streams.ts', schedule: 'rate(1 minute)', batchSize: 4, description: 'Polls one shard of the watched stream accounts, 100 a request, every live page' },
+  { id: 'socials.announce', file: 'functions/jobs/socials-announce.ts', schedule: 'rate(1 minute)', batchSize: 4, maxConcurrency: 2, description: 'Posts a new item of a source to up to 25 of the channels watching it, once each, paced (SOCIALS_ANNOUNCE_RATE a consumer)' },
   { id: 'serverstats.counters', file: 'functions/jobs/serverstats-counters.ts', schedule: 'rate(1 minute)', batchSize: 5, description: "Refreshes a guild's counters within the platform's rename limit" },
   { id: 'welcoming.timedrole-grant', file: 'functions/jobs/welcoming-timedrole-grant.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Grants timed roles at join time + add_after, once' },
   { id: 'welcoming.timedrole-catchup', file: 'functions/jobs/welcoming-timedrole-catchup.ts', schedule: 'rate(1 minute)', batchSize: 1, description: 'Hourly per guild: timed roles for members the join checks missed' },

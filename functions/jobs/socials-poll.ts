@@ -1,9 +1,9 @@
-import { parsePollJobKey, pollSource, POLL_JOB } from '../socials/polling.js';
+import { pollSource, polledSource, POLL_JOB } from '../socials/polling.js';
 import { scheduledJob } from '../../shared/scheduler/index.js';
 
-/** Polls one forum, rss or video source (key `<kind>:<id>`) once per interval, backing off while it fails. */
-export const { handler, produce } = scheduledJob(POLL_JOB, async ({ key }) => {
-  const source = parsePollJobKey(key);
+/** Polls one forum, rss or video source (named by the work's payload) once per interval, backing off while it fails. */
+export const { handler, produce } = scheduledJob(POLL_JOB, async ({ key, payload }) => {
+  const source = polledSource(payload, key);
   if (!source) return;
   const next = await pollSource(source.kind, source.ident);
   return next === null ? undefined : { next };

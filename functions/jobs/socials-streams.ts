@@ -1,8 +1,10 @@
 import { pollStreams, STREAM_JOB } from '../socials/polling.js';
 import { scheduledJob } from '../../shared/scheduler/index.js';
 
-/** Polls every watched stream account once per interval, 100 accounts a request. */
-export const { handler, produce } = scheduledJob(STREAM_JOB, async () => {
-  const next = await pollStreams();
+/** Polls one shard of the watched stream accounts (key `shard:<n>`) once per interval, 100 accounts a request. */
+export const { handler, produce } = scheduledJob(STREAM_JOB, async ({ key }) => {
+  const shard = Number(key.slice('shard:'.length));
+  if (!key.startsWith('shard:') || !Number.isInteger(shard)) return;
+  const next = await pollStreams(shard);
   return next === null ? undefined : { next };
 });

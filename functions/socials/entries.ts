@@ -12,7 +12,7 @@ import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.
 import { cancel, requestLater } from '../../shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind } from './kinds.js';
-import { POLL_JOB, STREAM_JOB, STREAM_JOB_KEY, latestOf, pollIntervalMs, pollJobKey } from './polling.js';
+import { latestOf, pollIntervalMs, pollJob, recentOf, seenAfter } from './polling.js';
 import { SourceError, feedItems, forumItems, streamAccountExists, uploadsPlaylistOf, videoItems } from './sources.js';
 import {
   type Entry,
@@ -90,7 +90,7 @@ async function checkSource(kind: Kind, ident: string, identifier: string): Promi
     kind,
     ident,
     identifier,
-    seen: items.map((i) => i.key),
+    seen: seenAfter([], recentOf(items)),
     latest: latestOf(kind, items),
     etag,
     last_modified: lastModified,
@@ -113,13 +113,14 @@ async function ensureSource(kind: Kind, ident: string, identifier: string): Prom
 }
 
 /**
- * Makes sure the source is polled: one job per source (streams: one job for
- * all accounts). The first poll is an interval away, so the producer sends
+ * Makes sure the source is polled: one job per source (streams: one job per
+ * shard of accounts). The first poll is an interval away, so the producer sends
  * it (with `SOCIALS_POLL_SECONDS` under a minute in AWS, it may start up to
  * a minute late; the baseline is recorded, so nothing is missed).
  */
 export function schedulePolling(kind: Kind, ident: string): Promise<void> {
-  return kind === 'stream' ? requestLater(STREAM_JOB, STREAM_JOB_KEY, pollIntervalMs()) : requestLater(POLL_JOB, pollJobKey(kind, ident), pollIntervalMs());
+  const { job, key, payload } = pollJob(kind, ident);
+  return requestLater(job, key, pollIntervalMs(), payload);
 }
 
 export async function createEntry(guildId: string, kind: Kind, input: { ident: string; identifier: string; target_channel_id: string; mention_everyone: boolean }) {
@@ -160,7 +161,8 @@ export async function dropUnwatchedSource(kind: Kind, ident: string): Promise<bo
   if ((await watchersOf(kind, ident)).length > 0) return false;
   const source = await getSource(kind, ident);
   if (source) await deleteSource(source);
-  if (kind !== 'stream') await cancel(POLL_JOB, pollJobKey(kind, ident));
+  const { job, key } = pollJob(kind, ident);
+  if (kind !== 'stream') await cancel(job, key);
   return true;
 }
 

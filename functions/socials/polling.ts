@@ -1,24 +1,44 @@
 /**
  * Polling the watched sources on the durable scheduler (contract 7 and 9):
- * one job per forum, rss and video source (key `<kind>:<id>`), polled once
- * per interval however many guilds watch it, and one job for every stream
- * account at once, asked about 100 accounts a request. A failing source
- * backs off 5 minutes x 2^(failures - 1), at most 24 hours, on its own
- * schedule, so it never delays another. New items (not in the source's
- * `seen` keys) are announced oldest first.
+ * one job per forum, rss and video source (key `<kind>:<id key>`, the
+ * identifier in its payload), polled once per interval however many guilds
+ * watch it, and one job per shard of the stream accounts (key
+ * `shard:<n>`), asking about 100 accounts a request and reading every page
+ * of the answer. A failing source backs off 5 minutes x 2^(failures - 1), at
+ * most 24 hours, on its own schedule, so it never delays another.
+ *
+ * A poll remembers the newest {@link SEEN_MAX} items it has seen (their
+ * fixed-size keys); items of a feed older than its newest 1000 count as
+ * seen. New items are handed, oldest first, to units of an announcement
+ * (announce.ts) and recorded as seen in the same poll: the units deliver
+ * them, each safe to repeat, so a poll takes about as long with 10 channels
+ * as with 10,000.
  */
 import { type SourceItem, oldestFirst } from './feed.js';
 import type { Kind } from './kinds.js';
-import { announce } from './announce.js';
+import { fanOut } from './fan-out.js';
 import { feedItems, forumItems, liveStreams, streamUrl, videoItems } from './sources.js';
-import { type Source, deleteSource, getSource, getSources, replaceSource, sourceIdentsOfKind, watchersOf } from './store.js';
+import {
+  type Source,
+  STREAM_SHARDS,
+  deleteSource,
+  getSource,
+  getSources,
+  identKey,
+  replaceSource,
+  seenKey,
+  streamAccountsOfShard,
+  streamShardOf,
+  watchersOf,
+} from './store.js';
 
 export const POLL_JOB = 'socials.poll';
 export const STREAM_JOB = 'socials.streams';
-export const STREAM_JOB_KEY = 'all';
 export const STREAMS_PER_REQUEST = 100;
-/** How many item keys a source remembers beyond what it holds now. */
-const SEEN_KEPT = 300;
+/** How many items a source remembers (newest first), and how many of a poll's newest items can be new. */
+export const SEEN_MAX = 1000;
+/** A stream a send announced (it names no session) is the session the poll then finds live within this window. */
+export const STREAM_SESSION_MS = 30 * 60 * 1000;
 const BACKOFF_BASE_MS = 5 * 60 * 1000;
 const BACKOFF_MAX_MS = 24 * 3600 * 1000;
 
@@ -29,11 +49,17 @@ export function pollIntervalMs(): number {
 
 export const backoffMs = (failures: number) => Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
 
-export const pollJobKey = (kind: Kind, ident: string) => `${kind}:${ident}`;
-export function parsePollJobKey(key: string): { kind: Kind; ident: string } | null {
+/** The job polling a source: its key is of fixed size whatever the identifier (a feed URL of 2048 characters); the identifier rides in the payload. */
+export function pollJob(kind: Kind, ident: string): { job: string; key: string; payload: Record<string, unknown> } {
+  if (kind === 'stream') return { job: STREAM_JOB, key: `shard:${streamShardOf(ident)}`, payload: {} };
+  return { job: POLL_JOB, key: `${kind}:${identKey(kind, ident)}`, payload: { kind, ident } };
+}
+
+/** The source a poll job's work names: its payload, or for work asked for before payloads named it, its key `<kind>:<identifier>`. */
+export function polledSource(payload: Record<string, unknown>, key: string): { kind: Kind; ident: string } | null {
   const at = key.indexOf(':');
-  const kind = key.slice(0, at) as Kind;
-  return at > 0 && ['forum', 'rss', 'video'].includes(kind) ? { kind, ident: key.slice(at + 1) } : null;
+  const { kind, ident } = typeof payload.ident === 'string' ? payload : { kind: key.slice(0, at), ident: key.slice(at + 1) };
+  return typeof ident === 'string' && ident !== '' && (kind === 'forum' || kind === 'rss' || kind === 'video') ? { kind, ident } : null;
 }
 
 /** The items a source holds now, or null when it answered 304 Not Modified. */
@@ -58,21 +84,24 @@ export function latestOf(kind: Kind, items: SourceItem[]): string | null {
   return newest.link ?? newest.title;
 }
 
-/** Remembers what the source holds now (and the newest of what it held), so nothing is announced twice. */
-export function seenAfter(source: Source, items: SourceItem[]): string[] {
-  const now = items.map((i) => i.key);
-  const older = source.seen.filter((key) => !now.includes(key));
-  return [...now, ...older].slice(0, Math.max(SEEN_KEPT, now.length));
+/** The items of a poll that may be new: the newest {@link SEEN_MAX}, oldest first. */
+export const recentOf = (items: SourceItem[]) => oldestFirst(items).slice(-SEEN_MAX);
+
+/** What a source remembers after a poll: the keys of what it holds now, then what it remembered, newest first, at most {@link SEEN_MAX}. */
+export function seenAfter(seen: string[], recent: SourceItem[]): string[] {
+  const now = recent.map((i) => seenKey(i.key)).reverse();
+  const held = new Set(now);
+  return [...now, ...seen.filter((key) => !held.has(key))].slice(0, SEEN_MAX);
 }
 
-/** Announces the new items of a poll, oldest first; answers the keys some channel could not take yet. */
-async function announceNew(source: Source, items: SourceItem[]): Promise<Set<string>> {
-  const seen = new Set(source.seen);
-  const undelivered = new Set<string>();
-  for (const item of oldestFirst(items.filter((i) => !seen.has(i.key)))) {
-    if ((await announce(source.kind, source.ident, item)).failed > 0) undelivered.add(item.key);
-  }
-  return undelivered;
+/** Records a failed poll of a source and answers when to try again. */
+async function failed(source: Source, error: unknown, now: number): Promise<number> {
+  const failures = source.failures + 1;
+  const next = now + backoffMs(failures);
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+  console.warn(JSON.stringify({ level: 'warn', msg: 'source failed', kind: source.kind, source: source.identifier, failures, error: error instanceof Error ? error.message : String(error), cause }));
+  await replaceSource({ ...source, failures, next_poll_at: new Date(next).toISOString() });
+  return next;
 }
 
 /**
@@ -91,59 +120,79 @@ export async function pollSource(kind: Kind, ident: string): Promise<number | nu
   try {
     fetched = await itemsOf(source);
   } catch (error) {
-    const failures = source.failures + 1;
-    const next = now + backoffMs(failures);
-    console.warn(JSON.stringify({ level: 'warn', msg: 'source failed', kind, source: ident, failures, error: error instanceof Error ? error.message : String(error) }));
-    await replaceSource({ ...source, failures, next_poll_at: new Date(next).toISOString() });
-    return next;
+    return failed(source, error, now);
   }
   const next = now + pollIntervalMs();
   const polled: Source = { ...source, failures: 0, next_poll_at: new Date(next).toISOString() };
   if (fetched) {
-    // Items some channel could not take yet stay unseen, so the next poll offers them again (delivery marks stop doubles).
-    const undelivered = await announceNew(source, fetched.items);
-    polled.seen = seenAfter(source, fetched.items.filter((i) => !undelivered.has(i.key)));
+    const recent = recentOf(fetched.items);
+    const seen = new Set(source.seen);
+    // Handed to units before they are recorded as seen: a poll that stops in between hands them again (the units are keyed, the marks stop doubles).
+    await fanOut(kind, ident, recent.filter((i) => !seen.has(seenKey(i.key))));
+    polled.seen = seenAfter(source.seen, recent);
     polled.latest = latestOf(kind, fetched.items) ?? source.latest;
     if ('etag' in fetched) {
       polled.etag = fetched.etag ?? null;
       polled.last_modified = fetched.lastModified ?? null;
     }
   }
-  // A poll that lost the write to an overlapping one changes nothing: its announcements were marked once.
+  // A poll that lost the write to an overlapping one changes nothing: its units were keyed as the other's.
   await replaceSource(polled);
   return next;
 }
 
-/** One poll of every stream account, 100 a request. Answers when to poll next, or null when no stream is watched. */
-export async function pollStreams(): Promise<number | null> {
-  const idents = await sourceIdentsOfKind('stream');
-  if (idents.length === 0) return null;
+/**
+ * What a poll does with a stream account: `announce` a session it has not
+ * announced, `adopt` a session a send already announced (the send named no
+ * session; the one live within 30 minutes of it is that one), or nothing.
+ */
+export function streamStep(source: Pick<Source, 'live_session' | 'live_since'>, stream: { id: string; started_at: number | null } | undefined, now: number): 'announce' | 'adopt' | null {
+  if (!stream || stream.id === source.live_session) return null;
+  const bySend = source.live_session?.startsWith('send-') && source.live_since !== null;
+  if (bySend && Math.abs((stream.started_at ?? now) - source.live_since!) < STREAM_SESSION_MS) return 'adopt';
+  return 'announce';
+}
+
+/**
+ * One poll of one shard of the stream accounts, 100 a request. Answers when
+ * to poll next, or null when the shard has no account. A request that fails
+ * backs off its own accounts only; announcements go to units, so an account
+ * many channels watch delays no other.
+ */
+export async function pollStreams(shard: number): Promise<number | null> {
+  const accounts = await streamAccountsOfShard(shard);
+  if (accounts.length === 0) return null;
   const now = Date.now();
   const next = now + pollIntervalMs();
-  for (let i = 0; i < idents.length; i += STREAMS_PER_REQUEST) {
-    const chunk = idents.slice(i, i + STREAMS_PER_REQUEST);
-    const sources = await getSources(chunk.map((ident) => ({ kind: 'stream' as const, ident })));
-    let live: Awaited<ReturnType<typeof liveStreams>>;
-    try {
-      live = await liveStreams(chunk);
-    } catch (error) {
-      console.warn(JSON.stringify({ level: 'warn', msg: 'stream service failed', accounts: chunk.length, error: error instanceof Error ? error.message : String(error) }));
-      for (const source of sources.values()) {
-        const failures = source.failures + 1;
-        await replaceSource({ ...source, failures, next_poll_at: new Date(now + backoffMs(failures)).toISOString() });
+  const chunks: string[][] = [];
+  for (let i = 0; i < accounts.length; i += STREAMS_PER_REQUEST) chunks.push(accounts.slice(i, i + STREAMS_PER_REQUEST));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      const sources = await getSources(chunk.map((ident) => ({ kind: 'stream' as const, ident })));
+      let live: Awaited<ReturnType<typeof liveStreams>>;
+      try {
+        live = await liveStreams(chunk);
+      } catch (error) {
+        await Promise.all([...sources.values()].map((source) => failed(source, error, now)));
+        return;
       }
-      continue;
-    }
-    const liveBy = new Map(live.map((s) => [s.account, s]));
-    for (const source of sources.values()) {
-      const stream = liveBy.get(source.ident);
-      const updated: Source = { ...source, failures: 0, next_poll_at: new Date(next).toISOString() };
-      if (stream && stream.id !== source.live_session) {
-        const result = await announce('stream', source.ident, { key: `s:${stream.id}`, title: stream.title || `${source.identifier} is live`, description: null, link: streamUrl(source.identifier), published: now });
-        if (result.failed === 0) Object.assign(updated, { live_session: stream.id, live_since: now });
-      }
-      await replaceSource(updated);
-    }
-  }
+      const liveBy = new Map(live.map((s) => [s.account, s]));
+      await Promise.all(
+        [...sources.values()].map(async (source) => {
+          const stream = liveBy.get(source.ident);
+          const updated: Source = { ...source, failures: 0, next_poll_at: new Date(next).toISOString() };
+          const step = streamStep(source, stream, now);
+          if (step === 'announce') {
+            await fanOut('stream', source.ident, [{ key: `s:${stream!.id}`, title: stream!.title || `${source.identifier} is live`, description: null, link: streamUrl(source.identifier), published: now }]);
+          }
+          if (step) Object.assign(updated, { live_session: stream!.id, live_since: step === 'adopt' ? source.live_since : now });
+          await replaceSource(updated);
+        }),
+      );
+    }),
+  );
   return next;
 }
+
+/** Polls every shard of the stream accounts once (tests, bench). */
+export const pollAllStreams = () => Promise.all(Array.from({ length: STREAM_SHARDS }, (_, shard) => pollStreams(shard)));

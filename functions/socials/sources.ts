@@ -2,24 +2,34 @@
  * The watched sources over real HTTP (contract 7, wire formats there): the
  * forum's listing, the stream service's users and streams, the video
  * service's channels and uploads, RSS and Atom feeds, and the meme source.
- * Every request has a time limit and a 5 MiB cap, feeds are fetched with
- * `If-None-Match` / `If-Modified-Since`, and every failure is a
- * {@link SourceError} naming what the source answered.
+ * Every request goes only where sources may be (reach.ts), has a time limit
+ * and a 5 MiB cap, feeds are fetched with `If-None-Match` /
+ * `If-Modified-Since`, and every failure is a {@link SourceError} naming
+ * the class of what went wrong.
  */
 import { configuredSecret } from '../../shared/secrets.js';
 import { type SourceItem, parseFeed } from './feed.js';
+import { type ReachRule, type Reached, SourceRefused, TooLarge, reach } from './reach.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** How long a source may take to answer (`SOURCE_TIMEOUT_MS`, default 10 s). */
 const timeoutMs = () => Number(process.env.SOURCE_TIMEOUT_MS) || 10_000;
 
-/** A source that did not answer as it should; `unknown` when it said the thing does not exist. */
+/**
+ * A source that did not answer as it should; `unknown` when it said the
+ * thing does not exist, `refused` when the URL breaks a rule of where
+ * sources may be (reach.ts). The message names a class of failure, never
+ * what a host answered in its own words (no oracle of ports or bodies); the
+ * `cause`, for the logs, has the detail.
+ */
 export class SourceError extends Error {
   constructor(
     message: string,
     readonly unknown = false,
+    readonly refused: ReachRule | null = null,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'SourceError';
   }
 }
@@ -40,53 +50,46 @@ export const sourceConfig = () => ({
 
 export interface Fetched {
   status: number;
-  /** The body as UTF-8 text (JSON sources). */
+  /** The body as UTF-8 text. */
   body: string;
-  /** The body's bytes, for feeds, which say their own encoding. */
+  /** The body as sent (decompressed), for readers that decode it themselves. */
   bytes: Buffer;
   contentType: string | null;
-  /** Where the body came from, after redirects: the base of a feed's relative links. */
+  /** Where the answer came from, after redirects. */
   url: string;
   etag: string | null;
   lastModified: string | null;
 }
 
-/** GET with a time limit and a size cap; 304 is an answer, any other non-2xx a SourceError. */
+const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
+
+/**
+ * GET with a time limit and a size cap, only where sources may be (reach.ts);
+ * 304 is an answer, any other non-2xx a SourceError.
+ */
 export async function get(url: string, headers: Record<string, string> = {}, what = url): Promise<Fetched> {
-  let response: Response;
+  let reached: Reached;
   try {
-    response = await fetch(url, { headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers }, signal: AbortSignal.timeout(timeoutMs()), redirect: 'follow' });
+    reached = await reach(url, { headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers }, signal: AbortSignal.timeout(timeoutMs()), maxBytes: MAX_BODY_BYTES });
   } catch (error) {
-    const cause = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs() / 1000} s` : error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error);
-    throw new SourceError(`${what} could not be reached: ${cause}`);
+    if (error instanceof SourceRefused) throw new SourceError(`${what} is refused: ${error.message}`, false, error.rule);
+    if (error instanceof TooLarge) throw new SourceError(`${what} sent more than the 5 MiB a source may send`, false, null, { cause: error });
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    throw new SourceError(`${what} could not be reached${timedOut ? `: no answer within ${timeoutMs() / 1000} s` : ''}`, false, null, { cause: error });
   }
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    await response.body?.cancel();
-    throw new SourceError(`${what} answered ${declared} bytes, over the 5 MiB a source may send`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (response.body) {
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel();
-        throw new SourceError(`${what} sent more than the 5 MiB a source may send`);
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = Buffer.concat(chunks);
-  const body = bytes.toString('utf8');
-  const about = { contentType: response.headers.get('content-type'), url: response.url || url, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
-  if (response.status === 304) return { status: 304, body: '', bytes: Buffer.alloc(0), ...about };
-  if (response.status === 404) throw new SourceError(`${what} answered 404 Not Found`, true);
-  if (!response.ok) throw new SourceError(`${what} answered ${response.status} ${response.statusText}`.trim());
-  return { status: response.status, body, bytes, ...about };
+  const fetched: Fetched = {
+    status: reached.status,
+    body: reached.bytes.toString('utf8'),
+    bytes: reached.bytes,
+    contentType: header(reached.headers['content-type']),
+    url: reached.url,
+    etag: header(reached.headers.etag),
+    lastModified: header(reached.headers['last-modified']),
+  };
+  if (fetched.status === 304) return { ...fetched, body: '', bytes: Buffer.alloc(0) };
+  if (fetched.status === 404) throw new SourceError(`${what} answered 404 Not Found`, true);
+  if (fetched.status < 200 || fetched.status > 299) throw new SourceError(`${what} answered HTTP ${fetched.status}`);
+  return fetched;
 }
 
 function json<T>(fetched: Fetched, what: string): T {
@@ -135,18 +138,36 @@ export interface LiveStream {
   id: string;
   account: string;
   title: string;
+  /** When the session started (epoch ms), when the service says. */
+  started_at: number | null;
 }
 
-/** The accounts live now, for up to 100 accounts in one request. */
+/** The stream service's pages: at most 100 streams a page. */
+const STREAM_PAGE = 100;
+/** Pages read for one request of accounts; 100 accounts fill one page, so more means the service keeps answering a cursor. */
+const MAX_STREAM_PAGES = 10;
+
+/** The accounts live now, for up to 100 accounts in one request, reading every page of the answer. */
 export async function liveStreams(accounts: string[]): Promise<LiveStream[]> {
   const c = sourceConfig();
   const query = accounts.map((a) => `user_login=${encodeURIComponent(a)}`).join('&');
   const what = `The stream service (${accounts.length} accounts)`;
-  const streams = json<{ data?: Record<string, unknown>[] }>(await get(`${c.streamApi}/helix/streams?${query}`, await streamHeaders(), what), what);
-  if (!Array.isArray(streams.data)) throw new SourceError(`${what} answered without data`);
-  return streams.data
-    .filter((s) => s.type === 'live' && typeof s.id === 'string' && typeof s.user_login === 'string')
-    .map((s) => ({ id: String(s.id), account: String(s.user_login).toLowerCase(), title: String(s.title ?? '') }));
+  const live: LiveStream[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page === 0 || cursor; page++) {
+    if (page === MAX_STREAM_PAGES) throw new SourceError(`${what} answered more than ${MAX_STREAM_PAGES} pages`);
+    const after: string = cursor ? `&after=${encodeURIComponent(cursor)}` : '';
+    const streams = json<{ data?: Record<string, unknown>[]; pagination?: { cursor?: unknown } }>(await get(`${c.streamApi}/helix/streams?${query}&first=${STREAM_PAGE}${after}`, await streamHeaders(), what), what);
+    if (!Array.isArray(streams.data)) throw new SourceError(`${what} answered without data`);
+    live.push(
+      ...streams.data
+        .filter((s) => s.type === 'live' && typeof s.id === 'string' && typeof s.user_login === 'string')
+        .map((s) => ({ id: String(s.id), account: String(s.user_login).toLowerCase(), title: String(s.title ?? ''), started_at: typeof s.started_at === 'string' ? Date.parse(s.started_at) || null : null })),
+    );
+    const next = streams.pagination?.cursor;
+    cursor = typeof next === 'string' && next !== '' && streams.data.length > 0 ? next : null;
+  }
+  return live;
 }
 
 export const streamUrl = (account: string) => `${sourceConfig().streamWeb}/${account}`;
@@ -199,7 +220,8 @@ export async function feedItems(url: string, validators: { etag?: string | null;
   try {
     return { items: parseFeed(fetched.bytes, { contentType: fetched.contentType, url: fetched.url }).items, etag: fetched.etag, lastModified: fetched.lastModified };
   } catch (error) {
-    throw new SourceError(`${what} is not a feed: ${error instanceof Error ? error.message : String(error)}`, true);
+    // What the parser found stays in the logs: a 422 saying more would tell a caller what any host answered.
+    throw new SourceError(`${what} is not a feed (not well-formed RSS 2.0 or Atom)`, true, null, { cause: error });
   }
 }
 

@@ -7,11 +7,14 @@
  * | entries taken  | `G#<guild>`                | `SOCIALCOUNT#<kind>`                 |
  * | source         | `SRC#<kind>#<id>`          | `SOURCE`                             |
  * | watcher        | `SRC#<kind>#<id>`          | `W#<guild>#<channel>`                |
- * | sources of kind| `SRCKIND#<kind>`           | `<id>`                               |
+ * | sources of kind| `SRCKIND#<kind>` (stream: `SRCKIND#stream#<shard>`) | `<id>`      |
  * | playlist       | `SRCPLAYLIST#<uploads id>` | `SOURCE` (-> the video handle)       |
- * | delivery mark  | `SOCIALPOST#<channel>`     | `<item key>` or `LINK#<link>`        |
+ * | delivery mark  | `SOCIALPOST#<channel>`     | `<kind>#<id>#<item>` or `LINK#<link>`|
  *
- * `<id>` is the identifier as compared (kinds.ts). A source is polled once
+ * `<id>` is the identifier as compared (kinds.ts), and for a feed, whose URL
+ * may be 2048 characters, its fixed-size key (`fixedKey`); `<item>` and
+ * `<link>` are always fixed-size keys of the item's key and link, which a
+ * feed's author chooses, of any length. A source is polled once
  * however many guilds watch it; its watchers are read from its own
  * partition, strongly consistent. A delivery mark is claimed with a
  * condition before the message is posted, so one channel gets one message
@@ -19,11 +22,13 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys } from '../../shared/db/batch.js';
+import { fixedKey } from '../../shared/db/fixed-key.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
+import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey } from '../../shared/modules/store.js';
+import { shardOf } from '../../shared/scheduler/keys.js';
 import { KINDS, type Kind } from './kinds.js';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -49,7 +54,7 @@ export interface Source {
   ident: string;
   /** The identifier as first written. */
   identifier: string;
-  /** Keys of the items the source held last time (the baseline and after): never announced again. */
+  /** Fixed-size keys (`seenKey`) of the items seen lately, newest first, at most `SEEN_MAX` (polling.ts): never announced again. */
   seen: string[];
   /** The newest item's link or title (rss), or video ID (video). */
   latest: string | null;
@@ -70,14 +75,28 @@ export interface Watcher {
   mention_everyone: boolean;
 }
 
+/** An identifier as it stands in keys: a feed URL (up to 2048 characters) as its fixed-size key, the short kinds as they are. */
+export const identKey = (kind: Kind, ident: string) => (kind === 'rss' ? fixedKey(ident) : ident);
+/** What a source remembers of an item, and its delivery marks are keyed by: a fixed-size key of the item's key. */
+export const seenKey = (itemKey: string) => fixedKey(itemKey);
+/** The delivery mark of an item of a source in a channel. */
+export const itemMark = (kind: Kind, ident: string, itemKey: string) => `${kind}#${identKey(kind, ident)}#${seenKey(itemKey)}`;
+/** The delivery mark of a link (normalised) in a channel, shared by every feed and forum carrying it. */
+export const linkMark = (link: string) => `LINK#${fixedKey(link)}`;
+
 const PREFIX = 'SOCIAL#';
-export const entryPrefix = (kind: Kind, ident?: string) => `${PREFIX}${kind}#${ident === undefined ? '' : `${ident}#`}`;
+export const entryPrefix = (kind: Kind, ident?: string) => `${PREFIX}${kind}#${ident === undefined ? '' : `${identKey(kind, ident)}#`}`;
 const entryKey = (guildId: string, kind: Kind, ident: string, channelId: string): Key => ({ pk: guildKey(guildId), sk: `${entryPrefix(kind, ident)}${channelId}` });
 const countKey = (guildId: string, kind: Kind): Key => ({ pk: guildKey(guildId), sk: `SOCIALCOUNT#${kind}` });
-export const sourcePartition = (kind: Kind, ident: string) => `SRC#${kind}#${ident}`;
+export const sourcePartition = (kind: Kind, ident: string) => `SRC#${kind}#${identKey(kind, ident)}`;
 const sourceKey = (kind: Kind, ident: string): Key => ({ pk: sourcePartition(kind, ident), sk: 'SOURCE' });
 const watcherKey = (kind: Kind, ident: string, guildId: string, channelId: string): Key => ({ pk: sourcePartition(kind, ident), sk: `W#${guildId}#${channelId}` });
-const kindKey = (kind: Kind, ident: string): Key => ({ pk: `SRCKIND#${kind}`, sk: ident });
+/** Stream accounts are polled in this many shards, each its own job (polling.ts). */
+export const STREAM_SHARDS = 8;
+export const streamShardOf = (account: string) => shardOf(account, STREAM_SHARDS);
+/** The list a source is on: a stream account's shard, or its kind. */
+const kindPartition = (kind: Kind, ident: string) => (kind === 'stream' ? `SRCKIND#stream#${streamShardOf(ident)}` : `SRCKIND#${kind}`);
+const kindKey = (kind: Kind, ident: string): Key => ({ pk: kindPartition(kind, ident), sk: identKey(kind, ident) });
 const playlistKey = (uploads: string): Key => ({ pk: `SRCPLAYLIST#${uploads}`, sk: 'SOURCE' });
 const markKey = (channelId: string, mark: string): Key => ({ pk: `SOCIALPOST#${channelId}`, sk: mark });
 
@@ -213,8 +232,9 @@ export async function deleteSource(source: Pick<Source, 'kind' | 'ident' | 'uplo
   await deleteKeys(keys);
 }
 
-export async function sourceIdentsOfKind(kind: Kind): Promise<string[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `SRCKIND#${kind}` }, ConsistentRead: true });
+/** The stream accounts of a shard (`streamShardOf`). */
+export async function streamAccountsOfShard(shard: number): Promise<string[]> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `SRCKIND#stream#${shard}` }, ConsistentRead: true });
   return items.map((item) => String(item.sk));
 }
 
@@ -239,6 +259,19 @@ export async function watchersOf(kind: Kind, ident: string): Promise<Watcher[]> 
     ConsistentRead: true,
   });
   return items.map((item) => strip(item) as unknown as Watcher);
+}
+
+/** The watchers whose guild has the module and this kind's component on. */
+export async function activeWatchersOf(kind: Kind, ident: string): Promise<Watcher[]> {
+  const watchers = await watchersOf(kind, ident);
+  const guilds = [...new Set(watchers.map((w) => w.guild_id))];
+  const states = await getKeys(guilds.map((g) => moduleStateKey(g, 'socials')));
+  const on = new Set(
+    states
+      .filter((s) => (s as unknown as ModuleStateItem).enabled && (s as unknown as ModuleStateItem).settings?.[KINDS[kind].toggle] === true)
+      .map((s) => String(s.pk).slice('G#'.length)),
+  );
+  return watchers.filter((w) => on.has(w.guild_id));
 }
 
 // ---- delivery marks ----------------------------------------------------------------------

@@ -93,7 +93,7 @@ export class JobQueues extends Construct {
         description: `${job.id}: consumer`,
         environment: { QUEUE_URL: queue.queueUrl },
       });
-      consumer.addEventSource(new SqsEventSource(queue, { batchSize: job.batchSize, reportBatchItemFailures: true }));
+      consumer.addEventSource(new SqsEventSource(queue, { batchSize: job.batchSize, reportBatchItemFailures: true, ...(job.maxConcurrency ? { maxConcurrency: job.maxConcurrency } : {}) }));
       if (!job.schedule) continue;
       const producer = serviceFunction(jobScope, 'Producer', {
         runtime: { ...shared, timeout: PRODUCER_TIMEOUT },

@@ -7,6 +7,7 @@ import { TABLE } from '../../shared/db/table.js';
 import { resetDb } from '../../shared/db/client.js';
 import { mintSecret } from '../../shared/ids.js';
 import { parseGuildKeyRate } from '../config.js';
+import { hostPort } from '../../functions/socials/reach.js';
 import { createApiServer } from './http-server.js';
 import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
 import { startSandbox } from './sandbox/server.js';
@@ -65,6 +66,8 @@ function keptSecret(name: string, given: string | undefined, dataDir: string | n
 
 /** The variables local mode set itself (so a restart in one process points them at the new servers). */
 const sandboxSourceEnv = new Set<string>();
+/** `SOURCE_ALLOWED_HOSTS` as the operator set it, before local mode added its sandbox. */
+let operatorAllowedHosts = '';
 
 /** How long a failed job message stays hidden before local mode delivers it again. */
 const LOCAL_VISIBILITY_TIMEOUT_MS = 3000;
@@ -115,6 +118,10 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
         sandboxSourceEnv.add(name);
       }
     }
+    // Sources on loopback are fetched only where named (contract 13): local mode names its sandbox's.
+    if (!sandboxSourceEnv.has('SOURCE_ALLOWED_HOSTS')) operatorAllowedHosts = process.env.SOURCE_ALLOWED_HOSTS ?? '';
+    process.env.SOURCE_ALLOWED_HOSTS = [operatorAllowedHosts, hostPort(new URL(sandbox.origin))].filter(Boolean).join(',');
+    sandboxSourceEnv.add('SOURCE_ALLOWED_HOSTS');
   }
 
   const serviceToken = keptSecret('service-token', options.serviceToken, dataDir);
@@ -131,6 +138,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     SCHEDULER_LEASE_SECONDS: process.env.SCHEDULER_LEASE_SECONDS ?? '10',
     SCHEDULER_RETRY_SECONDS: String(LOCAL_VISIBILITY_TIMEOUT_MS / 1000),
     SCHEDULER_HORIZON_SECONDS: process.env.SCHEDULER_HORIZON_SECONDS ?? '60',
+    // One process runs every consumer: it may post announcements near the platform's whole global rate (50, less a margin for timers firing late).
+    SOCIALS_ANNOUNCE_RATE: process.env.SOCIALS_ANNOUNCE_RATE ?? '45',
   });
   resetDb();
 

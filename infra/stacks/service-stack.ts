@@ -24,6 +24,7 @@ import { serviceTable } from '../constructs/service-table.js';
 import { CallerUsagePlans } from '../constructs/usage-plans.js';
 import { API_GATEWAY_TIMEOUT, type FunctionRuntime } from '../constructs/service-function.js';
 import { RoutesStack } from './routes-stack.js';
+import { parseAllowedHosts } from '../../functions/socials/reach.js';
 
 /** The stage name is the version prefix of every path (CONTRACT 2). */
 export const STAGE_NAME = 'v1';
@@ -137,6 +138,7 @@ export class ServiceStack extends Stack {
     }));
     const environment: Record<string, string> = {
       ...settings.functionEnvironment,
+      ...(settings.sourceAllowedHosts.length > 0 ? { SOURCE_ALLOWED_HOSTS: [...parseAllowedHosts(settings.sourceAllowedHosts.join(','))].join(',') } : {}),
       ...Object.fromEntries(extraSecrets.map(({ name, secret }) => [`${name}_SECRET_ARN`, secret.secretArn])),
       TABLE_NAME: this.table.tableName,
       PLATFORM_API_BASE_URL: settings.platformApiBaseUrl,

@@ -14,7 +14,7 @@ const fakeRoutes: Record<string, Route[]> = {
 const fakeJobs: Job[] = [
   { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10 },
   { id: 'socials.feeds', file: 'functions/jobs/socials-feeds.ts', schedule: 'rate(5 minutes)', batchSize: 5 },
-  { id: 'polls.render', file: 'functions/jobs/polls-render.ts', batchSize: 1 },
+  { id: 'polls.render', file: 'functions/jobs/polls-render.ts', batchSize: 1, maxConcurrency: 2 },
   { id: 'polls.refresh', file: 'functions/jobs/polls-refresh.ts', schedule: 'rate(1 minute)', batchSize: 10 },
 ];
 
@@ -47,6 +47,8 @@ describe('job queues (fake job list)', () => {
     expect(mappings).toHaveLength(fakeJobs.length);
     expect(mappings.map((m) => m.properties.BatchSize).sort()).toEqual(fakeJobs.map((j) => j.batchSize).sort());
     for (const m of mappings) expect(m.properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    // A job with a concurrency cap gets it on its event source; the others none.
+    expect(mappings.map((m) => m.properties.ScalingConfig?.MaximumConcurrency ?? null).sort()).toEqual([2, null, null, null]);
     const consumers = resourcesOfType(templates, 'AWS::Lambda::Function').filter((f) => String(f.properties.Description).endsWith(': consumer'));
     expect(consumers.map((c) => c.properties.Description).sort()).toEqual(fakeJobs.map((j) => `${j.id}: consumer`).sort());
     for (const c of consumers) expect(c.properties.Environment.Variables).toHaveProperty('QUEUE_URL');

@@ -1,26 +1,26 @@
 /**
- * Every path the README names is a route of the service (the route table
- * local mode, CDK and the OpenAPI document read), so a reader who calls
- * what the README says reaches something. A path is a code span that is a
- * path (`/modules/tags/entries`) or a method and a path (`DELETE
- * /settings`), read across line breaks; `<m>` and `{id}` stand for a
+ * Every path the README and docs/ name is a route of the service (the route
+ * table local mode, CDK and the OpenAPI document read), so a reader who
+ * calls what the documentation says reaches something. A path is a code
+ * span that is a path (`/modules/tags/entries`) or a method and a path
+ * (`DELETE /settings`), read across line breaks; `<m>` and `{id}` stand for a
  * segment, a trailing `...` for the rest, and a path that does not start at
  * the root of the service (`/settings`) is one under `/modules/<m>`. The
- * sandbox platform's section documents the sandbox's own routes, not the
- * service's, and is left out.
+ * sandbox platform's page (docs/sandbox.md) documents the sandbox's own
+ * routes, not the service's, and is left out.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.js';
 
 /** Paths in code spans that are not the service's: files on the machine, the platform's API base path, the sandbox's control routes. */
 const NOT_SERVICE_PATHS = [/^\/usr\//, /^\/api\/v10$/, /^\/_sandbox\//];
-/** The section of the README about the sandbox platform (its routes are the sandbox's). */
-const SANDBOX_SECTION = /^## The sandbox platform$[\s\S]*?(?=^## )/m;
+/** The page about the sandbox platform (its routes are the sandbox's). */
+const SANDBOX_PAGE = 'sandbox.md';
 
-/** The paths named in code spans of a Markdown text, outside fenced blocks and the sandbox section. */
+/** The paths named in code spans of a Markdown text, outside fenced blocks. */
 function namedPaths(markdown: string): string[] {
-  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '').replace(SANDBOX_SECTION, '');
+  const prose = markdown.replace(/^ *```[\s\S]*?^ *```/gm, '');
   const spans = prose.split('`').filter((_, i) => i % 2 === 1);
   const paths = spans
     .map((span) => span.replace(/\s+/g, ' ').trim())
@@ -53,10 +53,18 @@ function isRoute(path: string, routePaths: readonly string[]): boolean {
   });
 }
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const docs = new URL('../../docs/', import.meta.url);
+const pages = {
+  'README.md': readFileSync(new URL('../../README.md', import.meta.url), 'utf8'),
+  ...Object.fromEntries(
+    readdirSync(docs)
+      .filter((name) => name.endsWith('.md') && name !== SANDBOX_PAGE)
+      .map((name) => [`docs/${name}`, readFileSync(new URL(name, docs), 'utf8')]),
+  ),
+};
 const routePaths = routes.map((route) => route.path);
 
-describe('the paths the README names', () => {
+describe('the paths the README and docs/ name', () => {
   it('are read from code spans, across line breaks, with or without a method', () => {
     expect(namedPaths('Call `GET /livez`, `DELETE\n/privacy/x` and `/docs`; not `/usr/bin/x`, `npm test` or\n```\n`/in/a/block`\n```\n')).toEqual(['/livez', '/privacy/x', '/docs']);
   });
@@ -73,8 +81,9 @@ describe('the paths the README names', () => {
   });
 
   it('are every one a route of the service', () => {
-    const paths = namedPaths(readme);
-    expect(paths.length).toBeGreaterThan(5);
-    expect(paths.filter((path) => !isRoute(path, routePaths))).toEqual([]);
+    expect(Object.keys(pages)).toContain('docs/behaviour.md');
+    const named = Object.entries(pages).flatMap(([page, text]) => namedPaths(text).map((path) => ({ page, path })));
+    expect(named.length).toBeGreaterThan(20);
+    expect(named.filter(({ path }) => !isRoute(path, routePaths))).toEqual([]);
   });
 });

@@ -91,7 +91,24 @@ describe('stream', () => {
     const again = await control('POST', '/stream/alice/live', { title: 'Again' });
     expect(again.body.id).not.toBe(live.body.id);
     expect((await control('DELETE', '/stream/alice/live')).status).toBe(204);
-    expect(await getJson(`${env('STREAM_API_BASE_URL')}/helix/streams?user_login=alice`, { headers: streamHeaders() })).toEqual({ data: [] });
+    expect(await getJson(`${env('STREAM_API_BASE_URL')}/helix/streams?user_login=alice`, { headers: streamHeaders() })).toEqual({ data: [], pagination: {} });
+  });
+
+  it('answers live streams in pages of `first` (default 20), with a cursor while more follow', async () => {
+    const logins = Array.from({ length: 23 }, (_, i) => `acct${i}`);
+    for (const login of logins) {
+      await control('POST', `/stream/${login}`);
+      await control('POST', `/stream/${login}/live`, { title: login });
+    }
+    const query = logins.map((l) => `user_login=${l}`).join('&');
+    const first = await getJson(`${env('STREAM_API_BASE_URL')}/helix/streams?${query}`, { headers: streamHeaders() });
+    expect(first.data).toHaveLength(20);
+    const rest = await getJson(`${env('STREAM_API_BASE_URL')}/helix/streams?${query}&after=${first.pagination.cursor}`, { headers: streamHeaders() });
+    expect(rest.data.map((s: { user_login: string }) => s.user_login)).toEqual(['acct20', 'acct21', 'acct22']);
+    expect(rest.pagination).toEqual({});
+    const pages = await getJson(`${env('STREAM_API_BASE_URL')}/helix/streams?${query}&first=10`, { headers: streamHeaders() });
+    expect(pages.data).toHaveLength(10);
+    expect(pages.pagination.cursor).toEqual(expect.any(String));
   });
 
   it('refuses more than 100 accounts in one request', async () => {
@@ -239,7 +256,7 @@ describe("the socials module's source client against the sandbox", () => {
     expect(await forumItems('f')).toEqual([{ key: 'p:p1', title: 'Hello', description: null, link: `${env('FORUM_WEB_BASE_URL')}/r/f/comments/p1/post/`, published: expect.any(Number) }]);
     await control('POST', '/stream/s1');
     const live = await control('POST', '/stream/s1/live', { title: 'On air' });
-    expect(await liveStreams(['s1', 'other'])).toEqual([{ id: live.body.id, account: 's1', title: 'On air' }]);
+    expect(await liveStreams(['s1', 'other'])).toEqual([{ id: live.body.id, account: 's1', title: 'On air', started_at: Date.parse(live.body.started_at) }]);
     const channel = await control('POST', '/video/@chan');
     expect(await uploadsPlaylistOf('@Chan')).toBe(channel.body.uploads_playlist_id);
     await control('POST', '/video/@chan/videos', { title: 'Clip' });

@@ -46,7 +46,36 @@ export interface SandboxOptions {
   port?: number;
   /** Default `127.0.0.1`. */
   host?: string;
+  /**
+   * The platform's global rate limit, API requests a second across the bot
+   * (the real one is 50); past it, 429 with `global: true` and the time until
+   * a request is free. Default `SANDBOX_GLOBAL_RATE`, else none.
+   */
+  globalRate?: number;
 }
+
+/** The global rate limit: at most `rate` API requests in any second. Answers null, or how many ms until one is free. */
+function globalLimiter(rate: number): () => number | null {
+  const sent: number[] = [];
+  return () => {
+    if (!(rate > 0)) return null;
+    const now = Date.now();
+    while (sent.length > 0 && sent[0]! <= now - 1000) sent.shift();
+    if (sent.length >= rate) return sent[0]! + 1000 - now;
+    sent.push(now);
+    return null;
+  };
+}
+
+/** The platform's answer past the global rate limit. */
+const globalLimited = (waitMs: number): Reply => {
+  const retryAfter = Math.max(0.001, Math.ceil(waitMs) / 1000);
+  return {
+    status: 429,
+    headers: { 'Retry-After': String(Math.ceil(retryAfter)), 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global' },
+    body: { message: 'You are being rate limited.', retry_after: retryAfter, global: true },
+  };
+};
 
 export interface Sandbox {
   /** Base URL of the platform API, ending in `/api/v10`: the value for `PLATFORM_API_BASE_URL`. */
@@ -136,6 +165,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let apiUrl = '';
   let origin = '';
   const allControlRoutes = [...controlRoutes, ...sourceControlRoutes(() => origin)];
+  const limited = globalLimiter(options.globalRate ?? Number(process.env.SANDBOX_GLOBAL_RATE || 0));
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
@@ -144,7 +174,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
         const rawPath = path.slice(API_PREFIX.length) || '/';
-        reply = await answerApi(state, req, rawPath, url).catch(errorReply);
+        const waitMs = limited();
+        reply = waitMs === null ? await answerApi(state, req, rawPath, url).catch(errorReply) : globalLimited(waitMs);
         logRequest(state, req.method ?? 'GET', rawPath, reply.status);
       } else if (path.startsWith(`${CONTROL_PREFIX}/`)) {
         reply = await answerControl(state, req, path.slice(CONTROL_PREFIX.length), url, allControlRoutes);

@@ -5,11 +5,11 @@
  * Polls run here by calling the job's work directly, in this process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollSource, pollStreams } from '../../../functions/socials/polling.js';
+import { pollAllStreams, pollSource } from '../../../functions/socials/polling.js';
 import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
-import { SO, ok, posted, socialGuild, sourcesOf, unique, watch } from './helpers.js';
+import { SO, announced, ok, posted, socialGuild, sourcesOf, unique, watch } from './helpers.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -17,7 +17,11 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const contents = async (channel: string) => (await posted(service, channel)).map((m) => m.content);
+/** What a channel shows once the announcements handed out so far have run. */
+const contents = async (channel: string) => {
+  await announced();
+  return (await posted(service, channel)).map((m) => m.content);
+};
 
 describe('polling', () => {
   it('announces new items oldest first to every channel of every guild watching, never the baseline', async () => {
@@ -36,6 +40,7 @@ describe('polling', () => {
     await pollSource('rss', url);
     expect(await contents(c1)).toEqual(['**First**\none\nhttps://example.org/n1', '**Second**\nhttps://example.org/n2']);
     expect(await contents(c3)).toEqual(await contents(c1));
+    await announced();
     const [everyone] = await posted(service, c2);
     expect(everyone!.content.startsWith('@everyone\n')).toBe(true);
     // The platform's own view: the mention pings only where allowed_mentions lets it.
@@ -176,14 +181,14 @@ describe('streams', () => {
     const channel = snowflake();
     ok(await watch(service, guild, 'stream', account, channel));
     await sources.goLive(account, 'Speedrun');
-    await pollStreams();
-    await pollStreams();
+    await pollAllStreams();
+    await pollAllStreams();
     expect(await contents(channel)).toEqual([`🔴 **Speedrun**\n${sources.origin}/sources/stream-web/${account}`]);
     // A send for the same live session within 30 minutes is the same item.
     expect(ok(await service.call('POST', `${SO}/entries/send/stream`, { body: { stream_account: account } })).message).toContain('0 channels');
     await sources.goOffline(account);
     await sources.goLive(account, 'Second stream');
-    await pollStreams();
+    await pollAllStreams();
     expect(await contents(channel)).toHaveLength(2);
   });
 });

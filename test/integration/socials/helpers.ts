@@ -1,5 +1,8 @@
 /** What the socials tests share: the sandbox sources' control routes, a guild watching them, the messages a channel got. */
+import { ANNOUNCE_JOB } from '../../../functions/socials/fan-out.js';
 import type { Message } from '../../../shared/platform/types.js';
+import { SPREAD } from '../../../shared/scheduler/keys.js';
+import { queryDue } from '../../../shared/scheduler/store.js';
 import { ok, snowflake, type TestService } from '../../helpers/local.js';
 import { sandboxOf } from '../../helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
@@ -57,3 +60,20 @@ export async function posted(service: TestService, channel: string): Promise<Mes
 
 /** A fresh lower-case name for a source, distinct per test. */
 export const unique = (prefix: string) => `${prefix}${Math.floor(Math.random() * 1e9).toString(36)}`;
+
+/**
+ * Waits until every unit of an announcement handed out so far has run (none
+ * is left in the due index; a unit given up is parked, out of it), so a test
+ * sees what the polls it ran announced. The index is read twice, 100 ms
+ * apart: a chain's next unit may land in a shard read a moment before its
+ * predecessor's shard.
+ */
+export async function announced(timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const idle = async () => (await Promise.all(Array.from({ length: SPREAD }, (_, shard) => queryDue(ANNOUNCE_JOB, shard, Number.MAX_SAFE_INTEGER, 1)))).every((items) => items.length === 0);
+  for (;;) {
+    if ((await idle()) && (await new Promise((resolve) => setTimeout(resolve, 100)), await idle())) return;
+    if (Date.now() > deadline) throw new Error(`announcement units still waiting after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

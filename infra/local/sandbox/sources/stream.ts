@@ -16,8 +16,14 @@ export function stream(state: SourcesState, req: IncomingMessage, res: ServerRes
     const logins = url.searchParams.getAll('user_login').map((l) => l.toLowerCase());
     if (logins.length > 100) return json(res, 400, { error: 'Bad Request', status: 400, message: 'The number of user_login query parameters exceeds the maximum allowed' });
     const live = logins.map((l) => state.streams.get(l)).filter((a) => a?.live);
+    // Pages as the real service: `first` streams a page (default 20, at most 100), then `after` the cursor answered.
+    const first = Math.min(100, Math.max(1, Number(url.searchParams.get('first') ?? 20) || 20));
+    const from = Number(Buffer.from(url.searchParams.get('after') ?? '', 'base64url').toString() || 0) || 0;
+    const page = live.slice(from, from + first);
+    const more = from + first < live.length;
     return json(res, 200, {
-      data: live.map((a) => ({ id: a!.live!.id, user_login: a!.login, user_name: a!.display_name, title: a!.live!.title, game_name: 'Sandbox', started_at: a!.live!.started_at, type: 'live' })),
+      data: page.map((a) => ({ id: a!.live!.id, user_login: a!.login, user_name: a!.display_name, title: a!.live!.title, game_name: 'Sandbox', started_at: a!.live!.started_at, type: 'live' })),
+      pagination: more ? { cursor: Buffer.from(String(from + first)).toString('base64url') } : {},
     });
   }
   json(res, 404, { error: 'Not Found', status: 404 });
