@@ -18,7 +18,7 @@ import { db } from '../../shared/db/client.js';
 import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { entity, partition } from '../../shared/db/entity.js';
+import { type Key, entity, partition } from '../../shared/db/entity.js';
 import { guildKey } from '../../shared/modules/store.js';
 
 export const ENTRY_LIFETIME_MS = 31 * 24 * 3600 * 1000;
@@ -180,7 +180,7 @@ export async function starboardEntriesOfAuthor(guildId: string, authorId: string
 type EntryKeys = Pick<StarboardEntry, 'guild_id' | 'original_message_id' | 'starboard_message_id'>;
 
 /** The items of these entries: each entry and, once posted, its post's pointer. */
-export function starboardKeys(entries: EntryKeys[]): Record<string, string>[] {
+export function starboardKeys(entries: EntryKeys[]): Key[] {
   return entries.flatMap((e) => [StarboardEntity.key({ guildId: e.guild_id, messageId: e.original_message_id }), ...(e.starboard_message_id ? [PostEntity.key({ guildId: e.guild_id, postId: e.starboard_message_id })] : [])]);
 }
 
