@@ -74,7 +74,7 @@ export const InviteEntity = entity({
 });
 /** The vanity URL's uses claimed by joins (`current_uses`). */
 const VanityEntity = entity({ name: 'invite_vanity', prefix: 'INVITEVANITY', pk: inGuild, parse: (item) => Number(item.current_uses) });
-const UseEntity = entity({
+export const UseEntity = entity({
   name: 'invite_use',
   prefix: 'INVITEUSE#',
   pk: (f: Pick<InviteUse, 'guild_id' | 'timestamp' | 'id'>) => guildKey(f.guild_id),

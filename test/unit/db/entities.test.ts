@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GiveawayEntity } from '../../../functions/giveaways/store.js';
-import { InviteEntity, MemberLatestEntity } from '../../../functions/invite-tracker/store.js';
+import { InviteEntity, MemberLatestEntity, UseEntity } from '../../../functions/invite-tracker/store.js';
 import { PollEntity, PollMessageEntity, VoterEntity } from '../../../functions/polls/keys.js';
 import { ClaimEntity, MessageEntity, PanelEntity } from '../../../functions/reactionroles/store.js';
 import { CounterEntity } from '../../../functions/serverstats/counters-store.js';
@@ -41,6 +41,7 @@ describe('entity keys (the stored layout)', () => {
       [GiveawayEntity.key({ guildId: G, entryId: 'e' }), 'G#111', 'GIVEAWAY#e'],
       [InviteEntity.key({ guildId: G, code: 'abc' }), 'G#111', 'INVITE#abc'],
       [MemberLatestEntity.key({ guildId: G, memberId: '5' }), 'G#111', 'INVITEMEMBER#5'],
+      [UseEntity.key({ guild_id: G, timestamp: '2026-01-01T00:00:00.000Z', id: 7 }), 'G#111', 'INVITEUSE#2026-01-01T00:00:00.000Z#7'],
       [VerificationEntity.key({ guildId: G, verifierId: 'v' }), 'G#111', 'VERIFICATION#v'],
       [CounterEntity.key({ guildId: G, counterId: 'c' }), 'G#111', 'COUNTER#c'],
       [StarboardEntity.key({ guildId: G, messageId: '9' }), 'G#111', 'STARBOARD#9'],
@@ -54,7 +55,7 @@ describe('entity keys (the stored layout)', () => {
     // The catalogue sits in shared, below the modules, so it cannot import their entities; this keeps the two equal.
     expect(MODULE_CATALOGUE.serverstats.lists).toEqual({ counters: CounterEntity.prefix, starboard_entries: StarboardEntity.prefix });
     expect(MODULE_CATALOGUE.welcoming.lists).toEqual({ responses: ResponseEntity.prefix, timedroles: TimedRoleEntity.prefix });
-    expect(MODULE_CATALOGUE['invite-tracker'].lists.invites).toBe(InviteEntity.prefix);
+    expect(MODULE_CATALOGUE['invite-tracker'].lists).toEqual({ invites: InviteEntity.prefix, stats_uses: UseEntity.prefix });
     expect(MODULE_CATALOGUE.giveaways.lists).toEqual({ giveaways: GiveawayEntity.prefix });
     expect(MODULE_CATALOGUE.verifier.lists).toEqual({ entries: VerificationEntity.prefix });
     const groups = MODULE_CATALOGUE.socials.groupedLists!.groups;
