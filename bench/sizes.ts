@@ -5,11 +5,12 @@ import { type Row, kib } from './table.js';
  * Bundle size budget over the SDK floor bundle (minified, tree-shaken): issue
  * 8's target, enforced by test/infra/bundle-budget.test.ts. The largest
  * bundles parse feeds (fast-xml-parser) or create polls. The largest may be
- * 50 KiB over issue 8's 120 since the feed reader carries the full HTML
- * named-entity set (`entities`, 38 KiB) that issue 31 asks for: feeds use
- * those names undeclared.
+ * 60 KiB over issue 8's 120 since the functions that fetch feeds carry what
+ * issue 31 asks for: the full HTML named-entity set (`entities`, 38 KiB;
+ * feeds use those names undeclared) and the address classes a source may
+ * not reach (`ipaddr.js` and the connecting code, about 10 KiB).
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 60, largestOverFloorKiB: 170 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 60, largestOverFloorKiB: 180 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
 export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {
