@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
+import { splitEntry } from '../shared/http/route.js';
 
 /**
  * What a Lambda needs of the AWS SDK's credential chain: the credentials
@@ -100,5 +101,24 @@ export const doctypeEntitiesBlocked: Plugin = {
       contents: "export const HTML = 'html';\nexport const XML = 'xml';\nexport const isUnsafe = () => true;\n",
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * A route's entry that names an export of its file (`file#export`, see
+ * `entryOf` in shared/http/route.ts) becomes a one-line module re-exporting
+ * it as `handler`, the name every function's runtime calls. The file's other
+ * exports are left out of the bundle where nothing else reads them, so a
+ * file declaring several routes' handlers (a module's basics) still gives
+ * each function its own route only.
+ */
+export const namedExportEntries: Plugin = {
+  name: 'named-export-entries',
+  setup(build) {
+    build.onResolve({ filter: /#/ }, (args) => (args.kind === 'entry-point' ? { path: args.path, namespace: 'named-export-entry' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'named-export-entry' }, (args) => {
+      const { file, handler } = splitEntry(args.path);
+      return { contents: `export { ${handler} as handler } from ${JSON.stringify(`./${file}`)};\n`, resolveDir: build.initialOptions.absWorkingDir, loader: 'js' };
+    });
   },
 };

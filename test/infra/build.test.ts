@@ -67,6 +67,16 @@ describe('build (fake route list)', () => {
     expect(JSON.parse(out)).toEqual({ atLoad: false, body: 'true', afterUse: true });
   });
 
+  it("bundles a route naming an export of its file as that export alone, called as `handler`", async () => {
+    write('functions/a/pair.ts', "const shout = (s: string) => s.toUpperCase();\nexport const first = async () => ({ statusCode: 200, body: 'first only' });\nexport const second = async () => ({ statusCode: 200, body: shout('second was bundled') });\n");
+    const { bundles } = await buildFunctions({ routes: [{ file: 'functions/a/pair.ts', handler: 'first' }], root, outdir: 'dist/pair' });
+    expect([...bundles.keys()]).toEqual(['functions/a/pair.ts#first']);
+    const bundle = join(root, 'dist/pair/a.pair.first/index.mjs');
+    expect(readFileSync(bundle, 'utf8')).not.toContain('second was bundled');
+    const loaded = (await import(pathToFileURL(bundle).href)) as { handler: () => Promise<{ body: string }> };
+    expect((await loaded.handler()).body).toBe('first only');
+  });
+
   it('fails listing every missing handler file', async () => {
     await expect(buildFunctions({ routes: [...routes, { file: 'functions/a/nope.ts' }, { file: 'functions/b/gone.ts' }], root, outdir: 'dist/missing' })).rejects.toThrow(
       /2 handler file\(s\) do not exist:\s+functions\/a\/nope\.ts\s+functions\/b\/gone\.ts/,
@@ -83,6 +93,7 @@ describe('build (fake route list)', () => {
   it('names bundle folders after files, flat', () => {
     expect(bundleKey('functions/polls/create-poll.ts')).toBe('polls.create-poll');
     expect(bundleKey('functions/auth/authorizer.ts')).toBe('auth.authorizer');
+    expect(bundleKey('functions/polls/basics.ts#getSettings')).toBe('polls.basics.getSettings');
     expect(() => bundleKey('../x.ts')).toThrow();
   });
 });
