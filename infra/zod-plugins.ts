@@ -41,8 +41,8 @@ const DECLARES_SCHEMAS = /from 'zod\/mini'/;
 /** The project's files that make endpoints (`endpoint`, or a maker named `...Endpoint`): a spec may name a success schema. */
 const DECLARES_RESPONSE = /\b(endpoint|\w+Endpoint)\(/;
 const MAKES_ENDPOINT = /^(endpoint|\w+Endpoint)$/;
-/** A module's basics: one endpoint per export (shared/modules/basics.ts), each function bundling one of them. */
-const DECLARES_BASICS = /from '[^']*shared\/modules\/basics\.js'/;
+/** A module's basics: one endpoint per export (made by shared/modules/basics/), each function bundling one of them. */
+const DECLARES_BASICS = /from '[^']*shared\/modules\/basics\//;
 
 /**
  * Lets a bundle leave out the schemas its function never uses.
@@ -58,7 +58,7 @@ const DECLARES_BASICS = /from '[^']*shared\/modules\/basics\.js'/;
  * beyond its value but registering documentation, which the OpenAPI
  * document (built from the sources, not the bundles) reads.
  *
- * A module's basics file (shared/modules/basics.ts) declares one endpoint
+ * A module's basics file (`functions/<module>/basics.ts`) declares one endpoint
  * per export, and each function re-exports one of them (infra/build-plugins.ts):
  * its declarations are wrapped the same way, so the others are left out.
  *

@@ -15,7 +15,7 @@ export function moduleStateRoutes(module: ModuleName): Route[] {
 /**
  * The basics a module may have besides its state (contract 5 and 11): the
  * settings routes and the privacy pair, each served by the export of this
- * name of `functions/<module>/basics.ts` (made by shared/modules/basics.ts).
+ * name of `functions/<module>/basics.ts` (made by shared/modules/basics/).
  */
 const BASICS = {
   getSettings: { operation: 'get-settings', method: 'GET', path: '/settings', access: 'client' },

@@ -1,22 +1,22 @@
 /**
- * The routes every module has beside home, status, enable and disable
- * (contract 5 and 11): its settings (read, change, and the settings-delete
- * operation) and the privacy pair. Each is one endpoint made here from what
- * the module declares in `functions/<module>/basics.ts`, one export per
- * route, so the module says only what is its own: its schemas, the checks a
- * change must pass, what removing its data removes, and how it counts and
- * removes a member's references. The module is the route's (`/modules/<module>/...`).
+ * The settings routes every module with settings has (contract 5 and 11):
+ * read, change, and the settings-delete operation (which modules without
+ * settings have too). Each is one endpoint made here from what the module
+ * declares in `functions/<module>/basics.ts`, one export per route: its
+ * schemas, the checks a change must pass, and what removing its data
+ * removes. The module is the route's (`/modules/<module>/...`).
  *
  * Each maker takes its spec in place, as `endpoint` does: the build leaves
- * the `response` schemas out of function bundles (infra/zod-plugins.ts).
+ * the `response` schemas out of function bundles, and each function carries
+ * only the export it serves (infra/zod-plugins.ts).
  */
 import type * as z from 'zod/mini';
-import { type Handler, endpoint } from '../http/endpoint.js';
-import { guildBody, guildQuery, messageAnswer, privacyCounts, privacyQuery } from '../http/schemas.js';
-import type { OwnershipCheck } from '../platform/ownership.js';
-import { MODULE_CATALOGUE } from './catalogue.js';
-import { updateSettings } from './settings.js';
-import { requireEnabled, resetModule, settingsRecord } from './state.js';
+import { type Handler, endpoint } from '../../http/endpoint.js';
+import { guildBody, guildQuery } from '../../http/schemas.js';
+import type { OwnershipCheck } from '../../platform/ownership.js';
+import { MODULE_CATALOGUE } from '../catalogue.js';
+import { updateSettings } from '../settings.js';
+import { requireEnabled, resetModule, settingsRecord } from '../state.js';
 
 /** `GET .../settings`: the module's settings record; the module must be enabled. */
 export function settingsReadEndpoint(spec: { response: z.ZodMiniType }): Handler {
@@ -64,24 +64,4 @@ export function settingsDeleteEndpoint(spec: { response: z.ZodMiniType; remove: 
     const removed = await remove(body.guild_id);
     return MODULE_CATALOGUE[module!].defaults ? { settings, ...removed } : removed;
   });
-}
-
-/**
- * `GET .../privacy/get-user-entries`, internal, in any module state: `id`
- * counts the module's records holding the member's ID (what `count`
- * answers). No module keeps members' names, so each name count is 0.
- */
-export function privacyCountEndpoint(count: (guildId: string, memberId: string) => Promise<number> | number): Handler {
-  return endpoint({ query: privacyQuery, response: privacyCounts }, async ({ query }) => ({
-    username: 0,
-    display_name: 0,
-    global_name: 0,
-    nickname: 0,
-    id: await count(query.guild_id, query.privacy_member_id),
-  }));
-}
-
-/** `DELETE .../privacy/delete-user-entries`, internal, in any module state: `remove` deletes or anonymises the member's references and says what it did. */
-export function privacyDeleteEndpoint(remove: (guildId: string, memberId: string) => Promise<string> | string): Handler {
-  return endpoint({ body: privacyQuery, response: messageAnswer }, async ({ body }) => ({ message: await remove(body.guild_id, body.privacy_member_id) }));
 }
