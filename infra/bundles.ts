@@ -26,18 +26,18 @@ export const BUILD_INFO_FILE = 'build-info.json';
 
 /**
  * The bundle folder name of an entry: `functions/polls/create-poll.ts`
- * becomes `polls.create-poll`. Bundles are keyed by file, not by route,
- * because several routes share one handler file (every module's home, status,
- * enable and disable): one bundle per file means one esbuild output and one
- * CDK asset however many routes use it. The folder is flat (dots, not
- * slashes) so that no asset folder contains another bundle's folder.
+ * becomes `polls.create-poll`, `functions/polls/basics.ts#getSettings`
+ * becomes `polls.basics.getSettings`. Bundles are keyed by entry, not by
+ * route, because several routes share one handler file (every module's home,
+ * status, enable and disable): one bundle per entry means one esbuild output
+ * and one CDK asset however many routes use it. The folder is flat (dots,
+ * not slashes) so that no asset folder contains another bundle's folder.
  */
 export function bundleKey(entry: string): string {
   const { file, handler } = splitEntry(entry);
   const normal = posix.normalize(file.split(sep).join('/'));
   if (normal.startsWith('..') || posix.isAbsolute(normal)) throw new Error(`Cannot bundle ${file}: expected a path inside the repository`);
   const withoutExt = normal.replace(/^functions\//, '').replace(/\.(m|c)?[jt]sx?$/, '');
-  // A file's other exports (`functions/polls/basics.ts#getSettings`) get a folder each: `polls.basics.getSettings`.
   return [...withoutExt.split('/'), ...(handler === 'handler' ? [] : [handler])].join('.');
 }
 
