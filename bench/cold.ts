@@ -16,7 +16,7 @@ import { type LocalService, startLocal } from '../infra/local/start.js';
 import { type EndpointSpec, ownedFieldsOf } from '../shared/http/endpoint.js';
 import { loadHandler } from '../shared/http/load-handler.js';
 import { namedObjects } from '../shared/http/owned.js';
-import type { Route } from '../shared/http/route.js';
+import { type Route, entryOf } from '../shared/http/route.js';
 import { moduleOfPath } from '../shared/modules/names.js';
 import { producerInputs } from '../shared/scheduler/keys.js';
 import { GUILD, type Input, MEMBER, fixtures, setups } from './fixtures.js';
@@ -247,9 +247,10 @@ async function invocations(routes: readonly Route[], jobs: readonly Job[], keyOf
   if (unknown.length > 0) throw new Error(`bench/fixtures.ts names routes that do not exist: ${[...new Set(unknown)].join(', ')}`);
   const seen = new Set<string>();
   for (const { route, spec } of routeById.values()) {
-    if (seen.has(route.file)) continue;
-    seen.add(route.file);
-    out.push({ key: keyOf(route.file), file: route.file, name: 'handler', event: routeEvent(route, spec), prepare: routePreparation(route, spec, routeById) });
+    const entry = entryOf(route);
+    if (seen.has(entry)) continue;
+    seen.add(entry);
+    out.push({ key: keyOf(entry), file: entry, name: 'handler', event: routeEvent(route, spec), prepare: routePreparation(route, spec, routeById) });
   }
   out.push({
     key: keyOf(AUTHORIZER_FILE),

@@ -5,11 +5,12 @@ import { type Row, kib } from './table.js';
  * Bundle size budget over the SDK floor bundle (minified, tree-shaken): issue
  * 8's target, enforced by test/infra/bundle-budget.test.ts. The largest
  * bundles parse feeds (fast-xml-parser) or create polls. The largest may be
- * 50 KiB over issue 8's 120 since the feed reader carries the full HTML
- * named-entity set (`entities`, 38 KiB) that issue 31 asks for: feeds use
- * those names undeclared.
+ * 60 KiB over issue 8's 120 since the functions that fetch feeds carry what
+ * issue 31 asks for: the full HTML named-entity set (`entities`, 38 KiB;
+ * feeds use those names undeclared) and the address classes a source may
+ * not reach (`ipaddr.js` and the connecting code, about 10 KiB).
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 60, largestOverFloorKiB: 170 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 60, largestOverFloorKiB: 180 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
 export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {
@@ -18,7 +19,7 @@ export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {
   const [bigName, big] = sorted[sorted.length - 1]!;
   const over = (bytes: number) => `floor + ${((bytes - floorBytes) / 1024).toFixed(1)} KiB`;
   return [
-    { section: 'bundles', measure: 'functions bundled', value: String(sizes.size), note: 'one bundle per handler file (routes sharing a file share it), the authorizer, each job' },
+    { section: 'bundles', measure: 'functions bundled', value: String(sizes.size), note: 'one bundle per handler file or named export (routes sharing one share it), the authorizer, each job' },
     { section: 'bundles', measure: 'SDK floor bundle (baseline)', value: kib(floorBytes), note: 'DynamoDBClient + DocumentClient + GetItem, same build, env credentials only' },
     { section: 'bundles', measure: 'median bundle', value: over(mid), note: `${kib(mid)} (${midName}); budget (test and issue target) floor + ${SIZE_BUDGET.medianOverFloorKiB} KiB` },
     { section: 'bundles', measure: 'largest bundle', value: over(big), note: `${kib(big)} (${bigName}); budget (test and issue target) floor + ${SIZE_BUDGET.largestOverFloorKiB} KiB` },

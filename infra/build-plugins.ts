@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
+import { splitEntry } from '../shared/http/route.js';
 
 /**
  * What a Lambda needs of the AWS SDK's credential chain: the credentials
@@ -100,5 +101,33 @@ export const doctypeEntitiesBlocked: Plugin = {
       contents: "export const HTML = 'html';\nexport const XML = 'xml';\nexport const isUnsafe = () => true;\n",
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * A route's entry that names an export of its file (`file#export`, see
+ * `entryOf` in shared/http/route.ts) becomes a one-line module re-exporting
+ * it as `handler`, the name every function's runtime calls. Such a file
+ * declares the handlers of several routes (a module's basics): what it
+ * imports is for those handlers, never for an effect of loading it, so the
+ * imports the function's own export does not use are left out with the
+ * other exports, and each function still carries its own route only.
+ */
+export const namedExportEntries: Plugin = {
+  name: 'named-export-entries',
+  setup(build) {
+    const declaring = new Set<string>();
+    build.onResolve({ filter: /#/ }, (args) => (args.kind === 'entry-point' ? { path: args.path, namespace: 'named-export-entry' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'named-export-entry' }, (args) => {
+      const { file, handler } = splitEntry(args.path);
+      // As esbuild names importers: by their real path (a folder reached through a symlink has another).
+      declaring.add(realpathSync(join(build.initialOptions.absWorkingDir ?? '', file)));
+      return { contents: `export { ${handler} as handler } from ${JSON.stringify(`./${file}`)};\n`, resolveDir: build.initialOptions.absWorkingDir, loader: 'js' };
+    });
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (!declaring.has(args.importer) || args.pluginData === 'named-export-import') return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'named-export-import' });
+      return resolved.errors.length > 0 ? undefined : { ...resolved, sideEffects: false };
+    });
   },
 };

@@ -17,10 +17,10 @@ import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { REDOC_FILE, offlineRenderer } from '../functions/health/docs-asset.js';
 import type { EndpointSpec } from '../shared/http/endpoint.js';
-import type { Route } from '../shared/http/route.js';
+import { type Entry, type Route, entryOf, splitEntry } from '../shared/http/route.js';
 import { AUTHORIZER_FILE, BUILD_INFO_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
 import type { Job } from './jobs.js';
-import { builtinsAsRequire, doctypeEntitiesBlocked, envCredentialsOnly, manifestFieldsOnly } from './build-plugins.js';
+import { builtinsAsRequire, doctypeEntitiesBlocked, envCredentialsOnly, manifestFieldsOnly, namedExportEntries } from './build-plugins.js';
 import { unusedSchemasDropped, zodRuntimeOnly } from './zod-plugins.js';
 
 /** The handler serving /openapi.json; the build writes the document beside its bundle. */
@@ -28,8 +28,8 @@ const OPENAPI_FILE = 'functions/health/openapi.ts';
 
 /** What to bundle, where, and how (see the top of this file for the CLI equivalents). */
 export interface BuildFunctionsOptions {
-  /** The routes whose handler files to bundle. */
-  routes: readonly Pick<Route, 'file'>[];
+  /** The routes whose entries (handler files, or a file's named export) to bundle. */
+  routes: readonly Entry[];
   /** Job files (consumers and producers). */
   jobs?: readonly Pick<Job, 'file'>[];
   /** Extra entry files, e.g. the authorizer. */
@@ -54,7 +54,7 @@ export interface BuildFunctionsOptions {
 
 /** The bundles written, and the build info recorded with them. */
 export interface BuildFunctionsResult {
-  /** Source file -> bundle folder (absolute). */
+  /** Entry (source file, or `file#export`) -> bundle folder (absolute). */
   bundles: Map<string, string>;
   info: BuildInfo;
   /** esbuild's record of every output: its size and the inputs it holds. */
@@ -77,19 +77,19 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
   const outdir = resolve(root, options.outdir ?? DIST_FUNCTIONS);
   const info: BuildInfo = { sdk: options.sdk ?? 'bundle', sourceMaps: options.sourceMaps ?? false };
 
-  const files = [...new Set([...options.routes.map((r) => r.file), ...(options.jobs ?? []).map((j) => j.file), ...(options.extraFiles ?? [])])].sort();
-  const missing = files.filter((file) => !existsSync(join(root, file)));
+  const entries = [...new Set([...options.routes.map(entryOf), ...(options.jobs ?? []).map((j) => j.file), ...(options.extraFiles ?? [])])].sort();
+  const missing = [...new Set(entries.map((entry) => splitEntry(entry).file))].filter((file) => !existsSync(join(root, file)));
   if (missing.length > 0) {
     throw new Error(`Cannot build: ${missing.length} handler file(s) do not exist:\n  ${missing.join('\n  ')}`);
   }
 
-  // Two files with one key would silently overwrite each other's bundle.
+  // Two entries with one key would silently overwrite each other's bundle.
   const byKey = new Map<string, string>();
-  for (const file of files) {
-    const key = bundleKey(file);
+  for (const entry of entries) {
+    const key = bundleKey(entry);
     const other = byKey.get(key);
-    if (other) throw new Error(`Cannot build: ${file} and ${other} map to the same bundle folder ${key}`);
-    byKey.set(key, file);
+    if (other) throw new Error(`Cannot build: ${entry} and ${other} map to the same bundle folder ${key}`);
+    byKey.set(key, entry);
   }
 
   // Stale folders of removed handlers would otherwise stay deployable.
@@ -98,7 +98,7 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
 
   const config: BuildOptions = {
     absWorkingDir: root,
-    entryPoints: [...byKey].map(([key, file]) => ({ in: file, out: `${key}/index` })),
+    entryPoints: [...byKey].map(([key, entry]) => ({ in: entry, out: `${key}/index` })),
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -114,14 +114,14 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
     external: info.sdk === 'external' ? RUNTIME_SDK : [],
     legalComments: 'none',
     // The credential chain is the SDK's; left to the runtime, so is its chain.
-    plugins: [zodRuntimeOnly, unusedSchemasDropped, builtinsAsRequire, manifestFieldsOnly, doctypeEntitiesBlocked, ...(info.sdk === 'bundle' ? [envCredentialsOnly] : [])],
+    plugins: [namedExportEntries, zodRuntimeOnly, unusedSchemasDropped, builtinsAsRequire, manifestFieldsOnly, doctypeEntitiesBlocked, ...(info.sdk === 'bundle' ? [envCredentialsOnly] : [])],
     logLevel: 'warning',
     metafile: true,
   };
   const result = await build(config);
 
   writeFileSync(join(outdir, BUILD_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);
-  const bundles = new Map([...byKey].map(([key, file]) => [file, join(outdir, key)]));
+  const bundles = new Map([...byKey].map(([key, entry]) => [entry, join(outdir, key)]));
 
   const sizes = Object.entries(result.metafile?.outputs ?? {})
     .filter(([path]) => path.endsWith('.mjs'))

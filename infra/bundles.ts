@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
+import { splitEntry } from '../shared/http/route.js';
 
 /**
  * Where the build puts Lambda bundles and how a source file maps to its
@@ -24,23 +25,25 @@ export interface BuildInfo {
 export const BUILD_INFO_FILE = 'build-info.json';
 
 /**
- * The bundle folder name of a source file: `functions/polls/create-poll.ts`
- * becomes `polls.create-poll`. Bundles are keyed by file, not by route,
- * because several routes share one handler file (every module's home, status,
- * enable and disable): one bundle per file means one esbuild output and one
- * CDK asset however many routes use it. The folder is flat (dots, not
- * slashes) so that no asset folder contains another bundle's folder.
+ * The bundle folder name of an entry: `functions/polls/create-poll.ts`
+ * becomes `polls.create-poll`, `functions/polls/basics.ts#getSettings`
+ * becomes `polls.basics.getSettings`. Bundles are keyed by entry, not by
+ * route, because several routes share one handler file (every module's home,
+ * status, enable and disable): one bundle per entry means one esbuild output
+ * and one CDK asset however many routes use it. The folder is flat (dots,
+ * not slashes) so that no asset folder contains another bundle's folder.
  */
-export function bundleKey(file: string): string {
+export function bundleKey(entry: string): string {
+  const { file, handler } = splitEntry(entry);
   const normal = posix.normalize(file.split(sep).join('/'));
   if (normal.startsWith('..') || posix.isAbsolute(normal)) throw new Error(`Cannot bundle ${file}: expected a path inside the repository`);
   const withoutExt = normal.replace(/^functions\//, '').replace(/\.(m|c)?[jt]sx?$/, '');
-  return withoutExt.split('/').join('.');
+  return [...withoutExt.split('/'), ...(handler === 'handler' ? [] : [handler])].join('.');
 }
 
-/** The folder holding `index.mjs` for a source file, under `distRoot` (default: the repo's `dist/functions`). */
-export function bundleDir(file: string, distRoot: string = DIST_FUNCTIONS): string {
-  return join(distRoot, bundleKey(file));
+/** The folder holding `index.mjs` for an entry (a source file, or `file#export`), under `distRoot` (default: the repo's `dist/functions`). */
+export function bundleDir(entry: string, distRoot: string = DIST_FUNCTIONS): string {
+  return join(distRoot, bundleKey(entry));
 }
 
 /** Reads what the last build wrote; null when nothing was built yet. */

@@ -38,8 +38,11 @@ export const zodRuntimeOnly: Plugin = {
 
 /** The project's files that declare schemas: they import Zod. */
 const DECLARES_SCHEMAS = /from 'zod\/mini'/;
-/** The project's files that make endpoints: a spec may name a success schema. */
-const DECLARES_RESPONSE = /\bendpoint\(/;
+/** The project's files that make endpoints (`endpoint`, or a maker named `...Endpoint`): a spec may name a success schema. */
+const DECLARES_RESPONSE = /\b(endpoint|\w+Endpoint)\(/;
+const MAKES_ENDPOINT = /^(endpoint|\w+Endpoint)$/;
+/** A module's basics: one endpoint per export (made by shared/modules/basics/), each function bundling one of them. */
+const DECLARES_BASICS = /from '[^']*shared\/modules\/basics\//;
 
 /**
  * Lets a bundle leave out the schemas its function never uses.
@@ -55,9 +58,14 @@ const DECLARES_RESPONSE = /\bendpoint\(/;
  * beyond its value but registering documentation, which the OpenAPI
  * document (built from the sources, not the bundles) reads.
  *
+ * A module's basics file (`functions/<module>/basics.ts`) declares one endpoint
+ * per export, and each function re-exports one of them (infra/build-plugins.ts):
+ * its declarations are wrapped the same way, so the others are left out.
+ *
  * An endpoint's `response` schema is never run by a function: the OpenAPI
  * document and the tests read it from the sources. So the `response`
- * property of every `endpoint({...})` spec is left out of the bundle, and
+ * property of every spec written in place (`endpoint({...})`, or a maker
+ * named `...Endpoint`) is left out of the bundle, and
  * with it the building of the success schema (a record with its nested
  * records: about a millisecond and a half of a cold request).
  */
@@ -83,7 +91,7 @@ export const unusedSchemasDropped: Plugin = {
       // 1. The `response` of every endpoint spec written in place.
       const responses: Node[] = [];
       const findResponses = (node: Node): void => {
-        const spec = ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'endpoint' ? node.arguments[0] : undefined;
+        const spec = ts.isCallExpression(node) && ts.isIdentifier(node.expression) && MAKES_ENDPOINT.test(node.expression.text) ? node.arguments[0] : undefined;
         if (spec && ts.isObjectLiteralExpression(spec)) {
           responses.push(...spec.properties.filter((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'response'));
         }
@@ -97,7 +105,7 @@ export const unusedSchemasDropped: Plugin = {
       const evaluates = (node: Node): boolean =>
         !ts.isFunctionLike(node) &&
         (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isSpreadAssignment(node) || ts.isSpreadElement(node) || Boolean(ts.forEachChild(node, (child) => evaluates(child) || undefined)));
-      const wrapped = DECLARES_SCHEMAS.test(source)
+      const wrapped = DECLARES_SCHEMAS.test(source) || DECLARES_BASICS.test(source)
         ? file.statements
             .filter(ts.isVariableStatement)
             .flatMap((statement) => statement.declarationList.declarations.map((d) => d.initializer))

@@ -3,7 +3,7 @@
  * giveaways they host. Deleting takes them out of every giveaway's entrants
  * and winners (of every round) and forgets them as a host (`owner_id` null);
  * a draw is then no longer repeatable from the record alone, which
- * `verify-draw` reports. The module keeps no names, so the name counts are 0.
+ * `verify-draw` reports. The module keeps no names.
  */
 import { type Giveaway, dropEntrant, getGiveaway, listGiveaways, updateGiveaway } from './store.js';
 
@@ -12,7 +12,7 @@ const refersTo = (g: Giveaway, memberId: string) => Number(g.entrants.includes(m
 
 export async function countMemberEntries(guildId: string, memberId: string) {
   const giveaways = await listGiveaways(guildId);
-  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: giveaways.reduce((sum, g) => sum + refersTo(g, memberId), 0) };
+  return giveaways.reduce((sum, g) => sum + refersTo(g, memberId), 0);
 }
 
 const MAX_ATTEMPTS = 8;
@@ -34,5 +34,5 @@ export async function deleteMemberEntries(guildId: string, memberId: string) {
     }
     changed++;
   }
-  return { message: `Removed member ${memberId} from ${changed} giveaway${changed === 1 ? '' : 's'} of guild ${guildId} (entries, wins and hosting).` };
+  return `Removed member ${memberId} from ${changed} giveaway${changed === 1 ? '' : 's'} of guild ${guildId} (entries, wins and hosting).`;
 }

@@ -88,5 +88,3 @@ export const EditBody = z.object({
 
 export const ActionBody = z.object({ guild_id: snowflake, ...interactionFields });
 
-export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

@@ -13,12 +13,12 @@ async function referencesOf(guildId: string, memberId: string) {
 
 export async function countMemberEntries(guildId: string, memberId: string) {
   const { uses, owned } = await referencesOf(guildId, memberId);
-  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: uses.length + owned.length };
+  return uses.length + owned.length;
 }
 
 export async function deleteMemberEntries(guildId: string, memberId: string) {
   const { uses, owned } = await referencesOf(guildId, memberId);
   if (uses.length) await deleteUses(uses);
   for (const invite of owned) await updateInvite(guildId, invite.invite_id, { owner_id: null });
-  return { message: `Removed ${uses.length} invite use${uses.length === 1 ? '' : 's'} of member ${memberId} and their ownership of ${owned.length} invite${owned.length === 1 ? '' : 's'} in guild ${guildId}.` };
+  return `Removed ${uses.length} invite use${uses.length === 1 ? '' : 's'} of member ${memberId} and their ownership of ${owned.length} invite${owned.length === 1 ? '' : 's'} in guild ${guildId}.`;
 }

@@ -1,14 +1,20 @@
 import type { Route } from '../../shared/http/route.js';
-import { moduleStateRoutes } from '../module-state/routes.js';
+import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
 
 const base = '/modules/invite-tracker';
 const file = (name: string) => `functions/invite-tracker/${name}.ts`;
 
+const basics = moduleBasicsRoutes('invite-tracker', {
+  getSettings: "A guild's invite-tracker settings",
+  updateSettings: "Change a guild's invite-tracker settings",
+  deleteSettings: 'Remove all invite-tracker data of a guild and reset the module',
+  privacyGetUserEntries: "Count a member's invite uses and invites",
+  privacyDeleteUserEntries: "Delete a member's invite uses and ownership",
+});
+
 export const routes: Route[] = [
   ...moduleStateRoutes('invite-tracker'),
-  { id: 'invite-tracker.get-settings', method: 'GET', path: `${base}/settings`, access: 'client', file: file('get-settings'), summary: "A guild's invite-tracker settings" },
-  { id: 'invite-tracker.update-settings', method: 'PUT', path: `${base}/settings`, access: 'client', file: file('update-settings'), summary: "Change a guild's invite-tracker settings" },
-  { id: 'invite-tracker.delete-settings', method: 'DELETE', path: `${base}/settings`, access: 'client', file: file('delete-settings'), summary: 'Remove all invite-tracker data of a guild and reset the module' },
+  ...basics.settings,
   { id: 'invite-tracker.list-invites', method: 'GET', path: `${base}/invites`, access: 'client', file: file('list-invites'), summary: 'The invites the service tracks' },
   { id: 'invite-tracker.create-invite', method: 'POST', path: `${base}/invites`, access: 'client', file: file('create-invite'), summary: 'Create an invite on the platform' },
   { id: 'invite-tracker.delete-invite', method: 'DELETE', path: `${base}/invites`, access: 'client', file: file('delete-invite'), summary: 'Delete an invite on the platform' },
@@ -17,6 +23,5 @@ export const routes: Route[] = [
   { id: 'invite-tracker.invite-deleted', method: 'POST', path: `${base}/events/invite/delete`, access: 'internal', file: file('invite-deleted'), summary: 'An invite was deleted on the platform' },
   { id: 'invite-tracker.join-check', method: 'POST', path: `${base}/events/join/check-invite`, access: 'internal', file: file('join-check'), summary: 'A member joined: attribute the join' },
   { id: 'invite-tracker.leave-check', method: 'POST', path: `${base}/events/leave/check-invite`, access: 'internal', file: file('leave-check'), summary: 'A member left' },
-  { id: 'invite-tracker.privacy-get-user-entries', method: 'GET', path: `${base}/privacy/get-user-entries`, access: 'internal', file: file('privacy-get-user-entries'), summary: "Count a member's invite uses and invites" },
-  { id: 'invite-tracker.privacy-delete-user-entries', method: 'DELETE', path: `${base}/privacy/delete-user-entries`, access: 'internal', file: file('privacy-delete-user-entries'), summary: "Delete a member's invite uses and ownership" },
+  ...basics.privacy,
 ];

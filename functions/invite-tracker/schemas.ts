@@ -87,5 +87,3 @@ export const DeleteInviteBody = z.object({ guild_id: snowflake, invite_code: own
 export const InviteEventBody = z.object({ guild_id: snowflake, invite_code: code });
 export const InviteCreatedBody = z.object({ guild_id: snowflake, invite_code: code, channel_id: snowflake });
 export const UsesQuery = z.extend(guildQuery, { inviter_id: snowflake });
-export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

@@ -2,7 +2,7 @@
  * The privacy pair (contract 5): how many stored references a member has in
  * the guild's polls (each vote, each poll they own), and deleting them: their
  * votes go (counts follow, messages re-render) and their ownership is
- * forgotten. The module keeps no names, so the name counts are 0.
+ * forgotten. The module keeps no names.
  */
 import { requestRefresh } from './lifecycle.js';
 import { PollType, votesIn } from './model.js';
@@ -13,7 +13,7 @@ export async function countMemberEntries(guildId: string, memberId: string) {
   const votes = await votersOfMember(guildId, polls.map((p) => p.poll_id), memberId);
   const voteCount = [...votes.values()].reduce((sum, voter) => sum + votesIn(voter.votes), 0);
   const owned = polls.filter((p) => p.poll_owner_id === memberId).length;
-  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: voteCount + owned };
+  return voteCount + owned;
 }
 
 export async function deleteMemberEntries(guildId: string, memberId: string) {
@@ -30,7 +30,5 @@ export async function deleteMemberEntries(guildId: string, memberId: string) {
   }
   let owned = 0;
   for (const poll of polls) if (poll.poll_owner_id === memberId && (await clearOwner(guildId, poll.poll_id, memberId))) owned++;
-  return {
-    message: `Removed ${removedVotes} vote${removedVotes === 1 ? '' : 's'} of member ${memberId} and forgot them as the owner of ${owned} poll${owned === 1 ? '' : 's'} in guild ${guildId}.`,
-  };
+  return `Removed ${removedVotes} vote${removedVotes === 1 ? '' : 's'} of member ${memberId} and forgot them as the owner of ${owned} poll${owned === 1 ? '' : 's'} in guild ${guildId}.`;
 }

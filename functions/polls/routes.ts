@@ -1,16 +1,22 @@
 import type { Route } from '../../shared/http/route.js';
-import { moduleStateRoutes } from '../module-state/routes.js';
+import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
 
 const base = '/modules/polls';
 const file = (name: string) => `functions/polls/${name}.ts`;
+
+const basics = moduleBasicsRoutes('polls', {
+  getSettings: "A guild's poll settings",
+  updateSettings: "Change a guild's poll settings",
+  deleteSettings: { summary: 'Remove all poll data of a guild and reset the module', path: '/settings/delete' },
+  privacyGetUserEntries: "Count a member's votes and owned polls",
+  privacyDeleteUserEntries: "Delete a member's votes and owner references",
+});
 
 export const routes: Route[] = [
   ...moduleStateRoutes('polls'),
   { id: 'polls.handler-home', method: 'GET', path: `${base}/handler`, access: 'public', file: 'functions/module-state/home.ts', summary: 'Home of the polls scheduling handler' },
 
-  { id: 'polls.get-settings', method: 'GET', path: `${base}/settings`, access: 'client', file: file('get-settings'), summary: "A guild's poll settings" },
-  { id: 'polls.update-settings', method: 'PUT', path: `${base}/settings`, access: 'client', file: file('update-settings'), summary: "Change a guild's poll settings" },
-  { id: 'polls.delete-settings', method: 'DELETE', path: `${base}/settings/delete`, access: 'client', file: file('delete-settings'), summary: 'Remove all poll data of a guild and reset the module' },
+  ...basics.settings,
 
   { id: 'polls.list-polls', method: 'GET', path: `${base}/entries`, access: 'client', file: file('list-polls'), summary: "A guild's polls, newest first" },
   { id: 'polls.create-poll', method: 'POST', path: `${base}/entries`, access: 'client', file: file('create-poll'), summary: 'Create a poll in a channel' },
@@ -34,6 +40,5 @@ export const routes: Route[] = [
   { id: 'polls.handler-vote', method: 'POST', path: `${base}/handler/vote`, access: 'internal', file: file('handler-vote'), summary: 'Vote on a poll directly' },
   { id: 'polls.handler-delete', method: 'DELETE', path: `${base}/handler/delete`, access: 'internal', file: file('handler-delete'), summary: 'Delete a poll directly' },
 
-  { id: 'polls.privacy-get-user-entries', method: 'GET', path: `${base}/privacy/get-user-entries`, access: 'internal', file: file('privacy-get-user-entries'), summary: "Count a member's votes and owned polls" },
-  { id: 'polls.privacy-delete-user-entries', method: 'DELETE', path: `${base}/privacy/delete-user-entries`, access: 'internal', file: file('privacy-delete-user-entries'), summary: "Delete a member's votes and owner references" },
+  ...basics.privacy,
 ];

@@ -247,9 +247,6 @@ export const SettingsBody = z
     }),
   );
 
-export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyBody = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-
 /* The answers (contract 6: exactly these fields). */
 
 export const PollSettingsRecord = meta(

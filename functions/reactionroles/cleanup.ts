@@ -2,7 +2,7 @@
  * Removing the module's data: panels whose message or channel is gone, all
  * of a guild's data (module delete), and a member's references (privacy).
  */
-import { requireEnabledWhile, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
+import { requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
 import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
 import { deleteAll, findChannelPanels, getPanel, listMemberClaims, listModuleItems, listPanelClaims, MessageEntity } from './store.js';
 
@@ -37,12 +37,11 @@ async function messagePanel(guildId: string, channelId: string, messageId: strin
 }
 
 /**
- * Deletes every panel, entry and claim of the guild and resets the module
- * (disabled, as never enabled); works in any module state. The panels'
- * messages stay on the platform: this removes data, not messages.
+ * What the module delete removes once the module is reset: every panel,
+ * entry and claim of the guild. The panels' messages stay on the platform:
+ * this removes data, not messages.
  */
 export async function deleteModuleData(guildId: string) {
-  await resetModule(guildId, MODULE);
   const { panels, claims } = await listModuleItems(guildId);
   await deleteAll(panels, claims);
   return removed(panels);
@@ -51,14 +50,12 @@ export async function deleteModuleData(guildId: string) {
 /** How many stored records refer to the member: their claims (the module keeps no names). */
 export async function countMemberReferences(guildId: string, memberId: string) {
   const claims = await listMemberClaims(guildId, memberId);
-  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: claims.length };
+  return claims.length;
 }
 
 /** Deletes the member's claims; roles already granted stay with the member. */
 export async function deleteMemberReferences(guildId: string, memberId: string) {
   const claims = await listMemberClaims(guildId, memberId);
   await deleteAll([], claims);
-  return {
-    message: `Deleted ${claims.length} reaction-role claim${claims.length === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}; roles already granted stay with the member.`,
-  };
+  return `Deleted ${claims.length} reaction-role claim${claims.length === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}; roles already granted stay with the member.`;
 }

@@ -1,14 +1,20 @@
 import type { Route } from '../../shared/http/route.js';
-import { moduleStateRoutes } from '../module-state/routes.js';
+import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
 
 const base = '/modules/reactionroles';
 const panel = `${base}/panel/{reactionrole_panel_id}`;
 const entry = `${panel}/entries/{reactionrole_entry_id}`;
 const file = (operation: string) => `functions/reactionroles/${operation}.ts`;
 
+const basics = moduleBasicsRoutes('reactionroles', {
+  deleteSettings: { summary: 'Delete every panel, entry and claim of a guild and reset the module', operation: 'delete-module', path: '/delete' },
+  privacyGetUserEntries: { summary: 'Count the records referring to a member', operation: 'privacy-get' },
+  privacyDeleteUserEntries: { summary: "Delete a member's claims", operation: 'privacy-delete' },
+});
+
 export const routes: Route[] = [
   ...moduleStateRoutes('reactionroles'),
-  { id: 'reactionroles.delete-module', method: 'DELETE', path: `${base}/delete`, access: 'client', file: file('delete-module'), summary: 'Delete every panel, entry and claim of a guild and reset the module' },
+  ...basics.settings,
   { id: 'reactionroles.list-panels', method: 'GET', path: `${base}/panels`, access: 'client', file: file('list-panels'), summary: "List a guild's reaction-role panels, newest first" },
   { id: 'reactionroles.create-panel', method: 'POST', path: `${base}/panels`, access: 'client', file: file('create-panel'), summary: 'Create a panel: post a new message, or register an existing one as an emoji panel' },
   { id: 'reactionroles.get-panel', method: 'GET', path: panel, access: 'client', file: file('get-panel'), summary: 'Get a panel' },
@@ -21,6 +27,5 @@ export const routes: Route[] = [
   { id: 'reactionroles.edit-entry', method: 'PUT', path: entry, access: 'client', file: file('edit-entry'), summary: "Change an entry's roles, text and description" },
   { id: 'reactionroles.check', method: 'POST', path: `${base}/check`, access: 'internal', file: file('check'), summary: "Handle a member's reaction or component interaction with a panel" },
   { id: 'reactionroles.check-delete', method: 'POST', path: `${base}/panel/check-delete`, access: 'internal', file: file('check-delete'), summary: 'Drop the panels of a deleted message or channel' },
-  { id: 'reactionroles.privacy-get', method: 'GET', path: `${base}/privacy/get-user-entries`, access: 'internal', file: file('get-user-entries'), summary: 'Count the records referring to a member' },
-  { id: 'reactionroles.privacy-delete', method: 'DELETE', path: `${base}/privacy/delete-user-entries`, access: 'internal', file: file('delete-user-entries'), summary: "Delete a member's claims" },
+  ...basics.privacy,
 ];

@@ -169,9 +169,6 @@ export const CheckBody = meta(
 
 export const CheckDeleteBody = z.object({ guild_id: snowflake, channel_id: snowflake, message_id: nullableSnowflake });
 
-export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyBody = PrivacyQuery;
-
 /* The answers (contract 6: exactly these fields). */
 
 export const PanelRecord = meta(

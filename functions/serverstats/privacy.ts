@@ -3,7 +3,7 @@
  * member (`user_id`, `member_id`, `author_id`, `triggering_user_id`: all
  * filed under the member's gsi1 partition, every family at once), their open
  * presence and voice sessions, and starboard entries of their messages. The
- * module keeps no names, so the name counts are 0.
+ * module keeps no names.
  */
 import { starboardEntriesOfAuthor, starboardKeys } from './starboard-store.js';
 import { keyOf } from '../../shared/db/batch.js';
@@ -23,7 +23,7 @@ async function memberRecordKeys(guildId: string, memberId: string): Promise<Key[
 
 export async function countMemberEntries(guildId: string, memberId: string) {
   const [records, entries] = await Promise.all([memberRecordKeys(guildId, memberId), starboardEntriesOfAuthor(guildId, memberId)]);
-  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: records.length + entries.length };
+  return records.length + entries.length;
 }
 
 export async function deleteMemberEntries(guildId: string, memberId: string) {
@@ -34,7 +34,5 @@ export async function deleteMemberEntries(guildId: string, memberId: string) {
   ]);
   await deleteKeys([...records, ...sessions, ...starboardKeys(entries)]);
   const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-  return {
-    message: `Removed ${n(records.length, 'statistic record', 'statistic records')} and ${n(entries.length, 'starboard entry', 'starboard entries')} of member ${memberId} in guild ${guildId}.`,
-  };
+  return `Removed ${n(records.length, 'statistic record', 'statistic records')} and ${n(entries.length, 'starboard entry', 'starboard entries')} of member ${memberId} in guild ${guildId}.`;
 }

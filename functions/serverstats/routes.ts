@@ -1,5 +1,5 @@
 import type { Route } from '../../shared/http/route.js';
-import { moduleStateRoutes } from '../module-state/routes.js';
+import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
 import { FAMILIES, familyRoute } from './families.js';
 
 const base = '/modules/serverstats';
@@ -18,11 +18,17 @@ const statsRoutes: Route[] = FAMILIES.flatMap((family) => {
   return routes;
 });
 
+const basics = moduleBasicsRoutes('serverstats', {
+  getSettings: "A guild's serverstats settings",
+  updateSettings: "Change a guild's serverstats settings",
+  deleteSettings: 'Remove all serverstats data of a guild and reset the module',
+  privacyGetUserEntries: "Count a member's statistic records and starboard entries",
+  privacyDeleteUserEntries: "Delete a member's statistic records and starboard entries",
+});
+
 export const routes: Route[] = [
   ...moduleStateRoutes('serverstats'),
-  { id: 'serverstats.get-settings', method: 'GET', path: `${base}/settings`, access: 'client', file: file('get-settings'), summary: "A guild's serverstats settings" },
-  { id: 'serverstats.update-settings', method: 'PUT', path: `${base}/settings`, access: 'client', file: file('update-settings'), summary: "Change a guild's serverstats settings" },
-  { id: 'serverstats.delete-settings', method: 'DELETE', path: `${base}/settings`, access: 'client', file: file('delete-settings'), summary: 'Remove all serverstats data of a guild and reset the module' },
+  ...basics.settings,
   { id: 'serverstats.list-counters', method: 'GET', path: `${base}/counters`, access: 'client', file: file('list-counters'), summary: "A guild's counters" },
   { id: 'serverstats.create-counter', method: 'POST', path: `${base}/counters`, access: 'client', file: file('create-counter'), summary: 'Create a counter channel' },
   { id: 'serverstats.get-counter', method: 'GET', path: `${base}/counters/{counter_id}`, access: 'client', file: file('get-counter'), summary: 'One counter' },
@@ -42,6 +48,5 @@ export const routes: Route[] = [
     summary: 'A message was deleted: was it starred or a starboard post',
   },
   ...statsRoutes,
-  { id: 'serverstats.privacy-get-user-entries', method: 'GET', path: `${base}/privacy/get-user-entries`, access: 'internal', file: file('privacy-get-user-entries'), summary: "Count a member's statistic records and starboard entries" },
-  { id: 'serverstats.privacy-delete-user-entries', method: 'DELETE', path: `${base}/privacy/delete-user-entries`, access: 'internal', file: file('privacy-delete-user-entries'), summary: "Delete a member's statistic records and starboard entries" },
+  ...basics.privacy,
 ];

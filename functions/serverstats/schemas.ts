@@ -84,15 +84,6 @@ export const DeletedAnswer = z.object({
   starboard_entries: z.array(StarboardEntryRecord),
 });
 
-export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyBody = PrivacyQuery;
-export const PrivacyCounts = z.object({
-  username: z.int(),
-  display_name: z.int(),
-  global_name: z.int(),
-  nickname: z.int(),
-  id: z.int(),
-});
 export const MessageAnswer = z.object({ message: z.string() });
 
 export const CounterPath = z.object({ counter_id: z.string().check(z.minLength(1), z.maxLength(64)) });

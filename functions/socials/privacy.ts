@@ -4,9 +4,9 @@
  * every count is 0 and there is nothing to delete, and the answers say so.
  */
 export function countMemberEntries() {
-  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: 0 };
+  return 0;
 }
 
 export function deleteMemberEntries(guildId: string, memberId: string) {
-  return { message: `The socials module keeps no member data: nothing of member ${memberId} is stored for guild ${guildId}.` };
+  return `The socials module keeps no member data: nothing of member ${memberId} is stored for guild ${guildId}.`;
 }

@@ -1,5 +1,5 @@
 import type { Route } from '../../shared/http/route.js';
-import { moduleStateRoutes } from '../module-state/routes.js';
+import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
 import { KIND_LIST } from './kinds.js';
 import { SOCIALS_BASE as base, entriesPath, sendPath } from './paths.js';
 
@@ -13,18 +13,23 @@ const entryRoutes: Route[] = KIND_LIST.flatMap(({ kind, field }) => [
   { id: `socials.send-${kind}`, method: 'POST', path: sendPath(kind), access: 'internal', file: file('send-entry'), summary: `Announce one new ${kind} item now` },
 ]);
 
+const basics = moduleBasicsRoutes('socials', {
+  getSettings: "A guild's socials settings",
+  updateSettings: "Change a guild's socials settings",
+  deleteSettings: { summary: 'Remove all socials data of a guild and reset the module', path: '/settings/delete' },
+  privacyGetUserEntries: 'Count the member data the module keeps (none)',
+  privacyDeleteUserEntries: 'Delete the member data the module keeps (none)',
+});
+
 export const routes: Route[] = [
   ...moduleStateRoutes('socials'),
   { id: 'socials.handler-home', method: 'GET', path: `${base}/handler`, access: 'public', file: 'functions/module-state/home.ts', summary: 'Home of the socials scheduling handler' },
-  { id: 'socials.get-settings', method: 'GET', path: `${base}/settings`, access: 'client', file: file('get-settings'), summary: "A guild's socials settings" },
-  { id: 'socials.update-settings', method: 'PUT', path: `${base}/settings`, access: 'client', file: file('update-settings'), summary: "Change a guild's socials settings" },
-  { id: 'socials.delete-settings', method: 'DELETE', path: `${base}/settings/delete`, access: 'client', file: file('delete-settings'), summary: 'Remove all socials data of a guild and reset the module' },
+  ...basics.settings,
   ...entryRoutes,
   { id: 'socials.forum-refresh-filter', method: 'POST', path: `${base}/handler/monitor/forum/refresh-filter`, access: 'internal', file: file('forum-refresh-filter'), summary: 'Make sure a forum community is polled, or no longer' },
   { id: 'socials.stream-refresh-filter', method: 'POST', path: `${base}/handler/monitors/stream/refresh-filter`, access: 'internal', file: file('stream-refresh-filter'), summary: 'Make sure a stream account is polled, or no longer' },
   { id: 'socials.get-uploads-playlist-id', method: 'GET', path: `${base}/handler/monitors/video/get-uploads-playlist-id`, access: 'internal', file: file('get-uploads-playlist-id'), summary: "A video channel's uploads playlist" },
   { id: 'socials.get-meme', method: 'GET', path: `${base}/handler/meme/get`, access: 'internal', file: file('get-meme'), summary: 'A random meme' },
   { id: 'socials.send-meme', method: 'POST', path: `${base}/meme/send`, access: 'client', file: file('send-meme'), summary: 'Edit a message into a random meme' },
-  { id: 'socials.privacy-get-user-entries', method: 'GET', path: `${base}/privacy/get-user-entries`, access: 'internal', file: file('privacy-get-user-entries'), summary: 'Count the member data the module keeps (none)' },
-  { id: 'socials.privacy-delete-user-entries', method: 'DELETE', path: `${base}/privacy/delete-user-entries`, access: 'internal', file: file('privacy-delete-user-entries'), summary: 'Delete the member data the module keeps (none)' },
+  ...basics.privacy,
 ];

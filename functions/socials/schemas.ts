@@ -109,5 +109,3 @@ export const UploadsAnswer = z.object({ uploads_playlist_id: z.string() });
 export const MemeAnswer = z.object({ title: z.string(), url: z.string(), post_link: z.string() });
 export const MemeSendBody = z.object({ guild_id: snowflake, channel_id: channelId, message_id: messageIn('channel_id') });
 
-export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

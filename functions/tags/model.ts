@@ -4,7 +4,7 @@
  * 1..32 characters without spaces, content of 1..2000 characters.
  */
 import * as z from 'zod/mini';
-import { codedInt, messageAnswer, meta, pageFields, privacyCounts, recordId, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { codedInt, messageAnswer, meta, pageFields, recordId, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
 
 export const MODULE = 'tags' as const;
 
@@ -73,4 +73,3 @@ export const TagAnswer = z.object({ entry: TagRecord, entry_names: z.array(TagNa
 export const TagsPageAnswer = z.object({ entries: z.array(TagAnswer), ...pageFields });
 export const DeleteSettingsAnswer = z.object({ entries: z.array(TagRecord), entries_names: z.array(TagNameRecord) });
 export const MessageAnswer = messageAnswer;
-export const PrivacyAnswer = privacyCounts;

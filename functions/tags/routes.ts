@@ -1,13 +1,19 @@
 import type { Route } from '../../shared/http/route.js';
-import { moduleStateRoutes } from '../module-state/routes.js';
+import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
 
 const base = '/modules/tags';
 const file = (name: string) => `functions/tags/${name}.ts`;
 
+const basics = moduleBasicsRoutes('tags', {
+  deleteSettings: 'Remove every tag and name of a guild and reset the module',
+  privacyGetUserEntries: "Count a member's tags",
+  privacyDeleteUserEntries: "Delete a member's tags",
+});
+
 export const routes: Route[] = [
   ...moduleStateRoutes('tags'),
 
-  { id: 'tags.delete-settings', method: 'DELETE', path: `${base}/settings`, access: 'client', file: file('delete-settings'), summary: 'Remove every tag and name of a guild and reset the module' },
+  ...basics.settings,
 
   { id: 'tags.list-entries', method: 'GET', path: `${base}/entries`, access: 'client', file: file('list-entries'), summary: 'Tags with their names, newest first; name= finds the tag holding a name' },
   { id: 'tags.create-entry', method: 'POST', path: `${base}/entries`, access: 'client', file: file('create-entry'), summary: 'Create a tag with 1..10 names unique in the guild' },
@@ -16,6 +22,5 @@ export const routes: Route[] = [
   { id: 'tags.delete-entry', method: 'DELETE', path: `${base}/entries/{entry_id}`, access: 'client', file: file('delete-entry'), summary: 'Delete a tag (owner only); its names are free again' },
   { id: 'tags.send-entry', method: 'POST', path: `${base}/entries/{entry_id}/send`, access: 'internal', file: file('send-entry'), summary: 'Post a tag in a channel or as the answer to an interaction' },
 
-  { id: 'tags.privacy-get-user-entries', method: 'GET', path: `${base}/privacy/get-user-entries`, access: 'internal', file: file('privacy-get-user-entries'), summary: "Count a member's tags" },
-  { id: 'tags.privacy-delete-user-entries', method: 'DELETE', path: `${base}/privacy/delete-user-entries`, access: 'internal', file: file('privacy-delete-user-entries'), summary: "Delete a member's tags" },
+  ...basics.privacy,
 ];

@@ -99,6 +99,3 @@ export const ListTagsQuery = z
 
 export const TagPath = z.object({ entry_id: z.string() });
 export const GuildQuery = z.object({ guild_id: snowflake });
-export const GuildBody = z.object({ guild_id: snowflake });
-export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyBody = PrivacyQuery;

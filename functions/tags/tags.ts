@@ -12,7 +12,7 @@ import { paginate } from '../../shared/db/pagination.js';
 import { nextRecordIdFromBlock, recordIdAhead } from '../../shared/db/record-ids.js';
 import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
 import { mintOrderedId } from '../../shared/ids.js';
-import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
 import { MAX_TAGS, MODULE, type Tag, type TagWithNames, type VisibilityValue } from './model.js';
 import { type ClaimResult, claimNames, planNames, releaseNames } from './names.js';
@@ -197,9 +197,8 @@ async function removeTag(guildId: string, stored: StoredTag): Promise<boolean> {
   return true;
 }
 
-/** `DELETE /settings`: every tag and name of the guild, in any module state. */
-export async function deleteSettings(guildId: string) {
-  await resetModule(guildId, MODULE);
+/** What `DELETE /settings` removes once the module is reset: every tag and name of the guild. */
+export async function removeTags(guildId: string) {
   const removed = await deleteModuleItems(guildId);
   return { entries: removed.map((s) => s.tag), entries_names: removed.flatMap(nameRecords) };
 }
@@ -208,7 +207,7 @@ const ownedBy = async (guildId: string, memberId: string) => (await listTags(gui
 
 /** Privacy: the member's tags are counted under `id`; the module keeps no names of members. */
 export async function countMemberEntries(guildId: string, memberId: string) {
-  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: (await ownedBy(guildId, memberId)).length };
+  return (await ownedBy(guildId, memberId)).length;
 }
 
 /** Privacy: the member's tags are deleted (handed to nobody), their names freed. */
@@ -219,5 +218,5 @@ export async function deleteMemberEntries(guildId: string, memberId: string) {
     if (owned.length === 0) break;
     for (const stored of owned) if (await removeTag(guildId, stored)) removed++;
   }
-  return { message: `Deleted ${removed} tag${removed === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}.` };
+  return `Deleted ${removed} tag${removed === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}.`;
 }

@@ -7,11 +7,11 @@ import { deleteVerifications, listVerifications } from './store.js';
 const ofMember = async (guildId: string, memberId: string) => (await listVerifications(guildId)).filter((v) => v.user_id === memberId);
 
 export async function countMemberEntries(guildId: string, memberId: string) {
-  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: (await ofMember(guildId, memberId)).length };
+  return (await ofMember(guildId, memberId)).length;
 }
 
 export async function deleteMemberEntries(guildId: string, memberId: string) {
   const entries = await ofMember(guildId, memberId);
   await deleteVerifications(entries);
-  return { message: `Removed ${entries.length} verification entr${entries.length === 1 ? 'y' : 'ies'} of member ${memberId} in guild ${guildId}.` };
+  return `Removed ${entries.length} verification entr${entries.length === 1 ? 'y' : 'ies'} of member ${memberId} in guild ${guildId}.`;
 }

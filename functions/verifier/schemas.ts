@@ -92,5 +92,3 @@ export const HandleBody = z.object({
 export const WebPath = z.object({ verifier_id: z.string().check(z.minLength(1), z.maxLength(128)) });
 export const WebQuery = z.object({ token: z.optional(z.string().check(z.maxLength(200))) });
 
-export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyCounts = z.object({ username: z.int(), display_name: z.int(), global_name: z.int(), nickname: z.int(), id: z.int() });

@@ -1,25 +1,18 @@
 /**
- * The verifier's settings (contract 11): read, change (only the fields
- * given; a type 2 needs a passphrase; prompts are checked against the
- * platform's limits when stored), and the settings-delete operation.
+ * The verifier's settings (contract 11): a change is checked (a type 2
+ * needs a passphrase; prompts must fit the platform's limits) and a type
+ * change voids the web links issued before it; the settings-delete
+ * operation removes every verification of the guild.
  */
 import { clockNow } from '../../shared/clock.js';
 import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
-import { updateSettings } from '../../shared/modules/settings.js';
 import { templateProblem } from '../../shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
 import { deleteVerifications, listVerifications, verificationRecord } from './store.js';
-import { LINKS_SINCE, MODULE, VerifierType } from './verifier.js';
+import { LINKS_SINCE, VerifierType } from './verifier.js';
 
-export async function getSettings(guildId: string) {
-  return { settings: settingsRecord(guildId, await requireEnabled(guildId, MODULE)) };
-}
-
-export async function changeSettings(guildId: string, input: SettingsInput) {
-  const state = await requireEnabled(guildId, MODULE);
-  const current = state.settings ?? {};
-  const { guild_id: _g, ...changes } = input;
+/** The fields a change stores, once the settings it leaves are valid (422 otherwise). */
+export function storedChanges(_guildId: string, changes: Omit<SettingsInput, 'guild_id'>, current: Record<string, unknown>) {
   const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
   if (Number(next.verifier_type) === VerifierType.Passphrase && !next.verifier_passphrase) {
     throw unprocessable("Field 'verifier_passphrase' is required for verifier_type 2 (passphrase).");
@@ -33,13 +26,11 @@ export async function changeSettings(guildId: string, input: SettingsInput) {
   }
   // A type change voids every web link issued before it (written with the change, on the settings version read).
   const typeChanged = changes.verifier_type !== undefined && Number(changes.verifier_type) !== Number(current.verifier_type ?? VerifierType.Click);
-  const stored = typeChanged ? { ...changes, [LINKS_SINCE]: clockNow() } : changes;
-  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, stored, state)) };
+  return typeChanged ? { ...changes, [LINKS_SINCE]: clockNow() } : changes;
 }
 
-export async function deleteSettings(guildId: string) {
-  const settings = await resetModule(guildId, MODULE);
+export async function removeVerifications(guildId: string) {
   const entries = await listVerifications(guildId);
   await deleteVerifications(entries);
-  return { settings, entries: entries.map(verificationRecord) };
+  return { entries: entries.map(verificationRecord) };
 }

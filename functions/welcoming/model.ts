@@ -144,10 +144,3 @@ export const ResponsesAnswer = z.object({ responses: z.array(ResponseRecord) });
 export const TimedRoleAnswer = z.object({ timedrole: TimedRoleRecord });
 export const TimedRolesAnswer = z.object({ timedroles: z.array(TimedRoleRecord) });
 export const MessageAnswer = z.object({ message: z.string() });
-export const PrivacyAnswer = z.object({
-  username: z.int(),
-  display_name: z.int(),
-  global_name: z.int(),
-  nickname: z.int(),
-  id: z.int(),
-});

@@ -8,10 +8,10 @@ import { memberGrants } from './store.js';
 
 export async function countMemberEntries(guildId: string, memberId: string) {
   const grants = await memberGrants(guildId, memberId);
-  return { username: 0, display_name: 0, global_name: 0, nickname: 0, id: grants.length };
+  return grants.length;
 }
 
 export async function deleteMemberEntries(guildId: string, memberId: string) {
   const removed = (await cancelMemberGrants(guildId, memberId)).length;
-  return { message: `Removed ${removed} timed-role grant${removed === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}.` };
+  return `Removed ${removed} timed-role grant${removed === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}.`;
 }

@@ -1,15 +1,21 @@
 import type { Route } from '../../shared/http/route.js';
-import { moduleStateRoutes } from '../module-state/routes.js';
+import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
 
 const base = '/modules/welcoming';
 const file = (name: string) => `functions/welcoming/${name}.ts`;
 
+const basics = moduleBasicsRoutes('welcoming', {
+  getSettings: "A guild's welcoming settings",
+  updateSettings: 'Change the welcoming settings given non-null',
+  deleteSettings: 'Remove all welcoming data of a guild and reset the module',
+  privacyGetUserEntries: "Count a member's pending timed-role grants",
+  privacyDeleteUserEntries: "Delete a member's timed-role grants",
+});
+
 export const routes: Route[] = [
   ...moduleStateRoutes('welcoming'),
 
-  { id: 'welcoming.get-settings', method: 'GET', path: `${base}/settings`, access: 'client', file: file('get-settings'), summary: "A guild's welcoming settings" },
-  { id: 'welcoming.update-settings', method: 'PUT', path: `${base}/settings`, access: 'client', file: file('update-settings'), summary: 'Change the welcoming settings given non-null' },
-  { id: 'welcoming.delete-settings', method: 'DELETE', path: `${base}/settings`, access: 'client', file: file('delete-settings'), summary: 'Remove all welcoming data of a guild and reset the module' },
+  ...basics.settings,
 
   { id: 'welcoming.list-responses', method: 'GET', path: `${base}/responses`, access: 'client', file: file('list-responses'), summary: 'Welcome and leave responses, newest first' },
   { id: 'welcoming.create-response', method: 'POST', path: `${base}/responses`, access: 'client', file: file('create-response'), summary: 'Add a welcome or leave response' },
@@ -27,6 +33,5 @@ export const routes: Route[] = [
   { id: 'welcoming.check-role-on-join', method: 'POST', path: `${base}/check/role/on-join`, access: 'internal', file: file('check-role-on-join'), summary: 'A member joined: autoroles granted, timed roles scheduled' },
   { id: 'welcoming.check-role-timed', method: 'POST', path: `${base}/check/role/timed`, access: 'internal', file: file('check-role-timed'), summary: 'Grant due timed roles and catch up missed members' },
 
-  { id: 'welcoming.privacy-get-user-entries', method: 'GET', path: `${base}/privacy/get-user-entries`, access: 'internal', file: file('privacy-get-user-entries'), summary: "Count a member's pending timed-role grants" },
-  { id: 'welcoming.privacy-delete-user-entries', method: 'DELETE', path: `${base}/privacy/delete-user-entries`, access: 'internal', file: file('privacy-delete-user-entries'), summary: "Delete a member's timed-role grants" },
+  ...basics.privacy,
 ];

@@ -73,5 +73,3 @@ export const CreateTimedRoleBody = z.object({
   add_after: z.int().check(z.gte(ADD_AFTER_MIN), z.lte(ADD_AFTER_MAX)),
 });
 
-export const PrivacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
-export const PrivacyBody = PrivacyQuery;

@@ -1,11 +1,11 @@
 /**
- * The module's settings (contract 5, 11 and 3.5): read, change only the
- * fields given, and the settings-delete operation, which resets the module
- * and removes its responses, timed roles and pending grants.
+ * The module's settings (contract 5, 11 and 3.5): the settings the checks
+ * read, a change's check of the responses it names, keeping settings off
+ * deleted responses, and what the settings-delete operation removes: the
+ * responses, timed roles and pending grants.
  */
 import { unprocessable } from '../../shared/errors.js';
-import { updateSettings } from '../../shared/modules/settings.js';
-import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
+import { requireEnabled } from '../../shared/modules/state.js';
 import { readModuleState, writeSettings } from '../../shared/modules/store.js';
 import { cancelGuildWork } from './grants.js';
 import { quoted } from './keys.js';
@@ -26,10 +26,6 @@ export async function requireSettings(guildId: string): Promise<WelcomingSetting
   return (await requireEnabled(guildId, MODULE)).settings as unknown as WelcomingSettings;
 }
 
-export async function getSettings(guildId: string) {
-  return { settings: settingsRecord(guildId, await requireEnabled(guildId, MODULE)) };
-}
-
 /** A response a setting names must be one of this guild's responses of the setting's type (422 otherwise). */
 async function checkNamedResponses(guildId: string, changes: SettingsChanges): Promise<void> {
   for (const [type, rule] of Object.entries(RESPONSE_SETTINGS)) {
@@ -44,10 +40,10 @@ async function checkNamedResponses(guildId: string, changes: SettingsChanges): P
   }
 }
 
-export async function changeSettings(guildId: string, changes: SettingsChanges) {
-  const state = await requireEnabled(guildId, MODULE);
+/** The changes as given, once the responses they name are checked. */
+export async function checkedChanges(guildId: string, changes: SettingsChanges) {
   await checkNamedResponses(guildId, changes);
-  return { settings: settingsRecord(guildId, await updateSettings(guildId, MODULE, { ...changes }, state)) };
+  return { ...changes };
 }
 
 /**
@@ -67,12 +63,11 @@ export async function forgetNamedResponse(guildId: string, responseId: string): 
   }
 }
 
-/** Answers what it removed: the settings record (null when there was none), the responses and the timed roles. */
-export async function deleteSettings(guildId: string) {
-  const settings = await resetModule(guildId, MODULE);
+/** Answers what it removed: the responses and the timed roles. */
+export async function removeWelcoming(guildId: string) {
   // The items first: a due grant that runs meanwhile finds its grant gone.
   const removed = await deleteModuleItems(guildId);
   // Without timed roles nothing is due: a catch-up left by timed roles deleted before finds none and ends by itself.
   if (removed.timedRoles.length > 0 || removed.grants.length > 0) await cancelGuildWork(guildId, removed.grants);
-  return { settings, responses: removed.responses.reverse(), timedroles: removed.timedRoles.reverse() };
+  return { responses: removed.responses.reverse(), timedroles: removed.timedRoles.reverse() };
 }

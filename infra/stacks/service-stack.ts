@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { Route } from '../../shared/http/route.js';
+import { type Route, entryOf } from '../../shared/http/route.js';
 import { TABLE } from '../../shared/db/table.js';
 import { AUTHORIZER_FILE, bundleDir } from '../bundles.js';
 import { KEY_ROUTE_IDS } from '../../functions/auth/routes.js';
@@ -36,7 +36,7 @@ export interface ServiceStackProps extends StackProps {
   /** Scheduled work (infra/jobs.ts); its queues, consumers and schedules go in a `Jobs` nested stack. */
   jobs?: readonly Job[];
   /**
-   * The deployment package of a source file. Defaults to the esbuild output
+   * The deployment package of an entry (a source file, or `file#export`: `entryOf`). Defaults to the esbuild output
    * under dist/functions; tests pass a tiny fake bundle instead. Must return
    * a new `Code` per call (an asset belongs to one stack).
    */
@@ -246,7 +246,7 @@ export class ServiceStack extends Stack {
         const endpoint = new RouteEndpoint(stack, {
           route,
           resource: this.paths.resource(resourcePathOf(route.path)),
-          code: codeFor(route.file),
+          code: codeFor(entryOf(route)),
           runtime: runtimes.get(plan.group)!,
           authorizer: route.access === 'public' ? undefined : this.authorizer!.authorizer,
           restApiId: this.api.restApiId,

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Handler } from './endpoint.js';
-import type { Route } from './route.js';
+import { type Entry, type Route, entryOf, splitEntry } from './route.js';
 import type { FamilyHandler } from './route-family.js';
 
 /** The repository root, where route `file`s are relative to. */
@@ -9,14 +9,16 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const loaded = new Map<string, Promise<Handler>>();
 
-function importHandler(file: string): Promise<Handler> {
-  let handler = loaded.get(file);
+function importHandler(entry: string): Promise<Handler> {
+  let handler = loaded.get(entry);
   if (!handler) {
-    handler = import(pathToFileURL(join(ROOT, file)).href).then((mod: { handler?: Handler }) => {
-      if (typeof mod.handler !== 'function') throw new Error(`${file} exports no handler`);
-      return mod.handler;
+    const { file, handler: name } = splitEntry(entry);
+    handler = import(pathToFileURL(join(ROOT, file)).href).then((mod: Record<string, Handler | undefined>) => {
+      const exported = mod[name];
+      if (typeof exported !== 'function') throw new Error(`${file} exports no ${name}`);
+      return exported;
     });
-    loaded.set(file, handler);
+    loaded.set(entry, handler);
   }
   return handler;
 }
@@ -26,8 +28,8 @@ function importHandler(file: string): Promise<Handler> {
  * bundle. Given the route's method and path, its `spec` is that route's own
  * (a file serving a family of routes has one spec per route).
  */
-export async function loadHandler(route: Pick<Route, 'file'> & Partial<Pick<Route, 'method' | 'path'>>): Promise<Handler> {
-  const handler = await importHandler(route.file);
+export async function loadHandler(route: Entry & Partial<Pick<Route, 'method' | 'path'>>): Promise<Handler> {
+  const handler = await importHandler(entryOf(route));
   const family = handler as Partial<FamilyHandler>;
   if (!family.specFor || !route.method || !route.path) return handler;
   const spec = family.specFor({ method: route.method, path: route.path });

@@ -16,8 +16,26 @@ export interface Route {
   access: Access;
   /** The handler file, relative to the repository root; it exports `handler`. */
   file: string;
+  /**
+   * The export of `file` the route's function calls, when not `handler`: a
+   * file declaring the handlers of several routes (a module's basics) is
+   * bundled once per export, so each function carries its own route only.
+   */
+  handler?: string;
   /** One line for the OpenAPI document. */
   summary: string;
+}
+
+/** What a route's function is built from: its file, and the export called when not `handler`. One bundle per entry. */
+export type Entry = Pick<Route, 'file' | 'handler'>;
+
+/** An entry as one string, `file` or `file#export`: what builds, bundle folders and CDK assets are keyed by. */
+export const entryOf = ({ file, handler }: Entry): string => (handler ? `${file}#${handler}` : file);
+
+/** The file and the export of an entry string ({@link entryOf} undone). */
+export function splitEntry(entry: string): { file: string; handler: string } {
+  const at = entry.indexOf('#');
+  return at < 0 ? { file: entry, handler: 'handler' } : { file: entry.slice(0, at), handler: entry.slice(at + 1) };
 }
 
 /** Splits `/a/{b}/c` into segments. */

@@ -230,6 +230,9 @@ export const guildQuery = z.object({ guild_id: snowflake });
 /** The body of a guild-scoped write: `guild_id` (req). */
 export const guildBody = z.object({ guild_id: snowflake });
 
+/** The query (GET) and body (DELETE) of every module's privacy pair: the guild and the member (contract 5). */
+export const privacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
+
 /*
  * Building blocks of success answers (`response`): plain schemas of what the
  * service writes, checked against every answer the tests receive.

@@ -67,6 +67,19 @@ describe('build (fake route list)', () => {
     expect(JSON.parse(out)).toEqual({ atLoad: false, body: 'true', afterUse: true });
   });
 
+  it("bundles a route naming an export of its file as that export alone, called as `handler`", async () => {
+    // What the other export imports is left out too, even a module that does something when loaded.
+    write('functions/a/loud.ts', "(globalThis as Record<string, unknown>).loud = 'the loud module ran';\nexport const shout = (s: string) => s.toUpperCase();\n");
+    write('functions/a/pair.ts', "import { shout } from './loud.js';\nexport const first = async () => ({ statusCode: 200, body: 'first only' });\nexport const second = async () => ({ statusCode: 200, body: shout('second was bundled') });\n");
+    const { bundles } = await buildFunctions({ routes: [{ file: 'functions/a/pair.ts', handler: 'first' }], root, outdir: 'dist/pair' });
+    expect([...bundles.keys()]).toEqual(['functions/a/pair.ts#first']);
+    const bundle = join(root, 'dist/pair/a.pair.first/index.mjs');
+    const text = readFileSync(bundle, 'utf8');
+    expect([text.includes('second was bundled'), text.includes('the loud module ran')]).toEqual([false, false]);
+    const loaded = (await import(pathToFileURL(bundle).href)) as { handler: () => Promise<{ body: string }> };
+    expect((await loaded.handler()).body).toBe('first only');
+  });
+
   it('fails listing every missing handler file', async () => {
     await expect(buildFunctions({ routes: [...routes, { file: 'functions/a/nope.ts' }, { file: 'functions/b/gone.ts' }], root, outdir: 'dist/missing' })).rejects.toThrow(
       /2 handler file\(s\) do not exist:\s+functions\/a\/nope\.ts\s+functions\/b\/gone\.ts/,
@@ -83,6 +96,7 @@ describe('build (fake route list)', () => {
   it('names bundle folders after files, flat', () => {
     expect(bundleKey('functions/polls/create-poll.ts')).toBe('polls.create-poll');
     expect(bundleKey('functions/auth/authorizer.ts')).toBe('auth.authorizer');
+    expect(bundleKey('functions/polls/basics.ts#getSettings')).toBe('polls.basics.getSettings');
     expect(() => bundleKey('../x.ts')).toThrow();
   });
 });

@@ -84,6 +84,25 @@ describe('function bundles', () => {
     expect(source).not.toContain('Entry IDs claimed');
   });
 
+  it("carry of a module's basics (functions/<module>/basics.ts) their own route only, without its success schema", () => {
+    expect(bundles.filter((b) => b.key.startsWith('polls.basics.')).map((b) => b.key).sort()).toEqual(
+      ['deleteSettings', 'getSettings', 'privacyDeleteUserEntries', 'privacyGetUserEntries', 'updateSettings'].map((name) => `polls.basics.${name}`),
+    );
+    // The privacy delete answers 'forgot them as the owner' and refreshes messages at once (SQS); the settings answer documents 'Seconds a closed poll is kept'.
+    const read = (key: string) => readFileSync(join(outdir, key, 'index.mjs'), 'utf8');
+    const settings = read('polls.basics.getSettings');
+    const privacy = read('polls.basics.privacyDeleteUserEntries');
+    expect([settings.includes('polls'), settings.includes('forgot them as the owner'), settings.includes('Seconds a closed poll is kept'), privacy.includes('forgot them as the owner')]).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
+    // Socials keeps no member data: its privacy pair reads no table, whatever its settings routes beside it import.
+    const usesTable = (key: string) => bundles.find((b) => b.key === key)!.inputs.some((input) => packageOf(input) === '@aws-sdk/client-dynamodb');
+    expect([usesTable('socials.basics.privacyGetUserEntries'), usesTable('socials.basics.getSettings')]).toEqual([false, true]);
+  });
+
   it('carry an SDK client other than DynamoDB only through the scheduler (SQS)', () => {
     const found = bundles.flatMap((b) => {
       const clients = new Set(b.inputs.map(packageOf).filter((p): p is string => Boolean(p?.startsWith('@aws-sdk/client-') && p !== '@aws-sdk/client-dynamodb')));
@@ -95,12 +114,12 @@ describe('function bundles', () => {
 
   it('carry the SQS client only where due work is sent at once, and the platform client only where the platform is called or a member is answered', () => {
     // These only write or cancel due work minutes away (shared/scheduler/table-only.ts); the producer sends it.
-    const tableOnly = ['socials.create-entry', 'serverstats.create-counter', 'polls.delete-settings', 'welcoming.delete-settings', 'giveaways.delete-entry'];
+    const tableOnly = ['socials.create-entry', 'serverstats.create-counter', 'polls.basics.deleteSettings', 'welcoming.basics.deleteSettings', 'giveaways.delete-entry'];
     const withQueue = bundles.filter((b) => tableOnly.includes(b.key) && b.inputs.some((input) => packageOf(input) === '@aws-sdk/client-sqs')).map((b) => b.key);
     expect(withQueue).toEqual([]);
     // A vote sends its refresh at once.
     expect(bundles.find((b) => b.key === 'polls.vote')!.inputs.some((input) => packageOf(input) === '@aws-sdk/client-sqs')).toBe(true);
-    const settings = readFileSync(join(outdir, 'polls.get-settings', 'index.mjs'), 'utf8');
+    const settings = readFileSync(join(outdir, 'polls.basics.getSettings', 'index.mjs'), 'utf8');
     const vote = readFileSync(join(outdir, 'polls.vote', 'index.mjs'), 'utf8');
     const joinCheck = readFileSync(join(outdir, 'invite-tracker.join-check', 'index.mjs'), 'utf8');
     // Only endpoints that answer members (answerFailures) carry the interaction webhook; the vanity URL is read by joins only.

@@ -15,7 +15,7 @@ import { type Message, sandboxOf } from '../../helpers/sandbox.js';
 import { pollBody } from '../polls/helpers.js';
 import { panelBody } from '../reactionroles/fixture.js';
 import { statsGuild } from '../serverstats/helpers.js';
-import { socialGuild, sourcesOf, unique, watch } from '../socials/helpers.js';
+import { announced, socialGuild, sourcesOf, unique, watch } from '../socials/helpers.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -119,6 +119,7 @@ describe('one message after the platform fails after storing it', () => {
     await sources.entry(name, { title: 'News', guid: 'n1', link: 'https://example.org/news' });
     await failAfterPosting(channel);
     await pollSource('rss', url);
+    await announced();
     expect((await onlyMessage(channel)).content).toContain('**News**');
   });
 

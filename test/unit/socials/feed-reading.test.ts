@@ -215,9 +215,11 @@ describe('fetching a feed (loopback server)', () => {
     expect(fetched!.items[0]).toMatchObject({ title: cyrillic, link: `${base}/news/article/7` });
   });
 
-  it('reports an ill-formed feed as the source failing, with the reason', async () => {
+  it('reports an ill-formed feed as the source failing, with the reason class, the parser words kept in its cause', async () => {
     const refused = await feedItems(`${base}/broken`).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SourceError);
-    expect((refused as Error).message).toMatch(/is not a feed: it is not well-formed XML \(line 1, column \d+/);
+    // The reason class only: what the parser found stays in the logs, so a 422 cannot tell a caller what a host answered.
+    expect((refused as Error).message).toMatch(/is not a feed \(not well-formed RSS 2\.0 or Atom\)$/);
+    expect(String(((refused as Error).cause as Error | undefined)?.message)).toMatch(/not well-formed XML \(line 1, column \d+/);
   });
 });

@@ -1,7 +1,0 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { guildBody } from '../../shared/http/schemas.js';
-import { DeletedSettingsAnswer } from './schemas.js';
-import { deleteSettings } from './settings.js';
-
-/** Works in any module state: resets the module and removes every giveaway of the guild. */
-export const handler = endpoint({ body: guildBody, response: DeletedSettingsAnswer }, ({ body }) => deleteSettings(body.guild_id));

@@ -1,0 +1,11 @@
+/** The reaction-roles basics (contract 5 and 12): no settings, but the module delete and the privacy pair, served by the endpoints of shared/modules/basics/. */
+import { privacyCountEndpoint, privacyDeleteEndpoint } from '../../shared/modules/basics/privacy.js';
+import { settingsDeleteEndpoint } from '../../shared/modules/basics/settings.js';
+import { countMemberReferences, deleteMemberReferences, deleteModuleData } from './cleanup.js';
+import { RemovedAnswer } from './schemas.js';
+
+/** `DELETE /modules/reactionroles/delete`, in any module state: resets the module and removes every panel, entry and claim. */
+export const deleteSettings = settingsDeleteEndpoint({ response: RemovedAnswer, remove: deleteModuleData });
+export const privacyGetUserEntries = privacyCountEndpoint(countMemberReferences);
+/** The member's claims go; roles already granted stay with the member. */
+export const privacyDeleteUserEntries = privacyDeleteEndpoint(deleteMemberReferences);

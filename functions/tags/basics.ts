@@ -1,0 +1,11 @@
+/** The tags basics (contract 5 and 12): no settings, but the settings-delete operation and the privacy pair, served by the endpoints of shared/modules/basics/. */
+import { privacyCountEndpoint, privacyDeleteEndpoint } from '../../shared/modules/basics/privacy.js';
+import { settingsDeleteEndpoint } from '../../shared/modules/basics/settings.js';
+import { DeleteSettingsAnswer } from './model.js';
+import { countMemberEntries, deleteMemberEntries, removeTags } from './tags.js';
+
+/** Works in any module state: resets the module and removes every tag and name of the guild. */
+export const deleteSettings = settingsDeleteEndpoint({ response: DeleteSettingsAnswer, remove: removeTags });
+export const privacyGetUserEntries = privacyCountEndpoint(countMemberEntries);
+/** The member's tags are deleted. */
+export const privacyDeleteUserEntries = privacyDeleteEndpoint(deleteMemberEntries);

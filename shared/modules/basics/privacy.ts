@@ -1,0 +1,29 @@
+/**
+ * The privacy pair every module has (contract 5), internal and in any module
+ * state: each is one endpoint made here from the function the module
+ * declares in `functions/<module>/basics.ts`, so a module says only how it
+ * counts and removes a member's references. Apart from the settings makers,
+ * so a module that stores nothing of members bundles no store.
+ */
+import { type Handler, endpoint } from '../../http/endpoint.js';
+import { messageAnswer, privacyCounts, privacyQuery } from '../../http/schemas.js';
+
+/**
+ * `GET .../privacy/get-user-entries`, internal, in any module state: `id`
+ * counts the module's records holding the member's ID (what `count`
+ * answers). No module keeps members' names, so each name count is 0.
+ */
+export function privacyCountEndpoint(count: (guildId: string, memberId: string) => Promise<number> | number): Handler {
+  return endpoint({ query: privacyQuery, response: privacyCounts }, async ({ query }) => ({
+    username: 0,
+    display_name: 0,
+    global_name: 0,
+    nickname: 0,
+    id: await count(query.guild_id, query.privacy_member_id),
+  }));
+}
+
+/** `DELETE .../privacy/delete-user-entries`, internal, in any module state: `remove` deletes or anonymises the member's references and says what it did. */
+export function privacyDeleteEndpoint(remove: (guildId: string, memberId: string) => Promise<string> | string): Handler {
+  return endpoint({ body: privacyQuery, response: messageAnswer }, async ({ body }) => ({ message: await remove(body.guild_id, body.privacy_member_id) }));
+}
