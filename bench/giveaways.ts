@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { giveawayKey } from '../functions/giveaways/store.js';
+import { GiveawayEntity } from '../functions/giveaways/store.js';
 import { endGiveaway } from '../functions/giveaways/lifecycle.js';
 import { db } from '../shared/db/client.js';
 import { tableName } from '../shared/db/table.js';
@@ -79,7 +79,7 @@ export async function runGiveawaysBench(): Promise<Row[]> {
     const big = await create(service, guild, '1h');
     for (let i = 0; i < 10; i++) {
       const ids = Array.from({ length: 1000 }, snowflake);
-      await db().send(new UpdateCommand({ TableName: tableName(), Key: giveawayKey(guild, big.entry_id), UpdateExpression: 'ADD participants :m, participant_count :n', ExpressionAttributeValues: { ':m': new Set(ids), ':n': ids.length } }));
+      await db().send(new UpdateCommand({ TableName: tableName(), Key: GiveawayEntity.key({ guildId: guild, entryId: big.entry_id }), UpdateExpression: 'ADD participants :m, participant_count :n', ExpressionAttributeValues: { ':m': new Set(ids), ':n': ids.length } }));
     }
     const counter = countDynamoRequests();
     await endGiveaway(guild, big.entry_id);

@@ -16,7 +16,7 @@ import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
 import { MAX_REROLLS, drawRound, mintSeed, seedHash } from './draw.js';
 import { announceRound, cancelTimers, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
-import { type Giveaway, MAX_ENTRANTS, type Round, addEntrant, deleteGiveaway, getGiveaway, giveawayKey, giveawayOf, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
+import { type Giveaway, MAX_ENTRANTS, type Round, addEntrant, deleteGiveaway, getGiveaway, GiveawayEntity, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
 
 export const MODULE = 'giveaways';
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
@@ -65,7 +65,7 @@ export interface Asker {
 
 /** The giveaway, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadGiveaway(guildId: string, entryId: string): Promise<Giveaway> {
-  return giveawayOf(await requireEnabledRecord(guildId, MODULE, giveawayKey(guildId, entryId), `Guild ${guildId} has no giveaway ${entryId}.`));
+  return GiveawayEntity.parse(await requireEnabledRecord(guildId, MODULE, GiveawayEntity.key({ guildId, entryId }), `Guild ${guildId} has no giveaway ${entryId}.`));
 }
 
 export async function createGiveaway(guildId: string, input: { channel_id: string; giveaway_owner_id: string; prize: string; winner_count: number; end_time: string; description: string | null }) {

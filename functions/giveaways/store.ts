@@ -18,6 +18,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttrib
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
+import { entity } from '../../shared/db/entity.js';
 import { tableName } from '../../shared/db/table.js';
 import { guildKey } from '../../shared/modules/store.js';
 
@@ -56,8 +57,6 @@ export interface Giveaway {
 }
 
 type Item = Record<string, NativeAttributeValue>;
-const PREFIX = 'GIVEAWAY#';
-export const giveawayKey = (guildId: string, entryId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${entryId}` });
 
 /**
  * Giveaways stored before `rounds` kept each round's time held `_rounds`,
@@ -77,22 +76,33 @@ export function giveawayOf(item: Item): Giveaway {
   };
 }
 
+export const GiveawayEntity = entity({
+  name: 'giveaway',
+  prefix: 'GIVEAWAY#',
+  pk: (f: { guildId: string; entryId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.entryId],
+  parse: giveawayOf,
+});
+
 function toItem(g: Giveaway): Item {
   const { entrants, winners, ...rest } = g;
-  const item: Item = { ...giveawayKey(g.guild_id, g.entry_id), entity: 'giveaway', ...rest, giveaway_id: g.entry_id, winners: winners.join(','), participant_count: entrants.length };
+  const item = GiveawayEntity.item(
+    { guildId: g.guild_id, entryId: g.entry_id },
+    { ...rest, giveaway_id: g.entry_id, winners: winners.join(','), participant_count: entrants.length },
+  );
   if (entrants.length) item.participants = new Set(entrants);
   return item;
 }
 
 export async function getGiveaway(guildId: string, entryId: string): Promise<Giveaway | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: giveawayKey(guildId, entryId), ConsistentRead: true }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: GiveawayEntity.key({ guildId, entryId }), ConsistentRead: true }));
   return out.Item ? giveawayOf(out.Item) : null;
 }
 
 export async function listGiveaways(guildId: string): Promise<Giveaway[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PREFIX },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': GiveawayEntity.prefix },
     ScanIndexForward: false,
     ConsistentRead: true,
   });
@@ -131,7 +141,7 @@ export function updateGiveaway(guildId: string, entryId: string, fields: Record<
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: giveawayKey(guildId, entryId),
+        Key: GiveawayEntity.key({ guildId, entryId }),
         UpdateExpression: `SET ${[...sets, '#v = #v + :one'].join(', ')}`,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
@@ -150,7 +160,7 @@ export async function addEntrant(guildId: string, entryId: string, memberId: str
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: giveawayKey(guildId, entryId),
+        Key: GiveawayEntity.key({ guildId, entryId }),
         UpdateExpression: 'ADD participants :m, participant_count :one',
         ConditionExpression: 'attribute_exists(pk) AND #s = :running AND NOT contains(participants, :id) AND participant_count < :max',
         ExpressionAttributeNames: { '#s': 'status' },
@@ -167,7 +177,7 @@ export async function removeEntrant(guildId: string, entryId: string, memberId: 
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: giveawayKey(guildId, entryId),
+        Key: GiveawayEntity.key({ guildId, entryId }),
         UpdateExpression: 'DELETE participants :m ADD participant_count :minus',
         ConditionExpression: 'attribute_exists(pk) AND #s = :running AND contains(participants, :id)',
         ExpressionAttributeNames: { '#s': 'status' },
@@ -192,7 +202,7 @@ export async function dropEntrant(guildId: string, entryId: string, memberId: st
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: giveawayKey(guildId, entryId),
+        Key: GiveawayEntity.key({ guildId, entryId }),
         UpdateExpression: 'DELETE participants :m ADD participant_count :minus',
         ConditionExpression: 'contains(participants, :id)',
         ExpressionAttributeValues: { ':m': new Set([memberId]), ':id': memberId, ':minus': -1 },
@@ -202,6 +212,6 @@ export async function dropEntrant(guildId: string, entryId: string, memberId: st
 }
 
 export async function deleteGiveaway(guildId: string, entryId: string): Promise<Giveaway | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: giveawayKey(guildId, entryId), ReturnValues: 'ALL_OLD' }));
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: GiveawayEntity.key({ guildId, entryId }), ReturnValues: 'ALL_OLD' }));
   return out.Attributes ? giveawayOf(out.Attributes) : null;
 }

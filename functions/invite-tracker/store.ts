@@ -18,11 +18,11 @@ import { deleteKeys } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
+import { entity, partition } from '../../shared/db/entity.js';
 import { tableName } from '../../shared/db/table.js';
 import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
 
 type Item = Record<string, NativeAttributeValue>;
-type Key = { pk: string; sk: string };
 
 export const USE_TTL_SECONDS = 31 * 24 * 3600;
 
@@ -54,30 +54,53 @@ export interface InviteUse {
   counted: boolean;
 }
 
-const INVITE_PREFIX = 'INVITE#';
-const USE_PREFIX = 'INVITEUSE#';
-export const inviteKey = (guildId: string, code: string): Key => ({ pk: guildKey(guildId), sk: `${INVITE_PREFIX}${code}` });
-const vanityKey = (guildId: string): Key => ({ pk: guildKey(guildId), sk: 'INVITEVANITY' });
-const useKey = (use: Pick<InviteUse, 'guild_id' | 'timestamp' | 'id'>): Key => ({ pk: guildKey(use.guild_id), sk: `${USE_PREFIX}${use.timestamp}#${use.id}` });
-export const memberKey = (guildId: string, memberId: string): Key => ({ pk: guildKey(guildId), sk: `INVITEMEMBER#${memberId}` });
-const inviterIndex = (guildId: string, inviterId: string) => `INVUSE#${guildId}#${inviterId}`;
-const memberIndex = (guildId: string, memberId: string) => `INVUSEM#${guildId}#${memberId}`;
-
 /** The record of an item. An invite's own `expires_at` is a date-time string; the table's TTL attribute of a use is a number. */
 const strip = (item: Item) => {
   const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, expires_at, ...rest } = item;
   return typeof expires_at === 'string' || expires_at === null ? { ...rest, expires_at } : rest;
 };
 
+const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
+
+/** Every item of the module in a guild's partition: all their sort keys start with this. */
+const MODULE_PREFIX = 'INVITE';
+
+export const InviteEntity = entity({
+  name: 'invite',
+  prefix: 'INVITE#',
+  pk: inGuild,
+  sk: (f: { guildId: string; code: string }) => [f.code],
+  parse: (item): Invite => strip(item) as Invite,
+});
+/** The vanity URL's uses claimed by joins (`current_uses`). */
+const VanityEntity = entity({ name: 'invite_vanity', prefix: 'INVITEVANITY', pk: inGuild, parse: (item) => Number(item.current_uses) });
+export const UseEntity = entity({
+  name: 'invite_use',
+  prefix: 'INVITEUSE#',
+  pk: (f: Pick<InviteUse, 'guild_id' | 'timestamp' | 'id'>) => guildKey(f.guild_id),
+  sk: (f) => [f.timestamp, String(f.id)],
+  parse: (item): InviteUse => strip(item) as InviteUse,
+});
+/** The member's latest use (`use_sk`), whether its join message was posted, and the join check under way (`pending`). */
+export const MemberLatestEntity = entity({
+  name: 'invite_member_latest',
+  prefix: 'INVITEMEMBER#',
+  pk: inGuild,
+  sk: (f: { guildId: string; memberId: string }) => [f.memberId],
+  parse: (item): Item => item,
+});
+const inviterIndex = partition<[guildId: string, inviterId: string]>('INVUSE#');
+const memberIndex = partition<[guildId: string, memberId: string]>('INVUSEM#');
+
 export async function listInvites(guildId: string): Promise<Invite[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': INVITE_PREFIX }, ConsistentRead: true });
-  return items.map((item) => strip(item) as Invite);
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': InviteEntity.prefix }, ConsistentRead: true });
+  return items.map(InviteEntity.parse);
 }
 
 /** Records an invite the service does not track yet; false when it already does. */
 export function insertInvite(invite: Invite): Promise<boolean> {
   return conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...inviteKey(invite.guild_id, invite.invite_id), entity: 'invite', ...invite }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(new PutCommand({ TableName: tableName(), Item: InviteEntity.item({ guildId: invite.guild_id, code: invite.invite_id }, invite), ConditionExpression: 'attribute_not_exists(pk)' })),
   );
 }
 
@@ -87,7 +110,7 @@ export function claimInviteUse(guildId: string, code: string, n: number): Promis
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: inviteKey(guildId, code),
+        Key: InviteEntity.key({ guildId, code }),
         UpdateExpression: 'SET current_uses = :n',
         ConditionExpression: 'current_uses = :before',
         ExpressionAttributeValues: { ':n': n, ':before': n - 1 },
@@ -103,7 +126,7 @@ export async function updateInvite(guildId: string, code: string, fields: Partia
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: inviteKey(guildId, code),
+        Key: InviteEntity.key({ guildId, code }),
         UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
@@ -115,8 +138,8 @@ export async function updateInvite(guildId: string, code: string, fields: Partia
 
 /** The vanity URL's uses claimed by joins so far. */
 export async function claimedVanityUses(guildId: string): Promise<number | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: vanityKey(guildId), ConsistentRead: true }));
-  return out.Item ? Number(out.Item.current_uses) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: VanityEntity.key({ guildId }), ConsistentRead: true }));
+  return out.Item ? VanityEntity.parse(out.Item) : null;
 }
 
 /** Claims increment `n` of the vanity URL's uses (the first time, records `n - 1` as the baseline). */
@@ -125,7 +148,7 @@ export function claimVanityUse(guildId: string, n: number, first: boolean): Prom
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...vanityKey(guildId), entity: 'invite_vanity', current_uses: n },
+        Item: VanityEntity.item({ guildId }, { current_uses: n }),
         ConditionExpression: first ? 'attribute_not_exists(pk)' : 'current_uses = :before',
         ExpressionAttributeValues: first ? undefined : { ':before': n - 1 },
       }),
@@ -135,7 +158,7 @@ export function claimVanityUse(guildId: string, n: number, first: boolean): Prom
 
 export function setVanityBaseline(guildId: string, uses: number): Promise<boolean> {
   return conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...vanityKey(guildId), entity: 'invite_vanity', current_uses: uses }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(new PutCommand({ TableName: tableName(), Item: VanityEntity.item({ guildId }, { current_uses: uses }), ConditionExpression: 'attribute_not_exists(pk)' })),
   );
 }
 
@@ -146,7 +169,7 @@ export function setVanityBaseline(guildId: string, uses: number): Promise<boolea
  * at once: false when another check claimed it first.
  */
 export function claimJoin(guildId: string, memberId: string, read: Item | null, token: string): Promise<boolean> {
-  const values: Item = { ':t': token, ':now': Date.now(), ':e': 'invite_member_latest', ':ttl': Math.floor(Date.now() / 1000) + USE_TTL_SECONDS };
+  const values: Item = { ':t': token, ':now': Date.now(), ':e': MemberLatestEntity.name, ':ttl': Math.floor(Date.now() / 1000) + USE_TTL_SECONDS };
   let condition = 'attribute_not_exists(pk)';
   if (read) {
     condition = read.use_sk === undefined ? 'attribute_not_exists(use_sk)' : 'use_sk = :sk';
@@ -158,7 +181,7 @@ export function claimJoin(guildId: string, memberId: string, read: Item | null, 
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: memberKey(guildId, memberId),
+        Key: MemberLatestEntity.key({ guildId, memberId }),
         UpdateExpression: 'SET pending = :t, pending_at = :now, entity = :e, expires_at = if_not_exists(expires_at, :ttl)',
         ConditionExpression: condition,
         ExpressionAttributeValues: values,
@@ -173,7 +196,7 @@ export async function releaseJoin(guildId: string, memberId: string, token: stri
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: memberKey(guildId, memberId),
+        Key: MemberLatestEntity.key({ guildId, memberId }),
         UpdateExpression: 'REMOVE pending, pending_at',
         ConditionExpression: 'pending = :t',
         ExpressionAttributeValues: { ':t': token },
@@ -183,24 +206,22 @@ export async function releaseJoin(guildId: string, memberId: string, token: stri
 }
 
 export async function memberPointer(guildId: string, memberId: string): Promise<Item | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: MemberLatestEntity.key({ guildId, memberId }), ConsistentRead: true }));
   return out.Item ?? null;
 }
 
 /** Stores a use and makes it the member's latest (ending the check's claim). */
 export async function insertUse(use: InviteUse): Promise<void> {
-  const item: Item = {
-    ...useKey(use),
-    entity: 'invite_use',
+  const item = UseEntity.item(use, {
     ...use,
     expires_at: Math.floor(Date.parse(use.timestamp) / 1000) + USE_TTL_SECONDS,
     gsi2pk: memberIndex(use.guild_id, use.member_id),
     gsi2sk: use.timestamp,
-  };
+  });
   if (use.inviter_id) Object.assign(item, { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp });
   await db().send(new PutCommand({ TableName: tableName(), Item: item }));
   await db().send(
-    new PutCommand({ TableName: tableName(), Item: { ...memberKey(use.guild_id, use.member_id), entity: 'invite_member_latest', use_sk: item.sk, expires_at: item.expires_at } }),
+    new PutCommand({ TableName: tableName(), Item: MemberLatestEntity.item({ guildId: use.guild_id, memberId: use.member_id }, { use_sk: item.sk, expires_at: item.expires_at }) }),
   );
 }
 
@@ -214,7 +235,7 @@ export async function latestUseOf(guildId: string, memberId: string): Promise<In
 export async function useOfPointer(guildId: string, pointer: Item): Promise<{ use: InviteUse; posted: boolean } | null> {
   if (typeof pointer.use_sk !== 'string') return null;
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: guildKey(guildId), sk: String(pointer.use_sk) }, ConsistentRead: true }));
-  return out.Item ? { use: strip(out.Item) as InviteUse, posted: pointer.join_posted === true } : null;
+  return out.Item ? { use: UseEntity.parse(out.Item), posted: pointer.join_posted === true } : null;
 }
 
 /** Notes that the join message of the member's latest use was posted, so a retried check does not post it again. */
@@ -223,10 +244,10 @@ export async function markJoinPosted(use: InviteUse): Promise<void> {
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: memberKey(use.guild_id, use.member_id),
+        Key: MemberLatestEntity.key({ guildId: use.guild_id, memberId: use.member_id }),
         UpdateExpression: 'SET join_posted = :t',
         ConditionExpression: 'use_sk = :sk',
-        ExpressionAttributeValues: { ':t': true, ':sk': useKey(use).sk },
+        ExpressionAttributeValues: { ':t': true, ':sk': UseEntity.key(use).sk },
       }),
     ),
   );
@@ -234,24 +255,24 @@ export async function markJoinPosted(use: InviteUse): Promise<void> {
 
 export async function markLeft(use: InviteUse): Promise<void> {
   await conditional(() =>
-    db().send(new UpdateCommand({ TableName: tableName(), Key: useKey(use), UpdateExpression: 'SET has_left = :t', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':t': true } })),
+    db().send(new UpdateCommand({ TableName: tableName(), Key: UseEntity.key(use), UpdateExpression: 'SET has_left = :t', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':t': true } })),
   );
 }
 
 /** Uses attributed to an inviter (gsi1), newest first. */
 export async function usesByInviter(guildId: string, inviterId: string): Promise<InviteUse[]> {
   const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': inviterIndex(guildId, inviterId) }, ScanIndexForward: false });
-  return items.map((item) => strip(item) as InviteUse);
+  return items.map(UseEntity.parse);
 }
 
 /** Uses where the member joined (gsi2). */
 export async function usesOfMember(guildId: string, memberId: string): Promise<InviteUse[]> {
   const items = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': memberIndex(guildId, memberId) } });
-  return items.map((item) => strip(item) as InviteUse);
+  return items.map(UseEntity.parse);
 }
 
 export async function deleteUses(uses: InviteUse[]): Promise<void> {
-  await deleteKeys([...uses.map(useKey), ...[...new Set(uses.map((u) => u.member_id))].map((m) => memberKey(uses[0]!.guild_id, m))]);
+  await deleteKeys([...uses.map(UseEntity.key), ...[...new Set(uses.map((u) => u.member_id))].map((m) => MemberLatestEntity.key({ guildId: uses[0]!.guild_id, memberId: m }))]);
 }
 
 /**
@@ -260,11 +281,10 @@ export async function deleteUses(uses: InviteUse[]): Promise<void> {
  * `INVITE`); answers the invites and uses among them (uses newest first).
  */
 export async function deleteModuleItems(guildId: string): Promise<{ invites: Invite[]; uses: InviteUse[] }> {
-  const items = await deleteGuildItems(guildId, 'INVITE');
-  const under = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix)).map(strip);
+  const items = await deleteGuildItems(guildId, MODULE_PREFIX);
   return {
-    invites: under(INVITE_PREFIX) as Invite[],
-    uses: (under(USE_PREFIX) as InviteUse[]).reverse(),
+    invites: items.filter(InviteEntity.holds).map(InviteEntity.parse),
+    uses: items.filter(UseEntity.holds).map(UseEntity.parse).reverse(),
   };
 }
 

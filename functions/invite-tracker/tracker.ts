@@ -40,12 +40,12 @@ import {
   claimedVanityUses,
   insertInvite,
   insertUse,
-  inviteKey,
+  InviteEntity,
   latestUseOf,
   listInvites,
   markJoinPosted,
   markLeft,
-  memberKey,
+  MemberLatestEntity,
   memberPointer,
   releaseJoin,
   setVanityBaseline,
@@ -152,7 +152,7 @@ export async function inviteCreated(guildId: string, code: string, channelId: st
 
 /** `/events/invite/delete`: the invite stays a candidate for 60 s, since a single-use invite disappears on its use. */
 export async function inviteDeleted(guildId: string, code: string) {
-  if (!(await requireEnabledWith(guildId, MODULE, inviteKey(guildId, code)))) return { message: `Invite ${code} was not tracked; nothing to mark.` };
+  if (!(await requireEnabledWith(guildId, MODULE, InviteEntity.key({ guildId, code })))) return { message: `Invite ${code} was not tracked; nothing to mark.` };
   await updateInvite(guildId, code, { _deleted_at: Date.now() });
   return { message: `Invite ${code} is marked deleted.` };
 }
@@ -311,7 +311,7 @@ async function recordJoinOrRelease(guildId: string, memberId: string, settings: 
 /** `/events/join/check-invite` (acting member: who joined). */
 export async function checkJoin(guildId: string, memberId: string) {
   const id = recordIdAhead('invite-tracker.use');
-  const { state, item: pointer } = await requireEnabledWithState(guildId, MODULE, memberKey(guildId, memberId));
+  const { state, item: pointer } = await requireEnabledWithState(guildId, MODULE, MemberLatestEntity.key({ guildId, memberId }));
   const settings = state.settings ?? {};
   let join = await joinRetried(guildId, pointer);
   let postsHere = true;

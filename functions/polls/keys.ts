@@ -12,23 +12,66 @@
  * - Due work (close, delete, message refresh) in the shared scheduler, keyed
  *   `<guild>#<poll_id>`.
  */
+import { entity, partition } from '../../shared/db/entity.js';
 import { guildKey } from '../../shared/modules/store.js';
+import type { AnswerTypeValue, MemberVotes, Poll, PollAnswer, PollStatus, PollTypeValue, Voter } from './model.js';
 
-export const POLL_ENTITY = 'poll';
-export const VOTER_ENTITY = 'poll_voter';
+const nullable = <T>(value: unknown, of: (value: unknown) => T): T | null => (value === null || value === undefined ? null : of(value));
 
-export const POLL_PREFIX = 'POLL#';
-export const pollItemKey = (guildId: string, pollId: string) => ({ pk: guildKey(guildId), sk: `${POLL_PREFIX}${pollId}` });
+/** The fields a poll item may lack (older polls, or never set). */
+const OPTIONAL_FIELDS = ['closed_at', 'language', 'auto_delete', 'rendered_hash'] as const;
 
-export const votersPartition = (guildId: string, pollId: string) => `POLLVOTES#${guildId}#${pollId}`;
-export const VOTER_PREFIX = 'VOTER#';
-export const voterItemKey = (guildId: string, pollId: string, memberId: string) => ({ pk: votersPartition(guildId, pollId), sk: `${VOTER_PREFIX}${memberId}` });
+export const PollEntity = entity({
+  name: 'poll',
+  prefix: 'POLL#',
+  pk: (f: { guildId: string; pollId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.pollId],
+  parse: (item): Poll => {
+    const poll: Poll = {
+      id: Number(item.id),
+      guild_id: String(item.guild_id),
+      poll_id: String(item.poll_id),
+      channel_id: String(item.channel_id),
+      message_id: nullable(item.message_id, String),
+      poll_type: Number(item.poll_type) as PollTypeValue,
+      poll_answer_type: nullable(item.poll_answer_type, (v) => Number(v) as AnswerTypeValue),
+      question: String(item.question),
+      description: nullable(item.description, String),
+      is_multi_select: item.is_multi_select === true,
+      is_anonymous: item.is_anonymous === true,
+      max_votes_per_answer: Number(item.max_votes_per_answer),
+      poll_owner_id: nullable(item.poll_owner_id, String),
+      sent_by_service: item.sent_by_service === true,
+      status: item.status as PollStatus,
+      end_time: Number(item.end_time),
+      delete_at: nullable(item.delete_at, Number),
+      edited_with_results: item.edited_with_results === true,
+      created_at: String(item.created_at),
+      answers: item.answers as PollAnswer[],
+      version: Number(item.version),
+    };
+    for (const field of OPTIONAL_FIELDS) if (item[field] !== undefined) Object.assign(poll, { [field]: item[field] });
+    return poll;
+  },
+});
 
-export const POLL_MESSAGE_ENTITY = 'poll_message';
-/** The pointer from a poll's message to the poll. */
-export const pollMessageKey = (guildId: string, channelId: string, messageId: string) => ({
-  pk: guildKey(guildId),
-  sk: `POLLMSG#${channelId}#${messageId}`,
+/** Voters: one item per member and poll, in the poll's own partition. */
+export const votersPartition = partition<[guildId: string, pollId: string]>('POLLVOTES#');
+export const VoterEntity = entity({
+  name: 'poll_voter',
+  prefix: 'VOTER#',
+  pk: (f: { guildId: string; pollId: string; memberId: string }) => votersPartition(f.guildId, f.pollId),
+  sk: (f) => [f.memberId],
+  parse: (item): Voter => ({ member_id: String(item.member_id), votes: (item.votes as MemberVotes | undefined) ?? {}, version: Number(item.version ?? 0) }),
+});
+
+/** The pointer from a poll's message to the poll (`poll_id`). */
+export const PollMessageEntity = entity({
+  name: 'poll_message',
+  prefix: 'POLLMSG#',
+  pk: (f: { guildId: string; channelId: string; messageId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.channelId, f.messageId],
+  parse: (item) => String(item.poll_id),
 });
 
 /** The scheduler jobs of the module (see `infra/jobs.ts`). */

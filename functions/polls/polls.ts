@@ -14,7 +14,7 @@ import { platform } from '../../shared/platform/client.js';
 import { cancel } from '../../shared/scheduler/index.js';
 import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
 import { requireOwner } from '../../shared/auth/owner.js';
-import { PollJobs, dueKeyOf, pollItemKey } from './keys.js';
+import { PollEntity, PollJobs, dueKeyOf } from './keys.js';
 import { type PollSettings, closePoll, removePoll, scheduleClose, scheduleDelete, settingsOf } from './lifecycle.js';
 import { type Synced, syncPollMessage } from './message.js';
 import { AnswerType, type AnswerTypeValue, type Poll, type PollAnswer, type PollNow, PollType, type PollTypeValue, type Tally, pollRecord, tallyOf } from './model.js';
@@ -46,7 +46,7 @@ async function requirePoll(guildId: string, pollId: string): Promise<Poll> {
 
 /** The poll and the module's settings, when the module is enabled (409 first, then 404): all read in one request. */
 async function requireEnabledPollWithSettings(guildId: string, pollId: string): Promise<{ poll: Poll; settings: PollSettings }> {
-  const { state, item } = await requireEnabledWithState(guildId, MODULE, pollItemKey(guildId, pollId));
+  const { state, item } = await requireEnabledWithState(guildId, MODULE, PollEntity.key({ guildId, pollId }));
   if (!item) throw notFound(pollMissing(guildId, pollId));
   return { poll: pollOf(item)!, settings: settingsOf(state) };
 }
@@ -274,7 +274,7 @@ export interface RegisterInput extends Omit<CreatePollInput, 'poll_duration' | '
  */
 export async function registerPoll(input: RegisterInput): Promise<Record<string, unknown>> {
   const id = recordIdAhead('polls.poll');
-  const { state, item } = await requireEnabledWithState(input.guild_id, MODULE, pollItemKey(input.guild_id, input.poll_id));
+  const { state, item } = await requireEnabledWithState(input.guild_id, MODULE, PollEntity.key({ guildId: input.guild_id, pollId: input.poll_id }));
   if (item) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
   const now = Date.now();
   const endTime = input.end_time * 1000;

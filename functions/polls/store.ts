@@ -16,36 +16,14 @@ import { db } from '../../shared/db/client.js';
 import { isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
+import { type ModuleStateItem, guildKey, moduleStateKey } from '../../shared/modules/store.js';
 import type { DueItem } from '../../shared/scheduler/index.js';
-import {
-  POLL_ENTITY,
-  POLL_PREFIX,
-  VOTER_ENTITY,
-  VOTER_PREFIX,
-  POLL_MESSAGE_ENTITY,
-  pollItemKey,
-  pollMessageKey,
-  voterItemKey,
-  votersPartition,
-} from './keys.js';
+import { type Item, type Key } from '../../shared/db/entity.js';
+import { PollEntity, PollMessageEntity, VoterEntity, votersPartition } from './keys.js';
 import type { MemberVotes, Poll, Voter } from './model.js';
 
-type Item = Record<string, unknown>;
-
-/** Attributes of the item that are bookkeeping, not poll fields. */
-const BOOKKEEPING = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'render_lock', 'render_until'];
-
-export function pollOf(item: Item | null | undefined): Poll | null {
-  if (!item) return null;
-  const poll = { ...item };
-  for (const key of BOOKKEEPING) delete poll[key];
-  return poll as unknown as Poll;
-}
-
-function voterOf(item: Item): Voter {
-  return { member_id: String(item.member_id), votes: (item.votes as MemberVotes | undefined) ?? {}, version: Number(item.version ?? 0) };
-}
+/** A poll item read back (the render lease and other bookkeeping left out), or null for none. */
+export const pollOf = (item: Item | null | undefined): Poll | null => (item ? PollEntity.parse(item) : null);
 
 /** Aliases every attribute name an expression uses, so reserved words (`status`, `language`) need no care. */
 function aliases(fields: string[]): Record<string, string> {
@@ -62,7 +40,7 @@ async function conditional<T>(write: () => Promise<T>): Promise<T | null> {
 }
 
 export async function getPoll(guildId: string, pollId: string): Promise<Poll | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: pollItemKey(guildId, pollId), ConsistentRead: true }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: PollEntity.key({ guildId, pollId }), ConsistentRead: true }));
   return pollOf(out.Item);
 }
 
@@ -76,13 +54,13 @@ export async function getVoteContext(
   guildId: string,
   pollId: string,
   memberId: string,
-  refreshKey: { pk: string; sk: string },
+  refreshKey: Key,
 ): Promise<{ state: ModuleStateItem | null; poll: Poll | null; voter: Voter | null; refresh: DueItem | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, 'polls'), poll: pollItemKey(guildId, pollId), voter: voterItemKey(guildId, pollId, memberId), refresh: refreshKey });
+  const found = await getNamed({ state: moduleStateKey(guildId, 'polls'), poll: PollEntity.key({ guildId, pollId }), voter: VoterEntity.key({ guildId, pollId, memberId }), refresh: refreshKey });
   return {
     state: found.state as ModuleStateItem | null,
     poll: pollOf(found.poll),
-    voter: found.voter && voterOf(found.voter),
+    voter: found.voter && VoterEntity.parse(found.voter),
     refresh: found.refresh as DueItem | null,
   };
 }
@@ -93,18 +71,18 @@ export async function getVoteContext(
  * poll was posted must find it). A pointer whose poll is gone answers null.
  */
 export async function findPollByMessage(guildId: string, channelId: string, messageId: string): Promise<Poll | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: pollMessageKey(guildId, channelId, messageId), ConsistentRead: true }));
-  return out.Item ? getPoll(guildId, String(out.Item.poll_id)) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: PollMessageEntity.key({ guildId, channelId, messageId }), ConsistentRead: true }));
+  return out.Item ? getPoll(guildId, PollMessageEntity.parse(out.Item)) : null;
 }
 
 /** Every poll of a guild (any order). */
 export async function listPolls(guildId: string): Promise<Poll[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': pollItemKey(guildId, '').pk, ':prefix': POLL_PREFIX },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PollEntity.prefix },
     ConsistentRead: true,
   });
-  return items.map((item) => pollOf(item)!);
+  return items.map(PollEntity.parse);
 }
 
 /**
@@ -115,7 +93,7 @@ export async function listPolls(guildId: string): Promise<Poll[]> {
  */
 export async function insertPoll(poll: Poll): Promise<boolean> {
   if (poll.message_id && !(await claimMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id))) return false;
-  const item: Item = { ...pollItemKey(poll.guild_id, poll.poll_id), entity: POLL_ENTITY, ...poll };
+  const item = PollEntity.item({ guildId: poll.guild_id, pollId: poll.poll_id }, poll);
   const done = await conditional(() =>
     db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
   );
@@ -124,8 +102,8 @@ export async function insertPoll(poll: Poll): Promise<boolean> {
 }
 
 async function claimMessage(guildId: string, channelId: string, messageId: string, pollId: string): Promise<boolean> {
-  const key = pollMessageKey(guildId, channelId, messageId);
-  const item: Item = { ...key, entity: POLL_MESSAGE_ENTITY, poll_id: pollId };
+  const key = PollMessageEntity.key({ guildId, channelId, messageId });
+  const item = PollMessageEntity.item({ guildId, channelId, messageId }, { poll_id: pollId });
   const put = (condition: string, values?: Item) =>
     conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values })));
   if ((await put('attribute_not_exists(pk)')) !== null) return true;
@@ -142,7 +120,7 @@ async function releaseMessage(guildId: string, channelId: string, messageId: str
     db().send(
       new DeleteCommand({
         TableName: tableName(),
-        Key: pollMessageKey(guildId, channelId, messageId),
+        Key: PollMessageEntity.key({ guildId, channelId, messageId }),
         ConditionExpression: 'poll_id = :p',
         ExpressionAttributeValues: { ':p': pollId },
       }),
@@ -182,7 +160,7 @@ export async function updatePoll(guildId: string, pollId: string, changes: Parti
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: pollItemKey(guildId, pollId),
+        Key: PollEntity.key({ guildId, pollId }),
         UpdateExpression: expression,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: usedNames,
@@ -200,7 +178,7 @@ export async function clearOwner(guildId: string, pollId: string, memberId: stri
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: pollItemKey(guildId, pollId),
+        Key: PollEntity.key({ guildId, pollId }),
         UpdateExpression: 'SET poll_owner_id = :null ADD #version :one',
         ConditionExpression: 'poll_owner_id = :member',
         ExpressionAttributeNames: { '#version': 'version' },
@@ -221,7 +199,7 @@ export async function takeRenderLease(guildId: string, pollId: string, leaseId: 
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: pollItemKey(guildId, pollId),
+        Key: PollEntity.key({ guildId, pollId }),
         UpdateExpression: 'SET render_lock = :id, render_until = :until',
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(render_until) OR render_until < :now)',
         ExpressionAttributeValues: { ':id': leaseId, ':until': until, ':now': now },
@@ -249,7 +227,7 @@ export async function releaseRenderLease(guildId: string, pollId: string, leaseI
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: pollItemKey(guildId, pollId),
+        Key: PollEntity.key({ guildId, pollId }),
         UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}REMOVE render_lock, render_until`,
         ConditionExpression: 'render_lock = :id',
         ExpressionAttributeValues: values,
@@ -262,25 +240,25 @@ export async function releaseRenderLease(guildId: string, pollId: string, leaseI
 
 /** Deletes the poll item; answers what it held, or null when it was already gone. */
 export async function deletePollItem(guildId: string, pollId: string): Promise<Poll | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: pollItemKey(guildId, pollId), ReturnValues: 'ALL_OLD' }));
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: PollEntity.key({ guildId, pollId }), ReturnValues: 'ALL_OLD' }));
   const poll = pollOf(out.Attributes as Item | undefined);
   if (poll?.message_id) await releaseMessage(guildId, poll.channel_id, poll.message_id, pollId);
   return poll;
 }
 
 export async function getVoter(guildId: string, pollId: string, memberId: string): Promise<Voter | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: voterItemKey(guildId, pollId, memberId), ConsistentRead: true }));
-  return out.Item ? voterOf(out.Item) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: VoterEntity.key({ guildId, pollId, memberId }), ConsistentRead: true }));
+  return out.Item ? VoterEntity.parse(out.Item) : null;
 }
 
 /** Every voter of a poll: the source every count is derived from. */
 export async function listVoters(guildId: string, pollId: string): Promise<Voter[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VOTER_PREFIX },
+    ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VoterEntity.prefix },
     ConsistentRead: true,
   });
-  return items.map(voterOf);
+  return items.map(VoterEntity.parse);
 }
 
 /**
@@ -289,7 +267,7 @@ export async function listVoters(guildId: string, pollId: string): Promise<Voter
  * when someone else changed it first.
  */
 export async function writeVoter(guildId: string, pollId: string, memberId: string, votes: MemberVotes, expectedVersion: number | null): Promise<boolean> {
-  const key = voterItemKey(guildId, pollId, memberId);
+  const key = VoterEntity.key({ guildId, pollId, memberId });
   const condition =
     expectedVersion === null
       ? { ConditionExpression: 'attribute_not_exists(pk)' }
@@ -298,35 +276,33 @@ export async function writeVoter(guildId: string, pollId: string, memberId: stri
     if (expectedVersion === null) return true;
     return (await conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key, ...condition })))) !== null;
   }
-  const item = {
-    ...key,
-    entity: VOTER_ENTITY,
+  const item = VoterEntity.item({ guildId, pollId, memberId }, {
     guild_id: guildId,
     poll_id: pollId,
     member_id: memberId,
     votes,
     version: (expectedVersion ?? 0) + 1,
     updated_at: new Date().toISOString(),
-  };
+  });
   return (await conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ...condition })))) !== null;
 }
 
 /** A member's voter items on several polls of a guild (privacy). */
 export async function votersOfMember(guildId: string, pollIds: readonly string[], memberId: string): Promise<Map<string, Voter>> {
-  const items = await getKeys(pollIds.map((pollId) => voterItemKey(guildId, pollId, memberId)));
-  return new Map(items.map((item) => [String(item.poll_id), voterOf(item)]));
+  const items = await getKeys(pollIds.map((pollId) => VoterEntity.key({ guildId, pollId, memberId })));
+  return new Map(items.map((item) => [String(item.poll_id), VoterEntity.parse(item)]));
 }
 
 /** Deletes one member's voter item (privacy). */
 export async function deleteVoter(guildId: string, pollId: string, memberId: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: voterItemKey(guildId, pollId, memberId) }));
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: VoterEntity.key({ guildId, pollId, memberId }) }));
 }
 
 /** Deletes every voter item of a poll; answers how many. */
 export async function deleteVoters(guildId: string, pollId: string): Promise<number> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VOTER_PREFIX },
+    ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VoterEntity.prefix },
     ProjectionExpression: 'pk, sk',
     ConsistentRead: true,
   });

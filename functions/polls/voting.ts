@@ -14,7 +14,7 @@ import { platform } from '../../shared/platform/client.js';
 import { dueItemKey } from '../../shared/scheduler/keys.js';
 import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
-import { PollJobs, dueKeyOf, pollMessageKey } from './keys.js';
+import { PollJobs, PollMessageEntity, dueKeyOf } from './keys.js';
 import { requestRefresh } from './lifecycle.js';
 import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType, type Voter } from './model.js';
 import { getPoll, getVoteContext, getVoter, writeVoter } from './store.js';
@@ -61,8 +61,8 @@ async function resolvePoll(input: VoteInput): Promise<Resolved> {
   }
   if (input.channelId && input.messageId) {
     // The module state with the message's pointer, then the poll it names.
-    const pointer = await requireEnabledWith(input.guildId, 'polls', pollMessageKey(input.guildId, input.channelId, input.messageId));
-    poll = pointer ? await getPoll(input.guildId, String(pointer.poll_id)) : null;
+    const pointer = await requireEnabledWith(input.guildId, 'polls', PollMessageEntity.key({ guildId: input.guildId, channelId: input.channelId, messageId: input.messageId }));
+    poll = pointer ? await getPoll(input.guildId, PollMessageEntity.parse(pointer)) : null;
   } else {
     await requireEnabled(input.guildId, 'polls');
   }

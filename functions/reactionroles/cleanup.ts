@@ -4,7 +4,7 @@
  */
 import { requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
 import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
-import { deleteAll, findChannelPanels, getPanel, listMemberClaims, listModuleItems, listPanelClaims, messageKey } from './store.js';
+import { deleteAll, findChannelPanels, getPanel, listMemberClaims, listModuleItems, listPanelClaims, MessageEntity } from './store.js';
 
 
 function removed(panels: Panel[]) {
@@ -31,8 +31,8 @@ async function channelPanels(guildId: string, channelId: string): Promise<Panel[
 
 /** The panel on a message (none: empty), the module state read with the message's pointer. */
 async function messagePanel(guildId: string, channelId: string, messageId: string): Promise<Panel[]> {
-  const pointer = await requireEnabledWith(guildId, MODULE, messageKey(guildId, channelId, messageId));
-  const panel = pointer ? await getPanel(guildId, String(pointer.panel_id)) : null;
+  const pointer = await requireEnabledWith(guildId, MODULE, MessageEntity.key({ guildId, channelId, messageId }));
+  const panel = pointer ? await getPanel(guildId, MessageEntity.parse(pointer)) : null;
   return panel ? [panel] : [];
 }
 

@@ -14,7 +14,7 @@ import { removeMemberReaction } from './panel-message.js';
 import { SELECT_CUSTOM_ID, describeTransition, entryIdOfButton } from './render.js';
 import { changeRoles } from './roles.js';
 import { emojiKey, entryEmojiKey } from './rules.js';
-import { getClaim, getPanelAndClaim, messageKey, writeClaim } from './store.js';
+import { MessageEntity, getClaim, getPanelAndClaim, writeClaim } from './store.js';
 
 /** Contract 3.3: a panel matched but no entry did: HTTP 404 with the name Unprocessable Entity. */
 const noMatchingEntry = (reason: string) => new AppError('Unprocessable Entity', reason, { status: 404 });
@@ -152,8 +152,8 @@ async function tidyReactions(panel: Panel, memberId: string, input: CheckInput, 
 
 /** The panel on the message and the member's claim on it: two requests (the module state with the message's pointer, then panel and claim). */
 async function panelAndClaim(guildId: string, memberId: string, input: CheckInput): Promise<{ panel: Panel; claim: Claim | null }> {
-  const pointer = await requireEnabledWith(guildId, MODULE, messageKey(guildId, input.channel_id, input.message_id));
-  const found = pointer ? await getPanelAndClaim(guildId, String(pointer.panel_id), memberId) : null;
+  const pointer = await requireEnabledWith(guildId, MODULE, MessageEntity.key({ guildId, channelId: input.channel_id, messageId: input.message_id }));
+  const found = pointer ? await getPanelAndClaim(guildId, MessageEntity.parse(pointer), memberId) : null;
   if (!found?.panel) throw notFound(`Message ${input.message_id} in channel ${input.channel_id} is not a reaction-role panel of guild ${guildId}.`);
   return { panel: found.panel, claim: found.claim };
 }

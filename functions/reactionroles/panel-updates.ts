@@ -7,7 +7,7 @@ import { databaseFailed, notFound } from '../../shared/errors.js';
 import { requireEnabledRecord } from '../../shared/modules/state.js';
 import { MODULE, type Panel } from './model.js';
 import { syncPanelMessage } from './panel-message.js';
-import { getPanel, panelKey, panelOf, replacePanel } from './store.js';
+import { PanelEntity, getPanel, replacePanel } from './store.js';
 
 /** Attempts of one optimistic write before the table counts as too busy. */
 const MAX_WRITE_ATTEMPTS = 25;
@@ -24,7 +24,7 @@ async function loadPanel(guildId: string, panelId: string): Promise<Panel> {
 
 /** The panel, when the module is enabled (409 otherwise, then 404 for no panel): both read in one request. */
 export async function loadEnabledPanel(guildId: string, panelId: string): Promise<Panel> {
-  return panelOf(await requireEnabledRecord(guildId, MODULE, panelKey(guildId, panelId), panelMissing(guildId, panelId)));
+  return PanelEntity.parse(await requireEnabledRecord(guildId, MODULE, PanelEntity.key({ guildId, panelId }), panelMissing(guildId, panelId)));
 }
 
 /**

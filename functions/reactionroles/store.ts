@@ -18,65 +18,79 @@
  * member's entries of one panel in the claim item (`version`, a random
  * token so a deleted and re-created claim never matches an old read).
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  type NativeAttributeValue,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getNamed } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
+import { type Item, type Key, entity, partition } from '../../shared/db/entity.js';
 import { tableName } from '../../shared/db/table.js';
 import { mintId } from '../../shared/ids.js';
 import { guildKey } from '../../shared/modules/store.js';
-import type { Claim, Panel } from './model.js';
+import type { Claim, Entry, Panel, PanelType } from './model.js';
 
-type Item = Record<string, NativeAttributeValue>;
-type Key = { pk: string; sk: string };
-
-const PANEL_PREFIX = 'RR#PANEL#';
-const CLAIM_PREFIX = 'RR#CLAIM#';
-/** Every item of this module in a guild's partition starts with this. */
-const MODULE_PREFIX = 'RR#';
-const PANEL_ENTITY = 'reactionrole_panel';
-const CLAIM_ENTITY = 'reactionrole_claim';
-const MESSAGE_ENTITY = 'reactionrole_message';
 const GSI = 'gsi1';
 
-export const panelKey = (guildId: string, panelId: string): Key => ({ pk: guildKey(guildId), sk: `${PANEL_PREFIX}${panelId}` });
-const claimsOfPanelPrefix = (panelId: string) => `${CLAIM_PREFIX}${panelId}#`;
-const claimKey = (guildId: string, panelId: string, memberId: string): Key => ({
-  pk: guildKey(guildId),
-  sk: `${claimsOfPanelPrefix(panelId)}${memberId}`,
+const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
+
+export const PanelEntity = entity({
+  name: 'reactionrole_panel',
+  prefix: 'RR#PANEL#',
+  pk: inGuild,
+  sk: (f: { guildId: string; panelId: string }) => [f.panelId],
+  parse: (item): Panel => ({
+    id: Number(item.id),
+    guild_id: String(item.guild_id),
+    panel_id: String(item.panel_id),
+    panel_type: item.panel_type as PanelType,
+    channel_id: String(item.channel_id),
+    message_id: String(item.message_id),
+    is_service_message: item.is_service_message === true,
+    message_content: item.message_content === null || item.message_content === undefined ? null : String(item.message_content),
+    message_is_embed: item.message_is_embed === true,
+    limit_roles_to_one: item.limit_roles_to_one === true,
+    supports_remove: item.supports_remove === true,
+    keep_counter_at_one: item.keep_counter_at_one === true,
+    delete_unrelated_emoji_reactions: item.delete_unrelated_emoji_reactions === true,
+    remove_roles_from_users_on_entry_delete: item.remove_roles_from_users_on_entry_delete === true,
+    created_at: String(item.created_at),
+    entries: item.entries as Entry[],
+    version: Number(item.version),
+  }),
 });
-const MESSAGE_PREFIX = 'RR#MSG#';
-const messagesOfChannelPrefix = (channelId: string) => `${MESSAGE_PREFIX}${channelId}#`;
-export const messageKey = (guildId: string, channelId: string, messageId: string): Key => ({
-  pk: guildKey(guildId),
-  sk: `${messagesOfChannelPrefix(channelId)}${messageId}`,
+
+/** The message a panel is on -> its `panel_id`. */
+export const MessageEntity = entity({
+  name: 'reactionrole_message',
+  prefix: 'RR#MSG#',
+  pk: inGuild,
+  sk: (f: { guildId: string; channelId: string; messageId: string }) => [f.channelId, f.messageId],
+  parse: (item) => String(item.panel_id),
 });
-const memberIndexKey = (guildId: string, memberId: string) => `RR#MEMBER#${guildId}#${memberId}`;
-const memberIndexSort = (panelId: string) => `${CLAIM_PREFIX}${panelId}`;
 
-const BOOKKEEPING = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity'] as const;
+/** A member's entries of one panel; gsi1 lists a member's claims. */
+export const ClaimEntity = entity({
+  name: 'reactionrole_claim',
+  prefix: 'RR#CLAIM#',
+  pk: inGuild,
+  sk: (f: { guildId: string; panelId: string; memberId: string }) => [f.panelId, f.memberId],
+  parse: (item): Claim => ({
+    guild_id: String(item.guild_id),
+    panel_id: String(item.panel_id),
+    member_id: String(item.member_id),
+    entry_ids: item.entry_ids as string[],
+    version: String(item.version),
+  }),
+});
+const memberIndexKey = partition<[guildId: string, memberId: string]>('RR#MEMBER#');
 
-function strip(item: Item): Item {
-  const copy = { ...item };
-  for (const key of BOOKKEEPING) delete copy[key];
-  return copy;
-}
+/** Every item of this module in a guild's partition starts with this. */
+const MODULE_PREFIX = 'RR#';
 
-export const panelOf = (item: Item) => strip(item) as Panel;
-const claimOf = (item: Item) => strip(item) as Claim;
+export const panelOf = PanelEntity.parse;
 
 function panelItem(panel: Panel): Item {
-  return {
-    ...panelKey(panel.guild_id, panel.panel_id),
-    entity: PANEL_ENTITY,
-    ...panel,
-  };
+  return PanelEntity.item({ guildId: panel.guild_id, panelId: panel.panel_id }, panel);
 }
 
 async function put(item: Item, condition: string, values?: Item): Promise<boolean> {
@@ -86,21 +100,21 @@ async function put(item: Item, condition: string, values?: Item): Promise<boolea
 // ---- panels ---------------------------------------------------------------
 
 export async function getPanel(guildId: string, panelId: string): Promise<Panel | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: panelKey(guildId, panelId), ConsistentRead: true }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: PanelEntity.key({ guildId, panelId }), ConsistentRead: true }));
   return out.Item ? panelOf(out.Item) : null;
 }
 
 /** A panel and a member's claim on it, in one consistent batch read. */
 export async function getPanelAndClaim(guildId: string, panelId: string, memberId: string): Promise<{ panel: Panel | null; claim: Claim | null }> {
-  const found = await getNamed({ panel: panelKey(guildId, panelId), claim: claimKey(guildId, panelId, memberId) });
-  return { panel: found.panel && panelOf(found.panel), claim: found.claim && claimOf(found.claim) };
+  const found = await getNamed({ panel: PanelEntity.key({ guildId, panelId }), claim: ClaimEntity.key({ guildId, panelId, memberId }) });
+  return { panel: found.panel && panelOf(found.panel), claim: found.claim && ClaimEntity.parse(found.claim) };
 }
 
 /** Every panel of a guild, in no particular order. */
 export async function listPanels(guildId: string): Promise<Panel[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PANEL_PREFIX },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PanelEntity.prefix },
   });
   return items.map(panelOf);
 }
@@ -112,10 +126,10 @@ export async function listPanels(guildId: string): Promise<Panel[]> {
 export async function findChannelPanels(guildId: string, channelId: string): Promise<Panel[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': messagesOfChannelPrefix(channelId) },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': MessageEntity.under(channelId) },
     ConsistentRead: true,
   });
-  const panels = await Promise.all(items.map((item) => getPanel(guildId, String(item.panel_id))));
+  const panels = await Promise.all(items.map((item) => getPanel(guildId, MessageEntity.parse(item))));
   return panels.filter((panel): panel is Panel => panel !== null);
 }
 
@@ -132,12 +146,12 @@ export async function insertPanel(panel: Panel): Promise<boolean> {
 }
 
 async function claimMessage(panel: Panel): Promise<boolean> {
-  const key = messageKey(panel.guild_id, panel.channel_id, panel.message_id);
-  const item: Item = { ...key, entity: MESSAGE_ENTITY, panel_id: panel.panel_id };
+  const key = MessageEntity.key({ guildId: panel.guild_id, channelId: panel.channel_id, messageId: panel.message_id });
+  const item = MessageEntity.item({ guildId: panel.guild_id, channelId: panel.channel_id, messageId: panel.message_id }, { panel_id: panel.panel_id });
   if (await put(item, 'attribute_not_exists(pk)')) return true;
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   if (!out.Item) return put(item, 'attribute_not_exists(pk)');
-  if (await getPanel(panel.guild_id, String(out.Item.panel_id))) return false;
+  if (await getPanel(panel.guild_id, MessageEntity.parse(out.Item))) return false;
   return put(item, 'panel_id = :old', { ':old': out.Item.panel_id });
 }
 
@@ -147,7 +161,7 @@ async function releaseMessage(panel: Pick<Panel, 'guild_id' | 'panel_id' | 'chan
     await db().send(
       new DeleteCommand({
         TableName: tableName(),
-        Key: messageKey(panel.guild_id, panel.channel_id, panel.message_id),
+        Key: MessageEntity.key({ guildId: panel.guild_id, channelId: panel.channel_id, messageId: panel.message_id }),
         ConditionExpression: 'panel_id = :p',
         ExpressionAttributeValues: { ':p': panel.panel_id },
       }),
@@ -169,7 +183,7 @@ export async function replacePanel(panel: Panel): Promise<Panel | null> {
 
 /** Deletes a panel item; answers what it held, or null when it was already gone. */
 export async function deletePanel(guildId: string, panelId: string): Promise<Panel | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: panelKey(guildId, panelId), ReturnValues: 'ALL_OLD' }));
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: PanelEntity.key({ guildId, panelId }), ReturnValues: 'ALL_OLD' }));
   if (!out.Attributes) return null;
   const panel = panelOf(out.Attributes);
   await releaseMessage(panel);
@@ -179,8 +193,8 @@ export async function deletePanel(guildId: string, panelId: string): Promise<Pan
 // ---- claims ---------------------------------------------------------------
 
 export async function getClaim(guildId: string, panelId: string, memberId: string): Promise<Claim | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: claimKey(guildId, panelId, memberId), ConsistentRead: true }));
-  return out.Item ? claimOf(out.Item) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: ClaimEntity.key({ guildId, panelId, memberId }), ConsistentRead: true }));
+  return out.Item ? ClaimEntity.parse(out.Item) : null;
 }
 
 /**
@@ -189,7 +203,7 @@ export async function getClaim(guildId: string, panelId: string, memberId: strin
  * Answers false when another write came first.
  */
 export async function writeClaim(guildId: string, panelId: string, memberId: string, entryIds: string[], read: Claim | null): Promise<boolean> {
-  const key = claimKey(guildId, panelId, memberId);
+  const key = ClaimEntity.key({ guildId, panelId, memberId });
   if (entryIds.length === 0) {
     if (!read) return true;
     return conditional(() =>
@@ -197,13 +211,7 @@ export async function writeClaim(guildId: string, panelId: string, memberId: str
     );
   }
   const claim: Claim = { guild_id: guildId, panel_id: panelId, member_id: memberId, entry_ids: entryIds, version: mintId() };
-  const item: Item = {
-    ...key,
-    gsi1pk: memberIndexKey(guildId, memberId),
-    gsi1sk: memberIndexSort(panelId),
-    entity: CLAIM_ENTITY,
-    ...claim,
-  };
+  const item = { ...ClaimEntity.item({ guildId, panelId, memberId }, claim), gsi1pk: memberIndexKey(guildId, memberId), gsi1sk: `${ClaimEntity.prefix}${panelId}` };
   return read ? put(item, 'version = :v', { ':v': read.version }) : put(item, 'attribute_not_exists(pk)');
 }
 
@@ -211,10 +219,10 @@ export async function writeClaim(guildId: string, panelId: string, memberId: str
 export async function listPanelClaims(guildId: string, panelId: string): Promise<Claim[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': claimsOfPanelPrefix(panelId) },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': ClaimEntity.under(panelId) },
     ConsistentRead: true,
   });
-  return items.map(claimOf);
+  return items.map(ClaimEntity.parse);
 }
 
 /** Every claim of a member in a guild (through the index). */
@@ -224,7 +232,7 @@ export async function listMemberClaims(guildId: string, memberId: string): Promi
     KeyConditionExpression: 'gsi1pk = :m',
     ExpressionAttributeValues: { ':m': memberIndexKey(guildId, memberId) },
   });
-  return items.map(claimOf);
+  return items.map(ClaimEntity.parse);
 }
 
 // ---- bulk -----------------------------------------------------------------
@@ -237,8 +245,8 @@ export async function listModuleItems(guildId: string): Promise<{ panels: Panel[
     ConsistentRead: true,
   });
   return {
-    panels: items.filter((i) => i.entity === PANEL_ENTITY).map(panelOf),
-    claims: items.filter((i) => i.entity === CLAIM_ENTITY).map(claimOf),
+    panels: items.filter((i) => i.entity === PanelEntity.name).map(PanelEntity.parse),
+    claims: items.filter((i) => i.entity === ClaimEntity.name).map(ClaimEntity.parse),
   };
 }
 
@@ -248,7 +256,7 @@ export function deleteAll(
   claims: Pick<Claim, 'guild_id' | 'panel_id' | 'member_id'>[],
 ): Promise<void> {
   return deleteKeys([
-    ...panels.flatMap((p) => [panelKey(p.guild_id, p.panel_id), messageKey(p.guild_id, p.channel_id, p.message_id)]),
-    ...claims.map((c) => claimKey(c.guild_id, c.panel_id, c.member_id)),
+    ...panels.flatMap((p) => [PanelEntity.key({ guildId: p.guild_id, panelId: p.panel_id }), MessageEntity.key({ guildId: p.guild_id, channelId: p.channel_id, messageId: p.message_id })]),
+    ...claims.map((c) => ClaimEntity.key({ guildId: c.guild_id, panelId: c.panel_id, memberId: c.member_id })),
   ]);
 }

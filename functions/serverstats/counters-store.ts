@@ -11,6 +11,7 @@ import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { keyOf } from '../../shared/db/batch.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
+import { type Key, entity } from '../../shared/db/entity.js';
 import { guildKey } from '../../shared/modules/store.js';
 
 export interface Counter {
@@ -35,13 +36,16 @@ export interface Counter {
   _version: number;
 }
 
-const PREFIX = 'COUNTER#';
-export const counterKey = (guildId: string, counterId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${counterId}` });
-
-export const counterOf = (item: Record<string, NativeAttributeValue>): Counter => {
-  const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
-  return rest as Counter;
-};
+export const CounterEntity = entity({
+  name: 'stat_counter',
+  prefix: 'COUNTER#',
+  pk: (f: { guildId: string; counterId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.counterId],
+  parse: (item: Record<string, NativeAttributeValue>): Counter => {
+    const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
+    return rest as Counter;
+  },
+});
 
 /** The counter's API record (contract 11). */
 export function counterRecord(counter: Counter) {
@@ -54,20 +58,20 @@ const guildItems = (guildId: string, prefix: string) =>
   queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix }, ConsistentRead: true });
 
 /** Counter items as counters, newest first. */
-const newestFirst = (items: Record<string, NativeAttributeValue>[]) => items.map(counterOf).sort((a, b) => b.id - a.id);
+const newestFirst = (items: Record<string, NativeAttributeValue>[]) => items.map(CounterEntity.parse).sort((a, b) => b.id - a.id);
 
 export async function listCounters(guildId: string): Promise<Counter[]> {
-  return newestFirst(await guildItems(guildId, PREFIX));
+  return newestFirst(await guildItems(guildId, CounterEntity.prefix));
 }
 
 export async function getCounter(guildId: string, counterId: string): Promise<Counter | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: counterKey(guildId, counterId), ConsistentRead: true }));
-  return out.Item ? counterOf(out.Item) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: CounterEntity.key({ guildId, counterId }), ConsistentRead: true }));
+  return out.Item ? CounterEntity.parse(out.Item) : null;
 }
 
 /** Writes a new counter (`read` null) or replaces the one read, if it is unchanged; false when another write came first. */
 export async function writeCounter(counter: Counter, read: Counter | null): Promise<boolean> {
-  const item = { ...counterKey(counter.guild_id, counter.counter_id), entity: 'stat_counter', ...counter, _version: (read?._version ?? 0) + 1 };
+  const item = CounterEntity.item({ guildId: counter.guild_id, counterId: counter.counter_id }, { ...counter, _version: (read?._version ?? 0) + 1 });
   return conditional(() =>
     db().send(
       new PutCommand({
@@ -83,8 +87,8 @@ export async function writeCounter(counter: Counter, read: Counter | null): Prom
 
 /** Deletes a counter; answers what it held, or null when it was already gone. */
 export async function deleteCounter(guildId: string, counterId: string): Promise<Counter | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: counterKey(guildId, counterId), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes ? counterOf(out.Attributes) : null;
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: CounterEntity.key({ guildId, counterId }), ReturnValues: 'ALL_OLD' }));
+  return out.Attributes ? CounterEntity.parse(out.Attributes) : null;
 }
 
 /**
@@ -92,7 +96,13 @@ export async function deleteCounter(guildId: string, counterId: string): Promise
  * takes a place only while fewer than `max` are taken, so creates racing
  * for the last place cannot both get it. Deletes give places back.
  */
-const slotsKey = (guildId: string) => ({ pk: guildKey(guildId), sk: 'COUNTERSLOTS' });
+const SlotsEntity = entity({
+  name: 'stat_counter_slots',
+  prefix: 'COUNTERSLOTS',
+  pk: (f: { guildId: string }) => guildKey(f.guildId),
+  parse: (item) => ({ taken: Number(item.taken ?? 0), takenAt: Number(item.taken_at ?? 0) }),
+});
+const slotsKey = (guildId: string) => SlotsEntity.key({ guildId });
 /** The sort-key prefix of the counters (`COUNTER#`) and of their places (`COUNTERSLOTS`). */
 const COUNTER_ITEMS = 'COUNTER';
 
@@ -105,7 +115,7 @@ export async function takeCounterSlot(guildId: string, max: number): Promise<boo
         UpdateExpression: 'ADD #n :one SET entity = :entity, taken_at = :now',
         ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
         ExpressionAttributeNames: { '#n': 'taken' },
-        ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'stat_counter_slots', ':now': Date.now() },
+        ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': SlotsEntity.name, ':now': Date.now() },
       }),
     ),
   );
@@ -150,17 +160,23 @@ export async function repairCounterSlots(guildId: string, seen: number, actual: 
 /** Places taken, and when the last one was taken (epoch ms). */
 export async function countersTaken(guildId: string): Promise<{ taken: number; takenAt: number }> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: slotsKey(guildId), ConsistentRead: true }));
-  return { taken: Number(out.Item?.taken ?? 0), takenAt: Number(out.Item?.taken_at ?? 0) };
+  return SlotsEntity.parse(out.Item ?? {});
 }
 
 /** Every guild with counters has an item in one partition, so a refresh of all guilds needs no scan. */
 const GUILDS_PARTITION = 'COUNTERGUILDS';
+const GuildWithCountersEntity = entity({
+  name: 'stat_counter_guild',
+  prefix: '',
+  pk: (_: { guildId: string }) => GUILDS_PARTITION,
+  sk: (f) => [f.guildId],
+  parse: (item) => String(item.sk),
+});
+const guildWithCountersKey = (guildId: string) => GuildWithCountersEntity.key({ guildId });
 
 export async function noteGuildWithCounters(guildId: string): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { pk: GUILDS_PARTITION, sk: guildId, entity: 'stat_counter_guild' } }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: GuildWithCountersEntity.item({ guildId }, {}) }));
 }
-
-const guildWithCountersKey = (guildId: string) => ({ pk: GUILDS_PARTITION, sk: guildId });
 
 export async function forgetGuildWithCounters(guildId: string): Promise<void> {
   await db().send(new DeleteCommand({ TableName: tableName(), Key: guildWithCountersKey(guildId) }));
@@ -168,7 +184,7 @@ export async function forgetGuildWithCounters(guildId: string): Promise<void> {
 
 export async function guildsWithCounters(): Promise<string[]> {
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': GUILDS_PARTITION }, ConsistentRead: true });
-  return items.map((item) => String(item.sk));
+  return items.map(GuildWithCountersEntity.parse);
 }
 
 /**
@@ -178,9 +194,9 @@ export async function guildsWithCounters(): Promise<string[]> {
  * has none of them, so nothing is written for it. A note a crash left
  * behind is dropped by the refresh, which finds no counters.
  */
-export async function counterData(guildId: string): Promise<{ counters: Counter[]; keys: { pk: string; sk: string }[] }> {
+export async function counterData(guildId: string): Promise<{ counters: Counter[]; keys: Key[] }> {
   const items = await guildItems(guildId, COUNTER_ITEMS);
-  const counters = newestFirst(items.filter((item) => String(item.sk).startsWith(PREFIX)));
+  const counters = newestFirst(items.filter(CounterEntity.holds));
   const keys = items.map(keyOf);
   return { counters, keys: keys.length ? [...keys, guildWithCountersKey(guildId)] : [] };
 }

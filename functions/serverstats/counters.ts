@@ -27,8 +27,7 @@ import {
   takeCounterSlot,
   deleteCounter as deleteCounterItem,
   forgetGuildWithCounters,
-  counterKey,
-  counterOf,
+  CounterEntity,
   getCounter,
   guildsWithCounters,
   listCounters,
@@ -139,7 +138,7 @@ async function makeCounter(guildId: string, categoryId: string, input: CreateCou
 
 /** The counter, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadCounter(guildId: string, counterId: string): Promise<Counter> {
-  return counterOf(await requireEnabledRecord(guildId, MODULE, counterKey(guildId, counterId), `Guild ${guildId} has no counter ${counterId}.`));
+  return CounterEntity.parse(await requireEnabledRecord(guildId, MODULE, CounterEntity.key({ guildId, counterId }), `Guild ${guildId} has no counter ${counterId}.`));
 }
 
 export async function getCounterRecord(guildId: string, counterId: string) {

@@ -18,6 +18,7 @@ import { db } from '../../shared/db/client.js';
 import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
+import { type Key, entity, partition } from '../../shared/db/entity.js';
 import { guildKey } from '../../shared/modules/store.js';
 
 export const ENTRY_LIFETIME_MS = 31 * 24 * 3600 * 1000;
@@ -37,16 +38,26 @@ export interface StarboardEntry {
 }
 
 type Item = Record<string, NativeAttributeValue>;
-const ENTRY_PREFIX = 'STARBOARD#';
-const POST_PREFIX = 'STARPOST#';
-export const entryKey = (guildId: string, messageId: string) => ({ pk: guildKey(guildId), sk: `${ENTRY_PREFIX}${messageId}` });
-const postKey = (guildId: string, postId: string) => ({ pk: guildKey(guildId), sk: `${POST_PREFIX}${postId}` });
-const authorPartition = (guildId: string, authorId: string) => `STARAUTH#${guildId}#${authorId}`;
-
-const fromItem = (item: Item): StarboardEntry => {
-  const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _g, gsi1sk: _s, expires_at: _x, ...rest } = item;
-  return rest as StarboardEntry;
-};
+/** The entry of an original message; gsi1 lists an author's entries. */
+export const StarboardEntity = entity({
+  name: 'starboard_entry',
+  prefix: 'STARBOARD#',
+  pk: (f: { guildId: string; messageId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.messageId],
+  parse: (item: Item): StarboardEntry => {
+    const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _g, gsi1sk: _s, expires_at: _x, ...rest } = item;
+    return rest as StarboardEntry;
+  },
+});
+/** A starboard post -> its `original_message_id` (a deleted post). */
+const PostEntity = entity({
+  name: 'starboard_post',
+  prefix: 'STARPOST#',
+  pk: (f: { guildId: string; postId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.postId],
+  parse: (item) => String(item.original_message_id),
+});
+const authorPartition = partition<[guildId: string, authorId: string]>('STARAUTH#');
 
 /** The entry's API record (contract 11). */
 export function entryRecord(entry: StarboardEntry) {
@@ -58,13 +69,13 @@ const alive = (entry: StarboardEntry, now: number) => Date.parse(entry.monitorin
 
 /** The live entry of an original message, or null (none, or older than 31 days). */
 export async function getEntry(guildId: string, messageId: string, now = Date.now()): Promise<StarboardEntry | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: entryKey(guildId, messageId), ConsistentRead: true }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: StarboardEntity.key({ guildId, messageId }), ConsistentRead: true }));
   return liveEntryOf(out.Item, now);
 }
 
 /** The entry an item holds, if it is still live (younger than 31 days). */
 export function liveEntryOf(item: Item | null | undefined, now = Date.now()): StarboardEntry | null {
-  const entry = item ? fromItem(item) : null;
+  const entry = item ? StarboardEntity.parse(item) : null;
   return entry && alive(entry, now) ? entry : null;
 }
 
@@ -76,14 +87,12 @@ export function liveEntryOf(item: Item | null | undefined, now = Date.now()): St
  */
 export async function claimEntry(entry: StarboardEntry, staleBefore: number): Promise<boolean> {
   const cutoff = new Date(Date.now() - ENTRY_LIFETIME_MS).toISOString();
-  const item: Item = {
-    ...entryKey(entry.guild_id, entry.original_message_id),
-    entity: 'starboard_entry',
+  const item = StarboardEntity.item({ guildId: entry.guild_id, messageId: entry.original_message_id }, {
     gsi1pk: authorPartition(entry.guild_id, entry._author_id),
     gsi1sk: entry.original_message_id,
     expires_at: Math.floor((Date.parse(entry.monitoring_start) + ENTRY_LIFETIME_MS) / 1000),
     ...entry,
-  };
+  });
   return conditional(() =>
     db().send(
       new PutCommand({
@@ -102,7 +111,7 @@ export async function completeEntry(entry: StarboardEntry, postId: string): Prom
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: entryKey(entry.guild_id, entry.original_message_id),
+      Key: StarboardEntity.key({ guildId: entry.guild_id, messageId: entry.original_message_id }),
       UpdateExpression: 'SET starboard_message_id = :post',
       ConditionExpression: '#claim = :claim',
       ExpressionAttributeNames: { '#claim': '_claim' },
@@ -112,7 +121,10 @@ export async function completeEntry(entry: StarboardEntry, postId: string): Prom
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...postKey(entry.guild_id, postId), entity: 'starboard_post', original_message_id: entry.original_message_id, expires_at: Math.floor((Date.parse(entry.monitoring_start) + ENTRY_LIFETIME_MS) / 1000) },
+      Item: PostEntity.item(
+        { guildId: entry.guild_id, postId },
+        { original_message_id: entry.original_message_id, expires_at: Math.floor((Date.parse(entry.monitoring_start) + ENTRY_LIFETIME_MS) / 1000) },
+      ),
     }),
   );
 }
@@ -123,7 +135,7 @@ export async function setStarCount(guildId: string, messageId: string, count: nu
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: entryKey(guildId, messageId),
+        Key: StarboardEntity.key({ guildId, messageId }),
         UpdateExpression: 'SET star_count = :n',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':n': count },
@@ -136,40 +148,40 @@ export async function setStarCount(guildId: string, messageId: string, count: nu
 
 /** The original message a starboard post was made for, or null. */
 export async function originalOfPost(guildId: string, postId: string): Promise<string | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: postKey(guildId, postId), ConsistentRead: true }));
-  return out.Item ? String(out.Item.original_message_id) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: PostEntity.key({ guildId, postId }), ConsistentRead: true }));
+  return out.Item ? PostEntity.parse(out.Item) : null;
 }
 
 /** Removes an entry (if it is still there) and its post pointer; answers what it held. */
 export async function removeEntry(guildId: string, messageId: string): Promise<StarboardEntry | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: entryKey(guildId, messageId), ReturnValues: 'ALL_OLD' }));
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: StarboardEntity.key({ guildId, messageId }), ReturnValues: 'ALL_OLD' }));
   if (!out.Attributes) return null;
-  const entry = fromItem(out.Attributes);
-  if (entry.starboard_message_id) await db().send(new DeleteCommand({ TableName: tableName(), Key: postKey(guildId, entry.starboard_message_id) }));
+  const entry = StarboardEntity.parse(out.Attributes);
+  if (entry.starboard_message_id) await db().send(new DeleteCommand({ TableName: tableName(), Key: PostEntity.key({ guildId, postId: entry.starboard_message_id }) }));
   return entry;
 }
 
 export async function listStarboardEntries(guildId: string): Promise<StarboardEntry[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': ENTRY_PREFIX },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': StarboardEntity.prefix },
     ConsistentRead: true,
   });
-  return items.map(fromItem).sort((a, b) => b.id - a.id);
+  return items.map(StarboardEntity.parse).sort((a, b) => b.id - a.id);
 }
 
 /** The entries of a member's messages (gsi1; privacy). */
 export async function starboardEntriesOfAuthor(guildId: string, authorId: string): Promise<StarboardEntry[]> {
   const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': authorPartition(guildId, authorId) } });
-  return items.map(fromItem);
+  return items.map(StarboardEntity.parse);
 }
 
 /** Deletes entries and their post pointers, unconditionally. */
 type EntryKeys = Pick<StarboardEntry, 'guild_id' | 'original_message_id' | 'starboard_message_id'>;
 
 /** The items of these entries: each entry and, once posted, its post's pointer. */
-export function starboardKeys(entries: EntryKeys[]): Record<string, string>[] {
-  return entries.flatMap((e) => [entryKey(e.guild_id, e.original_message_id), ...(e.starboard_message_id ? [postKey(e.guild_id, e.starboard_message_id)] : [])]);
+export function starboardKeys(entries: EntryKeys[]): Key[] {
+  return entries.flatMap((e) => [StarboardEntity.key({ guildId: e.guild_id, messageId: e.original_message_id }), ...(e.starboard_message_id ? [PostEntity.key({ guildId: e.guild_id, postId: e.starboard_message_id })] : [])]);
 }
 
 export function deleteStarboardItems(entries: EntryKeys[]): Promise<void> {

@@ -17,7 +17,7 @@ import {
   claimEntry,
   completeEntry,
   deleteStarboardItems,
-  entryKey,
+  StarboardEntity,
   getEntry,
   listStarboardEntries,
   liveEntryOf,
@@ -175,7 +175,7 @@ export async function checkChannelDeleted(guildId: string, channelId: string) {
 
 /** POST /starboard/check/deleted-message: an original deleted takes its post along; a post deleted drops its entry. */
 export async function checkMessageDeleted(guildId: string, messageId: string) {
-  const { state, item } = await requireEnabledWithState(guildId, MODULE, entryKey(guildId, messageId));
+  const { state, item } = await requireEnabledWithState(guildId, MODULE, StarboardEntity.key({ guildId, messageId }));
   const entry = liveEntryOf(item, 0);
   const settings = state.settings ?? {};
   if (entry) {

@@ -28,20 +28,19 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, typ
 import { deleteKeys, keyOf } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
+import { type Key, entity, partition } from '../../shared/db/entity.js';
 import { tableName } from '../../shared/db/table.js';
 
 export type Item = Record<string, NativeAttributeValue>;
-export type Key = { pk: string; sk: string };
+export type { Key };
 
-const STAT_ENTITY = 'stat_record';
 /** Records live 31 days (contract 3.6). */
 export const RECORD_TTL_SECONDS = 31 * 24 * 3600;
 
-const statPartition = (guildId: string) => `STAT#${guildId}`;
-const memberPartition = (guildId: string, memberId: string) => `STATU#${guildId}#${memberId}`;
-const channelPartition = (guildId: string, channelId: string) => `STATC#${guildId}#${channelId}`;
-const bothPartition = (guildId: string, memberId: string, channelId: string) => `STATUC#${guildId}#${memberId}#${channelId}`;
-const recordSort = (family: string, time: string, id: number) => `${family}#${time}#${String(id).padStart(16, '0')}`;
+const statPartition = partition<[guildId: string]>('STAT#');
+const memberPartition = partition<[guildId: string, memberId: string]>('STATU#');
+const channelPartition = partition<[guildId: string, channelId: string]>('STATC#');
+const bothPartition = partition<[guildId: string, memberId: string, channelId: string]>('STATUC#');
 
 /** Attributes that are keys and bookkeeping, never part of a record. */
 const BOOKKEEPING = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'entity', 'family', 'expires_at'];
@@ -51,6 +50,15 @@ export function recordOfItem(item: Item): Item {
   for (const key of BOOKKEEPING) delete record[key];
   return record;
 }
+
+/** A record: its sort key is its family (lower case, so no family meets the sessions), its time and its padded id. */
+const StatEntity = entity({
+  name: 'stat_record',
+  prefix: '',
+  pk: (f: { guildId: string; family: string; time: string; id: number }) => statPartition(f.guildId),
+  sk: (f) => [f.family, f.time, String(f.id).padStart(16, '0')],
+  parse: recordOfItem,
+});
 
 /** What a new record is stored with besides its fields. */
 export interface NewStat {
@@ -66,17 +74,15 @@ export interface NewStat {
 }
 
 /** The key of a record, from what its answer shows. */
-export const statKey = (guildId: string, family: string, time: string, id: number): Key => ({ pk: statPartition(guildId), sk: recordSort(family, time, id) });
+export const statKey = (guildId: string, family: string, time: string, id: number): Key => StatEntity.key({ guildId, family, time, id });
 
 export function statItem(stat: NewStat): Item {
-  const sort = recordSort(stat.family, stat.time, stat.id);
-  const item: Item = {
-    ...statKey(stat.guildId, stat.family, stat.time, stat.id),
-    entity: STAT_ENTITY,
+  const item = StatEntity.item(stat, {
     family: stat.family,
     expires_at: Math.floor(Date.parse(stat.time) / 1000) + RECORD_TTL_SECONDS,
     ...stat.record,
-  };
+  });
+  const sort = String(item.sk);
   if (stat.memberId) Object.assign(item, { gsi1pk: memberPartition(stat.guildId, stat.memberId), gsi1sk: sort });
   if (stat.channelId) Object.assign(item, { gsi2pk: channelPartition(stat.guildId, stat.channelId), gsi2sk: sort });
   if (stat.memberId && stat.channelId) Object.assign(item, { gsi3pk: bothPartition(stat.guildId, stat.memberId, stat.channelId), gsi3sk: sort });
@@ -156,24 +162,34 @@ export interface OpenPresence {
   version: number;
 }
 
-const presenceKey = (guildId: string, memberId: string): Key => ({ pk: statPartition(guildId), sk: `SESSION#${memberId}#PRESENCE` });
-const voiceKey = (guildId: string, channelId: string, memberId: string): Key => ({ pk: statPartition(guildId), sk: `SESSION#${memberId}#VOICE#${channelId}` });
+/** Every open session of a member is under `SESSION#<member>#` in the guild's statistics partition. */
+const SESSION_PREFIX = 'SESSION#';
+const PresenceEntity = entity({
+  name: 'stat_open_presence',
+  prefix: SESSION_PREFIX,
+  pk: (f: { guildId: string; memberId: string }) => statPartition(f.guildId),
+  sk: (f) => [f.memberId, 'PRESENCE'],
+  parse: (item): OpenPresence => ({ activities: (item.activities as OpenActivity[]) ?? [], version: Number(item.version) }),
+});
+const VoiceEntity = entity({
+  name: 'stat_open_voice',
+  prefix: SESSION_PREFIX,
+  pk: (f: { guildId: string; channelId: string; memberId: string }) => statPartition(f.guildId),
+  sk: (f) => [f.memberId, 'VOICE', f.channelId],
+  parse: (item) => ({ time: String(item.time), id: Number(item.id) }),
+});
 
 export async function getOpenPresence(guildId: string, memberId: string): Promise<OpenPresence | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: presenceKey(guildId, memberId), ConsistentRead: true }));
-  return out.Item ? { activities: (out.Item.activities as OpenActivity[]) ?? [], version: Number(out.Item.version) } : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: PresenceEntity.key({ guildId, memberId }), ConsistentRead: true }));
+  return out.Item ? PresenceEntity.parse(out.Item) : null;
 }
 
 /** Replaces the member's open activities if they are still the ones read; false when another recording came first. */
 export async function writeOpenPresence(guildId: string, memberId: string, activities: OpenActivity[], read: OpenPresence | null): Promise<boolean> {
-  const item: Item = {
-    ...presenceKey(guildId, memberId),
-    entity: 'stat_open_presence',
-    member_id: memberId,
-    activities,
-    version: (read?.version ?? 0) + 1,
-    expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS,
-  };
+  const item = PresenceEntity.item(
+    { guildId, memberId },
+    { member_id: memberId, activities, version: (read?.version ?? 0) + 1, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS },
+  );
   return conditional(() =>
     db().send(
       new PutCommand({
@@ -208,7 +224,7 @@ export async function openVoice(guildId: string, channelId: string, memberId: st
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...voiceKey(guildId, channelId, memberId), entity: 'stat_open_voice', member_id: memberId, ...session, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS },
+        Item: VoiceEntity.item({ guildId, channelId, memberId }, { member_id: memberId, ...session, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS }),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),
@@ -217,8 +233,8 @@ export async function openVoice(guildId: string, channelId: string, memberId: st
 
 /** Takes the member's open voice session in a channel away, answering it; null when none was open. */
 export async function closeVoice(guildId: string, channelId: string, memberId: string): Promise<{ time: string; id: number } | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: voiceKey(guildId, channelId, memberId), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes ? { time: String(out.Attributes.time), id: Number(out.Attributes.id) } : null;
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: VoiceEntity.key({ guildId, channelId, memberId }), ReturnValues: 'ALL_OLD' }));
+  return out.Attributes ? VoiceEntity.parse(out.Attributes) : null;
 }
 
 // ---- privacy and settings delete ------------------------------------------------
@@ -258,7 +274,7 @@ export async function memberSessionKeys(guildId: string, memberId: string): Prom
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': statPartition(guildId), ':prefix': `SESSION#${memberId}#` },
+      ExpressionAttributeValues: { ':pk': statPartition(guildId), ':prefix': PresenceEntity.under(memberId) },
       ProjectionExpression: 'pk, sk',
       ConsistentRead: true,
     }),

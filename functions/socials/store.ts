@@ -26,13 +26,13 @@ import { fixedKey } from '../../shared/db/fixed-key.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
+import { type Key, entity, partition } from '../../shared/db/entity.js';
 import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey } from '../../shared/modules/store.js';
+import { ModuleState, deleteGuildItems, guildKey, moduleStateKey } from '../../shared/modules/store.js';
 import { shardOf } from '../../shared/scheduler/keys.js';
 import { KINDS, type Kind } from './kinds.js';
 
 type Item = Record<string, NativeAttributeValue>;
-type Key = { pk: string; sk: string };
 
 export const MARK_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -84,27 +84,100 @@ export const itemMark = (kind: Kind, ident: string, itemKey: string) => `${kind}
 /** The delivery mark of a link (normalised) in a channel, shared by every feed and forum carrying it. */
 export const linkMark = (link: string) => `LINK#${fixedKey(link)}`;
 
-const PREFIX = 'SOCIAL#';
-export const entryPrefix = (kind: Kind, ident?: string) => `${PREFIX}${kind}#${ident === undefined ? '' : `${identKey(kind, ident)}#`}`;
-const entryKey = (guildId: string, kind: Kind, ident: string, channelId: string): Key => ({ pk: guildKey(guildId), sk: `${entryPrefix(kind, ident)}${channelId}` });
-const countKey = (guildId: string, kind: Kind): Key => ({ pk: guildKey(guildId), sk: `SOCIALCOUNT#${kind}` });
-export const sourcePartition = (kind: Kind, ident: string) => `SRC#${kind}#${identKey(kind, ident)}`;
-const sourceKey = (kind: Kind, ident: string): Key => ({ pk: sourcePartition(kind, ident), sk: 'SOURCE' });
-const watcherKey = (kind: Kind, ident: string, guildId: string, channelId: string): Key => ({ pk: sourcePartition(kind, ident), sk: `W#${guildId}#${channelId}` });
+/** Every item of the module in a guild's partition (entries and their counts) has a sort key starting with this. */
+const MODULE_PREFIX = 'SOCIAL';
+const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+
+/** A guild's entry: `under(kind)` lists a kind's, `under(kind, identKey(...))` an identifier's. */
+export const EntryEntity = entity({
+  name: 'social_entry',
+  prefix: 'SOCIAL#',
+  pk: (f: { guildId: string; kind: Kind; ident: string; channelId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.kind, identKey(f.kind, f.ident), f.channelId],
+  parse: (item): Entry => {
+    const kind = item._kind as Kind;
+    return {
+      id: Number(item.id),
+      guild_id: String(item.guild_id),
+      kind,
+      ident: String(item._ident),
+      identifier: String(item[KINDS[kind].field]),
+      target_channel_id: String(item.target_channel_id),
+      mention_everyone: Boolean(item.mention_everyone),
+      created_at: String(item.created_at),
+    };
+  },
+});
+const entryKey = (e: Pick<Entry, 'guild_id' | 'kind' | 'ident' | 'target_channel_id'>) => EntryEntity.key({ guildId: e.guild_id, kind: e.kind, ident: e.ident, channelId: e.target_channel_id });
+/** The guild's places taken for a kind (`taken`). */
+const CountEntity = entity({
+  name: 'social_entry_count',
+  prefix: 'SOCIALCOUNT#',
+  pk: (f: { guildId: string; kind: Kind }) => guildKey(f.guildId),
+  sk: (f) => [f.kind],
+  parse: (item) => Number(item.taken ?? 0),
+});
+
+const sourcePartitionOf = partition<[kind: Kind, identKey: string]>('SRC#');
+/** A source's partition, holding the source and its watchers. */
+export const sourcePartition = (kind: Kind, ident: string) => sourcePartitionOf(kind, identKey(kind, ident));
+const SourceEntity = entity({
+  name: 'social_source',
+  prefix: 'SOURCE',
+  pk: (f: { kind: Kind; ident: string }) => sourcePartition(f.kind, f.ident),
+  parse: (item): Source => ({
+    kind: item.kind as Kind,
+    ident: String(item.ident),
+    identifier: String(item.identifier),
+    seen: (item.seen as string[] | undefined) ?? [],
+    latest: text(item.latest),
+    etag: text(item.etag),
+    last_modified: text(item.last_modified),
+    failures: Number(item.failures ?? 0),
+    next_poll_at: text(item.next_poll_at),
+    uploads_playlist_id: text(item.uploads_playlist_id),
+    live_session: text(item.live_session),
+    live_since: item.live_since === null || item.live_since === undefined ? null : Number(item.live_since),
+    version: Number(item.version),
+  }),
+});
+const WatcherEntity = entity({
+  name: 'social_watcher',
+  prefix: 'W#',
+  pk: (f: { kind: Kind; ident: string; guildId: string; channelId: string }) => sourcePartition(f.kind, f.ident),
+  sk: (f) => [f.guildId, f.channelId],
+  parse: (item): Watcher => ({ guild_id: String(item.guild_id), channel_id: String(item.channel_id), mention_everyone: Boolean(item.mention_everyone) }),
+});
+
 /** Stream accounts are polled in this many shards, each its own job (polling.ts). */
 export const STREAM_SHARDS = 8;
 export const streamShardOf = (account: string) => shardOf(account, STREAM_SHARDS);
-/** The list a source is on: a stream account's shard, or its kind. */
-const kindPartition = (kind: Kind, ident: string) => (kind === 'stream' ? `SRCKIND#stream#${streamShardOf(ident)}` : `SRCKIND#${kind}`);
-const kindKey = (kind: Kind, ident: string): Key => ({ pk: kindPartition(kind, ident), sk: identKey(kind, ident) });
-const playlistKey = (uploads: string): Key => ({ pk: `SRCPLAYLIST#${uploads}`, sk: 'SOURCE' });
-const markKey = (channelId: string, mark: string): Key => ({ pk: `SOCIALPOST#${channelId}`, sk: mark });
-
-const strip = (item: Item, ...keys: string[]) => {
-  const copy = { ...item };
-  for (const key of ['pk', 'sk', 'entity', ...keys]) delete copy[key];
-  return copy;
-};
+const kindList = partition<[kind: Kind] | [kind: 'stream', shard: string]>('SRCKIND#');
+/** The list a source is on: a stream account's shard, or its kind; its sort key is the identifier's key. */
+const SourceOfKindEntity = entity({
+  name: 'social_source_of_kind',
+  prefix: '',
+  pk: (f: { kind: Kind; ident: string }) => (f.kind === 'stream' ? kindList('stream', String(streamShardOf(f.ident))) : kindList(f.kind)),
+  sk: (f) => [identKey(f.kind, f.ident)],
+  parse: (item) => String(item.sk),
+});
+const playlistPartition = partition<[uploads: string]>('SRCPLAYLIST#');
+/** A video channel's uploads playlist -> its handle (`ident`). */
+const PlaylistEntity = entity({
+  name: 'social_playlist',
+  prefix: 'SOURCE',
+  pk: (f: { uploads: string }) => playlistPartition(f.uploads),
+  parse: (item) => String(item.ident),
+});
+const markPartition = partition<[channelId: string]>('SOCIALPOST#');
+/** A delivery mark of a channel: its sort key is the mark ({@link itemMark}, {@link linkMark}). */
+const MarkEntity = entity({
+  name: 'social_mark',
+  prefix: '',
+  pk: (f: { channelId: string; mark: string }) => markPartition(f.channelId),
+  sk: (f) => [f.mark],
+  parse: (item) => String(item.state),
+});
 
 // ---- entries ------------------------------------------------------------------------
 
@@ -115,21 +188,10 @@ const strip = (item: Item, ...keys: string[]) => {
  */
 function entryItem(entry: Entry): Item {
   const { kind, ident, identifier, ...record } = entry;
-  return { ...entryKey(entry.guild_id, kind, ident, entry.target_channel_id), entity: 'social_entry', ...record, [KINDS[kind].field]: identifier, _kind: kind, _ident: ident };
-}
-
-function entryOf(item: Item): Entry {
-  const kind = item._kind as Kind;
-  return {
-    id: Number(item.id),
-    guild_id: String(item.guild_id),
-    kind,
-    ident: String(item._ident),
-    identifier: String(item[KINDS[kind].field]),
-    target_channel_id: String(item.target_channel_id),
-    mention_everyone: Boolean(item.mention_everyone),
-    created_at: String(item.created_at),
-  };
+  return EntryEntity.item(
+    { guildId: entry.guild_id, kind, ident, channelId: entry.target_channel_id },
+    { ...record, [KINDS[kind].field]: identifier, _kind: kind, _ident: ident },
+  );
 }
 
 /** Stores an entry; false when the guild already watches this identifier in that channel. */
@@ -142,14 +204,14 @@ export function insertEntry(entry: Entry): Promise<boolean> {
 export async function listEntries(guildId: string, kind: Kind, ident?: string): Promise<Entry[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': entryPrefix(kind, ident) },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': ident === undefined ? EntryEntity.under(kind) : EntryEntity.under(kind, identKey(kind, ident)) },
     ConsistentRead: true,
   });
-  return items.map(entryOf);
+  return items.map(EntryEntity.parse);
 }
 
 export function deleteEntries(entries: Entry[]): Promise<void> {
-  return deleteKeys(entries.map((e) => entryKey(e.guild_id, e.kind, e.ident, e.target_channel_id)));
+  return deleteKeys(entries.map(entryKey));
 }
 
 /** Takes one of the guild's places for a kind while fewer than `max` are taken. */
@@ -158,11 +220,11 @@ export function takeEntrySlot(guildId: string, kind: Kind, max: number): Promise
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: countKey(guildId, kind),
+        Key: CountEntity.key({ guildId, kind }),
         UpdateExpression: 'ADD #n :one SET entity = :entity',
         ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
         ExpressionAttributeNames: { '#n': 'taken' },
-        ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'social_entry_count' },
+        ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': CountEntity.name },
       }),
     ),
   );
@@ -174,7 +236,7 @@ export async function giveEntrySlots(guildId: string, kind: Kind, count: number)
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: countKey(guildId, kind),
+        Key: CountEntity.key({ guildId, kind }),
         UpdateExpression: 'ADD #n :minus',
         ConditionExpression: '#n >= :count',
         ExpressionAttributeNames: { '#n': 'taken' },
@@ -187,24 +249,24 @@ export async function giveEntrySlots(guildId: string, kind: Kind, count: number)
 // ---- sources and watchers ------------------------------------------------------------
 
 export async function getSource(kind: Kind, ident: string): Promise<Source | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: sourceKey(kind, ident), ConsistentRead: true }));
-  return out.Item ? (strip(out.Item) as unknown as Source) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: SourceEntity.key({ kind, ident }), ConsistentRead: true }));
+  return out.Item ? SourceEntity.parse(out.Item) : null;
 }
 
 export async function getSources(keys: { kind: Kind; ident: string }[]): Promise<Map<string, Source>> {
-  const found = await getKeys(keys.map((k) => sourceKey(k.kind, k.ident)));
-  return new Map(found.map((item) => [String(item.pk), strip(item) as unknown as Source]));
+  const found = await getKeys(keys.map(SourceEntity.key));
+  return new Map(found.map((item) => [String(item.pk), SourceEntity.parse(item)]));
 }
 
 /** Stores a new source with its baseline; false when it exists already (another guild watches it). */
 export async function insertSource(source: Source): Promise<boolean> {
   const created = await conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...sourceKey(source.kind, source.ident), entity: 'social_source', ...source }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(new PutCommand({ TableName: tableName(), Item: SourceEntity.item(source, source), ConditionExpression: 'attribute_not_exists(pk)' })),
   );
   if (created) {
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...kindKey(source.kind, source.ident), entity: 'social_source_of_kind' } }));
+    await db().send(new PutCommand({ TableName: tableName(), Item: SourceOfKindEntity.item(source, {}) }));
     if (source.uploads_playlist_id) {
-      await db().send(new PutCommand({ TableName: tableName(), Item: { ...playlistKey(source.uploads_playlist_id), entity: 'social_playlist', ident: source.ident } }));
+      await db().send(new PutCommand({ TableName: tableName(), Item: PlaylistEntity.item({ uploads: source.uploads_playlist_id }, { ident: source.ident }) }));
     }
   }
   return created;
@@ -217,7 +279,7 @@ export function replaceSource(source: Source): Promise<boolean> {
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...sourceKey(source.kind, source.ident), entity: 'social_source', ...next },
+        Item: SourceEntity.item(source, next),
         ConditionExpression: 'version = :v',
         ExpressionAttributeValues: { ':v': source.version },
       }),
@@ -227,38 +289,38 @@ export function replaceSource(source: Source): Promise<boolean> {
 
 /** Forgets a source no guild watches any more (its watchers are gone). */
 export async function deleteSource(source: Pick<Source, 'kind' | 'ident' | 'uploads_playlist_id'>): Promise<void> {
-  const keys = [sourceKey(source.kind, source.ident), kindKey(source.kind, source.ident)];
-  if (source.uploads_playlist_id) keys.push(playlistKey(source.uploads_playlist_id));
+  const keys: Key[] = [SourceEntity.key(source), SourceOfKindEntity.key(source)];
+  if (source.uploads_playlist_id) keys.push(PlaylistEntity.key({ uploads: source.uploads_playlist_id }));
   await deleteKeys(keys);
 }
 
 /** The stream accounts of a shard (`streamShardOf`). */
 export async function streamAccountsOfShard(shard: number): Promise<string[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `SRCKIND#stream#${shard}` }, ConsistentRead: true });
-  return items.map((item) => String(item.sk));
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': kindList('stream', String(shard)) }, ConsistentRead: true });
+  return items.map(SourceOfKindEntity.parse);
 }
 
 export async function videoHandleOfPlaylist(uploads: string): Promise<string | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: playlistKey(uploads), ConsistentRead: true }));
-  return out.Item ? String(out.Item.ident) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: PlaylistEntity.key({ uploads }), ConsistentRead: true }));
+  return out.Item ? PlaylistEntity.parse(out.Item) : null;
 }
 
 export async function putWatcher(kind: Kind, ident: string, watcher: Watcher): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...watcherKey(kind, ident, watcher.guild_id, watcher.channel_id), entity: 'social_watcher', ...watcher } }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: WatcherEntity.item({ kind, ident, guildId: watcher.guild_id, channelId: watcher.channel_id }, watcher) }));
 }
 
 export function deleteWatchers(kind: Kind, ident: string, watchers: Pick<Watcher, 'guild_id' | 'channel_id'>[]): Promise<void> {
-  return deleteKeys(watchers.map((w) => watcherKey(kind, ident, w.guild_id, w.channel_id)));
+  return deleteKeys(watchers.map((w) => WatcherEntity.key({ kind, ident, guildId: w.guild_id, channelId: w.channel_id })));
 }
 
 /** Every guild channel watching a source, read strongly consistently. */
 export async function watchersOf(kind: Kind, ident: string): Promise<Watcher[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :w)',
-    ExpressionAttributeValues: { ':pk': sourcePartition(kind, ident), ':w': 'W#' },
+    ExpressionAttributeValues: { ':pk': sourcePartition(kind, ident), ':w': WatcherEntity.prefix },
     ConsistentRead: true,
   });
-  return items.map((item) => strip(item) as unknown as Watcher);
+  return items.map(WatcherEntity.parse);
 }
 
 /** The watchers whose guild has the module and this kind's component on. */
@@ -268,8 +330,11 @@ export async function activeWatchersOf(kind: Kind, ident: string): Promise<Watch
   const states = await getKeys(guilds.map((g) => moduleStateKey(g, 'socials')));
   const on = new Set(
     states
-      .filter((s) => (s as unknown as ModuleStateItem).enabled && (s as unknown as ModuleStateItem).settings?.[KINDS[kind].toggle] === true)
-      .map((s) => String(s.pk).slice('G#'.length)),
+      .filter((s) => {
+        const state = ModuleState.parse(s);
+        return state.enabled && state.settings?.[KINDS[kind].toggle] === true;
+      })
+      .map((s) => String(s.pk).slice(guildKey.prefix.length)),
   );
   return watchers.filter((w) => on.has(w.guild_id));
 }
@@ -287,7 +352,7 @@ export function claimMark(channelId: string, mark: string, leaseMs: number): Pro
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...markKey(channelId, mark), entity: 'social_mark', state: 'claimed', lease_until: now + leaseMs, expires_at: Math.floor(now / 1000) + MARK_TTL_SECONDS },
+        Item: MarkEntity.item({ channelId, mark }, { state: 'claimed', lease_until: now + leaseMs, expires_at: Math.floor(now / 1000) + MARK_TTL_SECONDS }),
         ConditionExpression: 'attribute_not_exists(pk) OR (#s = :claimed AND lease_until < :now)',
         ExpressionAttributeNames: { '#s': 'state' },
         ExpressionAttributeValues: { ':claimed': 'claimed', ':now': now },
@@ -298,16 +363,16 @@ export function claimMark(channelId: string, mark: string, leaseMs: number): Pro
 
 export async function settleMark(channelId: string, mark: string, state: 'posted' | 'refused'): Promise<void> {
   await db().send(
-    new UpdateCommand({ TableName: tableName(), Key: markKey(channelId, mark), UpdateExpression: 'SET #s = :s', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':s': state } }),
+    new UpdateCommand({ TableName: tableName(), Key: MarkEntity.key({ channelId, mark }), UpdateExpression: 'SET #s = :s', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':s': state } }),
   );
 }
 
 export async function releaseMark(channelId: string, mark: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: markKey(channelId, mark) }));
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: MarkEntity.key({ channelId, mark }) }));
 }
 
 /** Removes every item of the module in a guild's partition (entries and their counts: sort keys starting with SOCIAL); answers the entries. */
 export async function deleteGuildEntries(guildId: string): Promise<Entry[]> {
-  return (await deleteGuildItems(guildId, 'SOCIAL')).filter((item) => item.entity === 'social_entry').map(entryOf);
+  return (await deleteGuildItems(guildId, MODULE_PREFIX)).filter((item) => item.entity === EntryEntity.name).map(EntryEntity.parse);
 }
 

@@ -15,19 +15,10 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
+import { type Item, type Key, entity } from '../../shared/db/entity.js';
 import { tableName } from '../../shared/db/table.js';
-import { deleteGuildItems, guildKey, recordOf } from '../../shared/modules/store.js';
-import type { Tag, TagName } from './model.js';
-
-type Item = Record<string, unknown>;
-type Key = { pk: string; sk: string };
-
-const TAG_PREFIX = 'TAG#ENTRY#';
-const NAME_PREFIX = 'TAG#NAME#';
-
-export const tagKey = (guildId: string, tagId: string): Key => ({ pk: guildKey(guildId), sk: `${TAG_PREFIX}${tagId}` });
-export const nameKey = (guildId: string, key: string): Key => ({ pk: guildKey(guildId), sk: `${NAME_PREFIX}${key}` });
-const countKey = (guildId: string): Key => ({ pk: guildKey(guildId), sk: 'TAG#COUNT' });
+import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
+import type { Tag, TagName, VisibilityValue } from './model.js';
 
 /** A name as the tag item keeps it: its record fields and the claim holding its pointer. */
 export interface StoredName {
@@ -54,12 +45,43 @@ export interface NamePointer {
 /** The key a name is unique under: names compare case-insensitively. */
 export const nameKeyOf = (name: string) => name.toLowerCase();
 
-export function storedTagOf(item: Item): StoredTag {
-  const names = (item._names as StoredName[] | undefined) ?? [];
-  return { tag: recordOf(item) as unknown as Tag, names: names.map((n) => ({ ...n, id: Number(n.id) })), version: Number(item.version) };
-}
+const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
 
-export const pointerOf = (item: Item): NamePointer => ({ tag_id: String(item.tag_id), claim: String(item.claim), claimed_at: Number(item.claimed_at) });
+/** Everything the module stores in the guild partition begins with this (the module's reset deletes it all). */
+const MODULE_PREFIX = 'TAG#';
+
+export const TagEntity = entity({
+  name: 'tags_entry',
+  prefix: 'TAG#ENTRY#',
+  pk: inGuild,
+  sk: (f: { guildId: string; tagId: string }) => [f.tagId],
+  parse: (item): StoredTag => {
+    const tag: Tag = {
+      id: Number(item.id),
+      guild_id: String(item.guild_id),
+      tag_id: String(item.tag_id),
+      content: String(item.content),
+      owner_id: String(item.owner_id),
+      created_at: String(item.created_at),
+      last_update: String(item.last_update),
+      visibility: Number(item.visibility) as VisibilityValue,
+    };
+    const names = (item._names as StoredName[] | undefined) ?? [];
+    return { tag, names: names.map((n) => ({ ...n, id: Number(n.id) })), version: Number(item.version) };
+  },
+});
+
+/** `key`: the name as {@link nameKeyOf} makes it. */
+export const NameEntity = entity({
+  name: 'tags_name',
+  prefix: 'TAG#NAME#',
+  pk: inGuild,
+  sk: (f: { guildId: string; key: string }) => [f.key],
+  parse: (item): NamePointer => ({ tag_id: String(item.tag_id), claim: String(item.claim), claimed_at: Number(item.claimed_at) }),
+});
+
+/** The count of the guild's tags (`tags`). */
+export const CountEntity = entity({ name: 'tags_count', prefix: 'TAG#COUNT', pk: inGuild, parse: (item) => Number(item.tags) });
 
 /** The names of a stored tag as records. */
 export const nameRecords = (stored: StoredTag): TagName[] =>
@@ -71,24 +93,24 @@ async function getItem(key: Key): Promise<Item | null> {
 }
 
 export async function getTag(guildId: string, tagId: string): Promise<StoredTag | null> {
-  const item = await getItem(tagKey(guildId, tagId));
-  return item && storedTagOf(item);
+  const item = await getItem(TagEntity.key({ guildId, tagId }));
+  return item && TagEntity.parse(item);
 }
 
 export async function getPointer(guildId: string, key: string): Promise<NamePointer | null> {
-  const item = await getItem(nameKey(guildId, key));
-  return item && pointerOf(item);
+  const item = await getItem(NameEntity.key({ guildId, key }));
+  return item && NameEntity.parse(item);
 }
 
 /** Every tag of the guild, newest first. */
 export async function listTags(guildId: string): Promise<StoredTag[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': TAG_PREFIX },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': TagEntity.prefix },
     ScanIndexForward: false,
     ConsistentRead: true,
   });
-  return items.map(storedTagOf);
+  return items.map(TagEntity.parse);
 }
 
 // The count: the limit of tags a guild may keep, as a condition on one item.
@@ -99,10 +121,10 @@ export const reservePlace = (guildId: string, max: number) =>
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: countKey(guildId),
+        Key: CountEntity.key({ guildId }),
         UpdateExpression: 'SET entity = :entity ADD tags :one',
         ConditionExpression: 'attribute_not_exists(tags) OR tags < :max',
-        ExpressionAttributeValues: { ':entity': 'tags_count', ':one': 1, ':max': max },
+        ExpressionAttributeValues: { ':entity': CountEntity.name, ':one': 1, ':max': max },
       }),
     ),
   );
@@ -113,7 +135,7 @@ export async function releasePlace(guildId: string): Promise<void> {
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: countKey(guildId),
+        Key: CountEntity.key({ guildId }),
         UpdateExpression: 'ADD tags :minus',
         ConditionExpression: 'tags > :zero',
         ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
@@ -130,7 +152,7 @@ export const putPointer = (guildId: string, key: string, pointer: NamePointer) =
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...nameKey(guildId, key), entity: 'tags_name', ...pointer },
+        Item: NameEntity.item({ guildId, key }, pointer),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),
@@ -142,7 +164,7 @@ export const replacePointer = (guildId: string, key: string, stale: NamePointer,
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...nameKey(guildId, key), entity: 'tags_name', ...pointer },
+        Item: NameEntity.item({ guildId, key }, pointer),
         ConditionExpression: 'claim = :claim',
         ExpressionAttributeValues: { ':claim': stale.claim },
       }),
@@ -153,14 +175,15 @@ export const replacePointer = (guildId: string, key: string, stale: NamePointer,
 export async function deletePointer(guildId: string, key: string, claim: string): Promise<void> {
   await conditional(() =>
     db().send(
-      new DeleteCommand({ TableName: tableName(), Key: nameKey(guildId, key), ConditionExpression: 'claim = :claim', ExpressionAttributeValues: { ':claim': claim } }),
+      new DeleteCommand({ TableName: tableName(), Key: NameEntity.key({ guildId, key }), ConditionExpression: 'claim = :claim', ExpressionAttributeValues: { ':claim': claim } }),
     ),
   );
 }
 
 // Tags.
 
-const tagItem = (stored: StoredTag) => ({ ...tagKey(stored.tag.guild_id, stored.tag.tag_id), entity: 'tags_entry', ...stored.tag, _names: stored.names, version: stored.version });
+const tagItem = (stored: StoredTag) =>
+  TagEntity.item({ guildId: stored.tag.guild_id, tagId: stored.tag.tag_id }, { ...stored.tag, _names: stored.names, version: stored.version });
 
 /** Writes a new tag; false if its ID exists. */
 export const insertTag = (stored: StoredTag) =>
@@ -175,14 +198,11 @@ export const replaceTag = (stored: StoredTag, version: number) =>
 /** Deletes a tag if it is still at `version`; false when it changed or went. */
 export const deleteTagAt = (guildId: string, tagId: string, version: number) =>
   conditional(() =>
-    db().send(new DeleteCommand({ TableName: tableName(), Key: tagKey(guildId, tagId), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } })),
+    db().send(new DeleteCommand({ TableName: tableName(), Key: TagEntity.key({ guildId, tagId }), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } })),
   );
 
 /** Removes every item of the module in the guild (tags, name pointers, the count); answers the tags it held. */
 export async function deleteModuleItems(guildId: string): Promise<StoredTag[]> {
-  const items = await deleteGuildItems(guildId, 'TAG#');
-  return items
-    .filter((item) => String(item.sk).startsWith(TAG_PREFIX))
-    .map(storedTagOf)
-    .reverse();
+  const items = await deleteGuildItems(guildId, MODULE_PREFIX);
+  return items.filter(TagEntity.holds).map(TagEntity.parse).reverse();
 }

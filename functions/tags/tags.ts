@@ -17,17 +17,15 @@ import { type Interaction, tellMember } from '../../shared/platform/interaction.
 import { MAX_TAGS, MODULE, type Tag, type TagWithNames, type VisibilityValue } from './model.js';
 import { type ClaimResult, claimNames, planNames, releaseNames } from './names.js';
 import {
+  NameEntity,
   type StoredTag,
+  TagEntity,
   deleteModuleItems,
   deleteTagAt,
   getTag,
   insertTag,
   listTags,
-  nameKey,
   nameKeyOf,
-  pointerOf,
-  storedTagOf,
-  tagKey,
   nameRecords,
   releasePlace,
   replaceTag,
@@ -76,7 +74,7 @@ export async function enabledTag(guildId: string, tagId: string): Promise<Stored
     await requireEnabled(guildId, MODULE);
     throw notFound(missing);
   }
-  return storedTagOf(await requireEnabledRecord(guildId, MODULE, tagKey(guildId, tagId), missing));
+  return TagEntity.parse(await requireEnabledRecord(guildId, MODULE, TagEntity.key({ guildId, tagId }), missing));
 }
 
 export async function getTagRecord(guildId: string, tagId: string): Promise<TagWithNames> {
@@ -102,9 +100,9 @@ export async function listTagRecords(guildId: string, page: number, pageSize: nu
  * is a claim under way).
  */
 async function tagNamed(guildId: string, name: string): Promise<StoredTag | null> {
-  const item = await requireEnabledWith(guildId, MODULE, nameKey(guildId, nameKeyOf(name)));
+  const item = await requireEnabledWith(guildId, MODULE, NameEntity.key({ guildId, key: nameKeyOf(name) }));
   if (!item) return null;
-  const pointer = pointerOf(item);
+  const pointer = NameEntity.parse(item);
   const tag = await getTag(guildId, pointer.tag_id);
   const key = nameKeyOf(name);
   return tag?.names.some((n) => nameKeyOf(n.name) === key && n.claim === pointer.claim) ? tag : null;

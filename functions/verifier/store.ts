@@ -19,6 +19,7 @@ import { deleteKeys, getNamed } from '../../shared/db/batch.js';
 import { db } from '../../shared/db/client.js';
 import { conditional } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
+import { entity, partition } from '../../shared/db/entity.js';
 import { tableName } from '../../shared/db/table.js';
 import { type ModuleStateItem, guildKey, moduleStateKey } from '../../shared/modules/store.js';
 
@@ -45,15 +46,19 @@ export interface Verification {
 }
 
 type Item = Record<string, NativeAttributeValue>;
-const PREFIX = 'VERIFICATION#';
-export const entryKey = (guildId: string, verifierId: string) => ({ pk: guildKey(guildId), sk: `${PREFIX}${verifierId}` });
-const memberKey = (guildId: string, memberId: string) => ({ pk: guildKey(guildId), sk: `VERIFYMEMBER#${memberId}` });
-const idKey = (verifierId: string) => ({ pk: `VERIFIERID#${verifierId}`, sk: 'ENTRY' });
 
-export const verificationOf = (item: Item): Verification => {
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
-  return rest as Verification;
-};
+const verifierPartition = partition<[verifierId: string]>('VERIFIERID#');
+
+export const VerificationEntity = entity({
+  name: 'verification',
+  prefix: 'VERIFICATION#',
+  pk: (f: { guildId: string; verifierId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.verifierId],
+  parse: (item: Item): Verification => {
+    const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
+    return rest as Verification;
+  },
+});
 
 /** The entry's API record (contract 11). */
 export function verificationRecord(v: Verification) {
@@ -62,17 +67,17 @@ export function verificationRecord(v: Verification) {
 }
 
 export async function getVerification(guildId: string, verifierId: string): Promise<Verification | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: entryKey(guildId, verifierId), ConsistentRead: true }));
-  return out.Item ? verificationOf(out.Item) : null;
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: VerificationEntity.key({ guildId, verifierId }), ConsistentRead: true }));
+  return out.Item ? VerificationEntity.parse(out.Item) : null;
 }
 
 /** The entry of a verifier ID with its guild's module state: the ID pointer, then both in one batch read. */
 export async function findVerificationWithState(verifierId: string): Promise<{ entry: Verification; state: ModuleStateItem | null } | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: idKey(verifierId), ConsistentRead: true }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: IdEntity.key({ verifierId }), ConsistentRead: true }));
   if (!out.Item) return null;
-  const guildId = String(out.Item.guild_id);
-  const found = await getNamed({ entry: entryKey(guildId, verifierId), state: moduleStateKey(guildId, 'verifier') });
-  return found.entry && { entry: verificationOf(found.entry), state: found.state as ModuleStateItem | null };
+  const guildId = IdEntity.parse(out.Item);
+  const found = await getNamed({ entry: VerificationEntity.key({ guildId, verifierId }), state: moduleStateKey(guildId, 'verifier') });
+  return found.entry && { entry: VerificationEntity.parse(found.entry), state: found.state as ModuleStateItem | null };
 }
 
 /** The member's pointer: their latest entry, and the prompt send that last claimed it (null on pointers written before claims). */
@@ -83,8 +88,22 @@ export interface MemberPointer {
   claimed_at: number;
 }
 
-const pointerOf = (item: Item | null | undefined): MemberPointer | null =>
-  item ? { verifier_id: String(item.verifier_id), prompt: typeof item.prompt === 'string' ? item.prompt : null, claimed_at: Number(item.claimed_at ?? 0) } : null;
+const MemberEntity = entity({
+  name: 'verification_member',
+  prefix: 'VERIFYMEMBER#',
+  pk: (f: { guildId: string; memberId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.memberId],
+  parse: (item): MemberPointer => ({ verifier_id: String(item.verifier_id), prompt: typeof item.prompt === 'string' ? item.prompt : null, claimed_at: Number(item.claimed_at ?? 0) }),
+});
+const pointerOf = (item: Item | null | undefined): MemberPointer | null => (item ? MemberEntity.parse(item) : null);
+
+/** By verifier ID: the entry's guild (`guild_id`), for handling and the web page. */
+const IdEntity = entity({
+  name: 'verification_id',
+  prefix: 'ENTRY',
+  pk: (f: { verifierId: string }) => verifierPartition(f.verifierId),
+  parse: (item) => String(item.guild_id),
+});
 
 /**
  * The guild's module state, read with the pointer to the member's latest
@@ -95,14 +114,14 @@ export async function openVerificationWithState(
   guildId: string,
   memberId: string,
 ): Promise<{ state: ModuleStateItem | null; open: Verification | null; latest: Verification | null; pointer: MemberPointer | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, 'verifier'), member: memberKey(guildId, memberId) });
+  const found = await getNamed({ state: moduleStateKey(guildId, 'verifier'), member: MemberEntity.key({ guildId, memberId }) });
   const pointer = pointerOf(found.member);
   const latest = pointer && (await getVerification(guildId, pointer.verifier_id));
   return { state: found.state as ModuleStateItem | null, open: latest && !latest.is_verified ? latest : null, latest, pointer };
 }
 
 export async function memberPointer(guildId: string, memberId: string): Promise<MemberPointer | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ConsistentRead: true }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: MemberEntity.key({ guildId, memberId }), ConsistentRead: true }));
   return pointerOf(out.Item);
 }
 
@@ -118,7 +137,7 @@ export function claimPrompt(guildId: string, memberId: string, read: MemberPoint
       : read.prompt === null
         ? { ConditionExpression: 'verifier_id = :id AND attribute_not_exists(prompt)', ExpressionAttributeValues: { ':id': read.verifier_id } }
         : { ConditionExpression: 'prompt = :prompt', ExpressionAttributeValues: { ':prompt': read.prompt } };
-  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(guildId, memberId), entity: 'verification_member', ...next }, ...condition })));
+  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: MemberEntity.item({ guildId, memberId }, next), ...condition })));
 }
 
 /** Gives back a claim whose prompt could not be sent: the pointer is again as it was read (a failed request changes nothing). */
@@ -126,8 +145,8 @@ export async function releasePrompt(guildId: string, memberId: string, claimed: 
   const mine = { ConditionExpression: 'prompt = :prompt', ExpressionAttributeValues: { ':prompt': claimed.prompt } };
   await conditional(() =>
     read === null
-      ? db().send(new DeleteCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ...mine }))
-      : db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(guildId, memberId), entity: 'verification_member', verifier_id: read.verifier_id, claimed_at: read.claimed_at, ...(read.prompt ? { prompt: read.prompt } : {}) }, ...mine })),
+      ? db().send(new DeleteCommand({ TableName: tableName(), Key: MemberEntity.key({ guildId, memberId }), ...mine }))
+      : db().send(new PutCommand({ TableName: tableName(), Item: MemberEntity.item({ guildId, memberId }, { verifier_id: read.verifier_id, claimed_at: read.claimed_at, ...(read.prompt ? { prompt: read.prompt } : {}) }), ...mine })),
   );
 }
 
@@ -135,8 +154,8 @@ export async function releasePrompt(guildId: string, memberId: string, claimed: 
 export async function insertVerification(v: Verification): Promise<void> {
   // At once: the ID is new, so the entry's condition always holds.
   await Promise.all([
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...idKey(v.verifier_id), entity: 'verification_id', guild_id: v.guild_id } })),
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...entryKey(v.guild_id, v.verifier_id), entity: 'verification', ...v }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(new PutCommand({ TableName: tableName(), Item: IdEntity.item({ verifierId: v.verifier_id }, { guild_id: v.guild_id }) })),
+    db().send(new PutCommand({ TableName: tableName(), Item: VerificationEntity.item({ guildId: v.guild_id, verifierId: v.verifier_id }, v), ConditionExpression: 'attribute_not_exists(pk)' })),
   ]);
 }
 
@@ -147,7 +166,7 @@ export function updateVerification(v: Verification, fields: Partial<Verification
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: entryKey(v.guild_id, v.verifier_id),
+        Key: VerificationEntity.key({ guildId: v.guild_id, verifierId: v.verifier_id }),
         UpdateExpression: `SET ${[...entries.map((_, i) => `#f${i} = :f${i}`), '#v = #v + :one'].join(', ')}`,
         ConditionExpression: '#v = :v',
         ExpressionAttributeNames: { '#v': '_version', ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
@@ -158,11 +177,11 @@ export function updateVerification(v: Verification, fields: Partial<Verification
 }
 
 export async function listVerifications(guildId: string): Promise<Verification[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': PREFIX }, ScanIndexForward: false, ConsistentRead: true });
-  return items.map(verificationOf);
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': VerificationEntity.prefix }, ScanIndexForward: false, ConsistentRead: true });
+  return items.map(VerificationEntity.parse);
 }
 
 export async function deleteVerifications(entries: Verification[]): Promise<void> {
-  await deleteKeys(entries.flatMap((v) => [entryKey(v.guild_id, v.verifier_id), idKey(v.verifier_id), memberKey(v.guild_id, v.user_id)]));
+  await deleteKeys(entries.flatMap((v) => [VerificationEntity.key({ guildId: v.guild_id, verifierId: v.verifier_id }), IdEntity.key({ verifierId: v.verifier_id }), MemberEntity.key({ guildId: v.guild_id, memberId: v.user_id })]));
 }
 

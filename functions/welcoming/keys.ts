@@ -18,24 +18,65 @@
  *   `<guild>#<member>#<timedrole_id>`, and the guild's hourly catch-up,
  *   keyed `<guild>`.
  */
+import { type Item, entity } from '../../shared/db/entity.js';
 import { guildKey } from '../../shared/modules/store.js';
+import type { Grant, ResponseTypeValue, TimedRole, WelcomeResponse } from './model.js';
 
-export const RESPONSE_ENTITY = 'welcoming_response';
-export const TIMEDROLE_ENTITY = 'welcoming_timedrole';
-export const GRANT_ENTITY = 'welcoming_grant';
-export const REGISTRY_ENTITY = 'welcoming_registry';
+const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
 
-/** The prefixes the module snapshot of `shared/modules/catalogue.ts` lists. */
-export const RESPONSE_PREFIX = 'WELCOME#RESPONSE#';
-export const TIMEDROLE_PREFIX = 'WELCOME#TIMEDROLE#';
-export const GRANT_PREFIX = 'WELCOME#GRANT#';
+export const ResponseEntity = entity({
+  name: 'welcoming_response',
+  prefix: 'WELCOME#RESPONSE#',
+  pk: inGuild,
+  sk: (f: { guildId: string; responseId: string }) => [f.responseId],
+  parse: (item): WelcomeResponse => ({
+    id: Number(item.id),
+    guild_id: String(item.guild_id),
+    response_id: String(item.response_id),
+    response_type: Number(item.response_type) as ResponseTypeValue,
+    is_embed: item.is_embed === true,
+    content: String(item.content),
+    created_at: String(item.created_at),
+  }),
+});
 
-export const responseKey = (guildId: string, responseId: string) => ({ pk: guildKey(guildId), sk: `${RESPONSE_PREFIX}${responseId}` });
-export const timedRoleKey = (guildId: string, timedRoleId: string) => ({ pk: guildKey(guildId), sk: `${TIMEDROLE_PREFIX}${timedRoleId}` });
-export const registryKey = (guildId: string) => ({ pk: guildKey(guildId), sk: 'WELCOME#REGISTRY' });
-export const grantKey = (guildId: string, memberId: string, timedRoleId: string) => ({ pk: guildKey(guildId), sk: `${GRANT_PREFIX}${memberId}#${timedRoleId}` });
-/** The sort-key prefix of one member's grants. */
-export const memberGrantsPrefix = (memberId: string) => `${GRANT_PREFIX}${memberId}#`;
+export const TimedRoleEntity = entity({
+  name: 'welcoming_timedrole',
+  prefix: 'WELCOME#TIMEDROLE#',
+  pk: inGuild,
+  sk: (f: { guildId: string; timedRoleId: string }) => [f.timedRoleId],
+  parse: (item): TimedRole => ({
+    id: Number(item.id),
+    guild_id: String(item.guild_id),
+    timedrole_id: String(item.timedrole_id),
+    role_id: String(item.role_id),
+    add_after: Number(item.add_after),
+    created_at: String(item.created_at),
+  }),
+});
+
+/** The registry: one map per response type, and the timed roles by role. */
+export const RegistryEntity = entity({
+  name: 'welcoming_registry',
+  prefix: 'WELCOME#REGISTRY',
+  pk: inGuild,
+  parse: (item): Record<string, Item | undefined> => item as Record<string, Item | undefined>,
+});
+
+export const GrantEntity = entity({
+  name: 'welcoming_grant',
+  prefix: 'WELCOME#GRANT#',
+  pk: inGuild,
+  sk: (f: { guildId: string; memberId: string; timedRoleId: string }) => [f.memberId, f.timedRoleId],
+  parse: (item): Grant => {
+    const grant: Grant = { member_id: String(item.member_id), timedrole_id: String(item.timedrole_id), role_id: String(item.role_id), due_at: Number(item.due_at) };
+    if (item.granted_at !== undefined) grant.granted_at = Number(item.granted_at);
+    return grant;
+  },
+});
+
+/** Everything the module stores in the guild partition begins with this (the module's reset deletes it all). */
+export const MODULE_PREFIX = 'WELCOME#';
 
 /** The registry map of a response type (`responses_1` ...) and of timed roles. */
 export const responsesMap = (type: number) => `responses_${type}`;

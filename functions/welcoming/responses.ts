@@ -7,8 +7,7 @@
 import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { unprocessable } from '../../shared/errors.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
-import { recordOf } from '../../shared/modules/store.js';
-import { mintOrderedId, quoted, responseKey } from './keys.js';
+import { ResponseEntity, mintOrderedId, quoted } from './keys.js';
 import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
 import { responseRecords } from './records.js';
 import { MODULE, forgetNamedResponse } from './settings.js';
@@ -27,8 +26,8 @@ export async function listResponseRecords(guildId: string, type?: number) {
 
 /** The response, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireResponse(guildId: string, responseId: string): Promise<WelcomeResponse> {
-  const item = await requireEnabledRecord(guildId, MODULE, responseKey(guildId, responseId), `Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
-  return recordOf(item) as unknown as WelcomeResponse;
+  const item = await requireEnabledRecord(guildId, MODULE, ResponseEntity.key({ guildId, responseId }), `Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
+  return ResponseEntity.parse(item);
 }
 
 export async function getResponseRecord(guildId: string, responseId: string) {

@@ -9,28 +9,10 @@ import { db } from '../../shared/db/client.js';
 import { conditional, isConditionFailed } from '../../shared/db/errors.js';
 import { queryAll } from '../../shared/db/pagination.js';
 import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey, recordOf } from '../../shared/modules/store.js';
-import {
-  GRANT_ENTITY,
-  GRANT_PREFIX,
-  REGISTRY_ENTITY,
-  RESPONSE_ENTITY,
-  RESPONSE_PREFIX,
-  TIMEDROLE_ENTITY,
-  TIMEDROLE_PREFIX,
-  grantKey,
-  isMintedId,
-  memberGrantsPrefix,
-  registryKey,
-  responseKey,
-  responsesMap,
-  TIMEDROLES_MAP,
-  timedRoleKey,
-} from './keys.js';
+import { type Item, type Key } from '../../shared/db/entity.js';
+import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey } from '../../shared/modules/store.js';
+import { GrantEntity, MODULE_PREFIX, RegistryEntity, ResponseEntity, TimedRoleEntity, isMintedId, responsesMap, TIMEDROLES_MAP } from './keys.js';
 import type { Grant, TimedRole, WelcomeResponse } from './model.js';
-
-type Item = Record<string, unknown>;
-type Key = { pk: string; sk: string };
 
 /** A granted grant is kept this long, so a catch-up that read the member list before the grant cannot grant again. */
 const GRANTED_KEPT_SECONDS = 24 * 3600;
@@ -48,10 +30,8 @@ async function getItem(key: Key): Promise<Item | null> {
   return out.Item ?? null;
 }
 
-const putNew = (key: Key, entity: string, record: object) =>
-  conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...key, entity, ...record }, ConditionExpression: 'attribute_not_exists(pk)' })),
-  );
+const putNew = (item: Item) =>
+  conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
 
 async function deleteItem(key: Key): Promise<Item | null> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: key, ReturnValues: 'ALL_OLD' }));
@@ -60,26 +40,26 @@ async function deleteItem(key: Key): Promise<Item | null> {
 
 // Responses and timed roles.
 
-export const listResponses = async (guildId: string) => (await itemsUnder(guildId, RESPONSE_PREFIX)).map((item) => recordOf(item) as unknown as WelcomeResponse);
-export const listTimedRoles = async (guildId: string) => (await itemsUnder(guildId, TIMEDROLE_PREFIX)).map((item) => recordOf(item) as unknown as TimedRole);
+export const listResponses = async (guildId: string) => (await itemsUnder(guildId, ResponseEntity.prefix)).map(ResponseEntity.parse);
+export const listTimedRoles = async (guildId: string) => (await itemsUnder(guildId, TimedRoleEntity.prefix)).map(TimedRoleEntity.parse);
 
 export async function getResponse(guildId: string, responseId: string): Promise<WelcomeResponse | null> {
   if (!isMintedId(responseId)) return null;
-  const item = await getItem(responseKey(guildId, responseId));
-  return item && (recordOf(item) as unknown as WelcomeResponse);
+  const item = await getItem(ResponseEntity.key({ guildId, responseId }));
+  return item && ResponseEntity.parse(item);
 }
 
-export const insertResponse = (r: WelcomeResponse) => putNew(responseKey(r.guild_id, r.response_id), RESPONSE_ENTITY, r);
-export const insertTimedRole = (t: TimedRole) => putNew(timedRoleKey(t.guild_id, t.timedrole_id), TIMEDROLE_ENTITY, t);
+export const insertResponse = (r: WelcomeResponse) => putNew(ResponseEntity.item({ guildId: r.guild_id, responseId: r.response_id }, r));
+export const insertTimedRole = (t: TimedRole) => putNew(TimedRoleEntity.item({ guildId: t.guild_id, timedRoleId: t.timedrole_id }, t));
 
 export async function deleteResponse(guildId: string, responseId: string): Promise<WelcomeResponse | null> {
-  const old = await deleteItem(responseKey(guildId, responseId));
-  return old && (recordOf(old) as unknown as WelcomeResponse);
+  const old = await deleteItem(ResponseEntity.key({ guildId, responseId }));
+  return old && ResponseEntity.parse(old);
 }
 
 export async function deleteTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole | null> {
-  const old = await deleteItem(timedRoleKey(guildId, timedRoleId));
-  return old && (recordOf(old) as unknown as TimedRole);
+  const old = await deleteItem(TimedRoleEntity.key({ guildId, timedRoleId }));
+  return old && TimedRoleEntity.parse(old);
 }
 
 // The registry: limits and duplicates as conditions on one item.
@@ -103,7 +83,7 @@ export async function register(guildId: string, place: Place, value: string, max
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: registryKey(guildId),
+        Key: RegistryEntity.key({ guildId }),
         UpdateExpression: 'SET #map.#key = :value',
         // A missing map passes here and fails the SET (ValidationException): it is then made, and the write tried again.
         ConditionExpression: 'attribute_not_exists(#map.#key) AND (attribute_not_exists(#map) OR size(#map) < :max)',
@@ -117,8 +97,8 @@ export async function register(guildId: string, place: Place, value: string, max
       return 'ok';
     } catch (error) {
       if (isConditionFailed(error)) {
-        const registry = await getItem(registryKey(guildId));
-        return (registry?.[place.map] as Item | undefined)?.[place.key] !== undefined ? 'taken' : 'full';
+        const registry = await getItem(RegistryEntity.key({ guildId }));
+        return registry && RegistryEntity.parse(registry)[place.map]?.[place.key] !== undefined ? 'taken' : 'full';
       }
       if (!isMissingPath(error) || attempt > 0) throw error;
       // The map is made holding this first entry, unless another write made it meanwhile: then the SET is tried again.
@@ -126,11 +106,11 @@ export async function register(guildId: string, place: Place, value: string, max
         db().send(
           new UpdateCommand({
             TableName: tableName(),
-            Key: registryKey(guildId),
+            Key: RegistryEntity.key({ guildId }),
             UpdateExpression: 'SET entity = :entity, #map = :first',
             ConditionExpression: 'attribute_not_exists(#map)',
             ExpressionAttributeNames: { '#map': place.map },
-            ExpressionAttributeValues: { ':entity': REGISTRY_ENTITY, ':first': { [place.key]: value } },
+            ExpressionAttributeValues: { ':entity': RegistryEntity.name, ':first': { [place.key]: value } },
           }),
         ),
       );
@@ -146,7 +126,7 @@ export async function unregister(guildId: string, place: Place, value: string): 
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: registryKey(guildId),
+        Key: RegistryEntity.key({ guildId }),
         UpdateExpression: 'REMOVE #map.#key',
         ConditionExpression: '#map.#key = :value',
         ExpressionAttributeNames: { '#map': place.map, '#key': place.key },
@@ -158,12 +138,6 @@ export async function unregister(guildId: string, place: Place, value: string): 
 
 // Timed-role grants.
 
-function grantOf(item: Item): Grant {
-  const grant: Grant = { member_id: String(item.member_id), timedrole_id: String(item.timedrole_id), role_id: String(item.role_id), due_at: Number(item.due_at) };
-  if (item.granted_at !== undefined) grant.granted_at = Number(item.granted_at);
-  return grant;
-}
-
 /**
  * Records a grant owed to a member. `join`: replaces a grant already made
  * (the member joined again) but keeps a pending one; `catchUp`: only when
@@ -174,7 +148,7 @@ export function putGrant(guildId: string, grant: Grant, mode: 'join' | 'catchUp'
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...grantKey(guildId, grant.member_id, grant.timedrole_id), entity: GRANT_ENTITY, ...grant },
+        Item: GrantEntity.item({ guildId, memberId: grant.member_id, timedRoleId: grant.timedrole_id }, grant),
         ConditionExpression: mode === 'join' ? 'attribute_not_exists(pk) OR attribute_exists(granted_at)' : 'attribute_not_exists(pk)',
       }),
     ),
@@ -183,10 +157,14 @@ export function putGrant(guildId: string, grant: Grant, mode: 'join' | 'catchUp'
 
 /** What a due grant needs to decide, in one batch read: the grant, its timed role, the module state. */
 export async function grantContext(guildId: string, memberId: string, timedRoleId: string) {
-  const found = await getNamed({ grant: grantKey(guildId, memberId, timedRoleId), timedRole: timedRoleKey(guildId, timedRoleId), state: moduleStateKey(guildId, 'welcoming') });
+  const found = await getNamed({
+    grant: GrantEntity.key({ guildId, memberId, timedRoleId }),
+    timedRole: TimedRoleEntity.key({ guildId, timedRoleId }),
+    state: moduleStateKey(guildId, 'welcoming'),
+  });
   return {
-    grant: found.grant && grantOf(found.grant),
-    timedRole: found.timedRole && (recordOf(found.timedRole) as unknown as TimedRole),
+    grant: found.grant && GrantEntity.parse(found.grant),
+    timedRole: found.timedRole && TimedRoleEntity.parse(found.timedRole),
     state: found.state as ModuleStateItem | null,
   };
 }
@@ -197,7 +175,7 @@ export function markGranted(guildId: string, memberId: string, timedRoleId: stri
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: grantKey(guildId, memberId, timedRoleId),
+        Key: GrantEntity.key({ guildId, memberId, timedRoleId }),
         UpdateExpression: 'SET granted_at = :now, expires_at = :ttl',
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(granted_at)',
         ExpressionAttributeValues: { ':now': now, ':ttl': Math.floor(now / 1000) + GRANTED_KEPT_SECONDS },
@@ -206,26 +184,25 @@ export function markGranted(guildId: string, memberId: string, timedRoleId: stri
   );
 }
 
-export const deleteGrant = (guildId: string, memberId: string, timedRoleId: string) => deleteItem(grantKey(guildId, memberId, timedRoleId));
+export const deleteGrant = (guildId: string, memberId: string, timedRoleId: string) => deleteItem(GrantEntity.key({ guildId, memberId, timedRoleId }));
 
 /** A member's grants, pending and recently made. */
-export const memberGrants = async (guildId: string, memberId: string) => (await itemsUnder(guildId, memberGrantsPrefix(memberId))).map(grantOf);
+export const memberGrants = async (guildId: string, memberId: string) => (await itemsUnder(guildId, GrantEntity.under(memberId))).map(GrantEntity.parse);
 /** Every grant of the guild. */
-export const guildGrants = async (guildId: string) => (await itemsUnder(guildId, GRANT_PREFIX)).map(grantOf);
+export const guildGrants = async (guildId: string) => (await itemsUnder(guildId, GrantEntity.prefix)).map(GrantEntity.parse);
 
 /** Deletes these grants' items. */
 /** Deletes grant items, and in the same batches any other keys given (their due work). */
 export const deleteGrants = (guildId: string, grants: readonly Grant[], alsoKeys: readonly Key[] = []) =>
-  deleteKeys([...grants.map((g) => grantKey(guildId, g.member_id, g.timedrole_id)), ...alsoKeys]);
+  deleteKeys([...grants.map((g) => GrantEntity.key({ guildId, memberId: g.member_id, timedRoleId: g.timedrole_id })), ...alsoKeys]);
 
 /** Removes every item of the module in the guild (responses, timed roles, grants, registry); answers the records among them, oldest first. */
 export async function deleteModuleItems(guildId: string): Promise<{ responses: WelcomeResponse[]; timedRoles: TimedRole[]; grants: Grant[] }> {
-  const items = await deleteGuildItems(guildId, 'WELCOME#');
-  const under = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix));
+  const items = await deleteGuildItems(guildId, MODULE_PREFIX);
   return {
-    responses: under(RESPONSE_PREFIX).map((item) => recordOf(item) as unknown as WelcomeResponse),
-    timedRoles: under(TIMEDROLE_PREFIX).map((item) => recordOf(item) as unknown as TimedRole),
-    grants: under(GRANT_PREFIX).map(grantOf),
+    responses: items.filter(ResponseEntity.holds).map(ResponseEntity.parse),
+    timedRoles: items.filter(TimedRoleEntity.holds).map(TimedRoleEntity.parse),
+    grants: items.filter(GrantEntity.holds).map(GrantEntity.parse),
   };
 }
 

@@ -7,9 +7,8 @@
 import { recordIdAhead } from '../../shared/db/record-ids.js';
 import { unprocessable } from '../../shared/errors.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
-import { recordOf } from '../../shared/modules/store.js';
 import { cancelTimedRoleGrants, keepCatchingUp } from './grants.js';
-import { mintOrderedId, quoted, timedRoleKey } from './keys.js';
+import { TimedRoleEntity, mintOrderedId, quoted } from './keys.js';
 import { MAX_TIMED_ROLES, type TimedRole } from './model.js';
 import { timedRoleRecords } from './records.js';
 import { MODULE } from './settings.js';
@@ -22,8 +21,8 @@ export async function listTimedRoleRecords(guildId: string) {
 
 /** The timed role, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole> {
-  const item = await requireEnabledRecord(guildId, MODULE, timedRoleKey(guildId, timedRoleId), `Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`);
-  return recordOf(item) as unknown as TimedRole;
+  const item = await requireEnabledRecord(guildId, MODULE, TimedRoleEntity.key({ guildId, timedRoleId }), `Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`);
+  return TimedRoleEntity.parse(item);
 }
 
 export async function getTimedRoleRecord(guildId: string, timedRoleId: string) {

@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.js';
+import { entity } from '../db/entity.js';
 import { queryAll } from '../db/pagination.js';
 import { nextRecordId } from '../db/record-ids.js';
 import { tableName } from '../db/table.js';
 import { notFound } from '../errors.js';
 import { mintId, mintSecret } from '../ids.js';
-import { guildKey, recordOf } from '../modules/store.js';
+import { guildKey } from '../modules/store.js';
 import type { Caller } from './caller.js';
 import { dropUsageKey, registerUsageKey } from './usage-keys.js';
 
@@ -20,7 +21,6 @@ import { dropUsageKey, registerUsageKey } from './usage-keys.js';
  * (usage-keys.ts); its ID is kept on the item as `usage_key_id`.
  */
 const PREFIX = 'gmk';
-const keyItem = (guildId: string, keyId: string) => ({ pk: guildKey(guildId), sk: `APIKEY#${keyId}` });
 
 export interface ApiKeyRecord {
   id: number;
@@ -31,12 +31,23 @@ export interface ApiKeyRecord {
   last_use: string | null;
 }
 
-const hash = (secret: string) => createHash('sha256').update(secret).digest();
+/** A key's item in the guild partition: its record, its `secret_hash` and its `usage_key_id` (never answered). */
+const ApiKeyEntity = entity({
+  name: 'api_key',
+  prefix: 'APIKEY#',
+  pk: (f: { guildId: string; keyId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.keyId],
+  parse: (item): ApiKeyRecord => ({
+    id: Number(item.id),
+    key_id: String(item.key_id),
+    guild_id: String(item.guild_id),
+    name: item.name === null || item.name === undefined ? null : String(item.name),
+    created_at: String(item.created_at),
+    last_use: item.last_use === null || item.last_use === undefined ? null : String(item.last_use),
+  }),
+});
 
-function publicRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { secret_hash: _hidden, usage_key_id: _usage, ...record } = recordOf(item);
-  return record as unknown as ApiKeyRecord;
-}
+const hash = (secret: string) => createHash('sha256').update(secret).digest();
 
 export async function createApiKey(guildId: string, name: string | null): Promise<ApiKeyRecord & { secret: string }> {
   const keyId = mintId();
@@ -54,7 +65,7 @@ export async function createApiKey(guildId: string, name: string | null): Promis
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keyItem(guildId, keyId), entity: 'api_key', ...record, secret_hash: hash(secret).toString('hex'), ...(usageKeyId ? { usage_key_id: usageKeyId } : {}) },
+      Item: ApiKeyEntity.item({ guildId, keyId }, { ...record, secret_hash: hash(secret).toString('hex'), ...(usageKeyId ? { usage_key_id: usageKeyId } : {}) }),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -78,7 +89,7 @@ async function attachUsageKey(guildId: string, keyId: string): Promise<void> {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keyItem(guildId, keyId),
+        Key: ApiKeyEntity.key({ guildId, keyId }),
         UpdateExpression: 'SET usage_key_id = :id',
         // A key revoked meanwhile stays revoked.
         ConditionExpression: 'attribute_exists(pk)',
@@ -93,20 +104,20 @@ async function attachUsageKey(guildId: string, keyId: string): Promise<void> {
 export async function listApiKeys(guildId: string): Promise<ApiKeyRecord[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': 'APIKEY#' },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': ApiKeyEntity.prefix },
   });
-  return items.map(publicRecord).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+  return items.map(ApiKeyEntity.parse).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
 }
 
 export async function revokeApiKey(guildId: string, keyId: string): Promise<ApiKeyRecord> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: keyItem(guildId, keyId), ReturnValues: 'ALL_OLD' }));
+  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: ApiKeyEntity.key({ guildId, keyId }), ReturnValues: 'ALL_OLD' }));
   if (!out.Attributes) throw notFound(`Guild ${guildId} has no API key '${keyId}'.`);
   const usageKeyId = out.Attributes.usage_key_id;
   if (typeof usageKeyId === 'string') {
     // The key no longer authenticates; its API Gateway key only counts against the account's quota, so a failure is logged, not answered.
     await dropUsageKey(usageKeyId).catch((error: unknown) => console.error(JSON.stringify({ level: 'error', msg: 'revoked key rate not deleted', guildId, keyId, usageKeyId, error: String(error) })));
   }
-  return publicRecord(out.Attributes);
+  return ApiKeyEntity.parse(out.Attributes);
 }
 
 /** How often `last_use` is written: once a minute is exact enough and keeps reads read-only. */
@@ -118,7 +129,7 @@ export async function verifyApiKey(token: string): Promise<Caller | null> {
   if (parts.length !== 4 || parts[0] !== PREFIX) return null;
   const [, guildId, keyId, secret] = parts as [string, string, string, string];
   if (!/^[0-9]{1,20}$/.test(guildId) || !/^[A-Za-z0-9_-]{22}$/.test(keyId) || !secret) return null;
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keyItem(guildId, keyId), ConsistentRead: true }));
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: ApiKeyEntity.key({ guildId, keyId }), ConsistentRead: true }));
   const stored = out.Item?.secret_hash;
   if (typeof stored !== 'string' || !timingSafeEqual(Buffer.from(stored, 'hex'), hash(secret))) return null;
   const lastUse = out.Item?.last_use as string | null | undefined;
@@ -128,7 +139,7 @@ export async function verifyApiKey(token: string): Promise<Caller | null> {
       .send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keyItem(guildId, keyId),
+          Key: ApiKeyEntity.key({ guildId, keyId }),
           UpdateExpression: 'SET last_use = :now',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':now': new Date().toISOString() },

@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { BatchGetCommand, BatchWriteCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { databaseFailed } from '../errors.js';
 import { db } from './client.js';
+import type { Key } from './entity.js';
 import { tableName } from './table.js';
 
 /**
@@ -9,7 +10,6 @@ import { tableName } from './table.js';
  * under load; these ask again for the rest with a growing pause, and answer
  * 503 rather than silently dropping what the table kept refusing.
  */
-type Key = Record<string, NativeAttributeValue>;
 type Item = Record<string, NativeAttributeValue>;
 
 const WRITE_BATCH = 25;
@@ -27,7 +27,7 @@ async function untilDone<T>(pending: T[], send: (batch: T[]) => Promise<T[]>, wh
 }
 
 /** The table key of an item read from it. */
-export const keyOf = (item: Item): { pk: string; sk: string } => ({ pk: String(item.pk), sk: String(item.sk) });
+export const keyOf = (item: Item): Key => ({ pk: String(item.pk), sk: String(item.sk) });
 
 /** Deletes the items of these keys, unconditionally: up to PARALLEL_BATCHES batches at once. */
 export async function deleteKeys(keys: readonly Key[]): Promise<void> {
@@ -71,8 +71,8 @@ export async function getKeys(keys: readonly Key[]): Promise<Item[]> {
  * name's item, or null: `getNamed({ state: ..., panel: ... })`. For a use
  * case that decides on several items it can name up front.
  */
-export async function getNamed<K extends string>(keys: Record<K, { pk: string; sk: string }>): Promise<Record<K, Item | null>> {
+export async function getNamed<K extends string>(keys: Record<K, Key>): Promise<Record<K, Item | null>> {
   const found = await getKeys(Object.values(keys));
-  const at = (key: { pk: string; sk: string }) => found.find((item) => item.pk === key.pk && item.sk === key.sk) ?? null;
-  return Object.fromEntries(Object.entries(keys).map(([name, key]) => [name, at(key as { pk: string; sk: string })])) as Record<K, Item | null>;
+  const at = (key: Key) => found.find((item) => item.pk === key.pk && item.sk === key.sk) ?? null;
+  return Object.fromEntries(Object.entries(keys).map(([name, key]) => [name, at(key as Key)])) as Record<K, Item | null>;
 }

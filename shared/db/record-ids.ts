@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.js';
+import { entity, partition } from './entity.js';
 import { tableName } from './table.js';
 
 /**
@@ -10,19 +11,29 @@ import { tableName } from './table.js';
  */
 const SHARDS = 8;
 
+const sequencePartition = partition<[recordType: string]>('SEQ#');
+/** One counter of a record type: its partition holds the type's SHARDS counters, `n` the ids handed out. */
+const SequenceEntity = entity({
+  name: 'sequence',
+  prefix: 'SHARD#',
+  pk: (f: { recordType: string; shard: number }) => sequencePartition(f.recordType),
+  sk: (f) => [String(f.shard)],
+  parse: (item) => Number(item.n),
+});
+
 export async function nextRecordId(recordType: string): Promise<number> {
   const shard = Math.floor(Math.random() * SHARDS);
   const out = await db().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: { pk: `SEQ#${recordType}`, sk: `SHARD#${shard}` },
+      Key: SequenceEntity.key({ recordType, shard }),
       UpdateExpression: 'ADD #n :one SET entity = :entity',
       ExpressionAttributeNames: { '#n': 'n' },
-      ExpressionAttributeValues: { ':one': 1, ':entity': 'sequence' },
+      ExpressionAttributeValues: { ':one': 1, ':entity': SequenceEntity.name },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  const n = Number(out.Attributes?.n);
+  const n = SequenceEntity.parse(out.Attributes ?? {});
   return (n - 1) * SHARDS + shard + 1;
 }
 
@@ -50,14 +61,14 @@ async function reserveBlock(recordType: string, blockSize: number): Promise<void
   const out = await db().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: { pk: `SEQ#${recordType}`, sk: `SHARD#${shard}` },
+      Key: SequenceEntity.key({ recordType, shard }),
       UpdateExpression: 'ADD #n :block SET entity = :entity',
       ExpressionAttributeNames: { '#n': 'n' },
-      ExpressionAttributeValues: { ':block': blockSize, ':entity': 'sequence' },
+      ExpressionAttributeValues: { ':block': blockSize, ':entity': SequenceEntity.name },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  const last = Number(out.Attributes?.n);
+  const last = SequenceEntity.parse(out.Attributes ?? {});
   reserved.set(recordType, { shard, next: last - blockSize + 1, last });
 }
 

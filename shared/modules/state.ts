@@ -1,5 +1,6 @@
 import { moduleDisabled, moduleEnabled, notFound, settingsMissing } from '../errors.js';
 import { getNamed } from '../db/batch.js';
+import type { Key } from '../db/entity.js';
 import { nextRecordId } from '../db/record-ids.js';
 import { MODULE_CATALOGUE } from './catalogue.js';
 import type { ModuleName } from './names.js';
@@ -116,7 +117,7 @@ export async function resetModule(guildId: string, module: ModuleName): Promise<
  * consistent batch read instead of two reads in turn: 409 while disabled,
  * as requireEnabled, then the item or null (the caller's 404).
  */
-export async function requireEnabledWith(guildId: string, module: ModuleName, key: { pk: string; sk: string }): Promise<Record<string, unknown> | null> {
+export async function requireEnabledWith(guildId: string, module: ModuleName, key: Key): Promise<Record<string, unknown> | null> {
   return (await requireEnabledWithState(guildId, module, key)).item;
 }
 
@@ -124,14 +125,14 @@ export async function requireEnabledWith(guildId: string, module: ModuleName, ke
 export async function requireEnabledWithState(
   guildId: string,
   module: ModuleName,
-  key: { pk: string; sk: string },
+  key: Key,
 ): Promise<{ state: ModuleStateItem; item: Record<string, unknown> | null }> {
   const found = await getNamed({ state: moduleStateKey(guildId, module), item: key });
   return { state: assertEnabled(guildId, module, found.state as ModuleStateItem | null), item: found.item };
 }
 
 /** {@link requireEnabledWith} for the record a use case acts on: 409 while disabled, then 404 saying `missing` when there is none. */
-export async function requireEnabledRecord(guildId: string, module: ModuleName, key: { pk: string; sk: string }, missing: string): Promise<Record<string, unknown>> {
+export async function requireEnabledRecord(guildId: string, module: ModuleName, key: Key, missing: string): Promise<Record<string, unknown>> {
   const item = await requireEnabledWith(guildId, module, key);
   if (!item) throw notFound(missing);
   return item;

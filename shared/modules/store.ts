@@ -3,6 +3,7 @@ import { deleteKeys, keyOf } from '../db/batch.js';
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
 import { queryAll } from '../db/pagination.js';
+import { entity, partition } from '../db/entity.js';
 import { TABLE, tableName } from '../db/table.js';
 import type { ModuleName } from './names.js';
 
@@ -22,9 +23,23 @@ export interface ModuleStateItem {
 }
 
 /** The guild's partition key; every module's guild-scoped items live under it or derive from it. */
-export const guildKey = (guildId: string) => `G#${guildId}`;
+export const guildKey = partition<[guildId: string]>('G#');
+
+/** A module's state item in the guild partition. */
+export const ModuleState = entity({
+  name: 'module_state',
+  prefix: 'MODULE#',
+  pk: (f: { guildId: string; module: ModuleName }) => guildKey(f.guildId),
+  sk: (f) => [f.module],
+  parse: (item): ModuleStateItem => {
+    const state: ModuleStateItem = { enabled: item.enabled === true, version: Number(item.version), created_at: String(item.created_at), updated_at: String(item.updated_at) };
+    if (item.settings !== undefined) state.settings = item.settings as Record<string, unknown>;
+    if (item.settings_id !== undefined) state.settings_id = Number(item.settings_id);
+    return state;
+  },
+});
 /** The key of a module's state item (exported for modules that read it together with their own items). */
-export const moduleStateKey = (guildId: string, module: ModuleName) => ({ pk: guildKey(guildId), sk: `MODULE#${module}` });
+export const moduleStateKey = (guildId: string, module: ModuleName) => ModuleState.key({ guildId, module });
 
 /** Internal attributes that never reach a response. */
 const INTERNAL = new Set([TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey]), 'entity', 'expires_at', 'version']);
@@ -83,7 +98,7 @@ export async function writeEnabled(
 ): Promise<ModuleStateItem | null> {
   forget(guildId, module);
   const now = new Date().toISOString();
-  const values: Record<string, unknown> = { ':t': true, ':f': false, ':now': now, ':one': 1, ':entity': 'module_state' };
+  const values: Record<string, unknown> = { ':t': true, ':f': false, ':now': now, ':one': 1, ':entity': ModuleState.name };
   let set = 'enabled = :t, entity = :entity, updated_at = :now, created_at = if_not_exists(created_at, :now)';
   if (defaults) {
     set += ', settings = if_not_exists(settings, :defaults), settings_id = if_not_exists(settings_id, :sid)';

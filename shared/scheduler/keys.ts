@@ -10,14 +10,17 @@
  * shards, so they do not share one hot index partition; every other job
  * keeps them in shard 0, so its producer reads one partition a run.
  */
+import { type Key, partition } from '../db/entity.js';
 
 export const DUE_ENTITY = 'due_work';
 
+const duePartition = partition<[job: string, key: string]>('DUE#');
 /** The primary key of one piece of due work. */
-export const dueItemKey = (job: string, key: string) => ({ pk: `DUE#${job}#${key}`, sk: 'DUE' });
+export const dueItemKey = (job: string, key: string): Key => ({ pk: duePartition(job, key), sk: 'DUE' });
 
+const dueIndex = partition<[job: string, shard: string]>('DUEIDX#');
 /** The due-index partition of a shard of a job. */
-export const dueIndexPartition = (job: string, shard: number) => `DUEIDX#${job}#${shard}`;
+export const dueIndexPartition = (job: string, shard: number) => dueIndex(job, String(shard));
 
 /** Shards of a job that spreads; also every shard a job's items may have been left in by a build that spread all jobs. */
 export const SPREAD = 4;

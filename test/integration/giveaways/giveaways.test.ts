@@ -8,7 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawRounds, seedHash } from '../../../functions/giveaways/draw.js';
 import { endGiveaway } from '../../../functions/giveaways/lifecycle.js';
-import { giveawayKey } from '../../../functions/giveaways/store.js';
+import { GiveawayEntity } from '../../../functions/giveaways/store.js';
 import { TOKEN_VARIABLE, verifyDraw } from '../../../functions/giveaways/verify-draw.js';
 import { db } from '../../../shared/db/client.js';
 import { tableName } from '../../../shared/db/table.js';
@@ -303,7 +303,7 @@ describe('giveaways', () => {
     await endGiveaway(guild, g.entry_id);
     const [round1] = (await get(guild, g.entry_id)).rounds;
     await db().send(
-      new UpdateCommand({ TableName: tableName(), Key: giveawayKey(guild, g.entry_id), UpdateExpression: 'SET #old = :old REMOVE #rounds', ExpressionAttributeNames: { '#old': '_rounds', '#rounds': 'rounds' }, ExpressionAttributeValues: { ':old': [round1.winners] } }),
+      new UpdateCommand({ TableName: tableName(), Key: GiveawayEntity.key({ guildId: guild, entryId: g.entry_id }), UpdateExpression: 'SET #old = :old REMOVE #rounds', ExpressionAttributeNames: { '#old': '_rounds', '#rounds': 'rounds' }, ExpressionAttributeValues: { ':old': [round1.winners] } }),
     );
     expect((await get(guild, g.entry_id)).rounds).toEqual([{ round: 1, winners: round1.winners, drawn_at: g.end_time }]);
     ok(await act(guild, g.entry_id, 'reroll', null));
