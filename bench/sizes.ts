@@ -5,12 +5,13 @@ import { type Row, kib } from './table.js';
  * Bundle size budget over the SDK floor bundle (minified, tree-shaken): issue
  * 8's target, enforced by test/infra/bundle-budget.test.ts. The largest
  * bundles parse feeds (fast-xml-parser) or create polls. The largest may be
- * 60 KiB over issue 8's 120 since the functions that fetch feeds carry what
+ * 65 KiB over issue 8's 120 since the functions that fetch feeds carry what
  * issue 31 asks for: the full HTML named-entity set (`entities`, 38 KiB;
  * feeds use those names undeclared) and the address classes a source may
- * not reach (`ipaddr.js` and the connecting code, about 10 KiB).
+ * not reach (`ipaddr.js`, 12.5 KiB, and the code connecting to the checked
+ * address).
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 60, largestOverFloorKiB: 180 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 60, largestOverFloorKiB: 185 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
 export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {
