@@ -17,7 +17,6 @@ export interface CallOptions {
 export interface CallResult {
   status: number;
   headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   text: string;
 }
@@ -71,7 +70,6 @@ export function errorOf(result: CallResult): { code: number; name: string; messa
 }
 
 /** The data of a success answer (200); fails the test, showing the answer, on anything else. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function ok(res: CallResult): any {
   if (res.status !== 200 || res.body?.success !== true) throw new Error(`expected 200, got ${res.status} ${res.text}`);
   return res.body.data;

@@ -8,7 +8,6 @@ import type { Message as PlatformMessage } from '../../shared/platform/types.js'
 import { type TestService, snowflake as newSnowflake } from './local.js';
 
 /** A component as a test reads it back: the service posts buttons and string selects in action rows. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ShownComponent = { type: number; custom_id?: string; label?: string; disabled?: boolean; [field: string]: any };
 /** A message as the sandbox shows it, its components read as action rows. */
 export type Message = Omit<PlatformMessage, 'components'> & { components?: { type: number; components: ShownComponent[] }[] };

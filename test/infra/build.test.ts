@@ -19,6 +19,7 @@ describe('build (fake route list)', () => {
   beforeAll(() => {
     mkdirSync(join(repo, 'node_modules', '.cache'), { recursive: true });
     root = mkdtempSync(join(repo, 'node_modules', '.cache', 'gms-build-test-'));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the file written is source whose template literal is the point.
     write('functions/shared/greet.ts', 'export const greet = (name: string): string => `hello ${name}`;\n');
     write(
       'functions/a/one.ts',

@@ -6,7 +6,6 @@ import { loadHandler } from '../../shared/http/load-handler.js';
 import { loadOpenApiDocument } from '../../shared/openapi/load.js';
 import { answerProblems } from '../helpers/answers.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const doc: any = await loadOpenApiDocument(routes);
 const fixture = JSON.parse(readFileSync(new URL('../infra/fixtures/routes.json', import.meta.url), 'utf8')) as { routes: { method: string; path: string }[] };
 

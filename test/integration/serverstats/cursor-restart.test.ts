@@ -12,7 +12,6 @@ async function serviceOn(dataDir: string | null) {
   const service = await startLocal({ port: 0, dataDir, serviceToken: SERVICE_TOKEN, jobs: false });
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(service.url + path, { method, headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return { status: res.status, body: (await res.json()) as any };
   };
   return Object.assign(service, { call });
