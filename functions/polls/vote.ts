@@ -9,7 +9,7 @@ export const handler = endpoint(
   async ({ body, actor }) => {
     const outcome = await vote({
       guildId: body.guild_id,
-      memberId: actor!,
+      memberId: actor,
       action: body.action,
       pollId: body.poll_id,
       channelId: body.channel_id,
@@ -19,6 +19,6 @@ export const handler = endpoint(
       emojiId: body.emoji_id,
     });
     await tellMember(interactionOf(body), describeVote(outcome, body.action));
-    return { vote: voteRecord(outcome, actor!, body.action) };
+    return { vote: voteRecord(outcome, actor, body.action) };
   },
 );

@@ -4,4 +4,4 @@ import { MessageAnswer } from './model.js';
 import { GuildBody } from './schemas.js';
 
 /** Internal: a member joined (X-Acting-User-Id); welcome them in the welcome channel. */
-export const handler = endpoint({ body: GuildBody, actor: 'required', response: MessageAnswer }, ({ body, actor }) => welcomeInChannel(body.guild_id, actor!));
+export const handler = endpoint({ body: GuildBody, actor: 'required', response: MessageAnswer }, ({ body, actor }) => welcomeInChannel(body.guild_id, actor));
