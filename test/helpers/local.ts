@@ -1,11 +1,30 @@
 import { randomInt } from 'node:crypto';
 import { type LocalService, startLocal } from '../../infra/local/start.js';
+import type { paths } from '../../clients/typescript/schema.js';
 import { checkAnswer } from './answers.js';
 
 export const SERVICE_TOKEN = 'test-service-token-0123456789abcdef';
 
-export interface CallOptions {
-  body?: unknown;
+/** A route template as the paths it serves: each `{name}` is any text. */
+type PathOf<T extends string> = T extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${string}${PathOf<Tail>}` : T;
+type OperationOf<M extends string, R extends keyof paths> = paths[R][Lowercase<M> & keyof paths[R]];
+/** The route templates of the typed client (clients/typescript/schema.d.ts) a method and a literal path reach. */
+type RouteOf<M extends string, P extends string> = {
+  [R in keyof paths]: P extends PathOf<R> ? (OperationOf<M, R> extends { responses: unknown } ? R : never) : never;
+}[keyof paths];
+type JsonBodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/**
+ * The JSON body a route takes, as the typed client declares it, when the
+ * method and the path are literals a route serves; `unknown` otherwise (a
+ * path built at run time, a path no route serves).
+ */
+export type BodyOf<M extends string, P extends string> = string extends M | P ? unknown : [RouteOf<M, P>] extends [never] ? unknown : JsonBodyOf<OperationOf<M, RouteOf<M, P>>>;
+
+export interface CallOptions<B = unknown> {
+  /** Sent as JSON: what the route takes (checked against the typed client for literal routes). */
+  body?: B;
+  /** Sent as JSON as it is, not checked against the route's types: a body the service must refuse, or one a test builds loosely. */
+  looseBody?: unknown;
   /** Sent as it is, instead of JSON of `body`. */
   rawBody?: string;
   query?: Record<string, string | number | boolean>;
@@ -22,7 +41,7 @@ export interface CallResult {
 }
 
 export interface TestService extends LocalService {
-  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  call<M extends string, P extends string>(method: M, path: P, options?: CallOptions<BodyOf<M, P>>): Promise<CallResult>;
 }
 
 /**
@@ -39,7 +58,8 @@ export async function startTestService(options: { indexLagMs?: number; guildKeyR
     const token = options.token === undefined ? SERVICE_TOKEN : options.token;
     if (token !== null) headers.authorization = `Bearer ${token}`;
     let body: string | undefined = options.rawBody;
-    if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
+    const json = options.body !== undefined ? options.body : options.looseBody;
+    if (body === undefined && json !== undefined) body = JSON.stringify(json);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(url, { method, headers, body });
     const text = await res.text();

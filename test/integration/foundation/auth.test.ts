@@ -86,7 +86,7 @@ describe('guild API keys', () => {
   });
 
   it('validates its inputs: guild_id shape (400) and name length (422)', async () => {
-    expect((await service.call('POST', '/auth/api-key', { body: { name: 'x' } })).status).toBe(400);
+    expect((await service.call('POST', '/auth/api-key', { looseBody: { name: 'x' } })).status).toBe(400);
     const long = await service.call('POST', '/auth/api-key', { body: { guild_id: snowflake(), name: 'x'.repeat(101) } });
     expect(long.status).toBe(422);
     expect(errorOf(long).message).toBe("Unprocessable Entity! Field 'name' must be at most 100 characters.");

@@ -54,12 +54,12 @@ describe('one message after the platform fails after storing it', () => {
   it('a service poll and a platform-native poll', async () => {
     const { guild, channel } = await guildWith('polls');
     await failAfterPosting(channel);
-    const poll = ok(await service.call('POST', '/modules/polls/entries', { body: pollBody({ guild, channel, owner: snowflake() }) })).poll;
+    const poll = ok(await service.call('POST', '/modules/polls/entries', { looseBody: pollBody({ guild, channel, owner: snowflake() }) })).poll;
     expect((await onlyMessage(channel)).id).toBe(poll.message_id);
 
     const native = await sandbox().channelIn(guild);
     await failAfterPosting(native);
-    const nativePoll = ok(await service.call('POST', '/modules/polls/entries', { body: pollBody({ guild, channel: native, owner: snowflake() }, { poll_type: 1 }) })).poll;
+    const nativePoll = ok(await service.call('POST', '/modules/polls/entries', { looseBody: pollBody({ guild, channel: native, owner: snowflake() }, { poll_type: 1 }) })).poll;
     expect((await onlyMessage(native)).id).toBe(nativePoll.message_id);
   });
 
@@ -105,7 +105,7 @@ describe('one message after the platform fails after storing it', () => {
   it("a reaction-role panel's message", async () => {
     const { guild, channel } = await guildWith('reactionroles');
     await failAfterPosting(channel);
-    const panel = ok(await service.call('POST', '/modules/reactionroles/panels', { body: panelBody(guild, channel) })).panel;
+    const panel = ok(await service.call('POST', '/modules/reactionroles/panels', { looseBody: panelBody(guild, channel) })).panel;
     expect((await onlyMessage(channel)).id).toBe(panel.message_id);
   });
 

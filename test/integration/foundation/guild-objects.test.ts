@@ -119,11 +119,11 @@ describe('polls and giveaways', () => {
   it("posts a poll only in the guild's channel", async () => {
     const guild = await enabled('polls');
     const other = await foreignChannel();
-    refused(await service.call('POST', '/modules/polls/entries', { body: pollBody({ guild, channel: other, owner: snowflake() }) }), 'body.channel_id');
+    refused(await service.call('POST', '/modules/polls/entries', { looseBody: pollBody({ guild, channel: other, owner: snowflake() }) }), 'body.channel_id');
     expect(await messageCount(other)).toBe(0);
     expect(ok(await service.call('GET', '/modules/polls/entries', { query: { guild_id: guild } })).polls).toEqual([]);
     const own = await sandbox().channelIn(guild);
-    const poll = ok(await service.call('POST', '/modules/polls/entries', { body: pollBody({ guild, channel: own, owner: snowflake() }) })).poll;
+    const poll = ok(await service.call('POST', '/modules/polls/entries', { looseBody: pollBody({ guild, channel: own, owner: snowflake() }) })).poll;
     expect(await messageCount(own)).toBe(1);
     expect(poll.channel_id).toBe(own);
   });
@@ -147,10 +147,10 @@ describe('reaction roles', () => {
     const own = await sandbox().channelIn(guild);
     const theirs = (await platformCall('POST', `/channels/${await foreignChannel()}/messages`, { content: 'not yours' })).body.id as string;
     const register = panelBody(guild, own, { is_register: true, register_message_id: theirs, content: null, is_embed: null });
-    refused(await service.call('POST', '/modules/reactionroles/panels', { body: register }), 'body.register_message_id');
+    refused(await service.call('POST', '/modules/reactionroles/panels', { looseBody: register }), 'body.register_message_id');
     expect(ok(await service.call('GET', '/modules/reactionroles/panels', { query: { guild_id: guild } })).panels).toEqual([]);
 
-    const panel = ok(await service.call('POST', '/modules/reactionroles/panels', { body: panelBody(guild, own) })).panel;
+    const panel = ok(await service.call('POST', '/modules/reactionroles/panels', { looseBody: panelBody(guild, own) })).panel;
     const [mine, foreign] = [await sandbox().roleIn(guild), await sandbox().roleIn(snowflake())];
     const entry = { guild_id: guild, emoji_name: '😀', emoji_id: null, text: null, description: null };
     const message = refused(await service.call('POST', `/modules/reactionroles/panel/${panel.panel_id}/entries`, { body: { ...entry, role_ids: [mine, foreign] } }), 'body.role_ids[1]');

@@ -23,7 +23,7 @@ describe('what a refused request is told', () => {
 
   it('a value outside the allowed ones is a 422 naming them', async () => {
     const res = await service.call('POST', '/modules/reactionroles/panels', {
-      body: { guild_id: guild, panel_type: 'round', limit_roles_to_one: false, supports_remove: true, remove_roles_from_users_on_entry_delete: false, is_register: false, channel_id: snowflake() },
+      looseBody: { guild_id: guild, panel_type: 'round', limit_roles_to_one: false, supports_remove: true, remove_roles_from_users_on_entry_delete: false, is_register: false, channel_id: snowflake() },
     });
     expect(res.status).toBe(422);
     expect(errorOf(res).message).toBe(`Unprocessable Entity! Field 'panel_type' must be one of: "emoji", "button", "dropdown".`);
@@ -31,7 +31,7 @@ describe('what a refused request is told', () => {
 
   it('a 400 names every shape problem, the wrong JSON type of an enum field among them', async () => {
     const res = await service.call('POST', '/modules/reactionroles/panels', {
-      body: { guild_id: guild, panel_type: null, limit_roles_to_one: 'yes', is_register: false, channel_id: snowflake() },
+      looseBody: { guild_id: guild, panel_type: null, limit_roles_to_one: 'yes', is_register: false, channel_id: snowflake() },
     });
     expect(res.status).toBe(400);
     const { message } = errorOf(res);

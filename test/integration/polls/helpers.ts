@@ -59,7 +59,7 @@ export function pollBody(where: { guild: string; channel: string; owner: string 
 }
 
 export async function createPoll(service: TestService, where: { guild: string; channel: string; owner: string }, extra: Record<string, unknown> = {}) {
-  const res = await service.call('POST', '/modules/polls/entries', { body: pollBody(where, extra) });
+  const res = await service.call('POST', '/modules/polls/entries', { looseBody: pollBody(where, extra) });
   expect(res.status, res.text).toBe(200);
   return res.body.data.poll as PollRecord;
 }
@@ -83,7 +83,7 @@ export function voteBody(guild: string, channel: string, extra: Record<string, u
 }
 
 export function castVote(service: TestService, member: string, body: Record<string, unknown>): Promise<CallResult> {
-  return service.call('POST', '/modules/polls/entry/vote', { body, headers: { 'x-acting-user-id': member } });
+  return service.call('POST', '/modules/polls/entry/vote', { looseBody: body, headers: { 'x-acting-user-id': member } });
 }
 
 export async function getPoll(service: TestService, guild: string, pollId: string): Promise<CallResult> {

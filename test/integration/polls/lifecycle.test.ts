@@ -93,7 +93,7 @@ describe('polls end by themselves', () => {
     await settle(where.guild, { save_duration_timeout: 1, delete_ended_platform_polls: true });
     const native = await botNativePoll(where.channel);
     const res = await service.call('POST', '/modules/polls/handler/create', {
-      body: registerBody(where, { poll_type: 1, poll_answer_type: null, message_id: native.id, end_time: Math.floor(Date.now() / 1000) + 2, answers: [answer('A'), answer('B')] }),
+      looseBody: registerBody(where, { poll_type: 1, poll_answer_type: null, message_id: native.id, end_time: Math.floor(Date.now() / 1000) + 2, answers: [answer('A'), answer('B')] }),
     });
     expect(res.status).toBe(200);
     const poll = res.body.data.poll as PollRecord;
@@ -119,16 +119,16 @@ describe('the handler interface', () => {
     const where = await pollGuild(service);
     const posted = await botMessage(where.channel, { content: 'poll placeholder' });
     const body = registerBody(where, { message_id: posted.id });
-    const created = await service.call('POST', '/modules/polls/handler/create', { body });
+    const created = await service.call('POST', '/modules/polls/handler/create', { looseBody: body });
     expect(created.status).toBe(200);
     const poll = created.body.data.poll as PollRecord;
     expect(poll).toMatchObject({ poll_id: body.poll_id, status: 'open', edited_with_results: false, sent_by_service: true, delete_at: null });
     expect(Date.parse(poll.end_time)).toBe(body.end_time * 1000);
     expect(poll).not.toHaveProperty('language');
 
-    const dup = await service.call('POST', '/modules/polls/handler/create', { body });
+    const dup = await service.call('POST', '/modules/polls/handler/create', { looseBody: body });
     expect(dup.status).toBe(422);
-    expect((await service.call('POST', '/modules/polls/handler/create', { body: { ...body, poll_id: 'bad id!' } })).status).toBe(422);
+    expect((await service.call('POST', '/modules/polls/handler/create', { looseBody: { ...body, poll_id: 'bad id!' } })).status).toBe(422);
 
     const edited = await service.call('POST', '/modules/polls/handler/edit', {
       body: { guild_id: where.guild, poll_id: poll.poll_id, question: 'Changed?', description: 'now', max_votes_per_answer: 1, is_multi_select: true, is_anonymous: false },
@@ -138,8 +138,8 @@ describe('the handler interface', () => {
     expect((await messageOf(service, poll))!.embeds[0]!.title).toBe('Changed?');
 
     const voteBody = { guild_id: where.guild, poll_id: poll.poll_id, action: 'add', answer_id: 2 };
-    expect((await service.call('POST', '/modules/polls/handler/vote', { body: voteBody })).status).toBe(400);
-    const voted = await service.call('POST', '/modules/polls/handler/vote', { body: voteBody, headers: { 'x-acting-user-id': where.owner } });
+    expect((await service.call('POST', '/modules/polls/handler/vote', { looseBody: voteBody })).status).toBe(400);
+    const voted = await service.call('POST', '/modules/polls/handler/vote', { looseBody: voteBody, headers: { 'x-acting-user-id': where.owner } });
     expect(voted.body.data.vote).toEqual({ poll_id: poll.poll_id, member_id: where.owner, action: 'add', answer_id: 2, votes: [2] });
     expect((await pollOf(where.guild, poll.poll_id))!.answers[1]!.vote_count).toBe(1);
 
@@ -162,7 +162,7 @@ describe('the handler interface', () => {
     const where = await pollGuild(service);
     await settle(where.guild, { save_duration_timeout: 3600 });
     const res = await service.call('POST', '/modules/polls/handler/create', {
-      body: registerBody(where, { edited_with_results: true, end_time: Math.floor(Date.now() / 1000) - 60 }),
+      looseBody: registerBody(where, { edited_with_results: true, end_time: Math.floor(Date.now() / 1000) - 60 }),
     });
     expect(res.body.data.poll).toMatchObject({ status: 'closed', edited_with_results: true });
     expect(Date.parse(res.body.data.poll.delete_at)).toBeGreaterThan(Date.now() + 3500_000);
@@ -171,7 +171,7 @@ describe('the handler interface', () => {
   it('is internal: a guild key gets 403, and the home needs no credentials', async () => {
     const where = await pollGuild(service);
     const key = (await service.call('POST', '/auth/api-key', { body: { guild_id: where.guild } })).body.data.api_key.secret as string;
-    expect((await service.call('POST', '/modules/polls/handler/create', { token: key, body: registerBody(where) })).status).toBe(403);
+    expect((await service.call('POST', '/modules/polls/handler/create', { token: key, looseBody: registerBody(where) })).status).toBe(403);
     const home = await service.call('GET', '/modules/polls/handler', { token: null });
     expect(home.status).toBe(200);
     expect(home.body.data.message).toContain('polls');
@@ -189,7 +189,7 @@ describe('a deleted message', () => {
     expect((await getPoll(service, where.guild, poll.poll_id)).status).toBe(404);
     const none = await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', { body });
     expect(none.body.data).toEqual({ poll: null });
-    expect((await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', { body: { ...body, interacted_message_id: null } })).status).toBe(400);
+    expect((await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', { looseBody: { ...body, interacted_message_id: null } })).status).toBe(400);
   });
 });
 

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const create = (body: Record<string, unknown>) => service.call('POST', '/modules/polls/entries', { body });
+const create = (body: Record<string, unknown>) => service.call('POST', '/modules/polls/entries', { looseBody: body });
 
 describe('creating polls', () => {
   it('posts a service poll with buttons and answers exactly the poll record', async () => {
@@ -260,7 +260,7 @@ describe('reading polls', () => {
     const key = (await service.call('POST', '/auth/api-key', { body: { guild_id: snowflake() } })).body.data.api_key.secret as string;
     expect((await service.call('GET', `/modules/polls/entry/${poll.poll_id}`, { token: key, query: { guild_id: where.guild } })).status).toBe(403);
     expect((await service.call('GET', '/modules/polls/entries', { token: null, query: { guild_id: where.guild } })).status).toBe(401);
-    expect((await service.call('POST', '/modules/polls/entries', { token: key, body: pollBody(where) })).status).toBe(403);
+    expect((await service.call('POST', '/modules/polls/entries', { token: key, looseBody: pollBody(where) })).status).toBe(403);
   });
 });
 

@@ -35,7 +35,7 @@ describe('a restart of local mode with work pending', () => {
     await service.call('PUT', '/modules/polls/settings', {
       body: { guild_id: where.guild, save_duration_timeout: 2, delete_ended_platform_polls: false, delete_ended_service_polls: false },
     });
-    const res = await service.call('POST', '/modules/polls/entries', { body: pollBody(where, { poll_duration: '3s' }) });
+    const res = await service.call('POST', '/modules/polls/entries', { looseBody: pollBody(where, { poll_duration: '3s' }) });
     expect(res.status).toBe(200);
     const poll = res.body.data.poll as PollRecord;
     // The close was already handed to the in-process queue, which the stop loses.

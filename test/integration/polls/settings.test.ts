@@ -37,7 +37,7 @@ describe('poll settings', () => {
 
   it('checks shape (400) before rules (422), and rules before module state', async () => {
     const guild = snowflake();
-    const missing = await service.call('PUT', '/modules/polls/settings', { body: { guild_id: guild, save_duration_timeout: 10 } });
+    const missing = await service.call('PUT', '/modules/polls/settings', { looseBody: { guild_id: guild, save_duration_timeout: 10 } });
     expect(missing.status).toBe(400);
     expect(errorOf(missing).message).toMatch(/delete_ended_platform_polls/);
     const wrongType = await service.call('PUT', '/modules/polls/settings', { body: settingsBody(guild, { save_duration_timeout: '10' }) });

@@ -109,7 +109,7 @@ describe('voting', () => {
     const where = await pollGuild(service);
     const poll = await createPoll(service, where);
     const body = voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 1 });
-    const noActor = await service.call('POST', '/modules/polls/entry/vote', { body });
+    const noActor = await service.call('POST', '/modules/polls/entry/vote', { looseBody: body });
     expect(noActor.status).toBe(400);
     expect(errorOf(noActor).message).toMatch(/X-Acting-User-Id/);
     expect((await castVote(service, snowflake(), { ...body, action: 'toggle' })).status).toBe(422);
@@ -119,7 +119,7 @@ describe('voting', () => {
     expect((await castVote(service, snowflake(), { ...body, answer_id: null })).status).toBe(422);
     expect((await castVote(service, snowflake(), { ...body, poll_id: 'missing' })).status).toBe(404);
     const key = (await service.call('POST', '/auth/api-key', { body: { guild_id: where.guild } })).body.data.api_key.secret as string;
-    const internal = await service.call('POST', '/modules/polls/entry/vote', { token: key, body, headers: { 'x-acting-user-id': snowflake() } });
+    const internal = await service.call('POST', '/modules/polls/entry/vote', { token: key, looseBody: body, headers: { 'x-acting-user-id': snowflake() } });
     expect(internal.status).toBe(403);
     await service.call('POST', '/modules/polls/disable', { body: { guild_id: where.guild } });
     const disabled = await castVote(service, snowflake(), body);

@@ -250,17 +250,17 @@ describe('what the check refuses', () => {
   it('answers 400 without a valid X-Acting-User-Id, and 422 for missing conditional fields', async () => {
     const guild = await enabledGuild(world);
     const body = { guild_id: guild, channel_id: snowflake(), message_id: snowflake(), interaction_type: 'reaction_add', emoji_name: '😀' };
-    const none = await world.service.call('POST', `${RR}/check`, { body });
+    const none = await world.service.call('POST', `${RR}/check`, { looseBody: body });
     expect(none.status).toBe(400);
     expect(errorOf(none).message).toBe("Bad Request! Header 'X-Acting-User-Id' is required: name the member the bot acts for by their snowflake ID.");
-    expect((await world.service.call('POST', `${RR}/check`, { body, headers: { 'X-Acting-User-Id': 'bob' } })).status).toBe(400);
+    expect((await world.service.call('POST', `${RR}/check`, { looseBody: body, headers: { 'X-Acting-User-Id': 'bob' } })).status).toBe(400);
     const actor = { 'X-Acting-User-Id': snowflake() };
-    const noEmoji = await world.service.call('POST', `${RR}/check`, { body: { ...body, emoji_name: null }, headers: actor });
+    const noEmoji = await world.service.call('POST', `${RR}/check`, { looseBody: { ...body, emoji_name: null }, headers: actor });
     expect(noEmoji.status).toBe(422);
     expect(errorOf(noEmoji).message).toBe("Unprocessable Entity! Field 'emoji_name' is required when interaction_type is reaction_add.");
     const noToken = await world.service.call('POST', `${RR}/check`, { body: { ...body, interaction_type: 'component', interaction_custom_id: 'x', application_id: '1' }, headers: actor });
     expect(errorOf(noToken).message).toBe("Unprocessable Entity! Field 'interaction_id_token' is required when interaction_type is component.");
-    const badType = await world.service.call('POST', `${RR}/check`, { body: { ...body, interaction_type: 'reaction' }, headers: actor });
+    const badType = await world.service.call('POST', `${RR}/check`, { looseBody: { ...body, interaction_type: 'reaction' }, headers: actor });
     expect(badType.status).toBe(422);
   });
 
@@ -270,7 +270,7 @@ describe('what the check refuses', () => {
     const key = ok(await world.service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key;
     const member = snowflake();
     const body = { guild_id: guild, channel_id: panel.channel_id, message_id: panel.message_id, interaction_type: 'reaction_add', emoji_name: '😀' };
-    const res = await world.service.call('POST', `${RR}/check`, { body, token: key.secret, headers: { 'X-Acting-User-Id': member } });
+    const res = await world.service.call('POST', `${RR}/check`, { looseBody: body, token: key.secret, headers: { 'X-Acting-User-Id': member } });
     expect(res.status).toBe(403);
     ok(await world.service.call('POST', `${RR}/disable`, { body: { guild_id: guild } }));
     const disabled = await react(world, guild, panel, member, '😀');

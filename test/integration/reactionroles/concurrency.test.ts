@@ -123,7 +123,7 @@ describe('entries changed at once', () => {
     const roles = await newRoles(world, guild, EMOJIS.length);
     const adds = await Promise.all(
       EMOJIS.map((emoji, i) =>
-        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, emoji_id: null, text: null, description: null } }),
+        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { looseBody: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, emoji_id: null, text: null, description: null } }),
       ),
     );
     expect(adds.filter((r) => r.status === 200)).toHaveLength(20);
@@ -152,7 +152,7 @@ describe('entries changed at once', () => {
     const roles = await newRoles(world, guild, 12);
     await Promise.all(
       EMOJIS.slice(0, 12).map((emoji, i) =>
-        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, text: emoji } }),
+        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { looseBody: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, text: emoji } }),
       ),
     );
     const stored = ok(await world.service.call('GET', `${RR}/panel/${panel.panel_id}/entries`, { query: { guild_id: guild } })).entries;
@@ -168,7 +168,7 @@ describe('entries changed at once', () => {
     for (const emoji of EMOJIS.slice(0, 4)) ids.push((await addEntry(world, guild, panel.panel_id, { emoji_name: emoji, text: emoji })).entry_id);
     const fresh = await newRoles(world, guild, ids.length * 3);
     const edit = (entryId: string, fields: Record<string, unknown>) =>
-      world.service.call('PUT', `${RR}/panel/${panel.panel_id}/entries/${entryId}`, { body: { guild_id: guild, role_ids: [fresh.pop()], ...fields } });
+      world.service.call('PUT', `${RR}/panel/${panel.panel_id}/entries/${entryId}`, { looseBody: { guild_id: guild, role_ids: [fresh.pop()], ...fields } });
     // Three edits of each entry at once, each giving new roles and the same new label: the first to land changes the message,
     // the others change only roles, which it does not show.
     const edits = await Promise.all(ids.flatMap((id, i) => Array.from({ length: 3 }, () => edit(id, { text: `label ${i}` }))));

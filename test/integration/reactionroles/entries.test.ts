@@ -11,11 +11,11 @@ afterAll(() => world.service.stop());
 const ENTRY_FIELDS = ['id', 'guild_id', 'panel_id', 'entry_id', 'role_ids', 'emoji_name', 'emoji_id', 'text', 'description'].sort();
 
 const post = async (guild: string, panelId: string, fields: Record<string, unknown>) =>
-  world.service.call('POST', `${RR}/panel/${panelId}/entries`, { body: { guild_id: guild, role_ids: [await world.sandbox.roleIn(guild)], emoji_id: null, text: null, description: null, ...fields } });
+  world.service.call('POST', `${RR}/panel/${panelId}/entries`, { looseBody: { guild_id: guild, role_ids: [await world.sandbox.roleIn(guild)], emoji_id: null, text: null, description: null, ...fields } });
 const list = (guild: string, panelId: string) => world.service.call('GET', `${RR}/panel/${panelId}/entries`, { query: { guild_id: guild } });
 const get = (guild: string, panelId: string, entryId: string) => world.service.call('GET', `${RR}/panel/${panelId}/entries/${entryId}`, { query: { guild_id: guild } });
 const edit = (guild: string, panelId: string, entryId: string, fields: Record<string, unknown>) =>
-  world.service.call('PUT', `${RR}/panel/${panelId}/entries/${entryId}`, { body: { guild_id: guild, ...fields } });
+  world.service.call('PUT', `${RR}/panel/${panelId}/entries/${entryId}`, { looseBody: { guild_id: guild, ...fields } });
 const remove = (guild: string, panelId: string, entryId: string) => world.service.call('DELETE', `${RR}/panel/${panelId}/entries/${entryId}`, { body: { guild_id: guild } });
 const messageOf = (panel: { channel_id: string; message_id: string }) => world.sandbox.message(panel.channel_id, panel.message_id);
 

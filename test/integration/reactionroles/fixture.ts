@@ -55,12 +55,12 @@ export function panelBody(guild: string, channel: string, overrides: Record<stri
 /** A panel in `channel`, by default a new channel of the guild. */
 export async function createPanel(world: World, guild: string, overrides: Record<string, unknown> = {}, channel?: string) {
   channel ??= await world.sandbox.channelIn(guild);
-  return ok(await world.service.call('POST', `${RR}/panels`, { body: panelBody(guild, channel, overrides) })).panel;
+  return ok(await world.service.call('POST', `${RR}/panels`, { looseBody: panelBody(guild, channel, overrides) })).panel;
 }
 
 export async function addEntry(world: World, guild: string, panelId: string, fields: Record<string, unknown>) {
   const body = { guild_id: guild, role_ids: [await world.sandbox.roleIn(guild)], emoji_id: null, text: null, description: null, ...fields };
-  return ok(await world.service.call('POST', `${RR}/panel/${panelId}/entries`, { body })).entry;
+  return ok(await world.service.call('POST', `${RR}/panel/${panelId}/entries`, { looseBody: body })).entry;
 }
 
 /** A panel with one entry per emoji given, each granting one new role. */

@@ -28,10 +28,10 @@ const PANEL_FIELDS = [
   'created_at',
 ].sort();
 
-const post = (body: Record<string, unknown>, token?: string) => world.service.call('POST', `${RR}/panels`, { body, token });
+const post = (body: Record<string, unknown>, token?: string) => world.service.call('POST', `${RR}/panels`, { looseBody: body, token });
 const get = (guild: string, panelId: string) => world.service.call('GET', `${RR}/panel/${panelId}`, { query: { guild_id: guild } });
 const list = (guild: string, query: Record<string, number> = {}) => world.service.call('GET', `${RR}/panels`, { query: { guild_id: guild, ...query } });
-const edit = (guild: string, panelId: string, body: Record<string, unknown>) => world.service.call('PUT', `${RR}/panel/${panelId}`, { body: { guild_id: guild, ...body } });
+const edit = (guild: string, panelId: string, body: Record<string, unknown>) => world.service.call('PUT', `${RR}/panel/${panelId}`, { looseBody: { guild_id: guild, ...body } });
 const remove = (guild: string, panelId: string) => world.service.call('DELETE', `${RR}/panel/${panelId}`, { body: { guild_id: guild } });
 
 /** An edit body keeping a panel's settings, with `changes` applied. */
@@ -417,7 +417,7 @@ describe('deleting a panel', () => {
   it('answers 409 while disabled and 400 without guild_id', async () => {
     const guild = await enabledGuild(world);
     const panel = await createPanel(world, guild);
-    expect((await world.service.call('DELETE', `${RR}/panel/${panel.panel_id}`, { body: {} })).status).toBe(400);
+    expect((await world.service.call('DELETE', `${RR}/panel/${panel.panel_id}`, { looseBody: {} })).status).toBe(400);
     ok(await world.service.call('POST', `${RR}/disable`, { body: { guild_id: guild } }));
     for (const res of [await remove(guild, panel.panel_id), await get(guild, panel.panel_id), await edit(guild, panel.panel_id, editBody(panel))]) {
       expect(res.status).toBe(409);

@@ -41,7 +41,7 @@ async function counterGuild(members = 3): Promise<{ guild: string; category: str
   return { guild, category: settings.counters_category_id };
 }
 
-const createCounter = (guild: string, body: Record<string, unknown>) => service.call('POST', `${SS}/counters`, { body: { guild_id: guild, ...body } });
+const createCounter = (guild: string, body: Record<string, unknown>) => service.call('POST', `${SS}/counters`, { looseBody: { guild_id: guild, ...body } });
 const refresh = (guild: string) => service.call('POST', `${SS}/counters/update`, { body: { guild_id: guild } });
 const renamesOf = async (channelId: string) =>
   (await sandboxOf(service).requests()).filter((r) => r.method === 'PATCH' && r.path === `/channels/${channelId}`);

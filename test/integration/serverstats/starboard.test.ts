@@ -115,7 +115,7 @@ describe('starboard', () => {
     expect(ok(await service.call('GET', `${SS}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({ starboard_enabled: true, starboard_channel_id: channel });
     const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
     expect((await service.call('POST', `${SS}/starboard/check/add`, { token: key, body: { guild_id: guild, channel_id: channel, message_id: snowflake() } })).status).toBe(403);
-    const bad = await service.call('POST', `${SS}/starboard`, { body: { guild_id: guild } });
+    const bad = await service.call('POST', `${SS}/starboard`, { looseBody: { guild_id: guild } });
     expect(bad.status).toBe(400);
     expect(errorOf(bad).message).toContain("'channel_id'");
     const other = snowflake();

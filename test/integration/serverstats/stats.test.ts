@@ -91,7 +91,7 @@ describe('recording rules', () => {
   it('keeps recording internal and fetches to the guild of a key', async () => {
     const guild = await statsGuild(service);
     const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
-    const recorded = await service.call('POST', `${SS}/stats/messages/sent`, { token: key, body: sample(messages, guild, snowflake(), snowflake()).body });
+    const recorded = await service.call('POST', `${SS}/stats/messages/sent`, { token: key, looseBody: sample(messages, guild, snowflake(), snowflake()).body });
     expect(recorded.status).toBe(403);
     expect((await service.call('GET', `${SS}/stats/messages/sent`, { token: key, query: { guild_id: guild } })).status).toBe(200);
     expect((await service.call('GET', `${SS}/stats/messages/sent`, { token: key, query: { guild_id: snowflake() } })).status).toBe(403);

@@ -68,7 +68,7 @@ describe('entries', () => {
     ];
     for (const [kind, identifier] of bad) expect((await watch(service, guild, kind, identifier as string, snowflake())).status, String(identifier)).toBe(422);
     expect((await watch(service, guild, 'forum', 42 as unknown as string, snowflake())).status).toBe(400);
-    const noChannel = await service.call('POST', `${SO}/entries/forum`, { body: { guild_id: guild, community: 'abc', mention_everyone: false } });
+    const noChannel = await service.call('POST', `${SO}/entries/forum`, { looseBody: { guild_id: guild, community: 'abc', mention_everyone: false } });
     expect(noChannel.status).toBe(400);
   });
 
@@ -119,7 +119,7 @@ describe('refresh filters', () => {
     const guild = await socialGuild(service);
     const filter = (kind: 'forum' | 'stream', action_type: string, name: string) =>
       service.call('POST', kind === 'forum' ? `${SO}/handler/monitor/forum/refresh-filter` : `${SO}/handler/monitors/stream/refresh-filter`, {
-        body: kind === 'forum' ? { action_type, community: name } : { action_type, stream_account: name },
+        looseBody: kind === 'forum' ? { action_type, community: name } : { action_type, stream_account: name },
       });
     expect(ok(await filter('forum', 'add', community)).message).toContain('No guild watches');
     ok(await watch(service, guild, 'forum', community, snowflake()));
@@ -140,7 +140,7 @@ describe('settings, memes and privacy', () => {
     const guild = await socialGuild(service);
     const settings = ok(await service.call('GET', `${SO}/settings`, { query: { guild_id: guild } })).settings;
     expect(settings).toMatchObject({ guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true });
-    expect((await service.call('PUT', `${SO}/settings`, { body: { guild_id: guild, monitor_forum: false } })).status).toBe(400);
+    expect((await service.call('PUT', `${SO}/settings`, { looseBody: { guild_id: guild, monitor_forum: false } })).status).toBe(400);
     ok(await watch(service, guild, 'forum', community, snowflake()));
     const deleted = ok(await service.call('DELETE', `${SO}/settings/delete`, { body: { guild_id: guild } }));
     expect(deleted.entries.forum).toHaveLength(1);

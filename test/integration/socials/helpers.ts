@@ -46,7 +46,7 @@ const FIELD = { forum: 'community', stream: 'stream_account', rss: 'rss_feed', v
 /** The guild watches a source in `channel`, which the sandbox first knows as a channel of the guild. */
 export async function watch(service: TestService, guild: string, kind: keyof typeof FIELD, identifier: string, channel: string, mention = false) {
   await sandboxOf(service).channelIn(guild, channel);
-  return service.call('POST', `${SO}/entries/${kind}`, { body: { guild_id: guild, [FIELD[kind]]: identifier, target_channel_id: channel, mention_everyone: mention } });
+  return service.call('POST', `${SO}/entries/${kind}`, { looseBody: { guild_id: guild, [FIELD[kind]]: identifier, target_channel_id: channel, mention_everyone: mention } });
 }
 
 /** What the service posted in a channel, oldest first. */

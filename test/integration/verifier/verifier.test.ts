@@ -30,7 +30,7 @@ async function verifierGuild(settings: Record<string, unknown> = {}): Promise<{ 
 }
 
 const create = (guild: string, member: string) => service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } });
-const handle = (member: string, body: Record<string, unknown>) => service.call('POST', `${VE}/event/handle-verification`, { body, headers: { 'x-acting-user-id': member } });
+const handle = (member: string, body: Record<string, unknown>) => service.call('POST', `${VE}/event/handle-verification`, { looseBody: body, headers: { 'x-acting-user-id': member } });
 const entry = async (guild: string, verifierId: string) => ok(await service.call('GET', `${VE}/entries/${verifierId}`, { query: { guild_id: guild } })).entry;
 /** Moves the shared clock past the calls made at once with the last prompt (contract 12: a later call sends the prompt again). */
 const later = async () => {
@@ -141,8 +141,8 @@ describe('verifier', () => {
     const res = await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: 2 } });
     expect(res.status).toBe(422);
     expect(errorOf(res).message).toContain('verifier_passphrase');
-    expect((await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: 4 } })).status).toBe(422);
-    expect((await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: '1' } })).status).toBe(400);
+    expect((await service.call('PUT', `${VE}/settings`, { looseBody: { guild_id: guild, verifier_type: 4 } })).status).toBe(422);
+    expect((await service.call('PUT', `${VE}/settings`, { looseBody: { guild_id: guild, verifier_type: '1' } })).status).toBe(400);
     expect((await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_message_content: 'x'.repeat(2001) } })).status).toBe(422);
   });
 
@@ -228,7 +228,7 @@ describe('create-verification', () => {
     const { guild, channel } = await ownGuild();
     const member = snowflake();
     for (const body of [{ guild_id: guild }, { guild_id: guild, requester: null }]) {
-      const res = await service.call('POST', `${VE}/event/create-verification`, { body, headers: { 'x-acting-user-id': member } });
+      const res = await service.call('POST', `${VE}/event/create-verification`, { looseBody: body, headers: { 'x-acting-user-id': member } });
       expect(res.status).toBe(400);
       expect(errorOf(res)).toMatchObject({ name: 'BadRequestError' });
       expect(errorOf(res).message).toContain("Field 'requester'");
