@@ -8,17 +8,17 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as z from 'zod/mini';
-import { AUTHORIZER_FILE } from '../infra/bundles.js';
-import { buildFunctions, writeServedFiles } from '../infra/build.js';
-import type { Job } from '../infra/jobs.js';
-import { sourceUrls } from '../infra/local/sandbox/sources/routes.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
-import { type EndpointSpec, ownedFieldsOf } from '../shared/http/endpoint.js';
-import { loadHandler } from '../shared/http/load-handler.js';
-import { namedObjects } from '../shared/http/owned.js';
-import type { Route } from '../shared/http/route.js';
-import { moduleOfPath } from '../shared/modules/names.js';
-import { producerInputs } from '../shared/scheduler/keys.js';
+import { AUTHORIZER_FILE } from '#infra/bundles.js';
+import { buildFunctions, writeServedFiles } from '#infra/build.js';
+import type { Job } from '#infra/jobs.js';
+import { sourceUrls } from '#infra/local/sandbox/sources/routes.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
+import { type EndpointSpec, ownedFieldsOf } from '#shared/http/endpoint.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import { namedObjects } from '#shared/http/owned.js';
+import type { Route } from '#shared/http/route.js';
+import { moduleOfPath } from '#shared/modules/names.js';
+import { producerInputs } from '#shared/scheduler/keys.js';
 import { GUILD, type Input, MEMBER, fixtures, setups } from './fixtures.js';
 import { succeed } from './requests.js';
 import { RUNS, withEarlierRuns } from './history.js';
@@ -342,8 +342,8 @@ export interface ColdResult {
 
 /** Builds every function with the floor, then times cold requests; answers the rows and the sizes. */
 export async function coldRequestBench(): Promise<ColdResult> {
-  const { routes } = await import('../functions/routes.js');
-  const { jobs } = await import('../infra/jobs.js');
+  const { routes } = await import('#functions/routes.js');
+  const { jobs } = await import('#infra/jobs.js');
   const outdir = mkdtempSync(join(tmpdir(), 'bench-cold-'));
   const service = await startLocal({ port: 0, dataDir: null, jobs: false });
   const proxy = await countingProxy(process.env.DYNAMODB_ENDPOINT!);

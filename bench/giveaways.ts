@@ -8,11 +8,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { giveawayKey } from '../functions/giveaways/store.js';
-import { endGiveaway } from '../functions/giveaways/lifecycle.js';
-import { db } from '../shared/db/client.js';
-import { tableName } from '../shared/db/table.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { giveawayKey } from '#functions/giveaways/store.js';
+import { endGiveaway } from '#functions/giveaways/lifecycle.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { pool } from './load.js';
 import { call, countDynamoRequests, handlerRequests, ofGuild, snowflakes } from './requests.js';
 import { type Row, median, printRows } from './table.js';

@@ -6,9 +6,9 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tableName } from '../shared/db/table.js';
-import { onWorkDone } from '../shared/scheduler/index.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { tableName } from '#shared/db/table.js';
+import { onWorkDone } from '#shared/scheduler/index.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { type HttpRequest, burstFromWorker } from './load.js';
 import { call, countDynamoRequests, ofGuild, snowflakes } from './requests.js';
 import { type Row, median, printRows } from './table.js';

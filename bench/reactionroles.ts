@@ -1,4 +1,4 @@
-import type { LocalService } from '../infra/local/start.js';
+import type { LocalService } from '#infra/local/start.js';
 import { type DynamoCounter, type Floor, handlerRequests, ofGuild, requestRow, send } from './requests.js';
 import type { Row } from './table.js';
 

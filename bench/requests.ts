@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../shared/db/client.js';
-import { tableName } from '../shared/db/table.js';
-import { lambdaContext } from '../infra/local/lambda-context.js';
-import type { LocalService } from '../infra/local/start.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { lambdaContext } from '#infra/local/lambda-context.js';
+import type { LocalService } from '#infra/local/start.js';
 import { type Row, median } from './table.js';
 
 /** What a counter saw since it was last taken. */
@@ -170,7 +170,7 @@ export async function foundationRequests(service: LocalService, counter: DynamoC
  * same JSON, called in process, interleaved so drift hits both alike.
  */
 export async function warmCost(): Promise<Row[]> {
-  const { handler } = await import('../functions/module-state/status.js');
+  const { handler } = await import('#functions/module-state/status.js');
   const event = {
     resource: '/modules/polls/status',
     path: '/modules/polls/status',

@@ -9,11 +9,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { refreshGuild } from '../functions/serverstats/counters.js';
-import { statItem } from '../functions/serverstats/store.js';
-import { db } from '../shared/db/client.js';
-import { tableName } from '../shared/db/table.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { refreshGuild } from '#functions/serverstats/counters.js';
+import { statItem } from '#functions/serverstats/store.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { pool } from './load.js';
 import { call, countDynamoRequests, snowflakes } from './requests.js';
 import { type Row, printRows } from './table.js';

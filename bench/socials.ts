@@ -7,8 +7,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { pollSource, pollStreams } from '../functions/socials/polling.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { pollSource, pollStreams } from '#functions/socials/polling.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { ofGuild, requestsOf, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 

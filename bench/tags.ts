@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { countDynamoRequests, handlerRequests } from './requests.js';
 import { type Row, printRows } from './table.js';
 

@@ -6,8 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { onWorkDone } from '../shared/scheduler/index.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { onWorkDone } from '#shared/scheduler/index.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { countDynamoRequests, handlerRequests, ofGuild } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 

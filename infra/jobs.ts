@@ -42,4 +42,4 @@ export const jobs: Job[] = [
 ];
 
 /** The environment variable holding a job queue's URL, e.g. `polls.close` -> `QUEUE_URL_POLLS_CLOSE`. */
-export { queueUrlEnvName } from '../shared/scheduler/queue-env.js';
+export { queueUrlEnvName } from '#shared/scheduler/queue-env.js';

@@ -4,8 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { routes } from '../functions/routes.js';
-import { loadOpenApiDocument } from '../shared/openapi/load.js';
+import { routes } from '#functions/routes.js';
+import { loadOpenApiDocument } from '#shared/openapi/load.js';
 
 const file = resolve(process.argv[2] ?? 'dist/openapi.json');
 mkdirSync(dirname(file), { recursive: true });

@@ -1,4 +1,4 @@
-import type { Route } from '../../shared/http/route.js';
+import type { Route } from '#shared/http/route.js';
 
 export const routes: Route[] = [
   { id: 'auth.create-api-key', method: 'POST', path: '/auth/api-key', access: 'internal', file: 'functions/auth/create-api-key.ts', summary: 'Mint a guild API key (the secret is shown once)' },

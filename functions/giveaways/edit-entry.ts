@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf, tellMember } from '../../shared/platform/interaction.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf, tellMember } from '#shared/platform/interaction.js';
 import { editGiveaway } from './giveaways.js';
 import { EditBody, EntryPath, MessageAnswer } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { getGiveawayRecord } from './giveaways.js';
 import { EntryAnswer, EntryPath, EntryQuery } from './schemas.js';
 

@@ -4,15 +4,15 @@
  * deleted and rerolled by their owner. The end, the deletion and the
  * message refreshes are in `lifecycle.ts`.
  */
-import { requireOwner } from '../../shared/auth/owner.js';
-import type { Caller } from '../../shared/auth/caller.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { mintOrderedId } from '../../shared/ids.js';
-import { joinIds } from '../../shared/modules/store.js';
-import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
-import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
-import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
+import { requireOwner } from '#shared/auth/owner.js';
+import type { Caller } from '#shared/auth/caller.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { mintOrderedId } from '#shared/ids.js';
+import { joinIds } from '#shared/modules/store.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '#shared/modules/state.js';
+import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
+import { isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { MAX_REROLLS, drawRound, mintSeed, seedHash } from './draw.js';
 import { announceRound, cancelTimers, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';

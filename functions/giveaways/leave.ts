@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf, tellMember } from '../../shared/platform/interaction.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf, tellMember } from '#shared/platform/interaction.js';
 import { changeEntry } from './giveaways.js';
 import { ActionBody, EntryPath, MessageAnswer } from './schemas.js';
 

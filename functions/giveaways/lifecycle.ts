@@ -11,11 +11,11 @@
  * - the deletion at `delete_at` (and the message with `delete_ended_giveaways`);
  * - the entrant count on the message, refreshed at most every few seconds.
  */
-import { readModuleState } from '../../shared/modules/store.js';
-import { isPlatformNotFound, nonceFrom, platform } from '../../shared/platform/client.js';
-import type { MessageCreate } from '../../shared/platform/types.js';
-import { type DueItem, cancelAll, scheduler } from '../../shared/scheduler/index.js';
-import { dueItemKey } from '../../shared/scheduler/keys.js';
+import { readModuleState } from '#shared/modules/store.js';
+import { isPlatformNotFound, nonceFrom, platform } from '#shared/platform/client.js';
+import type { MessageCreate } from '#shared/platform/types.js';
+import { type DueItem, cancelAll, scheduler } from '#shared/scheduler/index.js';
+import { dueItemKey } from '#shared/scheduler/keys.js';
 import { drawRound } from './draw.js';
 import { announcement, giveawayMessage } from './render.js';
 import { type Giveaway, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';

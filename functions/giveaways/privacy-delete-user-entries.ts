@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { deleteMemberEntries } from './privacy.js';
 import { MessageAnswer, PrivacyQuery } from './schemas.js';
 

@@ -5,8 +5,8 @@
  * buttons (after a reroll, naming its round); and the announcement that
  * mentions the winners only and names a reroll's round.
  */
-import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
-import { fitLimits } from '../../shared/templates/limits.js';
+import type { ActionRow, MessageCreate } from '#shared/platform/types.js';
+import { fitLimits } from '#shared/templates/limits.js';
 import type { Giveaway } from './store.js';
 
 const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);

@@ -3,8 +3,8 @@
  * and the settings-delete operation, which resets the module and removes
  * every giveaway of the guild with its timers; messages stay on the platform.
  */
-import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
-import { updateSettings } from '../../shared/modules/settings.js';
+import { requireEnabled, resetModule, settingsRecord } from '#shared/modules/state.js';
+import { updateSettings } from '#shared/modules/settings.js';
 import { MODULE, giveawayRecord } from './giveaways.js';
 import { cancelTimers } from './lifecycle.js';
 import { deleteGiveaway, listGiveaways } from './store.js';

@@ -15,11 +15,11 @@
  * An item holds up to 400 KB, so a giveaway takes at most MAX_ENTRANTS.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { guildKey } from '#shared/modules/store.js';
 
 /** Entrants one giveaway item can hold with room to spare (400 KB per item). */
 export const MAX_ENTRANTS = 15_000;

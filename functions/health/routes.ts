@@ -1,4 +1,4 @@
-import type { Route } from '../../shared/http/route.js';
+import type { Route } from '#shared/http/route.js';
 
 export const routes: Route[] = [
   { id: 'health.livez', method: 'GET', path: '/livez', access: 'public', file: 'functions/health/livez.ts', summary: 'The process is up' },

@@ -1,6 +1,6 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf, tellMember } from '../../shared/platform/interaction.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf, tellMember } from '#shared/platform/interaction.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { CreateInviteBody, CreatedAnswer } from './schemas.js';
 import { createInvite } from './tracker.js';
 

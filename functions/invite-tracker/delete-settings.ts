@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { guildBody } from '../../shared/http/schemas.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { guildBody } from '#shared/http/schemas.js';
 import { DeletedSettingsAnswer } from './schemas.js';
 import { deleteSettings } from './settings.js';
 

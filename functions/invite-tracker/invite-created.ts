@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { InviteCreatedBody, MessageAnswer } from './schemas.js';
 import { inviteCreated } from './tracker.js';
 

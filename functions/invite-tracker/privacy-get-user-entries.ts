@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { countMemberEntries } from './privacy.js';
 import { PrivacyCounts, PrivacyQuery } from './schemas.js';
 

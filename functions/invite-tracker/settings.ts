@@ -4,10 +4,10 @@
  * operation, which resets the module and removes its invites and uses.
  * Message contents are checked against the platform's limits when stored.
  */
-import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
-import { updateSettings } from '../../shared/modules/settings.js';
-import { templateProblem } from '../../shared/templates/index.js';
+import { unprocessable } from '#shared/errors.js';
+import { requireEnabled, resetModule, settingsRecord } from '#shared/modules/state.js';
+import { updateSettings } from '#shared/modules/settings.js';
+import { templateProblem } from '#shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
 import { deleteModuleItems } from './store.js';
 import { MODULE, inviteRecord, newestFirst } from './tracker.js';

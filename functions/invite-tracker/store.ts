@@ -14,12 +14,12 @@
  * same increment and there are never more attributions than increments.
  */
 import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
+import { deleteKeys } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { deleteGuildItems, guildKey } from '#shared/modules/store.js';
 
 type Item = Record<string, NativeAttributeValue>;
 type Key = { pk: string; sk: string };

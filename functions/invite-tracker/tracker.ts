@@ -24,13 +24,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseFailed, notFound } from '../../shared/errors.js';
-import { nextRecordId, recordIdAhead } from '../../shared/db/record-ids.js';
-import { requireEnabled, requireEnabledWhile, requireEnabledWith, requireEnabledWithState } from '../../shared/modules/state.js';
-import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import type { GuildMember, User } from '../../shared/platform/types.js';
-import { type TemplateVariables, memberVariables, renderMessage } from '../../shared/templates/index.js';
-import { guildNamedIfUsed } from '../../shared/templates/members.js';
+import { databaseFailed, notFound } from '#shared/errors.js';
+import { nextRecordId, recordIdAhead } from '#shared/db/record-ids.js';
+import { requireEnabled, requireEnabledWhile, requireEnabledWith, requireEnabledWithState } from '#shared/modules/state.js';
+import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
+import type { GuildMember, User } from '#shared/platform/types.js';
+import { type TemplateVariables, memberVariables, renderMessage } from '#shared/templates/index.js';
+import { guildNamedIfUsed } from '#shared/templates/members.js';
 import {
   type Invite,
   type InviteUse,

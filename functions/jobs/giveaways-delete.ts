@@ -1,5 +1,5 @@
 import { GiveawayJobs, parseDueKey, deleteEndedGiveaway } from '../giveaways/lifecycle.js';
-import { scheduledJob } from '../../shared/scheduler/index.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Deletes an ended giveaway's data at delete_at (and its message when the settings say so). */
 export const { handler, produce } = scheduledJob(

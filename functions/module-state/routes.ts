@@ -1,5 +1,5 @@
-import type { Route } from '../../shared/http/route.js';
-import type { ModuleName } from '../../shared/modules/names.js';
+import type { Route } from '#shared/http/route.js';
+import type { ModuleName } from '#shared/modules/names.js';
 
 /** The four state routes every module has: home, status, enable, disable (contract 5). */
 export function moduleStateRoutes(module: ModuleName): Route[] {

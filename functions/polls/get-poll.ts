@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { getPollRecord } from './polls.js';
 import { GetPollQuery, PollAnswer, PollPath } from './schemas.js';
 

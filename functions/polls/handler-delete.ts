@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { deletePollDirectly } from './polls.js';
 import { HandlerPollBody, PollAnswer } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { HandlerVoteBody, VoteAnswer } from './schemas.js';
 import { vote, voteRecord } from './voting.js';
 

@@ -12,7 +12,7 @@
  * - Due work (close, delete, message refresh) in the shared scheduler, keyed
  *   `<guild>#<poll_id>`.
  */
-import { guildKey } from '../../shared/modules/store.js';
+import { guildKey } from '#shared/modules/store.js';
 
 export const POLL_ENTITY = 'poll';
 export const VOTER_ENTITY = 'poll_voter';

@@ -5,11 +5,11 @@
  * work in the shared scheduler; closing and deleting check the poll's state
  * first, so running twice acts once.
  */
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { type ModuleStateItem, readModuleState } from '../../shared/modules/store.js';
-import { MODULE_CATALOGUE } from '../../shared/modules/catalogue.js';
-import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { type DueItem, cancel, cancelAll, scheduler } from '../../shared/scheduler/index.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { type ModuleStateItem, readModuleState } from '#shared/modules/store.js';
+import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
+import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
+import { type DueItem, cancel, cancelAll, scheduler } from '#shared/scheduler/index.js';
 import { PollJobs, dueKeyOf } from './keys.js';
 import { type Synced, syncPollMessage } from './message.js';
 import { type Poll, type PollNow, PollType } from './model.js';

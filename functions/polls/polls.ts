@@ -4,16 +4,16 @@
  * delete, and the bot's scheduling interface over the same store
  * (`handler/*`). Endpoints validate; these decide.
  */
-import type { Caller } from '../../shared/auth/caller.js';
-import { paginate } from '../../shared/db/pagination.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { mintId } from '../../shared/ids.js';
-import { checkedWhile, requireEnabled, requireEnabledWhile, requireEnabledWithState } from '../../shared/modules/state.js';
-import { platform } from '../../shared/platform/client.js';
-import { cancel } from '../../shared/scheduler/index.js';
-import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
-import { requireOwner } from '../../shared/auth/owner.js';
+import type { Caller } from '#shared/auth/caller.js';
+import { paginate } from '#shared/db/pagination.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { mintId } from '#shared/ids.js';
+import { checkedWhile, requireEnabled, requireEnabledWhile, requireEnabledWithState } from '#shared/modules/state.js';
+import { platform } from '#shared/platform/client.js';
+import { cancel } from '#shared/scheduler/index.js';
+import { type Interaction, tellMember } from '#shared/platform/interaction.js';
+import { requireOwner } from '#shared/auth/owner.js';
 import { PollJobs, dueKeyOf, pollItemKey } from './keys.js';
 import { type PollSettings, closePoll, removePoll, scheduleClose, scheduleDelete, settingsOf } from './lifecycle.js';
 import { type Synced, syncPollMessage } from './message.js';

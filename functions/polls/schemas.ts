@@ -5,7 +5,7 @@
  * absence; fields ignored for native polls may be left out for them.
  */
 import * as z from 'zod/mini';
-import { brokenRule, channelId, codedInt, codedMeta, describe, guildQuery, interactionFields, interactionProblem, meta, nullableMessageIn, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { brokenRule, channelId, codedInt, codedMeta, describe, guildQuery, interactionFields, interactionProblem, meta, nullableMessageIn, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '#shared/http/schemas.js';
 import { ANSWER_TYPE_MEANINGS, POLL_TYPE_MEANINGS, PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,

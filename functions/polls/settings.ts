@@ -4,8 +4,8 @@
  * of the guild (voters, timers, items). Messages on the platform are left
  * as they are: removing data never depends on the platform answering.
  */
-import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
-import { updateSettings } from '../../shared/modules/settings.js';
+import { requireEnabled, resetModule, settingsRecord } from '#shared/modules/state.js';
+import { updateSettings } from '#shared/modules/settings.js';
 import { removePoll } from './lifecycle.js';
 import { recordOf } from './polls.js';
 import { listPolls } from './store.js';

@@ -11,13 +11,13 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys, getNamed } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
-import type { DueItem } from '../../shared/scheduler/index.js';
+import { deleteKeys, getKeys, getNamed } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { isConditionFailed } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { type ModuleStateItem, moduleStateKey } from '#shared/modules/store.js';
+import type { DueItem } from '#shared/scheduler/index.js';
 import {
   POLL_ENTITY,
   POLL_PREFIX,

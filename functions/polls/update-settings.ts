@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { PollSettingsAnswer, SettingsBody } from './schemas.js';
 import { changeSettings } from './settings.js';
 

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf, tellMember } from '../../shared/platform/interaction.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf, tellMember } from '#shared/platform/interaction.js';
 import { VoteAnswer, VoteBody } from './schemas.js';
 import { describeVote, vote, voteRecord } from './voting.js';
 

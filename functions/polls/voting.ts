@@ -8,11 +8,11 @@
  * follows through a coalesced refresh.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
-import { assertEnabled, requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
-import { platform } from '../../shared/platform/client.js';
-import { dueItemKey } from '../../shared/scheduler/keys.js';
-import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
+import { databaseFailed, notFound, unprocessable } from '#shared/errors.js';
+import { assertEnabled, requireEnabled, requireEnabledWith } from '#shared/modules/state.js';
+import { platform } from '#shared/platform/client.js';
+import { dueItemKey } from '#shared/scheduler/keys.js';
+import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
 import { PollJobs, dueKeyOf, pollMessageKey } from './keys.js';
 import { requestRefresh } from './lifecycle.js';

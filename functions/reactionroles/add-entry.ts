@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { addEntry } from './entries.js';
 import { AddEntryBody, EntryAnswer, PanelPath } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { checkInteraction } from './interactions.js';
 import { CheckAnswer, CheckBody } from './schemas.js';
 

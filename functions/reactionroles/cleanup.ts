@@ -2,7 +2,7 @@
  * Removing the module's data: panels whose message or channel is gone, all
  * of a guild's data (module delete), and a member's references (privacy).
  */
-import { requireEnabledWhile, requireEnabledWith, resetModule } from '../../shared/modules/state.js';
+import { requireEnabledWhile, requireEnabledWith, resetModule } from '#shared/modules/state.js';
 import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
 import { deleteAll, findChannelPanels, getPanel, listMemberClaims, listModuleItems, listPanelClaims, messageKey } from './store.js';
 

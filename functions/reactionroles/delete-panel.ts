@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { guildBody } from '../../shared/http/schemas.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { guildBody } from '#shared/http/schemas.js';
 import { deletePanel } from './panels.js';
 import { DeletedPanelAnswer, PanelPath } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { editPanel } from './panels.js';
 import { EditPanelBody, PanelAnswer, PanelPath } from './schemas.js';
 

@@ -3,9 +3,9 @@
  * the panel item first (where the rules across entries hold), then shown on
  * the platform, and undone when the platform refuses.
  */
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { mintId } from '../../shared/ids.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { mintId } from '#shared/ids.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
 import { dropEntry } from './claims.js';
 import { type Claim, type Entry, type Panel, entryRecord, entryRecords } from './model.js';
 import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js';

@@ -5,9 +5,9 @@
  * interaction the member is told what changed.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { AppError, databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
-import { requireEnabledWith } from '../../shared/modules/state.js';
-import { tellMember } from '../../shared/platform/interaction.js';
+import { AppError, databaseFailed, notFound, unprocessable } from '#shared/errors.js';
+import { requireEnabledWith } from '#shared/modules/state.js';
+import { tellMember } from '#shared/platform/interaction.js';
 import { type Transition, type Trigger, rolesOf, transition } from './claims.js';
 import { type Claim, type Entry, MODULE, type Panel } from './model.js';
 import { removeMemberReaction } from './panel-message.js';

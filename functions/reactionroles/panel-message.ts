@@ -4,8 +4,8 @@
  * taking the panel off it. Every call here is idempotent, so a step can be
  * repeated or reversed.
  */
-import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import type { Message } from '../../shared/platform/types.js';
+import { isPlatformNotFound, platform } from '#shared/platform/client.js';
+import type { Message } from '#shared/platform/types.js';
 import type { Entry, Panel } from './model.js';
 import { renderMessage } from './render.js';
 import { entryEmojiKey } from './rules.js';

@@ -2,11 +2,11 @@
  * Panel use cases: list, create (post a message or register one), get,
  * edit, delete.
  */
-import { paginate } from '../../shared/db/pagination.js';
-import { unprocessable } from '../../shared/errors.js';
-import { mintId } from '../../shared/ids.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
+import { paginate } from '#shared/db/pagination.js';
+import { unprocessable } from '#shared/errors.js';
+import { mintId } from '#shared/ids.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { requireEnabled, requireEnabledWhile } from '#shared/modules/state.js';
 import { MODULE, type Panel, type PanelSettings, type PanelType, entryRecords, newestFirst, panelRecord } from './model.js';
 import { discardMessage, findMessage, postPanelMessage, removePanelMessage } from './panel-message.js';
 import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js';

@@ -11,7 +11,7 @@ import {
   type Embed,
   type PartialEmoji,
   type SelectOption,
-} from '../../shared/platform/types.js';
+} from '#shared/platform/types.js';
 import type { Transition } from './claims.js';
 import type { Entry, Panel } from './model.js';
 import { parseEmbed } from './rules.js';

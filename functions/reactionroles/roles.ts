@@ -3,8 +3,8 @@
  * the platform refuses one role, the changes already made are reversed and
  * the refusal answers as a 502 naming the role.
  */
-import { AppError, platformFailed } from '../../shared/errors.js';
-import { platform } from '../../shared/platform/client.js';
+import { AppError, platformFailed } from '#shared/errors.js';
+import { platform } from '#shared/platform/client.js';
 
 interface Change {
   roleId: string;

@@ -3,8 +3,8 @@
  * several entries (contract 3.6 and 7). Pure: each check answers the reason
  * of the first broken rule, or null.
  */
-import type { Embed } from '../../shared/platform/types.js';
-import { type LimitBreak, MESSAGE_LIMITS, fitLimits } from '../../shared/templates/limits.js';
+import type { Embed } from '#shared/platform/types.js';
+import { type LimitBreak, MESSAGE_LIMITS, fitLimits } from '#shared/templates/limits.js';
 import type { Entry, PanelType } from './model.js';
 
 /** Most entries a panel of each type can show: reactions per message, components per message. */

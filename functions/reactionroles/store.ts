@@ -24,13 +24,13 @@ import {
   PutCommand,
   type NativeAttributeValue,
 } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getNamed } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional, isConditionFailed } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { mintId } from '../../shared/ids.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { deleteKeys, getNamed } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional, isConditionFailed } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { mintId } from '#shared/ids.js';
+import { guildKey } from '#shared/modules/store.js';
 import type { Claim, Panel } from './model.js';
 
 type Item = Record<string, NativeAttributeValue>;

@@ -6,12 +6,12 @@
  * counters, so listing them is one consistent query of that prefix.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.js';
-import { conditional, isConditionFailed } from '../../shared/db/errors.js';
-import { keyOf } from '../../shared/db/batch.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { db } from '#shared/db/client.js';
+import { conditional, isConditionFailed } from '#shared/db/errors.js';
+import { keyOf } from '#shared/db/batch.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { guildKey } from '#shared/modules/store.js';
 
 export interface Counter {
   id: number;

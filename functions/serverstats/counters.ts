@@ -7,15 +7,15 @@
  * allows and the 429's `retry_after` has passed (`_rename_after`): never
  * dropped, never retried in a loop.
  */
-import { clockNow } from '../../shared/clock.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { unprocessable } from '../../shared/errors.js';
-import { mintId } from '../../shared/ids.js';
-import { assertEnabled, requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
-import { readModuleState, type ModuleStateItem } from '../../shared/modules/store.js';
-import { updateSettings } from '../../shared/modules/settings.js';
-import { createPlatformClient, isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { requestLater, scheduler } from '../../shared/scheduler/index.js';
+import { clockNow } from '#shared/clock.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { unprocessable } from '#shared/errors.js';
+import { mintId } from '#shared/ids.js';
+import { assertEnabled, requireEnabled, requireEnabledRecord, requireEnabledWhile } from '#shared/modules/state.js';
+import { readModuleState, type ModuleStateItem } from '#shared/modules/store.js';
+import { updateSettings } from '#shared/modules/settings.js';
+import { createPlatformClient, isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
+import { requestLater, scheduler } from '#shared/scheduler/index.js';
 import { DEFAULT_FORMATS, GuildFigures, MAX_NAME_LENGTH, counterDisplay } from './counter-figures.js';
 import type { CreateCounterInput } from './counter-rules.js';
 import {

@@ -7,9 +7,9 @@
  * posts on the platform stay: removing data never depends on the platform.
  */
 import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
-import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
-import { updateSettings } from '../../shared/modules/settings.js';
-import { platform } from '../../shared/platform/client.js';
+import { requireEnabled, resetModule, settingsRecord } from '#shared/modules/state.js';
+import { updateSettings } from '#shared/modules/settings.js';
+import { platform } from '#shared/platform/client.js';
 import { counterData, counterRecord } from './counters-store.js';
 import type { SettingsInput } from './schemas.js';
 import { entryRecord, listStarboardEntries, starboardKeys } from './starboard-store.js';

@@ -13,12 +13,12 @@
  * member's messages, for privacy only.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional, isConditionFailed } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { deleteKeys } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional, isConditionFailed } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { guildKey } from '#shared/modules/store.js';
 
 export const ENTRY_LIFETIME_MS = 31 * 24 * 3600 * 1000;
 

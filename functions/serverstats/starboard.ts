@@ -5,13 +5,13 @@
  * with a condition before posting, so two checks at once make one post.
  */
 import type { APIUser } from 'discord-api-types/v10';
-import { mintId } from '../../shared/ids.js';
-import { nextRecordId } from '../../shared/db/record-ids.js';
-import { requireEnabled, requireEnabledWithState } from '../../shared/modules/state.js';
-import { updateSettings } from '../../shared/modules/settings.js';
-import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import type { Message } from '../../shared/platform/types.js';
-import { fitLimits } from '../../shared/templates/limits.js';
+import { mintId } from '#shared/ids.js';
+import { nextRecordId } from '#shared/db/record-ids.js';
+import { requireEnabled, requireEnabledWithState } from '#shared/modules/state.js';
+import { updateSettings } from '#shared/modules/settings.js';
+import { isPlatformNotFound, platform } from '#shared/platform/client.js';
+import type { Message } from '#shared/platform/types.js';
+import { fitLimits } from '#shared/templates/limits.js';
 import {
   type StarboardEntry,
   claimEntry,

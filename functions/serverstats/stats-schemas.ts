@@ -3,8 +3,8 @@
  * shape in `families.ts`: the recording body, the fetch query, the record.
  */
 import * as z from 'zod/mini';
-import { describe, meta, orNull, queryInt, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
-import { parseSnowflake } from '../../shared/ids.js';
+import { describe, meta, orNull, queryInt, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
+import { parseSnowflake } from '#shared/ids.js';
 import { type Family, type FamilyShape, filtersOf } from './families.js';
 
 const time = describe(z.string(), 'ISO 8601 UTC date-time');

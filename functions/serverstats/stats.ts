@@ -4,9 +4,9 @@
  * costs one write: the module state comes from a cache of at most 10 s, and
  * record ids from a block reserved ahead.
  */
-import { nextRecordIdFromBlock, recordIdAhead } from '../../shared/db/record-ids.js';
-import { assertEnabled, checkedWhile } from '../../shared/modules/state.js';
-import { readModuleStateCached } from '../../shared/modules/store.js';
+import { nextRecordIdFromBlock, recordIdAhead } from '#shared/db/record-ids.js';
+import { assertEnabled, checkedWhile } from '#shared/modules/state.js';
+import { readModuleStateCached } from '#shared/modules/store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { type Family, type FamilyShape } from './families.js';
 import {

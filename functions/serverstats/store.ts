@@ -25,10 +25,10 @@
  * never meets a record that has expired but not yet been removed.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, keyOf } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { tableName } from '../../shared/db/table.js';
+import { deleteKeys, keyOf } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { tableName } from '#shared/db/table.js';
 
 export type Item = Record<string, NativeAttributeValue>;
 export type Key = { pk: string; sk: string };

@@ -8,10 +8,10 @@
  * fragment), so two feeds carrying the same link post it once. A channel the platform refuses
  * is skipped; the others still get the item.
  */
-import { getKeys } from '../../shared/db/batch.js';
-import { type ModuleStateItem, moduleStateKey } from '../../shared/modules/store.js';
-import { isPlatformError, nonceFrom, platform } from '../../shared/platform/client.js';
-import type { MessageCreate } from '../../shared/platform/types.js';
+import { getKeys } from '#shared/db/batch.js';
+import { type ModuleStateItem, moduleStateKey } from '#shared/modules/store.js';
+import { isPlatformError, nonceFrom, platform } from '#shared/platform/client.js';
+import type { MessageCreate } from '#shared/platform/types.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind, normalizeLink } from './kinds.js';
 import { announcement } from './render.js';

@@ -1,6 +1,6 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { routeFamily } from '../../shared/http/route-family.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { routeFamily } from '#shared/http/route-family.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { createEntry } from './entries.js';
 import { KIND_LIST, KINDS } from './kinds.js';
 import { createBody, entryAnswer } from './schemas.js';

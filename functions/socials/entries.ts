@@ -5,11 +5,11 @@
  * announced); deleting one deletes that identifier's entries in every
  * channel of the guild, and a source no guild watches stops being polled.
  */
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { paginate } from '../../shared/db/pagination.js';
-import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
-import { cancel, requestLater } from '../../shared/scheduler/index.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { paginate } from '#shared/db/pagination.js';
+import { requireEnabled, requireEnabledWhile } from '#shared/modules/state.js';
+import { cancel, requestLater } from '#shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind } from './kinds.js';
 import { POLL_JOB, STREAM_JOB, STREAM_JOB_KEY, latestOf, pollIntervalMs, pollJobKey } from './polling.js';

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { routeFamily } from '../../shared/http/route-family.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { routeFamily } from '#shared/http/route-family.js';
 import { listKindEntries } from './entries.js';
 import { KIND_LIST } from './kinds.js';
 import { listAnswer, listQuery } from './schemas.js';

@@ -5,7 +5,7 @@
  */
 import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
 import type { SourceItem } from './feed.js';
-import { fitLimits } from '../../shared/templates/limits.js';
+import { fitLimits } from '#shared/templates/limits.js';
 import type { Kind } from './kinds.js';
 
 export function announcement(kind: Kind, item: Pick<SourceItem, 'title' | 'description' | 'link'>, mentionEveryone: boolean): RESTPostAPIChannelMessageJSONBody {

@@ -1,4 +1,4 @@
-import type { Route } from '../../shared/http/route.js';
+import type { Route } from '#shared/http/route.js';
 import { moduleStateRoutes } from '../module-state/routes.js';
 import { KIND_LIST } from './kinds.js';
 import { SOCIALS_BASE as base, entriesPath, sendPath } from './paths.js';

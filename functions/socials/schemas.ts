@@ -4,7 +4,7 @@
  * allowed form for the kind (422), canonicalised for comparison.
  */
 import * as z from 'zod/mini';
-import { channelId, describe, guildQuery, messageIn, pagination, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { channelId, describe, guildQuery, messageIn, pagination, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
 
 

@@ -3,8 +3,8 @@
  * operation, which resets the module and removes every entry of the guild;
  * sources no guild watches any more stop being polled.
  */
-import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
-import { updateSettings } from '../../shared/modules/settings.js';
+import { requireEnabled, resetModule, settingsRecord } from '#shared/modules/state.js';
+import { updateSettings } from '#shared/modules/settings.js';
 import { dropUnwatchedSource, entryRecords } from './entries.js';
 import { KIND_LIST, type Kind } from './kinds.js';
 import { deleteGuildEntries, deleteWatchers } from './store.js';

@@ -6,7 +6,7 @@
  * `If-None-Match` / `If-Modified-Since`, and every failure is a
  * {@link SourceError} naming what the source answered.
  */
-import { configuredSecret } from '../../shared/secrets.js';
+import { configuredSecret } from '#shared/secrets.js';
 import { type SourceItem, parseFeed } from './feed.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;

@@ -18,12 +18,12 @@
  * per item whoever delivers it; marks live 30 days.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
+import { deleteKeys, getKeys } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { deleteGuildItems, guildKey } from '#shared/modules/store.js';
 import { KINDS, type Kind } from './kinds.js';
 
 type Item = Record<string, NativeAttributeValue>;

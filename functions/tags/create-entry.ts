@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf } from '../../shared/platform/interaction.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf } from '#shared/platform/interaction.js';
 import { TagAnswer } from './model.js';
 import { CreateTagBody } from './schemas.js';
 import { createTag } from './tags.js';

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf } from '../../shared/platform/interaction.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf } from '#shared/platform/interaction.js';
 import { TagAnswer } from './model.js';
 import { DeleteTagBody, TagPath } from './schemas.js';
 import { deleteTag } from './tags.js';

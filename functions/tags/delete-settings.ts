@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { DeleteSettingsAnswer } from './model.js';
 import { GuildBody } from './schemas.js';
 import { deleteSettings } from './tags.js';

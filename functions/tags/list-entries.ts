@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { TagsPageAnswer } from './model.js';
 import { ListTagsQuery } from './schemas.js';
 import { listTagRecords } from './tags.js';

@@ -4,7 +4,7 @@
  * 1..32 characters without spaces, content of 1..2000 characters.
  */
 import * as z from 'zod/mini';
-import { codedInt, messageAnswer, meta, pageFields, privacyCounts, recordId, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { codedInt, messageAnswer, meta, pageFields, privacyCounts, recordId, snowflakeOut, timestamp } from '#shared/http/schemas.js';
 
 export const MODULE = 'tags' as const;
 

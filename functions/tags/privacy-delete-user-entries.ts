@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { MessageAnswer } from './model.js';
 import { PrivacyBody } from './schemas.js';
 import { deleteMemberEntries } from './tags.js';

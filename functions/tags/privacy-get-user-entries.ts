@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { PrivacyAnswer } from './model.js';
 import { PrivacyQuery } from './schemas.js';
 import { countMemberEntries } from './tags.js';

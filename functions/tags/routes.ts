@@ -1,4 +1,4 @@
-import type { Route } from '../../shared/http/route.js';
+import type { Route } from '#shared/http/route.js';
 import { moduleStateRoutes } from '../module-state/routes.js';
 
 const base = '/modules/tags';

@@ -1,6 +1,6 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { interactionOf } from '../../shared/platform/interaction.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { interactionOf } from '#shared/platform/interaction.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { MessageAnswer } from './model.js';
 import { SendTagBody, TagPath } from './schemas.js';
 import { sendTag } from './send.js';

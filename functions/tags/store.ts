@@ -12,11 +12,11 @@
  * - The count: `TAG#COUNT`, raised under the limit before a tag is written.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { deleteGuildItems, guildKey, recordOf } from '../../shared/modules/store.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { deleteGuildItems, guildKey, recordOf } from '#shared/modules/store.js';
 import type { Tag, TagName } from './model.js';
 
 type Item = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf, tellMember } from '../../shared/platform/interaction.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf, tellMember } from '#shared/platform/interaction.js';
 import { CreateBody, CreatedAnswer } from './schemas.js';
 import { createVerification } from './verifier.js';
 

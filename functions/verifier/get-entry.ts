@@ -1,6 +1,6 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { guildQuery } from '../../shared/http/schemas.js';
-import { requireEnabledRecord } from '../../shared/modules/state.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { guildQuery } from '#shared/http/schemas.js';
+import { requireEnabledRecord } from '#shared/modules/state.js';
 import { EntryAnswer, EntryPath } from './schemas.js';
 import { entryKey, verificationOf, verificationRecord } from './store.js';
 import { MODULE } from './verifier.js';

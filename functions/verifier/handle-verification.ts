@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { HandleBody, MessageAnswer } from './schemas.js';
 import { handleVerification } from './verifier.js';
 

@@ -3,11 +3,11 @@
  * given; a type 2 needs a passphrase; prompts are checked against the
  * platform's limits when stored), and the settings-delete operation.
  */
-import { clockNow } from '../../shared/clock.js';
-import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
-import { updateSettings } from '../../shared/modules/settings.js';
-import { templateProblem } from '../../shared/templates/index.js';
+import { clockNow } from '#shared/clock.js';
+import { unprocessable } from '#shared/errors.js';
+import { requireEnabled, resetModule, settingsRecord } from '#shared/modules/state.js';
+import { updateSettings } from '#shared/modules/settings.js';
+import { templateProblem } from '#shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
 import { deleteVerifications, listVerifications, verificationRecord } from './store.js';
 import { LINKS_SINCE, MODULE, VerifierType } from './verifier.js';

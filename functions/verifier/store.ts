@@ -15,12 +15,12 @@
  * member end with one entry and one prompt.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getNamed } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, guildKey, moduleStateKey } from '../../shared/modules/store.js';
+import { deleteKeys, getNamed } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
 
 export interface Verification {
   id: number;

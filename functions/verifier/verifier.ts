@@ -5,15 +5,15 @@
  * grants the roles, and only then marks the member verified.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { clockNow } from '../../shared/clock.js';
-import { forbidden, notFound, platformFailed, unprocessable } from '../../shared/errors.js';
-import { mintOrderedId } from '../../shared/ids.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { assertEnabled } from '../../shared/modules/state.js';
-import { isPlatformError, platform } from '../../shared/platform/client.js';
-import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
-import { renderMessage } from '../../shared/templates/index.js';
-import { variablesFor } from '../../shared/templates/members.js';
+import { clockNow } from '#shared/clock.js';
+import { forbidden, notFound, platformFailed, unprocessable } from '#shared/errors.js';
+import { mintOrderedId } from '#shared/ids.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { assertEnabled } from '#shared/modules/state.js';
+import { isPlatformError, platform } from '#shared/platform/client.js';
+import type { ActionRow, MessageCreate } from '#shared/platform/types.js';
+import { renderMessage } from '#shared/templates/index.js';
+import { variablesFor } from '#shared/templates/members.js';
 import {
   type Verification,
   claimPrompt,

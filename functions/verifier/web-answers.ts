@@ -5,8 +5,8 @@
  * malformed, unknown, expired, used or replaced one) is the 403 page; other
  * failures keep their status with a page saying what to do.
  */
-import type { AppError } from '../../shared/errors.js';
-import { RawBody } from '../../shared/http/envelope.js';
+import type { AppError } from '#shared/errors.js';
+import { RawBody } from '#shared/http/envelope.js';
 import { problemPage, refusedPage } from './page.js';
 
 const HTML = 'text/html; charset=utf-8';

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { promptPage } from './page.js';
 import { WebPath, WebQuery } from './schemas.js';
 import { entryOfToken, webPageUrl } from './verifier.js';

@@ -5,8 +5,8 @@
  * A check with nothing to do answers 200 saying why; a disabled module is
  * 409 (`requireSettings`).
  */
-import { AppError, platformFailed } from '../../shared/errors.js';
-import { PlatformCode, isPlatformError, platform } from '../../shared/platform/client.js';
+import { AppError, platformFailed } from '#shared/errors.js';
+import { PlatformCode, isPlatformError, platform } from '#shared/platform/client.js';
 import { type CatchUpResult, cancelMemberGrants, catchUp, keepCatchingUp, scheduleJoinGrants } from './grants.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
 import { responseRecords } from './records.js';

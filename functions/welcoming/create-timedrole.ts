@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { TimedRoleAnswer } from './model.js';
 import { CreateTimedRoleBody } from './schemas.js';
 import { createTimedRole } from './timedroles.js';

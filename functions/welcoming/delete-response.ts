@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { ResponseAnswer } from './model.js';
 import { deleteResponse } from './responses.js';
 import { GuildBody, ResponsePath } from './schemas.js';

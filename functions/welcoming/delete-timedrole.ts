@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { TimedRoleAnswer } from './model.js';
 import { GuildBody, TimedRolePath } from './schemas.js';
 import { deleteTimedRole } from './timedroles.js';

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { ResponseAnswer } from './model.js';
 import { getResponseRecord } from './responses.js';
 import { GuildQuery, ResponsePath } from './schemas.js';

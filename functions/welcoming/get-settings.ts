@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { SettingsAnswer } from './model.js';
 import { GuildQuery } from './schemas.js';
 import { getSettings } from './settings.js';

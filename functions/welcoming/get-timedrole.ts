@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { TimedRoleAnswer } from './model.js';
 import { GuildQuery, TimedRolePath } from './schemas.js';
 import { getTimedRoleRecord } from './timedroles.js';

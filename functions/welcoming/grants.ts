@@ -12,9 +12,9 @@
  * and has no grant for it one, due at their `joined_at` + `add_after`: members
  * who joined while the service was down, or before the role existed.
  */
-import { PlatformCode, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { readModuleState } from '../../shared/modules/store.js';
-import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '../../shared/scheduler/index.js';
+import { PlatformCode, isPlatformNotFound, platform } from '#shared/platform/client.js';
+import { readModuleState } from '#shared/modules/store.js';
+import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '#shared/scheduler/index.js';
 import { WelcomingJobs, grantDueKey } from './keys.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
 import { deleteGrant, deleteGrants, grantContext, guildGrants, listTimedRoles, markGranted, memberGrants, putGrant } from './store.js';

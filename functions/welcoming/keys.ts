@@ -18,7 +18,7 @@
  *   `<guild>#<member>#<timedrole_id>`, and the guild's hourly catch-up,
  *   keyed `<guild>`.
  */
-import { guildKey } from '../../shared/modules/store.js';
+import { guildKey } from '#shared/modules/store.js';
 
 export const RESPONSE_ENTITY = 'welcoming_response';
 export const TIMEDROLE_ENTITY = 'welcoming_timedrole';
@@ -45,7 +45,7 @@ export const TIMEDROLES_MAP = 'timedroles';
  * A minted ID (contract 3.4: URL-safe, unguessable, unique) that starts with
  * the time in base 36, so sort keys made from it keep creation order.
  */
-export { mintOrderedId } from '../../shared/ids.js';
+export { mintOrderedId } from '#shared/ids.js';
 
 /** Whether text could be an ID minted here; anything else names nothing (and could not even be a key). */
 export const isMintedId = (text: string) => /^[0-9a-z]{9}[A-Za-z0-9_-]{22}$/.test(text);

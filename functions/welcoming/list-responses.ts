@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { ResponsesAnswer } from './model.js';
 import { listResponseRecords } from './responses.js';
 import { ListResponsesQuery } from './schemas.js';

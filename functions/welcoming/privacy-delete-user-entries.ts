@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { MessageAnswer } from './model.js';
 import { deleteMemberEntries } from './privacy.js';
 import { PrivacyBody } from './schemas.js';

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { PrivacyAnswer } from './model.js';
 import { countMemberEntries } from './privacy.js';
 import { PrivacyQuery } from './schemas.js';

@@ -4,10 +4,10 @@
  * is written first and taken back when the registry is full, so a crash in
  * between can only leave the guild one response over, never locked out.
  */
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
-import { recordOf } from '../../shared/modules/store.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { unprocessable } from '#shared/errors.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '#shared/modules/state.js';
+import { recordOf } from '#shared/modules/store.js';
 import { mintOrderedId, quoted, responseKey } from './keys.js';
 import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
 import { responseRecords } from './records.js';

@@ -4,8 +4,8 @@
  * its value, `""` clears a nullable channel or ID.
  */
 import * as z from 'zod/mini';
-import { booleanSetting, brokenRule, channelSetting, codedInt, queryInt, roleId, snowflake } from '../../shared/http/schemas.js';
-import { templateProblem } from '../../shared/templates/index.js';
+import { booleanSetting, brokenRule, channelSetting, codedInt, queryInt, roleId, snowflake } from '#shared/http/schemas.js';
+import { templateProblem } from '#shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES, RESPONSE_TYPE_MEANINGS } from './model.js';
 
 

@@ -3,10 +3,10 @@
  * fields given, and the settings-delete operation, which resets the module
  * and removes its responses, timed roles and pending grants.
  */
-import { unprocessable } from '../../shared/errors.js';
-import { updateSettings } from '../../shared/modules/settings.js';
-import { requireEnabled, resetModule, settingsRecord } from '../../shared/modules/state.js';
-import { readModuleState, writeSettings } from '../../shared/modules/store.js';
+import { unprocessable } from '#shared/errors.js';
+import { updateSettings } from '#shared/modules/settings.js';
+import { requireEnabled, resetModule, settingsRecord } from '#shared/modules/state.js';
+import { readModuleState, writeSettings } from '#shared/modules/store.js';
 import { cancelGuildWork } from './grants.js';
 import { quoted } from './keys.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';

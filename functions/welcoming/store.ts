@@ -4,12 +4,12 @@
  * a duplicate on the registry, a grant's existence on its grant item.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getNamed } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional, isConditionFailed } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey, recordOf } from '../../shared/modules/store.js';
+import { deleteKeys, getNamed } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional, isConditionFailed } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey, recordOf } from '#shared/modules/store.js';
 import {
   GRANT_ENTITY,
   GRANT_PREFIX,

@@ -4,10 +4,10 @@
  * responses.ts for the order of writes). Creating one starts the guild's
  * hourly catch-up; deleting one cancels its pending grants.
  */
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
-import { recordOf } from '../../shared/modules/store.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { unprocessable } from '#shared/errors.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '#shared/modules/state.js';
+import { recordOf } from '#shared/modules/store.js';
 import { cancelTimedRoleGrants, keepCatchingUp } from './grants.js';
 import { mintOrderedId, quoted, timedRoleKey } from './keys.js';
 import { MAX_TIMED_ROLES, type TimedRole } from './model.js';

@@ -1,5 +1,5 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON, throttledReason } from '../../shared/auth/messages.js';
+import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON, throttledReason } from '#shared/auth/messages.js';
 
 /**
  * The error envelope of CONTRACT 3.1 as a mapping template. Messages are

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { routes as allRoutes } from '../../functions/routes.js';
-import { authorize } from '../../shared/auth/credentials.js';
-import { guildKeyThrottledReason } from '../../shared/auth/messages.js';
-import { AppError } from '../../shared/errors.js';
-import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '../../shared/http/envelope.js';
-import { MAX_BODY_BYTES, payloadTooLarge } from '../../shared/http/limits.js';
-import { type Route, matchPath } from '../../shared/http/route.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
+import { routes as allRoutes } from '#functions/routes.js';
+import { authorize } from '#shared/auth/credentials.js';
+import { guildKeyThrottledReason } from '#shared/auth/messages.js';
+import { AppError } from '#shared/errors.js';
+import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '#shared/http/envelope.js';
+import { MAX_BODY_BYTES, payloadTooLarge } from '#shared/http/limits.js';
+import { type Route, matchPath } from '#shared/http/route.js';
+import { loadHandler } from '#shared/http/load-handler.js';
 import { KeyRate } from './key-rate.js';
 import { lambdaContext } from './lambda-context.js';
 

@@ -20,7 +20,7 @@ import { once } from 'node:events';
 import { type IncomingMessage, type Server, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
-import { TABLE } from '../../shared/db/table.js';
+import { TABLE } from '#shared/db/table.js';
 
 type AttributeMap = Record<string, Record<string, unknown>>;
 

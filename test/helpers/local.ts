@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { type LocalService, startLocal } from '../../infra/local/start.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import type { paths } from '../../clients/typescript/schema.js';
 import { checkAnswer } from './answers.js';
 

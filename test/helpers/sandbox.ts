@@ -2,9 +2,9 @@
  * Talking to the sandbox platform's control routes (`/_sandbox/...`) from a
  * test: what members do, what the platform refuses, and what it holds.
  */
-import type { LoggedRequest } from '../../infra/local/sandbox/state.js';
-import type { SandboxSnapshot } from '../../infra/local/sandbox/snapshot.js';
-import type { Message as PlatformMessage } from '../../shared/platform/types.js';
+import type { LoggedRequest } from '#infra/local/sandbox/state.js';
+import type { SandboxSnapshot } from '#infra/local/sandbox/snapshot.js';
+import type { Message as PlatformMessage } from '#shared/platform/types.js';
 import { type TestService, snowflake as newSnowflake } from './local.js';
 
 /** A component as a test reads it back: the service posts buttons and string selects in action rows. */

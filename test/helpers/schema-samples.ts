@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
-import type { EndpointSpec, Handler } from '../../shared/http/endpoint.js';
-import type { Route } from '../../shared/http/route.js';
+import type { EndpointSpec, Handler } from '#shared/http/endpoint.js';
+import type { Route } from '#shared/http/route.js';
 
 /**
  * Requests made from a route's own schemas (as the OpenAPI document states

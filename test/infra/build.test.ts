@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFunctions, buildOptionsFromArgs } from '../../infra/build.js';
-import { bundleKey, readBuildInfo } from '../../infra/bundles.js';
+import { buildFunctions, buildOptionsFromArgs } from '#infra/build.js';
+import { bundleKey, readBuildInfo } from '#infra/bundles.js';
 
 // Inside the repository so that bundled imports resolve from its node_modules.
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

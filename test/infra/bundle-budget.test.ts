@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIZE_BUDGET } from '../../bench/sizes.js';
-import { routes } from '../../functions/routes.js';
-import { buildFunctions } from '../../infra/build.js';
-import { AUTHORIZER_FILE } from '../../infra/bundles.js';
-import { jobs } from '../../infra/jobs.js';
+import { routes } from '#functions/routes.js';
+import { buildFunctions } from '#infra/build.js';
+import { AUTHORIZER_FILE } from '#infra/bundles.js';
+import { jobs } from '#infra/jobs.js';
 
 /**
  * What every Lambda bundle may carry, read from esbuild's metafile of one

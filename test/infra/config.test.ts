@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codeFromDist } from '../../infra/stacks/service-stack.js';
-import type { Route } from '../../shared/http/route.js';
+import { codeFromDist } from '#infra/stacks/service-stack.js';
+import type { Route } from '#shared/http/route.js';
 import { nagFindings, resourcesOfType, synthService, templatesOf } from './helpers.js';
 
 const routes: Record<string, Route[]> = {

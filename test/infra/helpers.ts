@@ -6,10 +6,10 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { Access, Method, Route } from '../../shared/http/route.js';
-import type { Job } from '../../infra/jobs.js';
-import { applyNagSuppressions } from '../../infra/nag-suppressions.js';
-import { ServiceStack, type ServiceStackProps } from '../../infra/stacks/service-stack.js';
+import type { Access, Method, Route } from '#shared/http/route.js';
+import type { Job } from '#infra/jobs.js';
+import { applyNagSuppressions } from '#infra/nag-suppressions.js';
+import { ServiceStack, type ServiceStackProps } from '#infra/stacks/service-stack.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

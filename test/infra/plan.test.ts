@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routeGroups } from '../../functions/routes.js';
-import { apiResourcePaths, checkRoutes, estimateResources, methodsByPath, pathOwners, planStacks, resourcePathOf } from '../../infra/plan.js';
-import type { Route } from '../../shared/http/route.js';
+import { routeGroups } from '#functions/routes.js';
+import { apiResourcePaths, checkRoutes, estimateResources, methodsByPath, pathOwners, planStacks, resourcePathOf } from '#infra/plan.js';
+import type { Route } from '#shared/http/route.js';
 import { fullRouteGroups } from './helpers.js';
 
 const route = (id: string, method: Route['method'], path: string): Route => ({ id, method, path, access: 'client', file: `functions/${id}.ts`, summary: id });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { routeGroups } from '../../functions/routes.js';
-import type { Route } from '../../shared/http/route.js';
-import { jobs } from '../../infra/jobs.js';
-import { STACK_RESOURCE_LIMIT } from '../../infra/plan.js';
+import { routeGroups } from '#functions/routes.js';
+import type { Route } from '#shared/http/route.js';
+import { jobs } from '#infra/jobs.js';
+import { STACK_RESOURCE_LIMIT } from '#infra/plan.js';
 import { nagFindings, resourcesOfType, synthService, templatesOf } from './helpers.js';
 import { describeServiceStack } from './service-checks.js';
 

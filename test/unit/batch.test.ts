@@ -1,8 +1,8 @@
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { deleteKeys, getKeys, getNamed } from '../../shared/db/batch.js';
-import { AppError } from '../../shared/errors.js';
+import { deleteKeys, getKeys, getNamed } from '#shared/db/batch.js';
+import { AppError } from '#shared/errors.js';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const TABLE = 'guild-modules';

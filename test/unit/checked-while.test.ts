@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { checkedWhile } from '../../shared/modules/state.js';
+import { checkedWhile } from '#shared/modules/state.js';
 
 /**
  * A module check and a read that does not depend on it go out at once (one

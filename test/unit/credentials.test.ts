@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { authorize } from '../../shared/auth/credentials.js';
-import { handler as authorizer } from '../../functions/auth/authorizer.js';
-import { configuredSecret } from '../../shared/secrets.js';
+import { authorize } from '#shared/auth/credentials.js';
+import { handler as authorizer } from '#functions/auth/authorizer.js';
+import { configuredSecret } from '#shared/secrets.js';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 /** Secrets Manager, as the signed GetSecretValue requests shared/secrets.ts sends it. */

@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { AppError, unprocessable } from '../../shared/errors.js';
-import { endpoint } from '../../shared/http/endpoint.js';
-import { RawBody } from '../../shared/http/envelope.js';
-import type { NamedObject } from '../../shared/http/owned.js';
-import { channelId, channelSetting, messageIn, nullableSnowflake, pagination, roleId, snowflake } from '../../shared/http/schemas.js';
-import { lambdaContext } from '../../infra/local/lambda-context.js';
+import { AppError, unprocessable } from '#shared/errors.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { RawBody } from '#shared/http/envelope.js';
+import type { NamedObject } from '#shared/http/owned.js';
+import { channelId, channelSetting, messageIn, nullableSnowflake, pagination, roleId, snowflake } from '#shared/http/schemas.js';
+import { lambdaContext } from '#infra/local/lambda-context.js';
 
 function event(init: {
   method?: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
-import { jsonType } from '../../shared/http/validation.js';
+import { routes } from '#functions/routes.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import { jsonType } from '#shared/http/validation.js';
 import { type EnumField, enumFields, inputSchema, invoke, jsonText, sampleRequest, withValue } from '../helpers/schema-samples.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
-import { SNOWFLAKE_PATTERN } from '../../shared/http/schemas.js';
+import { routes } from '#functions/routes.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import { SNOWFLAKE_PATTERN } from '#shared/http/schemas.js';
 import { type JsonSchema, inputSchema, invoke, sampleRequest } from '../helpers/schema-samples.js';
 
 /**

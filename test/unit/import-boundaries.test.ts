@@ -83,7 +83,7 @@ describe('import boundaries', () => {
   });
 
   it('reads relative, package-import and dynamic imports', () => {
-    const text = "import { a } from '../../shared/ids.js';\nimport type { B } from '#functions/polls/keys.js';\nconst c = await import('#infra/jobs.js');\nimport 'zod';\n";
+    const text = "import { a } from '#shared/ids.js';\nimport type { B } from '#functions/polls/keys.js';\nconst c = await import('#infra/jobs.js');\nimport 'zod';\n";
     expect(importsOf('functions/tags/x.ts', text)).toEqual(['shared/ids.ts', 'functions/polls/keys.ts', 'infra/jobs.ts']);
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseGuildKeyRate } from '../../infra/config.js';
-import { KeyRate } from '../../infra/local/key-rate.js';
-import { startLocal } from '../../infra/local/start.js';
+import { parseGuildKeyRate } from '#infra/config.js';
+import { KeyRate } from '#infra/local/key-rate.js';
+import { startLocal } from '#infra/local/start.js';
 
 describe("local mode's per-key rate", () => {
   const clock = { now: 0 };

@@ -1,9 +1,9 @@
 /** The one check of a filled message against the platform's limits: at each limit, and one past it, in both modes. */
 import { describe, expect, it } from 'vitest';
-import type { Embed, MessageCreate } from '../../shared/platform/types.js';
-import { cutText, describeBreak, fitLimits, MESSAGE_LIMITS } from '../../shared/templates/limits.js';
-import { renderMessage, templateProblem } from '../../shared/templates/index.js';
-import { AppError } from '../../shared/errors.js';
+import type { Embed, MessageCreate } from '#shared/platform/types.js';
+import { cutText, describeBreak, fitLimits, MESSAGE_LIMITS } from '#shared/templates/limits.js';
+import { renderMessage, templateProblem } from '#shared/templates/index.js';
+import { AppError } from '#shared/errors.js';
 
 const text = (n: number) => 'x'.repeat(n);
 const field = (name: string, value: string) => ({ name, value });

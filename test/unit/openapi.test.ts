@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { routes } from '../../functions/routes.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
-import { loadOpenApiDocument } from '../../shared/openapi/load.js';
+import { routes } from '#functions/routes.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import { loadOpenApiDocument } from '#shared/openapi/load.js';
 import { answerProblems } from '../helpers/answers.js';
 
 const doc: any = await loadOpenApiDocument(routes);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { ownedFieldsOf } from '../../shared/http/endpoint.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
+import { routes } from '#functions/routes.js';
+import { ownedFieldsOf } from '#shared/http/endpoint.js';
+import { loadHandler } from '#shared/http/load-handler.js';
 import { inputSchema, type JsonSchema } from '../helpers/schema-samples.js';
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { type Sandbox, startSandbox } from '../../infra/local/sandbox/server.js';
-import { ownedFieldsOf } from '../../shared/http/endpoint.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
-import type { DeclaredField } from '../../shared/http/owned.js';
+import { routes } from '#functions/routes.js';
+import { type Sandbox, startSandbox } from '#infra/local/sandbox/server.js';
+import { ownedFieldsOf } from '#shared/http/endpoint.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import type { DeclaredField } from '#shared/http/owned.js';
 import { invoke, jsonText, sampleRequest, withValue } from '../helpers/schema-samples.js';
 
 /**

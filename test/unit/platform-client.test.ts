@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPlatformClient, emojiPath, isPlatformError, isPlatformNotFound, PlatformCode } from '../../shared/platform/client.js';
-import type { TransportOptions } from '../../shared/platform/transport.js';
+import { createPlatformClient, emojiPath, isPlatformError, isPlatformNotFound, PlatformCode } from '#shared/platform/client.js';
+import type { TransportOptions } from '#shared/platform/transport.js';
 import { platformFailure } from '../helpers/platform.js';
 
 /** What the fake platform answers next: a status and body, or silence (to hit the timeout). */

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
+import { routes } from '#functions/routes.js';
 
 /** Paths in code spans that are not the service's: files on the machine, the platform's API base path, the sandbox's control routes. */
 const NOT_SERVICE_PATHS = [/^\/usr\//, /^\/api\/v10$/, /^\/_sandbox\//];

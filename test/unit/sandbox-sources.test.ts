@@ -233,7 +233,7 @@ describe('misbehaviour and counts', () => {
 
 describe("the socials module's source client against the sandbox", () => {
   it('reads every source and turns every misbehaviour into a SourceError', async () => {
-    const { SourceError, feedItems, fetchMeme, forumItems, liveStreams, uploadsPlaylistOf, videoItems } = await import('../../functions/socials/sources.js');
+    const { SourceError, feedItems, fetchMeme, forumItems, liveStreams, uploadsPlaylistOf, videoItems } = await import('#functions/socials/sources.js');
     await control('POST', '/forum/f');
     await control('POST', '/forum/f/posts', { id: 'p1', title: 'Hello' });
     expect(await forumItems('f')).toEqual([{ key: 'p:p1', title: 'Hello', description: null, link: `${env('FORUM_WEB_BASE_URL')}/r/f/comments/p1/post/`, published: expect.any(Number) }]);

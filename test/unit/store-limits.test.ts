@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { MAX_ID_CHARS, MAX_QUERY_VALUE_BYTES } from '../../shared/http/limits.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
+import { routes } from '#functions/routes.js';
+import { MAX_ID_CHARS, MAX_QUERY_VALUE_BYTES } from '#shared/http/limits.js';
+import { loadHandler } from '#shared/http/load-handler.js';
 import { invoke, jsonText, sampleRequest } from '../helpers/schema-samples.js';
 
 /**

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { handler as authorizer } from '../../functions/auth/authorizer.js';
-import { createApiKey, revokeApiKey } from '../../shared/auth/api-keys.js';
+import { handler as authorizer } from '#functions/auth/authorizer.js';
+import { createApiKey, revokeApiKey } from '#shared/auth/api-keys.js';
 
 /**
  * Fair use in AWS: the authorizer names each caller's usage-plan key, and a

@@ -3,7 +3,7 @@
  * limits before calling (422); the sandbox enforces them as the platform
  * does (400 Invalid Form Body) so a missed check shows up in tests.
  */
-import type { ActionRow, AllowedMentions, Embed, PollCreate } from '../../../shared/platform/types.js';
+import type { ActionRow, AllowedMentions, Embed, PollCreate } from '#shared/platform/types.js';
 import { FormErrors, invalidJson } from './errors.js';
 
 /** The message fields the sandbox keeps, as sent (checked, not normalised). */

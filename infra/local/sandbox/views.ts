@@ -3,7 +3,7 @@
  * reactions and poll results seen from the bot), channels and invites.
  */
 import type { APIInvite } from 'discord-api-types/v10';
-import type { Channel, Invite, Message, Poll, Reaction } from '../../../shared/platform/types.js';
+import type { Channel, Invite, Message, Poll, Reaction } from '#shared/platform/types.js';
 import { BOT_USER, type SandboxState, type StoredChannel, type StoredInvite, type StoredMessage, type StoredPoll, userOf } from './state.js';
 
 /** A poll is final once ended early or once its expiry has passed. */

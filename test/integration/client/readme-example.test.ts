@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_TOKEN, type TestService, ok, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { SERVICE_TOKEN, type TestService, ok, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 
 const run = promisify(execFile);
 const repo = resolve(import.meta.dirname, '../../..');

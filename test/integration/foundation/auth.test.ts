@@ -1,8 +1,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../../shared/db/client.js';
-import { tableName } from '../../../shared/db/table.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {

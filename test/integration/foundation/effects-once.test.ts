@@ -8,10 +8,10 @@
  * test/integration/tags/send.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endGiveaway } from '../../../functions/giveaways/lifecycle.js';
-import { pollSource } from '../../../functions/socials/polling.js';
-import { ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { type Message, sandboxOf } from '../../helpers/sandbox.js';
+import { endGiveaway } from '#functions/giveaways/lifecycle.js';
+import { pollSource } from '#functions/socials/polling.js';
+import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { type Message, sandboxOf } from '#test/helpers/sandbox.js';
 import { pollBody } from '../polls/helpers.js';
 import { panelBody } from '../reactionroles/fixture.js';
 import { statsGuild } from '../serverstats/helpers.js';

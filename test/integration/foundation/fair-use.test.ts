@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallResult, type TestService, errorOf, ok, snowflake, startTestService } from '../../helpers/local.js';
+import { type CallResult, type TestService, errorOf, ok, snowflake, startTestService } from '#test/helpers/local.js';
 
 /** One request a second with bursts of two: a flood of a few dozen requests is far past it. */
 const RATE = 1;

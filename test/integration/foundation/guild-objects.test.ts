@@ -6,9 +6,9 @@
  * dashboard would try it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../helpers/local.js';
-import { failed, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { CallResult } from '#test/helpers/local.js';
+import { failed, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { pollBody } from '../polls/helpers.js';
 import { panelBody } from '../reactionroles/fixture.js';
 import { sourcesOf, unique } from '../socials/helpers.js';

@@ -4,8 +4,8 @@
  * and a poll are acted on the moment they exist.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { answer, castVote, createPoll, getPoll, pollGuild, voteBody } from '../polls/helpers.js';
 
 /** Longer than any step below takes, so every index query in a test sees none of its writes. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../../functions/routes.js';
-import { type TestService, startTestService } from '../../helpers/local.js';
+import { routes } from '#functions/routes.js';
+import { type TestService, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {

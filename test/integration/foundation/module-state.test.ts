@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODULES } from '../../../shared/modules/names.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { MODULES } from '#shared/modules/names.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {

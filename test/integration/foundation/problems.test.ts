@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 let guild: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODULES } from '../../../shared/modules/names.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { MODULES } from '#shared/modules/names.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -58,7 +58,7 @@ describe('routes, methods and versions', () => {
     expect(res.status).toBe(200);
     const doc = res.body;
     expect(doc.openapi).toBe('3.1.0');
-    const { routes } = await import('../../../functions/routes.js');
+    const { routes } = await import('#functions/routes.js');
     for (const route of routes) {
       const op = doc.paths[route.path]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path}`).toBeDefined();

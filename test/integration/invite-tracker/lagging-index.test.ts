@@ -1,6 +1,6 @@
 /** Attribution decides on base-table reads only: with local mode's indexes lagging as on AWS, a join right after its invite is still exact. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
+import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 /** The invite tracker: attribution of every join as honest as the counts allow, invites on the platform, messages, privacy. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../../shared/platform/types.js';
-import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#shared/platform/types.js';
+import { errorOf, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 
 let service: TestService;

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import type { Message } from '../../helpers/sandbox.js';
-import { type CallResult, type TestService, snowflake } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#test/helpers/sandbox.js';
+import { type CallResult, type TestService, snowflake } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 
 /** Waits until `check` answers something other than undefined/false, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined | false | null>, timeoutMs = 15_000, what = 'condition'): Promise<T> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../helpers/sandbox.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#test/helpers/sandbox.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { type PollRecord, answer, castVote, createPoll, eventually, getPoll, messageOf, pollGuild, voteBody } from './helpers.js';
 
 let service: TestService;

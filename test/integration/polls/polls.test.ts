@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { POLL_FIELDS, type PollRecord, answer, castVote, createPoll, getPoll, messageOf, pollBody, pollGuild, voteBody } from './helpers.js';
 
 let service: TestService;

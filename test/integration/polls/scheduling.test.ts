@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocal } from '../../../infra/local/start.js';
-import { dueKeyOf } from '../../../functions/polls/keys.js';
-import { SERVICE_TOKEN, type TestService, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { startLocal } from '#infra/local/start.js';
+import { dueKeyOf } from '#functions/polls/keys.js';
+import { SERVICE_TOKEN, type TestService, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { type PollRecord, createPoll, eventually, getPoll, messageOf, pollBody, pollGuild } from './helpers.js';
 
 /** A test service over a table on disk, so it can be stopped and started again. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, snowflake } from '../../helpers/local.js';
+import { errorOf, snowflake } from '#test/helpers/local.js';
 import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld, newRoles } from './fixture.js';
 
 let world: World;

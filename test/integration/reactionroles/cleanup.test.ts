@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listModuleItems } from '../../../functions/reactionroles/store.js';
-import { errorOf, snowflake } from '../../helpers/local.js';
+import { listModuleItems } from '#functions/reactionroles/store.js';
+import { errorOf, snowflake } from '#test/helpers/local.js';
 import { RR, type World, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld } from './fixture.js';
 
 let world: World;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getClaim } from '../../../functions/reactionroles/store.js';
-import { snowflake } from '../../helpers/local.js';
+import { getClaim } from '#functions/reactionroles/store.js';
+import { snowflake } from '#test/helpers/local.js';
 import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld, newRoles } from './fixture.js';
 
 let world: World;

@@ -1,7 +1,7 @@
 /** What the reaction-roles integration tests share: a service with its sandbox, and short ways to set a panel up. */
 import { expect } from 'vitest';
-import { ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { type SandboxControl, sandboxOf } from '../../helpers/sandbox.js';
+import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { type SandboxControl, sandboxOf } from '#test/helpers/sandbox.js';
 export { ok };
 
 export const RR = '/modules/reactionroles';

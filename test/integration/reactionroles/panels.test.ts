@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../../shared/db/client.js';
-import { errorOf, snowflake } from '../../helpers/local.js';
+import { db } from '#shared/db/client.js';
+import { errorOf, snowflake } from '#test/helpers/local.js';
 import { EMOJIS, RR, type World, addEntry, createPanel, enabledGuild, ok, panelBody, panelWithEntries, startWorld } from './fixture.js';
 
 let world: World;

@@ -5,8 +5,8 @@
  * shared clock, which the sandbox's limit is reckoned in too).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 import { SS, ok, statsGuild } from './helpers.js';

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startLocal } from '../../../infra/local/start.js';
-import { SERVICE_TOKEN, snowflake } from '../../helpers/local.js';
+import { startLocal } from '#infra/local/start.js';
+import { SERVICE_TOKEN, snowflake } from '#test/helpers/local.js';
 
 const SS = '/modules/serverstats';
 

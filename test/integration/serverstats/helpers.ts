@@ -1,7 +1,7 @@
 /** What the serverstats tests share: a guild with the module on, and a valid recording for every family shape. */
 import { expect } from 'vitest';
-import type { Family } from '../../../functions/serverstats/families.js';
-import { ok, snowflake, type TestService } from '../../helpers/local.js';
+import type { Family } from '#functions/serverstats/families.js';
+import { ok, snowflake, type TestService } from '#test/helpers/local.js';
 export { ok };
 
 export const SS = '/modules/serverstats';

@@ -1,8 +1,8 @@
 /** The starboard: one post per starred message even under a race, its count following the stars. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../../shared/platform/types.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#shared/platform/types.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 import { SS, ok, statsGuild } from './helpers.js';
 

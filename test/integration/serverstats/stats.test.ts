@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAMILIES, type Family, filtersOf } from '../../../functions/serverstats/families.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { putStat } from '../../../functions/serverstats/store.js';
-import { issueCursor } from '../../../shared/db/cursor.js';
+import { FAMILIES, type Family, filtersOf } from '#functions/serverstats/families.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { putStat } from '#functions/serverstats/store.js';
+import { issueCursor } from '#shared/db/cursor.js';
 import { SS, fetchStats, ok, recordStat, sample, statsGuild } from './helpers.js';
 
 let service: TestService;

@@ -5,9 +5,9 @@
  * Polls run here by calling the job's work directly, in this process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollSource, pollStreams } from '../../../functions/socials/polling.js';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { pollSource, pollStreams } from '#functions/socials/polling.js';
+import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
 import { SO, ok, posted, socialGuild, sourcesOf, unique, watch } from './helpers.js';
 

@@ -1,7 +1,7 @@
 /** Socials entries, settings and the handler operations, against the sandbox sources. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { SO, ok, socialGuild, sourcesOf, unique, watch } from './helpers.js';
 
 let service: TestService;

@@ -1,7 +1,7 @@
 /** What the socials tests share: the sandbox sources' control routes, a guild watching them, the messages a channel got. */
-import type { Message } from '../../../shared/platform/types.js';
-import { ok, snowflake, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#shared/platform/types.js';
+import { ok, snowflake, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 export { ok };
 

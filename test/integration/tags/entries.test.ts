@@ -1,6 +1,6 @@
 /** Tags: create, get, list (pagination, lookups by name), edit, delete, settings delete, and their rules. */
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addTag, createTag, failed, guildKey, namesOf, ok, startWorld, tagNamed, tagsGuild } from './helpers.js';
 
 const world = startWorld();

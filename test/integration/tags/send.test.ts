@@ -1,6 +1,6 @@
 /** Sending a tag: its variables, where it goes, who may be mentioned, private tags. */
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addTag, failed, ok, startWorld, tagsGuild } from './helpers.js';
 
 const world = startWorld();

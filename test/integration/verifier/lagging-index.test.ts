@@ -1,7 +1,7 @@
 /** Handling decides on base-table reads only: with indexes lagging as on AWS, a verification answered right after it was posted works. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 
 let service: TestService;
 beforeAll(async () => {

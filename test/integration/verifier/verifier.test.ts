@@ -1,10 +1,10 @@
 /** The verifier: prompts of three types, a click, a passphrase in a modal with a lockout, and the web page. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../helpers/sandbox.js';
-import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#test/helpers/sandbox.js';
+import { errorOf, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
-import { RESEND_AFTER_MS } from '../../../functions/verifier/verifier.js';
+import { RESEND_AFTER_MS } from '#functions/verifier/verifier.js';
 
 let service: TestService;
 beforeAll(async () => {

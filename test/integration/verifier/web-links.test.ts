@@ -4,10 +4,10 @@
  * sees a page, never JSON.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../helpers/sandbox.js';
-import { ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
-import { RESEND_AFTER_MS } from '../../../functions/verifier/verifier.js';
+import type { Message } from '#test/helpers/sandbox.js';
+import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
+import { RESEND_AFTER_MS } from '#functions/verifier/verifier.js';
 
 let service: TestService;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** The join and leave checks: welcome by DM and in a channel, leave messages, autoroles. */
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addResponse, check, dmsOf, failed, guildKey, messagesIn, ok, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();

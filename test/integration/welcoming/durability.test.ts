@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startLocal } from '../../../infra/local/start.js';
-import { SERVICE_TOKEN, type TestService, snowflake } from '../../helpers/local.js';
+import { startLocal } from '#infra/local/start.js';
+import { SERVICE_TOKEN, type TestService, snowflake } from '#test/helpers/local.js';
 import { addResponse, addTimedRole, check, dmsOf, eventually, failed, ok, startWorld, welcomingGuild, worldOf } from './helpers.js';
 
 /** Local mode over a table on disk, so it can be stopped and started again. */

@@ -1,6 +1,6 @@
 /** Responses and timed roles: create, list, get, delete, their rules and limits. */
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addResponse, addTimedRole, failed, guildKey, ok, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();

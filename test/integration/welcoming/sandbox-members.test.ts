@@ -1,6 +1,6 @@
 import type { APIGuild, APIGuildMember, APIUser } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { startWorld } from './helpers.js';
 
 /** The sandbox's guild and member model, as the platform answers it. */

@@ -5,11 +5,11 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { handler as grantHandler } from '../../../functions/jobs/welcoming-timedrole-grant.js';
-import { hourlyCatchUp } from '../../../functions/welcoming/grants.js';
-import { WelcomingJobs, grantDueKey } from '../../../functions/welcoming/keys.js';
-import { getDue } from '../../../shared/scheduler/store.js';
-import { snowflake } from '../../helpers/local.js';
+import { handler as grantHandler } from '#functions/jobs/welcoming-timedrole-grant.js';
+import { hourlyCatchUp } from '#functions/welcoming/grants.js';
+import { WelcomingJobs, grantDueKey } from '#functions/welcoming/keys.js';
+import { getDue } from '#shared/scheduler/store.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addTimedRole, check, eventually, failed, grantRequests, ok, pause, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findAnswer, nextVotes } from '../../../functions/polls/ballot.js';
-import type { PollAnswer } from '../../../functions/polls/model.js';
+import { findAnswer, nextVotes } from '#functions/polls/ballot.js';
+import type { PollAnswer } from '#functions/polls/model.js';
 
 const answer = (answer_id: number, extra: Partial<PollAnswer> = {}): PollAnswer => ({
   answer_id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Poll, type Voter, tallyOf } from '../../../functions/polls/model.js';
-import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from '../../../functions/polls/render.js';
+import { type Poll, type Voter, tallyOf } from '#functions/polls/model.js';
+import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from '#functions/polls/render.js';
 
 const poll = (extra: Partial<Poll> = {}): Poll => ({
   id: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersProblem, durationProblem, emojiProblem, nativeHours, parseDuration } from '../../../functions/polls/rules.js';
+import { answersProblem, durationProblem, emojiProblem, nativeHours, parseDuration } from '#functions/polls/rules.js';
 
 const text = (answer_text: string, extra = {}) => ({ answer_text, label: null, description: null, emoji_name: null, emoji_id: null, ...extra });
 

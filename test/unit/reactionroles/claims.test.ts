@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Trigger, diff, dropEntry, transition } from '../../../functions/reactionroles/claims.js';
-import type { Entry } from '../../../functions/reactionroles/model.js';
+import { type Trigger, diff, dropEntry, transition } from '#functions/reactionroles/claims.js';
+import type { Entry } from '#functions/reactionroles/model.js';
 
 const entry = (id: string, roles: string[]): Entry => ({ id: 1, entry_id: id, role_ids: roles, emoji_name: '😀', emoji_id: null, text: null, description: null });
 const A = entry('a', ['1', '2']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Entry } from '../../../functions/reactionroles/model.js';
-import { SELECT_CUSTOM_ID, describeTransition, entryIdOfButton, renderComponents, renderMessage } from '../../../functions/reactionroles/render.js';
-import { contentProblem, emojiKey, emojiProblem, entriesProblem, parseEmbed } from '../../../functions/reactionroles/rules.js';
+import type { Entry } from '#functions/reactionroles/model.js';
+import { SELECT_CUSTOM_ID, describeTransition, entryIdOfButton, renderComponents, renderMessage } from '#functions/reactionroles/render.js';
+import { contentProblem, emojiKey, emojiProblem, entriesProblem, parseEmbed } from '#functions/reactionroles/rules.js';
 
 const entry = (i: number, text: string | null = `t${i}`): Entry => ({ id: i, entry_id: `e${i}`, role_ids: ['1'], emoji_name: '😀', emoji_id: null, text, description: null });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalQueue } from '../../../infra/local/jobs/queue.js';
-import { type LocalJobs, startLocalJobs } from '../../../infra/local/jobs/runner.js';
-import { jobSender } from '../../../shared/scheduler/sender.js';
+import { LocalQueue } from '#infra/local/jobs/queue.js';
+import { type LocalJobs, startLocalJobs } from '#infra/local/jobs/runner.js';
+import { jobSender } from '#shared/scheduler/sender.js';
 import type { FixtureLog } from './fixture-job.js';
 
 function clockedQueue(options: { visibilityTimeoutMs?: number; maxReceiveCount?: number } = {}) {

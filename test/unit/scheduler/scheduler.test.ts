@@ -1,12 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../../shared/db/client.js';
-import { tableName } from '../../../shared/db/table.js';
-import { scheduledJob } from '../../../shared/scheduler/index.js';
-import { dueItemKey, producerInputs, shardOf } from '../../../shared/scheduler/keys.js';
-import { getDue, queryDue } from '../../../shared/scheduler/store.js';
-import { runWillFollow } from '../../../shared/scheduler/scheduler.js';
-import { cancel, requestLater } from '../../../shared/scheduler/table-only.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
+import { dueItemKey, producerInputs, shardOf } from '#shared/scheduler/keys.js';
+import { getDue, queryDue } from '#shared/scheduler/store.js';
+import { runWillFollow } from '#shared/scheduler/scheduler.js';
+import { cancel, requestLater } from '#shared/scheduler/table-only.js';
 import { TIMINGS, countRequests, startTable, testScheduler } from './harness.js';
 
 let table: { stop(): Promise<void> };

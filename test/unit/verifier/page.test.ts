@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { donePage, problemPage, promptPage, refusedPage } from '../../../functions/verifier/page.js';
+import { donePage, problemPage, promptPage, refusedPage } from '#functions/verifier/page.js';
 
 describe('verifier web page', () => {
   const pages = [promptPage('/modules/verifier/web/1?token=abc'), donePage('You are verified.'), refusedPage(), problemPage('Verification is switched off', 'Module Disabled! off.', 'Ask the moderators.')];

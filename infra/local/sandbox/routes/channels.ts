@@ -1,5 +1,5 @@
 /** Channel routes: read and delete a channel, open a DM with a member. */
-import { ChannelType } from '../../../../shared/platform/types.js';
+import { ChannelType } from '#shared/platform/types.js';
 import { invalidField } from '../errors.js';
 import { requireChannel } from '../lookup.js';
 import type { Route } from '../router.js';

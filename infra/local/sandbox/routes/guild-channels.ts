@@ -16,7 +16,7 @@
  *   POST /clock                   `{advance_ms}`: moves the clock forward (rename windows, service budgets)
  */
 import type { APIRole } from 'discord-api-types/v10';
-import { clockNow, moveClockForward } from '../../../../shared/clock.js';
+import { clockNow, moveClockForward } from '#shared/clock.js';
 import { FormErrors, invalidField } from '../errors.js';
 import { requireChannel } from '../lookup.js';
 import type { Reply, Route } from '../router.js';

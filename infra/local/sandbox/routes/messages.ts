@@ -1,5 +1,5 @@
 /** Message routes: post, read, list, edit, delete. */
-import type { User } from '../../../../shared/platform/types.js';
+import type { User } from '#shared/platform/types.js';
 import { cannotEditOthers, cannotEditPoll, emptyMessage } from '../errors.js';
 import { ensureChannel, requireChannel, requireMessage } from '../lookup.js';
 import { readLimit, readSnowflakeQuery, type Route } from '../router.js';

@@ -1,6 +1,6 @@
 /** Reaction routes: the bot's own, a member's, an emoji's, all of a message's. */
-import { parseEmoji } from '../../../../shared/platform/emoji.js';
-import type { Emoji } from '../../../../shared/platform/types.js';
+import { parseEmoji } from '#shared/platform/emoji.js';
+import type { Emoji } from '#shared/platform/types.js';
 import { maxReactions, unknownEmoji } from '../errors.js';
 import { requireMessage } from '../lookup.js';
 import { readLimit, readSnowflakeQuery, type Route } from '../router.js';
