@@ -43,7 +43,9 @@ export const builtinsAsRequire: Plugin = {
   name: 'builtins-as-require',
   setup(build) {
     build.onResolve({ filter: BUILTIN }, (args) =>
-      args.kind === 'import-statement' || args.kind === 'dynamic-import' ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-as-require' } : undefined,
+      args.kind === 'import-statement' || args.kind === 'dynamic-import'
+        ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-as-require' }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'builtin-as-require' }, (args) => {
       const id = JSON.stringify(`node:${args.path}`);

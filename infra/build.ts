@@ -114,7 +114,14 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
     external: info.sdk === 'external' ? RUNTIME_SDK : [],
     legalComments: 'none',
     // The credential chain is the SDK's; left to the runtime, so is its chain.
-    plugins: [zodRuntimeOnly, unusedSchemasDropped, builtinsAsRequire, manifestFieldsOnly, doctypeEntitiesBlocked, ...(info.sdk === 'bundle' ? [envCredentialsOnly] : [])],
+    plugins: [
+      zodRuntimeOnly,
+      unusedSchemasDropped,
+      builtinsAsRequire,
+      manifestFieldsOnly,
+      doctypeEntitiesBlocked,
+      ...(info.sdk === 'bundle' ? [envCredentialsOnly] : []),
+    ],
     logLevel: 'warning',
     metafile: true,
   };

@@ -34,15 +34,15 @@ const wonIn = (g: Giveaway) => {
 };
 
 export function giveawayMessage(g: Giveaway): MessageCreate {
-  const lines = [
-    ...(g.description ? [g.description, ''] : []),
-    `**Winners:** ${g.winner_count}`,
-    ...(g.owner_id ? [`**Hosted by:** <@${g.owner_id}>`] : []),
-  ];
+  const lines = [...(g.description ? [g.description, ''] : []), `**Winners:** ${g.winner_count}`, ...(g.owner_id ? [`**Hosted by:** <@${g.owner_id}>`] : [])];
   if (g.status === 'running') {
     lines.push(`**Ends:** <t:${unix(g.end_time)}:R> (<t:${unix(g.end_time)}:f>)`, `**Entrants:** ${g.entrants.length}`);
   } else {
-    lines.push(`**Ended:** <t:${unix(g.end_time)}:f>`, `**Entrants:** ${g.entrants.length}`, g.winners.length ? `**Won by:** ${mentions(g.winners)}${wonIn(g)}` : '**No one entered, so there is no winner.**');
+    lines.push(
+      `**Ended:** <t:${unix(g.end_time)}:f>`,
+      `**Entrants:** ${g.entrants.length}`,
+      g.winners.length ? `**Won by:** ${mentions(g.winners)}${wonIn(g)}` : '**No one entered, so there is no winner.**',
+    );
   }
   lines.push('', `-# Seed hash ${g.seed_hash}${g.seed ? ` · seed ${g.seed}` : ''}`);
   // The prize and description are the host's text: cut to the platform's limits, so the giveaway still posts.

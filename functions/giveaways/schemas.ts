@@ -2,7 +2,6 @@
 import * as z from 'zod/mini';
 import { channelId, describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
 
-
 export const SettingsRecord = meta(z.object({ id: z.int(), guild_id: id, save_duration_timeout: z.int(), delete_ended_giveaways: z.boolean() }), {
   id: 'GiveawaySettings',
 });

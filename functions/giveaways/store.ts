@@ -65,7 +65,8 @@ export const giveawayKey = (guildId: string, entryId: string) => ({ pk: guildKey
  * the closest time known. The next round written stores `rounds` whole.
  */
 const roundsOf = (item: Item): Round[] =>
-  (item.rounds as Round[] | undefined) ?? ((item._rounds as string[][] | undefined) ?? []).map((winners, i) => ({ round: i + 1, winners, drawn_at: item.end_time as string }));
+  (item.rounds as Round[] | undefined) ??
+  ((item._rounds as string[][] | undefined) ?? []).map((winners, i) => ({ round: i + 1, winners, drawn_at: item.end_time as string }));
 
 export function giveawayOf(item: Item): Giveaway {
   const { pk: _pk, sk: _sk, entity: _e, participants, participant_count: _c, winners, _rounds, ...rest } = item;
@@ -79,7 +80,14 @@ export function giveawayOf(item: Item): Giveaway {
 
 function toItem(g: Giveaway): Item {
   const { entrants, winners, ...rest } = g;
-  const item: Item = { ...giveawayKey(g.guild_id, g.entry_id), entity: 'giveaway', ...rest, giveaway_id: g.entry_id, winners: winners.join(','), participant_count: entrants.length };
+  const item: Item = {
+    ...giveawayKey(g.guild_id, g.entry_id),
+    entity: 'giveaway',
+    ...rest,
+    giveaway_id: g.entry_id,
+    winners: winners.join(','),
+    participant_count: entrants.length,
+  };
   if (entrants.length) item.participants = new Set(entrants);
   return item;
 }
@@ -109,7 +117,12 @@ export function insertGiveaway(g: Giveaway): Promise<boolean> {
  * `expect.version` and/or `expect.status`. False when another change came
  * first, or it is gone.
  */
-export function updateGiveaway(guildId: string, entryId: string, fields: Record<string, unknown>, expect: { version?: number; status?: Giveaway['status'] } = {}): Promise<boolean> {
+export function updateGiveaway(
+  guildId: string,
+  entryId: string,
+  fields: Record<string, unknown>,
+  expect: { version?: number; status?: Giveaway['status'] } = {},
+): Promise<boolean> {
   const names: Record<string, string> = { '#v': '_version' };
   const values: Record<string, unknown> = { ':one': 1 };
   const sets = Object.entries(fields).map(([name, value], i) => {

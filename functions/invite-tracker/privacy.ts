@@ -20,5 +20,7 @@ export async function deleteMemberEntries(guildId: string, memberId: string) {
   const { uses, owned } = await referencesOf(guildId, memberId);
   if (uses.length) await deleteUses(uses);
   for (const invite of owned) await updateInvite(guildId, invite.invite_id, { owner_id: null });
-  return { message: `Removed ${uses.length} invite use${uses.length === 1 ? '' : 's'} of member ${memberId} and their ownership of ${owned.length} invite${owned.length === 1 ? '' : 's'} in guild ${guildId}.` };
+  return {
+    message: `Removed ${uses.length} invite use${uses.length === 1 ? '' : 's'} of member ${memberId} and their ownership of ${owned.length} invite${owned.length === 1 ? '' : 's'} in guild ${guildId}.`,
+  };
 }

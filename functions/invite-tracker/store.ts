@@ -70,14 +70,24 @@ const strip = (item: Item) => {
 };
 
 export async function listInvites(guildId: string): Promise<Invite[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': INVITE_PREFIX }, ConsistentRead: true });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': INVITE_PREFIX },
+    ConsistentRead: true,
+  });
   return items.map((item) => strip(item) as Invite);
 }
 
 /** Records an invite the service does not track yet; false when it already does. */
 export function insertInvite(invite: Invite): Promise<boolean> {
   return conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...inviteKey(invite.guild_id, invite.invite_id), entity: 'invite', ...invite }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...inviteKey(invite.guild_id, invite.invite_id), entity: 'invite', ...invite },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
   );
 }
 
@@ -135,7 +145,13 @@ export function claimVanityUse(guildId: string, n: number, first: boolean): Prom
 
 export function setVanityBaseline(guildId: string, uses: number): Promise<boolean> {
   return conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...vanityKey(guildId), entity: 'invite_vanity', current_uses: uses }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...vanityKey(guildId), entity: 'invite_vanity', current_uses: uses },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
   );
 }
 
@@ -200,7 +216,10 @@ export async function insertUse(use: InviteUse): Promise<void> {
   if (use.inviter_id) Object.assign(item, { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp });
   await db().send(new PutCommand({ TableName: tableName(), Item: item }));
   await db().send(
-    new PutCommand({ TableName: tableName(), Item: { ...memberKey(use.guild_id, use.member_id), entity: 'invite_member_latest', use_sk: item.sk, expires_at: item.expires_at } }),
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...memberKey(use.guild_id, use.member_id), entity: 'invite_member_latest', use_sk: item.sk, expires_at: item.expires_at },
+    }),
   );
 }
 
@@ -234,19 +253,36 @@ export async function markJoinPosted(use: InviteUse): Promise<void> {
 
 export async function markLeft(use: InviteUse): Promise<void> {
   await conditional(() =>
-    db().send(new UpdateCommand({ TableName: tableName(), Key: useKey(use), UpdateExpression: 'SET has_left = :t', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':t': true } })),
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: useKey(use),
+        UpdateExpression: 'SET has_left = :t',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':t': true },
+      }),
+    ),
   );
 }
 
 /** Uses attributed to an inviter (gsi1), newest first. */
 export async function usesByInviter(guildId: string, inviterId: string): Promise<InviteUse[]> {
-  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': inviterIndex(guildId, inviterId) }, ScanIndexForward: false });
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': inviterIndex(guildId, inviterId) },
+    ScanIndexForward: false,
+  });
   return items.map((item) => strip(item) as InviteUse);
 }
 
 /** Uses where the member joined (gsi2). */
 export async function usesOfMember(guildId: string, memberId: string): Promise<InviteUse[]> {
-  const items = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': memberIndex(guildId, memberId) } });
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': memberIndex(guildId, memberId) },
+  });
   return items.map((item) => strip(item) as InviteUse);
 }
 
@@ -267,4 +303,3 @@ export async function deleteModuleItems(guildId: string): Promise<{ invites: Inv
     uses: (under(USE_PREFIX) as InviteUse[]).reverse(),
   };
 }
-

@@ -7,5 +7,6 @@ export const { handler, produce } = scheduledJob(
   async ({ key }) => {
     const due = parseDueKey(key);
     if (due) await showGiveaway(due.guildId, due.entryId);
-  }, { minSpacingMs: REFRESH_DELAY_MS },
+  },
+  { minSpacingMs: REFRESH_DELAY_MS },
 );

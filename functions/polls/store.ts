@@ -5,12 +5,7 @@
  * votes under their voter item's `version`, the message render under a lease
  * on the poll item.
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys, getNamed } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { isConditionFailed } from '#shared/db/errors.js';
@@ -78,7 +73,12 @@ export async function getVoteContext(
   memberId: string,
   refreshKey: { pk: string; sk: string },
 ): Promise<{ state: ModuleStateItem | null; poll: Poll | null; voter: Voter | null; refresh: DueItem | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, 'polls'), poll: pollItemKey(guildId, pollId), voter: voterItemKey(guildId, pollId, memberId), refresh: refreshKey });
+  const found = await getNamed({
+    state: moduleStateKey(guildId, 'polls'),
+    poll: pollItemKey(guildId, pollId),
+    voter: voterItemKey(guildId, pollId, memberId),
+    refresh: refreshKey,
+  });
   return {
     state: found.state as ModuleStateItem | null,
     poll: pollOf(found.poll),
@@ -116,9 +116,7 @@ export async function listPolls(guildId: string): Promise<Poll[]> {
 export async function insertPoll(poll: Poll): Promise<boolean> {
   if (poll.message_id && !(await claimMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id))) return false;
   const item: Item = { ...pollItemKey(poll.guild_id, poll.poll_id), entity: POLL_ENTITY, ...poll };
-  const done = await conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
-  );
+  const done = await conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
   if (done === null && poll.message_id) await releaseMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id);
   return done !== null;
 }
@@ -234,7 +232,12 @@ export async function takeRenderLease(guildId: string, pollId: string, leaseId: 
 }
 
 /** Gives the render lease back, recording what the message now shows; answers the poll as it is then (null: the lease was lost). */
-export async function releaseRenderLease(guildId: string, pollId: string, leaseId: string, changes: { rendered_hash?: string | null; edited_with_results?: boolean }): Promise<Poll | null> {
+export async function releaseRenderLease(
+  guildId: string,
+  pollId: string,
+  leaseId: string,
+  changes: { rendered_hash?: string | null; edited_with_results?: boolean },
+): Promise<Poll | null> {
   const sets: string[] = [];
   const values: Item = { ':id': leaseId };
   if (changes.rendered_hash !== undefined) {
@@ -293,7 +296,11 @@ export async function writeVoter(guildId: string, pollId: string, memberId: stri
   const condition =
     expectedVersion === null
       ? { ConditionExpression: 'attribute_not_exists(pk)' }
-      : { ConditionExpression: '#version = :expected', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expectedVersion } };
+      : {
+          ConditionExpression: '#version = :expected',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':expected': expectedVersion },
+        };
   if (Object.keys(votes).length === 0) {
     if (expectedVersion === null) return true;
     return (await conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key, ...condition })))) !== null;

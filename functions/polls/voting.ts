@@ -71,10 +71,17 @@ async function resolvePoll(input: VoteInput): Promise<Resolved> {
 }
 
 /** Applies the action to the member's voter item until its conditional write wins; `known` is the item as read with the poll. */
-async function applyVote(poll: Poll, memberId: string, action: VoteAction, answer: PollAnswer, known: Voter | null | undefined): Promise<{ before: MemberVotes; after: MemberVotes }> {
+async function applyVote(
+  poll: Poll,
+  memberId: string,
+  action: VoteAction,
+  answer: PollAnswer,
+  known: Voter | null | undefined,
+): Promise<{ before: MemberVotes; after: MemberVotes }> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     // Most adds are a member's first vote on a poll: without the item at hand, try that without a read, read on a lost race.
-    const voter = attempt === 0 && known !== undefined ? known : attempt === 0 && action === 'add' ? null : await getVoter(poll.guild_id, poll.poll_id, memberId);
+    const voter =
+      attempt === 0 && known !== undefined ? known : attempt === 0 && action === 'add' ? null : await getVoter(poll.guild_id, poll.poll_id, memberId);
     const before = voter?.votes ?? {};
     const after = nextVotes(poll, before, action, answer);
     if ('problem' in after) throw unprocessable(after.problem as string);
@@ -89,9 +96,7 @@ async function dropLeftReactions(poll: Poll, memberId: string, before: MemberVot
   if (poll.poll_type !== PollType.Service || poll.poll_answer_type !== AnswerType.Emoji || !poll.message_id) return;
   const left = poll.answers.filter((a) => before[String(a.answer_id)] && !after[String(a.answer_id)] && a.emoji_name);
   await Promise.all(
-    left.map((a) =>
-      platform.deleteUserReaction(poll.channel_id, poll.message_id!, { name: a.emoji_name!, id: a.emoji_id }, memberId).catch(() => undefined),
-    ),
+    left.map((a) => platform.deleteUserReaction(poll.channel_id, poll.message_id!, { name: a.emoji_name!, id: a.emoji_id }, memberId).catch(() => undefined)),
   );
 }
 

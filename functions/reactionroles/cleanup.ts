@@ -6,7 +6,6 @@ import { requireEnabledWhile, requireEnabledWith, resetModule } from '#shared/mo
 import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
 import { deleteAll, findChannelPanels, getPanel, listMemberClaims, listModuleItems, listPanelClaims, messageKey } from './store.js';
 
-
 function removed(panels: Panel[]) {
   const sorted = [...panels].sort(newestFirst);
   return { panels: sorted.map(panelRecord), entries: sorted.flatMap(entryRecords) };

@@ -26,7 +26,16 @@ async function reverse(guildId: string, memberId: string, done: Change[]): Promi
     try {
       await apply(guildId, memberId, { roleId: change.roleId, grant: !change.grant });
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', msg: 'could not reverse a role change', guild_id: guildId, member_id: memberId, role_id: change.roleId, error: String(error) }));
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          msg: 'could not reverse a role change',
+          guild_id: guildId,
+          member_id: memberId,
+          role_id: change.roleId,
+          error: String(error),
+        }),
+      );
     }
   }
 }

@@ -18,12 +18,7 @@
  * member's entries of one panel in the claim item (`version`, a random
  * token so a deleted and re-created claim never matches an old read).
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  type NativeAttributeValue,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getNamed } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { conditional, isConditionFailed } from '#shared/db/errors.js';
@@ -80,7 +75,9 @@ function panelItem(panel: Panel): Item {
 }
 
 async function put(item: Item, condition: string, values?: Item): Promise<boolean> {
-  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values })));
+  return conditional(() =>
+    db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values })),
+  );
 }
 
 // ---- panels ---------------------------------------------------------------
@@ -193,7 +190,9 @@ export async function writeClaim(guildId: string, panelId: string, memberId: str
   if (entryIds.length === 0) {
     if (!read) return true;
     return conditional(() =>
-      db().send(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': read.version } })),
+      db().send(
+        new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': read.version } }),
+      ),
     );
   }
   const claim: Claim = { guild_id: guildId, panel_id: panelId, member_id: memberId, entry_ids: entryIds, version: mintId() };

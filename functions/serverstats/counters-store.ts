@@ -51,7 +51,11 @@ export function counterRecord(counter: Counter) {
 
 /** The guild's items whose sort key starts with `prefix`, read consistently. */
 const guildItems = (guildId: string, prefix: string) =>
-  queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix }, ConsistentRead: true });
+  queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+    ConsistentRead: true,
+  });
 
 /** Counter items as counters, newest first. */
 const newestFirst = (items: Record<string, NativeAttributeValue>[]) => items.map(counterOf).sort((a, b) => b.id - a.id);

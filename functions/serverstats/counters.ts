@@ -59,7 +59,9 @@ function counterSettings(state: ModuleStateItem): { categoryId: string } {
   const settings = state.settings ?? {};
   const categoryId = settings.counters_category_id;
   if (settings.counters_enabled !== true || typeof categoryId !== 'string') {
-    throw unprocessable('Counters need counters_enabled true and a counters_category_id: set both with PUT /modules/serverstats/settings (counters_category_id "create" makes the category).');
+    throw unprocessable(
+      'Counters need counters_enabled true and a counters_category_id: set both with PUT /modules/serverstats/settings (counters_category_id "create" makes the category).',
+    );
   }
   return { categoryId };
 }
@@ -96,14 +98,21 @@ async function takeSlot(guildId: string): Promise<void> {
 }
 
 async function makeCounter(guildId: string, categoryId: string, input: CreateCounterInput, id: Promise<number>) {
-  const spec = { counter_type: input.counter_type, role_id: input.new_role_id, goal_count: input.new_goal, format: input.new_format || DEFAULT_FORMATS[input.counter_type]! };
+  const spec = {
+    counter_type: input.counter_type,
+    role_id: input.new_role_id,
+    goal_count: input.new_goal,
+    format: input.new_format || DEFAULT_FORMATS[input.counter_type]!,
+  };
   const figures = new GuildFigures(guildId);
   if (spec.role_id !== null && !(await figures.roleNames()).has(spec.role_id)) {
     throw unprocessable(`Field 'new_role_id': guild ${guildId} has no role ${spec.role_id}.`);
   }
   const shown = await counterDisplay(spec, figures);
   if (shown.name.length > MAX_NAME_LENGTH) {
-    throw unprocessable(`Field 'new_format' makes the channel name '${shown.name.slice(0, 40)}…' of ${shown.name.length} characters; at most ${MAX_NAME_LENGTH} are allowed after substitution.`);
+    throw unprocessable(
+      `Field 'new_format' makes the channel name '${shown.name.slice(0, 40)}…' of ${shown.name.length} characters; at most ${MAX_NAME_LENGTH} are allowed after substitution.`,
+    );
   }
   const channel = await platform.createGuildChannel(guildId, {
     name: shown.name,
@@ -193,7 +202,10 @@ export async function checkDeletedChannel(guildId: string, channelId: string) {
 
 /** Renames left in a counter's budget at `now`, and when the next one frees up. */
 export function renameBudget(renamesAt: string[], now: number): { left: number; freeAt: number } {
-  const recent = renamesAt.map(Date.parse).filter((t) => now - t < RENAME_WINDOW_MS).sort((a, b) => a - b);
+  const recent = renamesAt
+    .map(Date.parse)
+    .filter((t) => now - t < RENAME_WINDOW_MS)
+    .sort((a, b) => a - b);
   return { left: RENAMES_PER_WINDOW - recent.length, freeAt: recent.length ? recent[0]! + RENAME_WINDOW_MS : now };
 }
 

@@ -112,7 +112,12 @@ export async function completeEntry(entry: StarboardEntry, postId: string): Prom
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...postKey(entry.guild_id, postId), entity: 'starboard_post', original_message_id: entry.original_message_id, expires_at: Math.floor((Date.parse(entry.monitoring_start) + ENTRY_LIFETIME_MS) / 1000) },
+      Item: {
+        ...postKey(entry.guild_id, postId),
+        entity: 'starboard_post',
+        original_message_id: entry.original_message_id,
+        expires_at: Math.floor((Date.parse(entry.monitoring_start) + ENTRY_LIFETIME_MS) / 1000),
+      },
     }),
   );
 }
@@ -160,7 +165,11 @@ export async function listStarboardEntries(guildId: string): Promise<StarboardEn
 
 /** The entries of a member's messages (gsi1; privacy). */
 export async function starboardEntriesOfAuthor(guildId: string, authorId: string): Promise<StarboardEntry[]> {
-  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': authorPartition(guildId, authorId) } });
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': authorPartition(guildId, authorId) },
+  });
   return items.map(fromItem);
 }
 
@@ -169,7 +178,10 @@ type EntryKeys = Pick<StarboardEntry, 'guild_id' | 'original_message_id' | 'star
 
 /** The items of these entries: each entry and, once posted, its post's pointer. */
 export function starboardKeys(entries: EntryKeys[]): Record<string, string>[] {
-  return entries.flatMap((e) => [entryKey(e.guild_id, e.original_message_id), ...(e.starboard_message_id ? [postKey(e.guild_id, e.starboard_message_id)] : [])]);
+  return entries.flatMap((e) => [
+    entryKey(e.guild_id, e.original_message_id),
+    ...(e.starboard_message_id ? [postKey(e.guild_id, e.starboard_message_id)] : []),
+  ]);
 }
 
 export function deleteStarboardItems(entries: EntryKeys[]): Promise<void> {

@@ -18,7 +18,10 @@ const queryFilterId = meta(
       if (value === undefined) return null;
       const parsed = parseSnowflake(value);
       if (parsed === null) {
-        return reject(ctx, `must be a snowflake ID (1 to 20 decimal digits within uint64), or left out for no filter; not ${value === '' ? 'empty' : `'${value.slice(0, 40)}'`}`);
+        return reject(
+          ctx,
+          `must be a snowflake ID (1 to 20 decimal digits within uint64), or left out for no filter; not ${value === '' ? 'empty' : `'${value.slice(0, 40)}'`}`,
+        );
       }
       return parsed;
     }),

@@ -208,7 +208,13 @@ export async function openVoice(guildId: string, channelId: string, memberId: st
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...voiceKey(guildId, channelId, memberId), entity: 'stat_open_voice', member_id: memberId, ...session, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS },
+        Item: {
+          ...voiceKey(guildId, channelId, memberId),
+          entity: 'stat_open_voice',
+          member_id: memberId,
+          ...session,
+          expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),

@@ -14,7 +14,11 @@ export const handler = routeFamily(
     build: () =>
       endpoint({ body: createBody(kind), owned: checkOwned, response: entryAnswer(kind) }, ({ body }) => {
         const named = body[KINDS[kind].field] as { ident: string; identifier: string };
-        return createEntry(body.guild_id as string, kind, { ...named, target_channel_id: body.target_channel_id as string, mention_everyone: body.mention_everyone as boolean });
+        return createEntry(body.guild_id as string, kind, {
+          ...named,
+          target_channel_id: body.target_channel_id as string,
+          mention_everyone: body.mention_everyone as boolean,
+        });
       }),
   })),
 );

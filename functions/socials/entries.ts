@@ -55,7 +55,9 @@ export function entryRecord(entry: Entry, source: Source | undefined) {
 /** Records of entries, newest first, with their sources read in one batch. */
 export async function entryRecords(entries: Entry[]) {
   const sources = await getSources([...new Map(entries.map((e) => [`${e.kind}:${e.ident}`, { kind: e.kind, ident: e.ident }])).values()]);
-  return [...entries].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id).map((e) => entryRecord(e, sources.get(sourcePartition(e.kind, e.ident))));
+  return [...entries]
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id)
+    .map((e) => entryRecord(e, sources.get(sourcePartition(e.kind, e.ident))));
 }
 
 export async function listKindEntries(guildId: string, kind: Kind, page: number, pageSize: number) {
@@ -122,7 +124,11 @@ export function schedulePolling(kind: Kind, ident: string): Promise<void> {
   return kind === 'stream' ? requestLater(STREAM_JOB, STREAM_JOB_KEY, pollIntervalMs()) : requestLater(POLL_JOB, pollJobKey(kind, ident), pollIntervalMs());
 }
 
-export async function createEntry(guildId: string, kind: Kind, input: { ident: string; identifier: string; target_channel_id: string; mention_everyone: boolean }) {
+export async function createEntry(
+  guildId: string,
+  kind: Kind,
+  input: { ident: string; identifier: string; target_channel_id: string; mention_everyone: boolean },
+) {
   const id = recordIdAhead('socials.entry');
   await requireEnabled(guildId, MODULE);
   const field = KINDS[kind].field;
@@ -171,7 +177,11 @@ export async function deleteEntry(guildId: string, kind: Kind, ident: string, id
   if (entries.length === 0) throw notFound(`Guild ${guildId} watches no ${kind} ${identifier}.`);
   const records = await entryRecords(entries);
   await deleteEntries(entries);
-  await deleteWatchers(kind, ident, entries.map((e) => ({ guild_id: e.guild_id, channel_id: e.target_channel_id })));
+  await deleteWatchers(
+    kind,
+    ident,
+    entries.map((e) => ({ guild_id: e.guild_id, channel_id: e.target_channel_id })),
+  );
   await giveEntrySlots(guildId, kind, entries.length);
   await dropUnwatchedSource(kind, ident);
   return { entry: records[0], entries: records };

@@ -68,7 +68,10 @@ export async function sendMeme(guildId: string, channelId: string, messageId: st
   }
   const meme = await safeMeme();
   // The source's title, cut to the platform's limits so the meme still shows.
-  await platform.editMessage(channelId, messageId, fitLimits({ content: '', embeds: [{ title: meme.title, url: meme.postLink, image: { url: meme.url } }] }, 'cut'));
+  await platform.editMessage(
+    channelId,
+    messageId,
+    fitLimits({ content: '', embeds: [{ title: meme.title, url: meme.postLink, image: { url: meme.url } }] }, 'cut'),
+  );
   return { message: `Message ${messageId} shows the meme '${meme.title.slice(0, 80)}'.` };
 }
-

@@ -10,6 +10,7 @@ export const handler = routeFamily(
   KIND_LIST.map(({ kind }) => ({
     method: 'GET' as const,
     path: entriesPath(kind),
-    build: () => endpoint({ query: listQuery(), response: listAnswer(kind) }, ({ query }) => listKindEntries(query.guild_id, kind, query.page, query.page_size)),
+    build: () =>
+      endpoint({ query: listQuery(), response: listAnswer(kind) }, ({ query }) => listKindEntries(query.guild_id, kind, query.page, query.page_size)),
   })),
 );

@@ -93,7 +93,9 @@ export async function pollSource(kind: Kind, ident: string): Promise<number | nu
   } catch (error) {
     const failures = source.failures + 1;
     const next = now + backoffMs(failures);
-    console.warn(JSON.stringify({ level: 'warn', msg: 'source failed', kind, source: ident, failures, error: error instanceof Error ? error.message : String(error) }));
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: 'source failed', kind, source: ident, failures, error: error instanceof Error ? error.message : String(error) }),
+    );
     await replaceSource({ ...source, failures, next_poll_at: new Date(next).toISOString() });
     return next;
   }
@@ -102,7 +104,10 @@ export async function pollSource(kind: Kind, ident: string): Promise<number | nu
   if (fetched) {
     // Items some channel could not take yet stay unseen, so the next poll offers them again (delivery marks stop doubles).
     const undelivered = await announceNew(source, fetched.items);
-    polled.seen = seenAfter(source, fetched.items.filter((i) => !undelivered.has(i.key)));
+    polled.seen = seenAfter(
+      source,
+      fetched.items.filter((i) => !undelivered.has(i.key)),
+    );
     polled.latest = latestOf(kind, fetched.items) ?? source.latest;
     if ('etag' in fetched) {
       polled.etag = fetched.etag ?? null;
@@ -127,7 +132,9 @@ export async function pollStreams(): Promise<number | null> {
     try {
       live = await liveStreams(chunk);
     } catch (error) {
-      console.warn(JSON.stringify({ level: 'warn', msg: 'stream service failed', accounts: chunk.length, error: error instanceof Error ? error.message : String(error) }));
+      console.warn(
+        JSON.stringify({ level: 'warn', msg: 'stream service failed', accounts: chunk.length, error: error instanceof Error ? error.message : String(error) }),
+      );
       for (const source of sources.values()) {
         const failures = source.failures + 1;
         await replaceSource({ ...source, failures, next_poll_at: new Date(now + backoffMs(failures)).toISOString() });
@@ -139,7 +146,13 @@ export async function pollStreams(): Promise<number | null> {
       const stream = liveBy.get(source.ident);
       const updated: Source = { ...source, failures: 0, next_poll_at: new Date(next).toISOString() };
       if (stream && stream.id !== source.live_session) {
-        const result = await announce('stream', source.ident, { key: `s:${stream.id}`, title: stream.title || `${source.identifier} is live`, description: null, link: streamUrl(source.identifier), published: now });
+        const result = await announce('stream', source.ident, {
+          key: `s:${stream.id}`,
+          title: stream.title || `${source.identifier} is live`,
+          description: null,
+          link: streamUrl(source.identifier),
+          published: now,
+        });
         if (result.failed === 0) Object.assign(updated, { live_session: stream.id, live_since: now });
       }
       await replaceSource(updated);

@@ -7,7 +7,6 @@ import * as z from 'zod/mini';
 import { channelId, describe, guildQuery, messageIn, pagination, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
 
-
 /** An identifier of a kind: answers both spellings, as written and as compared. */
 export const identifierOf = (spec: KindSpec) =>
   z.pipe(

@@ -22,7 +22,9 @@ export async function changeSettings(guildId: string, input: Record<'monitor_for
 export async function deleteSettings(guildId: string) {
   const settings = await resetModule(guildId, MODULE);
   const entries = await deleteGuildEntries(guildId);
-  const records = Object.fromEntries(await Promise.all(KIND_LIST.map(async ({ kind }) => [kind, await entryRecords(entries.filter((e) => e.kind === kind))] as const)));
+  const records = Object.fromEntries(
+    await Promise.all(KIND_LIST.map(async ({ kind }) => [kind, await entryRecords(entries.filter((e) => e.kind === kind))] as const)),
+  );
   await Promise.all(entries.map((entry) => deleteWatchers(entry.kind, entry.ident, [{ guild_id: guildId, channel_id: entry.target_channel_id }])));
   // A source no other guild watches stops being polled.
   const sources = new Map(entries.map((e) => [`${e.kind}:${e.ident}`, e]));

@@ -55,9 +55,18 @@ export interface Fetched {
 export async function get(url: string, headers: Record<string, string> = {}, what = url): Promise<Fetched> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers }, signal: AbortSignal.timeout(timeoutMs()), redirect: 'follow' });
+    response = await fetch(url, {
+      headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers },
+      signal: AbortSignal.timeout(timeoutMs()),
+      redirect: 'follow',
+    });
   } catch (error) {
-    const cause = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs() / 1000} s` : error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error);
+    const cause =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs() / 1000} s`
+        : error instanceof Error
+          ? ((error.cause as Error | undefined)?.message ?? error.message)
+          : String(error);
     throw new SourceError(`${what} could not be reached: ${cause}`);
   }
   const declared = Number(response.headers.get('content-length') ?? 0);
@@ -82,7 +91,12 @@ export async function get(url: string, headers: Record<string, string> = {}, wha
   }
   const bytes = Buffer.concat(chunks);
   const body = bytes.toString('utf8');
-  const about = { contentType: response.headers.get('content-type'), url: response.url || url, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+  const about = {
+    contentType: response.headers.get('content-type'),
+    url: response.url || url,
+    etag: response.headers.get('etag'),
+    lastModified: response.headers.get('last-modified'),
+  };
   if (response.status === 304) return { status: 304, body: '', bytes: Buffer.alloc(0), ...about };
   if (response.status === 404) throw new SourceError(`${what} answered 404 Not Found`, true);
   if (!response.ok) throw new SourceError(`${what} answered ${response.status} ${response.statusText}`.trim());
@@ -102,7 +116,10 @@ function json<T>(fetched: Fetched, what: string): T {
 export async function forumItems(community: string): Promise<SourceItem[]> {
   const c = sourceConfig();
   const what = `The forum community '${community}'`;
-  const listing = json<{ data?: { children?: { data?: Record<string, unknown> }[] } }>(await get(`${c.forumApi}/r/${encodeURIComponent(community)}/new.json?limit=25`, {}, what), what);
+  const listing = json<{ data?: { children?: { data?: Record<string, unknown> }[] } }>(
+    await get(`${c.forumApi}/r/${encodeURIComponent(community)}/new.json?limit=25`, {}, what),
+    what,
+  );
   const children = listing.data?.children;
   if (!Array.isArray(children)) throw new SourceError(`${what} answered a listing without data.children`);
   return children
@@ -120,7 +137,10 @@ export async function forumItems(community: string): Promise<SourceItem[]> {
 // ---- stream -----------------------------------------------------------------------
 
 /** The stream service's credentials; the token may be a secret (`STREAM_API_TOKEN_SECRET_ARN`). */
-const streamHeaders = async () => ({ 'Client-Id': sourceConfig().streamClientId, Authorization: `Bearer ${(await configuredSecret('STREAM_API_TOKEN')) ?? ''}` });
+const streamHeaders = async () => ({
+  'Client-Id': sourceConfig().streamClientId,
+  Authorization: `Bearer ${(await configuredSecret('STREAM_API_TOKEN')) ?? ''}`,
+});
 /** The video service's key; it may be a secret (`VIDEO_API_KEY_SECRET_ARN`). */
 const videoKey = async () => encodeURIComponent((await configuredSecret('VIDEO_API_KEY')) ?? '');
 
@@ -169,7 +189,11 @@ export async function videoItems(uploadsPlaylistId: string): Promise<SourceItem[
   const c = sourceConfig();
   const what = `The uploads playlist '${uploadsPlaylistId}'`;
   const playlist = json<{ items?: { snippet?: { title?: string; publishedAt?: string; resourceId?: { videoId?: string } } }[] }>(
-    await get(`${c.videoApi}/youtube/v3/playlistItems?part=snippet&playlistId=${encodeURIComponent(uploadsPlaylistId)}&maxResults=10&key=${await videoKey()}`, {}, what),
+    await get(
+      `${c.videoApi}/youtube/v3/playlistItems?part=snippet&playlistId=${encodeURIComponent(uploadsPlaylistId)}&maxResults=10&key=${await videoKey()}`,
+      {},
+      what,
+    ),
     what,
   );
   return (playlist.items ?? [])
@@ -189,7 +213,10 @@ export const videoUrl = (videoId: string) => `${sourceConfig().videoWeb}/watch?v
 // ---- rss --------------------------------------------------------------------------
 
 /** A feed's items, or null when it answered 304 Not Modified to the validators given. */
-export async function feedItems(url: string, validators: { etag?: string | null; lastModified?: string | null } = {}): Promise<{ items: SourceItem[]; etag: string | null; lastModified: string | null } | null> {
+export async function feedItems(
+  url: string,
+  validators: { etag?: string | null; lastModified?: string | null } = {},
+): Promise<{ items: SourceItem[]; etag: string | null; lastModified: string | null } | null> {
   const headers: Record<string, string> = {};
   if (validators.etag) headers['If-None-Match'] = validators.etag;
   if (validators.lastModified) headers['If-Modified-Since'] = validators.lastModified;
@@ -197,7 +224,11 @@ export async function feedItems(url: string, validators: { etag?: string | null;
   const fetched = await get(url, headers, what);
   if (fetched.status === 304) return null;
   try {
-    return { items: parseFeed(fetched.bytes, { contentType: fetched.contentType, url: fetched.url }).items, etag: fetched.etag, lastModified: fetched.lastModified };
+    return {
+      items: parseFeed(fetched.bytes, { contentType: fetched.contentType, url: fetched.url }).items,
+      etag: fetched.etag,
+      lastModified: fetched.lastModified,
+    };
   } catch (error) {
     throw new SourceError(`${what} is not a feed: ${error instanceof Error ? error.message : String(error)}`, true);
   }

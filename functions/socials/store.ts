@@ -72,11 +72,17 @@ export interface Watcher {
 
 const PREFIX = 'SOCIAL#';
 export const entryPrefix = (kind: Kind, ident?: string) => `${PREFIX}${kind}#${ident === undefined ? '' : `${ident}#`}`;
-const entryKey = (guildId: string, kind: Kind, ident: string, channelId: string): Key => ({ pk: guildKey(guildId), sk: `${entryPrefix(kind, ident)}${channelId}` });
+const entryKey = (guildId: string, kind: Kind, ident: string, channelId: string): Key => ({
+  pk: guildKey(guildId),
+  sk: `${entryPrefix(kind, ident)}${channelId}`,
+});
 const countKey = (guildId: string, kind: Kind): Key => ({ pk: guildKey(guildId), sk: `SOCIALCOUNT#${kind}` });
 export const sourcePartition = (kind: Kind, ident: string) => `SRC#${kind}#${ident}`;
 const sourceKey = (kind: Kind, ident: string): Key => ({ pk: sourcePartition(kind, ident), sk: 'SOURCE' });
-const watcherKey = (kind: Kind, ident: string, guildId: string, channelId: string): Key => ({ pk: sourcePartition(kind, ident), sk: `W#${guildId}#${channelId}` });
+const watcherKey = (kind: Kind, ident: string, guildId: string, channelId: string): Key => ({
+  pk: sourcePartition(kind, ident),
+  sk: `W#${guildId}#${channelId}`,
+});
 const kindKey = (kind: Kind, ident: string): Key => ({ pk: `SRCKIND#${kind}`, sk: ident });
 const playlistKey = (uploads: string): Key => ({ pk: `SRCPLAYLIST#${uploads}`, sk: 'SOURCE' });
 const markKey = (channelId: string, mark: string): Key => ({ pk: `SOCIALPOST#${channelId}`, sk: mark });
@@ -96,7 +102,14 @@ const strip = (item: Item, ...keys: string[]) => {
  */
 function entryItem(entry: Entry): Item {
   const { kind, ident, identifier, ...record } = entry;
-  return { ...entryKey(entry.guild_id, kind, ident, entry.target_channel_id), entity: 'social_entry', ...record, [KINDS[kind].field]: identifier, _kind: kind, _ident: ident };
+  return {
+    ...entryKey(entry.guild_id, kind, ident, entry.target_channel_id),
+    entity: 'social_entry',
+    ...record,
+    [KINDS[kind].field]: identifier,
+    _kind: kind,
+    _ident: ident,
+  };
 }
 
 function entryOf(item: Item): Entry {
@@ -180,12 +193,20 @@ export async function getSources(keys: { kind: Kind; ident: string }[]): Promise
 /** Stores a new source with its baseline; false when it exists already (another guild watches it). */
 export async function insertSource(source: Source): Promise<boolean> {
   const created = await conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...sourceKey(source.kind, source.ident), entity: 'social_source', ...source }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...sourceKey(source.kind, source.ident), entity: 'social_source', ...source },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
   );
   if (created) {
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...kindKey(source.kind, source.ident), entity: 'social_source_of_kind' } }));
     if (source.uploads_playlist_id) {
-      await db().send(new PutCommand({ TableName: tableName(), Item: { ...playlistKey(source.uploads_playlist_id), entity: 'social_playlist', ident: source.ident } }));
+      await db().send(
+        new PutCommand({ TableName: tableName(), Item: { ...playlistKey(source.uploads_playlist_id), entity: 'social_playlist', ident: source.ident } }),
+      );
     }
   }
   return created;
@@ -224,7 +245,12 @@ export async function videoHandleOfPlaylist(uploads: string): Promise<string | n
 }
 
 export async function putWatcher(kind: Kind, ident: string, watcher: Watcher): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...watcherKey(kind, ident, watcher.guild_id, watcher.channel_id), entity: 'social_watcher', ...watcher } }));
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...watcherKey(kind, ident, watcher.guild_id, watcher.channel_id), entity: 'social_watcher', ...watcher },
+    }),
+  );
 }
 
 export function deleteWatchers(kind: Kind, ident: string, watchers: Pick<Watcher, 'guild_id' | 'channel_id'>[]): Promise<void> {
@@ -254,7 +280,13 @@ export function claimMark(channelId: string, mark: string, leaseMs: number): Pro
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...markKey(channelId, mark), entity: 'social_mark', state: 'claimed', lease_until: now + leaseMs, expires_at: Math.floor(now / 1000) + MARK_TTL_SECONDS },
+        Item: {
+          ...markKey(channelId, mark),
+          entity: 'social_mark',
+          state: 'claimed',
+          lease_until: now + leaseMs,
+          expires_at: Math.floor(now / 1000) + MARK_TTL_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(pk) OR (#s = :claimed AND lease_until < :now)',
         ExpressionAttributeNames: { '#s': 'state' },
         ExpressionAttributeValues: { ':claimed': 'claimed', ':now': now },
@@ -265,7 +297,13 @@ export function claimMark(channelId: string, mark: string, leaseMs: number): Pro
 
 export async function settleMark(channelId: string, mark: string, state: 'posted' | 'refused'): Promise<void> {
   await db().send(
-    new UpdateCommand({ TableName: tableName(), Key: markKey(channelId, mark), UpdateExpression: 'SET #s = :s', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':s': state } }),
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: markKey(channelId, mark),
+      UpdateExpression: 'SET #s = :s',
+      ExpressionAttributeNames: { '#s': 'state' },
+      ExpressionAttributeValues: { ':s': state },
+    }),
   );
 }
 
@@ -277,4 +315,3 @@ export async function releaseMark(channelId: string, mark: string): Promise<void
 export async function deleteGuildEntries(guildId: string): Promise<Entry[]> {
   return (await deleteGuildItems(guildId, 'SOCIAL')).filter((item) => item.entity === 'social_entry').map(entryOf);
 }
-

@@ -9,7 +9,6 @@ import { brokenRule, channelId, interactionFields, interactionProblem, meta, nul
 import { templateProblem } from '#shared/templates/index.js';
 import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES, visibility } from './model.js';
 
-
 const shown = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 
 /** What is wrong with one name, or null. */

@@ -153,14 +153,25 @@ export const replacePointer = (guildId: string, key: string, stale: NamePointer,
 export async function deletePointer(guildId: string, key: string, claim: string): Promise<void> {
   await conditional(() =>
     db().send(
-      new DeleteCommand({ TableName: tableName(), Key: nameKey(guildId, key), ConditionExpression: 'claim = :claim', ExpressionAttributeValues: { ':claim': claim } }),
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: nameKey(guildId, key),
+        ConditionExpression: 'claim = :claim',
+        ExpressionAttributeValues: { ':claim': claim },
+      }),
     ),
   );
 }
 
 // Tags.
 
-const tagItem = (stored: StoredTag) => ({ ...tagKey(stored.tag.guild_id, stored.tag.tag_id), entity: 'tags_entry', ...stored.tag, _names: stored.names, version: stored.version });
+const tagItem = (stored: StoredTag) => ({
+  ...tagKey(stored.tag.guild_id, stored.tag.tag_id),
+  entity: 'tags_entry',
+  ...stored.tag,
+  _names: stored.names,
+  version: stored.version,
+});
 
 /** Writes a new tag; false if its ID exists. */
 export const insertTag = (stored: StoredTag) =>
@@ -169,13 +180,22 @@ export const insertTag = (stored: StoredTag) =>
 /** Replaces a tag if it is still at `version` (the new one carries version + 1); false when it changed or went. */
 export const replaceTag = (stored: StoredTag, version: number) =>
   conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: tagItem(stored), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } })),
+    db().send(
+      new PutCommand({ TableName: tableName(), Item: tagItem(stored), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } }),
+    ),
   );
 
 /** Deletes a tag if it is still at `version`; false when it changed or went. */
 export const deleteTagAt = (guildId: string, tagId: string, version: number) =>
   conditional(() =>
-    db().send(new DeleteCommand({ TableName: tableName(), Key: tagKey(guildId, tagId), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } })),
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: tagKey(guildId, tagId),
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: { ':v': version },
+      }),
+    ),
   );
 
 /** Removes every item of the module in the guild (tags, name pointers, the count); answers the tags it held. */

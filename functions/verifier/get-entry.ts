@@ -7,6 +7,11 @@ import { MODULE } from './verifier.js';
 
 /** One verification; `entry_id` is its verifier_id. */
 export const handler = endpoint({ path: EntryPath, query: guildQuery, response: EntryAnswer }, async ({ path, query }) => {
-  const item = await requireEnabledRecord(query.guild_id, MODULE, entryKey(query.guild_id, path.entry_id), `Guild ${query.guild_id} has no verification ${path.entry_id}.`);
+  const item = await requireEnabledRecord(
+    query.guild_id,
+    MODULE,
+    entryKey(query.guild_id, path.entry_id),
+    `Guild ${query.guild_id} has no verification ${path.entry_id}.`,
+  );
   return { entry: verificationRecord(verificationOf(item)) };
 });

@@ -1,6 +1,19 @@
 /** The verifier's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { booleanSetting, channelSetting, codedInt, describe, interactionFields, meta, nullableSnowflake, orKeep, orNull, roleId, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
+import {
+  booleanSetting,
+  channelSetting,
+  codedInt,
+  describe,
+  interactionFields,
+  meta,
+  nullableSnowflake,
+  orKeep,
+  orNull,
+  roleId,
+  snowflake,
+  snowflakeText as id,
+} from '#shared/http/schemas.js';
 
 /** What each `verifier_type` means: the prompt's one button and how the member answers it. */
 const VERIFIER_TYPES = {

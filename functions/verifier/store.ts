@@ -84,7 +84,9 @@ export interface MemberPointer {
 }
 
 const pointerOf = (item: Item | null | undefined): MemberPointer | null =>
-  item ? { verifier_id: String(item.verifier_id), prompt: typeof item.prompt === 'string' ? item.prompt : null, claimed_at: Number(item.claimed_at ?? 0) } : null;
+  item
+    ? { verifier_id: String(item.verifier_id), prompt: typeof item.prompt === 'string' ? item.prompt : null, claimed_at: Number(item.claimed_at ?? 0) }
+    : null;
 
 /**
  * The guild's module state, read with the pointer to the member's latest
@@ -118,7 +120,9 @@ export function claimPrompt(guildId: string, memberId: string, read: MemberPoint
       : read.prompt === null
         ? { ConditionExpression: 'verifier_id = :id AND attribute_not_exists(prompt)', ExpressionAttributeValues: { ':id': read.verifier_id } }
         : { ConditionExpression: 'prompt = :prompt', ExpressionAttributeValues: { ':prompt': read.prompt } };
-  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(guildId, memberId), entity: 'verification_member', ...next }, ...condition })));
+  return conditional(() =>
+    db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(guildId, memberId), entity: 'verification_member', ...next }, ...condition })),
+  );
 }
 
 /** Gives back a claim whose prompt could not be sent: the pointer is again as it was read (a failed request changes nothing). */
@@ -127,7 +131,19 @@ export async function releasePrompt(guildId: string, memberId: string, claimed: 
   await conditional(() =>
     read === null
       ? db().send(new DeleteCommand({ TableName: tableName(), Key: memberKey(guildId, memberId), ...mine }))
-      : db().send(new PutCommand({ TableName: tableName(), Item: { ...memberKey(guildId, memberId), entity: 'verification_member', verifier_id: read.verifier_id, claimed_at: read.claimed_at, ...(read.prompt ? { prompt: read.prompt } : {}) }, ...mine })),
+      : db().send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: {
+              ...memberKey(guildId, memberId),
+              entity: 'verification_member',
+              verifier_id: read.verifier_id,
+              claimed_at: read.claimed_at,
+              ...(read.prompt ? { prompt: read.prompt } : {}),
+            },
+            ...mine,
+          }),
+        ),
   );
 }
 
@@ -136,7 +152,13 @@ export async function insertVerification(v: Verification): Promise<void> {
   // At once: the ID is new, so the entry's condition always holds.
   await Promise.all([
     db().send(new PutCommand({ TableName: tableName(), Item: { ...idKey(v.verifier_id), entity: 'verification_id', guild_id: v.guild_id } })),
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...entryKey(v.guild_id, v.verifier_id), entity: 'verification', ...v }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...entryKey(v.guild_id, v.verifier_id), entity: 'verification', ...v },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
   ]);
 }
 
@@ -158,11 +180,15 @@ export function updateVerification(v: Verification, fields: Partial<Verification
 }
 
 export async function listVerifications(guildId: string): Promise<Verification[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': PREFIX }, ScanIndexForward: false, ConsistentRead: true });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': PREFIX },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  });
   return items.map(verificationOf);
 }
 
 export async function deleteVerifications(entries: Verification[]): Promise<void> {
   await deleteKeys(entries.flatMap((v) => [entryKey(v.guild_id, v.verifier_id), idKey(v.verifier_id), memberKey(v.guild_id, v.user_id)]));
 }
-

@@ -34,8 +34,17 @@ export const refused = () => page(refusedPage(), 403);
 export function webErrorPage(error: AppError): RawBody {
   // The path and the query are the link: input that fails a check is a wrong link.
   if (error.status === 400 || error.status === 404 || error.status === 422) return refused();
-  if (error.status === 409) return page(problemPage('Verification is switched off', error.message, 'Ask the moderators of the server to turn it on again, then open the link again.'), error.status);
-  if (error.status === 413) return page(problemPage('The request was too large', error.message, 'Open the link from the server again and press Verify.'), error.status);
-  if (error.status === 502) return page(problemPage('You are not verified yet', error.message, 'Try again in a moment; if it keeps failing, tell the moderators of the server.'), error.status);
+  if (error.status === 409)
+    return page(
+      problemPage('Verification is switched off', error.message, 'Ask the moderators of the server to turn it on again, then open the link again.'),
+      error.status,
+    );
+  if (error.status === 413)
+    return page(problemPage('The request was too large', error.message, 'Open the link from the server again and press Verify.'), error.status);
+  if (error.status === 502)
+    return page(
+      problemPage('You are not verified yet', error.message, 'Try again in a moment; if it keeps failing, tell the moderators of the server.'),
+      error.status,
+    );
   return page(problemPage('Something went wrong', error.message, 'You are not verified yet. Try again in a moment with the same link.'), error.status);
 }

@@ -90,7 +90,9 @@ export async function rolesOnJoin(guildId: string, memberId: string) {
     }
     if (refused.length > 0) {
       const granted = roles.length - refused.length;
-      throw platformFailed(`The platform refused to grant ${refused.join('; ')} to member ${memberId}; the other ${plural(granted, 'autorole')} ${granted === 1 ? 'was' : 'were'} granted. ${said.join(' ')}`.trim());
+      throw platformFailed(
+        `The platform refused to grant ${refused.join('; ')} to member ${memberId}; the other ${plural(granted, 'autorole')} ${granted === 1 ? 'was' : 'were'} granted. ${said.join(' ')}`.trim(),
+      );
     }
     said.push(`Granted ${plural(roles.length, 'autorole')} to member ${memberId}.`);
   }

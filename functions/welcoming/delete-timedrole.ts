@@ -4,4 +4,6 @@ import { GuildBody, TimedRolePath } from './schemas.js';
 import { deleteTimedRole } from './timedroles.js';
 
 /** Its pending grants are cancelled. */
-export const handler = endpoint({ body: GuildBody, path: TimedRolePath, response: TimedRoleAnswer }, ({ body, path }) => deleteTimedRole(body.guild_id, path.timedrole_id));
+export const handler = endpoint({ body: GuildBody, path: TimedRolePath, response: TimedRoleAnswer }, ({ body, path }) =>
+  deleteTimedRole(body.guild_id, path.timedrole_id),
+);

@@ -97,7 +97,10 @@ export async function cancelMemberGrants(guildId: string, memberId: string): Pro
 
 /** A timed role was deleted: nobody gets it any more. */
 export async function cancelTimedRoleGrants(guildId: string, timedRoleId: string): Promise<void> {
-  await forget(guildId, (await guildGrants(guildId)).filter((g) => g.timedrole_id === timedRoleId));
+  await forget(
+    guildId,
+    (await guildGrants(guildId)).filter((g) => g.timedrole_id === timedRoleId),
+  );
 }
 
 /** The module's items of the guild are deleted (the grants' with them): the grants' due work and the hourly catch-up go too. */

@@ -33,7 +33,10 @@ export const GRANT_PREFIX = 'WELCOME#GRANT#';
 export const responseKey = (guildId: string, responseId: string) => ({ pk: guildKey(guildId), sk: `${RESPONSE_PREFIX}${responseId}` });
 export const timedRoleKey = (guildId: string, timedRoleId: string) => ({ pk: guildKey(guildId), sk: `${TIMEDROLE_PREFIX}${timedRoleId}` });
 export const registryKey = (guildId: string) => ({ pk: guildKey(guildId), sk: 'WELCOME#REGISTRY' });
-export const grantKey = (guildId: string, memberId: string, timedRoleId: string) => ({ pk: guildKey(guildId), sk: `${GRANT_PREFIX}${memberId}#${timedRoleId}` });
+export const grantKey = (guildId: string, memberId: string, timedRoleId: string) => ({
+  pk: guildKey(guildId),
+  sk: `${GRANT_PREFIX}${memberId}#${timedRoleId}`,
+});
 /** The sort-key prefix of one member's grants. */
 export const memberGrantsPrefix = (memberId: string) => `${GRANT_PREFIX}${memberId}#`;
 

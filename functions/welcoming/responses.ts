@@ -27,7 +27,12 @@ export async function listResponseRecords(guildId: string, type?: number) {
 
 /** The response, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireResponse(guildId: string, responseId: string): Promise<WelcomeResponse> {
-  const item = await requireEnabledRecord(guildId, MODULE, responseKey(guildId, responseId), `Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
+  const item = await requireEnabledRecord(
+    guildId,
+    MODULE,
+    responseKey(guildId, responseId),
+    `Guild ${guildId} has no welcoming response ${quoted(responseId)}.`,
+  );
   return recordOf(item) as unknown as WelcomeResponse;
 }
 
@@ -51,7 +56,9 @@ export async function createResponse(guildId: string, input: CreateResponseInput
   if (!(await insertResponse(response))) throw new Error(`minted response ID ${response.response_id} already exists`);
   if ((await register(guildId, responsePlace(response), response.created_at, MAX_RESPONSES_PER_TYPE)) !== 'ok') {
     await deleteResponseItem(guildId, response.response_id);
-    throw unprocessable(`Guild ${guildId} already has ${MAX_RESPONSES_PER_TYPE} responses of type ${response.response_type}, the most it may keep; delete one first.`);
+    throw unprocessable(
+      `Guild ${guildId} already has ${MAX_RESPONSES_PER_TYPE} responses of type ${response.response_type}, the most it may keep; delete one first.`,
+    );
   }
   return { response };
 }

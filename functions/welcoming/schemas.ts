@@ -8,7 +8,6 @@ import { booleanSetting, brokenRule, channelSetting, codedInt, queryInt, roleId,
 import { templateProblem } from '#shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES, RESPONSE_TYPE_MEANINGS } from './model.js';
 
-
 /** A response ID setting: an ID sets it, `""` clears it, null or absent keeps it. */
 const responseSetting = z.pipe(
   z.nullish(z.string()),

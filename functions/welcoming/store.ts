@@ -60,7 +60,8 @@ async function deleteItem(key: Key): Promise<Item | null> {
 
 // Responses and timed roles.
 
-export const listResponses = async (guildId: string) => (await itemsUnder(guildId, RESPONSE_PREFIX)).map((item) => recordOf(item) as unknown as WelcomeResponse);
+export const listResponses = async (guildId: string) =>
+  (await itemsUnder(guildId, RESPONSE_PREFIX)).map((item) => recordOf(item) as unknown as WelcomeResponse);
 export const listTimedRoles = async (guildId: string) => (await itemsUnder(guildId, TIMEDROLE_PREFIX)).map((item) => recordOf(item) as unknown as TimedRole);
 
 export async function getResponse(guildId: string, responseId: string): Promise<WelcomeResponse | null> {
@@ -159,7 +160,12 @@ export async function unregister(guildId: string, place: Place, value: string): 
 // Timed-role grants.
 
 function grantOf(item: Item): Grant {
-  const grant: Grant = { member_id: String(item.member_id), timedrole_id: String(item.timedrole_id), role_id: String(item.role_id), due_at: Number(item.due_at) };
+  const grant: Grant = {
+    member_id: String(item.member_id),
+    timedrole_id: String(item.timedrole_id),
+    role_id: String(item.role_id),
+    due_at: Number(item.due_at),
+  };
   if (item.granted_at !== undefined) grant.granted_at = Number(item.granted_at);
   return grant;
 }
@@ -183,7 +189,11 @@ export function putGrant(guildId: string, grant: Grant, mode: 'join' | 'catchUp'
 
 /** What a due grant needs to decide, in one batch read: the grant, its timed role, the module state. */
 export async function grantContext(guildId: string, memberId: string, timedRoleId: string) {
-  const found = await getNamed({ grant: grantKey(guildId, memberId, timedRoleId), timedRole: timedRoleKey(guildId, timedRoleId), state: moduleStateKey(guildId, 'welcoming') });
+  const found = await getNamed({
+    grant: grantKey(guildId, memberId, timedRoleId),
+    timedRole: timedRoleKey(guildId, timedRoleId),
+    state: moduleStateKey(guildId, 'welcoming'),
+  });
   return {
     grant: found.grant && grantOf(found.grant),
     timedRole: found.timedRole && (recordOf(found.timedRole) as unknown as TimedRole),
@@ -228,4 +238,3 @@ export async function deleteModuleItems(guildId: string): Promise<{ responses: W
     grants: under(GRANT_PREFIX).map(grantOf),
   };
 }
-

@@ -5,4 +5,6 @@ import { SettingsBody } from './schemas.js';
 import { changeSettings } from './settings.js';
 
 /** Changes only the fields given non-null; "" clears a channel or response ID (contract 3.5). */
-export const handler = endpoint({ body: SettingsBody, owned: checkOwned, response: SettingsAnswer }, ({ body: { guild_id, ...changes } }) => changeSettings(guild_id, changes));
+export const handler = endpoint({ body: SettingsBody, owned: checkOwned, response: SettingsAnswer }, ({ body: { guild_id, ...changes } }) =>
+  changeSettings(guild_id, changes),
+);

@@ -81,7 +81,12 @@ export class JobQueues extends Construct {
       queues: [...this.queues.values()],
       logRetention: props.logRetention,
     });
-    const shared = { role: runtime.role, logGroup: runtime.logGroup, environment: { ...props.environment, ...this.queueEnvironment }, memorySize: props.memorySize };
+    const shared = {
+      role: runtime.role,
+      logGroup: runtime.logGroup,
+      environment: { ...props.environment, ...this.queueEnvironment },
+      memorySize: props.memorySize,
+    };
 
     for (const job of props.jobs) {
       const jobScope = this.node.findChild(job.id);
@@ -106,7 +111,13 @@ export class JobQueues extends Construct {
         description: `${job.id}: find due work`,
         schedule: events.Schedule.expression(job.schedule),
         // A job that spreads: one target per shard, each run given its shard (a rule takes up to five targets).
-        targets: producerInputs(job.id).map((input) => new targets.LambdaFunction(producer, { retryAttempts: 2, ...(input.shard === undefined ? {} : { event: events.RuleTargetInput.fromObject(input) }) })),
+        targets: producerInputs(job.id).map(
+          (input) =>
+            new targets.LambdaFunction(producer, {
+              retryAttempts: 2,
+              ...(input.shard === undefined ? {} : { event: events.RuleTargetInput.fromObject(input) }),
+            }),
+        ),
       });
     }
   }

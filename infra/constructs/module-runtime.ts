@@ -74,7 +74,9 @@ export class ModuleRuntime extends Construct {
       }),
     ];
     if (props.secrets.length > 0) {
-      statements.push(new iam.PolicyStatement({ sid: 'ReadSecrets', actions: ['secretsmanager:GetSecretValue'], resources: props.secrets.map((s) => s.secretArn) }));
+      statements.push(
+        new iam.PolicyStatement({ sid: 'ReadSecrets', actions: ['secretsmanager:GetSecretValue'], resources: props.secrets.map((s) => s.secretArn) }),
+      );
     }
     if (props.queues.length > 0) {
       statements.push(new iam.PolicyStatement({ sid: 'SendJobs', actions: ['sqs:SendMessage'], resources: props.queues.map((q) => q.queueArn) }));

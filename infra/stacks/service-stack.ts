@@ -172,7 +172,12 @@ export class ServiceStack extends Stack {
       // Each credentialed call counts against the usage-plan key the authorizer names (fair use, CONTRACT 13).
       apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
     });
-    const limits = { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit, guildKeyRate: settings.guildKeyRate, guildKeyBurst: guildKeyBurst(settings.guildKeyRate) };
+    const limits = {
+      rateLimit: settings.throttleRateLimit,
+      burstLimit: settings.throttleBurstLimit,
+      guildKeyRate: settings.guildKeyRate,
+      guildKeyBurst: guildKeyBurst(settings.guildKeyRate),
+    };
     const responses = errorResponses(limits);
     this.usagePlans = new CallerUsagePlans(this, 'Usage', {
       api: this.api,

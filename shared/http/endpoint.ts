@@ -215,9 +215,6 @@ export function endpoint<
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 });
   // onError runs in reverse order of use: the envelope is built first, then the member is told.
   if (spec.answerFailures) chain.use(spec.answerFailures);
-  const handler = chain
-    .use(errorEnvelope(spec.errorPage))
-    .use(bodyLimit())
-    .handler(core);
+  const handler = chain.use(errorEnvelope(spec.errorPage)).use(bodyLimit()).handler(core);
   return Object.assign(handler, { spec: spec as EndpointSpec }) as unknown as Handler;
 }

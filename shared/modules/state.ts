@@ -131,7 +131,12 @@ export async function requireEnabledWithState(
 }
 
 /** {@link requireEnabledWith} for the record a use case acts on: 409 while disabled, then 404 saying `missing` when there is none. */
-export async function requireEnabledRecord(guildId: string, module: ModuleName, key: { pk: string; sk: string }, missing: string): Promise<Record<string, unknown>> {
+export async function requireEnabledRecord(
+  guildId: string,
+  module: ModuleName,
+  key: { pk: string; sk: string },
+  missing: string,
+): Promise<Record<string, unknown>> {
   const item = await requireEnabledWith(guildId, module, key);
   if (!item) throw notFound(missing);
   return item;

@@ -136,12 +136,7 @@ export async function writeDisabled(guildId: string, module: ModuleName): Promis
  * state, or null when the condition failed (a concurrent change the caller
  * did not see).
  */
-export async function writeSettings(
-  guildId: string,
-  module: ModuleName,
-  fields: [string, unknown][],
-  version: number | null,
-): Promise<ModuleStateItem | null> {
+export async function writeSettings(guildId: string, module: ModuleName, fields: [string, unknown][], version: number | null): Promise<ModuleStateItem | null> {
   forget(guildId, module);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': new Date().toISOString(), ':one': 1, ':t': true, ...(version === null ? {} : { ':version': version }) };

@@ -18,7 +18,11 @@ type JsonBodyOf<O> = O extends { requestBody?: { content: { 'application/json': 
  * method and the path are literals a route serves; `unknown` otherwise (a
  * path built at run time, a path no route serves).
  */
-export type BodyOf<M extends string, P extends string> = string extends M | P ? unknown : [RouteOf<M, P>] extends [never] ? unknown : JsonBodyOf<OperationOf<M, RouteOf<M, P>>>;
+export type BodyOf<M extends string, P extends string> = string extends M | P
+  ? unknown
+  : [RouteOf<M, P>] extends [never]
+    ? unknown
+    : JsonBodyOf<OperationOf<M, RouteOf<M, P>>>;
 
 export interface CallOptions<B = unknown> {
   /** Sent as JSON: what the route takes (checked against the typed client for literal routes). */
@@ -50,7 +54,13 @@ export interface TestService extends LocalService {
  * `guildKeyRate` sets each guild key's rate (default: the service's, 10 a second).
  */
 export async function startTestService(options: { indexLagMs?: number; guildKeyRate?: number } = {}): Promise<TestService> {
-  const service = await startLocal({ port: 0, dataDir: null, serviceToken: SERVICE_TOKEN, indexLagMs: options.indexLagMs ?? 0, guildKeyRate: options.guildKeyRate });
+  const service = await startLocal({
+    port: 0,
+    dataDir: null,
+    serviceToken: SERVICE_TOKEN,
+    indexLagMs: options.indexLagMs ?? 0,
+    guildKeyRate: options.guildKeyRate,
+  });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const url = new URL(service.url + path);
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));

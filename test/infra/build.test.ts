@@ -55,7 +55,10 @@ describe('build (fake route list)', () => {
   });
 
   it('loads the web streams only when code first touches them (middy imports them for response streaming)', async () => {
-    write('functions/a/streams.ts', "import { ReadableStream } from 'node:stream/web';\nexport const handler = async () => ({ statusCode: 200, body: String(new ReadableStream() instanceof ReadableStream) });\n");
+    write(
+      'functions/a/streams.ts',
+      "import { ReadableStream } from 'node:stream/web';\nexport const handler = async () => ({ statusCode: 200, body: String(new ReadableStream() instanceof ReadableStream) });\n",
+    );
     await buildFunctions({ routes: [{ file: 'functions/a/streams.ts' }], root, outdir: 'dist/streams' });
     const bundle = pathToFileURL(join(root, 'dist/streams/a.streams/index.mjs')).href;
     // A fresh process: the test runner itself has loaded the web streams long ago.
@@ -69,9 +72,9 @@ describe('build (fake route list)', () => {
   });
 
   it('fails listing every missing handler file', async () => {
-    await expect(buildFunctions({ routes: [...routes, { file: 'functions/a/nope.ts' }, { file: 'functions/b/gone.ts' }], root, outdir: 'dist/missing' })).rejects.toThrow(
-      /2 handler file\(s\) do not exist:\s+functions\/a\/nope\.ts\s+functions\/b\/gone\.ts/,
-    );
+    await expect(
+      buildFunctions({ routes: [...routes, { file: 'functions/a/nope.ts' }, { file: 'functions/b/gone.ts' }], root, outdir: 'dist/missing' }),
+    ).rejects.toThrow(/2 handler file\(s\) do not exist:\s+functions\/a\/nope\.ts\s+functions\/b\/gone\.ts/);
   });
 
   it('reads its options from flags and env', () => {

@@ -17,7 +17,11 @@ describe('construct IDs', () => {
         .sort();
     };
     const groups = routeGroups as unknown as Record<string, Route[]>;
-    const reversed = Object.fromEntries(Object.entries(groups).reverse().map(([group, routes]) => [group, [...routes].reverse()]));
+    const reversed = Object.fromEntries(
+      Object.entries(groups)
+        .reverse()
+        .map(([group, routes]) => [group, [...routes].reverse()]),
+    );
     expect(logicalIds(reversed)).toEqual(logicalIds(groups));
   });
 });

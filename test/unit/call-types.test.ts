@@ -17,7 +17,14 @@ describe('the test client types bodies by route', () => {
   it('refuses a body the route does not take', () => {
     const options: CallOptions<BodyOf<'POST', '/modules/reactionroles/panels'>> = {
       // @ts-expect-error: not a panel type the route takes
-      body: { guild_id: '1', panel_type: 'round', limit_roles_to_one: false, supports_remove: true, remove_roles_from_users_on_entry_delete: false, is_register: false },
+      body: {
+        guild_id: '1',
+        panel_type: 'round',
+        limit_roles_to_one: false,
+        supports_remove: true,
+        remove_roles_from_users_on_entry_delete: false,
+        is_register: false,
+      },
     };
     expectTypeOf(options).not.toBeAny();
   });

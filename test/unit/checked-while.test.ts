@@ -48,6 +48,11 @@ describe('a check with a read beside it', () => {
   });
 
   it("answers the read's failure when the check passes", async () => {
-    await expect(checkedWhile(async () => 'state', async () => Promise.reject(new Error('table unreachable')))).rejects.toThrow('table unreachable');
+    await expect(
+      checkedWhile(
+        async () => 'state',
+        async () => Promise.reject(new Error('table unreachable')),
+      ),
+    ).rejects.toThrow('table unreachable');
   });
 });

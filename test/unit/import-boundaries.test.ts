@@ -83,7 +83,8 @@ describe('import boundaries', () => {
   });
 
   it('reads relative, package-import and dynamic imports', () => {
-    const text = "import { a } from '#shared/ids.js';\nimport type { B } from '#functions/polls/keys.js';\nconst c = await import('#infra/jobs.js');\nimport 'zod';\n";
+    const text =
+      "import { a } from '#shared/ids.js';\nimport type { B } from '#functions/polls/keys.js';\nconst c = await import('#infra/jobs.js');\nimport 'zod';\n";
     expect(importsOf('functions/tags/x.ts', text)).toEqual(['shared/ids.ts', 'functions/polls/keys.ts', 'infra/jobs.ts']);
   });
 
@@ -91,7 +92,9 @@ describe('import boundaries', () => {
     expect(boundaryBroken('shared/openapi/write.ts', 'functions/routes.ts')).toMatch(/shared imports functions/);
     expect(boundaryBroken('shared/http/endpoint.ts', 'infra/local/start.ts')).toMatch(/shared imports infra/);
     expect(boundaryBroken('functions/tags/create.ts', 'functions/polls/keys.ts')).toMatch(/module tags imports the internals of module polls/);
-    expect(boundaryBroken('functions/jobs/polls-close.ts', 'functions/giveaways/lifecycle.ts')).toMatch(/module polls imports the internals of module giveaways/);
+    expect(boundaryBroken('functions/jobs/polls-close.ts', 'functions/giveaways/lifecycle.ts')).toMatch(
+      /module polls imports the internals of module giveaways/,
+    );
   });
 
   it('lets a module enter another by its public entry, a job file its own module, and infra anything', () => {

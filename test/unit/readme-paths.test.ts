@@ -58,7 +58,11 @@ const routePaths = routes.map((route) => route.path);
 
 describe('the paths the README names', () => {
   it('are read from code spans, across line breaks, with or without a method', () => {
-    expect(namedPaths('Call `GET /livez`, `DELETE\n/privacy/x` and `/docs`; not `/usr/bin/x`, `npm test` or\n```\n`/in/a/block`\n```\n')).toEqual(['/livez', '/privacy/x', '/docs']);
+    expect(namedPaths('Call `GET /livez`, `DELETE\n/privacy/x` and `/docs`; not `/usr/bin/x`, `npm test` or\n```\n`/in/a/block`\n```\n')).toEqual([
+      '/livez',
+      '/privacy/x',
+      '/docs',
+    ]);
   });
 
   it('tell a route from a path that is none', () => {

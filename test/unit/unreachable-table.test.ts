@@ -6,7 +6,14 @@ import { resetDb } from '#shared/db/client.js';
 import { lambdaContext } from '#infra/local/lambda-context.js';
 
 const event = (resource: string, query: Record<string, string> | null = null) =>
-  ({ resource, path: resource, httpMethod: 'GET', headers: {}, queryStringParameters: query, requestContext: { authorizer: { caller: 'service' } } }) as unknown as APIGatewayProxyEvent;
+  ({
+    resource,
+    path: resource,
+    httpMethod: 'GET',
+    headers: {},
+    queryStringParameters: query,
+    requestContext: { authorizer: { caller: 'service' } },
+  }) as unknown as APIGatewayProxyEvent;
 
 describe('an unreachable table', () => {
   beforeAll(() => {

@@ -43,7 +43,10 @@ function embedText(embed: Record<string, unknown>): number {
   const nested = (v: unknown, key: string) => (isObject(v) ? text(v[key]) : 0);
   const fields = Array.isArray(embed.fields) ? embed.fields : [];
   return (
-    text(embed.title) + text(embed.description) + nested(embed.footer, 'text') + nested(embed.author, 'name') +
+    text(embed.title) +
+    text(embed.description) +
+    nested(embed.footer, 'text') +
+    nested(embed.author, 'name') +
     fields.reduce<number>((sum, f) => sum + nested(f, 'name') + nested(f, 'value'), 0)
   );
 }

@@ -89,5 +89,12 @@ export function inviteView(state: SandboxState, invite: StoredInvite, withMetada
     expires_at: expires,
   };
   if (!withMetadata) return view;
-  return { ...view, uses: invite.uses, max_uses: invite.max_uses, max_age: invite.max_age, temporary: invite.temporary, created_at: invite.created_at.toISOString() };
+  return {
+    ...view,
+    uses: invite.uses,
+    max_uses: invite.max_uses,
+    max_age: invite.max_age,
+    temporary: invite.temporary,
+    created_at: invite.created_at.toISOString(),
+  };
 }

@@ -13,7 +13,15 @@ beforeAll(async () => {
   const checked: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     const response = await fetch(request);
-    await checkAnswer(request.method, new URL(request.url).pathname, response.status, await response.clone().json().catch(() => null));
+    await checkAnswer(
+      request.method,
+      new URL(request.url).pathname,
+      response.status,
+      await response
+        .clone()
+        .json()
+        .catch(() => null),
+    );
     return response;
   };
   client = createGuildModulesClient({ baseUrl: service.url, token: SERVICE_TOKEN, fetch: checked });

@@ -44,7 +44,9 @@ describe('guild API keys', () => {
     expect(key.secret.startsWith(`gmk.${guild}.${key.key_id}.`)).toBe(true);
     expect(Number.isSafeInteger(key.id) && key.id > 0).toBe(true);
     const listed = await service.call('GET', '/auth/api-key', { query: { guild_id: guild } });
-    expect(listed.body.data.api_keys).toEqual([{ id: key.id, key_id: key.key_id, guild_id: guild, name: 'dashboard', created_at: key.created_at, last_use: null }]);
+    expect(listed.body.data.api_keys).toEqual([
+      { id: key.id, key_id: key.key_id, guild_id: guild, name: 'dashboard', created_at: key.created_at, last_use: null },
+    ]);
     const { Items } = await db().send(new ScanCommand({ TableName: tableName() }));
     const secretPart = key.secret.split('.')[3]!;
     expect(JSON.stringify(Items)).not.toContain(secretPart);

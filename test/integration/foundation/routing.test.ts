@@ -12,7 +12,11 @@ describe('routes, methods and versions', () => {
   it('answers 404 in the envelope for a path no route has, before asking for credentials', async () => {
     const res = await service.call('GET', '/modules/nothing-here', { token: null });
     expect(res.status).toBe(404);
-    expect(errorOf(res)).toEqual({ code: 404, name: 'NotFoundError', message: 'Not Found! No route GET /modules/nothing-here; see /openapi.json for the routes this service has.' });
+    expect(errorOf(res)).toEqual({
+      code: 404,
+      name: 'NotFoundError',
+      message: 'Not Found! No route GET /modules/nothing-here; see /openapi.json for the routes this service has.',
+    });
   });
 
   it('answers 405 with Allow for a known path and another method', async () => {

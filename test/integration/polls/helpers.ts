@@ -121,7 +121,16 @@ export interface PollRecord {
   delete_at: string | null;
   edited_with_results: boolean;
   created_at: string;
-  answers: { answer_id: number; answer_text: string; label: string | null; description: string | null; emoji_name: string | null; emoji_id: string | null; vote_count: number; votes: string[] }[];
+  answers: {
+    answer_id: number;
+    answer_text: string;
+    label: string | null;
+    description: string | null;
+    emoji_name: string | null;
+    emoji_id: string | null;
+    vote_count: number;
+    votes: string[];
+  }[];
 }
 
 /** The exact field list of a poll record (contract 6). */

@@ -63,10 +63,14 @@ describe('polls end by themselves', () => {
     const voter = snowflake();
     await castVote(service, voter, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 1 }));
 
-    const closed = await eventually(async () => {
-      const now = await pollOf(where.guild, poll.poll_id);
-      return now?.status === 'closed' && now.edited_with_results ? now : undefined;
-    }, 20_000, 'the poll to close by itself');
+    const closed = await eventually(
+      async () => {
+        const now = await pollOf(where.guild, poll.poll_id);
+        return now?.status === 'closed' && now.edited_with_results ? now : undefined;
+      },
+      20_000,
+      'the poll to close by itself',
+    );
     expect(Date.parse(closed.delete_at!) - Date.parse(closed.end_time)).toBeGreaterThanOrEqual(2000);
     const message = (await messageOf(service, poll))!;
     expect(message.embeds[0]!.description).toContain(`<@${voter}>`);
@@ -93,7 +97,13 @@ describe('polls end by themselves', () => {
     await settle(where.guild, { save_duration_timeout: 1, delete_ended_platform_polls: true });
     const native = await botNativePoll(where.channel);
     const res = await service.call('POST', '/modules/polls/handler/create', {
-      looseBody: registerBody(where, { poll_type: 1, poll_answer_type: null, message_id: native.id, end_time: Math.floor(Date.now() / 1000) + 2, answers: [answer('A'), answer('B')] }),
+      looseBody: registerBody(where, {
+        poll_type: 1,
+        poll_answer_type: null,
+        message_id: native.id,
+        end_time: Math.floor(Date.now() / 1000) + 2,
+        answers: [answer('A'), answer('B')],
+      }),
     });
     expect(res.status).toBe(200);
     const poll = res.body.data.poll as PollRecord;
@@ -131,7 +141,15 @@ describe('the handler interface', () => {
     expect((await service.call('POST', '/modules/polls/handler/create', { looseBody: { ...body, poll_id: 'bad id!' } })).status).toBe(422);
 
     const edited = await service.call('POST', '/modules/polls/handler/edit', {
-      body: { guild_id: where.guild, poll_id: poll.poll_id, question: 'Changed?', description: 'now', max_votes_per_answer: 1, is_multi_select: true, is_anonymous: false },
+      body: {
+        guild_id: where.guild,
+        poll_id: poll.poll_id,
+        question: 'Changed?',
+        description: 'now',
+        max_votes_per_answer: 1,
+        is_multi_select: true,
+        is_anonymous: false,
+      },
     });
     expect(edited.status).toBe(200);
     expect(edited.body.data.poll).toMatchObject({ question: 'Changed?', description: 'now', is_multi_select: true });
@@ -144,12 +162,24 @@ describe('the handler interface', () => {
     expect((await pollOf(where.guild, poll.poll_id))!.answers[1]!.vote_count).toBe(1);
 
     const reworded = await service.call('POST', '/modules/polls/handler/edit', {
-      body: { guild_id: where.guild, poll_id: poll.poll_id, question: 'Changed again?', description: 'now', max_votes_per_answer: 1, is_multi_select: true, is_anonymous: false },
+      body: {
+        guild_id: where.guild,
+        poll_id: poll.poll_id,
+        question: 'Changed again?',
+        description: 'now',
+        max_votes_per_answer: 1,
+        is_multi_select: true,
+        is_anonymous: false,
+      },
     });
     expect(reworded.body.data.poll).toMatchObject({ question: 'Changed again?', answers: [{ vote_count: 0 }, { vote_count: 1, votes: [where.owner] }] });
 
     const closed = await service.call('POST', '/modules/polls/handler/close', { body: { guild_id: where.guild, poll_id: poll.poll_id } });
-    expect(closed.body.data.poll).toMatchObject({ status: 'closed', edited_with_results: true, answers: [{ vote_count: 0 }, { vote_count: 1, votes: [where.owner] }] });
+    expect(closed.body.data.poll).toMatchObject({
+      status: 'closed',
+      edited_with_results: true,
+      answers: [{ vote_count: 0 }, { vote_count: 1, votes: [where.owner] }],
+    });
     expect((await service.call('POST', '/modules/polls/handler/close', { body: { guild_id: where.guild, poll_id: poll.poll_id } })).status).toBe(422);
 
     const deleted = await service.call('DELETE', '/modules/polls/handler/delete', { body: { guild_id: where.guild, poll_id: poll.poll_id } });
@@ -189,7 +219,9 @@ describe('a deleted message', () => {
     expect((await getPoll(service, where.guild, poll.poll_id)).status).toBe(404);
     const none = await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', { body });
     expect(none.body.data).toEqual({ poll: null });
-    expect((await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', { looseBody: { ...body, interacted_message_id: null } })).status).toBe(400);
+    expect(
+      (await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', { looseBody: { ...body, interacted_message_id: null } })).status,
+    ).toBe(400);
   });
 });
 
@@ -220,7 +252,11 @@ describe('privacy', () => {
     const otherAfter = await pollOf(where.guild, other.poll_id);
     expect(otherAfter!.answers[1]).toMatchObject({ vote_count: 1 });
     expect(otherAfter!.answers[1]!.votes).not.toContain(member);
-    await eventually(async () => !(await messageOf(service, other))!.embeds[0]!.description!.includes(`<@${member}>`), 15_000, 'the results without the member');
+    await eventually(
+      async () => !(await messageOf(service, other))!.embeds[0]!.description!.includes(`<@${member}>`),
+      15_000,
+      'the results without the member',
+    );
   }, 60000);
 
   it('works in any module state, and is internal', async () => {

@@ -44,10 +44,14 @@ describe('a restart of local mode with work pending', () => {
 
     service = await startOnDisk(dataDir);
     try {
-      const closed = await eventually(async () => {
-        const now = (await getPoll(service, where.guild, poll.poll_id)).body.data?.poll as PollRecord | undefined;
-        return now?.status === 'closed' ? now : undefined;
-      }, 30_000, 'the poll to close after the restart');
+      const closed = await eventually(
+        async () => {
+          const now = (await getPoll(service, where.guild, poll.poll_id)).body.data?.poll as PollRecord | undefined;
+          return now?.status === 'closed' ? now : undefined;
+        },
+        30_000,
+        'the poll to close after the restart',
+      );
       expect(closed.delete_at).not.toBeNull();
       await eventually(async () => (await getPoll(service, where.guild, poll.poll_id)).status === 404, 30_000, 'the poll to be deleted after the restart');
     } finally {

@@ -27,7 +27,13 @@ describe('poll settings', () => {
     });
     const put = await service.call('PUT', '/modules/polls/settings', { body: settingsBody(guild) });
     expect(put.status).toBe(200);
-    expect(put.body.data.settings).toEqual({ id, guild_id: guild, save_duration_timeout: 3600, delete_ended_platform_polls: true, delete_ended_service_polls: false });
+    expect(put.body.data.settings).toEqual({
+      id,
+      guild_id: guild,
+      save_duration_timeout: 3600,
+      delete_ended_platform_polls: true,
+      delete_ended_service_polls: false,
+    });
     expect((await service.call('GET', '/modules/polls/settings', { query: { guild_id: guild } })).body.data.settings.save_duration_timeout).toBe(3600);
     // Disabling keeps them.
     await service.call('POST', '/modules/polls/disable', { body: { guild_id: guild } });
@@ -44,7 +50,10 @@ describe('poll settings', () => {
     expect(wrongType.status).toBe(400);
     const negative = await service.call('PUT', '/modules/polls/settings', { body: settingsBody(guild, { save_duration_timeout: -1 }) });
     expect(negative.status).toBe(422);
-    expect(errorOf(negative)).toMatchObject({ name: 'Unprocessable Entity', message: expect.stringMatching(/^Unprocessable Entity! Field 'save_duration_timeout'/) });
+    expect(errorOf(negative)).toMatchObject({
+      name: 'Unprocessable Entity',
+      message: expect.stringMatching(/^Unprocessable Entity! Field 'save_duration_timeout'/),
+    });
     // A guild never enabled: the module is disabled.
     const disabled = await service.call('PUT', '/modules/polls/settings', { body: settingsBody(guild) });
     expect(disabled.status).toBe(409);

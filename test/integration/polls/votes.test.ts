@@ -46,7 +46,8 @@ describe('voting', () => {
     const where = await pollGuild(service);
     const poll = await createPoll(service, where, { is_multi_select: true, max_votes_per_answer: 2 });
     const member = snowflake();
-    const vote = (answer_id: number, action = 'add') => castVote(service, member, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id, action }));
+    const vote = (answer_id: number, action = 'add') =>
+      castVote(service, member, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id, action }));
     await vote(1);
     await vote(2);
     const twice = await vote(1);
@@ -64,7 +65,11 @@ describe('voting', () => {
     const sandbox = sandboxOf(service);
     const poll = await createPoll(service, where, {
       poll_answer_type: 1,
-      answers: [answer('Yes', { emoji_name: '👍' }), answer('No', { emoji_name: '👎' }), answer('Blob', { emoji_name: 'blob', emoji_id: '223456789012345678' })],
+      answers: [
+        answer('Yes', { emoji_name: '👍' }),
+        answer('No', { emoji_name: '👎' }),
+        answer('Blob', { emoji_name: 'blob', emoji_id: '223456789012345678' }),
+      ],
     });
     const member = snowflake();
     const byReaction = (emoji: Record<string, unknown>) =>

@@ -7,7 +7,33 @@ export { ok };
 export const RR = '/modules/reactionroles';
 
 /** 25 distinct unicode emojis, one per possible entry. */
-export const EMOJIS = ['😀', '🎉', '🔥', '🍕', '🎮', '🎵', '📚', '⚽', '🚀', '🌙', '🌈', '🐱', '🐶', '🍎', '🍩', '🎨', '🎲', '🏆', '💡', '🔔', '🧩', '🛠', '🌵', '🦊', '🐝'];
+export const EMOJIS = [
+  '😀',
+  '🎉',
+  '🔥',
+  '🍕',
+  '🎮',
+  '🎵',
+  '📚',
+  '⚽',
+  '🚀',
+  '🌙',
+  '🌈',
+  '🐱',
+  '🐶',
+  '🍎',
+  '🍩',
+  '🎨',
+  '🎲',
+  '🏆',
+  '💡',
+  '🔔',
+  '🧩',
+  '🛠',
+  '🌵',
+  '🦊',
+  '🐝',
+];
 
 export interface World {
   service: TestService;
@@ -74,7 +100,15 @@ export async function panelWithEntries(world: World, guild: string, overrides: R
 }
 
 /** A reaction event as the bot reports it. */
-export function react(world: World, guild: string, panel: { channel_id: string; message_id: string }, member: string, emoji: string, type: 'reaction_add' | 'reaction_delete' = 'reaction_add', emojiId: string | null = null) {
+export function react(
+  world: World,
+  guild: string,
+  panel: { channel_id: string; message_id: string },
+  member: string,
+  emoji: string,
+  type: 'reaction_add' | 'reaction_delete' = 'reaction_add',
+  emojiId: string | null = null,
+) {
   return world.service.call('POST', `${RR}/check`, {
     headers: { 'X-Acting-User-Id': member },
     body: { guild_id: guild, channel_id: panel.channel_id, message_id: panel.message_id, interaction_type: type, emoji_name: emoji, emoji_id: emojiId },
@@ -82,7 +116,14 @@ export function react(world: World, guild: string, panel: { channel_id: string; 
 }
 
 /** A component interaction as the bot reports it; answers the call and the interaction's webhook address. */
-export async function click(world: World, guild: string, panel: { channel_id: string; message_id: string }, member: string, customId: string, value: string | null = null) {
+export async function click(
+  world: World,
+  guild: string,
+  panel: { channel_id: string; message_id: string },
+  member: string,
+  customId: string,
+  value: string | null = null,
+) {
   const application = snowflake();
   const token = `token-${snowflake()}`;
   const res = await world.service.call('POST', `${RR}/check`, {

@@ -31,7 +31,10 @@ export function sample(family: Family, guild: string, member: string, channel: s
     case 'total':
       return { body: { guild_id: guild, current_members: 42 }, record: { current_members: 42 } };
     case 'messages':
-      return { body: { guild_id: guild, channel_id: channel, author_id: member, message_id: message }, record: { channel_id: channel, author_id: member, message_id: message } };
+      return {
+        body: { guild_id: guild, channel_id: channel, author_id: member, message_id: message },
+        record: { channel_id: channel, author_id: member, message_id: message },
+      };
     case 'commands':
       return { body: { guild_id: guild, initiator_id: member, command: 'tag show' }, record: { user_id: member, command: 'tag show' } };
     case 'trigger-hit':

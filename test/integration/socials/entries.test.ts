@@ -91,9 +91,15 @@ describe('entries', () => {
     const feedUrl = await sources.feed(feedName, 'atom');
     await sources.entry(feedName, { title: 'Old post', link: 'https://example.org/old', guid: 'old-1' });
     const guild = await socialGuild(service);
-    expect(ok(await watch(service, guild, 'video', handle, snowflake())).entry).toMatchObject({ video_channel_handle: handle, uploads_playlist_id, latest_video_id: video_id });
+    expect(ok(await watch(service, guild, 'video', handle, snowflake())).entry).toMatchObject({
+      video_channel_handle: handle,
+      uploads_playlist_id,
+      latest_video_id: video_id,
+    });
     expect(ok(await watch(service, guild, 'rss', feedUrl, snowflake())).entry).toMatchObject({ rss_feed: feedUrl, latest_entry: 'https://example.org/old' });
-    expect(ok(await service.call('GET', `${SO}/handler/monitors/video/get-uploads-playlist-id`, { query: { channel_handle: handle } }))).toEqual({ uploads_playlist_id });
+    expect(ok(await service.call('GET', `${SO}/handler/monitors/video/get-uploads-playlist-id`, { query: { channel_handle: handle } }))).toEqual({
+      uploads_playlist_id,
+    });
     const unknown = await service.call('GET', `${SO}/handler/monitors/video/get-uploads-playlist-id`, { query: { channel_handle: '@nobody-here' } });
     expect(unknown.status).toBe(422);
   });
@@ -148,7 +154,11 @@ describe('settings, memes and privacy', () => {
     expect(ok(await service.call('GET', `${SO}/status`, { query: { guild_id: guild } })).status).toBe(false);
     // A new start has its whole allowance again: the entry counts went with the entries.
     ok(await service.call('POST', `${SO}/enable`, { body: { guild_id: guild } }));
-    ok(await service.call('PUT', `${SO}/settings`, { body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true } }));
+    ok(
+      await service.call('PUT', `${SO}/settings`, {
+        body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true },
+      }),
+    );
     expect(ok(await service.call('GET', `${SO}/entries/forum`, { query: { guild_id: guild } })).total).toBe(0);
     const again = await Promise.all(Array.from({ length: 25 }, () => watch(service, guild, 'forum', community, snowflake())));
     expect(again.filter((r) => r.status === 200)).toHaveLength(25);
@@ -159,7 +169,11 @@ describe('settings, memes and privacy', () => {
     await sources.meme({ title: 'Not this', url: 'https://example.org/a.png', nsfw: true });
     await sources.meme({ title: 'Nor this', url: 'https://example.org/b.png', spoiler: true });
     await sources.meme({ title: 'This one', url: 'https://example.org/c.png', postLink: 'https://example.org/post/c' });
-    expect(ok(await service.call('GET', `${SO}/handler/meme/get`))).toEqual({ title: 'This one', url: 'https://example.org/c.png', post_link: 'https://example.org/post/c' });
+    expect(ok(await service.call('GET', `${SO}/handler/meme/get`))).toEqual({
+      title: 'This one',
+      url: 'https://example.org/c.png',
+      post_link: 'https://example.org/post/c',
+    });
 
     const guild = await socialGuild(service);
     const channel = await sandboxOf(service).channelIn(guild);
@@ -177,7 +191,13 @@ describe('settings, memes and privacy', () => {
   it('keeps no member data, and says so', async () => {
     const guild = await socialGuild(service);
     const query = { guild_id: guild, privacy_member_id: snowflake() };
-    expect(ok(await service.call('GET', `${SO}/privacy/get-user-entries`, { query }))).toEqual({ username: 0, display_name: 0, global_name: 0, nickname: 0, id: 0 });
+    expect(ok(await service.call('GET', `${SO}/privacy/get-user-entries`, { query }))).toEqual({
+      username: 0,
+      display_name: 0,
+      global_name: 0,
+      nickname: 0,
+      id: 0,
+    });
     expect(ok(await service.call('DELETE', `${SO}/privacy/delete-user-entries`, { body: query })).message).toContain('keeps no member data');
   });
 });

@@ -11,7 +11,11 @@ export const SO = '/modules/socials';
 export function sourcesOf(service: TestService) {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
   const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${origin}/_sandbox/sources${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${origin}/_sandbox/sources${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`sandbox sources ${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
@@ -37,7 +41,11 @@ export function sourcesOf(service: TestService) {
 export async function socialGuild(service: TestService): Promise<string> {
   const guild = snowflake();
   ok(await service.call('POST', `${SO}/enable`, { body: { guild_id: guild } }));
-  ok(await service.call('PUT', `${SO}/settings`, { body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true } }));
+  ok(
+    await service.call('PUT', `${SO}/settings`, {
+      body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true },
+    }),
+  );
   return guild;
 }
 
@@ -46,7 +54,9 @@ const FIELD = { forum: 'community', stream: 'stream_account', rss: 'rss_feed', v
 /** The guild watches a source in `channel`, which the sandbox first knows as a channel of the guild. */
 export async function watch(service: TestService, guild: string, kind: keyof typeof FIELD, identifier: string, channel: string, mention = false) {
   await sandboxOf(service).channelIn(guild, channel);
-  return service.call('POST', `${SO}/entries/${kind}`, { looseBody: { guild_id: guild, [FIELD[kind]]: identifier, target_channel_id: channel, mention_everyone: mention } });
+  return service.call('POST', `${SO}/entries/${kind}`, {
+    looseBody: { guild_id: guild, [FIELD[kind]]: identifier, target_channel_id: channel, mention_everyone: mention },
+  });
 }
 
 /** What the service posted in a channel, oldest first. */

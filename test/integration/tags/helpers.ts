@@ -49,7 +49,15 @@ export interface TagInput {
 }
 
 export const createTag = (world: World, guild: string, input: TagInput) =>
-  world.call('POST', '/entries', { body: { guild_id: guild, owner_id: input.owner_id ?? snowflake(), content: input.content ?? 'Some text', visibility: input.visibility ?? 1, names: input.names } });
+  world.call('POST', '/entries', {
+    body: {
+      guild_id: guild,
+      owner_id: input.owner_id ?? snowflake(),
+      content: input.content ?? 'Some text',
+      visibility: input.visibility ?? 1,
+      names: input.names,
+    },
+  });
 
 /** Creates a tag; answers `{entry, entry_names}`. */
 export async function addTag(world: World, guild: string, input: TagInput) {

@@ -72,7 +72,11 @@ describe('with lagging indexes', () => {
 
     // The limit counts responses made a moment ago.
     for (let i = 0; i < 20; i++) await addResponse(world, guild, 3, `bye ${i}`);
-    failed(await world.call('POST', '/responses', { body: { guild_id: guild, response_type: 3, is_embed: false, content: 'one more' } }), 422, 'Unprocessable Entity');
+    failed(
+      await world.call('POST', '/responses', { body: { guild_id: guild, response_type: 3, is_embed: false, content: 'one more' } }),
+      422,
+      'Unprocessable Entity',
+    );
 
     // A grant scheduled a moment ago is counted, cancelled by a leave, and (for another member) made on time.
     const role = snowflake();

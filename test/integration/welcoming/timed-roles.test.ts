@@ -97,7 +97,9 @@ describe.concurrent('a timed role on join', () => {
     for (let i = 0; i < 3; i++) queue.send(body, 2);
     // And two more consumers racing for it at its due time.
     await pause(Math.max(0, dueAt - Date.now()));
-    const event = (id: string): SQSEvent => ({ Records: [{ messageId: id, body, attributes: { ApproximateReceiveCount: '1' } } as SQSEvent['Records'][number]] });
+    const event = (id: string): SQSEvent => ({
+      Records: [{ messageId: id, body, attributes: { ApproximateReceiveCount: '1' } } as SQSEvent['Records'][number]],
+    });
     await Promise.all([grantHandler(event('a')), grantHandler(event('b'))]);
     await eventually(async () => (await world.sandbox.roles(guild, member)).includes(role), 'the timed role');
     await pause(2000);

@@ -344,7 +344,14 @@ describe('index partitions', () => {
   /** The first minute of a ten, when producers also read the shards their job does not use. */
   const SWEEP_MINUTE = 1_900_000_200_000;
   const strayIn = (job: string, k: string, shard: number) =>
-    db().send(new UpdateCommand({ TableName: tableName(), Key: dueItemKey(job, k), UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': `DUEIDX#${job}#${shard}` } }));
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: dueItemKey(job, k),
+        UpdateExpression: 'SET gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': `DUEIDX#${job}#${shard}` },
+      }),
+    );
 
   it('keeps a job that does not spread in one partition, read with one Query a run; a spread job uses four', async () => {
     const t = testScheduler(SWEEP_MINUTE + 60_000);

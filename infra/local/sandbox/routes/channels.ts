@@ -11,7 +11,8 @@ function deleteChannel(state: SandboxState, channelId: string): StoredChannel {
   const channel = requireChannel(state, channelId);
   for (const invite of [...state.invites.values()]) if (invite.channel_id === channelId) state.invites.delete(invite.code);
   state.channels.delete(channelId);
-  if (channel.recipient_id) state.dms.delete(channel.recipient_id); // closing a DM; opening it again makes a new one
+  if (channel.recipient_id)
+    state.dms.delete(channel.recipient_id); // closing a DM; opening it again makes a new one
   else state.deletedChannels.add(channelId);
   return channel;
 }

@@ -48,7 +48,10 @@ function listReactors(state: SandboxState, params: Record<string, string>, query
   const limit = readLimit(query, 25);
   const after = readSnowflakeQuery(query, 'after');
   const users = [...(message.reactions.get(emojiOf(params.emoji!).key)?.users ?? [])].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
-  return users.filter((id) => after === null || BigInt(id) > BigInt(after)).slice(0, limit).map(userOf);
+  return users
+    .filter((id) => after === null || BigInt(id) > BigInt(after))
+    .slice(0, limit)
+    .map(userOf);
 }
 
 const base = '/channels/:channel/messages/:message/reactions';
