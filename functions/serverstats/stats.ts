@@ -8,7 +8,7 @@ import { nextRecordIdFromBlock, recordIdAhead } from '#shared/db/record-ids.js';
 import { assertEnabled, checkedWhile } from '#shared/modules/state.js';
 import { readModuleStateCached } from '#shared/modules/store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { type Family, type FamilyShape } from './families.js';
+import type { Family, FamilyShape } from './families.js';
 import {
   type Item,
   type OpenActivity,

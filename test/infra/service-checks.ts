@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '#shared/http/route.js';
 import { TABLE } from '#shared/db/table.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '#infra/plan.js';
-import { RoutesStack } from '#infra/stacks/routes-stack.js';
+import type { RoutesStack } from '#infra/stacks/routes-stack.js';
 import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
 import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON } from '#shared/auth/messages.js';
 

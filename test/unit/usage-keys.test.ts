@@ -150,11 +150,9 @@ describe('guild keys and their API Gateway keys', () => {
   });
 
   it("deletes a revoked key's API Gateway key", async () => {
-    dynamo
-      .on(DeleteCommand)
-      .resolves({
-        Attributes: { ...keyItem, id: 1, key_id: KEY_ID, guild_id: GUILD, name: null, created_at: new Date().toISOString(), usage_key_id: 'k-123' },
-      });
+    dynamo.on(DeleteCommand).resolves({
+      Attributes: { ...keyItem, id: 1, key_id: KEY_ID, guild_id: GUILD, name: null, created_at: new Date().toISOString(), usage_key_id: 'k-123' },
+    });
     const revoked = await revokeApiKey(GUILD, KEY_ID);
     expect(revoked).not.toHaveProperty('usage_key_id');
     expect(gateway.calls.map((c) => c.call)).toEqual(['DELETE /apikeys/k-123']);
