@@ -16,9 +16,9 @@ describe('the test client types bodies by route', () => {
 
   it('refuses a body the route does not take', () => {
     const options: CallOptions<BodyOf<'POST', '/modules/reactionroles/panels'>> = {
-      // @ts-expect-error: not a panel type the route takes
       body: {
         guild_id: '1',
+        // @ts-expect-error: not a panel type the route takes
         panel_type: 'round',
         limit_roles_to_one: false,
         supports_remove: true,
