@@ -178,7 +178,7 @@ async function forgetEntry(panel: Panel, entryId: string, takeRolesFrom: Set<str
     let claim: Claim | null = listed;
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       if (attempt > 0) claim = await getClaim(panel.guild_id, panel.panel_id, listed.member_id);
-      if (!claim || !claim.entry_ids.includes(entryId)) break;
+      if (!claim?.entry_ids.includes(entryId)) break;
       const t = dropEntry(panel.entries, claim.entry_ids, entryId);
       const memberId = listed.member_id;
       if (takeRolesFrom && !takeRolesFrom.has(memberId)) {

@@ -93,7 +93,7 @@ export function snowflake(): string {
 
 /** Asserts the error envelope and answers its error. */
 export function errorOf(result: CallResult): { code: number; name: string; message: string } {
-  if (!result.body || result.body.success !== false || typeof result.body.error !== 'object') {
+  if (result.body?.success !== false || typeof result.body.error !== 'object') {
     throw new Error(`not an error envelope: ${result.status} ${result.text}`);
   }
   return result.body.error;

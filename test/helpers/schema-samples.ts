@@ -73,7 +73,7 @@ function allowedValues(schema: JsonSchema): { values: unknown[]; nullable: boole
 /** Every field with allowed values, at any depth of objects and arrays. */
 export function enumFields(schema: JsonSchema, path: (string | number)[] = [], required = true): EnumField[] {
   const allowed = path.length ? allowedValues(schema) : null;
-  if (allowed && allowed.values.length) {
+  if (allowed?.values.length) {
     const nullable = allowed.nullable || (Array.isArray(schema.type) && schema.type.includes('null'));
     return [{ path, values: allowed.values, nullable, required }];
   }

@@ -44,7 +44,7 @@ function createChannel(state: SandboxState, guildId: string, body: unknown): Sto
     errors.add(['type'], 'BASE_TYPE_CHOICES', `Value must be one of ${[...GUILD_CHANNEL_TYPES].join(', ')}.`);
   if (b.parent_id !== undefined && b.parent_id !== null) {
     const parent = typeof b.parent_id === 'string' ? state.channels.get(b.parent_id) : undefined;
-    if (!parent || parent.type !== 4 || parent.guild_id !== guildId) errors.add(['parent_id'], 'CHANNEL_PARENT_INVALID', 'Category does not exist.');
+    if (parent?.type !== 4 || parent.guild_id !== guildId) errors.add(['parent_id'], 'CHANNEL_PARENT_INVALID', 'Category does not exist.');
   }
   errors.throwIfAny();
   const channel: StoredChannel = {
