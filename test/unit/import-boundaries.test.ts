@@ -45,6 +45,16 @@ function moduleOf(path: string): string | null {
   return folder!;
 }
 
+/** The folders package.json `imports` names (`#shared/...`). */
+const ALIASED = Object.keys(PACKAGE_IMPORTS).map((name) => name.slice(1).replace(/\/\*$/, ''));
+
+/** Relative imports climbing two folders or more into a folder a package import names (`#shared/...` reads better). */
+function chainsOf(file: string, text: string): string[] {
+  return [...text.matchAll(SPECIFIER)]
+    .map(([, specifier]) => specifier!)
+    .filter((specifier) => specifier.startsWith('../../') && ALIASED.includes(resolveSpecifier(file, specifier)!.split('/')[0]!));
+}
+
 /** Why an import crosses a boundary, or null when it may. */
 function boundaryBroken(from: string, to: string): string | null {
   const layer = from.split('/')[0];
@@ -82,9 +92,15 @@ describe('import boundaries', () => {
     expect(broken).toEqual([]);
   });
 
+  it('name the layers by package imports, not ../../ chains (npx tsx infra/codemods/package-imports.ts rewrites them)', () => {
+    const everyFile = ['shared', 'functions', 'infra', 'test', 'bench'].flatMap(sourceFiles);
+    const chains = everyFile.flatMap((file) => chainsOf(file, readFileSync(join(ROOT, file), 'utf8')).map((specifier) => `${file}: ${specifier}`));
+    expect(chains).toEqual([]);
+    expect(chainsOf('functions/tags/x.ts', `import { a } from ${"'"}../../shared/ids.js';`)).toEqual(['../../shared/ids.js']);
+  });
+
   it('reads relative, package-import and dynamic imports', () => {
-    const text =
-      "import { a } from '#shared/ids.js';\nimport type { B } from '#functions/polls/keys.js';\nconst c = await import('#infra/jobs.js');\nimport 'zod';\n";
+    const text = "import { a } from '#shared/ids.js';\nimport type { B } from '../polls/keys.js';\nconst c = await import('#infra/jobs.js');\nimport 'zod';\n";
     expect(importsOf('functions/tags/x.ts', text)).toEqual(['shared/ids.ts', 'functions/polls/keys.ts', 'infra/jobs.ts']);
   });
 
