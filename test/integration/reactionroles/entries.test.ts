@@ -180,7 +180,7 @@ describe('editing entries', () => {
     expect(edited).toEqual({ ...entries[1], role_ids: roles, text: 'Renamed', description: 'now with a description' });
     expect(ok(await get(guild, panel.panel_id, entries[1].entry_id)).entry).toEqual(edited);
     const select = (await messageOf(panel))?.components?.[0]?.components[0];
-    expect(select?.type === 3 && select.options[1]).toEqual({
+    expect(select?.type === 3 && select.options?.[1]).toEqual({
       label: 'Renamed',
       value: entries[1].entry_id,
       description: 'now with a description',

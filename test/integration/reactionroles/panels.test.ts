@@ -364,7 +364,7 @@ describe('editing a panel', () => {
     expect(message?.components).toHaveLength(1);
     const select = message?.components?.[0]?.components[0];
     expect(select).toMatchObject({ type: 3, max_values: 1, min_values: 0 });
-    expect(select?.type === 3 && select.options.map((o: { value: string }) => o.value)).toEqual(entries.map((e: { entry_id: string }) => e.entry_id));
+    expect(select?.type === 3 && select.options?.map((o: { value: string }) => o.value)).toEqual(entries.map((e: { entry_id: string }) => e.entry_id));
 
     ok(await edit(guild, panel.panel_id, editBody(panel, { panel_type: 'emoji' })));
     message = await at();

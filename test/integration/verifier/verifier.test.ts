@@ -139,7 +139,7 @@ describe('verifier', () => {
     const { guild, channel } = await verifierGuild({ verifier_type: 3 });
     const [a, b] = [snowflake(), snowflake()];
     ok(await create(guild, a));
-    const linkA = new URL((await prompt(channel)).components![0]!.components[0]!.url);
+    const linkA = new URL((await prompt(channel)).components![0]!.components[0]!.url!);
     const other = ok(await create(guild, b));
     const crossed = await fetch(`${linkA.origin}/modules/verifier/web/${other.verifier_id}${linkA.search}`, { method: 'POST' });
     expect(crossed.status).toBe(403);
@@ -192,7 +192,7 @@ describe('verifier', () => {
     const { verifier_id } = ok(await create(guild, member));
     const button = (await prompt(channel)).components![0]!.components[0]!;
     expect(button.style).toBe(5);
-    const url = new URL(button.url);
+    const url = new URL(button.url!);
     expect(url.pathname).toBe(`/modules/verifier/web/${verifier_id}`);
     const page = await fetch(url);
     expect(page.status).toBe(200);

@@ -46,7 +46,7 @@ async function linkFor(guild: string, channel: string, member: string): Promise<
     await service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } }),
   );
   const messages = (await (await fetch(`${service.sandboxUrl}/channels/${channel}/messages`, { headers: { authorization: 'Bot test' } })).json()) as Message[];
-  const url = new URL(messages[0]!.components![0]!.components[0]!.url);
+  const url = new URL(messages[0]!.components![0]!.components[0]!.url!);
   expect(url.pathname).toBe(`${VE}/web/${verifier_id}`);
   return { url, verifierId: verifier_id };
 }
