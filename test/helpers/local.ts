@@ -67,9 +67,7 @@ export async function startTestService(options: { indexLagMs?: number; guildKeyR
     const headers: Record<string, string> = { ...options.headers };
     const token = options.token === undefined ? SERVICE_TOKEN : options.token;
     if (token !== null) headers.authorization = `Bearer ${token}`;
-    let body: string | undefined = options.rawBody;
-    const json = options.body !== undefined ? options.body : options.looseBody;
-    if (body === undefined && json !== undefined) body = JSON.stringify(json);
+    const body = bodyText(options);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(url, { method, headers, body });
     const text = await res.text();
@@ -84,6 +82,13 @@ export async function startTestService(options: { indexLagMs?: number; guildKeyR
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return Object.assign(service, { call });
+}
+
+/** What a call sends as its body: `rawBody` as it is, else JSON of `body` or `looseBody`, else nothing. */
+export function bodyText(options: CallOptions): string | undefined {
+  if (options.rawBody !== undefined) return options.rawBody;
+  const json = options.body !== undefined ? options.body : options.looseBody;
+  return json === undefined ? undefined : JSON.stringify(json);
 }
 
 /** A random realistic snowflake (18 to 19 digits, above 2^53). */

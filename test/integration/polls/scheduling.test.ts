@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocal } from '#infra/local/start.js';
 import { dueKeyOf } from '#functions/polls/keys.js';
-import { SERVICE_TOKEN, type TestService, startTestService } from '#test/helpers/local.js';
+import { bodyText, SERVICE_TOKEN, type TestService, startTestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import { type PollRecord, createPoll, eventually, getPoll, messageOf, pollBody, pollGuild } from './helpers.js';
 
@@ -17,7 +17,7 @@ async function startOnDisk(dataDir: string): Promise<TestService> {
     const res = await fetch(url, {
       method,
       headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json', ...options.headers },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: bodyText(options),
     });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, text };
