@@ -8,17 +8,17 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as z from 'zod/mini';
-import { AUTHORIZER_FILE } from '../infra/bundles.js';
-import { buildFunctions, writeServedFiles } from '../infra/build.js';
-import type { Job } from '../infra/jobs.js';
-import { sourceUrls } from '../infra/local/sandbox/sources/routes.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
-import { type EndpointSpec, ownedFieldsOf } from '../shared/http/endpoint.js';
-import { loadHandler } from '../shared/http/load-handler.js';
-import { namedObjects } from '../shared/http/owned.js';
-import { type Route, entryOf } from '../shared/http/route.js';
-import { moduleOfPath } from '../shared/modules/names.js';
-import { producerInputs } from '../shared/scheduler/keys.js';
+import { AUTHORIZER_FILE } from '#infra/bundles.js';
+import { buildFunctions, writeServedFiles } from '#infra/build.js';
+import type { Job } from '#infra/jobs.js';
+import { sourceUrls } from '#infra/local/sandbox/sources/routes.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
+import { type EndpointSpec, ownedFieldsOf } from '#shared/http/endpoint.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import { namedObjects } from '#shared/http/owned.js';
+import { type Route, entryOf } from '#shared/http/route.js';
+import { moduleOfPath } from '#shared/modules/names.js';
+import { producerInputs } from '#shared/scheduler/keys.js';
 import { GUILD, type Input, MEMBER, fixtures, setups } from './fixtures.js';
 import { succeed } from './requests.js';
 import { RUNS, withEarlierRuns } from './history.js';
@@ -184,7 +184,10 @@ async function ownedOnSandbox(service: LocalService, spec: EndpointSpec, event: 
     const { kind } = declaration;
     // The guild's own ID as a role is its @everyone role, which every guild has.
     if ((kind === 'role' && id === guild) || kind === 'message' || kind === 'invite') continue;
-    const [path, body] = kind === 'role' ? [`/guilds/${guild}/roles/${id}`, { name: `role-${id.slice(-4)}` }] : [`/channels/${id}`, { guild_id: guild, ...(kind === 'category' ? { type: 4 } : {}) }];
+    const [path, body] =
+      kind === 'role'
+        ? [`/guilds/${guild}/roles/${id}`, { name: `role-${id.slice(-4)}` }]
+        : [`/channels/${id}`, { guild_id: guild, ...(kind === 'category' ? { type: 4 } : {}) }];
     const res = await fetch(control + path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`sandbox PUT ${path}: ${res.status} ${await res.text()}`);
   }
@@ -243,7 +246,9 @@ async function invocations(routes: readonly Route[], jobs: readonly Job[], keyOf
   const out: Invocation[] = [];
   const routeById = new Map<string, { route: Route; spec: EndpointSpec }>();
   for (const route of routes) routeById.set(route.id, { route, spec: (await loadHandler(route)).spec });
-  const unknown = Object.entries(setups).flatMap(([id, setup]) => [id, ...(setup.make ?? []).map((make) => make.route)]).filter((id) => !routeById.has(id));
+  const unknown = Object.entries(setups)
+    .flatMap(([id, setup]) => [id, ...(setup.make ?? []).map((make) => make.route)])
+    .filter((id) => !routeById.has(id));
   if (unknown.length > 0) throw new Error(`bench/fixtures.ts names routes that do not exist: ${[...new Set(unknown)].join(', ')}`);
   const seen = new Set<string>();
   for (const { route, spec } of routeById.values()) {
@@ -257,11 +262,17 @@ async function invocations(routes: readonly Route[], jobs: readonly Job[], keyOf
     file: AUTHORIZER_FILE,
     name: 'handler',
     event: AUTHORIZER_EVENT(`gmk.${GUILD}.${'A'.repeat(22)}.secret`),
-    prepare: async (service, guild) => AUTHORIZER_EVENT(((await succeed(service, 'POST', '/auth/api-key', { guild_id: guild })) as { api_key: { secret: string } }).api_key.secret),
+    prepare: async (service, guild) =>
+      AUTHORIZER_EVENT(((await succeed(service, 'POST', '/auth/api-key', { guild_id: guild })) as { api_key: { secret: string } }).api_key.secret),
   });
   for (const job of jobs) {
     // A producer gets what its schedule gives its first run (a shard, for a job that spreads).
-    out.push({ key: keyOf(job.file), file: job.file, name: job.schedule ? 'produce' : 'handler', event: job.schedule ? producerInputs(job.id)[0] : { Records: [] } });
+    out.push({
+      key: keyOf(job.file),
+      file: job.file,
+      name: job.schedule ? 'produce' : 'handler',
+      event: job.schedule ? producerInputs(job.id)[0] : { Records: [] },
+    });
   }
   return out;
 }
@@ -343,8 +354,8 @@ export interface ColdResult {
 
 /** Builds every function with the floor, then times cold requests; answers the rows and the sizes. */
 export async function coldRequestBench(): Promise<ColdResult> {
-  const { routes } = await import('../functions/routes.js');
-  const { jobs } = await import('../infra/jobs.js');
+  const { routes } = await import('#functions/routes.js');
+  const { jobs } = await import('#infra/jobs.js');
   const outdir = mkdtempSync(join(tmpdir(), 'bench-cold-'));
   const service = await startLocal({ port: 0, dataDir: null, jobs: false });
   const proxy = await countingProxy(process.env.DYNAMODB_ENDPOINT!);
@@ -386,7 +397,10 @@ export async function coldRequestBench(): Promise<ColdResult> {
       const event = call.prepare ? await call.prepare(service, guild) : inGuild(call.event, guild);
       proxy.take();
       platform.take();
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], { env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event }) }, encoding: 'utf8' });
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
+        env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event }) },
+        encoding: 'utf8',
+      });
       const got = JSON.parse(stdout) as Sample;
       const id = call.label ?? call.key;
       record(requests, id, proxy.take());
@@ -421,7 +435,14 @@ export async function coldRequestBench(): Promise<ColdResult> {
       return { n, ratio: total(key) / (n <= 1 ? floorMs : samples.has(floorMakingKey(n)) ? total(floorMakingKey(n)) : Number.NaN) };
     };
     const measured = calls
-      .map((c) => ({ ...c, ms: total(c.key), ratio: total(c.key) / floorMs, own: overOwnRequests(c.key), status: samples.get(c.key)![0]!.status, requests: `${requestCount(requests.get(c.key)!, 'table request')} and ${requestCount(platformCalls.get(c.key)!, 'platform call')}` }))
+      .map((c) => ({
+        ...c,
+        ms: total(c.key),
+        ratio: total(c.key) / floorMs,
+        own: overOwnRequests(c.key),
+        status: samples.get(c.key)![0]!.status,
+        requests: `${requestCount(requests.get(c.key)!, 'table request')} and ${requestCount(platformCalls.get(c.key)!, 'platform call')}`,
+      }))
       .sort((a, b) => b.ratio - a.ratio);
     const worst = measured[0]!;
     const within = measured.filter((m) => m.ratio <= COLD_RATIO_BUDGET).length;
@@ -433,7 +454,12 @@ export async function coldRequestBench(): Promise<ColdResult> {
         value: `${floorMs.toFixed(1)} ms`,
         note: `init ${part(floor.key, 'init').toFixed(1)} + first request ${part(floor.key, 'first').toFixed(1)} ms; ${kib(bytesOf(floor.key))}; median of ${samples.get(floor.key)!.length}, interleaved`,
       },
-      { section: 'cold request', measure: 'bare Node handler (note)', value: `${total(bare.key).toFixed(1)} ms`, note: 'an empty handler in a fresh process, stdout opened before the clock, as in Lambda' },
+      {
+        section: 'cold request',
+        measure: 'bare Node handler (note)',
+        value: `${total(bare.key).toFixed(1)} ms`,
+        note: 'an empty handler in a fresh process, stdout opened before the clock, as in Lambda',
+      },
       {
         section: 'cold request',
         measure: `functions within ${COLD_RATIO_BUDGET}x the floor`,
@@ -443,7 +469,9 @@ export async function coldRequestBench(): Promise<ColdResult> {
       { section: 'cold request', measure: `worst: ${worst.key}`, value: `${worst.ratio.toFixed(2)}x floor`, note: `${worst.ms.toFixed(1)} ms` },
     ];
     const overRuns = withEarlierRuns(measured.map((m) => ({ key: m.key, bundlePath: join(outdir, m.key, 'index.mjs'), ratio: m.ratio })));
-    const runMedians = measured.map((m) => ({ key: m.key, ratio: median(overRuns.get(m.key)!), runs: overRuns.get(m.key)!.length })).sort((a, b) => b.ratio - a.ratio);
+    const runMedians = measured
+      .map((m) => ({ key: m.key, ratio: median(overRuns.get(m.key)!), runs: overRuns.get(m.key)!.length }))
+      .sort((a, b) => b.ratio - a.ratio);
     const runCounts = runMedians.map((m) => m.runs);
     rows.push(
       {
@@ -452,7 +480,12 @@ export async function coldRequestBench(): Promise<ColdResult> {
         value: `${runMedians.filter((m) => m.ratio <= COLD_RATIO_BUDGET).length} of ${runMedians.length}`,
         note: `each function's median over the runs of its current bundle on this clone, the last ${RUNS} at most (${Math.min(...runCounts)} to ${Math.max(...runCounts)} here); .bench/cold-history.json`,
       },
-      { section: 'cold request', measure: `worst over runs: ${runMedians[0]!.key}`, value: `${runMedians[0]!.ratio.toFixed(2)}x floor`, note: `median of ${runMedians[0]!.runs} run${runMedians[0]!.runs === 1 ? '' : 's'}` },
+      {
+        section: 'cold request',
+        measure: `worst over runs: ${runMedians[0]!.key}`,
+        value: `${runMedians[0]!.ratio.toFixed(2)}x floor`,
+        note: `median of ${runMedians[0]!.runs} run${runMedians[0]!.runs === 1 ? '' : 's'}`,
+      },
     );
     const byOwn = [...measured].sort((a, b) => b.own.ratio - a.own.ratio);
     const counts = [...new Set(measured.map((m) => m.own.n))].filter((n) => n > 1 && samples.has(floorMakingKey(n))).sort((a, b) => a - b);
@@ -469,14 +502,19 @@ export async function coldRequestBench(): Promise<ColdResult> {
         value: `${byOwn.filter((m) => m.own.ratio <= COLD_RATIO_BUDGET).length} of ${byOwn.length}`,
         note: `against the floor reading as many times in turn as the function makes table requests and platform calls (median of ${ROUNDS - 1} each, interleaved): the rest is its own code and the first use of other kinds of request; median ${median(byOwn.map((m) => m.own.ratio)).toFixed(2)}x`,
       },
-      { section: 'cold request', measure: `worst against such a floor: ${byOwn[0]!.key}`, value: `${byOwn[0]!.own.ratio.toFixed(2)}x`, note: `${byOwn[0]!.own.n} request${byOwn[0]!.own.n === 1 ? '' : 's'}` },
+      {
+        section: 'cold request',
+        measure: `worst against such a floor: ${byOwn[0]!.key}`,
+        value: `${byOwn[0]!.own.ratio.toFixed(2)}x`,
+        note: `${byOwn[0]!.own.n} request${byOwn[0]!.own.n === 1 ? '' : 's'}`,
+      },
     );
     for (const m of measured) {
       rows.push({
         section: 'cold request',
         measure: m.key,
         value: `${m.ratio.toFixed(2)}x floor`,
-        note: `${m.ms.toFixed(1)} ms (init ${part(m.key, 'init').toFixed(1)}); ${kib(bytesOf(m.key))}; first answer ${m.status}${samples.get(m.key)![0]!.refused ? ` (${samples.get(m.key)![0]!.refused})` : ""} after ${m.requests}; ${m.own.ratio.toFixed(2)}x a floor making as many`,
+        note: `${m.ms.toFixed(1)} ms (init ${part(m.key, 'init').toFixed(1)}); ${kib(bytesOf(m.key))}; first answer ${m.status}${samples.get(m.key)![0]!.refused ? ` (${samples.get(m.key)![0]!.refused})` : ''} after ${m.requests}; ${m.own.ratio.toFixed(2)}x a floor making as many`,
       });
     }
     const sizes = new Map(calls.map((c) => [c.key, bytesOf(c.key)]));

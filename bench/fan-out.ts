@@ -15,18 +15,21 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ANNOUNCE_JOB, CHANNELS_PER_UNIT } from '../functions/socials/fan-out.js';
-import { pollSource } from '../functions/socials/polling.js';
-import { putWatcher } from '../functions/socials/store.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
-import { SPREAD } from '../shared/scheduler/keys.js';
-import { queryDue } from '../shared/scheduler/store.js';
+import { ANNOUNCE_JOB, CHANNELS_PER_UNIT } from '#functions/socials/fan-out.js';
+import { pollSource } from '#functions/socials/polling.js';
+import { putWatcher } from '#functions/socials/store.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
+import { SPREAD } from '#shared/scheduler/keys.js';
+import { queryDue } from '#shared/scheduler/store.js';
 import { countDynamoRequests, handlerRequests, ofGuild, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const SECTION = 'socials fan-out';
 const GLOBAL_RATE = 50;
-const COUNTS = (process.env.BENCH_FANOUT_CHANNELS || '10,100,1000,10000').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const COUNTS = (process.env.BENCH_FANOUT_CHANNELS || '10,100,1000,10000')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 /** A count that has not finished by then is reported as such (10,000 channels at 50 posts a second take 200 s). */
 const LIMIT_MS = 15 * 60_000;
 
@@ -34,7 +37,11 @@ const snowflake = snowflakes(6234567890000000000n);
 
 async function control(service: LocalService, method: string, path: string, body?: unknown): Promise<any> {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
-  const res = await fetch(`${origin}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${origin}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return text ? JSON.parse(text) : undefined;
 }
@@ -47,12 +54,21 @@ async function watchers(service: LocalService, count: number): Promise<{ communi
   for (let first = 0; first < count; first += 25) {
     const guild = snowflake();
     await succeed(service, 'POST', '/modules/socials/enable', { guild_id: guild });
-    await succeed(service, 'PUT', '/modules/socials/settings', { guild_id: guild, monitor_forum: true, monitor_rss: false, monitor_stream: false, monitor_video: false });
+    await succeed(service, 'PUT', '/modules/socials/settings', {
+      guild_id: guild,
+      monitor_forum: true,
+      monitor_rss: false,
+      monitor_stream: false,
+      monitor_video: false,
+    });
     const mine = Array.from({ length: Math.min(25, count - first) }, snowflake);
     // The entry's channel must be the guild's on the platform (the others are written as watchers directly).
     if (first === 0) await ofGuild(service, guild, { channels: [mine[0]!] });
-    if (first === 0) await succeed(service, 'POST', '/modules/socials/entries/forum', { guild_id: guild, community, target_channel_id: mine[0], mention_everyone: false });
-    await Promise.all(mine.slice(first === 0 ? 1 : 0).map((channel) => putWatcher('forum', community, { guild_id: guild, channel_id: channel, mention_everyone: false })));
+    if (first === 0)
+      await succeed(service, 'POST', '/modules/socials/entries/forum', { guild_id: guild, community, target_channel_id: mine[0], mention_everyone: false });
+    await Promise.all(
+      mine.slice(first === 0 ? 1 : 0).map((channel) => putWatcher('forum', community, { guild_id: guild, channel_id: channel, mention_everyone: false })),
+    );
     for (const channel of mine) channels.add(channel);
   }
   return { community, channels };
@@ -65,7 +81,10 @@ async function watchers(service: LocalService, count: number): Promise<{ communi
  * moment before its predecessor's.
  */
 async function drained(deadline: number): Promise<number | null> {
-  const idle = async () => (await Promise.all(Array.from({ length: SPREAD }, (_, shard) => queryDue(ANNOUNCE_JOB, shard, Number.MAX_SAFE_INTEGER, 1)))).every((items) => items.length === 0);
+  const idle = async () =>
+    (await Promise.all(Array.from({ length: SPREAD }, (_, shard) => queryDue(ANNOUNCE_JOB, shard, Number.MAX_SAFE_INTEGER, 1)))).every(
+      (items) => items.length === 0,
+    );
   for (;;) {
     const at = performance.now();
     if ((await idle()) && (await new Promise((r) => setTimeout(r, 100)), await idle())) return at;
@@ -118,7 +137,7 @@ export async function runFanOutBench(): Promise<Row[]> {
         section: SECTION,
         measure: `DynamoDB requests per channel, ${count} channels`,
         value: f.perChannel.toFixed(2),
-        note: 'floor 1 (the conditional write claiming the delivery); here 4 a channel (claim and settle the item mark and the link mark) plus each unit\'s scheduling (request, claim, complete) and the poll\'s reads',
+        note: "floor 1 (the conditional write claiming the delivery); here 4 a channel (claim and settle the item mark and the link mark) plus each unit's scheduling (request, claim, complete) and the poll's reads",
       });
     }
   } finally {

@@ -3,8 +3,22 @@ export const GUILD = '1234567890123456789';
 /** The member every bench request acts as (`X-Acting-User-Id`); what it edits, it owns. */
 export const MEMBER = '2234567890123456789';
 
-const settings = { limit_roles_to_one: true, supports_remove: true, remove_roles_from_users_on_entry_delete: true, keep_counter_at_one: false, delete_unrelated_emoji_reactions: false };
-const poll = { poll_type: 2, poll_answer_type: 2, question: 'Bench?', answers: [{ answer_text: 'A' }, { answer_text: 'B' }], max_votes_per_answer: 1, is_multi_select: false, is_anonymous: false };
+const settings = {
+  limit_roles_to_one: true,
+  supports_remove: true,
+  remove_roles_from_users_on_entry_delete: true,
+  keep_counter_at_one: false,
+  delete_unrelated_emoji_reactions: false,
+};
+const poll = {
+  poll_type: 2,
+  poll_answer_type: 2,
+  question: 'Bench?',
+  answers: [{ answer_text: 'A' }, { answer_text: 'B' }],
+  max_votes_per_answer: 1,
+  is_multi_select: false,
+  is_anonymous: false,
+};
 const vote = { action: 'add', answer_id: 1 };
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
@@ -87,14 +101,27 @@ const aGiveaway: Make = { route: 'giveaways.create-entry', input: () => ({ body:
 const onGiveaway = (ids: Record<string, string>): Input => ({ path: { entry_id: ids.entry! } });
 const giveaway: Setup = { make: [aGiveaway], input: onGiveaway };
 const panel: Make = { route: 'reactionroles.create-panel', take: { panel: 'panel.panel_id', message: 'panel.message_id', channel: 'panel.channel_id' } };
-const panelEntry: Make = { route: 'reactionroles.add-entry', input: (ids) => ({ path: { reactionrole_panel_id: ids.panel! } }), take: { entry: 'entry.entry_id' } };
+const panelEntry: Make = {
+  route: 'reactionroles.add-entry',
+  input: (ids) => ({ path: { reactionrole_panel_id: ids.panel! } }),
+  take: { entry: 'entry.entry_id' },
+};
 const onPanel: Setup = { make: [panel], input: (ids) => ({ path: { reactionrole_panel_id: ids.panel! } }) };
 const onPanelEntry: Setup = { make: [panel, panelEntry], input: (ids) => ({ path: { reactionrole_panel_id: ids.panel!, reactionrole_entry_id: ids.entry! } }) };
 const tag: Setup = { make: [{ route: 'tags.create-entry', take: { tag: 'entry.tag_id' } }], input: (ids) => ({ path: { entry_id: ids.tag! } }) };
-const response: Setup = { make: [{ route: 'welcoming.create-response', take: { id: 'response.response_id' } }], input: (ids) => ({ path: { response_id: ids.id! } }) };
-const timedrole: Setup = { make: [{ route: 'welcoming.create-timedrole', take: { id: 'timedrole.timedrole_id' } }], input: (ids) => ({ path: { timedrole_id: ids.id! } }) };
+const response: Setup = {
+  make: [{ route: 'welcoming.create-response', take: { id: 'response.response_id' } }],
+  input: (ids) => ({ path: { response_id: ids.id! } }),
+};
+const timedrole: Setup = {
+  make: [{ route: 'welcoming.create-timedrole', take: { id: 'timedrole.timedrole_id' } }],
+  input: (ids) => ({ path: { timedrole_id: ids.id! } }),
+};
 const counterSettings: Make = { route: 'serverstats.update-settings', input: () => ({ body: { counters_enabled: true, counters_category_id: 'create' } }) };
-const counter: Setup = { make: [counterSettings, { route: 'serverstats.create-counter', take: { id: 'counter.counter_id' } }], input: (ids) => ({ path: { counter_id: ids.id! } }) };
+const counter: Setup = {
+  make: [counterSettings, { route: 'serverstats.create-counter', take: { id: 'counter.counter_id' } }],
+  input: (ids) => ({ path: { counter_id: ids.id! } }),
+};
 const verification: Make = { route: 'verifier.create-verification', take: { id: 'verifier_id' } };
 /** A verification on the web: its link, with the one-time token, is in the prompt the member was sent. */
 const onTheWeb: Setup = {
@@ -152,7 +179,10 @@ export const setups: Record<string, Setup> = {
     ],
     input: (ids) => ({ body: { invite_code: ids.code } }),
   },
-  'invite-tracker.delete-invite': { make: [{ route: 'invite-tracker.create-invite', take: { code: 'invite_code' } }], input: (ids) => ({ body: { invite_code: ids.code } }) },
+  'invite-tracker.delete-invite': {
+    make: [{ route: 'invite-tracker.create-invite', take: { code: 'invite_code' } }],
+    input: (ids) => ({ body: { invite_code: ids.code } }),
+  },
   'auth.delete-api-key': { make: [{ route: 'auth.create-api-key', take: { id: 'api_key.key_id' } }], input: (ids) => ({ body: { key_id: ids.id } }) },
   'socials.create-forum': forum,
   'socials.delete-forum': { ...forum, make: [{ route: 'socials.create-forum' }] },

@@ -12,7 +12,9 @@ const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const handler = async (event: { guild_id?: string; reads?: number }) => {
   let enabled = false;
   for (let i = 0; i < (event.reads ?? 1); i++) {
-    const out = await client.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `G#${event.guild_id ?? '0'}`, sk: 'MODULE#polls' }, ConsistentRead: true }));
+    const out = await client.send(
+      new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `G#${event.guild_id ?? '0'}`, sk: 'MODULE#polls' }, ConsistentRead: true }),
+    );
     enabled = out.Item?.enabled ?? false;
   }
   return { statusCode: 200, body: JSON.stringify({ success: true, data: { enabled } }) };

@@ -8,11 +8,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { GiveawayEntity } from '../functions/giveaways/store.js';
-import { endGiveaway } from '../functions/giveaways/lifecycle.js';
-import { db } from '../shared/db/client.js';
-import { tableName } from '../shared/db/table.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { GiveawayEntity } from '#functions/giveaways/store.js';
+import { endGiveaway } from '#functions/giveaways/lifecycle.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { pool } from './load.js';
 import { call, countDynamoRequests, handlerRequests, ofGuild, snowflakes } from './requests.js';
 import { type Row, median, printRows } from './table.js';
@@ -23,12 +23,17 @@ const CONCURRENCY = 50;
 
 const snowflake = snowflakes(6234567890000000000n);
 
-
-
 async function create(service: LocalService, guild: string, endTime: string) {
   const channel = snowflake();
   await ofGuild(service, guild, { channels: [channel] });
-  const res = await call(service, 'POST', '/modules/giveaways/entries', { guild_id: guild, channel_id: channel, giveaway_owner_id: snowflake(), prize: 'Bench prize', winner_count: 3, end_time: endTime });
+  const res = await call(service, 'POST', '/modules/giveaways/entries', {
+    guild_id: guild,
+    channel_id: channel,
+    giveaway_owner_id: snowflake(),
+    prize: 'Bench prize',
+    winner_count: 3,
+    end_time: endTime,
+  });
   if (res.status !== 200) throw new Error(JSON.stringify(res.json));
   return res.json.data.entry as { entry_id: string; channel_id: string; message_id: string };
 }
@@ -44,7 +49,10 @@ export async function runGiveawaysBench(): Promise<Row[]> {
     let failed = 0;
     const rushCounter = countDynamoRequests();
     const enterMs = await pool(RUSH, CONCURRENCY, async () => {
-      if ((await call(service, 'POST', `/modules/giveaways/entries/${g.entry_id}/enter`, { guild_id: guild }, { 'x-acting-user-id': snowflake() })).status !== 200) failed++;
+      if (
+        (await call(service, 'POST', `/modules/giveaways/entries/${g.entry_id}/enter`, { guild_id: guild }, { 'x-acting-user-id': snowflake() })).status !== 200
+      )
+        failed++;
     });
     // Let the batched refresh finish, then count its requests with the enters', and the message's edits.
     await new Promise((r) => setTimeout(r, 5000));
@@ -53,7 +61,9 @@ export async function runGiveawaysBench(): Promise<Row[]> {
     const requests = (await (await fetch(`${sandbox}/_sandbox/requests`)).json()) as { method: string; path: string }[];
     const edits = requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/messages/${g.message_id}`)).length;
     const raw = await pool(RUSH, CONCURRENCY, async (i) => {
-      await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `BENCHRAW#${guild}`, sk: String(i) }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await db().send(
+        new PutCommand({ TableName: tableName(), Item: { pk: `BENCHRAW#${guild}`, sk: String(i) }, ConditionExpression: 'attribute_not_exists(pk)' }),
+      );
     });
     const stored = await call(service, 'GET', `/modules/giveaways/entries/${g.entry_id}?guild_id=${guild}`, undefined as never);
 
@@ -61,7 +71,11 @@ export async function runGiveawaysBench(): Promise<Row[]> {
     const delays: number[] = [];
     const ends = await Promise.all(Array.from({ length: 10 }, (_, i) => create(service, guild, `${2 + (i % 3)}s`)));
     const endAt = new Map<string, number>();
-    for (const e of ends) endAt.set(e.entry_id, Date.parse((await call(service, 'GET', `/modules/giveaways/entries/${e.entry_id}?guild_id=${guild}`, undefined as never)).json.data.entry.end_time));
+    for (const e of ends)
+      endAt.set(
+        e.entry_id,
+        Date.parse((await call(service, 'GET', `/modules/giveaways/entries/${e.entry_id}?guild_id=${guild}`, undefined as never)).json.data.entry.end_time),
+      );
     const deadline = Date.now() + 20_000;
     const pending = new Set(ends.map((e) => e.entry_id));
     while (pending.size && Date.now() < deadline) {
@@ -79,7 +93,14 @@ export async function runGiveawaysBench(): Promise<Row[]> {
     const big = await create(service, guild, '1h');
     for (let i = 0; i < 10; i++) {
       const ids = Array.from({ length: 1000 }, snowflake);
-      await db().send(new UpdateCommand({ TableName: tableName(), Key: GiveawayEntity.key({ guildId: guild, entryId: big.entry_id }), UpdateExpression: 'ADD participants :m, participant_count :n', ExpressionAttributeValues: { ':m': new Set(ids), ':n': ids.length } }));
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: GiveawayEntity.key({ guildId: guild, entryId: big.entry_id }),
+          UpdateExpression: 'ADD participants :m, participant_count :n',
+          ExpressionAttributeValues: { ':m': new Set(ids), ':n': ids.length },
+        }),
+      );
     }
     const counter = countDynamoRequests();
     await endGiveaway(guild, big.entry_id);
@@ -101,9 +122,24 @@ export async function runGiveawaysBench(): Promise<Row[]> {
         value: `${(rushRequests / RUSH).toFixed(2)} (floor 1)`,
         note: `${rushRequests} for ${RUSH} enters: the conditional write; the batch read of module state and pending refresh; the refresh's own requests (producers' polls left out)`,
       },
-      { section: SECTION, measure: `message edits for ${RUSH} enters`, value: String(edits), note: 'batched: one edit per refresh window (2 s), floor a handful' },
-      { section: SECTION, measure: 'end after end_time, median / worst', value: `${median(delays)} ms / ${Math.max(...delays)} ms`, note: `${delays.length} giveaways of 2 to 4 s; contract: within 5 s` },
-      { section: SECTION, measure: 'DynamoDB requests of the end with 10,000 entrants', value: String(endRequests), note: 'entries close, the winners are drawn from one consistent read, the flags set; the entrants are one item' },
+      {
+        section: SECTION,
+        measure: `message edits for ${RUSH} enters`,
+        value: String(edits),
+        note: 'batched: one edit per refresh window (2 s), floor a handful',
+      },
+      {
+        section: SECTION,
+        measure: 'end after end_time, median / worst',
+        value: `${median(delays)} ms / ${Math.max(...delays)} ms`,
+        note: `${delays.length} giveaways of 2 to 4 s; contract: within 5 s`,
+      },
+      {
+        section: SECTION,
+        measure: 'DynamoDB requests of the end with 10,000 entrants',
+        value: String(endRequests),
+        note: 'entries close, the winners are drawn from one consistent read, the flags set; the entrants are one item',
+      },
     ];
   } finally {
     await service.stop();

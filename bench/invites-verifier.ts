@@ -8,12 +8,11 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { countDynamoRequests, ofGuild, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
 const snowflake = snowflakes(7234567890000000000n);
-
 
 /** Counts DynamoDB requests and platform calls of one piece of work. */
 async function counted<T>(service: LocalService, work: () => Promise<T>): Promise<{ result: T; requests: number; platform: number }> {
@@ -29,29 +28,62 @@ async function counted<T>(service: LocalService, work: () => Promise<T>): Promis
 
 async function invites(service: LocalService): Promise<Row[]> {
   const sandbox = service.sandboxUrl!.replace(/\/api\/v10$/, '');
-  const control = (path: string, body: unknown = {}, method = 'POST') => fetch(`${sandbox}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const control = (path: string, body: unknown = {}, method = 'POST') =>
+    fetch(`${sandbox}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const guild = snowflake();
   const channel = snowflake();
   await control(`/channels/${channel}`, { guild_id: guild }, 'PUT');
   await succeed(service, 'POST', '/modules/invite-tracker/enable', { guild_id: guild });
   const codes: string[] = [];
-  for (let i = 0; i < 5; i++) codes.push((await succeed(service, 'POST', '/modules/invite-tracker/invites', { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false }, { 'x-acting-user-id': snowflake() })).invite_code);
+  for (let i = 0; i < 5; i++)
+    codes.push(
+      (
+        await succeed(
+          service,
+          'POST',
+          '/modules/invite-tracker/invites',
+          { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false },
+          { 'x-acting-user-id': snowflake() },
+        )
+      ).invite_code,
+    );
   const one = snowflake();
   await control(`/guilds/${guild}/members/${one}/join-via-invite/${codes[0]}`);
-  const single = await counted(service, () => succeed(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': one }));
+  const single = await counted(service, () =>
+    succeed(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': one }),
+  );
 
   const members = Array.from({ length: 50 }, snowflake);
   for (const [i, m] of members.entries()) await control(`/guilds/${guild}/members/${m}/join-via-invite/${codes[i % 5]}`);
-  await Promise.all(members.map((m) => succeed(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': m })));
+  await Promise.all(
+    members.map((m) => succeed(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': m })),
+  );
   const snapshot = await succeed(service, 'POST', '/modules/invite-tracker/disable', { guild_id: guild });
   const uses = (snapshot.stats_uses as { attribution: string }[]).slice(0, 50);
   const exact = uses.filter((u) => u.attribution === 'exact').length;
-  const platformUses = ((await (await fetch(`${service.sandboxUrl}/guilds/${guild}/invites`, { headers: { authorization: 'Bot x' } })).json()) as { code: string; uses: number }[]).reduce((n, i) => n + i.uses, 0);
+  const platformUses = (
+    (await (await fetch(`${service.sandboxUrl}/guilds/${guild}/invites`, { headers: { authorization: 'Bot x' } })).json()) as { code: string; uses: number }[]
+  ).reduce((n, i) => n + i.uses, 0);
   const claimed = (snapshot.invites as { current_uses: number }[]).reduce((n, i) => n + i.current_uses, 0);
   return [
-    { section: 'invite-tracker', measure: 'one join check (exact): DynamoDB requests / platform calls', value: `${single.requests} (floor 4) / ${single.platform} (floor 2)`, note: 'platform: the guild invites, the vanity URL; table: state, recorded invites, the claim, the use and its pointer, an id (floor: the two reads, the claim, the use)' },
-    { section: 'invite-tracker', measure: '50 joins at once through 5 invites: attributed exact', value: `${Math.round((exact / 50) * 100)}%`, note: `${exact} exact, ${50 - exact} ambiguous (several invites had unclaimed uses when checked); none guessed` },
-    { section: 'invite-tracker', measure: 'increments claimed twice', value: String(claimed - platformUses), note: `${claimed} claimed for ${platformUses} uses on the platform (must be 0)` },
+    {
+      section: 'invite-tracker',
+      measure: 'one join check (exact): DynamoDB requests / platform calls',
+      value: `${single.requests} (floor 4) / ${single.platform} (floor 2)`,
+      note: 'platform: the guild invites, the vanity URL; table: state, recorded invites, the claim, the use and its pointer, an id (floor: the two reads, the claim, the use)',
+    },
+    {
+      section: 'invite-tracker',
+      measure: '50 joins at once through 5 invites: attributed exact',
+      value: `${Math.round((exact / 50) * 100)}%`,
+      note: `${exact} exact, ${50 - exact} ambiguous (several invites had unclaimed uses when checked); none guessed`,
+    },
+    {
+      section: 'invite-tracker',
+      measure: 'increments claimed twice',
+      value: String(claimed - platformUses),
+      note: `${claimed} claimed for ${platformUses} uses on the platform (must be 0)`,
+    },
   ];
 }
 
@@ -64,26 +96,57 @@ async function verifications(service: LocalService): Promise<Row[]> {
     const role = snowflake();
     await ofGuild(service, guild, { channels: [channel], roles: [role] });
     await succeed(service, 'POST', '/modules/verifier/enable', { guild_id: guild });
-    await succeed(service, 'PUT', '/modules/verifier/settings', { guild_id: guild, verifier_type: type, verifier_channel: channel, verifier_verified_role_ids: [role], ...(type === 2 ? { verifier_passphrase: 'bench' } : {}) });
-    const created = await counted(service, () => succeed(service, 'POST', '/modules/verifier/event/create-verification', { guild_id: guild, requester: member }, { 'x-acting-user-id': member }));
+    await succeed(service, 'PUT', '/modules/verifier/settings', {
+      guild_id: guild,
+      verifier_type: type,
+      verifier_channel: channel,
+      verifier_verified_role_ids: [role],
+      ...(type === 2 ? { verifier_passphrase: 'bench' } : {}),
+    });
+    const created = await counted(service, () =>
+      succeed(service, 'POST', '/modules/verifier/event/create-verification', { guild_id: guild, requester: member }, { 'x-acting-user-id': member }),
+    );
     const id = (created.result as { verifier_id: string }).verifier_id;
     let answered;
     if (type === 3) {
-      const messages = (await (await fetch(`${service.sandboxUrl}/channels/${channel}/messages`, { headers: { authorization: 'Bot x' } })).json()) as { components: { components: { url: string }[] }[] }[];
+      const messages = (await (await fetch(`${service.sandboxUrl}/channels/${channel}/messages`, { headers: { authorization: 'Bot x' } })).json()) as {
+        components: { components: { url: string }[] }[];
+      }[];
       const url = messages[0]!.components[0]!.components[0]!.url;
       const page = await (await fetch(url)).text();
-      rows.push({ section: 'verifier', measure: 'the web page: bytes, outside requests', value: `${Buffer.byteLength(page)} B, ${(page.match(/(src|href)="https?:/g) ?? []).length}`, note: 'aim under 10 KiB; no script, no outside asset' });
+      rows.push({
+        section: 'verifier',
+        measure: 'the web page: bytes, outside requests',
+        value: `${Buffer.byteLength(page)} B, ${(page.match(/(src|href)="https?:/g) ?? []).length}`,
+        note: 'aim under 10 KiB; no script, no outside asset',
+      });
       answered = await counted(service, () => fetch(url, { method: 'POST' }).then((r) => r.text()));
     } else {
       answered = await counted(service, () =>
-        succeed(service, 'POST', '/modules/verifier/event/handle-verification', { verifier_id: id, ...(type === 2 ? { interaction_type: 'ModalInteraction', passphrase_value: 'bench' } : { interaction_id: snowflake(), token: 'bench', interaction_type: 'ComponentInteraction' }) }, { 'x-acting-user-id': member }),
+        succeed(
+          service,
+          'POST',
+          '/modules/verifier/event/handle-verification',
+          {
+            verifier_id: id,
+            ...(type === 2
+              ? { interaction_type: 'ModalInteraction', passphrase_value: 'bench' }
+              : { interaction_id: snowflake(), token: 'bench', interaction_type: 'ComponentInteraction' }),
+          },
+          { 'x-acting-user-id': member },
+        ),
       );
     }
     rows.push({
       section: 'verifier',
       measure: `type ${type}: create + answer, DynamoDB requests / platform calls`,
       value: `${created.requests}+${answered.requests} (floor 2+2) / ${created.platform}+${answered.platform}`,
-      note: type === 1 ? 'floor: one read that decides and one write each; create: state with the member pointer, an id, entry and pointers written at once; answer: the ID pointer, then entry and state in one batch read, the verified write; platform: the prompt; the role, the callback (the member is read only when a text uses <user_name>)' : type === 2 ? 'the modal answer; the click before it asks with one callback' : 'the page POST; its GET reads the same two',
+      note:
+        type === 1
+          ? 'floor: one read that decides and one write each; create: state with the member pointer, an id, entry and pointers written at once; answer: the ID pointer, then entry and state in one batch read, the verified write; platform: the prompt; the role, the callback (the member is read only when a text uses <user_name>)'
+          : type === 2
+            ? 'the modal answer; the click before it asks with one callback'
+            : 'the page POST; its GET reads the same two',
     });
   }
   return rows;

@@ -6,9 +6,9 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tableName } from '../shared/db/table.js';
-import { onWorkDone } from '../shared/scheduler/index.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { tableName } from '#shared/db/table.js';
+import { onWorkDone } from '#shared/scheduler/index.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { type HttpRequest, burstFromWorker } from './load.js';
 import { call, countDynamoRequests, ofGuild, snowflakes } from './requests.js';
 import { type Row, median, printRows } from './table.js';
@@ -21,7 +21,6 @@ const WARM_UP_VOTES = 200;
 const ROUNDS = 5;
 
 const snowflake = snowflakes(1234567890000000000n);
-
 
 async function setUpPoll(service: LocalService, extra: Record<string, unknown> = {}) {
   const guild = snowflake();
@@ -81,7 +80,14 @@ async function round(service: LocalService, warmPoll: Awaited<ReturnType<typeof 
   const poll = await setUpPoll(service);
   const counter = countDynamoRequests();
   const burst = await burstFromWorker(
-    { kind: 'http', baseUrl: service.url, token: service.serviceToken, warmUp: votes(warmPoll, WARM_UP_VOTES), requests: votes(poll, VOTES), concurrency: CONCURRENCY },
+    {
+      kind: 'http',
+      baseUrl: service.url,
+      token: service.serviceToken,
+      warmUp: votes(warmPoll, WARM_UP_VOTES),
+      requests: votes(poll, VOTES),
+      concurrency: CONCURRENCY,
+    },
     async () => {
       // The warm-up's refreshes settle before the count starts.
       await new Promise((r) => setTimeout(r, 3000));
@@ -97,7 +103,15 @@ async function round(service: LocalService, warmPoll: Awaited<ReturnType<typeof 
   const counted = await call(service, 'GET', `/modules/polls/entry/${poll.pollId}?guild_id=${poll.guild}`);
   const total = (counted.json.data.poll.answers as { vote_count: number }[]).reduce((n, a) => n + a.vote_count, 0);
   if (total !== VOTES) throw new Error(`${total} of ${VOTES} votes counted`);
-  const raw = await burstFromWorker({ kind: 'puts', endpoint: process.env.DYNAMODB_ENDPOINT!, table: tableName(), partition: `BENCH#${poll.pollId}`, count: VOTES, conditional: true, concurrency: CONCURRENCY });
+  const raw = await burstFromWorker({
+    kind: 'puts',
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    table: tableName(),
+    partition: `BENCH#${poll.pollId}`,
+    count: VOTES,
+    conditional: true,
+    concurrency: CONCURRENCY,
+  });
   return { votesPerSecond: burst.rate, writesPerSecond: raw.rate, requests, producers };
 }
 
@@ -149,11 +163,18 @@ async function requestPath(): Promise<Row[]> {
     };
     const rows: Row[] = [
       await measure("DynamoDB requests: a member's first vote", 1, member),
-      { ...(await measure('DynamoDB requests: the member moves their vote', 2, member)), note: 'the voter item came with the poll: one conditional write wins at once; the refresh is pending' },
-      { ...(await measure('DynamoDB requests: another first vote', 3)), note: 'floor 1 (the conditional write); the second is the read that decides (module enabled, poll open, answer valid)' },
+      {
+        ...(await measure('DynamoDB requests: the member moves their vote', 2, member)),
+        note: 'the voter item came with the poll: one conditional write wins at once; the refresh is pending',
+      },
+      {
+        ...(await measure('DynamoDB requests: another first vote', 3)),
+        note: 'floor 1 (the conditional write); the second is the read that decides (module enabled, poll open, answer valid)',
+      },
     ];
     counter.stop();
-    rows[0]!.note = 'one batch read (module state, poll, voter item, pending refresh), the voter item (conditional put), the refresh request (first vote of a window)';
+    rows[0]!.note =
+      'one batch read (module state, poll, voter item, pending refresh), the voter item (conditional put), the refresh request (first vote of a window)';
     return rows;
   } finally {
     await service.stop();
@@ -181,7 +202,12 @@ async function schedulingDelay(service: LocalService): Promise<Row[]> {
       value: `${median(lags).toFixed(0)} ms`,
       note: `${lags.length} polls of 2 to 6 s; SQS delays are whole seconds, so up to 1 s is rounding`,
     },
-    { section: SECTION, measure: 'scheduling delay, due time to poll closed (worst)', value: `${Math.max(...lags).toFixed(0)} ms`, note: 'contract: within 5 s' },
+    {
+      section: SECTION,
+      measure: 'scheduling delay, due time to poll closed (worst)',
+      value: `${Math.max(...lags).toFixed(0)} ms`,
+      note: 'contract: within 5 s',
+    },
   ];
 }
 

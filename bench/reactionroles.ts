@@ -1,4 +1,4 @@
-import type { LocalService } from '../infra/local/start.js';
+import type { LocalService } from '#infra/local/start.js';
 import { type DynamoCounter, type Floor, handlerRequests, ofGuild, requestRow, send } from './requests.js';
 import type { Row } from './table.js';
 
@@ -48,38 +48,100 @@ export async function reactionRolesRequests(service: LocalService, counter: Dyna
     rows.push(requestRow(`reactionroles: ${operation}`, handlerRequests(counter.take()), FLOORS[operation]));
     return result;
   };
-  const settings = { limit_roles_to_one: true, supports_remove: true, remove_roles_from_users_on_entry_delete: true, keep_counter_at_one: false, delete_unrelated_emoji_reactions: false };
+  const settings = {
+    limit_roles_to_one: true,
+    supports_remove: true,
+    remove_roles_from_users_on_entry_delete: true,
+    keep_counter_at_one: false,
+    delete_unrelated_emoji_reactions: false,
+  };
   const react = (member: string, emoji: string) =>
-    json('POST', `${base}/check`, { guild_id: guild, channel_id: channel, message_id: panel.message_id, interaction_type: 'reaction_add', emoji_name: emoji, emoji_id: null }, { 'x-acting-user-id': member });
+    json(
+      'POST',
+      `${base}/check`,
+      { guild_id: guild, channel_id: channel, message_id: panel.message_id, interaction_type: 'reaction_add', emoji_name: emoji, emoji_id: null },
+      { 'x-acting-user-id': member },
+    );
 
   await ofGuild(service, guild, { channels: [channel], roles: ['11', '12', '13'] });
   await send(service, 'POST', `${base}/enable`, { guild_id: guild });
   const { panel } = await measure('create panel (service message)', () =>
-    json('POST', `${base}/panels`, { guild_id: guild, channel_id: channel, is_register: false, panel_type: 'emoji', is_embed: false, content: 'Pick', ...settings }),
+    json('POST', `${base}/panels`, {
+      guild_id: guild,
+      channel_id: channel,
+      is_register: false,
+      panel_type: 'emoji',
+      is_embed: false,
+      content: 'Pick',
+      ...settings,
+    }),
   );
   const own = (await (
-    await fetch(`${service.sandboxUrl!.replace(/\/api\/v10$/, '')}/_sandbox/channels/${channel}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ author_id: '42', content: 'mine' }) })
+    await fetch(`${service.sandboxUrl!.replace(/\/api\/v10$/, '')}/_sandbox/channels/${channel}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ author_id: '42', content: 'mine' }),
+    })
   ).json()) as { id: string };
   await measure('create panel (register a message)', () =>
-    send(service, 'POST', `${base}/panels`, { guild_id: guild, channel_id: channel, is_register: true, register_message_id: own.id, panel_type: 'emoji', ...settings }),
+    send(service, 'POST', `${base}/panels`, {
+      guild_id: guild,
+      channel_id: channel,
+      is_register: true,
+      register_message_id: own.id,
+      panel_type: 'emoji',
+      ...settings,
+    }),
   );
   await measure('list panels', () => send(service, 'GET', `${base}/panels?guild_id=${guild}`));
   await measure('get panel', () => send(service, 'GET', `${base}/panel/${panel.panel_id}?guild_id=${guild}`));
-  await measure('edit panel', () => send(service, 'PUT', `${base}/panel/${panel.panel_id}`, { guild_id: guild, panel_type: 'emoji', message_content: 'Pick one', message_is_embed: false, ...settings }));
-  const { entry } = await measure('add entry', () => json('POST', `${base}/panel/${panel.panel_id}/entries`, { guild_id: guild, role_ids: ['11'], emoji_name: '😀', emoji_id: null, text: null, description: null }));
-  await send(service, 'POST', `${base}/panel/${panel.panel_id}/entries`, { guild_id: guild, role_ids: ['12'], emoji_name: '🎉', emoji_id: null, text: null, description: null });
+  await measure('edit panel', () =>
+    send(service, 'PUT', `${base}/panel/${panel.panel_id}`, {
+      guild_id: guild,
+      panel_type: 'emoji',
+      message_content: 'Pick one',
+      message_is_embed: false,
+      ...settings,
+    }),
+  );
+  const { entry } = await measure('add entry', () =>
+    json('POST', `${base}/panel/${panel.panel_id}/entries`, {
+      guild_id: guild,
+      role_ids: ['11'],
+      emoji_name: '😀',
+      emoji_id: null,
+      text: null,
+      description: null,
+    }),
+  );
+  await send(service, 'POST', `${base}/panel/${panel.panel_id}/entries`, {
+    guild_id: guild,
+    role_ids: ['12'],
+    emoji_name: '🎉',
+    emoji_id: null,
+    text: null,
+    description: null,
+  });
   await measure('list entries', () => send(service, 'GET', `${base}/panel/${panel.panel_id}/entries?guild_id=${guild}`));
   await measure('get entry', () => send(service, 'GET', `${base}/panel/${panel.panel_id}/entries/${entry.entry_id}?guild_id=${guild}`));
-  await measure('edit entry', () => send(service, 'PUT', `${base}/panel/${panel.panel_id}/entries/${entry.entry_id}`, { guild_id: guild, role_ids: ['13'], text: null, description: null }));
+  await measure('edit entry', () =>
+    send(service, 'PUT', `${base}/panel/${panel.panel_id}/entries/${entry.entry_id}`, { guild_id: guild, role_ids: ['13'], text: null, description: null }),
+  );
   await measure('check: a new claim', () => react('501', '😀'));
   await measure('check: a one-only claim moves', () => react('501', '🎉'));
   await measure('check: nothing changes', () => react('501', '🎉'));
   await measure('check: unknown emoji (404)', () => react('501', '🍕'));
   for (const member of ['502', '503', '504']) await react(member, '😀');
-  await measure('delete entry (3 holders, roles taken)', () => send(service, 'DELETE', `${base}/panel/${panel.panel_id}/entries/${entry.entry_id}`, { guild_id: guild }));
+  await measure('delete entry (3 holders, roles taken)', () =>
+    send(service, 'DELETE', `${base}/panel/${panel.panel_id}/entries/${entry.entry_id}`, { guild_id: guild }),
+  );
   await measure('privacy count', () => send(service, 'GET', `${base}/privacy/get-user-entries?guild_id=${guild}&privacy_member_id=501`));
-  await measure('privacy delete (1 claim)', () => send(service, 'DELETE', `${base}/privacy/delete-user-entries`, { guild_id: guild, privacy_member_id: '501' }));
-  await measure('check-delete (a message, no claims)', () => send(service, 'POST', `${base}/panel/check-delete`, { guild_id: guild, channel_id: channel, message_id: own.id }));
+  await measure('privacy delete (1 claim)', () =>
+    send(service, 'DELETE', `${base}/privacy/delete-user-entries`, { guild_id: guild, privacy_member_id: '501' }),
+  );
+  await measure('check-delete (a message, no claims)', () =>
+    send(service, 'POST', `${base}/panel/check-delete`, { guild_id: guild, channel_id: channel, message_id: own.id }),
+  );
   await measure('delete panel', () => send(service, 'DELETE', `${base}/panel/${panel.panel_id}`, { guild_id: guild }));
   await measure('module delete', () => send(service, 'DELETE', `${base}/delete`, { guild_id: guild }));
   return rows;

@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../shared/db/client.js';
-import { tableName } from '../shared/db/table.js';
-import { lambdaContext } from '../infra/local/lambda-context.js';
-import type { LocalService } from '../infra/local/start.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { lambdaContext } from '#infra/local/lambda-context.js';
+import type { LocalService } from '#infra/local/start.js';
 import { type Row, median } from './table.js';
 
 /** What a counter saw since it was last taken. */
@@ -91,7 +91,13 @@ export async function send(service: LocalService, method: string, path: string, 
 }
 
 /** Sends one request to local mode as the service; answers its status and its parsed answer. */
-export async function call(service: LocalService, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+export async function call(
+  service: LocalService,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any }> {
   const res = await fetch(service.url + path, {
     method,
     headers: { authorization: `Bearer ${service.serviceToken}`, 'content-type': 'application/json', ...headers },
@@ -140,9 +146,15 @@ export async function foundationRequests(service: LocalService, counter: DynamoC
     rows.push(requestRow(operation, handlerRequests(counter.take()), floor));
   };
   await measure('module status', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`), [1, 'one GetItem of the state item']);
-  await measure('module enable (first time: settings created)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [2, 'an id for the settings record, then one conditional update writing the state with its default settings']);
+  await measure('module enable (first time: settings created)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [
+    2,
+    'an id for the settings record, then one conditional update writing the state with its default settings',
+  ]);
   await measure('module disable', () => send(service, 'POST', '/modules/polls/disable', { guild_id: guild }), [1, 'one conditional update']);
-  await measure('module enable (settings exist)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [1, 'one conditional update; the id drawn beside it goes unused, as enable no longer reads first']);
+  await measure('module enable (settings exist)', () => send(service, 'POST', '/modules/polls/enable', { guild_id: guild }), [
+    1,
+    'one conditional update; the id drawn beside it goes unused, as enable no longer reads first',
+  ]);
   let secret = '';
   let keyId = '';
   await measure('api key create', async () => {
@@ -156,10 +168,16 @@ export async function foundationRequests(service: LocalService, counter: DynamoC
     keyId = json.data.api_key.key_id;
   }, [1, 'one conditional put']);
   await measure('api key list', () => send(service, 'GET', `/auth/api-key?guild_id=${guild}`), [1, 'one Query']);
-  await measure('module status with a guild key (authorizer + handler, first use: last_use written)', () =>
-    send(service, 'GET', `/modules/polls/status?guild_id=${guild}`, undefined, secret),
-  [3, 'the key read (authorizer), the state read (handler), last_use written at most once a minute']);
-  await measure('module status with a guild key (again within a minute)', () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`, undefined, secret), [2, 'the key read, the state read']);
+  await measure(
+    'module status with a guild key (authorizer + handler, first use: last_use written)',
+    () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`, undefined, secret),
+    [3, 'the key read (authorizer), the state read (handler), last_use written at most once a minute'],
+  );
+  await measure(
+    'module status with a guild key (again within a minute)',
+    () => send(service, 'GET', `/modules/polls/status?guild_id=${guild}`, undefined, secret),
+    [2, 'the key read, the state read'],
+  );
   await measure('api key revoke', () => send(service, 'DELETE', '/auth/api-key', { guild_id: guild, key_id: keyId }), [1, 'one conditional delete']);
   return rows;
 }
@@ -170,7 +188,7 @@ export async function foundationRequests(service: LocalService, counter: DynamoC
  * same JSON, called in process, interleaved so drift hits both alike.
  */
 export async function warmCost(): Promise<Row[]> {
-  const { handler } = await import('../functions/module-state/status.js');
+  const { handler } = await import('#functions/module-state/status.js');
   const event = {
     resource: '/modules/polls/status',
     path: '/modules/polls/status',
@@ -183,7 +201,9 @@ export async function warmCost(): Promise<Row[]> {
     requestContext: { authorizer: { caller: 'service' } },
   } as unknown as APIGatewayProxyEvent;
   const raw = async (e: APIGatewayProxyEvent) => {
-    const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `G#${e.queryStringParameters!.guild_id}`, sk: 'MODULE#polls' }, ConsistentRead: true }));
+    const out = await db().send(
+      new GetCommand({ TableName: tableName(), Key: { pk: `G#${e.queryStringParameters!.guild_id}`, sk: 'MODULE#polls' }, ConsistentRead: true }),
+    );
     return { statusCode: 200, body: JSON.stringify({ success: true, data: { status: out.Item?.enabled ?? false } }) };
   };
   const context = lambdaContext('bench');
@@ -200,7 +220,17 @@ export async function warmCost(): Promise<Row[]> {
   const f = median(factory);
   const b = median(bare);
   return [
-    { section: 'warm request', measure: 'raw handler, same GetItem (baseline)', value: `${(b * 1000).toFixed(0)} µs`, note: 'median of 500, in process against dynalite' },
-    { section: 'warm request', measure: 'through the endpoint factory', value: `${(f / b).toFixed(2)}x baseline`, note: `${(f * 1000).toFixed(0)} µs; factory overhead ${((f - b) * 1000).toFixed(0)} µs` },
+    {
+      section: 'warm request',
+      measure: 'raw handler, same GetItem (baseline)',
+      value: `${(b * 1000).toFixed(0)} µs`,
+      note: 'median of 500, in process against dynalite',
+    },
+    {
+      section: 'warm request',
+      measure: 'through the endpoint factory',
+      value: `${(f / b).toFixed(2)}x baseline`,
+      note: `${(f * 1000).toFixed(0)} µs; factory overhead ${((f - b) * 1000).toFixed(0)} µs`,
+    },
   ];
 }

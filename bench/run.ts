@@ -1,4 +1,4 @@
-import { startLocal } from '../infra/local/start.js';
+import { startLocal } from '#infra/local/start.js';
 import { coldRequestBench } from './cold.js';
 import { runPollsBench } from './polls.js';
 import { reactionRolesRequests } from './reactionroles.js';

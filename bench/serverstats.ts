@@ -9,11 +9,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { refreshGuild } from '../functions/serverstats/counters.js';
-import { statItem } from '../functions/serverstats/store.js';
-import { db } from '../shared/db/client.js';
-import { tableName } from '../shared/db/table.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { refreshGuild } from '#functions/serverstats/counters.js';
+import { statItem } from '#functions/serverstats/store.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { pool } from './load.js';
 import { call, countDynamoRequests, snowflakes } from './requests.js';
 import { type Row, printRows } from './table.js';
@@ -52,7 +52,12 @@ async function recordings(service: LocalService): Promise<Row[]> {
   const rate = (RECORDINGS / ms) * 1000;
   const rawRate = (RECORDINGS / raw) * 1000;
   return [
-    { section: SECTION, measure: 'DynamoDB requests per recording (floor 1)', value: (requests / RECORDINGS).toFixed(3), note: `${requests} for ${RECORDINGS} recordings, settings cached; ids come in blocks of 100` },
+    {
+      section: SECTION,
+      measure: 'DynamoDB requests per recording (floor 1)',
+      value: (requests / RECORDINGS).toFixed(3),
+      note: `${requests} for ${RECORDINGS} recordings, settings cached; ids come in blocks of 100`,
+    },
     {
       section: SECTION,
       measure: 'recordings through local mode vs dynalite puts',
@@ -67,18 +72,35 @@ async function counterRefresh(service: LocalService): Promise<Row[]> {
   const settings = await call(service, 'PUT', '/modules/serverstats/settings', { guild_id: guild, counters_enabled: true, counters_category_id: 'create' });
   if (settings.status !== 200) throw new Error(JSON.stringify(settings.json));
   const sandbox = service.sandboxUrl!.replace(/\/api\/v10$/, '');
-  const join = () => fetch(`${sandbox}/_sandbox/guilds/${guild}/members/${snowflake()}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const join = () =>
+    fetch(`${sandbox}/_sandbox/guilds/${guild}/members/${snowflake()}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   await join();
   for (let i = 0; i < COUNTERS; i++) {
-    const res = await call(service, 'POST', '/modules/serverstats/counters', { guild_id: guild, counter_type: 6, new_format: `Members ${i}: <value>`, new_role_id: null, new_goal: null });
+    const res = await call(service, 'POST', '/modules/serverstats/counters', {
+      guild_id: guild,
+      counter_type: 6,
+      new_format: `Members ${i}: <value>`,
+      new_role_id: null,
+      new_goal: null,
+    });
     if (res.status !== 200) throw new Error(JSON.stringify(res.json));
   }
   const unchanged = await refreshGuild(guild);
   await join();
   const changed = await refreshGuild(guild);
   return [
-    { section: SECTION, measure: `platform calls per refresh of ${COUNTERS} counters, nothing changed`, value: String(unchanged.platformCalls), note: `renames ${unchanged.renamed} (floor 0); the one call reads the guild's counts` },
-    { section: SECTION, measure: `platform calls per refresh of ${COUNTERS} counters, all changed`, value: String(changed.platformCalls), note: `renames ${changed.renamed} (floor ${COUNTERS}) plus the one read of the guild's counts` },
+    {
+      section: SECTION,
+      measure: `platform calls per refresh of ${COUNTERS} counters, nothing changed`,
+      value: String(unchanged.platformCalls),
+      note: `renames ${unchanged.renamed} (floor 0); the one call reads the guild's counts`,
+    },
+    {
+      section: SECTION,
+      measure: `platform calls per refresh of ${COUNTERS} counters, all changed`,
+      value: String(changed.platformCalls),
+      note: `renames ${changed.renamed} (floor ${COUNTERS}) plus the one read of the guild's counts`,
+    },
   ];
 }
 

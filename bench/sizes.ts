@@ -20,9 +20,29 @@ export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {
   const [bigName, big] = sorted[sorted.length - 1]!;
   const over = (bytes: number) => `floor + ${((bytes - floorBytes) / 1024).toFixed(1)} KiB`;
   return [
-    { section: 'bundles', measure: 'functions bundled', value: String(sizes.size), note: 'one bundle per handler file or named export (routes sharing one share it), the authorizer, each job' },
-    { section: 'bundles', measure: 'SDK floor bundle (baseline)', value: kib(floorBytes), note: 'DynamoDBClient + DocumentClient + GetItem, same build, env credentials only' },
-    { section: 'bundles', measure: 'median bundle', value: over(mid), note: `${kib(mid)} (${midName}); budget (test and issue target) floor + ${SIZE_BUDGET.medianOverFloorKiB} KiB` },
-    { section: 'bundles', measure: 'largest bundle', value: over(big), note: `${kib(big)} (${bigName}); budget (test and issue target) floor + ${SIZE_BUDGET.largestOverFloorKiB} KiB` },
+    {
+      section: 'bundles',
+      measure: 'functions bundled',
+      value: String(sizes.size),
+      note: 'one bundle per handler file or named export (routes sharing one share it), the authorizer, each job',
+    },
+    {
+      section: 'bundles',
+      measure: 'SDK floor bundle (baseline)',
+      value: kib(floorBytes),
+      note: 'DynamoDBClient + DocumentClient + GetItem, same build, env credentials only',
+    },
+    {
+      section: 'bundles',
+      measure: 'median bundle',
+      value: over(mid),
+      note: `${kib(mid)} (${midName}); budget (test and issue target) floor + ${SIZE_BUDGET.medianOverFloorKiB} KiB`,
+    },
+    {
+      section: 'bundles',
+      measure: 'largest bundle',
+      value: over(big),
+      note: `${kib(big)} (${bigName}); budget (test and issue target) floor + ${SIZE_BUDGET.largestOverFloorKiB} KiB`,
+    },
   ];
 }

@@ -8,8 +8,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { pollAllStreams, pollSource } from '../functions/socials/polling.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { pollAllStreams, pollSource } from '#functions/socials/polling.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { ofGuild, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
 
@@ -20,11 +20,14 @@ const INTERVAL_SECONDS = 2;
 
 const snowflake = snowflakes(5234567890000000000n);
 
-
 function sourcesControl(service: LocalService) {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
   return async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${origin}/_sandbox/sources${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${origin}/_sandbox/sources${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return text ? JSON.parse(text) : undefined;
   };
@@ -54,12 +57,23 @@ export async function runSocialsBench(): Promise<Row[]> {
     for (let g = 0; g < GUILDS; g++) {
       const guild = snowflake();
       await succeed(service, 'POST', '/modules/socials/enable', { guild_id: guild });
-      await succeed(service, 'PUT', '/modules/socials/settings', { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true });
+      await succeed(service, 'PUT', '/modules/socials/settings', {
+        guild_id: guild,
+        monitor_forum: true,
+        monitor_rss: true,
+        monitor_stream: true,
+        monitor_video: true,
+      });
       const mine = Array.from({ length: CHANNELS_PER_GUILD }, snowflake);
       await ofGuild(service, guild, { channels: mine });
       channels.push(...mine);
       for (const [i, [kind, field, identifier]] of watched.entries()) {
-        await succeed(service, 'POST', `/modules/socials/entries/${kind}`, { guild_id: guild, [field]: identifier, target_channel_id: mine[i % CHANNELS_PER_GUILD], mention_everyone: false });
+        await succeed(service, 'POST', `/modules/socials/entries/${kind}`, {
+          guild_id: guild,
+          [field]: identifier,
+          target_channel_id: mine[i % CHANNELS_PER_GUILD],
+          mention_everyone: false,
+        });
       }
     }
 
@@ -79,7 +93,8 @@ export async function runSocialsBench(): Promise<Row[]> {
       const before = (await messagesIn(service, channel)).length;
       await control('POST', `/forum/${forums[0]}/posts`, { title: `Timed post ${i}` });
       const started = performance.now();
-      while ((await messagesIn(service, channel)).length === before && performance.now() - started < INTERVAL_SECONDS * 5000) await new Promise((r) => setTimeout(r, 25));
+      while ((await messagesIn(service, channel)).length === before && performance.now() - started < INTERVAL_SECONDS * 5000)
+        await new Promise((r) => setTimeout(r, 25));
       samples.push((performance.now() - started) / (INTERVAL_SECONDS * 1000));
     }
     samples.sort((a, b) => a - b);

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { countDynamoRequests, handlerRequests } from './requests.js';
 import { type Row, printRows } from './table.js';
 
@@ -34,7 +34,10 @@ export async function runTagsBench(): Promise<Row[]> {
     const call = client(service);
     const guild = '9234567890123456789';
     const names = (prefix: string) => Array.from({ length: 10 }, (_, i) => `${prefix}${i}`);
-    const create = (prefix: string) => call('POST', '/entries', { body: { guild_id: guild, owner_id: '9334567890123456789', content: 'Hello <user_mention>', visibility: 1, names: names(prefix) } });
+    const create = (prefix: string) =>
+      call('POST', '/entries', {
+        body: { guild_id: guild, owner_id: '9334567890123456789', content: 'Hello <user_mention>', visibility: 1, names: names(prefix) },
+      });
     await call('POST', '/enable', { body: { guild_id: guild } });
     // The first create of a process reserves blocks of record IDs; the figures are of the next ones.
     await create('warm');
@@ -48,15 +51,28 @@ export async function runTagsBench(): Promise<Row[]> {
       return n;
     };
     let tagId = '';
-    await measure('create a tag with 10 names', 13, 'module state read; count under the limit (1 conditional update); 10 name pointers (conditional puts, at once); the tag (1 put)', async () => {
-      tagId = (await create('name')).entry.tag_id;
-    });
-    await measure('look a tag up by name', 2, '2 reads: the name pointer (batched with the module state, consistent), then the tag it points to; no scan, no index', () =>
-      call('GET', '/entries', { query: { guild_id: guild, name: 'NAME7' } }),
+    await measure(
+      'create a tag with 10 names',
+      13,
+      'module state read; count under the limit (1 conditional update); 10 name pointers (conditional puts, at once); the tag (1 put)',
+      async () => {
+        tagId = (await create('name')).entry.tag_id;
+      },
     );
-    await measure('get a tag by ID', 1, 'module state and tag in one consistent batch read', () => call('GET', `/entries/${tagId}`, { query: { guild_id: guild } }));
-    await measure('rename: 10 names replaced by 10 others', 22, 'state and tag (1 batch read); 10 claims; the tag switched under its version (1 put); 10 old pointers released', () =>
-      call('PUT', `/entries/${tagId}`, { body: { guild_id: guild, names: names('other') } }),
+    await measure(
+      'look a tag up by name',
+      2,
+      '2 reads: the name pointer (batched with the module state, consistent), then the tag it points to; no scan, no index',
+      () => call('GET', '/entries', { query: { guild_id: guild, name: 'NAME7' } }),
+    );
+    await measure('get a tag by ID', 1, 'module state and tag in one consistent batch read', () =>
+      call('GET', `/entries/${tagId}`, { query: { guild_id: guild } }),
+    );
+    await measure(
+      'rename: 10 names replaced by 10 others',
+      22,
+      'state and tag (1 batch read); 10 claims; the tag switched under its version (1 put); 10 old pointers released',
+      () => call('PUT', `/entries/${tagId}`, { body: { guild_id: guild, names: names('other') } }),
     );
     await measure('delete a tag with 10 names', 13, 'state and tag (1 batch read); the tag (1 conditional delete); 10 pointers; the count', () =>
       call('DELETE', `/entries/${tagId}`, { body: { guild_id: guild } }),

@@ -6,8 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { onWorkDone } from '../shared/scheduler/index.js';
-import { type LocalService, startLocal } from '../infra/local/start.js';
+import { onWorkDone } from '#shared/scheduler/index.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
 import { countDynamoRequests, handlerRequests, ofGuild } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
@@ -27,7 +27,11 @@ function client(service: LocalService) {
     return json.data;
   };
   const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${origin}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${origin}/_sandbox${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status}`);
     return res.status === 204 ? null : res.json();
   };
@@ -63,7 +67,12 @@ async function perJoin(service: LocalService): Promise<Row[]> {
   const checks: [string, string, number, string][] = [
     ['welcome/dm', 'DM welcome', 2, 'module state, responses (1 query); platform: open the DM, post, guild (for <server_name>)'],
     ['welcome/channel', 'channel welcome', 2, 'module state, responses; platform: post (no variable needs a lookup)'],
-    ['role/on-join', 'autoroles (2) and timed roles (2)', 4, 'module state, timed roles, per timed role a grant item and its due item; platform: one PUT per autorole'],
+    [
+      'role/on-join',
+      'autoroles (2) and timed roles (2)',
+      4,
+      'module state, timed roles, per timed role a grant item and its due item; platform: one PUT per autorole',
+    ],
   ];
   let dynamo = 0;
   let calls = 0;
@@ -79,10 +88,20 @@ async function perJoin(service: LocalService): Promise<Row[]> {
     floors += floor;
     rows.push({ section: SECTION, measure: `join: ${what}`, value: `${requests} DynamoDB (floor ${floor}), ${platform} platform`, note });
   }
-  rows.push({ section: SECTION, measure: 'join: all four checks', value: `${dynamo} DynamoDB (floor ${floors}), ${calls} platform`, note: 'timed roles are granted later: 1 platform call each' });
+  rows.push({
+    section: SECTION,
+    measure: 'join: all four checks',
+    value: `${dynamo} DynamoDB (floor ${floors}), ${calls} platform`,
+    note: 'timed roles are granted later: 1 platform call each',
+  });
   counter.take();
   await call('POST', `${BASE}/check/leave/channel`, { guild_id: guild }, member);
-  rows.push({ section: SECTION, measure: 'leave (2 pending timed roles cancelled, no leave message)', value: `${handlerRequests(counter.take())} DynamoDB (floor 3)`, note: 'module state, the member grants (1 query), 1 batch delete of the grants and their due work' });
+  rows.push({
+    section: SECTION,
+    measure: 'leave (2 pending timed roles cancelled, no leave message)',
+    value: `${handlerRequests(counter.take())} DynamoDB (floor 3)`,
+    note: 'module state, the member grants (1 query), 1 batch delete of the grants and their due work',
+  });
   counter.stop();
   return rows;
 }
@@ -130,7 +149,10 @@ async function catchUpPages(service: LocalService): Promise<Row[]> {
       Array.from({ length: 200 }, (_, j) => {
         const n = i + j;
         // Every 1000th member lacks the role: the catch-up owes it to them.
-        return control('POST', `/guilds/${guild}/members/${9234567890123000000n + BigInt(n)}/join`, { joined_at: joinedAt, roles: n % 1000 === 0 ? [] : [role] });
+        return control('POST', `/guilds/${guild}/members/${9234567890123000000n + BigInt(n)}/join`, {
+          joined_at: joinedAt,
+          roles: n % 1000 === 0 ? [] : [role],
+        });
       }),
     );
   }
@@ -142,8 +164,17 @@ async function catchUpPages(service: LocalService): Promise<Row[]> {
   const started = Date.now();
   const { message } = (await call('POST', `${BASE}/check/role/timed`, { guild_id: guild })) as { message: string };
   const took = Date.now() - started;
-  const pages = ((await control('GET', '/requests')) as { method: string; path: string }[]).filter((r) => r.method === 'GET' && r.path === `/guilds/${guild}/members`).length;
-  return [{ section: SECTION, measure: 'catch-up of a 10,000-member guild: member pages', value: String(pages), note: `platform floor 10 (1000 a page); ${took} ms; ${message.split(':')[1]?.trim() ?? message}` }];
+  const pages = ((await control('GET', '/requests')) as { method: string; path: string }[]).filter(
+    (r) => r.method === 'GET' && r.path === `/guilds/${guild}/members`,
+  ).length;
+  return [
+    {
+      section: SECTION,
+      measure: 'catch-up of a 10,000-member guild: member pages',
+      value: String(pages),
+      note: `platform floor 10 (1000 a page); ${took} ms; ${message.split(':')[1]?.trim() ?? message}`,
+    },
+  ];
 }
 
 /** The welcoming rows; starts (and stops) its own local mode. */

@@ -1,4 +1,4 @@
-import type { Route } from '../shared/http/route.js';
+import type { Route } from '#shared/http/route.js';
 import { routes as auth } from './auth/routes.js';
 import { routes as giveaways } from './giveaways/routes.js';
 import { routes as health } from './health/routes.js';

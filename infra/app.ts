@@ -5,7 +5,7 @@
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { routeGroups } from '../functions/routes.js';
+import { routeGroups } from '#functions/routes.js';
 import { readBuildInfo } from './bundles.js';
 import { jobs } from './jobs.js';
 import { applyNagSuppressions } from './nag-suppressions.js';

@@ -2,7 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
-import { splitEntry } from '../shared/http/route.js';
+import { splitEntry } from '#shared/http/route.js';
 
 /**
  * What a Lambda needs of the AWS SDK's credential chain: the credentials
@@ -44,7 +44,9 @@ export const builtinsAsRequire: Plugin = {
   name: 'builtins-as-require',
   setup(build) {
     build.onResolve({ filter: BUILTIN }, (args) =>
-      args.kind === 'import-statement' || args.kind === 'dynamic-import' ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-as-require' } : undefined,
+      args.kind === 'import-statement' || args.kind === 'dynamic-import'
+        ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-as-require' }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'builtin-as-require' }, (args) => {
       const id = JSON.stringify(`node:${args.path}`);
@@ -122,11 +124,20 @@ export const namedExportEntries: Plugin = {
       const { file, handler } = splitEntry(args.path);
       // As esbuild names importers: by their real path (a folder reached through a symlink has another).
       declaring.add(realpathSync(join(build.initialOptions.absWorkingDir ?? '', file)));
-      return { contents: `export { ${handler} as handler } from ${JSON.stringify(`./${file}`)};\n`, resolveDir: build.initialOptions.absWorkingDir, loader: 'js' };
+      return {
+        contents: `export { ${handler} as handler } from ${JSON.stringify(`./${file}`)};\n`,
+        resolveDir: build.initialOptions.absWorkingDir,
+        loader: 'js',
+      };
     });
     build.onResolve({ filter: /.*/ }, async (args) => {
       if (!declaring.has(args.importer) || args.pluginData === 'named-export-import') return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'named-export-import' });
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'named-export-import',
+      });
       return resolved.errors.length > 0 ? undefined : { ...resolved, sideEffects: false };
     });
   },

@@ -15,9 +15,9 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { REDOC_FILE, offlineRenderer } from '../functions/health/docs-asset.js';
-import type { EndpointSpec } from '../shared/http/endpoint.js';
-import { type Entry, type Route, entryOf, splitEntry } from '../shared/http/route.js';
+import { REDOC_FILE, offlineRenderer } from '#functions/health/docs-asset.js';
+import type { EndpointSpec } from '#shared/http/endpoint.js';
+import { type Entry, type Route, entryOf, splitEntry } from '#shared/http/route.js';
 import { AUTHORIZER_FILE, BUILD_INFO_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
 import type { Job } from './jobs.js';
 import { builtinsAsRequire, doctypeEntitiesBlocked, envCredentialsOnly, manifestFieldsOnly, namedExportEntries } from './build-plugins.js';
@@ -114,7 +114,15 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
     external: info.sdk === 'external' ? RUNTIME_SDK : [],
     legalComments: 'none',
     // The credential chain is the SDK's; left to the runtime, so is its chain.
-    plugins: [namedExportEntries, zodRuntimeOnly, unusedSchemasDropped, builtinsAsRequire, manifestFieldsOnly, doctypeEntitiesBlocked, ...(info.sdk === 'bundle' ? [envCredentialsOnly] : [])],
+    plugins: [
+      namedExportEntries,
+      zodRuntimeOnly,
+      unusedSchemasDropped,
+      builtinsAsRequire,
+      manifestFieldsOnly,
+      doctypeEntitiesBlocked,
+      ...(info.sdk === 'bundle' ? [envCredentialsOnly] : []),
+    ],
     logLevel: 'warning',
     metafile: true,
   };
@@ -144,7 +152,7 @@ export function buildOptionsFromArgs(argv: readonly string[], env: NodeJS.Proces
 
 async function main(): Promise<void> {
   // Imported here, not at the top, so tests can import buildFunctions with a fake route list.
-  const { routes } = await import('../functions/routes.js');
+  const { routes } = await import('#functions/routes.js');
   const { jobs } = await import('./jobs.js');
   const { bundles } = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE], ...buildOptionsFromArgs(process.argv.slice(2), process.env) });
   await writeServedFiles(routes, bundles);
@@ -172,8 +180,8 @@ function writeDocsRenderer(bundles: Map<string, string>): void {
  * bundle every handler to describe them.
  */
 async function writeOpenApiDocument(routes: readonly Route[], bundles: Map<string, string>): Promise<void> {
-  const { loadHandler } = await import('../shared/http/load-handler.js');
-  const { openApiDocument } = await import('../shared/openapi/document.js');
+  const { loadHandler } = await import('#shared/http/load-handler.js');
+  const { openApiDocument } = await import('#shared/openapi/document.js');
   const specs = new Map<string, EndpointSpec>();
   for (const route of routes) specs.set(route.id, (await loadHandler(route)).spec);
   const target = bundles.get(OPENAPI_FILE);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
-import { splitEntry } from '../shared/http/route.js';
+import { splitEntry } from '#shared/http/route.js';
 
 /**
  * Where the build puts Lambda bundles and how a source file maps to its

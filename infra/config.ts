@@ -3,7 +3,7 @@
  * code (stack props) or with `cdk synth -c key=value` / `cdk.json` context.
  */
 import type { Node } from 'constructs';
-import { parseAllowedHosts } from '../functions/socials/reach.js';
+import { parseAllowedHosts } from '#functions/socials/reach.js';
 import { DEFAULT_STACK_BUDGET } from './plan.js';
 
 /** Settings an operator may change per deployment. */
@@ -90,7 +90,9 @@ export function parseGuildKeyRate(raw: unknown, name = 'GUILD_KEY_RATE'): number
   if (raw === undefined || raw === '') return DEFAULT_SETTINGS.guildKeyRate;
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new Error(`${name} must be a whole number of requests a second for each guild API key, 1 or more (default ${DEFAULT_SETTINGS.guildKeyRate}), not ${JSON.stringify(raw)}`);
+    throw new Error(
+      `${name} must be a whole number of requests a second for each guild API key, 1 or more (default ${DEFAULT_SETTINGS.guildKeyRate}), not ${JSON.stringify(raw)}`,
+    );
   }
   return value;
 }
@@ -100,13 +102,26 @@ function stringMap(node: Node, key: string): Record<string, string> | undefined 
   let raw: unknown = node.tryGetContext(key);
   if (raw === undefined) return undefined;
   if (typeof raw === 'string') raw = JSON.parse(raw);
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || Object.entries(raw).some(([name, value]) => !/^[A-Z][A-Z0-9_]*$/.test(name) || typeof value !== 'string')) {
+  if (
+    !raw ||
+    typeof raw !== 'object' ||
+    Array.isArray(raw) ||
+    Object.entries(raw).some(([name, value]) => !/^[A-Z][A-Z0-9_]*$/.test(name) || typeof value !== 'string')
+  ) {
     throw new Error(`Context ${key} must be an object of UPPER_CASE names to strings`);
   }
   return raw as Record<string, string>;
 }
 
-const NUMBER_KEYS = ['throttleRateLimit', 'throttleBurstLimit', 'memorySize', 'timeoutSeconds', 'logRetentionDays', 'stackBudget', 'verifierLinkSeconds'] as const;
+const NUMBER_KEYS = [
+  'throttleRateLimit',
+  'throttleBurstLimit',
+  'memorySize',
+  'timeoutSeconds',
+  'logRetentionDays',
+  'stackBudget',
+  'verifierLinkSeconds',
+] as const;
 const STRING_KEYS = ['platformApiBaseUrl', 'serviceTokenSecretArn', 'platformBotTokenSecretArn', 'cursorSecretArn'] as const;
 
 /** Settings given as CDK context (strings from `-c`, or JSON values from cdk.json), validated. */

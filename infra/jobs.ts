@@ -31,18 +31,85 @@ export interface Job {
  */
 export const jobs: Job[] = [
   { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Closes polls at their end time' },
-  { id: 'polls.delete', file: 'functions/jobs/polls-delete.ts', schedule: 'rate(1 minute)', batchSize: 10, description: "Deletes closed polls' data at delete_at" },
-  { id: 'polls.refresh', file: 'functions/jobs/polls-refresh.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Re-renders poll messages after votes, batched per poll' },
-  { id: 'giveaways.end', file: 'functions/jobs/giveaways-end.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Ends giveaways at their end time, once: winners drawn, message edited, one announcement' },
-  { id: 'giveaways.delete', file: 'functions/jobs/giveaways-delete.ts', schedule: 'rate(1 minute)', batchSize: 10, description: "Deletes ended giveaways' data at delete_at" },
-  { id: 'giveaways.refresh', file: 'functions/jobs/giveaways-refresh.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Shows entrant counts on giveaway messages, batched per giveaway' },
-  { id: 'socials.poll', file: 'functions/jobs/socials-poll.ts', schedule: 'rate(1 minute)', batchSize: 5, description: 'Polls a watched forum, feed or video channel once per interval and announces new items' },
-  { id: 'socials.streams', file: 'functions/jobs/socials-streams.ts', schedule: 'rate(1 minute)', batchSize: 4, description: 'Polls one shard of the watched stream accounts, 100 a request, every live page' },
-  { id: 'socials.announce', file: 'functions/jobs/socials-announce.ts', schedule: 'rate(1 minute)', batchSize: 4, maxConcurrency: 2, description: 'Posts a new item of a source to up to 25 of the channels watching it, once each, paced (SOCIALS_ANNOUNCE_RATE a consumer)' },
-  { id: 'serverstats.counters', file: 'functions/jobs/serverstats-counters.ts', schedule: 'rate(1 minute)', batchSize: 5, description: "Refreshes a guild's counters within the platform's rename limit" },
-  { id: 'welcoming.timedrole-grant', file: 'functions/jobs/welcoming-timedrole-grant.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Grants timed roles at join time + add_after, once' },
-  { id: 'welcoming.timedrole-catchup', file: 'functions/jobs/welcoming-timedrole-catchup.ts', schedule: 'rate(1 minute)', batchSize: 1, description: 'Hourly per guild: timed roles for members the join checks missed' },
+  {
+    id: 'polls.delete',
+    file: 'functions/jobs/polls-delete.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 10,
+    description: "Deletes closed polls' data at delete_at",
+  },
+  {
+    id: 'polls.refresh',
+    file: 'functions/jobs/polls-refresh.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 10,
+    description: 'Re-renders poll messages after votes, batched per poll',
+  },
+  {
+    id: 'giveaways.end',
+    file: 'functions/jobs/giveaways-end.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 10,
+    description: 'Ends giveaways at their end time, once: winners drawn, message edited, one announcement',
+  },
+  {
+    id: 'giveaways.delete',
+    file: 'functions/jobs/giveaways-delete.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 10,
+    description: "Deletes ended giveaways' data at delete_at",
+  },
+  {
+    id: 'giveaways.refresh',
+    file: 'functions/jobs/giveaways-refresh.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 10,
+    description: 'Shows entrant counts on giveaway messages, batched per giveaway',
+  },
+  {
+    id: 'socials.poll',
+    file: 'functions/jobs/socials-poll.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 5,
+    description: 'Polls a watched forum, feed or video channel once per interval and announces new items',
+  },
+  {
+    id: 'socials.streams',
+    file: 'functions/jobs/socials-streams.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 4,
+    description: 'Polls one shard of the watched stream accounts, 100 a request, every live page',
+  },
+  {
+    id: 'socials.announce',
+    file: 'functions/jobs/socials-announce.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 4,
+    maxConcurrency: 2,
+    description: 'Posts a new item of a source to up to 25 of the channels watching it, once each, paced (SOCIALS_ANNOUNCE_RATE a consumer)',
+  },
+  {
+    id: 'serverstats.counters',
+    file: 'functions/jobs/serverstats-counters.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 5,
+    description: "Refreshes a guild's counters within the platform's rename limit",
+  },
+  {
+    id: 'welcoming.timedrole-grant',
+    file: 'functions/jobs/welcoming-timedrole-grant.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 10,
+    description: 'Grants timed roles at join time + add_after, once',
+  },
+  {
+    id: 'welcoming.timedrole-catchup',
+    file: 'functions/jobs/welcoming-timedrole-catchup.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: 'Hourly per guild: timed roles for members the join checks missed',
+  },
 ];
 
 /** The environment variable holding a job queue's URL, e.g. `polls.close` -> `QUEUE_URL_POLLS_CLOSE`. */
-export { queueUrlEnvName } from '../shared/scheduler/queue-env.js';
+export { queueUrlEnvName } from '#shared/scheduler/queue-env.js';

@@ -16,7 +16,8 @@ export const NAG_REASONS = {
     'No WAF web ACL by default: the API is called by the bot and dashboards with bearer tokens, every non-public route has a Lambda authorizer, every caller is throttled (the service token and each guild API key by its own usage-plan key, public methods each at the stage limit). An operator can associate a web ACL with the stage without changing this app.',
   'AwsSolutions-APIG4 (405)':
     'The ANY method answering 405 MethodNotAllowedError is a MOCK that reaches no backend; it must not require credentials because CONTRACT 3.2 checks route and method (404/405) before credentials (401).',
-  'AwsSolutions-APIG4 (public)': 'Public by contract (CONTRACT 2): health probes, the OpenAPI document and its page, and the module home endpoints need no authentication.',
+  'AwsSolutions-APIG4 (public)':
+    'Public by contract (CONTRACT 2): health probes, the OpenAPI document and its page, and the module home endpoints need no authentication.',
   'AwsSolutions-COG4':
     'Callers are the bot (service token) and guild dashboards (guild API keys), not Cognito users; a Lambda REQUEST authorizer checks those bearer tokens on every non-public method. Public methods and the 405 mocks have no authorizer on purpose (see APIG4).',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]':

@@ -12,7 +12,7 @@
  * it in a list. (Moving an API method between stacks fails on deploy: the new
  * stack creates it before the old one deletes it.)
  */
-import type { Method, Route } from '../shared/http/route.js';
+import type { Method, Route } from '#shared/http/route.js';
 
 /** Resources per route: the function, its invoke permission, its API method. */
 export const RESOURCES_PER_ROUTE = 3;

@@ -23,10 +23,19 @@ export const zodRuntimeOnly: Plugin = {
     build.onLoad({ filter: /.*/, namespace: 'zod-runtime-only' }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const names = new Set([...source.matchAll(/^export (?:async )?(?:function|const|class|let) ([\w$]+)/gm)].map((m) => m[1]!));
-      for (const m of source.matchAll(/^export \{([^}]*)\}/gm)) for (const part of m[1]!.split(',')) names.add(part.trim().split(/\s+as\s+/).pop()!);
+      for (const m of source.matchAll(/^export \{([^}]*)\}/gm))
+        for (const part of m[1]!.split(','))
+          names.add(
+            part
+              .trim()
+              .split(/\s+as\s+/)
+              .pop()!,
+          );
       names.delete('');
       const lines = [...names].map((name) =>
-        name.startsWith('create') ? `export const ${name} = () => unavailable(${JSON.stringify(name)});` : `export const ${name} = unavailable(${JSON.stringify(name)});`,
+        name.startsWith('create')
+          ? `export const ${name} = () => unavailable(${JSON.stringify(name)});`
+          : `export const ${name} = unavailable(${JSON.stringify(name)});`,
       );
       return {
         contents: `const unavailable = (name) => function () { throw new Error('zod ' + name + ' is not in Lambda bundles (infra/zod-plugins.ts): JSON Schema is built at build time'); };\n${lines.join('\n')}\n`,
@@ -104,13 +113,18 @@ export const unusedSchemasDropped: Plugin = {
       const file = parse(withoutResponses);
       const evaluates = (node: Node): boolean =>
         !ts.isFunctionLike(node) &&
-        (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isSpreadAssignment(node) || ts.isSpreadElement(node) || Boolean(ts.forEachChild(node, (child) => evaluates(child) || undefined)));
-      const wrapped = DECLARES_SCHEMAS.test(source) || DECLARES_BASICS.test(source)
-        ? file.statements
-            .filter(ts.isVariableStatement)
-            .flatMap((statement) => statement.declarationList.declarations.map((d) => d.initializer))
-            .filter((init): init is import('typescript').Expression => init !== undefined && evaluates(init))
-        : [];
+        (ts.isCallExpression(node) ||
+          ts.isNewExpression(node) ||
+          ts.isSpreadAssignment(node) ||
+          ts.isSpreadElement(node) ||
+          Boolean(ts.forEachChild(node, (child) => evaluates(child) || undefined)));
+      const wrapped =
+        DECLARES_SCHEMAS.test(source) || DECLARES_BASICS.test(source)
+          ? file.statements
+              .filter(ts.isVariableStatement)
+              .flatMap((statement) => statement.declarationList.declarations.map((d) => d.initializer))
+              .filter((init): init is import('typescript').Expression => init !== undefined && evaluates(init))
+          : [];
       const contents = rewrite(withoutResponses, wrapped, (text) => `/* @__PURE__ */ (() => (${text}))()`);
       return contents === source ? undefined : { contents, loader: 'ts' };
     });

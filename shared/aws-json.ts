@@ -25,7 +25,8 @@ export interface AwsJsonCall {
 const ATTEMPTS = 3;
 
 type Data = string | ArrayBuffer | ArrayBufferView;
-const bytes = (data: Data) => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data));
+const bytes = (data: Data) =>
+  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
 
 /** SHA-256 and HMAC-SHA-256 as the signer asks for them. */
 class Sha256 {
@@ -74,7 +75,12 @@ export async function awsRest<T>(call: AwsRestCall): Promise<T> {
   const host = hostOf(call.service, call.region);
   const body = call.body ? JSON.stringify(call.body) : undefined;
   const headers: Record<string, string> = { host, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) };
-  return signedCall<T>(call.service, call.region, { method: call.method, host, path: call.path, query: call.query ?? {}, headers, body }, `${call.method} ${call.path}`);
+  return signedCall<T>(
+    call.service,
+    call.region,
+    { method: call.method, host, path: call.path, query: call.query ?? {}, headers, body },
+    `${call.method} ${call.path}`,
+  );
 }
 
 /** An AWS API's refusal: its HTTP status and (the start of) its answer. */
@@ -102,7 +108,15 @@ interface Unsigned {
 async function signedCall<T>(service: string, region: string, request: Unsigned, what: string): Promise<T> {
   const signer = new SignatureV4({ service, region, sha256: Sha256, credentials: environmentCredentials });
   const { host } = request;
-  const signed = await signer.sign({ method: request.method, protocol: 'https:', hostname: host, path: request.path, query: request.query, headers: request.headers, body: request.body });
+  const signed = await signer.sign({
+    method: request.method,
+    protocol: 'https:',
+    hostname: host,
+    path: request.path,
+    query: request.query,
+    headers: request.headers,
+    body: request.body,
+  });
   // fetch sets Host itself, from the same URL.
   const { host: _host, ...headers } = signed.headers;
   const search = new URLSearchParams(request.query).toString();

@@ -23,7 +23,13 @@ export async function configuredSecret(name: string): Promise<string | null> {
   // arn:<partition>:secretsmanager:<region>:<account>:secret:<name>
   const region = arn.split(':')[3];
   if (!region) throw new Error(`${name}_SECRET_ARN is not a Secrets Manager ARN: ${arn}`);
-  const out = await awsJson<{ SecretString?: string }>({ service: 'secretsmanager', region, target: 'secretsmanager.GetSecretValue', jsonVersion: '1.1', body: { SecretId: arn } });
+  const out = await awsJson<{ SecretString?: string }>({
+    service: 'secretsmanager',
+    region,
+    target: 'secretsmanager.GetSecretValue',
+    jsonVersion: '1.1',
+    body: { SecretId: arn },
+  });
   const value = out.SecretString?.trim() ?? '';
   if (!value) return null;
   cache.set(arn, { value, until: Date.now() + CACHE_MS });

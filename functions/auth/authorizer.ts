@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import type { AuthorizerContext } from '../../shared/auth/caller.js';
-import { authorize } from '../../shared/auth/credentials.js';
-import { usageIdentifierKey } from '../../shared/auth/usage-keys.js';
+import type { AuthorizerContext } from '#shared/auth/caller.js';
+import { authorize } from '#shared/auth/credentials.js';
+import { usageIdentifierKey } from '#shared/auth/usage-keys.js';
 import { routes } from '../routes.js';
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { createApiKey } from '../../shared/auth/api-keys.js';
-import { endpoint } from '../../shared/http/endpoint.js';
-import { orNull, snowflake } from '../../shared/http/schemas.js';
+import { createApiKey } from '#shared/auth/api-keys.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { orNull, snowflake } from '#shared/http/schemas.js';
 import { NewApiKeyAnswer } from './schemas.js';
 
 const Body = z.object({

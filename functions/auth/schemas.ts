@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { meta, recordId, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { meta, recordId, snowflakeOut, timestamp } from '#shared/http/schemas.js';
 
 /** A guild API key record (contract 4): never its secret. */
 export const ApiKeyRecord = meta(

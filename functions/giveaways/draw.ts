@@ -23,7 +23,14 @@ export const seedHash = (seed: string) => createHash('sha256').update(seed, 'utf
 const byNumericId = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
 
 /** The winners of round `round`, in the order drawn. `alreadyDrawn` are the winners of earlier rounds. */
-export function drawRound(seed: string, entryId: string, round: number, winnerCount: number, entrants: readonly string[], alreadyDrawn: readonly string[] = []): string[] {
+export function drawRound(
+  seed: string,
+  entryId: string,
+  round: number,
+  winnerCount: number,
+  entrants: readonly string[],
+  alreadyDrawn: readonly string[] = [],
+): string[] {
   const drawn = new Set(alreadyDrawn);
   const pool = [...new Set(entrants)].filter((id) => !drawn.has(id)).sort(byNumericId);
   const winners: string[] = [];

@@ -4,19 +4,31 @@
  * deleted and rerolled by their owner. The end, the deletion and the
  * message refreshes are in `lifecycle.ts`.
  */
-import { requireOwner } from '../../shared/auth/owner.js';
-import type { Caller } from '../../shared/auth/caller.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { mintOrderedId } from '../../shared/ids.js';
-import { joinIds } from '../../shared/modules/store.js';
-import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
-import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
-import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
+import { requireOwner } from '#shared/auth/owner.js';
+import type { Caller } from '#shared/auth/caller.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { mintOrderedId } from '#shared/ids.js';
+import { joinIds } from '#shared/modules/store.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '#shared/modules/state.js';
+import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
+import { isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { MAX_REROLLS, drawRound, mintSeed, seedHash } from './draw.js';
 import { announceRound, cancelTimers, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
-import { type Giveaway, MAX_ENTRANTS, type Round, addEntrant, deleteGiveaway, getGiveaway, GiveawayEntity, insertGiveaway, listGiveaways, removeEntrant, updateGiveaway } from './store.js';
+import {
+  type Giveaway,
+  MAX_ENTRANTS,
+  type Round,
+  addEntrant,
+  deleteGiveaway,
+  getGiveaway,
+  GiveawayEntity,
+  insertGiveaway,
+  listGiveaways,
+  removeEntrant,
+  updateGiveaway,
+} from './store.js';
 
 export const MODULE = 'giveaways';
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
@@ -53,7 +65,8 @@ export function giveawayRecord(g: Giveaway) {
 export function endTimeOf(value: string, now: number): number {
   const duration = /^([1-9][0-9]*)([smhd])$/.exec(value);
   const at = duration ? now + Number(duration[1]) * UNIT_MS[duration[2]!]! : /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
-  if (!Number.isFinite(at)) throw unprocessable(`Field 'end_time' must be a duration such as 30m, 12h or 7d, or an ISO 8601 date-time; '${value.slice(0, 40)}' is neither.`);
+  if (!Number.isFinite(at))
+    throw unprocessable(`Field 'end_time' must be a duration such as 30m, 12h or 7d, or an ISO 8601 date-time; '${value.slice(0, 40)}' is neither.`);
   if (at < now + 1000 || at > now + MAX_AHEAD_MS) throw unprocessable("Field 'end_time' must be between 1 second and 365 days from now.");
   return at;
 }
@@ -65,10 +78,15 @@ export interface Asker {
 
 /** The giveaway, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadGiveaway(guildId: string, entryId: string): Promise<Giveaway> {
-  return GiveawayEntity.parse(await requireEnabledRecord(guildId, MODULE, GiveawayEntity.key({ guildId, entryId }), `Guild ${guildId} has no giveaway ${entryId}.`));
+  return GiveawayEntity.parse(
+    await requireEnabledRecord(guildId, MODULE, GiveawayEntity.key({ guildId, entryId }), `Guild ${guildId} has no giveaway ${entryId}.`),
+  );
 }
 
-export async function createGiveaway(guildId: string, input: { channel_id: string; giveaway_owner_id: string; prize: string; winner_count: number; end_time: string; description: string | null }) {
+export async function createGiveaway(
+  guildId: string,
+  input: { channel_id: string; giveaway_owner_id: string; prize: string; winner_count: number; end_time: string; description: string | null },
+) {
   const id = recordIdAhead('giveaways.giveaway');
   await requireEnabled(guildId, MODULE);
   const now = Date.now();
@@ -177,9 +195,17 @@ const MAX_ATTEMPTS = MAX_REROLLS + 2;
 /** The round a reroll of `g` draws next, or why there is none (422). */
 function nextRound(g: Giveaway): Round {
   if (g.status !== 'ended' || g.rounds.length === 0) throw unprocessable(`Giveaway ${g.entry_id} is still running; reroll it after it ends.`);
-  if (g.rounds.length > MAX_REROLLS) throw unprocessable(`Giveaway ${g.entry_id} has been rerolled ${MAX_REROLLS} times, the most a giveaway allows; its rounds stay as drawn.`);
+  if (g.rounds.length > MAX_REROLLS)
+    throw unprocessable(`Giveaway ${g.entry_id} has been rerolled ${MAX_REROLLS} times, the most a giveaway allows; its rounds stay as drawn.`);
   const round = g.rounds.length + 1;
-  const winners = drawRound(g._seed, g.entry_id, round, g.winner_count, g.entrants, g.rounds.flatMap((r) => r.winners));
+  const winners = drawRound(
+    g._seed,
+    g.entry_id,
+    round,
+    g.winner_count,
+    g.entrants,
+    g.rounds.flatMap((r) => r.winners),
+  );
   if (winners.length === 0) throw unprocessable(`Giveaway ${g.entry_id} has nobody left to draw: every entrant has won a round.`);
   return { round, winners, drawn_at: new Date().toISOString() };
 }

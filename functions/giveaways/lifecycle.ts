@@ -11,11 +11,11 @@
  * - the deletion at `delete_at` (and the message with `delete_ended_giveaways`);
  * - the entrant count on the message, refreshed at most every few seconds.
  */
-import { readModuleState } from '../../shared/modules/store.js';
-import { isPlatformNotFound, nonceFrom, platform } from '../../shared/platform/client.js';
-import type { MessageCreate } from '../../shared/platform/types.js';
-import { type DueItem, cancelAll, scheduler } from '../../shared/scheduler/index.js';
-import { dueItemKey } from '../../shared/scheduler/keys.js';
+import { readModuleState } from '#shared/modules/store.js';
+import { isPlatformNotFound, nonceFrom, platform } from '#shared/platform/client.js';
+import type { MessageCreate } from '#shared/platform/types.js';
+import { type DueItem, cancelAll, scheduler } from '#shared/scheduler/index.js';
+import { dueItemKey } from '#shared/scheduler/keys.js';
 import { drawRound } from './draw.js';
 import { announcement, giveawayMessage } from './render.js';
 import { type Giveaway, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
@@ -30,7 +30,8 @@ export function parseDueKey(key: string): { guildId: string; entryId: string } |
   return at > 0 ? { guildId: key.slice(0, at), entryId: key.slice(at + 1) } : null;
 }
 
-export const scheduleEnd = (g: Pick<Giveaway, 'guild_id' | 'entry_id' | 'end_time'>) => scheduler.scheduleAt(GiveawayJobs.end, dueKeyOf(g.guild_id, g.entry_id), Date.parse(g.end_time));
+export const scheduleEnd = (g: Pick<Giveaway, 'guild_id' | 'entry_id' | 'end_time'>) =>
+  scheduler.scheduleAt(GiveawayJobs.end, dueKeyOf(g.guild_id, g.entry_id), Date.parse(g.end_time));
 /** The pending refresh's table key (read with an entrant's module state). */
 export const refreshKeyOf = (guildId: string, entryId: string) => dueItemKey(GiveawayJobs.refresh, dueKeyOf(guildId, entryId));
 /** Asks for the message's entrant count to be shown soon; `seen` is the pending refresh as read before the change was saved. */
@@ -75,14 +76,24 @@ export async function endGiveaway(guildId: string, entryId: string): Promise<voi
   if (g.status === 'running') {
     const endedAt = Date.now();
     const { save_duration_timeout } = await settings(guildId);
-    await updateGiveaway(guildId, entryId, { status: 'ended', delete_at: new Date(endedAt + save_duration_timeout * 1000).toISOString() }, { status: 'running' });
+    await updateGiveaway(
+      guildId,
+      entryId,
+      { status: 'ended', delete_at: new Date(endedAt + save_duration_timeout * 1000).toISOString() },
+      { status: 'running' },
+    );
     g = await getGiveaway(guildId, entryId);
     if (!g) return;
   }
   if (g.rounds.length === 0) {
     const winners = drawRound(g._seed, g.entry_id, 1, g.winner_count, g.entrants);
     // Conditional on the version read: a second consumer that drew at the same time writes nothing.
-    await updateGiveaway(guildId, entryId, { rounds: [{ round: 1, winners, drawn_at: new Date().toISOString() }], winners: winners.join(','), seed: g._seed }, { version: g._version });
+    await updateGiveaway(
+      guildId,
+      entryId,
+      { rounds: [{ round: 1, winners, drawn_at: new Date().toISOString() }], winners: winners.join(','), seed: g._seed },
+      { version: g._version },
+    );
     g = await getGiveaway(guildId, entryId);
     if (!g) return;
     // Another change (a privacy delete) came between the read and the write: the job goes back to the queue and draws again.

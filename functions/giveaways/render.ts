@@ -5,8 +5,8 @@
  * buttons (after a reroll, naming its round); and the announcement that
  * mentions the winners only and names a reroll's round.
  */
-import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
-import { fitLimits } from '../../shared/templates/limits.js';
+import type { ActionRow, MessageCreate } from '#shared/platform/types.js';
+import { fitLimits } from '#shared/templates/limits.js';
 import type { Giveaway } from './store.js';
 
 const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -34,15 +34,15 @@ const wonIn = (g: Giveaway) => {
 };
 
 export function giveawayMessage(g: Giveaway): MessageCreate {
-  const lines = [
-    ...(g.description ? [g.description, ''] : []),
-    `**Winners:** ${g.winner_count}`,
-    ...(g.owner_id ? [`**Hosted by:** <@${g.owner_id}>`] : []),
-  ];
+  const lines = [...(g.description ? [g.description, ''] : []), `**Winners:** ${g.winner_count}`, ...(g.owner_id ? [`**Hosted by:** <@${g.owner_id}>`] : [])];
   if (g.status === 'running') {
     lines.push(`**Ends:** <t:${unix(g.end_time)}:R> (<t:${unix(g.end_time)}:f>)`, `**Entrants:** ${g.entrants.length}`);
   } else {
-    lines.push(`**Ended:** <t:${unix(g.end_time)}:f>`, `**Entrants:** ${g.entrants.length}`, g.winners.length ? `**Won by:** ${mentions(g.winners)}${wonIn(g)}` : '**No one entered, so there is no winner.**');
+    lines.push(
+      `**Ended:** <t:${unix(g.end_time)}:f>`,
+      `**Entrants:** ${g.entrants.length}`,
+      g.winners.length ? `**Won by:** ${mentions(g.winners)}${wonIn(g)}` : '**No one entered, so there is no winner.**',
+    );
   }
   lines.push('', `-# Seed hash ${g.seed_hash}${g.seed ? ` · seed ${g.seed}` : ''}`);
   // The prize and description are the host's text: cut to the platform's limits, so the giveaway still posts.

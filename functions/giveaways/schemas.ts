@@ -1,7 +1,6 @@
 /** The giveaways module's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { channelId, describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
-
+import { channelId, describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
 
 export const SettingsRecord = meta(z.object({ id: z.int(), guild_id: id, save_duration_timeout: z.int(), delete_ended_giveaways: z.boolean() }), {
   id: 'GiveawaySettings',
@@ -87,4 +86,3 @@ export const EditBody = z.object({
 });
 
 export const ActionBody = z.object({ guild_id: snowflake, ...interactionFields });
-

@@ -15,12 +15,12 @@
  * An item holds up to 400 KB, so a giveaway takes at most MAX_ENTRANTS.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { entity } from '../../shared/db/entity.js';
-import { tableName } from '../../shared/db/table.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { entity } from '#shared/db/entity.js';
+import { tableName } from '#shared/db/table.js';
+import { guildKey } from '#shared/modules/store.js';
 
 /** Entrants one giveaway item can hold with room to spare (400 KB per item). */
 export const MAX_ENTRANTS = 15_000;
@@ -64,7 +64,8 @@ type Item = Record<string, NativeAttributeValue>;
  * the closest time known. The next round written stores `rounds` whole.
  */
 const roundsOf = (item: Item): Round[] =>
-  (item.rounds as Round[] | undefined) ?? ((item._rounds as string[][] | undefined) ?? []).map((winners, i) => ({ round: i + 1, winners, drawn_at: item.end_time as string }));
+  (item.rounds as Round[] | undefined) ??
+  ((item._rounds as string[][] | undefined) ?? []).map((winners, i) => ({ round: i + 1, winners, drawn_at: item.end_time as string }));
 
 export function giveawayOf(item: Item): Giveaway {
   const { pk: _pk, sk: _sk, entity: _e, participants, participant_count: _c, winners, _rounds, ...rest } = item;
@@ -119,7 +120,12 @@ export function insertGiveaway(g: Giveaway): Promise<boolean> {
  * `expect.version` and/or `expect.status`. False when another change came
  * first, or it is gone.
  */
-export function updateGiveaway(guildId: string, entryId: string, fields: Record<string, unknown>, expect: { version?: number; status?: Giveaway['status'] } = {}): Promise<boolean> {
+export function updateGiveaway(
+  guildId: string,
+  entryId: string,
+  fields: Record<string, unknown>,
+  expect: { version?: number; status?: Giveaway['status'] } = {},
+): Promise<boolean> {
   const names: Record<string, string> = { '#v': '_version' };
   const values: Record<string, unknown> = { ':one': 1 };
   const sets = Object.entries(fields).map(([name, value], i) => {

@@ -22,7 +22,16 @@ import { MAX_REROLLS, drawRounds, seedHash } from './draw.js';
 import { GiveawayRecord } from './schemas.js';
 
 /** What the check reads of a giveaway's record. */
-const Published = z.pick(GiveawayRecord, { entry_id: true, status: true, winner_count: true, participants: true, winners: true, seed_hash: true, seed: true, rounds: true });
+const Published = z.pick(GiveawayRecord, {
+  entry_id: true,
+  status: true,
+  winner_count: true,
+  participants: true,
+  winners: true,
+  seed_hash: true,
+  seed: true,
+  rounds: true,
+});
 export type PublishedGiveaway = z.infer<typeof Published>;
 
 export const TOKEN_VARIABLE = 'GUILD_MODULES_TOKEN';
@@ -42,11 +51,13 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 
 /** Checks a published giveaway: the seed against its hash, every round against the draw, `winners` against the latest round. */
 export function checkDraw(g: PublishedGiveaway): Verdict {
-  if (g.seed === null) return { code: 2, lines: [`Giveaway ${g.entry_id} is ${g.status}: its seed is published at the end, so there is nothing to check yet.`] };
+  if (g.seed === null)
+    return { code: 2, lines: [`Giveaway ${g.entry_id} is ${g.status}: its seed is published at the end, so there is nothing to check yet.`] };
   if (g.rounds.length === 0) return { code: 2, lines: [`Giveaway ${g.entry_id} has no round drawn yet.`] };
   const entrants = g.participants.split(',').filter(Boolean);
   const notAnId = entrants.find((id) => !/^[0-9]{1,20}$/.test(id));
-  if (notAnId !== undefined) return { code: 2, lines: [`Field 'participants' holds '${notAnId.slice(0, 40)}', which is not a member ID; it must be member IDs joined by commas.`] };
+  if (notAnId !== undefined)
+    return { code: 2, lines: [`Field 'participants' holds '${notAnId.slice(0, 40)}', which is not a member ID; it must be member IDs joined by commas.`] };
   const lines: string[] = [];
   let pass = true;
   const say = (ok: boolean, line: string) => {
@@ -66,7 +77,10 @@ export function checkDraw(g: PublishedGiveaway): Verdict {
     say(problems.length === 0, `round ${i + 1} (drawn ${kept.drawn_at}): ${problems.length ? problems.join('; ') : listed(expected)}`);
   });
   const latest = g.rounds.at(-1)!.winners;
-  say(g.winners === latest.join(','), g.winners === latest.join(',') ? "winners: the latest round's" : `winners: '${g.winners}' is not the latest round's '${latest.join(',')}'`);
+  say(
+    g.winners === latest.join(','),
+    g.winners === latest.join(',') ? "winners: the latest round's" : `winners: '${g.winners}' is not the latest round's '${latest.join(',')}'`,
+  );
   if (!pass) lines.push('A round also fails when a member was deleted for privacy after the end: the record no longer shows every entrant the draw read.');
   return { code: pass ? 0 : 1, lines };
 }
@@ -79,7 +93,8 @@ export function publishedGiveaway(json: unknown): PublishedGiveaway | string {
   const parsed = z.safeParse(Published, value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const what = issue.code === 'invalid_type' ? `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}` : 'holds a value the API never answers';
+  const what =
+    issue.code === 'invalid_type' ? `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}` : 'holds a value the API never answers';
   return `The record is not a giveaway as the API answers it: ${issue.path.length ? `field '${issue.path.join('.')}'` : 'the record'} ${what}.`;
 }
 
@@ -111,8 +126,11 @@ async function readGiveaway(argv: string[], env: NodeJS.ProcessEnv): Promise<Pub
   if (!token) return `Set ${TOKEN_VARIABLE} to the service token or a guild API key of guild ${values.guild}.`;
   const client = createGuildModulesClient({ baseUrl: values.url, token });
   try {
-    const { data, error, response } = await client.GET('/modules/giveaways/entries/{entry_id}', { params: { path: { entry_id: values.giveaway }, query: { guild_id: values.guild } } });
-    if (error || !data) return `The service answered ${response.status}: ${(error as { error?: { message?: string } } | undefined)?.error?.message ?? response.statusText}`;
+    const { data, error, response } = await client.GET('/modules/giveaways/entries/{entry_id}', {
+      params: { path: { entry_id: values.giveaway }, query: { guild_id: values.guild } },
+    });
+    if (error || !data)
+      return `The service answered ${response.status}: ${(error as { error?: { message?: string } } | undefined)?.error?.message ?? response.statusText}`;
     return publishedGiveaway(data);
   } catch (error) {
     return `Cannot reach ${values.url}: ${(error as Error).message}`;

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { endpoint } from '../../shared/http/endpoint.js';
-import { RawBody } from '../../shared/http/envelope.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { RawBody } from '#shared/http/envelope.js';
 
 /** The renderer's script file: beside a deployed bundle (written by the build), else from the installed `redoc` package. */
 export const REDOC_FILE = 'redoc.standalone.js';

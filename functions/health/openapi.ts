@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { endpoint } from '../../shared/http/endpoint.js';
-import { RawBody } from '../../shared/http/envelope.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { RawBody } from '#shared/http/envelope.js';
 import { routes } from '../routes.js';
 
 /**
@@ -14,7 +14,7 @@ let documentText: Promise<string> | undefined;
 async function generate(): Promise<string> {
   const built = fileURLToPath(new URL('./openapi.json', import.meta.url));
   if (existsSync(built)) return readFileSync(built, 'utf8');
-  const { loadOpenApiDocument } = await import('../../shared/openapi/load.js');
+  const { loadOpenApiDocument } = await import('#shared/openapi/load.js');
   return JSON.stringify(await loadOpenApiDocument(routes));
 }
 

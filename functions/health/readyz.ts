@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.js';
-import { tableName } from '../../shared/db/table.js';
-import { databaseFailed } from '../../shared/errors.js';
-import { endpoint } from '../../shared/http/endpoint.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { databaseFailed } from '#shared/errors.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { statusAnswer } from './schemas.js';
 
 /** Ready when one read of the table answers within two seconds. */

@@ -1,7 +1,7 @@
 /** The invite tracker's basics (contract 5, 11 and 12), served by the endpoints of shared/modules/basics/. */
-import { privacyCountEndpoint, privacyDeleteEndpoint } from '../../shared/modules/basics/privacy.js';
-import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '../../shared/modules/basics/settings.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
+import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { countMemberEntries, deleteMemberEntries } from './privacy.js';
 import { DeletedSettingsAnswer, SettingsAnswer, SettingsBody } from './schemas.js';
 import { checkedChanges, removeInvites } from './settings.js';

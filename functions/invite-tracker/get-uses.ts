@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { UsesAnswer, UsesQuery } from './schemas.js';
 import { usesOf } from './tracker.js';
 

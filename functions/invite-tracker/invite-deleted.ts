@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { InviteEventBody, MessageAnswer } from './schemas.js';
 import { inviteDeleted } from './tracker.js';
 

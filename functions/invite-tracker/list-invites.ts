@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { guildQuery } from '../../shared/http/schemas.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { guildQuery } from '#shared/http/schemas.js';
 import { InvitesAnswer } from './schemas.js';
 import { listInviteRecords } from './tracker.js';
 

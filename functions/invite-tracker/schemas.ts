@@ -1,6 +1,18 @@
 /** The invite tracker's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { booleanSetting, channelId, channelSetting, describe, guildQuery, interactionFields, meta, orKeep, owned, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import {
+  booleanSetting,
+  channelId,
+  channelSetting,
+  describe,
+  guildQuery,
+  interactionFields,
+  meta,
+  orKeep,
+  owned,
+  snowflake,
+  snowflakeText as id,
+} from '#shared/http/schemas.js';
 
 const optionalText = (max: number) => orKeep(z.string().check(z.maxLength(max)));
 

@@ -3,8 +3,8 @@
  * are checked against the platform's limits when stored, and the
  * settings-delete operation removes the module's invites and uses.
  */
-import { unprocessable } from '../../shared/errors.js';
-import { templateProblem } from '../../shared/templates/index.js';
+import { unprocessable } from '#shared/errors.js';
+import { templateProblem } from '#shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
 import { deleteModuleItems } from './store.js';
 import { inviteRecord, newestFirst } from './tracker.js';

@@ -14,13 +14,13 @@
  * same increment and there are never more attributions than increments.
  */
 import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { entity, partition } from '../../shared/db/entity.js';
-import { tableName } from '../../shared/db/table.js';
-import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
+import { deleteKeys } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { entity, partition } from '#shared/db/entity.js';
+import { tableName } from '#shared/db/table.js';
+import { deleteGuildItems, guildKey } from '#shared/modules/store.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -93,14 +93,24 @@ const inviterIndex = partition<[guildId: string, inviterId: string]>('INVUSE#');
 const memberIndex = partition<[guildId: string, memberId: string]>('INVUSEM#');
 
 export async function listInvites(guildId: string): Promise<Invite[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': InviteEntity.prefix }, ConsistentRead: true });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': InviteEntity.prefix },
+    ConsistentRead: true,
+  });
   return items.map(InviteEntity.parse);
 }
 
 /** Records an invite the service does not track yet; false when it already does. */
 export function insertInvite(invite: Invite): Promise<boolean> {
   return conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: InviteEntity.item({ guildId: invite.guild_id, code: invite.invite_id }, invite), ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: InviteEntity.item({ guildId: invite.guild_id, code: invite.invite_id }, invite),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
   );
 }
 
@@ -158,7 +168,9 @@ export function claimVanityUse(guildId: string, n: number, first: boolean): Prom
 
 export function setVanityBaseline(guildId: string, uses: number): Promise<boolean> {
   return conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: VanityEntity.item({ guildId }, { current_uses: uses }), ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(
+      new PutCommand({ TableName: tableName(), Item: VanityEntity.item({ guildId }, { current_uses: uses }), ConditionExpression: 'attribute_not_exists(pk)' }),
+    ),
   );
 }
 
@@ -221,7 +233,10 @@ export async function insertUse(use: InviteUse): Promise<void> {
   if (use.inviter_id) Object.assign(item, { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp });
   await db().send(new PutCommand({ TableName: tableName(), Item: item }));
   await db().send(
-    new PutCommand({ TableName: tableName(), Item: MemberLatestEntity.item({ guildId: use.guild_id, memberId: use.member_id }, { use_sk: item.sk, expires_at: item.expires_at }) }),
+    new PutCommand({
+      TableName: tableName(),
+      Item: MemberLatestEntity.item({ guildId: use.guild_id, memberId: use.member_id }, { use_sk: item.sk, expires_at: item.expires_at }),
+    }),
   );
 }
 
@@ -255,24 +270,44 @@ export async function markJoinPosted(use: InviteUse): Promise<void> {
 
 export async function markLeft(use: InviteUse): Promise<void> {
   await conditional(() =>
-    db().send(new UpdateCommand({ TableName: tableName(), Key: UseEntity.key(use), UpdateExpression: 'SET has_left = :t', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':t': true } })),
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: UseEntity.key(use),
+        UpdateExpression: 'SET has_left = :t',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':t': true },
+      }),
+    ),
   );
 }
 
 /** Uses attributed to an inviter (gsi1), newest first. */
 export async function usesByInviter(guildId: string, inviterId: string): Promise<InviteUse[]> {
-  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': inviterIndex(guildId, inviterId) }, ScanIndexForward: false });
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': inviterIndex(guildId, inviterId) },
+    ScanIndexForward: false,
+  });
   return items.map(UseEntity.parse);
 }
 
 /** Uses where the member joined (gsi2). */
 export async function usesOfMember(guildId: string, memberId: string): Promise<InviteUse[]> {
-  const items = await queryAll({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': memberIndex(guildId, memberId) } });
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': memberIndex(guildId, memberId) },
+  });
   return items.map(UseEntity.parse);
 }
 
 export async function deleteUses(uses: InviteUse[]): Promise<void> {
-  await deleteKeys([...uses.map(UseEntity.key), ...[...new Set(uses.map((u) => u.member_id))].map((m) => MemberLatestEntity.key({ guildId: uses[0]!.guild_id, memberId: m }))]);
+  await deleteKeys([
+    ...uses.map(UseEntity.key),
+    ...[...new Set(uses.map((u) => u.member_id))].map((m) => MemberLatestEntity.key({ guildId: uses[0]!.guild_id, memberId: m })),
+  ]);
 }
 
 /**
@@ -287,4 +322,3 @@ export async function deleteModuleItems(guildId: string): Promise<{ invites: Inv
     uses: items.filter(UseEntity.holds).map(UseEntity.parse).reverse(),
   };
 }
-

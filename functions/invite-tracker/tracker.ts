@@ -24,13 +24,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseFailed, notFound } from '../../shared/errors.js';
-import { nextRecordId, recordIdAhead } from '../../shared/db/record-ids.js';
-import { requireEnabled, requireEnabledWhile, requireEnabledWith, requireEnabledWithState } from '../../shared/modules/state.js';
-import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import type { GuildMember, User } from '../../shared/platform/types.js';
-import { type TemplateVariables, memberVariables, renderMessage } from '../../shared/templates/index.js';
-import { guildNamedIfUsed } from '../../shared/templates/members.js';
+import { databaseFailed, notFound } from '#shared/errors.js';
+import { nextRecordId, recordIdAhead } from '#shared/db/record-ids.js';
+import { requireEnabled, requireEnabledWhile, requireEnabledWith, requireEnabledWithState } from '#shared/modules/state.js';
+import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
+import type { GuildMember, User } from '#shared/platform/types.js';
+import { type TemplateVariables, memberVariables, renderMessage } from '#shared/templates/index.js';
+import { guildNamedIfUsed } from '#shared/templates/members.js';
 import {
   type Invite,
   type InviteUse,
@@ -113,10 +113,19 @@ async function vanityOf(guildId: string): Promise<{ code: string; uses: number }
   }
 }
 
-export async function createInvite(guildId: string, input: { channel_id: string; max_uses: number; max_age: number; is_temporary: boolean }, ownerId: string | null) {
+export async function createInvite(
+  guildId: string,
+  input: { channel_id: string; max_uses: number; max_age: number; is_temporary: boolean },
+  ownerId: string | null,
+) {
   const id = recordIdAhead('invite-tracker.invite');
   await requireEnabled(guildId, MODULE);
-  const made = (await platform.createChannelInvite(input.channel_id, { max_age: input.max_age, max_uses: input.max_uses, temporary: input.is_temporary, unique: true })) as PlatformInvite;
+  const made = (await platform.createChannelInvite(input.channel_id, {
+    max_age: input.max_age,
+    max_uses: input.max_uses,
+    temporary: input.is_temporary,
+    unique: true,
+  })) as PlatformInvite;
   const invite = { ...fromPlatform(guildId, await id, made, made.uses ?? 0), owner_id: ownerId ?? made.inviter?.id ?? null, channel_id: input.channel_id };
   await insertInvite(invite);
   return { invite_code: made.code, invite_url: inviteUrl(made.code), invite: inviteRecord(invite) };
@@ -137,7 +146,12 @@ export async function deleteInvite(guildId: string, code: string) {
 
 export async function listInviteRecords(guildId: string) {
   const [, invites] = await requireEnabledWhile(guildId, MODULE, () => listInvites(guildId));
-  return { invites: invites.filter((i) => i._deleted_at === null).sort(newestFirst).map(inviteRecord) };
+  return {
+    invites: invites
+      .filter((i) => i._deleted_at === null)
+      .sort(newestFirst)
+      .map(inviteRecord),
+  };
 }
 
 /** `/events/invite/create`: records an invite made on the platform, with its owner, uses and expiry as the platform lists them. */
@@ -196,7 +210,8 @@ async function attribute(guildId: string): Promise<Attribution> {
     const now = Date.now();
     const deleted = [...recorded.values()].filter((i) => !liveCodes.has(i.invite_id) && i.max_uses === 1 && i.current_uses < 1 && goneOnItsUse(i, now));
     if (deleted.length > 0) {
-      if (await claimInviteUse(guildId, deleted[0]!.invite_id, 1)) return deleted.length === 1 ? { attribution: 'exact', invite: deleted[0]! } : { attribution: 'ambiguous', invite: null };
+      if (await claimInviteUse(guildId, deleted[0]!.invite_id, 1))
+        return deleted.length === 1 ? { attribution: 'exact', invite: deleted[0]! } : { attribution: 'ambiguous', invite: null };
       continue;
     }
     if (vanity) {
@@ -230,7 +245,13 @@ async function inviteCount(guildId: string, inviterId: string, current: InviteUs
  * carries a nonce of its use that the platform enforces: posted again by a
  * retried check, it is not doubled.
  */
-async function postMessage(guildId: string, settings: Record<string, unknown>, which: 'join' | 'leave', use: InviteUse | null, memberOf: () => Promise<User & { nick?: string | null }>): Promise<boolean> {
+async function postMessage(
+  guildId: string,
+  settings: Record<string, unknown>,
+  which: 'join' | 'leave',
+  use: InviteUse | null,
+  memberOf: () => Promise<User & { nick?: string | null }>,
+): Promise<boolean> {
   const channel = settings[`${which}_messages_channel`];
   const content = settings[`${which}_message_content`];
   if (settings[`${which}_messages_enabled`] !== true || typeof channel !== 'string' || typeof content !== 'string') return false;
@@ -299,7 +320,13 @@ async function sameJoinElsewhere(guildId: string, memberId: string, read: Record
 }
 
 /** {@link recordJoin} under this check's claim: a failure before the use is recorded gives the claim back (a failed request changes nothing). */
-async function recordJoinOrRelease(guildId: string, memberId: string, settings: Record<string, unknown>, id: Promise<number>, token: string): Promise<InviteUse> {
+async function recordJoinOrRelease(
+  guildId: string,
+  memberId: string,
+  settings: Record<string, unknown>,
+  id: Promise<number>,
+  token: string,
+): Promise<InviteUse> {
   try {
     return await recordJoin(guildId, memberId, settings, id);
   } catch (error) {
@@ -320,7 +347,9 @@ export async function checkJoin(guildId: string, memberId: string) {
     const token = randomUUID();
     const claimed = !underWay && (await claimJoin(guildId, memberId, pointer, token));
     postsHere = claimed;
-    join = claimed ? { use: await recordJoinOrRelease(guildId, memberId, settings, id, token), posted: false } : await sameJoinElsewhere(guildId, memberId, pointer);
+    join = claimed
+      ? { use: await recordJoinOrRelease(guildId, memberId, settings, id, token), posted: false }
+      : await sameJoinElsewhere(guildId, memberId, pointer);
   }
   const use = join.use;
   let posted = join.posted;
@@ -333,15 +362,25 @@ export async function checkJoin(guildId: string, memberId: string) {
   }
   const by = use.inviter_id ? `, invited by ${use.inviter_id}` : '';
   const through = use.invite_id ? ` through invite ${use.invite_id}` : '';
-  return { message: `Member ${memberId} joined: ${use.attribution}${through}${by}${use.counted ? '' : ' (their own invite: not counted)'}.${posted ? ' The join message was posted.' : ''}` };
+  return {
+    message: `Member ${memberId} joined: ${use.attribution}${through}${by}${use.counted ? '' : ' (their own invite: not counted)'}.${posted ? ' The join message was posted.' : ''}`,
+  };
 }
 
 /** `/events/leave/check-invite` (acting member: who left). */
 export async function checkLeave(guildId: string, memberId: string) {
   const [state, use] = await requireEnabledWhile(guildId, MODULE, () => latestUseOf(guildId, memberId));
   if (use) await markLeft(use);
-  const posted = await postMessage(guildId, state.settings ?? {}, 'leave', use ? { ...use, has_left: true } : null, async () => (await platform.getUser(memberId)) as User);
-  return { message: `Member ${memberId} left${use ? `; their join through ${use.invite_id ?? use.attribution} is marked as left` : '; no join of theirs is recorded'}.${posted ? ' The leave message was posted.' : ''}` };
+  const posted = await postMessage(
+    guildId,
+    state.settings ?? {},
+    'leave',
+    use ? { ...use, has_left: true } : null,
+    async () => (await platform.getUser(memberId)) as User,
+  );
+  return {
+    message: `Member ${memberId} left${use ? `; their join through ${use.invite_id ?? use.attribution} is marked as left` : '; no join of theirs is recorded'}.${posted ? ' The leave message was posted.' : ''}`,
+  };
 }
 
 /** `GET /stats/uses`: the counted uses attributed to an inviter, newest first. */
@@ -349,4 +388,3 @@ export async function usesOf(guildId: string, inviterId: string) {
   const [, uses] = await requireEnabledWhile(guildId, MODULE, () => usesByInviter(guildId, inviterId));
   return { stats_uses: uses.filter((u) => u.counted) };
 }
-

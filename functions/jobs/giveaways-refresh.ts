@@ -1,5 +1,5 @@
 import { GiveawayJobs, REFRESH_DELAY_MS, parseDueKey, showGiveaway } from '../giveaways/lifecycle.js';
-import { scheduledJob } from '../../shared/scheduler/index.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Shows a giveaway's entrant count on its message: one edit however many enters and leaves came in. */
 export const { handler, produce } = scheduledJob(
@@ -7,5 +7,6 @@ export const { handler, produce } = scheduledJob(
   async ({ key }) => {
     const due = parseDueKey(key);
     if (due) await showGiveaway(due.guildId, due.entryId);
-  }, { minSpacingMs: REFRESH_DELAY_MS },
+  },
+  { minSpacingMs: REFRESH_DELAY_MS },
 );

@@ -1,6 +1,6 @@
 import { closeDuePoll } from '../polls/lifecycle.js';
 import { PollJobs, parseDueKey } from '../polls/keys.js';
-import { scheduledJob } from '../../shared/scheduler/index.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Closes each poll at its end time: results on its message, `delete_at` set. */
 export const { handler, produce } = scheduledJob(PollJobs.close, async ({ key }) => {

@@ -1,6 +1,6 @@
 import { deleteDuePoll } from '../polls/lifecycle.js';
 import { PollJobs, parseDueKey } from '../polls/keys.js';
-import { scheduledJob } from '../../shared/scheduler/index.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Deletes each closed poll's data at `delete_at` (and its message when the settings say so). */
 export const { handler, produce } = scheduledJob(PollJobs.delete, async ({ key }) => {

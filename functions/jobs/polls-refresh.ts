@@ -1,7 +1,7 @@
 import { REFRESH_DELAY_MS } from '../polls/lifecycle.js';
 import { syncPollMessage } from '../polls/message.js';
 import { PollJobs, parseDueKey } from '../polls/keys.js';
-import { scheduledJob } from '../../shared/scheduler/index.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**
  * Re-renders a poll's message after votes: one run per poll however many

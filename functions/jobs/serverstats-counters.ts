@@ -1,6 +1,6 @@
 import { refreshGuild } from '../serverstats/counters.js';
 import { REFRESH_JOB } from '../serverstats/counters.js';
-import { scheduledJob } from '../../shared/scheduler/index.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**
  * Refreshes one guild's counters (key: the guild ID), every

@@ -1,5 +1,5 @@
 import { pollSource, polledSource, POLL_JOB } from '../socials/polling.js';
-import { scheduledJob } from '../../shared/scheduler/index.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Polls one forum, rss or video source (named by the work's payload) once per interval, backing off while it fails. */
 export const { handler, produce } = scheduledJob(POLL_JOB, async ({ key, payload }) => {

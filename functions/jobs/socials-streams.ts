@@ -1,5 +1,5 @@
 import { pollStreams, STREAM_JOB } from '../socials/polling.js';
-import { scheduledJob } from '../../shared/scheduler/index.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Polls one shard of the watched stream accounts (key `shard:<n>`) once per interval, 100 accounts a request. */
 export const { handler, produce } = scheduledJob(STREAM_JOB, async ({ key }) => {

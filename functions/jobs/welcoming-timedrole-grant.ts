@@ -1,6 +1,6 @@
 import { grantDue } from '../welcoming/grants.js';
 import { WelcomingJobs, parseGrantDueKey } from '../welcoming/keys.js';
-import { scheduledJob } from '../../shared/scheduler/index.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Grants a timed role to a member at join time + add_after, once (see functions/welcoming/grants.ts). */
 export const { handler, produce } = scheduledJob(WelcomingJobs.grant, async ({ key }) => {

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { HomeAnswer } from './schemas.js';
 
 /** Module home: no input, names the module route (also serves `/handler` homes). */

@@ -1,14 +1,42 @@
-import type { Access, Method, Route } from '../../shared/http/route.js';
-import type { ModuleName } from '../../shared/modules/names.js';
+import type { Access, Method, Route } from '#shared/http/route.js';
+import type { ModuleName } from '#shared/modules/names.js';
 
 /** The four state routes every module has: home, status, enable, disable (contract 5). */
 export function moduleStateRoutes(module: ModuleName): Route[] {
   const base = `/modules/${module}`;
   return [
-    { id: `${module}.home`, method: 'GET', path: `${base}/`, access: 'public', file: 'functions/module-state/home.ts', summary: `Home of the ${module} module` },
-    { id: `${module}.status`, method: 'GET', path: `${base}/status`, access: 'client', file: 'functions/module-state/status.ts', summary: `Whether ${module} is enabled for a guild` },
-    { id: `${module}.enable`, method: 'POST', path: `${base}/enable`, access: 'client', file: 'functions/module-state/enable.ts', summary: `Enable ${module} for a guild` },
-    { id: `${module}.disable`, method: 'POST', path: `${base}/disable`, access: 'client', file: 'functions/module-state/disable.ts', summary: `Disable ${module} for a guild` },
+    {
+      id: `${module}.home`,
+      method: 'GET',
+      path: `${base}/`,
+      access: 'public',
+      file: 'functions/module-state/home.ts',
+      summary: `Home of the ${module} module`,
+    },
+    {
+      id: `${module}.status`,
+      method: 'GET',
+      path: `${base}/status`,
+      access: 'client',
+      file: 'functions/module-state/status.ts',
+      summary: `Whether ${module} is enabled for a guild`,
+    },
+    {
+      id: `${module}.enable`,
+      method: 'POST',
+      path: `${base}/enable`,
+      access: 'client',
+      file: 'functions/module-state/enable.ts',
+      summary: `Enable ${module} for a guild`,
+    },
+    {
+      id: `${module}.disable`,
+      method: 'POST',
+      path: `${base}/disable`,
+      access: 'client',
+      file: 'functions/module-state/disable.ts',
+      summary: `Disable ${module} for a guild`,
+    },
   ];
 }
 
@@ -50,7 +78,9 @@ export function moduleBasicsRoutes(module: ModuleName, declared: ModuleBasics): 
     if (given === undefined) return [];
     const { summary, operation = BASICS[basic].operation, path = BASICS[basic].path } = typeof given === 'string' ? { summary: given } : given;
     const { method, access } = BASICS[basic];
-    return [{ id: `${module}.${operation}`, method, path: `/modules/${module}${path}`, access, file: `functions/${module}/basics.ts`, handler: basic, summary }];
+    return [
+      { id: `${module}.${operation}`, method, path: `/modules/${module}${path}`, access, file: `functions/${module}/basics.ts`, handler: basic, summary },
+    ];
   };
   return {
     settings: [...route('getSettings'), ...route('updateSettings'), ...route('deleteSettings')],

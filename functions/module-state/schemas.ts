@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { messageAnswer, meta, recordId, snowflakeOut } from '../../shared/http/schemas.js';
+import { messageAnswer, meta, recordId, snowflakeOut } from '#shared/http/schemas.js';
 
 /** Home: names the module route. */
 export const HomeAnswer = messageAnswer;

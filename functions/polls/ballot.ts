@@ -10,7 +10,12 @@ import { emojiIdentity } from './rules.js';
 export type VoteAction = 'add' | 'remove';
 
 /** The member's votes after the action, or the reason it is refused (422). */
-export function nextVotes(poll: Pick<Poll, 'is_multi_select' | 'max_votes_per_answer'>, current: MemberVotes, action: VoteAction, answer: Pick<PollAnswer, 'answer_id' | 'answer_text'>): MemberVotes | { problem: string } {
+export function nextVotes(
+  poll: Pick<Poll, 'is_multi_select' | 'max_votes_per_answer'>,
+  current: MemberVotes,
+  action: VoteAction,
+  answer: Pick<PollAnswer, 'answer_id' | 'answer_text'>,
+): MemberVotes | { problem: string } {
   const key = String(answer.answer_id);
   const have = current[key] ?? 0;
   if (action === 'remove') {

@@ -1,6 +1,6 @@
 /** The polls basics (contract 5, 6 and 12), served by the endpoints of shared/modules/basics/. */
-import { privacyCountEndpoint, privacyDeleteEndpoint } from '../../shared/modules/basics/privacy.js';
-import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '../../shared/modules/basics/settings.js';
+import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
+import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
 import { countMemberEntries, deleteMemberEntries } from './privacy.js';
 import { DeletedSettingsAnswer, PollSettingsAnswer, SettingsBody } from './schemas.js';
 import { removePolls } from './settings.js';

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf } from '../../shared/platform/interaction.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf } from '#shared/platform/interaction.js';
 import { closePollByOwner } from './polls.js';
 import { OwnerActionBody, PollAnswer, PollPath } from './schemas.js';
 

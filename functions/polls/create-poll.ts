@@ -1,6 +1,6 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf } from '../../shared/platform/interaction.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf } from '#shared/platform/interaction.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { createPoll } from './polls.js';
 import { CreatePollBody, PollAnswer } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { deletePollOfMessage } from './polls.js';
 import { MaybePollAnswer, MessageDeletedBody } from './schemas.js';
 

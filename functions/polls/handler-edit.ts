@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { editPollDirectly } from './polls.js';
 import { HandlerEditBody, PollAnswer } from './schemas.js';
 

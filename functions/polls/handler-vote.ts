@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { HandlerVoteBody, VoteAnswer } from './schemas.js';
 import { vote, voteRecord } from './voting.js';
 
@@ -6,7 +6,7 @@ import { vote, voteRecord } from './voting.js';
 export const handler = endpoint({ body: HandlerVoteBody, actor: 'required', response: VoteAnswer }, async ({ body, actor }) => {
   const outcome = await vote({
     guildId: body.guild_id,
-    memberId: actor!,
+    memberId: actor,
     action: body.action,
     pollId: body.poll_id,
     channelId: null,
@@ -15,5 +15,5 @@ export const handler = endpoint({ body: HandlerVoteBody, actor: 'required', resp
     emojiName: null,
     emojiId: null,
   });
-  return { vote: voteRecord(outcome, actor!, body.action) };
+  return { vote: voteRecord(outcome, actor, body.action) };
 });

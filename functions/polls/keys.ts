@@ -12,8 +12,8 @@
  * - Due work (close, delete, message refresh) in the shared scheduler, keyed
  *   `<guild>#<poll_id>`.
  */
-import { entity, partition } from '../../shared/db/entity.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { entity, partition } from '#shared/db/entity.js';
+import { guildKey } from '#shared/modules/store.js';
 import type { AnswerTypeValue, MemberVotes, Poll, PollAnswer, PollStatus, PollTypeValue, Voter } from './model.js';
 
 const nullable = <T>(value: unknown, of: (value: unknown) => T): T | null => (value === null || value === undefined ? null : of(value));

@@ -5,11 +5,11 @@
  * work in the shared scheduler; closing and deleting check the poll's state
  * first, so running twice acts once.
  */
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { type ModuleStateItem, readModuleState } from '../../shared/modules/store.js';
-import { MODULE_CATALOGUE } from '../../shared/modules/catalogue.js';
-import { isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { type DueItem, cancel, cancelAll, scheduler } from '../../shared/scheduler/index.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { type ModuleStateItem, readModuleState } from '#shared/modules/store.js';
+import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
+import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
+import { type DueItem, cancel, cancelAll, scheduler } from '#shared/scheduler/index.js';
 import { PollJobs, dueKeyOf } from './keys.js';
 import { type Synced, syncPollMessage } from './message.js';
 import { type Poll, type PollNow, PollType } from './model.js';
@@ -53,7 +53,11 @@ export function requestRefresh(guildId: string, pollId: string, seen?: DueItem |
 /** Forgets the poll's timers and pending refresh, except the job currently running (it completes itself). */
 export async function cancelPollWork(guildId: string, pollId: string, except?: string): Promise<void> {
   const key = dueKeyOf(guildId, pollId);
-  await cancelAll(Object.values(PollJobs).filter((job) => job !== except).map((job) => ({ job, key })));
+  await cancelAll(
+    Object.values(PollJobs)
+      .filter((job) => job !== except)
+      .map((job) => ({ job, key })),
+  );
 }
 
 export type CloseTrigger = 'request' | 'timer';
@@ -105,10 +109,7 @@ export async function closePoll(poll: Poll, trigger: CloseTrigger, settings?: Po
  * `tolerateRefusal`, so is a platform that refuses, e.g. a member's message
  * the bot may not delete). Answers the poll as it was, or null.
  */
-export async function removePoll(
-  poll: Poll,
-  options: { deleteMessage: boolean; tolerateRefusal?: boolean; runningJob?: string },
-): Promise<Poll | null> {
+export async function removePoll(poll: Poll, options: { deleteMessage: boolean; tolerateRefusal?: boolean; runningJob?: string }): Promise<Poll | null> {
   if (options.deleteMessage && poll.message_id) {
     try {
       await platform.deleteMessage(poll.channel_id, poll.message_id);
@@ -142,4 +143,3 @@ export async function deleteDuePoll(guildId: string, pollId: string): Promise<vo
   const settings = await pollSettings(guildId);
   await removePoll(poll, { deleteMessage: deletesMessage(poll, settings), tolerateRefusal: true, runningJob: PollJobs.delete });
 }
-

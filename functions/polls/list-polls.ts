@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { listPollRecords } from './polls.js';
 import { ListPollsQuery, PollsPage } from './schemas.js';
 

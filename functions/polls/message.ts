@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PlatformCode, isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
+import { PlatformCode, isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { type Poll, PollType, type Tally, tallyOf } from './model.js';
 import { renderHash, renderPollMessage } from './render.js';
 import { listVoters, releaseRenderLease, takeRenderLease } from './store.js';

@@ -4,20 +4,31 @@
  * delete, and the bot's scheduling interface over the same store
  * (`handler/*`). Endpoints validate; these decide.
  */
-import type { Caller } from '../../shared/auth/caller.js';
-import { paginate } from '../../shared/db/pagination.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { mintId } from '../../shared/ids.js';
-import { checkedWhile, requireEnabled, requireEnabledWhile, requireEnabledWithState } from '../../shared/modules/state.js';
-import { platform } from '../../shared/platform/client.js';
-import { cancel } from '../../shared/scheduler/index.js';
-import { type Interaction, tellMember } from '../../shared/platform/interaction.js';
-import { requireOwner } from '../../shared/auth/owner.js';
+import type { Caller } from '#shared/auth/caller.js';
+import { paginate } from '#shared/db/pagination.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { mintId } from '#shared/ids.js';
+import { checkedWhile, requireEnabled, requireEnabledWhile, requireEnabledWithState } from '#shared/modules/state.js';
+import { platform } from '#shared/platform/client.js';
+import { cancel } from '#shared/scheduler/index.js';
+import { type Interaction, tellMember } from '#shared/platform/interaction.js';
+import { requireOwner } from '#shared/auth/owner.js';
 import { PollEntity, PollJobs, dueKeyOf } from './keys.js';
 import { type PollSettings, closePoll, removePoll, scheduleClose, scheduleDelete, settingsOf } from './lifecycle.js';
 import { type Synced, syncPollMessage } from './message.js';
-import { AnswerType, type AnswerTypeValue, type Poll, type PollAnswer, type PollNow, PollType, type PollTypeValue, type Tally, pollRecord, tallyOf } from './model.js';
+import {
+  AnswerType,
+  type AnswerTypeValue,
+  type Poll,
+  type PollAnswer,
+  type PollNow,
+  PollType,
+  type PollTypeValue,
+  type Tally,
+  pollRecord,
+  tallyOf,
+} from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
 import { findPollByMessage, getPoll, insertPoll, listPolls, listVoters, pollOf, updatePoll } from './store.js';
@@ -54,7 +65,14 @@ async function requireEnabledPollWithSettings(guildId: string, pollId: string): 
 const requireEnabledPoll = async (guildId: string, pollId: string): Promise<Poll> => (await requireEnabledPollWithSettings(guildId, pollId)).poll;
 
 const answersOf = (answers: readonly AnswerInput[]): PollAnswer[] =>
-  answers.map((a, i) => ({ answer_id: i + 1, answer_text: a.answer_text, label: a.label, description: a.description, emoji_name: a.emoji_name, emoji_id: a.emoji_id }));
+  answers.map((a, i) => ({
+    answer_id: i + 1,
+    answer_text: a.answer_text,
+    label: a.label,
+    description: a.description,
+    emoji_name: a.emoji_name,
+    emoji_id: a.emoji_id,
+  }));
 
 export interface CreatePollInput {
   guild_id: string;
@@ -153,7 +171,10 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
 
 export async function getPollRecord(guildId: string, pollId: string): Promise<Record<string, unknown>> {
   // The voters are read beside the module state and the poll, not after them.
-  const [poll, voters] = await checkedWhile(() => requireEnabledPoll(guildId, pollId), () => listVoters(guildId, pollId));
+  const [poll, voters] = await checkedWhile(
+    () => requireEnabledPoll(guildId, pollId),
+    () => listVoters(guildId, pollId),
+  );
   return pollRecord(poll, tallyOf(poll, voters));
 }
 

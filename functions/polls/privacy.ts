@@ -10,7 +10,11 @@ import { clearOwner, deleteVoter, listPolls, votersOfMember } from './store.js';
 
 export async function countMemberEntries(guildId: string, memberId: string) {
   const polls = await listPolls(guildId);
-  const votes = await votersOfMember(guildId, polls.map((p) => p.poll_id), memberId);
+  const votes = await votersOfMember(
+    guildId,
+    polls.map((p) => p.poll_id),
+    memberId,
+  );
   const voteCount = [...votes.values()].reduce((sum, voter) => sum + votesIn(voter.votes), 0);
   const owned = polls.filter((p) => p.poll_owner_id === memberId).length;
   return voteCount + owned;
@@ -18,7 +22,11 @@ export async function countMemberEntries(guildId: string, memberId: string) {
 
 export async function deleteMemberEntries(guildId: string, memberId: string) {
   const polls = await listPolls(guildId);
-  const votes = await votersOfMember(guildId, polls.map((p) => p.poll_id), memberId);
+  const votes = await votersOfMember(
+    guildId,
+    polls.map((p) => p.poll_id),
+    memberId,
+  );
   let removedVotes = 0;
   for (const poll of polls) {
     const voter = votes.get(poll.poll_id);

@@ -15,8 +15,8 @@ import {
   type MessageCreate,
   type PartialEmoji,
   type StringSelect,
-} from '../../shared/platform/types.js';
-import { MESSAGE_LIMITS, fitLimits } from '../../shared/templates/limits.js';
+} from '#shared/platform/types.js';
+import { MESSAGE_LIMITS, fitLimits } from '#shared/templates/limits.js';
 import { AnswerType, type Poll, type PollAnswer, type Tally } from './model.js';
 
 export const BUTTON_LABEL_MAX = 80;

@@ -22,7 +22,14 @@ export const NATIVE = { questionMax: 300, answersMax: 10, answerTextMax: 55, min
  * from 1 second (short polls) to 365 days, and answer and description
  * lengths, are this service's choice: everything must still fit one embed.
  */
-export const SERVICE = { questionMax: 256, answersMax: 25, emojiAnswersMax: 20, answerTextMax: 100, descriptionMax: 1000, maxDurationMs: 365 * DAY_MS } as const;
+export const SERVICE = {
+  questionMax: 256,
+  answersMax: 25,
+  emojiAnswersMax: 20,
+  answerTextMax: 100,
+  descriptionMax: 1000,
+  maxDurationMs: 365 * DAY_MS,
+} as const;
 /** A member's votes on one answer (service polls). */
 export const MAX_VOTES_PER_ANSWER = 100;
 /** Poll IDs given by the bot (`handler/create`) must be usable in a path. */
@@ -59,7 +66,8 @@ const CUSTOM_EMOJI_NAME = /^[A-Za-z0-9_]{2,32}$/;
 /** Why an answer's emoji cannot be used, or null. */
 export function emojiProblem(field: string, name: string | null, id: string | null): string | null {
   if (name === null) return id === null ? null : `Field '${field}.emoji_name' must be the custom emoji's name when emoji_id is set.`;
-  if (id !== null) return CUSTOM_EMOJI_NAME.test(name) ? null : `Field '${field}.emoji_name' must be the custom emoji's name (2 to 32 letters, digits or underscores).`;
+  if (id !== null)
+    return CUSTOM_EMOJI_NAME.test(name) ? null : `Field '${field}.emoji_name' must be the custom emoji's name (2 to 32 letters, digits or underscores).`;
   return EMOJI_PARTS.test(name) && EMOJI_CORE.test(name)
     ? null
     : `Field '${field}.emoji_name' must be one unicode emoji when emoji_id is null (for a custom emoji send its name and emoji_id).`;
@@ -109,14 +117,20 @@ export function answersProblem(pollType: number, answerType: number | null, answ
       if (labelOf(answer).length > OPTION_TEXT_MAX) {
         return `Field '${field}.label' must be at most ${OPTION_TEXT_MAX} characters (a dropdown option; without a label the answer_text is shown and must fit).`;
       }
-      if (answer.description && answer.description.length > OPTION_TEXT_MAX) return `Field '${field}.description' must be at most ${OPTION_TEXT_MAX} characters.`;
+      if (answer.description && answer.description.length > OPTION_TEXT_MAX)
+        return `Field '${field}.description' must be at most ${OPTION_TEXT_MAX} characters.`;
     }
   }
   return null;
 }
 
 /** What a service poll's settings must be. */
-export function serviceFieldsProblem(fields: { poll_answer_type: number | null | undefined; is_anonymous: boolean | null | undefined; max_votes_per_answer: number | null | undefined; description: string | null | undefined }): string | null {
+export function serviceFieldsProblem(fields: {
+  poll_answer_type: number | null | undefined;
+  is_anonymous: boolean | null | undefined;
+  max_votes_per_answer: number | null | undefined;
+  description: string | null | undefined;
+}): string | null {
   if (fields.poll_answer_type == null || ![AnswerType.Emoji, AnswerType.Buttons, AnswerType.Dropdown].includes(fields.poll_answer_type as 1 | 2 | 3)) {
     return "Field 'poll_answer_type' must be 1 (emoji reactions), 2 (buttons) or 3 (dropdown) for a service poll (poll_type 2).";
   }

@@ -5,7 +5,26 @@
  * absence; fields ignored for native polls may be left out for them.
  */
 import * as z from 'zod/mini';
-import { brokenRule, channelId, codedInt, codedMeta, describe, guildQuery, interactionFields, interactionProblem, meta, nullableMessageIn, nullableSnowflake, orNull, pageFields, pagination, recordId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import {
+  brokenRule,
+  channelId,
+  codedInt,
+  codedMeta,
+  describe,
+  guildQuery,
+  interactionFields,
+  interactionProblem,
+  meta,
+  nullableMessageIn,
+  nullableSnowflake,
+  orNull,
+  pageFields,
+  pagination,
+  recordId,
+  snowflake,
+  snowflakeOut,
+  timestamp,
+} from '#shared/http/schemas.js';
 import { ANSWER_TYPE_MEANINGS, POLL_TYPE_MEANINGS, PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,
@@ -24,7 +43,6 @@ const nullableString = orNull(z.string());
 const nullableInt = orNull(z.int());
 const nullableBool = orNull(z.boolean());
 /** The shared `nullableSnowflake` insists on the key being present; "may be None" also allows leaving it out. */
-
 
 export const AnswerInputSchema = z.object({
   answer_text: z.string(),
@@ -47,7 +65,10 @@ const pollFields = {
   poll_type: codedInt(POLL_TYPE_MEANINGS),
   message_id: nullableMessageIn('channel_id'),
   // The values are listed only where poll_type is 2 (below): native polls ignore the field.
-  poll_answer_type: meta(nullableInt, { description: `Service polls (poll_type 2), required there; ignored for native polls. ${codedMeta(ANSWER_TYPE_MEANINGS).description}`, 'x-enumDescriptions': ANSWER_TYPE_MEANINGS }),
+  poll_answer_type: meta(nullableInt, {
+    description: `Service polls (poll_type 2), required there; ignored for native polls. ${codedMeta(ANSWER_TYPE_MEANINGS).description}`,
+    'x-enumDescriptions': ANSWER_TYPE_MEANINGS,
+  }),
   question: z.string(),
   description: nullableString,
   answers: z.array(AnswerInputSchema),
@@ -110,7 +131,8 @@ export const CreatePollBody = meta(
   z.object({ ...pollFields, poll_owner_id: snowflake, poll_duration: pollDuration, ...interactionFields }).check(
     z.superRefine((body, ctx) => {
       if (brokenRule(ctx, pollTypeProblem(body.poll_type))) return;
-      if (body.message_id !== null && brokenRule(ctx, "Field 'message_id' must be null when creating a poll: the service posts the poll message itself.")) return;
+      if (body.message_id !== null && brokenRule(ctx, "Field 'message_id' must be null when creating a poll: the service posts the poll message itself."))
+        return;
       if (brokenRule(ctx, durationProblem(body.poll_duration, body.poll_type))) return;
       if (brokenRule(ctx, interactionProblem(body.application_id, body.token))) return;
       pollRules(body, ctx);

@@ -5,20 +5,15 @@
  * votes under their voter item's `version`, the message render under a lease
  * on the poll item.
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys, getNamed } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { isConditionFailed } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, guildKey, moduleStateKey } from '../../shared/modules/store.js';
-import type { DueItem } from '../../shared/scheduler/index.js';
-import { type Item, type Key } from '../../shared/db/entity.js';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys, getKeys, getNamed } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { isConditionFailed } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
+import type { DueItem } from '#shared/scheduler/index.js';
+import type { Item, Key } from '#shared/db/entity.js';
 import { PollEntity, PollMessageEntity, VoterEntity, votersPartition } from './keys.js';
 import type { MemberVotes, Poll, Voter } from './model.js';
 
@@ -56,7 +51,12 @@ export async function getVoteContext(
   memberId: string,
   refreshKey: Key,
 ): Promise<{ state: ModuleStateItem | null; poll: Poll | null; voter: Voter | null; refresh: DueItem | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, 'polls'), poll: PollEntity.key({ guildId, pollId }), voter: VoterEntity.key({ guildId, pollId, memberId }), refresh: refreshKey });
+  const found = await getNamed({
+    state: moduleStateKey(guildId, 'polls'),
+    poll: PollEntity.key({ guildId, pollId }),
+    voter: VoterEntity.key({ guildId, pollId, memberId }),
+    refresh: refreshKey,
+  });
   return {
     state: found.state as ModuleStateItem | null,
     poll: pollOf(found.poll),
@@ -94,9 +94,7 @@ export async function listPolls(guildId: string): Promise<Poll[]> {
 export async function insertPoll(poll: Poll): Promise<boolean> {
   if (poll.message_id && !(await claimMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id))) return false;
   const item = PollEntity.item({ guildId: poll.guild_id, pollId: poll.poll_id }, poll);
-  const done = await conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
-  );
+  const done = await conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
   if (done === null && poll.message_id) await releaseMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id);
   return done !== null;
 }
@@ -212,7 +210,12 @@ export async function takeRenderLease(guildId: string, pollId: string, leaseId: 
 }
 
 /** Gives the render lease back, recording what the message now shows; answers the poll as it is then (null: the lease was lost). */
-export async function releaseRenderLease(guildId: string, pollId: string, leaseId: string, changes: { rendered_hash?: string | null; edited_with_results?: boolean }): Promise<Poll | null> {
+export async function releaseRenderLease(
+  guildId: string,
+  pollId: string,
+  leaseId: string,
+  changes: { rendered_hash?: string | null; edited_with_results?: boolean },
+): Promise<Poll | null> {
   const sets: string[] = [];
   const values: Item = { ':id': leaseId };
   if (changes.rendered_hash !== undefined) {
@@ -271,19 +274,26 @@ export async function writeVoter(guildId: string, pollId: string, memberId: stri
   const condition =
     expectedVersion === null
       ? { ConditionExpression: 'attribute_not_exists(pk)' }
-      : { ConditionExpression: '#version = :expected', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expectedVersion } };
+      : {
+          ConditionExpression: '#version = :expected',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':expected': expectedVersion },
+        };
   if (Object.keys(votes).length === 0) {
     if (expectedVersion === null) return true;
     return (await conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key, ...condition })))) !== null;
   }
-  const item = VoterEntity.item({ guildId, pollId, memberId }, {
-    guild_id: guildId,
-    poll_id: pollId,
-    member_id: memberId,
-    votes,
-    version: (expectedVersion ?? 0) + 1,
-    updated_at: new Date().toISOString(),
-  });
+  const item = VoterEntity.item(
+    { guildId, pollId, memberId },
+    {
+      guild_id: guildId,
+      poll_id: pollId,
+      member_id: memberId,
+      votes,
+      version: (expectedVersion ?? 0) + 1,
+      updated_at: new Date().toISOString(),
+    },
+  );
   return (await conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ...condition })))) !== null;
 }
 

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { answerFailures, interactionOf, tellMember } from '../../shared/platform/interaction.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { answerFailures, interactionOf, tellMember } from '#shared/platform/interaction.js';
 import { VoteAnswer, VoteBody } from './schemas.js';
 import { describeVote, vote, voteRecord } from './voting.js';
 
@@ -9,7 +9,7 @@ export const handler = endpoint(
   async ({ body, actor }) => {
     const outcome = await vote({
       guildId: body.guild_id,
-      memberId: actor!,
+      memberId: actor,
       action: body.action,
       pollId: body.poll_id,
       channelId: body.channel_id,
@@ -19,6 +19,6 @@ export const handler = endpoint(
       emojiId: body.emoji_id,
     });
     await tellMember(interactionOf(body), describeVote(outcome, body.action));
-    return { vote: voteRecord(outcome, actor!, body.action) };
+    return { vote: voteRecord(outcome, actor, body.action) };
   },
 );

@@ -8,11 +8,11 @@
  * follows through a coalesced refresh.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
-import { assertEnabled, requireEnabled, requireEnabledWith } from '../../shared/modules/state.js';
-import { platform } from '../../shared/platform/client.js';
-import { dueItemKey } from '../../shared/scheduler/keys.js';
-import { type DueItem, runWillFollow } from '../../shared/scheduler/index.js';
+import { databaseFailed, notFound, unprocessable } from '#shared/errors.js';
+import { assertEnabled, requireEnabled, requireEnabledWith } from '#shared/modules/state.js';
+import { platform } from '#shared/platform/client.js';
+import { dueItemKey } from '#shared/scheduler/keys.js';
+import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
 import { PollJobs, PollMessageEntity, dueKeyOf } from './keys.js';
 import { requestRefresh } from './lifecycle.js';
@@ -61,7 +61,11 @@ async function resolvePoll(input: VoteInput): Promise<Resolved> {
   }
   if (input.channelId && input.messageId) {
     // The module state with the message's pointer, then the poll it names.
-    const pointer = await requireEnabledWith(input.guildId, 'polls', PollMessageEntity.key({ guildId: input.guildId, channelId: input.channelId, messageId: input.messageId }));
+    const pointer = await requireEnabledWith(
+      input.guildId,
+      'polls',
+      PollMessageEntity.key({ guildId: input.guildId, channelId: input.channelId, messageId: input.messageId }),
+    );
     poll = pointer ? await getPoll(input.guildId, PollMessageEntity.parse(pointer)) : null;
   } else {
     await requireEnabled(input.guildId, 'polls');
@@ -71,10 +75,17 @@ async function resolvePoll(input: VoteInput): Promise<Resolved> {
 }
 
 /** Applies the action to the member's voter item until its conditional write wins; `known` is the item as read with the poll. */
-async function applyVote(poll: Poll, memberId: string, action: VoteAction, answer: PollAnswer, known: Voter | null | undefined): Promise<{ before: MemberVotes; after: MemberVotes }> {
+async function applyVote(
+  poll: Poll,
+  memberId: string,
+  action: VoteAction,
+  answer: PollAnswer,
+  known: Voter | null | undefined,
+): Promise<{ before: MemberVotes; after: MemberVotes }> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     // Most adds are a member's first vote on a poll: without the item at hand, try that without a read, read on a lost race.
-    const voter = attempt === 0 && known !== undefined ? known : attempt === 0 && action === 'add' ? null : await getVoter(poll.guild_id, poll.poll_id, memberId);
+    const voter =
+      attempt === 0 && known !== undefined ? known : attempt === 0 && action === 'add' ? null : await getVoter(poll.guild_id, poll.poll_id, memberId);
     const before = voter?.votes ?? {};
     const after = nextVotes(poll, before, action, answer);
     if ('problem' in after) throw unprocessable(after.problem as string);
@@ -89,9 +100,7 @@ async function dropLeftReactions(poll: Poll, memberId: string, before: MemberVot
   if (poll.poll_type !== PollType.Service || poll.poll_answer_type !== AnswerType.Emoji || !poll.message_id) return;
   const left = poll.answers.filter((a) => before[String(a.answer_id)] && !after[String(a.answer_id)] && a.emoji_name);
   await Promise.all(
-    left.map((a) =>
-      platform.deleteUserReaction(poll.channel_id, poll.message_id!, { name: a.emoji_name!, id: a.emoji_id }, memberId).catch(() => undefined),
-    ),
+    left.map((a) => platform.deleteUserReaction(poll.channel_id, poll.message_id!, { name: a.emoji_name!, id: a.emoji_id }, memberId).catch(() => undefined)),
   );
 }
 

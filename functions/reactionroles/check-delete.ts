@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { checkDelete } from './cleanup.js';
 import { CheckDeleteBody, RemovedAnswer } from './schemas.js';
 

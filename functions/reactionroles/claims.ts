@@ -124,5 +124,10 @@ export function transition(rules: Rules, entries: Entry[], heldIds: string[], tr
 
 /** Drops one entry from what a member holds (the entry is being deleted). */
 export function dropEntry(entries: Entry[], heldIds: string[], entryId: string): Transition {
-  return diff(entries, heldIds, heldIds.filter((id) => id !== entryId), 'not_held');
+  return diff(
+    entries,
+    heldIds,
+    heldIds.filter((id) => id !== entryId),
+    'not_held',
+  );
 }

@@ -2,10 +2,9 @@
  * Removing the module's data: panels whose message or channel is gone, all
  * of a guild's data (module delete), and a member's references (privacy).
  */
-import { requireEnabledWhile, requireEnabledWith } from '../../shared/modules/state.js';
+import { requireEnabledWhile, requireEnabledWith } from '#shared/modules/state.js';
 import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
 import { deleteAll, findChannelPanels, getPanel, listMemberClaims, listModuleItems, listPanelClaims, MessageEntity } from './store.js';
-
 
 function removed(panels: Panel[]) {
   const sorted = [...panels].sort(newestFirst);

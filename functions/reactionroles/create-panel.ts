@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { createPanel } from './panels.js';
 import { CreatePanelBody, PanelAnswer } from './schemas.js';
 

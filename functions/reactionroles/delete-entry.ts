@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { guildBody } from '../../shared/http/schemas.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { guildBody } from '#shared/http/schemas.js';
 import { deleteEntry } from './entries.js';
 import { EntryAnswer, EntryPath } from './schemas.js';
 

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { editEntry } from './entries.js';
 import { EditEntryBody, EntryAnswer, EntryPath } from './schemas.js';
 

@@ -3,9 +3,9 @@
  * the panel item first (where the rules across entries hold), then shown on
  * the platform, and undone when the platform refuses.
  */
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { mintId } from '../../shared/ids.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { mintId } from '#shared/ids.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
 import { dropEntry } from './claims.js';
 import { type Claim, type Entry, type Panel, entryRecord, entryRecords } from './model.js';
 import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js';
@@ -65,14 +65,22 @@ export async function addEntry(guildId: string, panelId: string, input: AddEntry
     text: input.text ?? null,
     description: input.description ?? null,
   };
-  const { before, after } = await updatePanel(guildId, panelId, (panel) => {
-    const max = MAX_ENTRIES[panel.panel_type];
-    if (panel.entries.length >= max) throw unprocessable(`A ${panel.panel_type} panel holds at most ${max} entries; panel '${panelId}' is full.`);
-    const same = panel.entries.find((e) => entryEmojiKey(e) === entryEmojiKey(entry));
-    if (same) throw unprocessable(`Field 'emoji_name': entry '${same.entry_id}' of panel '${panelId}' already uses this emoji; each emoji can be used once per panel.`);
-    checkText(panel, entry);
-    return { ...panel, entries: [...panel.entries, entry] };
-  }, read);
+  const { before, after } = await updatePanel(
+    guildId,
+    panelId,
+    (panel) => {
+      const max = MAX_ENTRIES[panel.panel_type];
+      if (panel.entries.length >= max) throw unprocessable(`A ${panel.panel_type} panel holds at most ${max} entries; panel '${panelId}' is full.`);
+      const same = panel.entries.find((e) => entryEmojiKey(e) === entryEmojiKey(entry));
+      if (same)
+        throw unprocessable(
+          `Field 'emoji_name': entry '${same.entry_id}' of panel '${panelId}' already uses this emoji; each emoji can be used once per panel.`,
+        );
+      checkText(panel, entry);
+      return { ...panel, entries: [...panel.entries, entry] };
+    },
+    read,
+  );
   await publishChange(before, after, (current) => ({ ...current, entries: current.entries.filter((e) => e.entry_id !== entry.entry_id) }));
   return { entry: entryRecord(after, entry) };
 }
@@ -85,11 +93,16 @@ export async function editEntry(guildId: string, panelId: string, entryId: strin
   const read = await loadEnabledPanel(guildId, panelId);
   const fields = { role_ids: input.role_ids, text: input.text ?? null, description: input.description ?? null };
   let old: Entry | undefined;
-  const { before, after } = await updatePanel(guildId, panelId, (panel) => {
-    old = findEntry(panel, entryId);
-    checkText(panel, fields);
-    return { ...panel, entries: panel.entries.map((e) => (e.entry_id === entryId ? { ...e, ...fields } : e)) };
-  }, read);
+  const { before, after } = await updatePanel(
+    guildId,
+    panelId,
+    (panel) => {
+      old = findEntry(panel, entryId);
+      checkText(panel, fields);
+      return { ...panel, entries: panel.entries.map((e) => (e.entry_id === entryId ? { ...e, ...fields } : e)) };
+    },
+    read,
+  );
   const previous = old!;
   await publishChange(before, after, (current) => ({
     ...current,
@@ -131,10 +144,15 @@ export async function deleteEntry(guildId: string, panelId: string, entryId: str
 
   let change: { before: Panel; after: Panel };
   try {
-    change = await updatePanel(guildId, panelId, (current) => {
-      findEntry(current, entryId);
-      return { ...current, entries: current.entries.filter((e) => e.entry_id !== entryId) };
-    }, panel);
+    change = await updatePanel(
+      guildId,
+      panelId,
+      (current) => {
+        findEntry(current, entryId);
+        return { ...current, entries: current.entries.filter((e) => e.entry_id !== entryId) };
+      },
+      panel,
+    );
     const index = panel.entries.indexOf(entry);
     await publishChange(change.before, change.after, (current) => ({
       ...current,
@@ -160,7 +178,7 @@ async function forgetEntry(panel: Panel, entryId: string, takeRolesFrom: Set<str
     let claim: Claim | null = listed;
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       if (attempt > 0) claim = await getClaim(panel.guild_id, panel.panel_id, listed.member_id);
-      if (!claim || !claim.entry_ids.includes(entryId)) break;
+      if (!claim?.entry_ids.includes(entryId)) break;
       const t = dropEntry(panel.entries, claim.entry_ids, entryId);
       const memberId = listed.member_id;
       if (takeRolesFrom && !takeRolesFrom.has(memberId)) {

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { guildQuery } from '../../shared/http/schemas.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { guildQuery } from '#shared/http/schemas.js';
 import { getEntry } from './entries.js';
 import { EntryAnswer, EntryPath } from './schemas.js';
 

@@ -5,9 +5,9 @@
  * interaction the member is told what changed.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { AppError, databaseFailed, notFound, unprocessable } from '../../shared/errors.js';
-import { requireEnabledWith } from '../../shared/modules/state.js';
-import { tellMember } from '../../shared/platform/interaction.js';
+import { AppError, databaseFailed, notFound, unprocessable } from '#shared/errors.js';
+import { requireEnabledWith } from '#shared/modules/state.js';
+import { tellMember } from '#shared/platform/interaction.js';
 import { type Transition, type Trigger, rolesOf, transition } from './claims.js';
 import { type Claim, type Entry, MODULE, type Panel } from './model.js';
 import { removeMemberReaction } from './panel-message.js';
@@ -124,7 +124,9 @@ async function alignRoles(panel: Panel, memberId: string, roles: Set<string>): P
     try {
       await changeRoles(panel.guild_id, memberId, add, remove);
     } catch (error) {
-      console.warn(JSON.stringify({ level: 'warn', msg: 'could not align roles with a claim', panel_id: panel.panel_id, member_id: memberId, error: String(error) }));
+      console.warn(
+        JSON.stringify({ level: 'warn', msg: 'could not align roles with a claim', panel_id: panel.panel_id, member_id: memberId, error: String(error) }),
+      );
       return;
     }
     // No claim: nothing to rewrite; a read shows whether one appeared meanwhile.
@@ -178,8 +180,7 @@ async function handle(guildId: string, memberId: string, input: CheckInput) {
 }
 
 /** Answers the member of a component interaction; best effort (the claim is already settled). */
-const answerMember = (input: CheckInput, text: string) =>
-  tellMember({ applicationId: input.application_id!, token: input.interaction_id_token! }, text);
+const answerMember = (input: CheckInput, text: string) => tellMember({ applicationId: input.application_id!, token: input.interaction_id_token! }, text);
 
 /**
  * Handles one interaction of `memberId` with a panel. A component

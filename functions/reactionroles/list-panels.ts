@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { listPanels } from './panels.js';
 import { ListPanelsQuery, PanelsPage } from './schemas.js';
 

@@ -4,8 +4,8 @@
  * taking the panel off it. Every call here is idempotent, so a step can be
  * repeated or reversed.
  */
-import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import type { Message } from '../../shared/platform/types.js';
+import { isPlatformNotFound, platform } from '#shared/platform/client.js';
+import type { Message } from '#shared/platform/types.js';
 import type { Entry, Panel } from './model.js';
 import { renderMessage } from './render.js';
 import { entryEmojiKey } from './rules.js';
@@ -16,7 +16,9 @@ const NO_PINGS = { parse: [] as never[] };
 const emojiOf = (entry: Entry) => ({ name: entry.emoji_name, id: entry.emoji_id });
 
 /** Posts a new service-created panel message. */
-export function postPanelMessage(panel: Pick<Panel, 'channel_id' | 'panel_type' | 'limit_roles_to_one' | 'entries' | 'message_is_embed'> & { message_content: string }): Promise<Message> {
+export function postPanelMessage(
+  panel: Pick<Panel, 'channel_id' | 'panel_type' | 'limit_roles_to_one' | 'entries' | 'message_is_embed'> & { message_content: string },
+): Promise<Message> {
   return platform.createMessage(panel.channel_id, { ...renderMessage(panel), allowed_mentions: NO_PINGS });
 }
 
@@ -82,7 +84,15 @@ export async function discardMessage(message: Pick<Message, 'channel_id' | 'id'>
   try {
     await platform.deleteMessage(message.channel_id, message.id);
   } catch (error) {
-    console.error(JSON.stringify({ level: 'error', msg: 'could not delete an orphaned panel message', channel_id: message.channel_id, message_id: message.id, error: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        msg: 'could not delete an orphaned panel message',
+        channel_id: message.channel_id,
+        message_id: message.id,
+        error: String(error),
+      }),
+    );
   }
 }
 
@@ -91,6 +101,8 @@ export async function removeMemberReaction(panel: Panel, emoji: { name: string; 
   try {
     await platform.deleteUserReaction(panel.channel_id, panel.message_id, emoji, memberId);
   } catch (error) {
-    console.warn(JSON.stringify({ level: 'warn', msg: "could not remove a member's reaction", panel_id: panel.panel_id, member_id: memberId, error: String(error) }));
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: "could not remove a member's reaction", panel_id: panel.panel_id, member_id: memberId, error: String(error) }),
+    );
   }
 }

@@ -3,8 +3,8 @@
  * showing a committed change on the platform, undoing it when the platform
  * refuses so that a failed request leaves nothing behind.
  */
-import { databaseFailed, notFound } from '../../shared/errors.js';
-import { requireEnabledRecord } from '../../shared/modules/state.js';
+import { databaseFailed, notFound } from '#shared/errors.js';
+import { requireEnabledRecord } from '#shared/modules/state.js';
 import { MODULE, type Panel } from './model.js';
 import { syncPanelMessage } from './panel-message.js';
 import { PanelEntity, getPanel, replacePanel } from './store.js';

@@ -2,17 +2,16 @@
  * Panel use cases: list, create (post a message or register one), get,
  * edit, delete.
  */
-import { paginate } from '../../shared/db/pagination.js';
-import { unprocessable } from '../../shared/errors.js';
-import { mintId } from '../../shared/ids.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
+import { paginate } from '#shared/db/pagination.js';
+import { unprocessable } from '#shared/errors.js';
+import { mintId } from '#shared/ids.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { requireEnabled, requireEnabledWhile } from '#shared/modules/state.js';
 import { MODULE, type Panel, type PanelSettings, type PanelType, entryRecords, newestFirst, panelRecord } from './model.js';
 import { discardMessage, findMessage, postPanelMessage, removePanelMessage } from './panel-message.js';
 import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js';
 import { entriesProblem } from './rules.js';
 import { deleteAll, deletePanel as deletePanelItem, insertPanel, listPanelClaims, listPanels as listPanelItems } from './store.js';
-
 
 /** The settings of a create or edit request; the emoji-only ones are null on other types. */
 interface SettingsInput {
@@ -129,7 +128,9 @@ function checkEdit(panel: Panel, input: EditPanelInput): void {
       throw unprocessable(`Field 'panel_type' must be "emoji": panel '${panel.panel_id}' is a registered message, which can only carry reactions.`);
     }
     if (input.message_content != null) {
-      throw unprocessable(`Field 'message_content' must be null: the message of panel '${panel.panel_id}' was not written by the service, so its text cannot be changed.`);
+      throw unprocessable(
+        `Field 'message_content' must be null: the message of panel '${panel.panel_id}' was not written by the service, so its text cannot be changed.`,
+      );
     }
   } else if (input.message_content == null) {
     throw unprocessable(`Field 'message_content' is required: panel '${panel.panel_id}' shows a message the service wrote.`);

@@ -3,15 +3,7 @@
  * buttons or dropdown built from the entries, and the sentence a member
  * reads after clicking. Pure.
  */
-import {
-  type ActionRow,
-  type Button,
-  ButtonStyle,
-  ComponentType,
-  type Embed,
-  type PartialEmoji,
-  type SelectOption,
-} from '../../shared/platform/types.js';
+import { type ActionRow, type Button, ButtonStyle, ComponentType, type Embed, type PartialEmoji, type SelectOption } from '#shared/platform/types.js';
 import type { Transition } from './claims.js';
 import type { Entry, Panel } from './model.js';
 import { parseEmbed } from './rules.js';
@@ -80,9 +72,11 @@ export function renderComponents(panel: Pick<Panel, 'panel_type' | 'limit_roles_
  * components. Used both to post it and to edit it (edits replace all three
  * parts, so a switch between plain text and embed leaves nothing behind).
  */
-export function renderMessage(
-  panel: Pick<Panel, 'panel_type' | 'limit_roles_to_one' | 'entries' | 'message_is_embed'> & { message_content: string },
-): { content: string; embeds: Embed[]; components: ActionRow[] } {
+export function renderMessage(panel: Pick<Panel, 'panel_type' | 'limit_roles_to_one' | 'entries' | 'message_is_embed'> & { message_content: string }): {
+  content: string;
+  embeds: Embed[];
+  components: ActionRow[];
+} {
   const components = renderComponents(panel);
   if (!panel.message_is_embed) return { content: panel.message_content, embeds: [], components };
   const parsed = parseEmbed(panel.message_content);
@@ -107,6 +101,7 @@ export function describeTransition(t: Pick<Transition, 'rolesToAdd' | 'rolesToRe
   const parts: string[] = [];
   if (t.rolesToAdd.length) parts.push(`You received ${list(t.rolesToAdd)}.`);
   if (t.rolesToRemove.length) parts.push(`You no longer have ${list(t.rolesToRemove)}.`);
-  if (!parts.length) parts.push(t.claimed.length ? 'Your choice was saved; you already had its roles.' : 'Your choice was removed; you keep roles other choices give you.');
+  if (!parts.length)
+    parts.push(t.claimed.length ? 'Your choice was saved; you already had its roles.' : 'Your choice was removed; you keep roles other choices give you.');
   return parts.join(' ');
 }

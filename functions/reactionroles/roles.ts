@@ -3,8 +3,8 @@
  * the platform refuses one role, the changes already made are reversed and
  * the refusal answers as a 502 naming the role.
  */
-import { AppError, platformFailed } from '../../shared/errors.js';
-import { platform } from '../../shared/platform/client.js';
+import { AppError, platformFailed } from '#shared/errors.js';
+import { platform } from '#shared/platform/client.js';
 
 interface Change {
   roleId: string;
@@ -26,7 +26,16 @@ async function reverse(guildId: string, memberId: string, done: Change[]): Promi
     try {
       await apply(guildId, memberId, { roleId: change.roleId, grant: !change.grant });
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', msg: 'could not reverse a role change', guild_id: guildId, member_id: memberId, role_id: change.roleId, error: String(error) }));
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          msg: 'could not reverse a role change',
+          guild_id: guildId,
+          member_id: memberId,
+          role_id: change.roleId,
+          error: String(error),
+        }),
+      );
     }
   }
 }

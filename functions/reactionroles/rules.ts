@@ -3,8 +3,8 @@
  * several entries (contract 3.6 and 7). Pure: each check answers the reason
  * of the first broken rule, or null.
  */
-import type { Embed } from '../../shared/platform/types.js';
-import { type LimitBreak, MESSAGE_LIMITS, fitLimits } from '../../shared/templates/limits.js';
+import type { Embed } from '#shared/platform/types.js';
+import { type LimitBreak, MESSAGE_LIMITS, fitLimits } from '#shared/templates/limits.js';
 import type { Entry, PanelType } from './model.js';
 
 /** Most entries a panel of each type can show: reactions per message, components per message. */
@@ -39,7 +39,7 @@ export function emojiProblem(name: string, id: string | null): string | null {
   }
   return EMOJI_PARTS.test(name) && EMOJI_CORE.test(name)
     ? null
-    : "must be one unicode emoji when emoji_id is null (for a custom emoji, send its name and emoji_id)";
+    : 'must be one unicode emoji when emoji_id is null (for a custom emoji, send its name and emoji_id)';
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -76,7 +76,8 @@ export function parseEmbed(content: string): { embed: Embed } | { problem: strin
     const text = (parent as Record<string, unknown>)[path[path.length - 1]!];
     if (text !== undefined && typeof text !== 'string') return { problem: `must hold an embed whose '${path.join('.')}' is a string` };
   }
-  if (typeof value.url === 'string' && value.url.length > MAX_EMBED_URL) return { problem: `must hold an embed whose 'url' is at most ${MAX_EMBED_URL} characters` };
+  if (typeof value.url === 'string' && value.url.length > MAX_EMBED_URL)
+    return { problem: `must hold an embed whose 'url' is at most ${MAX_EMBED_URL} characters` };
   if (value.fields !== undefined) {
     if (!Array.isArray(value.fields)) return { problem: "must hold an embed whose 'fields' is an array of at most 25 fields" };
     for (const [i, field] of value.fields.entries()) {

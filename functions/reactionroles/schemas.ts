@@ -5,7 +5,20 @@
  * field they concern.
  */
 import * as z from 'zod/mini';
-import { channelId, meta, nullableMessageIn, nullableSnowflake, pageFields, pagination, recordId, requiredWhen, roleId, snowflake, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import {
+  channelId,
+  meta,
+  nullableMessageIn,
+  nullableSnowflake,
+  pageFields,
+  pagination,
+  recordId,
+  requiredWhen,
+  roleId,
+  snowflake,
+  snowflakeOut,
+  timestamp,
+} from '#shared/http/schemas.js';
 import { PANEL_TYPES } from './model.js';
 import { MAX_ENTRY_ROLES, MAX_OPTION_TEXT, contentProblem, emojiProblem } from './rules.js';
 

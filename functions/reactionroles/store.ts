@@ -19,14 +19,14 @@
  * token so a deleted and re-created claim never matches an old read).
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getNamed } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional, isConditionFailed } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { type Item, type Key, entity, partition } from '../../shared/db/entity.js';
-import { tableName } from '../../shared/db/table.js';
-import { mintId } from '../../shared/ids.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { deleteKeys, getNamed } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional, isConditionFailed } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { type Item, entity, partition } from '#shared/db/entity.js';
+import { tableName } from '#shared/db/table.js';
+import { mintId } from '#shared/ids.js';
+import { guildKey } from '#shared/modules/store.js';
 import type { Claim, Entry, Panel, PanelType } from './model.js';
 
 const GSI = 'gsi1';
@@ -94,7 +94,9 @@ function panelItem(panel: Panel): Item {
 }
 
 async function put(item: Item, condition: string, values?: Item): Promise<boolean> {
-  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values })));
+  return conditional(() =>
+    db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values })),
+  );
 }
 
 // ---- panels ---------------------------------------------------------------
@@ -207,11 +209,17 @@ export async function writeClaim(guildId: string, panelId: string, memberId: str
   if (entryIds.length === 0) {
     if (!read) return true;
     return conditional(() =>
-      db().send(new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': read.version } })),
+      db().send(
+        new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': read.version } }),
+      ),
     );
   }
   const claim: Claim = { guild_id: guildId, panel_id: panelId, member_id: memberId, entry_ids: entryIds, version: mintId() };
-  const item = { ...ClaimEntity.item({ guildId, panelId, memberId }, claim), gsi1pk: memberIndexKey(guildId, memberId), gsi1sk: `${ClaimEntity.prefix}${panelId}` };
+  const item = {
+    ...ClaimEntity.item({ guildId, panelId, memberId }, claim),
+    gsi1pk: memberIndexKey(guildId, memberId),
+    gsi1sk: `${ClaimEntity.prefix}${panelId}`,
+  };
   return read ? put(item, 'version = :v', { ':v': read.version }) : put(item, 'attribute_not_exists(pk)');
 }
 
@@ -256,7 +264,10 @@ export function deleteAll(
   claims: Pick<Claim, 'guild_id' | 'panel_id' | 'member_id'>[],
 ): Promise<void> {
   return deleteKeys([
-    ...panels.flatMap((p) => [PanelEntity.key({ guildId: p.guild_id, panelId: p.panel_id }), MessageEntity.key({ guildId: p.guild_id, channelId: p.channel_id, messageId: p.message_id })]),
+    ...panels.flatMap((p) => [
+      PanelEntity.key({ guildId: p.guild_id, panelId: p.panel_id }),
+      MessageEntity.key({ guildId: p.guild_id, channelId: p.channel_id, messageId: p.message_id }),
+    ]),
     ...claims.map((c) => ClaimEntity.key({ guildId: c.guild_id, panelId: c.panel_id, memberId: c.member_id })),
   ]);
 }

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { checkDeletedChannel } from './counters.js';
 import { ChannelBody, MessageAnswer } from './schemas.js';
 

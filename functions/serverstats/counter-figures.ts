@@ -3,7 +3,7 @@
  * platform with as few calls as the counters need, and the channel name a
  * counter's format makes of them.
  */
-import { platform } from '../../shared/platform/client.js';
+import { platform } from '#shared/platform/client.js';
 import { CounterType, DEFAULT_FORMATS } from './counter-rules.js';
 import { queryStats, recordOfItem } from './store.js';
 

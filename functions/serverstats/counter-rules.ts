@@ -55,11 +55,13 @@ export function counterProblem(input: CreateCounterInput): string | null {
   if (type === CounterType.OnlineWithRole) {
     return "Field 'counter_type' 3 (online members with a role) is not offered: no platform REST call gives presence by role. Use 2 (online) or 7 (members with a role).";
   }
-  if (!DEFAULT_FORMATS[type]) return "Field 'counter_type' must be one of 1 (statuses), 2 (online), 4 (offline), 5 (do not disturb), 6 (members), 7 (members with a role), 8 (boosts), 9 (channels), 10 (roles).";
+  if (!DEFAULT_FORMATS[type])
+    return "Field 'counter_type' must be one of 1 (statuses), 2 (online), 4 (offline), 5 (do not disturb), 6 (members), 7 (members with a role), 8 (boosts), 9 (channels), 10 (roles).";
   if (type === CounterType.MembersWithRole && input.new_role_id === null) return "Field 'new_role_id' is required for counter_type 7 (members with a role).";
-  if (type !== CounterType.MembersWithRole && input.new_role_id !== null) return `Field 'new_role_id' is only for counter_type 7; leave it out for counter_type ${type}.`;
+  if (type !== CounterType.MembersWithRole && input.new_role_id !== null)
+    return `Field 'new_role_id' is only for counter_type 7; leave it out for counter_type ${type}.`;
   if (type === CounterType.Statuses && input.new_goal !== null) return "Field 'new_goal' is not for counter_type 1 (statuses), which shows three figures.";
-  if (input.new_format && type === CounterType.Statuses && /<value>/.test(input.new_format)) return "Field 'new_format' of a statuses counter takes <online>, <offline> and <dnd>, not <value>.";
+  if (input.new_format && type === CounterType.Statuses && /<value>/.test(input.new_format))
+    return "Field 'new_format' of a statuses counter takes <online>, <offline> and <dnd>, not <value>.";
   return null;
 }
-

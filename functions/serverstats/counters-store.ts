@@ -6,13 +6,13 @@
  * counters, so listing them is one consistent query of that prefix.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.js';
-import { conditional, isConditionFailed } from '../../shared/db/errors.js';
-import { keyOf } from '../../shared/db/batch.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { type Key, entity } from '../../shared/db/entity.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { db } from '#shared/db/client.js';
+import { conditional, isConditionFailed } from '#shared/db/errors.js';
+import { keyOf } from '#shared/db/batch.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { type Key, entity } from '#shared/db/entity.js';
+import { guildKey } from '#shared/modules/store.js';
 
 export interface Counter {
   id: number;
@@ -55,7 +55,11 @@ export function counterRecord(counter: Counter) {
 
 /** The guild's items whose sort key starts with `prefix`, read consistently. */
 const guildItems = (guildId: string, prefix: string) =>
-  queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix }, ConsistentRead: true });
+  queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+    ConsistentRead: true,
+  });
 
 /** Counter items as counters, newest first. */
 const newestFirst = (items: Record<string, NativeAttributeValue>[]) => items.map(CounterEntity.parse).sort((a, b) => b.id - a.id);

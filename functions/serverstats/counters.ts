@@ -7,15 +7,15 @@
  * allows and the 429's `retry_after` has passed (`_rename_after`): never
  * dropped, never retried in a loop.
  */
-import { clockNow } from '../../shared/clock.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { unprocessable } from '../../shared/errors.js';
-import { mintId } from '../../shared/ids.js';
-import { assertEnabled, requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
-import { readModuleState, type ModuleStateItem } from '../../shared/modules/store.js';
-import { updateSettings } from '../../shared/modules/settings.js';
-import { createPlatformClient, isPlatformError, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { requestLater, scheduler } from '../../shared/scheduler/index.js';
+import { clockNow } from '#shared/clock.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { unprocessable } from '#shared/errors.js';
+import { mintId } from '#shared/ids.js';
+import { assertEnabled, requireEnabled, requireEnabledRecord, requireEnabledWhile } from '#shared/modules/state.js';
+import { readModuleState, type ModuleStateItem } from '#shared/modules/store.js';
+import { updateSettings } from '#shared/modules/settings.js';
+import { createPlatformClient, isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
+import { requestLater, scheduler } from '#shared/scheduler/index.js';
 import { DEFAULT_FORMATS, GuildFigures, MAX_NAME_LENGTH, counterDisplay } from './counter-figures.js';
 import type { CreateCounterInput } from './counter-rules.js';
 import {
@@ -58,7 +58,9 @@ function counterSettings(state: ModuleStateItem): { categoryId: string } {
   const settings = state.settings ?? {};
   const categoryId = settings.counters_category_id;
   if (settings.counters_enabled !== true || typeof categoryId !== 'string') {
-    throw unprocessable('Counters need counters_enabled true and a counters_category_id: set both with PUT /modules/serverstats/settings (counters_category_id "create" makes the category).');
+    throw unprocessable(
+      'Counters need counters_enabled true and a counters_category_id: set both with PUT /modules/serverstats/settings (counters_category_id "create" makes the category).',
+    );
   }
   return { categoryId };
 }
@@ -95,14 +97,21 @@ async function takeSlot(guildId: string): Promise<void> {
 }
 
 async function makeCounter(guildId: string, categoryId: string, input: CreateCounterInput, id: Promise<number>) {
-  const spec = { counter_type: input.counter_type, role_id: input.new_role_id, goal_count: input.new_goal, format: input.new_format || DEFAULT_FORMATS[input.counter_type]! };
+  const spec = {
+    counter_type: input.counter_type,
+    role_id: input.new_role_id,
+    goal_count: input.new_goal,
+    format: input.new_format || DEFAULT_FORMATS[input.counter_type]!,
+  };
   const figures = new GuildFigures(guildId);
   if (spec.role_id !== null && !(await figures.roleNames()).has(spec.role_id)) {
     throw unprocessable(`Field 'new_role_id': guild ${guildId} has no role ${spec.role_id}.`);
   }
   const shown = await counterDisplay(spec, figures);
   if (shown.name.length > MAX_NAME_LENGTH) {
-    throw unprocessable(`Field 'new_format' makes the channel name '${shown.name.slice(0, 40)}…' of ${shown.name.length} characters; at most ${MAX_NAME_LENGTH} are allowed after substitution.`);
+    throw unprocessable(
+      `Field 'new_format' makes the channel name '${shown.name.slice(0, 40)}…' of ${shown.name.length} characters; at most ${MAX_NAME_LENGTH} are allowed after substitution.`,
+    );
   }
   const channel = await platform.createGuildChannel(guildId, {
     name: shown.name,
@@ -138,7 +147,9 @@ async function makeCounter(guildId: string, categoryId: string, input: CreateCou
 
 /** The counter, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadCounter(guildId: string, counterId: string): Promise<Counter> {
-  return CounterEntity.parse(await requireEnabledRecord(guildId, MODULE, CounterEntity.key({ guildId, counterId }), `Guild ${guildId} has no counter ${counterId}.`));
+  return CounterEntity.parse(
+    await requireEnabledRecord(guildId, MODULE, CounterEntity.key({ guildId, counterId }), `Guild ${guildId} has no counter ${counterId}.`),
+  );
 }
 
 export async function getCounterRecord(guildId: string, counterId: string) {
@@ -192,7 +203,10 @@ export async function checkDeletedChannel(guildId: string, channelId: string) {
 
 /** Renames left in a counter's budget at `now`, and when the next one frees up. */
 export function renameBudget(renamesAt: string[], now: number): { left: number; freeAt: number } {
-  const recent = renamesAt.map(Date.parse).filter((t) => now - t < RENAME_WINDOW_MS).sort((a, b) => a - b);
+  const recent = renamesAt
+    .map(Date.parse)
+    .filter((t) => now - t < RENAME_WINDOW_MS)
+    .sort((a, b) => a - b);
   return { left: RENAMES_PER_WINDOW - recent.length, freeAt: recent.length ? recent[0]! + RENAME_WINDOW_MS : now };
 }
 

@@ -6,7 +6,7 @@
  * signed for that guild, family and filter (shared/db/cursor.ts); any other
  * is a 422.
  */
-import { type CursorScope, foreignCursor, issueCursor, positionOf } from '../../shared/db/cursor.js';
+import { type CursorScope, foreignCursor, issueCursor, positionOf } from '#shared/db/cursor.js';
 import { type Item, type StatQuery, recordPlace, startKeyAt } from './store.js';
 
 /** What follows `<family>#` in a record's sort key: its time and its padded id (store.ts). */

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { routeFamily } from '../../shared/http/route-family.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { routeFamily } from '#shared/http/route-family.js';
 import { FAMILIES, type Family, familyRoute } from './families.js';
 import { type FetchInput, fetchStats } from './stats.js';
 import { fetchAnswer, fetchQuery } from './stats-schemas.js';

@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { guildQuery } from '../../shared/http/schemas.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { guildQuery } from '#shared/http/schemas.js';
 import { listCounterRecords } from './counters.js';
 import { CountersAnswer } from './schemas.js';
 

@@ -6,7 +6,7 @@
  * module keeps no names.
  */
 import { starboardEntriesOfAuthor, starboardKeys } from './starboard-store.js';
-import { keyOf } from '../../shared/db/batch.js';
+import { keyOf } from '#shared/db/batch.js';
 import { type Item, type Key, deleteKeys, memberRecordsPage, memberSessionKeys } from './store.js';
 
 /** Every page of the member's records, as keys. */

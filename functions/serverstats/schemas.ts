@@ -3,13 +3,26 @@
  * starboard and privacy routes (statistic families: `stats-schemas.ts`).
  */
 import * as z from 'zod/mini';
-import { booleanSetting, brokenRule, channelId, codedInt, meta, nullableRoleId, nullableSnowflake, orKeep, orNull, owned, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
-import { parseSnowflake } from '../../shared/ids.js';
-import { STATS_TOGGLES } from '../../shared/modules/catalogue.js';
+import {
+  booleanSetting,
+  brokenRule,
+  channelId,
+  codedInt,
+  meta,
+  nullableRoleId,
+  nullableSnowflake,
+  orKeep,
+  orNull,
+  owned,
+  reject,
+  snowflake,
+  snowflakeText as id,
+} from '#shared/http/schemas.js';
+import { parseSnowflake } from '#shared/ids.js';
+import { STATS_TOGGLES } from '#shared/modules/catalogue.js';
 import { COUNTER_TYPE_MEANINGS, counterProblem } from './counter-rules.js';
 
 const counterType = codedInt(COUNTER_TYPE_MEANINGS, 'Type 3 (online members with a role) is not offered: no platform REST call gives presence by role (422).');
-
 
 /**
  * A channel setting of PUT /settings: a snowflake, `"create"` (the service

@@ -7,7 +7,7 @@
  * data never depends on the platform.
  */
 import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
-import { platform } from '../../shared/platform/client.js';
+import { platform } from '#shared/platform/client.js';
 import { counterData, counterRecord } from './counters-store.js';
 import type { SettingsInput } from './schemas.js';
 import { entryRecord, listStarboardEntries, starboardKeys } from './starboard-store.js';

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { DeletedMessageBody, MessageAnswer } from './schemas.js';
 import { checkMessageDeleted } from './starboard.js';
 

@@ -13,13 +13,13 @@
  * member's messages, for privacy only.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional, isConditionFailed } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { type Key, entity, partition } from '../../shared/db/entity.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { deleteKeys } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional, isConditionFailed } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import { type Key, entity, partition } from '#shared/db/entity.js';
+import { guildKey } from '#shared/modules/store.js';
 
 export const ENTRY_LIFETIME_MS = 31 * 24 * 3600 * 1000;
 
@@ -87,12 +87,15 @@ export function liveEntryOf(item: Item | null | undefined, now = Date.now()): St
  */
 export async function claimEntry(entry: StarboardEntry, staleBefore: number): Promise<boolean> {
   const cutoff = new Date(Date.now() - ENTRY_LIFETIME_MS).toISOString();
-  const item = StarboardEntity.item({ guildId: entry.guild_id, messageId: entry.original_message_id }, {
-    gsi1pk: authorPartition(entry.guild_id, entry._author_id),
-    gsi1sk: entry.original_message_id,
-    expires_at: Math.floor((Date.parse(entry.monitoring_start) + ENTRY_LIFETIME_MS) / 1000),
-    ...entry,
-  });
+  const item = StarboardEntity.item(
+    { guildId: entry.guild_id, messageId: entry.original_message_id },
+    {
+      gsi1pk: authorPartition(entry.guild_id, entry._author_id),
+      gsi1sk: entry.original_message_id,
+      expires_at: Math.floor((Date.parse(entry.monitoring_start) + ENTRY_LIFETIME_MS) / 1000),
+      ...entry,
+    },
+  );
   return conditional(() =>
     db().send(
       new PutCommand({
@@ -157,7 +160,8 @@ export async function removeEntry(guildId: string, messageId: string): Promise<S
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: StarboardEntity.key({ guildId, messageId }), ReturnValues: 'ALL_OLD' }));
   if (!out.Attributes) return null;
   const entry = StarboardEntity.parse(out.Attributes);
-  if (entry.starboard_message_id) await db().send(new DeleteCommand({ TableName: tableName(), Key: PostEntity.key({ guildId, postId: entry.starboard_message_id }) }));
+  if (entry.starboard_message_id)
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: PostEntity.key({ guildId, postId: entry.starboard_message_id }) }));
   return entry;
 }
 
@@ -172,7 +176,11 @@ export async function listStarboardEntries(guildId: string): Promise<StarboardEn
 
 /** The entries of a member's messages (gsi1; privacy). */
 export async function starboardEntriesOfAuthor(guildId: string, authorId: string): Promise<StarboardEntry[]> {
-  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': authorPartition(guildId, authorId) } });
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': authorPartition(guildId, authorId) },
+  });
   return items.map(StarboardEntity.parse);
 }
 
@@ -181,7 +189,10 @@ type EntryKeys = Pick<StarboardEntry, 'guild_id' | 'original_message_id' | 'star
 
 /** The items of these entries: each entry and, once posted, its post's pointer. */
 export function starboardKeys(entries: EntryKeys[]): Key[] {
-  return entries.flatMap((e) => [StarboardEntity.key({ guildId: e.guild_id, messageId: e.original_message_id }), ...(e.starboard_message_id ? [PostEntity.key({ guildId: e.guild_id, postId: e.starboard_message_id })] : [])]);
+  return entries.flatMap((e) => [
+    StarboardEntity.key({ guildId: e.guild_id, messageId: e.original_message_id }),
+    ...(e.starboard_message_id ? [PostEntity.key({ guildId: e.guild_id, postId: e.starboard_message_id })] : []),
+  ]);
 }
 
 export function deleteStarboardItems(entries: EntryKeys[]): Promise<void> {

@@ -5,13 +5,13 @@
  * with a condition before posting, so two checks at once make one post.
  */
 import type { APIUser } from 'discord-api-types/v10';
-import { mintId } from '../../shared/ids.js';
-import { nextRecordId } from '../../shared/db/record-ids.js';
-import { requireEnabled, requireEnabledWithState } from '../../shared/modules/state.js';
-import { updateSettings } from '../../shared/modules/settings.js';
-import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import type { Message } from '../../shared/platform/types.js';
-import { fitLimits } from '../../shared/templates/limits.js';
+import { mintId } from '#shared/ids.js';
+import { nextRecordId } from '#shared/db/record-ids.js';
+import { requireEnabled, requireEnabledWithState } from '#shared/modules/state.js';
+import { updateSettings } from '#shared/modules/settings.js';
+import { isPlatformNotFound, platform } from '#shared/platform/client.js';
+import type { Message } from '#shared/platform/types.js';
+import { fitLimits } from '#shared/templates/limits.js';
 import {
   type StarboardEntry,
   claimEntry,
@@ -170,7 +170,9 @@ export async function checkChannelDeleted(guildId: string, channelId: string) {
   await updateSettings(guildId, MODULE, { starboard_enabled: false, starboard_channel_id: null });
   const entries = await listStarboardEntries(guildId);
   await deleteStarboardItems(entries);
-  return { message: `The starboard channel was deleted: the starboard is off and ${entries.length} entr${entries.length === 1 ? 'y was' : 'ies were'} cleared.` };
+  return {
+    message: `The starboard channel was deleted: the starboard is off and ${entries.length} entr${entries.length === 1 ? 'y was' : 'ies were'} cleared.`,
+  };
 }
 
 /** POST /starboard/check/deleted-message: an original deleted takes its post along; a post deleted drops its entry. */
@@ -196,4 +198,3 @@ export async function checkMessageDeleted(guildId: string, messageId: string) {
   }
   return { message: `Message ${messageId} is neither starred nor a starboard post; nothing to do.` };
 }
-

@@ -3,8 +3,8 @@
  * shape in `families.ts`: the recording body, the fetch query, the record.
  */
 import * as z from 'zod/mini';
-import { describe, meta, orNull, queryInt, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
-import { parseSnowflake } from '../../shared/ids.js';
+import { describe, meta, orNull, queryInt, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
+import { parseSnowflake } from '#shared/ids.js';
 import { type Family, type FamilyShape, filtersOf } from './families.js';
 
 const time = describe(z.string(), 'ISO 8601 UTC date-time');
@@ -18,7 +18,10 @@ const queryFilterId = meta(
       if (value === undefined) return null;
       const parsed = parseSnowflake(value);
       if (parsed === null) {
-        return reject(ctx, `must be a snowflake ID (1 to 20 decimal digits within uint64), or left out for no filter; not ${value === '' ? 'empty' : `'${value.slice(0, 40)}'`}`);
+        return reject(
+          ctx,
+          `must be a snowflake ID (1 to 20 decimal digits within uint64), or left out for no filter; not ${value === '' ? 'empty' : `'${value.slice(0, 40)}'`}`,
+        );
       }
       return parsed;
     }),

@@ -4,11 +4,11 @@
  * costs one write: the module state comes from a cache of at most 10 s, and
  * record ids from a block reserved ahead.
  */
-import { nextRecordIdFromBlock, recordIdAhead } from '../../shared/db/record-ids.js';
-import { assertEnabled, checkedWhile } from '../../shared/modules/state.js';
-import { readModuleStateCached } from '../../shared/modules/store.js';
+import { nextRecordIdFromBlock, recordIdAhead } from '#shared/db/record-ids.js';
+import { assertEnabled, checkedWhile } from '#shared/modules/state.js';
+import { readModuleStateCached } from '#shared/modules/store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { type Family, type FamilyShape } from './families.js';
+import type { Family, FamilyShape } from './families.js';
 import {
   type Item,
   type OpenActivity,
@@ -56,7 +56,11 @@ function recordFromBody(shape: FamilyShape, body: Body): { fields: Item; memberI
     case 'total':
       return { fields: { current_members: body.current_members }, memberId: null, channelId: null };
     case 'messages':
-      return { fields: { channel_id: s('channel_id'), message_id: s('message_id'), author_id: s('author_id') }, memberId: s('author_id'), channelId: s('channel_id') };
+      return {
+        fields: { channel_id: s('channel_id'), message_id: s('message_id'), author_id: s('author_id') },
+        memberId: s('author_id'),
+        channelId: s('channel_id'),
+      };
     case 'commands':
       return { fields: { user_id: s('initiator_id'), command: s('command') }, memberId: s('initiator_id'), channelId: null };
     case 'trigger-hit':
@@ -74,7 +78,15 @@ export async function recordStat(family: Family, body: Body): Promise<{ message:
   const { fields, memberId, channelId } = recordFromBody(family.shape, body);
   const time = new Date().toISOString();
   const id = await taking;
-  await putStat({ guildId: body.guild_id, family: family.path, id, time, memberId, channelId, record: { id, guild_id: body.guild_id, ...fields, timestamp: time } });
+  await putStat({
+    guildId: body.guild_id,
+    family: family.path,
+    id,
+    time,
+    memberId,
+    channelId,
+    record: { id, guild_id: body.guild_id, ...fields, timestamp: time },
+  });
   return { message: `Recorded ${family.path} statistic ${id}.` };
 }
 
@@ -96,7 +108,10 @@ export async function recordPresence(family: Family, body: Body & { presence_use
   const guildId = body.guild_id;
   const memberId = body.presence_user_id;
   // The member's open activities are read beside the state (on a cold cache, a request of its own).
-  const [allowed, first] = await checkedWhile(() => recordingAllowed(guildId, family), () => getOpenPresence(guildId, memberId));
+  const [allowed, first] = await checkedWhile(
+    () => recordingAllowed(guildId, family),
+    () => getOpenPresence(guildId, memberId),
+  );
   if (!allowed) return off(family);
   const listed = new Map(body.activities.map((a) => [activityKey(a), a]));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -142,7 +157,15 @@ export async function openVoiceSession(family: Family, body: Body & { channel_id
     if (stale) await endRecord(statKey(guildId, family.path, stale.time, stale.id), 'left_at', time);
     await openVoice(guildId, channelId, memberId, { time, id });
   }
-  await putStat({ guildId, family: family.path, id, time, memberId, channelId, record: { id, guild_id: guildId, channel_id: channelId, user_id: memberId, joined_at: time, left_at: null } });
+  await putStat({
+    guildId,
+    family: family.path,
+    id,
+    time,
+    memberId,
+    channelId,
+    record: { id, guild_id: guildId, channel_id: channelId, user_id: memberId, joined_at: time, left_at: null },
+  });
   return { message: `Opened voice session ${id} of member ${memberId} in channel ${channelId}.` };
 }
 

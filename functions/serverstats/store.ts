@@ -25,11 +25,11 @@
  * never meets a record that has expired but not yet been removed.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, keyOf } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { type Key, entity, partition } from '../../shared/db/entity.js';
-import { tableName } from '../../shared/db/table.js';
+import { deleteKeys, keyOf } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { type Key, entity, partition } from '#shared/db/entity.js';
+import { tableName } from '#shared/db/table.js';
 
 export type Item = Record<string, NativeAttributeValue>;
 export type { Key };
@@ -224,7 +224,10 @@ export async function openVoice(guildId: string, channelId: string, memberId: st
     db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: VoiceEntity.item({ guildId, channelId, memberId }, { member_id: memberId, ...session, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS }),
+        Item: VoiceEntity.item(
+          { guildId, channelId, memberId },
+          { member_id: memberId, ...session, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS },
+        ),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),

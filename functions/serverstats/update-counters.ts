@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { requestRefresh } from './counters.js';
 import { MessageAnswer, UpdateCountersBody } from './schemas.js';
 

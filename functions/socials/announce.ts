@@ -15,10 +15,10 @@
  * failed for now runs again later (those that got the item answer
  * `already`); one channel, or one item, holds back no other.
  */
-import { isPlatformError, nonceFrom, platform } from '../../shared/platform/client.js';
-import { pacer } from '../../shared/platform/pacer.js';
-import type { MessageCreate } from '../../shared/platform/types.js';
-import { scheduler } from '../../shared/scheduler/index.js';
+import { isPlatformError, nonceFrom, platform } from '#shared/platform/client.js';
+import { pacer } from '#shared/platform/pacer.js';
+import type { MessageCreate } from '#shared/platform/types.js';
+import { scheduler } from '#shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { ANNOUNCE_JOB, type AnnounceUnit, type Target, unitWork } from './fan-out.js';
 import { type Kind, normalizeLink } from './kinds.js';
@@ -69,7 +69,9 @@ async function deliver(target: Target, kind: Kind, ident: string, item: SourceIt
       return 'refused';
     }
     // Offered again by the unit's next run (or the next send); the nonce keeps a post that did land from doubling.
-    console.warn(JSON.stringify({ level: 'warn', msg: 'announcement not posted for now', channel, error: error instanceof Error ? error.message : String(error) }));
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: 'announcement not posted for now', channel, error: error instanceof Error ? error.message : String(error) }),
+    );
     await releaseMark(channel, mark);
     if (byLink) await releaseMark(channel, byLink);
     return 'failed';
@@ -91,7 +93,14 @@ export async function deliverTo(targets: Target[], kind: Kind, ident: string, it
       const target = targets[next++]!;
       // One channel's trouble (even a table error) is that channel's: it is offered again, the others go on.
       const outcome = await deliver(target, kind, ident, item).catch((error: unknown) => {
-        console.warn(JSON.stringify({ level: 'warn', msg: 'announcement failed in the table', channel: target.channel_id, error: error instanceof Error ? error.message : String(error) }));
+        console.warn(
+          JSON.stringify({
+            level: 'warn',
+            msg: 'announcement failed in the table',
+            channel: target.channel_id,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        );
         return 'failed' as const;
       });
       result[outcome]++;

@@ -1,6 +1,6 @@
 /** The socials basics (contract 5 and 6), served by the endpoints of shared/modules/basics/. */
-import { privacyCountEndpoint, privacyDeleteEndpoint } from '../../shared/modules/basics/privacy.js';
-import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '../../shared/modules/basics/settings.js';
+import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
+import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
 import { countMemberEntries, deleteMemberEntries } from './privacy.js';
 import { DeletedSettingsAnswer, SettingsAnswer, SettingsBody } from './schemas.js';
 import { removeEntries } from './settings.js';

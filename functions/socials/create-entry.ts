@@ -1,6 +1,6 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { routeFamily } from '../../shared/http/route-family.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { routeFamily } from '#shared/http/route-family.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { createEntry } from './entries.js';
 import { KIND_LIST, KINDS } from './kinds.js';
 import { createBody, entryAnswer } from './schemas.js';
@@ -14,7 +14,11 @@ export const handler = routeFamily(
     build: () =>
       endpoint({ body: createBody(kind), owned: checkOwned, response: entryAnswer(kind) }, ({ body }) => {
         const named = body[KINDS[kind].field] as { ident: string; identifier: string };
-        return createEntry(body.guild_id as string, kind, { ...named, target_channel_id: body.target_channel_id as string, mention_everyone: body.mention_everyone as boolean });
+        return createEntry(body.guild_id as string, kind, {
+          ...named,
+          target_channel_id: body.target_channel_id as string,
+          mention_everyone: body.mention_everyone as boolean,
+        });
       }),
   })),
 );

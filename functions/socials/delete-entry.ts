@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { routeFamily } from '../../shared/http/route-family.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { routeFamily } from '#shared/http/route-family.js';
 import { deleteEntry } from './entries.js';
 import { KIND_LIST, KINDS } from './kinds.js';
 import { deleteBody, deletedAnswer } from './schemas.js';

@@ -5,11 +5,11 @@
  * announced); deleting one deletes that identifier's entries in every
  * channel of the guild, and a source no guild watches stops being polled.
  */
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { notFound, unprocessable } from '../../shared/errors.js';
-import { paginate } from '../../shared/db/pagination.js';
-import { requireEnabled, requireEnabledWhile } from '../../shared/modules/state.js';
-import { cancel, requestLater } from '../../shared/scheduler/index.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { notFound, unprocessable } from '#shared/errors.js';
+import { paginate } from '#shared/db/pagination.js';
+import { requireEnabled, requireEnabledWhile } from '#shared/modules/state.js';
+import { cancel, requestLater } from '#shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind } from './kinds.js';
 import { latestOf, pollIntervalMs, pollJob, recentOf, seenAfter } from './polling.js';
@@ -55,7 +55,9 @@ export function entryRecord(entry: Entry, source: Source | undefined) {
 /** Records of entries, newest first, with their sources read in one batch. */
 export async function entryRecords(entries: Entry[]) {
   const sources = await getSources([...new Map(entries.map((e) => [`${e.kind}:${e.ident}`, { kind: e.kind, ident: e.ident }])).values()]);
-  return [...entries].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id).map((e) => entryRecord(e, sources.get(sourcePartition(e.kind, e.ident))));
+  return [...entries]
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id)
+    .map((e) => entryRecord(e, sources.get(sourcePartition(e.kind, e.ident))));
 }
 
 export async function listKindEntries(guildId: string, kind: Kind, page: number, pageSize: number) {
@@ -123,7 +125,11 @@ export function schedulePolling(kind: Kind, ident: string): Promise<void> {
   return requestLater(job, key, pollIntervalMs(), payload);
 }
 
-export async function createEntry(guildId: string, kind: Kind, input: { ident: string; identifier: string; target_channel_id: string; mention_everyone: boolean }) {
+export async function createEntry(
+  guildId: string,
+  kind: Kind,
+  input: { ident: string; identifier: string; target_channel_id: string; mention_everyone: boolean },
+) {
   const id = recordIdAhead('socials.entry');
   await requireEnabled(guildId, MODULE);
   const field = KINDS[kind].field;
@@ -173,7 +179,11 @@ export async function deleteEntry(guildId: string, kind: Kind, ident: string, id
   if (entries.length === 0) throw notFound(`Guild ${guildId} watches no ${kind} ${identifier}.`);
   const records = await entryRecords(entries);
   await deleteEntries(entries);
-  await deleteWatchers(kind, ident, entries.map((e) => ({ guild_id: e.guild_id, channel_id: e.target_channel_id })));
+  await deleteWatchers(
+    kind,
+    ident,
+    entries.map((e) => ({ guild_id: e.guild_id, channel_id: e.target_channel_id })),
+  );
   await giveEntrySlots(guildId, kind, entries.length);
   await dropUnwatchedSource(kind, ident);
   return { entry: records[0], entries: records };

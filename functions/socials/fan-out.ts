@@ -4,7 +4,7 @@
  * of `socials.announce` units, one item each (announce.ts posts them). Apart
  * from announce.ts so a poll carries no platform client.
  */
-import { scheduler } from '../../shared/scheduler/index.js';
+import { scheduler } from '#shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import type { Kind } from './kinds.js';
 import { activeWatchersOf, identKey, seenKey, type Watcher } from './store.js';
@@ -50,7 +50,10 @@ const STARTS_PER_SECOND = 45 / CHANNELS_PER_UNIT;
  * of the channels and the item, so asking twice makes one unit while it
  * waits.
  */
-export const unitWork = (unit: AnnounceUnit, batch: string, part: number) => ({ key: unitKey(unit, batch, part), payload: { ...unit, batch, part } as unknown as Record<string, unknown> });
+export const unitWork = (unit: AnnounceUnit, batch: string, part: number) => ({
+  key: unitKey(unit, batch, part),
+  payload: { ...unit, batch, part } as unknown as Record<string, unknown>,
+});
 
 /**
  * Hands the new items of a poll (oldest first) to units of work: the
@@ -76,4 +79,3 @@ export async function fanOut(kind: Kind, ident: string, items: SourceItem[]): Pr
   );
   return parts.length;
 }
-

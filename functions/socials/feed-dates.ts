@@ -9,9 +9,39 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 
 /** Named zones of RFC 822 and the North American ones feeds use, in hours east of UTC. */
 const ZONES: Record<string, number> = {
-  ut: 0, utc: 0, gmt: 0, z: 0, wet: 0, bst: 1, cet: 1, cest: 2, eet: 2, eest: 3, jst: 9, aest: 10, aedt: 11, nzst: 12, nzdt: 13,
-  ast: -4, adt: -3, est: -5, edt: -4, cst: -6, cdt: -5, mst: -7, mdt: -6, pst: -8, pdt: -7, akst: -9, akdt: -8, hst: -10,
-  at: -4, et: -5, ct: -6, mt: -7, pt: -8,
+  ut: 0,
+  utc: 0,
+  gmt: 0,
+  z: 0,
+  wet: 0,
+  bst: 1,
+  cet: 1,
+  cest: 2,
+  eet: 2,
+  eest: 3,
+  jst: 9,
+  aest: 10,
+  aedt: 11,
+  nzst: 12,
+  nzdt: 13,
+  ast: -4,
+  adt: -3,
+  est: -5,
+  edt: -4,
+  cst: -6,
+  cdt: -5,
+  mst: -7,
+  mdt: -6,
+  pst: -8,
+  pdt: -7,
+  akst: -9,
+  akdt: -8,
+  hst: -10,
+  at: -4,
+  et: -5,
+  ct: -6,
+  mt: -7,
+  pt: -8,
 };
 
 /**
@@ -97,8 +127,7 @@ export function parseRfc822(value: string): number | null {
  * UTC); also a bare date, `2026-11` and `2026`.
  */
 export function parseIso8601(value: string): number | null {
-  const match =
-    /^(\d{4})(?:-?(\d{2})(?:-?(\d{2})(?:[t ](\d{2}):?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?)?)? ?(z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(value.trim());
+  const match = /^(\d{4})(?:-?(\d{2})(?:-?(\d{2})(?:[t ](\d{2}):?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?)?)? ?(z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(value.trim());
   if (!match) return null;
   const [, year, month, day, hour, minute, second, fraction, zone] = match;
   if (zone && !hour) return null;

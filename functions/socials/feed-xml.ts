@@ -32,7 +32,11 @@ export interface XmlElement {
 export type XmlNode = XmlText | XmlElement;
 
 /** A namespace name as compared here: lower case, without a trailing `/` or `#` (feeds disagree on both). */
-export const nsKey = (uri: string) => uri.trim().toLowerCase().replace(/[/#]+$/, '');
+export const nsKey = (uri: string) =>
+  uri
+    .trim()
+    .toLowerCase()
+    .replace(/[/#]+$/, '');
 
 /** Prefixes feeds use without declaring them, read as what they always mean. */
 const CUSTOMARY_PREFIXES = new Map(
@@ -104,7 +108,14 @@ function build(raw: Ordered[], scope: Map<string, string>, base: string | null):
     const prefix = colon > 0 ? name.slice(0, colon) : '';
     const ns = inner.get(prefix) ?? CUSTOMARY_PREFIXES.get(prefix.toLowerCase()) ?? (prefix ? `${prefix}:` : '');
     const elementBase = attrs['xml:base'] ? resolveUri(attrs['xml:base'].trim(), base) : base;
-    nodes.push({ kind: 'element', ns, name: name.slice(colon + 1).toLowerCase(), attrs, base: elementBase, children: build((value as Ordered[]) ?? [], inner, elementBase) });
+    nodes.push({
+      kind: 'element',
+      ns,
+      name: name.slice(colon + 1).toLowerCase(),
+      attrs,
+      base: elementBase,
+      children: build((value as Ordered[]) ?? [], inner, elementBase),
+    });
   }
   return nodes;
 }
@@ -140,7 +151,5 @@ export function attrOf(el: XmlElement, name: string): string | undefined {
  * escaped instead, for XHTML, whose text is final text.
  */
 export function markupOf(nodes: XmlNode[], escapeText: (text: string) => string = (t) => t): string {
-  return nodes
-    .map((n) => (n.kind === 'text' ? escapeText(n.text) : `<${n.name}>${markupOf(n.children, escapeText)}</${n.name}>`))
-    .join('');
+  return nodes.map((n) => (n.kind === 'text' ? escapeText(n.text) : `<${n.name}>${markupOf(n.children, escapeText)}</${n.name}>`)).join('');
 }

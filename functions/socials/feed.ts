@@ -59,7 +59,13 @@ const NS = {
   xhtml: nsKey('http://www.w3.org/1999/xhtml'),
 };
 /** Namespaces RSS elements come in: none (2.0, 0.9x), RSS 1.0, RSS 0.90, and those some 2.0 feeds declare by mistake. */
-const RSS = new Set(['', 'http://purl.org/rss/1.0', 'http://my.netscape.com/rdf/simple/0.9', 'http://backend.userland.com/rss2', 'http://blogs.law.harvard.edu/tech/rss']);
+const RSS = new Set([
+  '',
+  'http://purl.org/rss/1.0',
+  'http://my.netscape.com/rdf/simple/0.9',
+  'http://backend.userland.com/rss2',
+  'http://blogs.law.harvard.edu/tech/rss',
+]);
 /** Atom's namespaces; a `<feed>` that declares none is read as Atom too. */
 const ATOM = new Set([NS.atom, NS.atom03, '']);
 const ATOM_ONLY = new Set([NS.atom, NS.atom03]);
@@ -75,7 +81,8 @@ function child(el: XmlElement | undefined, spaces: Set<string>, ...names: string
   }
   return undefined;
 }
-const childrenNamed = (el: XmlElement | undefined, spaces: Set<string>, name: string) => (el ? elementsOf(el).filter((k) => k.name === name && spaces.has(k.ns)) : []);
+const childrenNamed = (el: XmlElement | undefined, spaces: Set<string>, name: string) =>
+  el ? elementsOf(el).filter((k) => k.name === name && spaces.has(k.ns)) : [];
 const textIn = (el: XmlElement | undefined) => (el ? textOf(el).trim() : '');
 
 type Format = 'text' | 'html' | 'xhtml';
@@ -149,14 +156,24 @@ function atomAuthors(el: XmlElement | undefined, spaces: Set<string>): string {
 
 /** The link an Atom element points readers to: the first `alternate` link (`rel` absent means alternate) of an HTML type, else the first alternate. */
 function atomLink(el: XmlElement, spaces: Set<string>): string {
-  const alternates = childrenNamed(el, spaces, 'link').filter((l) => (attrOf(l, 'rel') ?? 'alternate').trim().toLowerCase() === 'alternate' && attrOf(l, 'href')?.trim());
+  const alternates = childrenNamed(el, spaces, 'link').filter(
+    (l) => (attrOf(l, 'rel') ?? 'alternate').trim().toLowerCase() === 'alternate' && attrOf(l, 'href')?.trim(),
+  );
   const html = alternates.find((l) => /^(text\/html|application\/xhtml\+xml|html)?$/i.test((attrOf(l, 'type') ?? '').trim())) ?? alternates[0];
   return html ? resolveUri(attrOf(html, 'href')!.trim(), html.base) : '';
 }
 
 function item(fields: { id: string; link: string; title: string; description: string; published: number | null; author: string }): FeedItem {
   const { id, link, title, description, published, author } = fields;
-  return { key: feedItemKey(id, link, title, description), id: id || null, title, description: cut(description, 500) || null, link: link || null, published, author: author || null };
+  return {
+    key: feedItemKey(id, link, title, description),
+    id: id || null,
+    title,
+    description: cut(description, 500) || null,
+    link: link || null,
+    published,
+    author: author || null,
+  };
 }
 
 function rssItem(el: XmlElement, channelAuthor: string): FeedItem {
@@ -178,7 +195,11 @@ function rssItem(el: XmlElement, channelAuthor: string): FeedItem {
     child(el, ATOM_ONLY, 'updated', 'modified'),
     child(el, only(NS.dcterms), 'modified'),
   );
-  const author = rssAuthor(tidy(textIn(child(el, RSS, 'author')), true)) || tidy(textIn(child(el, only(NS.dc), 'creator')), true) || atomAuthors(el, ATOM_ONLY) || channelAuthor;
+  const author =
+    rssAuthor(tidy(textIn(child(el, RSS, 'author')), true)) ||
+    tidy(textIn(child(el, only(NS.dc), 'creator')), true) ||
+    atomAuthors(el, ATOM_ONLY) ||
+    channelAuthor;
   return item({
     id,
     link,

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { getMeme } from './handler-ops.js';
 import { MemeAnswer } from './schemas.js';
 

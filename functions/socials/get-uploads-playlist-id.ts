@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { uploadsPlaylist } from './handler-ops.js';
 import { UploadsAnswer, UploadsQuery } from './schemas.js';
 

@@ -3,10 +3,10 @@
  * sure a source is polled or stops being polled, look up a video channel's
  * uploads playlist, fetch a meme and put one on a message.
  */
-import { platformFailed, unprocessable } from '../../shared/errors.js';
-import { requireEnabled } from '../../shared/modules/state.js';
-import { isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { fitLimits } from '../../shared/templates/limits.js';
+import { platformFailed, unprocessable } from '#shared/errors.js';
+import { requireEnabled } from '#shared/modules/state.js';
+import { isPlatformNotFound, platform } from '#shared/platform/client.js';
+import { fitLimits } from '#shared/templates/limits.js';
 import { dropUnwatchedSource, schedulePolling } from './entries.js';
 import type { Kind } from './kinds.js';
 import { type Meme, SourceError, fetchMeme, uploadsPlaylistOf } from './sources.js';
@@ -68,7 +68,10 @@ export async function sendMeme(guildId: string, channelId: string, messageId: st
   }
   const meme = await safeMeme();
   // The source's title, cut to the platform's limits so the meme still shows.
-  await platform.editMessage(channelId, messageId, fitLimits({ content: '', embeds: [{ title: meme.title, url: meme.postLink, image: { url: meme.url } }] }, 'cut'));
+  await platform.editMessage(
+    channelId,
+    messageId,
+    fitLimits({ content: '', embeds: [{ title: meme.title, url: meme.postLink, image: { url: meme.url } }] }, 'cut'),
+  );
   return { message: `Message ${messageId} shows the meme '${meme.title.slice(0, 80)}'.` };
 }
-

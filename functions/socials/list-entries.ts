@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { routeFamily } from '../../shared/http/route-family.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { routeFamily } from '#shared/http/route-family.js';
 import { listKindEntries } from './entries.js';
 import { KIND_LIST } from './kinds.js';
 import { listAnswer, listQuery } from './schemas.js';
@@ -10,6 +10,7 @@ export const handler = routeFamily(
   KIND_LIST.map(({ kind }) => ({
     method: 'GET' as const,
     path: entriesPath(kind),
-    build: () => endpoint({ query: listQuery(), response: listAnswer(kind) }, ({ query }) => listKindEntries(query.guild_id, kind, query.page, query.page_size)),
+    build: () =>
+      endpoint({ query: listQuery(), response: listAnswer(kind) }, ({ query }) => listKindEntries(query.guild_id, kind, query.page, query.page_size)),
   })),
 );

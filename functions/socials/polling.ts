@@ -99,7 +99,17 @@ async function failed(source: Source, error: unknown, now: number): Promise<numb
   const failures = source.failures + 1;
   const next = now + backoffMs(failures);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  console.warn(JSON.stringify({ level: 'warn', msg: 'source failed', kind: source.kind, source: source.identifier, failures, error: error instanceof Error ? error.message : String(error), cause }));
+  console.warn(
+    JSON.stringify({
+      level: 'warn',
+      msg: 'source failed',
+      kind: source.kind,
+      source: source.identifier,
+      failures,
+      error: error instanceof Error ? error.message : String(error),
+      cause,
+    }),
+  );
   await replaceSource({ ...source, failures, next_poll_at: new Date(next).toISOString() });
   return next;
 }
@@ -128,7 +138,11 @@ export async function pollSource(kind: Kind, ident: string): Promise<number | nu
     const recent = recentOf(fetched.items);
     const seen = new Set(source.seen);
     // Handed to units before they are recorded as seen: a poll that stops in between hands them again (the units are keyed, the marks stop doubles).
-    await fanOut(kind, ident, recent.filter((i) => !seen.has(seenKey(i.key))));
+    await fanOut(
+      kind,
+      ident,
+      recent.filter((i) => !seen.has(seenKey(i.key))),
+    );
     polled.seen = seenAfter(source.seen, recent);
     polled.latest = latestOf(kind, fetched.items) ?? source.latest;
     if ('etag' in fetched) {
@@ -146,7 +160,11 @@ export async function pollSource(kind: Kind, ident: string): Promise<number | nu
  * announced, `adopt` a session a send already announced (the send named no
  * session; the one live within 30 minutes of it is that one), or nothing.
  */
-export function streamStep(source: Pick<Source, 'live_session' | 'live_since'>, stream: { id: string; started_at: number | null } | undefined, now: number): 'announce' | 'adopt' | null {
+export function streamStep(
+  source: Pick<Source, 'live_session' | 'live_since'>,
+  stream: { id: string; started_at: number | null } | undefined,
+  now: number,
+): 'announce' | 'adopt' | null {
   if (!stream || stream.id === source.live_session) return null;
   const bySend = source.live_session?.startsWith('send-') && source.live_since !== null;
   if (bySend && Math.abs((stream.started_at ?? now) - source.live_since!) < STREAM_SESSION_MS) return 'adopt';
@@ -183,7 +201,15 @@ export async function pollStreams(shard: number): Promise<number | null> {
           const updated: Source = { ...source, failures: 0, next_poll_at: new Date(next).toISOString() };
           const step = streamStep(source, stream, now);
           if (step === 'announce') {
-            await fanOut('stream', source.ident, [{ key: `s:${stream!.id}`, title: stream!.title || `${source.identifier} is live`, description: null, link: streamUrl(source.identifier), published: now }]);
+            await fanOut('stream', source.ident, [
+              {
+                key: `s:${stream!.id}`,
+                title: stream!.title || `${source.identifier} is live`,
+                description: null,
+                link: streamUrl(source.identifier),
+                published: now,
+              },
+            ]);
           }
           if (step) Object.assign(updated, { live_session: stream!.id, live_since: step === 'adopt' ? source.live_since : now });
           await replaceSource(updated);

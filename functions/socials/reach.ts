@@ -35,7 +35,12 @@ export class SourceRefused extends Error {
 // ---- addresses --------------------------------------------------------------------
 
 /** Names of ipaddr.js ranges as the contract says them: these, and the ones ipaddr.js names alike; any other range is reserved. */
-const CLASS_NAMES: Record<string, string> = { linkLocal: 'link-local', carrierGradeNat: 'shared (100.64.0.0/10)', uniqueLocal: 'unique-local', deprecatedSiteLocal: 'site-local' };
+const CLASS_NAMES: Record<string, string> = {
+  linkLocal: 'link-local',
+  carrierGradeNat: 'shared (100.64.0.0/10)',
+  uniqueLocal: 'unique-local',
+  deprecatedSiteLocal: 'site-local',
+};
 const SAME_NAMES = new Set(['unspecified', 'broadcast', 'multicast', 'loopback', 'private', 'benchmarking']);
 const className = (range: string) => CLASS_NAMES[range] ?? (SAME_NAMES.has(range) ? range : 'reserved');
 
@@ -106,7 +111,10 @@ export const hostPort = (url: URL) => `${url.hostname}:${url.port || PORTS[url.p
 /** Parses `SOURCE_ALLOWED_HOSTS` (comma-separated `host:port`); throws naming the entry that is not one. */
 export function parseAllowedHosts(text: string | undefined): Set<string> {
   const hosts = new Set<string>();
-  for (const entry of (text ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (text ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const parts = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
     const port = Number(parts?.[2]);
     let hostname: string | null = null;
@@ -128,7 +136,13 @@ export function parseAllowedHosts(text: string | undefined): Set<string> {
  * {@link parseAllowedHosts} checked and spelled (infra/config.ts), local mode
  * its sandbox's `hostPort`, so here it is only split.
  */
-export const allowedHosts = () => new Set((process.env.SOURCE_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean));
+export const allowedHosts = () =>
+  new Set(
+    (process.env.SOURCE_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean),
+  );
 
 export interface Address {
   address: string;
@@ -138,7 +152,8 @@ export interface Address {
 /** Every address a host name resolves to. */
 export type Resolver = (host: string) => Promise<Address[]>;
 
-export const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+export const systemResolver: Resolver = async (host) =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 /** A URL that may be fetched, and the addresses to connect to (checked; empty when the host is an IP address or allowed by name). */
 export interface Target {
@@ -163,7 +178,11 @@ export async function checkTarget(url: URL, resolve: Resolver, allowed: Readonly
   const resolved = await addresses();
   for (const { address } of isAddress ? [{ address: literal }] : resolved) {
     const refused = addressClass(address);
-    if (refused) throw new SourceRefused('address', `its host ${isAddress ? 'is' : 'resolves to'} a ${refused} address; a source must be at public unicast addresses only`);
+    if (refused)
+      throw new SourceRefused(
+        'address',
+        `its host ${isAddress ? 'is' : 'resolves to'} a ${refused} address; a source must be at public unicast addresses only`,
+      );
   }
   return { url, addresses: resolved };
 }
@@ -236,7 +255,9 @@ const DECODERS: Record<string, () => zlib.Gunzip | zlib.Inflate> = {
 };
 
 async function readCapped(response: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const decoder = DECODERS[encoding];
   const stream: Readable = decoder ? response.pipe(decoder()) : response;
   const chunks: Buffer[] = [];
@@ -275,7 +296,8 @@ export async function reach(start: string, options: ReachOptions): Promise<Reach
     response.destroy();
     if (redirects === MAX_REDIRECTS) throw new SourceRefused('redirects', `it redirected more than ${MAX_REDIRECTS} times`);
     const next = new URL(location, url);
-    if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !['authorization', 'client-id', 'cookie'].includes(name.toLowerCase())));
+    if (next.origin !== url.origin)
+      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !['authorization', 'client-id', 'cookie'].includes(name.toLowerCase())));
     url = next;
   }
 }

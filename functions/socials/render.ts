@@ -5,10 +5,14 @@
  */
 import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
 import type { SourceItem } from './feed.js';
-import { fitLimits } from '../../shared/templates/limits.js';
+import { fitLimits } from '#shared/templates/limits.js';
 import type { Kind } from './kinds.js';
 
-export function announcement(kind: Kind, item: Pick<SourceItem, 'title' | 'description' | 'link'>, mentionEveryone: boolean): RESTPostAPIChannelMessageJSONBody {
+export function announcement(
+  kind: Kind,
+  item: Pick<SourceItem, 'title' | 'description' | 'link'>,
+  mentionEveryone: boolean,
+): RESTPostAPIChannelMessageJSONBody {
   const lines: string[] = [];
   if (mentionEveryone) lines.push('@everyone');
   const title = item.title.trim() || '(untitled)';

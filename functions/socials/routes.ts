@@ -1,4 +1,4 @@
-import type { Route } from '../../shared/http/route.js';
+import type { Route } from '#shared/http/route.js';
 import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
 import { KIND_LIST } from './kinds.js';
 import { SOCIALS_BASE as base, entriesPath, sendPath } from './paths.js';
@@ -7,10 +7,38 @@ const file = (name: string) => `functions/socials/${name}.ts`;
 
 /** The four monitor kinds share one shape: list, create, delete and send each, from the kinds table. */
 const entryRoutes: Route[] = KIND_LIST.flatMap(({ kind, field }) => [
-  { id: `socials.list-${kind}`, method: 'GET', path: entriesPath(kind), access: 'client', file: file('list-entries'), summary: `A guild's ${kind} entries, newest first` },
-  { id: `socials.create-${kind}`, method: 'POST', path: entriesPath(kind), access: 'client', file: file('create-entry'), summary: `Watch a ${kind} (${field}) in a channel` },
-  { id: `socials.delete-${kind}`, method: 'DELETE', path: entriesPath(kind), access: 'client', file: file('delete-entry'), summary: `Stop watching a ${kind} in every channel of the guild` },
-  { id: `socials.send-${kind}`, method: 'POST', path: sendPath(kind), access: 'internal', file: file('send-entry'), summary: `Announce one new ${kind} item now` },
+  {
+    id: `socials.list-${kind}`,
+    method: 'GET',
+    path: entriesPath(kind),
+    access: 'client',
+    file: file('list-entries'),
+    summary: `A guild's ${kind} entries, newest first`,
+  },
+  {
+    id: `socials.create-${kind}`,
+    method: 'POST',
+    path: entriesPath(kind),
+    access: 'client',
+    file: file('create-entry'),
+    summary: `Watch a ${kind} (${field}) in a channel`,
+  },
+  {
+    id: `socials.delete-${kind}`,
+    method: 'DELETE',
+    path: entriesPath(kind),
+    access: 'client',
+    file: file('delete-entry'),
+    summary: `Stop watching a ${kind} in every channel of the guild`,
+  },
+  {
+    id: `socials.send-${kind}`,
+    method: 'POST',
+    path: sendPath(kind),
+    access: 'internal',
+    file: file('send-entry'),
+    summary: `Announce one new ${kind} item now`,
+  },
 ]);
 
 const basics = moduleBasicsRoutes('socials', {
@@ -23,13 +51,48 @@ const basics = moduleBasicsRoutes('socials', {
 
 export const routes: Route[] = [
   ...moduleStateRoutes('socials'),
-  { id: 'socials.handler-home', method: 'GET', path: `${base}/handler`, access: 'public', file: 'functions/module-state/home.ts', summary: 'Home of the socials scheduling handler' },
+  {
+    id: 'socials.handler-home',
+    method: 'GET',
+    path: `${base}/handler`,
+    access: 'public',
+    file: 'functions/module-state/home.ts',
+    summary: 'Home of the socials scheduling handler',
+  },
   ...basics.settings,
   ...entryRoutes,
-  { id: 'socials.forum-refresh-filter', method: 'POST', path: `${base}/handler/monitor/forum/refresh-filter`, access: 'internal', file: file('forum-refresh-filter'), summary: 'Make sure a forum community is polled, or no longer' },
-  { id: 'socials.stream-refresh-filter', method: 'POST', path: `${base}/handler/monitors/stream/refresh-filter`, access: 'internal', file: file('stream-refresh-filter'), summary: 'Make sure a stream account is polled, or no longer' },
-  { id: 'socials.get-uploads-playlist-id', method: 'GET', path: `${base}/handler/monitors/video/get-uploads-playlist-id`, access: 'internal', file: file('get-uploads-playlist-id'), summary: "A video channel's uploads playlist" },
+  {
+    id: 'socials.forum-refresh-filter',
+    method: 'POST',
+    path: `${base}/handler/monitor/forum/refresh-filter`,
+    access: 'internal',
+    file: file('forum-refresh-filter'),
+    summary: 'Make sure a forum community is polled, or no longer',
+  },
+  {
+    id: 'socials.stream-refresh-filter',
+    method: 'POST',
+    path: `${base}/handler/monitors/stream/refresh-filter`,
+    access: 'internal',
+    file: file('stream-refresh-filter'),
+    summary: 'Make sure a stream account is polled, or no longer',
+  },
+  {
+    id: 'socials.get-uploads-playlist-id',
+    method: 'GET',
+    path: `${base}/handler/monitors/video/get-uploads-playlist-id`,
+    access: 'internal',
+    file: file('get-uploads-playlist-id'),
+    summary: "A video channel's uploads playlist",
+  },
   { id: 'socials.get-meme', method: 'GET', path: `${base}/handler/meme/get`, access: 'internal', file: file('get-meme'), summary: 'A random meme' },
-  { id: 'socials.send-meme', method: 'POST', path: `${base}/meme/send`, access: 'client', file: file('send-meme'), summary: 'Edit a message into a random meme' },
+  {
+    id: 'socials.send-meme',
+    method: 'POST',
+    path: `${base}/meme/send`,
+    access: 'client',
+    file: file('send-meme'),
+    summary: 'Edit a message into a random meme',
+  },
   ...basics.privacy,
 ];

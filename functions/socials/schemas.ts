@@ -4,9 +4,8 @@
  * allowed form for the kind (422), canonicalised for comparison.
  */
 import * as z from 'zod/mini';
-import { channelId, describe, guildQuery, messageIn, pagination, reject, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import { channelId, describe, guildQuery, messageIn, pagination, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
-
 
 /** An identifier of a kind: answers both spellings, as written and as compared. */
 export const identifierOf = (spec: KindSpec) =>
@@ -108,4 +107,3 @@ export const UploadsAnswer = z.object({ uploads_playlist_id: z.string() });
 
 export const MemeAnswer = z.object({ title: z.string(), url: z.string(), post_link: z.string() });
 export const MemeSendBody = z.object({ guild_id: snowflake, channel_id: channelId, message_id: messageIn('channel_id') });
-

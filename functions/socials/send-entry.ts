@@ -1,5 +1,5 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { routeFamily } from '../../shared/http/route-family.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { routeFamily } from '#shared/http/route-family.js';
 import { KIND_LIST } from './kinds.js';
 import { MessageAnswer, sendBody } from './schemas.js';
 import { sendForum, sendRss, sendStream, sendVideo } from './send.js';

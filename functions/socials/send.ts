@@ -13,8 +13,7 @@ import { getSource, replaceSource, videoHandleOfPlaylist } from './store.js';
 /** A stream announced by a send without a session counts as the session already announced within this window. */
 const STREAM_SESSION_MS = 30 * 60 * 1000;
 
-const said = (posted: number, already: number) =>
-  `Announced to ${posted} channel${posted === 1 ? '' : 's'}${already ? ` (${already} already had it)` : ''}.`;
+const said = (posted: number, already: number) => `Announced to ${posted} channel${posted === 1 ? '' : 's'}${already ? ` (${already} already had it)` : ''}.`;
 
 async function send(kind: Kind, ident: string, item: { key: string; title: string; description?: string | null; link: string | null }) {
   const result = await announce(kind, ident, { description: null, published: Date.now(), ...item });

@@ -9,7 +9,9 @@ import { deleteGuildEntries, deleteWatchers } from './store.js';
 
 export async function removeEntries(guildId: string) {
   const entries = await deleteGuildEntries(guildId);
-  const records = Object.fromEntries(await Promise.all(KIND_LIST.map(async ({ kind }) => [kind, await entryRecords(entries.filter((e) => e.kind === kind))] as const)));
+  const records = Object.fromEntries(
+    await Promise.all(KIND_LIST.map(async ({ kind }) => [kind, await entryRecords(entries.filter((e) => e.kind === kind))] as const)),
+  );
   await Promise.all(entries.map((entry) => deleteWatchers(entry.kind, entry.ident, [{ guild_id: guildId, channel_id: entry.target_channel_id }])));
   // A source no other guild watches stops being polled.
   const sources = new Map(entries.map((e) => [`${e.kind}:${e.ident}`, e]));

@@ -7,7 +7,7 @@
  * `If-Modified-Since`, and every failure is a {@link SourceError} naming
  * the class of what went wrong.
  */
-import { configuredSecret } from '../../shared/secrets.js';
+import { configuredSecret } from '#shared/secrets.js';
 import { type SourceItem, parseFeed } from './feed.js';
 import { type ReachRule, type Reached, SourceRefused, TooLarge, reach } from './reach.js';
 
@@ -70,7 +70,11 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 export async function get(url: string, headers: Record<string, string> = {}, what = url): Promise<Fetched> {
   let reached: Reached;
   try {
-    reached = await reach(url, { headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers }, signal: AbortSignal.timeout(timeoutMs()), maxBytes: MAX_BODY_BYTES });
+    reached = await reach(url, {
+      headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers },
+      signal: AbortSignal.timeout(timeoutMs()),
+      maxBytes: MAX_BODY_BYTES,
+    });
   } catch (error) {
     if (error instanceof SourceRefused) throw new SourceError(`${what} is refused: ${error.message}`, false, error.rule);
     if (error instanceof TooLarge) throw new SourceError(`${what} sent more than the 5 MiB a source may send`, false, null, { cause: error });
@@ -105,7 +109,10 @@ function json<T>(fetched: Fetched, what: string): T {
 export async function forumItems(community: string): Promise<SourceItem[]> {
   const c = sourceConfig();
   const what = `The forum community '${community}'`;
-  const listing = json<{ data?: { children?: { data?: Record<string, unknown> }[] } }>(await get(`${c.forumApi}/r/${encodeURIComponent(community)}/new.json?limit=25`, {}, what), what);
+  const listing = json<{ data?: { children?: { data?: Record<string, unknown> }[] } }>(
+    await get(`${c.forumApi}/r/${encodeURIComponent(community)}/new.json?limit=25`, {}, what),
+    what,
+  );
   const children = listing.data?.children;
   if (!Array.isArray(children)) throw new SourceError(`${what} answered a listing without data.children`);
   return children
@@ -123,7 +130,10 @@ export async function forumItems(community: string): Promise<SourceItem[]> {
 // ---- stream -----------------------------------------------------------------------
 
 /** The stream service's credentials; the token may be a secret (`STREAM_API_TOKEN_SECRET_ARN`). */
-const streamHeaders = async () => ({ 'Client-Id': sourceConfig().streamClientId, Authorization: `Bearer ${(await configuredSecret('STREAM_API_TOKEN')) ?? ''}` });
+const streamHeaders = async () => ({
+  'Client-Id': sourceConfig().streamClientId,
+  Authorization: `Bearer ${(await configuredSecret('STREAM_API_TOKEN')) ?? ''}`,
+});
 /** The video service's key; it may be a secret (`VIDEO_API_KEY_SECRET_ARN`). */
 const videoKey = async () => encodeURIComponent((await configuredSecret('VIDEO_API_KEY')) ?? '');
 
@@ -157,12 +167,20 @@ export async function liveStreams(accounts: string[]): Promise<LiveStream[]> {
   for (let page = 0; page === 0 || cursor; page++) {
     if (page === MAX_STREAM_PAGES) throw new SourceError(`${what} answered more than ${MAX_STREAM_PAGES} pages`);
     const after: string = cursor ? `&after=${encodeURIComponent(cursor)}` : '';
-    const streams = json<{ data?: Record<string, unknown>[]; pagination?: { cursor?: unknown } }>(await get(`${c.streamApi}/helix/streams?${query}&first=${STREAM_PAGE}${after}`, await streamHeaders(), what), what);
+    const streams = json<{ data?: Record<string, unknown>[]; pagination?: { cursor?: unknown } }>(
+      await get(`${c.streamApi}/helix/streams?${query}&first=${STREAM_PAGE}${after}`, await streamHeaders(), what),
+      what,
+    );
     if (!Array.isArray(streams.data)) throw new SourceError(`${what} answered without data`);
     live.push(
       ...streams.data
         .filter((s) => s.type === 'live' && typeof s.id === 'string' && typeof s.user_login === 'string')
-        .map((s) => ({ id: String(s.id), account: String(s.user_login).toLowerCase(), title: String(s.title ?? ''), started_at: typeof s.started_at === 'string' ? Date.parse(s.started_at) || null : null })),
+        .map((s) => ({
+          id: String(s.id),
+          account: String(s.user_login).toLowerCase(),
+          title: String(s.title ?? ''),
+          started_at: typeof s.started_at === 'string' ? Date.parse(s.started_at) || null : null,
+        })),
     );
     const next = streams.pagination?.cursor;
     cursor = typeof next === 'string' && next !== '' && streams.data.length > 0 ? next : null;
@@ -190,7 +208,11 @@ export async function videoItems(uploadsPlaylistId: string): Promise<SourceItem[
   const c = sourceConfig();
   const what = `The uploads playlist '${uploadsPlaylistId}'`;
   const playlist = json<{ items?: { snippet?: { title?: string; publishedAt?: string; resourceId?: { videoId?: string } } }[] }>(
-    await get(`${c.videoApi}/youtube/v3/playlistItems?part=snippet&playlistId=${encodeURIComponent(uploadsPlaylistId)}&maxResults=10&key=${await videoKey()}`, {}, what),
+    await get(
+      `${c.videoApi}/youtube/v3/playlistItems?part=snippet&playlistId=${encodeURIComponent(uploadsPlaylistId)}&maxResults=10&key=${await videoKey()}`,
+      {},
+      what,
+    ),
     what,
   );
   return (playlist.items ?? [])
@@ -210,7 +232,10 @@ export const videoUrl = (videoId: string) => `${sourceConfig().videoWeb}/watch?v
 // ---- rss --------------------------------------------------------------------------
 
 /** A feed's items, or null when it answered 304 Not Modified to the validators given. */
-export async function feedItems(url: string, validators: { etag?: string | null; lastModified?: string | null } = {}): Promise<{ items: SourceItem[]; etag: string | null; lastModified: string | null } | null> {
+export async function feedItems(
+  url: string,
+  validators: { etag?: string | null; lastModified?: string | null } = {},
+): Promise<{ items: SourceItem[]; etag: string | null; lastModified: string | null } | null> {
   const headers: Record<string, string> = {};
   if (validators.etag) headers['If-None-Match'] = validators.etag;
   if (validators.lastModified) headers['If-Modified-Since'] = validators.lastModified;
@@ -218,7 +243,11 @@ export async function feedItems(url: string, validators: { etag?: string | null;
   const fetched = await get(url, headers, what);
   if (fetched.status === 304) return null;
   try {
-    return { items: parseFeed(fetched.bytes, { contentType: fetched.contentType, url: fetched.url }).items, etag: fetched.etag, lastModified: fetched.lastModified };
+    return {
+      items: parseFeed(fetched.bytes, { contentType: fetched.contentType, url: fetched.url }).items,
+      etag: fetched.etag,
+      lastModified: fetched.lastModified,
+    };
   } catch (error) {
     // What the parser found stays in the logs: a 422 saying more would tell a caller what any host answered.
     throw new SourceError(`${what} is not a feed (not well-formed RSS 2.0 or Atom)`, true, null, { cause: error });

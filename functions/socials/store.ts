@@ -21,15 +21,15 @@
  * per item whoever delivers it; marks live 30 days.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys } from '../../shared/db/batch.js';
-import { fixedKey } from '../../shared/db/fixed-key.js';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { type Key, entity, partition } from '../../shared/db/entity.js';
-import { tableName } from '../../shared/db/table.js';
-import { ModuleState, deleteGuildItems, guildKey, moduleStateKey } from '../../shared/modules/store.js';
-import { shardOf } from '../../shared/scheduler/keys.js';
+import { deleteKeys, getKeys } from '#shared/db/batch.js';
+import { fixedKey } from '#shared/db/fixed-key.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { type Key, entity, partition } from '#shared/db/entity.js';
+import { tableName } from '#shared/db/table.js';
+import { ModuleState, deleteGuildItems, guildKey, moduleStateKey } from '#shared/modules/store.js';
+import { shardOf } from '#shared/scheduler/keys.js';
 import { KINDS, type Kind } from './kinds.js';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -108,7 +108,8 @@ export const EntryEntity = entity({
     };
   },
 });
-const entryKey = (e: Pick<Entry, 'guild_id' | 'kind' | 'ident' | 'target_channel_id'>) => EntryEntity.key({ guildId: e.guild_id, kind: e.kind, ident: e.ident, channelId: e.target_channel_id });
+const entryKey = (e: Pick<Entry, 'guild_id' | 'kind' | 'ident' | 'target_channel_id'>) =>
+  EntryEntity.key({ guildId: e.guild_id, kind: e.kind, ident: e.ident, channelId: e.target_channel_id });
 /** The guild's places taken for a kind (`taken`). */
 const CountEntity = entity({
   name: 'social_entry_count',
@@ -204,7 +205,10 @@ export function insertEntry(entry: Entry): Promise<boolean> {
 export async function listEntries(guildId: string, kind: Kind, ident?: string): Promise<Entry[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': ident === undefined ? EntryEntity.under(kind) : EntryEntity.under(kind, identKey(kind, ident)) },
+    ExpressionAttributeValues: {
+      ':pk': guildKey(guildId),
+      ':prefix': ident === undefined ? EntryEntity.under(kind) : EntryEntity.under(kind, identKey(kind, ident)),
+    },
     ConsistentRead: true,
   });
   return items.map(EntryEntity.parse);
@@ -296,7 +300,11 @@ export async function deleteSource(source: Pick<Source, 'kind' | 'ident' | 'uplo
 
 /** The stream accounts of a shard (`streamShardOf`). */
 export async function streamAccountsOfShard(shard: number): Promise<string[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': kindList('stream', String(shard)) }, ConsistentRead: true });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': kindList('stream', String(shard)) },
+    ConsistentRead: true,
+  });
   return items.map(SourceOfKindEntity.parse);
 }
 
@@ -306,7 +314,9 @@ export async function videoHandleOfPlaylist(uploads: string): Promise<string | n
 }
 
 export async function putWatcher(kind: Kind, ident: string, watcher: Watcher): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: WatcherEntity.item({ kind, ident, guildId: watcher.guild_id, channelId: watcher.channel_id }, watcher) }));
+  await db().send(
+    new PutCommand({ TableName: tableName(), Item: WatcherEntity.item({ kind, ident, guildId: watcher.guild_id, channelId: watcher.channel_id }, watcher) }),
+  );
 }
 
 export function deleteWatchers(kind: Kind, ident: string, watchers: Pick<Watcher, 'guild_id' | 'channel_id'>[]): Promise<void> {
@@ -363,7 +373,13 @@ export function claimMark(channelId: string, mark: string, leaseMs: number): Pro
 
 export async function settleMark(channelId: string, mark: string, state: 'posted' | 'refused'): Promise<void> {
   await db().send(
-    new UpdateCommand({ TableName: tableName(), Key: MarkEntity.key({ channelId, mark }), UpdateExpression: 'SET #s = :s', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':s': state } }),
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: MarkEntity.key({ channelId, mark }),
+      UpdateExpression: 'SET #s = :s',
+      ExpressionAttributeNames: { '#s': 'state' },
+      ExpressionAttributeValues: { ':s': state },
+    }),
   );
 }
 
@@ -375,4 +391,3 @@ export async function releaseMark(channelId: string, mark: string): Promise<void
 export async function deleteGuildEntries(guildId: string): Promise<Entry[]> {
   return (await deleteGuildItems(guildId, MODULE_PREFIX)).filter((item) => item.entity === EntryEntity.name).map(EntryEntity.parse);
 }
-

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { refreshFilter } from './handler-ops.js';
 import { MessageAnswer, StreamFilterBody } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { TagAnswer } from './model.js';
 import { GuildQuery, TagPath } from './schemas.js';
 import { getTagRecord } from './tags.js';

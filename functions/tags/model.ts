@@ -4,7 +4,7 @@
  * 1..32 characters without spaces, content of 1..2000 characters.
  */
 import * as z from 'zod/mini';
-import { codedInt, messageAnswer, meta, pageFields, recordId, snowflakeOut, timestamp } from '../../shared/http/schemas.js';
+import { codedInt, messageAnswer, meta, pageFields, recordId, snowflakeOut, timestamp } from '#shared/http/schemas.js';
 
 export const MODULE = 'tags' as const;
 
@@ -17,7 +17,10 @@ export const Visibility = { Public: 1, Private: 2 } as const;
 export type VisibilityValue = (typeof Visibility)[keyof typeof Visibility];
 export const VISIBILITIES: readonly number[] = Object.values(Visibility);
 /** `visibility` as the document says it (a value of the right type outside these: 422). */
-export const visibility = codedInt({ [Visibility.Public]: 'public: anyone in the guild may send it', [Visibility.Private]: 'private: only its owner may send it' });
+export const visibility = codedInt({
+  [Visibility.Public]: 'public: anyone in the guild may send it',
+  [Visibility.Private]: 'private: only its owner may send it',
+});
 
 export interface Tag {
   id: number;

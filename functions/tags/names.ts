@@ -16,7 +16,7 @@
  * does not list its name is a claim under way, or one left behind by a
  * crash; after {@link STALE_CLAIM_MS} it may be taken over.
  */
-import { mintId } from '../../shared/ids.js';
+import { mintId } from '#shared/ids.js';
 import { type NamePointer, type StoredName, type StoredTag, deletePointer, getPointer, getTag, nameKeyOf, putPointer, replacePointer } from './store.js';
 
 /** Far longer than any request lives (functions time out after seconds): a claim this old was left behind. */

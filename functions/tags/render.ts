@@ -5,9 +5,9 @@
  * sent on purpose, so one that breaks a platform limit once filled is
  * refused (422 naming the limit), never cut.
  */
-import type { MessageCreate } from '../../shared/platform/types.js';
-import { guildVariables, renderMessage } from '../../shared/templates/index.js';
-import { guildNamedIfUsed, variablesFor } from '../../shared/templates/members.js';
+import type { MessageCreate } from '#shared/platform/types.js';
+import { guildVariables, renderMessage } from '#shared/templates/index.js';
+import { guildNamedIfUsed, variablesFor } from '#shared/templates/members.js';
 
 /**
  * The message body of a tag's content speaking of `memberId` (null: no

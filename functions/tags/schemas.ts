@@ -5,10 +5,9 @@
  * characters), visibility (1 or 2), an interaction's two fields together.
  */
 import * as z from 'zod/mini';
-import { brokenRule, channelId, interactionFields, interactionProblem, meta, nullableSnowflake, orKeep, pagination, snowflake } from '../../shared/http/schemas.js';
-import { templateProblem } from '../../shared/templates/index.js';
+import { brokenRule, channelId, interactionFields, interactionProblem, meta, nullableSnowflake, orKeep, pagination, snowflake } from '#shared/http/schemas.js';
+import { templateProblem } from '#shared/templates/index.js';
 import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES, visibility } from './model.js';
-
 
 const shown = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 

@@ -1,11 +1,16 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { interactionOf } from '../../shared/platform/interaction.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { interactionOf } from '#shared/platform/interaction.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { MessageAnswer } from './model.js';
 import { SendTagBody, TagPath } from './schemas.js';
 import { sendTag } from './send.js';
 
 /** Internal. A private tag sent by anyone but its owner is a 403. */
 export const handler = endpoint({ body: SendTagBody, owned: checkOwned, path: TagPath, response: MessageAnswer }, ({ body, path, caller, actor }) =>
-  sendTag(body.guild_id, path.entry_id, { channel_id: body.channel_id, user_mention_id: body.user_mention_id, interaction: interactionOf(body) }, { caller, actor }),
+  sendTag(
+    body.guild_id,
+    path.entry_id,
+    { channel_id: body.channel_id, user_mention_id: body.user_mention_id, interaction: interactionOf(body) },
+    { caller, actor },
+  ),
 );

@@ -4,9 +4,9 @@
  * channel), with the member variables of `user_mention_id` when given, else
  * of the acting member. A private tag may be sent only by its owner.
  */
-import { requireOwner } from '../../shared/auth/owner.js';
-import { platform } from '../../shared/platform/client.js';
-import type { Interaction } from '../../shared/platform/interaction.js';
+import { requireOwner } from '#shared/auth/owner.js';
+import { platform } from '#shared/platform/client.js';
+import type { Interaction } from '#shared/platform/interaction.js';
 import { Visibility } from './model.js';
 import { renderTag } from './render.js';
 import { type Asker, enabledTag } from './tags.js';

@@ -12,12 +12,12 @@
  * - The count: `TAG#COUNT`, raised under the limit before a tag is written.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { type Item, type Key, entity } from '../../shared/db/entity.js';
-import { tableName } from '../../shared/db/table.js';
-import { deleteGuildItems, guildKey } from '../../shared/modules/store.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { type Item, type Key, entity } from '#shared/db/entity.js';
+import { tableName } from '#shared/db/table.js';
+import { deleteGuildItems, guildKey } from '#shared/modules/store.js';
 import type { Tag, TagName, VisibilityValue } from './model.js';
 
 /** A name as the tag item keeps it: its record fields and the claim holding its pointer. */
@@ -175,7 +175,12 @@ export const replacePointer = (guildId: string, key: string, stale: NamePointer,
 export async function deletePointer(guildId: string, key: string, claim: string): Promise<void> {
   await conditional(() =>
     db().send(
-      new DeleteCommand({ TableName: tableName(), Key: NameEntity.key({ guildId, key }), ConditionExpression: 'claim = :claim', ExpressionAttributeValues: { ':claim': claim } }),
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: NameEntity.key({ guildId, key }),
+        ConditionExpression: 'claim = :claim',
+        ExpressionAttributeValues: { ':claim': claim },
+      }),
     ),
   );
 }
@@ -192,13 +197,22 @@ export const insertTag = (stored: StoredTag) =>
 /** Replaces a tag if it is still at `version` (the new one carries version + 1); false when it changed or went. */
 export const replaceTag = (stored: StoredTag, version: number) =>
   conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: tagItem(stored), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } })),
+    db().send(
+      new PutCommand({ TableName: tableName(), Item: tagItem(stored), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } }),
+    ),
   );
 
 /** Deletes a tag if it is still at `version`; false when it changed or went. */
 export const deleteTagAt = (guildId: string, tagId: string, version: number) =>
   conditional(() =>
-    db().send(new DeleteCommand({ TableName: tableName(), Key: TagEntity.key({ guildId, tagId }), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } })),
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: TagEntity.key({ guildId, tagId }),
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: { ':v': version },
+      }),
+    ),
   );
 
 /** Removes every item of the module in the guild (tags, name pointers, the count); answers the tags it held. */

@@ -1,6 +1,6 @@
-import { endpoint } from '../../shared/http/endpoint.js';
-import { guildQuery } from '../../shared/http/schemas.js';
-import { requireEnabledWhile } from '../../shared/modules/state.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { guildQuery } from '#shared/http/schemas.js';
+import { requireEnabledWhile } from '#shared/modules/state.js';
 import { EntriesAnswer } from './schemas.js';
 import { listVerifications, verificationRecord } from './store.js';
 import { MODULE } from './verifier.js';

@@ -1,6 +1,19 @@
 /** The verifier's request and answer schemas (records of contract 11). */
 import * as z from 'zod/mini';
-import { booleanSetting, channelSetting, codedInt, describe, interactionFields, meta, nullableSnowflake, orKeep, orNull, roleId, snowflake, snowflakeText as id } from '../../shared/http/schemas.js';
+import {
+  booleanSetting,
+  channelSetting,
+  codedInt,
+  describe,
+  interactionFields,
+  meta,
+  nullableSnowflake,
+  orKeep,
+  orNull,
+  roleId,
+  snowflake,
+  snowflakeText as id,
+} from '#shared/http/schemas.js';
 
 /** What each `verifier_type` means: the prompt's one button and how the member answers it. */
 const VERIFIER_TYPES = {
@@ -91,4 +104,3 @@ export const HandleBody = z.object({
 });
 export const WebPath = z.object({ verifier_id: z.string().check(z.minLength(1), z.maxLength(128)) });
 export const WebQuery = z.object({ token: z.optional(z.string().check(z.maxLength(200))) });
-

@@ -4,9 +4,9 @@
  * change voids the web links issued before it; the settings-delete
  * operation removes every verification of the guild.
  */
-import { clockNow } from '../../shared/clock.js';
-import { unprocessable } from '../../shared/errors.js';
-import { templateProblem } from '../../shared/templates/index.js';
+import { clockNow } from '#shared/clock.js';
+import { unprocessable } from '#shared/errors.js';
+import { templateProblem } from '#shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
 import { deleteVerifications, listVerifications, verificationRecord } from './store.js';
 import { LINKS_SINCE, VerifierType } from './verifier.js';

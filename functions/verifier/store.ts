@@ -15,13 +15,13 @@
  * member end with one entry and one prompt.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getNamed } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { entity, partition } from '../../shared/db/entity.js';
-import { tableName } from '../../shared/db/table.js';
-import { type ModuleStateItem, guildKey, moduleStateKey } from '../../shared/modules/store.js';
+import { deleteKeys, getNamed } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { entity, partition } from '#shared/db/entity.js';
+import { tableName } from '#shared/db/table.js';
+import { type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
 
 export interface Verification {
   id: number;
@@ -93,7 +93,11 @@ const MemberEntity = entity({
   prefix: 'VERIFYMEMBER#',
   pk: (f: { guildId: string; memberId: string }) => guildKey(f.guildId),
   sk: (f) => [f.memberId],
-  parse: (item): MemberPointer => ({ verifier_id: String(item.verifier_id), prompt: typeof item.prompt === 'string' ? item.prompt : null, claimed_at: Number(item.claimed_at ?? 0) }),
+  parse: (item): MemberPointer => ({
+    verifier_id: String(item.verifier_id),
+    prompt: typeof item.prompt === 'string' ? item.prompt : null,
+    claimed_at: Number(item.claimed_at ?? 0),
+  }),
 });
 const pointerOf = (item: Item | null | undefined): MemberPointer | null => (item ? MemberEntity.parse(item) : null);
 
@@ -146,7 +150,16 @@ export async function releasePrompt(guildId: string, memberId: string, claimed: 
   await conditional(() =>
     read === null
       ? db().send(new DeleteCommand({ TableName: tableName(), Key: MemberEntity.key({ guildId, memberId }), ...mine }))
-      : db().send(new PutCommand({ TableName: tableName(), Item: MemberEntity.item({ guildId, memberId }, { verifier_id: read.verifier_id, claimed_at: read.claimed_at, ...(read.prompt ? { prompt: read.prompt } : {}) }), ...mine })),
+      : db().send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: MemberEntity.item(
+              { guildId, memberId },
+              { verifier_id: read.verifier_id, claimed_at: read.claimed_at, ...(read.prompt ? { prompt: read.prompt } : {}) },
+            ),
+            ...mine,
+          }),
+        ),
   );
 }
 
@@ -155,7 +168,13 @@ export async function insertVerification(v: Verification): Promise<void> {
   // At once: the ID is new, so the entry's condition always holds.
   await Promise.all([
     db().send(new PutCommand({ TableName: tableName(), Item: IdEntity.item({ verifierId: v.verifier_id }, { guild_id: v.guild_id }) })),
-    db().send(new PutCommand({ TableName: tableName(), Item: VerificationEntity.item({ guildId: v.guild_id, verifierId: v.verifier_id }, v), ConditionExpression: 'attribute_not_exists(pk)' })),
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: VerificationEntity.item({ guildId: v.guild_id, verifierId: v.verifier_id }, v),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
   ]);
 }
 
@@ -177,11 +196,21 @@ export function updateVerification(v: Verification, fields: Partial<Verification
 }
 
 export async function listVerifications(guildId: string): Promise<Verification[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': VerificationEntity.prefix }, ScanIndexForward: false, ConsistentRead: true });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': VerificationEntity.prefix },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  });
   return items.map(VerificationEntity.parse);
 }
 
 export async function deleteVerifications(entries: Verification[]): Promise<void> {
-  await deleteKeys(entries.flatMap((v) => [VerificationEntity.key({ guildId: v.guild_id, verifierId: v.verifier_id }), IdEntity.key({ verifierId: v.verifier_id }), MemberEntity.key({ guildId: v.guild_id, memberId: v.user_id })]));
+  await deleteKeys(
+    entries.flatMap((v) => [
+      VerificationEntity.key({ guildId: v.guild_id, verifierId: v.verifier_id }),
+      IdEntity.key({ verifierId: v.verifier_id }),
+      MemberEntity.key({ guildId: v.guild_id, memberId: v.user_id }),
+    ]),
+  );
 }
-

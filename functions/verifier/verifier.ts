@@ -5,15 +5,15 @@
  * grants the roles, and only then marks the member verified.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { clockNow } from '../../shared/clock.js';
-import { forbidden, notFound, platformFailed, unprocessable } from '../../shared/errors.js';
-import { mintOrderedId } from '../../shared/ids.js';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { assertEnabled } from '../../shared/modules/state.js';
-import { isPlatformError, platform } from '../../shared/platform/client.js';
-import type { ActionRow, MessageCreate } from '../../shared/platform/types.js';
-import { renderMessage } from '../../shared/templates/index.js';
-import { variablesFor } from '../../shared/templates/members.js';
+import { clockNow } from '#shared/clock.js';
+import { forbidden, notFound, platformFailed, unprocessable } from '#shared/errors.js';
+import { mintOrderedId } from '#shared/ids.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { assertEnabled } from '#shared/modules/state.js';
+import { isPlatformError, platform } from '#shared/platform/client.js';
+import type { ActionRow, MessageCreate } from '#shared/platform/types.js';
+import { renderMessage } from '#shared/templates/index.js';
+import { variablesFor } from '#shared/templates/members.js';
 import {
   type Verification,
   claimPrompt,
@@ -57,7 +57,8 @@ export const webPageUrl = (verifierId: string, token: string) => `${publicBase()
 
 function promptButton(type: number, verifierId: string, token: string | null): ActionRow {
   if (type === VerifierType.Web) return { type: 1, components: [{ type: 2, style: 5, label: 'Verify on the web', url: webPageUrl(verifierId, token!) }] };
-  if (type === VerifierType.Passphrase) return { type: 1, components: [{ type: 2, style: 1, label: 'Enter passphrase', custom_id: `verifier:passphrase:${verifierId}` }] };
+  if (type === VerifierType.Passphrase)
+    return { type: 1, components: [{ type: 2, style: 1, label: 'Enter passphrase', custom_id: `verifier:passphrase:${verifierId}` }] };
   return { type: 1, components: [{ type: 2, style: 3, label: 'Verify', custom_id: `verifier:click:${verifierId}` }] };
 }
 
@@ -83,7 +84,10 @@ export async function createVerification(guildId: string, memberId: string, requ
   if (underWay || !(await claimPrompt(guildId, memberId, pointer, claim))) {
     // Another call for the member claimed the prompt first: its entry and its one prompt are the member's.
     const current = underWay ? pointer : await memberPointer(guildId, memberId);
-    return { message: `The verification prompt for member ${memberId} is being sent by a call made at the same time; this one sent none.`, verifier_id: current?.verifier_id ?? claim.verifier_id };
+    return {
+      message: `The verification prompt for member ${memberId} is being sent by a call made at the same time; this one sent none.`,
+      verifier_id: current?.verifier_id ?? claim.verifier_id,
+    };
   }
   const entry: Verification = reused ?? {
     id: await id,
@@ -127,11 +131,15 @@ export async function createVerification(guildId: string, memberId: string, requ
     _token_expires_at: token ? issuedAt + linkLifetimeMs() : 0,
   };
   if (reused) {
-    if (!(await updateVerification(reused, fields))) throw unprocessable(`The verification of member ${memberId} changed while its prompt was sent again; try again.`);
+    if (!(await updateVerification(reused, fields)))
+      throw unprocessable(`The verification of member ${memberId} changed while its prompt was sent again; try again.`);
   } else {
     await insertVerification({ ...entry, ...fields });
   }
-  return { message: `The verification prompt was ${reused ? 'sent again' : 'sent'} to member ${memberId}${typeof settings.verifier_channel === 'string' ? ` in channel ${channelId}` : ' as a DM'}.`, verifier_id: entry.verifier_id };
+  return {
+    message: `The verification prompt was ${reused ? 'sent again' : 'sent'} to member ${memberId}${typeof settings.verifier_channel === 'string' ? ` in channel ${channelId}` : ' as a DM'}.`,
+    verifier_id: entry.verifier_id,
+  };
 }
 
 const noVerification = (verifierId: string) => notFound(`There is no verification ${verifierId}.`);
@@ -151,12 +159,15 @@ async function reread(entry: Verification): Promise<Verification> {
  * as does an answer through a link a new prompt replaced.
  */
 async function verify(entry: Verification, settings: Record<string, unknown>): Promise<boolean> {
-  const roles = String(settings.verifier_verified_role_ids ?? '').split(',').filter(Boolean);
+  const roles = String(settings.verifier_verified_role_ids ?? '')
+    .split(',')
+    .filter(Boolean);
   for (const role of roles) {
     try {
       await platform.addMemberRole(entry.guild_id, entry.user_id, role);
     } catch (error) {
-      if (isPlatformError(error)) throw platformFailed(`Role ${role} could not be granted to member ${entry.user_id} (${error.reason.replace(/\.$/, '')}); the member is not verified.`);
+      if (isPlatformError(error))
+        throw platformFailed(`Role ${role} could not be granted to member ${entry.user_id} (${error.reason.replace(/\.$/, '')}); the member is not verified.`);
       throw error;
     }
   }
@@ -201,7 +212,9 @@ export async function handleVerification(verifierId: string, actor: string, answ
         data: {
           custom_id: `verifier:modal:${verifierId}`,
           title: 'Verification',
-          components: [{ type: 1, components: [{ type: 4, custom_id: 'passphrase', label: 'Passphrase', style: 1, min_length: 1, max_length: 100, required: true }] }],
+          components: [
+            { type: 1, components: [{ type: 4, custom_id: 'passphrase', label: 'Passphrase', style: 1, min_length: 1, max_length: 100, required: true }] },
+          ],
         },
       });
       return { message: `Member ${actor} was asked for the passphrase.` };
@@ -223,7 +236,9 @@ async function checkPassphrase(entry: Verification, passphrase: string, given: s
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const now = clockNow();
     if (entry._locked_until > now) {
-      throw unprocessable(`Too many wrong passphrases: verification ${entry.verifier_id} takes no answer until ${new Date(entry._locked_until).toISOString()}.`);
+      throw unprocessable(
+        `Too many wrong passphrases: verification ${entry.verifier_id} takes no answer until ${new Date(entry._locked_until).toISOString()}.`,
+      );
     }
     if (passphrase && timingSafeEqual(sha256(passphrase), sha256(given))) return;
     const failed = entry.failed_attempts + 1;

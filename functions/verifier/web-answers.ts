@@ -5,8 +5,8 @@
  * malformed, unknown, expired, used or replaced one) is the 403 page; other
  * failures keep their status with a page saying what to do.
  */
-import type { AppError } from '../../shared/errors.js';
-import { RawBody } from '../../shared/http/envelope.js';
+import type { AppError } from '#shared/errors.js';
+import { RawBody } from '#shared/http/envelope.js';
 import { problemPage, refusedPage } from './page.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -34,8 +34,17 @@ export const refused = () => page(refusedPage(), 403);
 export function webErrorPage(error: AppError): RawBody {
   // The path and the query are the link: input that fails a check is a wrong link.
   if (error.status === 400 || error.status === 404 || error.status === 422) return refused();
-  if (error.status === 409) return page(problemPage('Verification is switched off', error.message, 'Ask the moderators of the server to turn it on again, then open the link again.'), error.status);
-  if (error.status === 413) return page(problemPage('The request was too large', error.message, 'Open the link from the server again and press Verify.'), error.status);
-  if (error.status === 502) return page(problemPage('You are not verified yet', error.message, 'Try again in a moment; if it keeps failing, tell the moderators of the server.'), error.status);
+  if (error.status === 409)
+    return page(
+      problemPage('Verification is switched off', error.message, 'Ask the moderators of the server to turn it on again, then open the link again.'),
+      error.status,
+    );
+  if (error.status === 413)
+    return page(problemPage('The request was too large', error.message, 'Open the link from the server again and press Verify.'), error.status);
+  if (error.status === 502)
+    return page(
+      problemPage('You are not verified yet', error.message, 'Try again in a moment; if it keeps failing, tell the moderators of the server.'),
+      error.status,
+    );
   return page(problemPage('Something went wrong', error.message, 'You are not verified yet. Try again in a moment with the same link.'), error.status);
 }

@@ -1,7 +1,7 @@
 /** The welcoming basics (contract 5, 11, 12 and 3.5), served by the endpoints of shared/modules/basics/. */
-import { privacyCountEndpoint, privacyDeleteEndpoint } from '../../shared/modules/basics/privacy.js';
-import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '../../shared/modules/basics/settings.js';
-import { checkOwned } from '../../shared/platform/ownership.js';
+import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
+import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { DeleteSettingsAnswer, SettingsAnswer } from './model.js';
 import { countMemberEntries, deleteMemberEntries } from './privacy.js';
 import { SettingsBody } from './schemas.js';

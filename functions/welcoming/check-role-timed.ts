@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { checkTimedRoles } from './checks.js';
 import { MessageAnswer } from './model.js';
 import { GuildBody } from './schemas.js';

@@ -5,8 +5,8 @@
  * A check with nothing to do answers 200 saying why; a disabled module is
  * 409 (`requireSettings`).
  */
-import { AppError, platformFailed } from '../../shared/errors.js';
-import { PlatformCode, isPlatformError, platform } from '../../shared/platform/client.js';
+import { AppError, platformFailed } from '#shared/errors.js';
+import { PlatformCode, isPlatformError, platform } from '#shared/platform/client.js';
 import { type CatchUpResult, cancelMemberGrants, catchUp, keepCatchingUp, scheduleJoinGrants } from './grants.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
 import { responseRecords } from './records.js';
@@ -90,7 +90,9 @@ export async function rolesOnJoin(guildId: string, memberId: string) {
     }
     if (refused.length > 0) {
       const granted = roles.length - refused.length;
-      throw platformFailed(`The platform refused to grant ${refused.join('; ')} to member ${memberId}; the other ${plural(granted, 'autorole')} ${granted === 1 ? 'was' : 'were'} granted. ${said.join(' ')}`.trim());
+      throw platformFailed(
+        `The platform refused to grant ${refused.join('; ')} to member ${memberId}; the other ${plural(granted, 'autorole')} ${granted === 1 ? 'was' : 'were'} granted. ${said.join(' ')}`.trim(),
+      );
     }
     said.push(`Granted ${plural(roles.length, 'autorole')} to member ${memberId}.`);
   }

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { ResponseAnswer } from './model.js';
 import { createResponse } from './responses.js';
 import { CreateResponseBody } from './schemas.js';

@@ -12,9 +12,9 @@
  * and has no grant for it one, due at their `joined_at` + `add_after`: members
  * who joined while the service was down, or before the role existed.
  */
-import { PlatformCode, isPlatformNotFound, platform } from '../../shared/platform/client.js';
-import { readModuleState } from '../../shared/modules/store.js';
-import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '../../shared/scheduler/index.js';
+import { PlatformCode, isPlatformNotFound, platform } from '#shared/platform/client.js';
+import { readModuleState } from '#shared/modules/store.js';
+import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '#shared/scheduler/index.js';
 import { WelcomingJobs, grantDueKey } from './keys.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
 import { deleteGrant, deleteGrants, grantContext, guildGrants, listTimedRoles, markGranted, memberGrants, putGrant } from './store.js';
@@ -97,7 +97,10 @@ export async function cancelMemberGrants(guildId: string, memberId: string): Pro
 
 /** A timed role was deleted: nobody gets it any more. */
 export async function cancelTimedRoleGrants(guildId: string, timedRoleId: string): Promise<void> {
-  await forget(guildId, (await guildGrants(guildId)).filter((g) => g.timedrole_id === timedRoleId));
+  await forget(
+    guildId,
+    (await guildGrants(guildId)).filter((g) => g.timedrole_id === timedRoleId),
+  );
 }
 
 /** The module's items of the guild are deleted (the grants' with them): the grants' due work and the hourly catch-up go too. */

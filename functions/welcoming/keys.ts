@@ -18,8 +18,8 @@
  *   `<guild>#<member>#<timedrole_id>`, and the guild's hourly catch-up,
  *   keyed `<guild>`.
  */
-import { type Item, entity } from '../../shared/db/entity.js';
-import { guildKey } from '../../shared/modules/store.js';
+import { type Item, entity } from '#shared/db/entity.js';
+import { guildKey } from '#shared/modules/store.js';
 import type { Grant, ResponseTypeValue, TimedRole, WelcomeResponse } from './model.js';
 
 const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
@@ -69,7 +69,12 @@ export const GrantEntity = entity({
   pk: inGuild,
   sk: (f: { guildId: string; memberId: string; timedRoleId: string }) => [f.memberId, f.timedRoleId],
   parse: (item): Grant => {
-    const grant: Grant = { member_id: String(item.member_id), timedrole_id: String(item.timedrole_id), role_id: String(item.role_id), due_at: Number(item.due_at) };
+    const grant: Grant = {
+      member_id: String(item.member_id),
+      timedrole_id: String(item.timedrole_id),
+      role_id: String(item.role_id),
+      due_at: Number(item.due_at),
+    };
     if (item.granted_at !== undefined) grant.granted_at = Number(item.granted_at);
     return grant;
   },
@@ -86,7 +91,7 @@ export const TIMEDROLES_MAP = 'timedroles';
  * A minted ID (contract 3.4: URL-safe, unguessable, unique) that starts with
  * the time in base 36, so sort keys made from it keep creation order.
  */
-export { mintOrderedId } from '../../shared/ids.js';
+export { mintOrderedId } from '#shared/ids.js';
 
 /** Whether text could be an ID minted here; anything else names nothing (and could not even be a key). */
 export const isMintedId = (text: string) => /^[0-9a-z]{9}[A-Za-z0-9_-]{22}$/.test(text);

@@ -1,4 +1,4 @@
-import { endpoint } from '../../shared/http/endpoint.js';
+import { endpoint } from '#shared/http/endpoint.js';
 import { TimedRolesAnswer } from './model.js';
 import { GuildQuery } from './schemas.js';
 import { listTimedRoleRecords } from './timedroles.js';

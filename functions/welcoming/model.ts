@@ -3,7 +3,7 @@
  * and the limits of contract 12.
  */
 import * as z from 'zod/mini';
-import { codedInt, meta } from '../../shared/http/schemas.js';
+import { codedInt, meta } from '#shared/http/schemas.js';
 
 /** `response_type`: what a response is for. */
 export const ResponseType = { DmWelcome: 1, ChannelWelcome: 2, ChannelLeave: 3 } as const;

@@ -4,9 +4,9 @@
  * The platform is asked for names and counts only when the response uses
  * them, so a plain "Welcome <user_mention>!" costs no lookup at all.
  */
-import type { MessageCreate } from '../../shared/platform/types.js';
-import { renderMessage } from '../../shared/templates/index.js';
-import { variablesFor } from '../../shared/templates/members.js';
+import type { MessageCreate } from '#shared/platform/types.js';
+import { renderMessage } from '#shared/templates/index.js';
+import { variablesFor } from '#shared/templates/members.js';
 import type { WelcomeResponse } from './model.js';
 
 /** The message body of a response for this member, pinging at most that member. */

@@ -4,9 +4,9 @@
  * is written first and taken back when the registry is full, so a crash in
  * between can only leave the guild one response over, never locked out.
  */
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { unprocessable } from '#shared/errors.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '#shared/modules/state.js';
 import { ResponseEntity, mintOrderedId, quoted } from './keys.js';
 import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
 import { responseRecords } from './records.js';
@@ -26,7 +26,12 @@ export async function listResponseRecords(guildId: string, type?: number) {
 
 /** The response, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireResponse(guildId: string, responseId: string): Promise<WelcomeResponse> {
-  const item = await requireEnabledRecord(guildId, MODULE, ResponseEntity.key({ guildId, responseId }), `Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
+  const item = await requireEnabledRecord(
+    guildId,
+    MODULE,
+    ResponseEntity.key({ guildId, responseId }),
+    `Guild ${guildId} has no welcoming response ${quoted(responseId)}.`,
+  );
   return ResponseEntity.parse(item);
 }
 
@@ -50,7 +55,9 @@ export async function createResponse(guildId: string, input: CreateResponseInput
   if (!(await insertResponse(response))) throw new Error(`minted response ID ${response.response_id} already exists`);
   if ((await register(guildId, responsePlace(response), response.created_at, MAX_RESPONSES_PER_TYPE)) !== 'ok') {
     await deleteResponseItem(guildId, response.response_id);
-    throw unprocessable(`Guild ${guildId} already has ${MAX_RESPONSES_PER_TYPE} responses of type ${response.response_type}, the most it may keep; delete one first.`);
+    throw unprocessable(
+      `Guild ${guildId} already has ${MAX_RESPONSES_PER_TYPE} responses of type ${response.response_type}, the most it may keep; delete one first.`,
+    );
   }
   return { response };
 }

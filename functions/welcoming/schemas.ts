@@ -4,10 +4,9 @@
  * its value, `""` clears a nullable channel or ID.
  */
 import * as z from 'zod/mini';
-import { booleanSetting, brokenRule, channelSetting, codedInt, queryInt, roleId, snowflake } from '../../shared/http/schemas.js';
-import { templateProblem } from '../../shared/templates/index.js';
+import { booleanSetting, brokenRule, channelSetting, codedInt, queryInt, roleId, snowflake } from '#shared/http/schemas.js';
+import { templateProblem } from '#shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES, RESPONSE_TYPE_MEANINGS } from './model.js';
-
 
 /** A response ID setting: an ID sets it, `""` clears it, null or absent keeps it. */
 const responseSetting = z.pipe(
@@ -72,4 +71,3 @@ export const CreateTimedRoleBody = z.object({
   role_id: roleId,
   add_after: z.int().check(z.gte(ADD_AFTER_MIN), z.lte(ADD_AFTER_MAX)),
 });
-

@@ -4,9 +4,9 @@
  * deleted responses, and what the settings-delete operation removes: the
  * responses, timed roles and pending grants.
  */
-import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled } from '../../shared/modules/state.js';
-import { readModuleState, writeSettings } from '../../shared/modules/store.js';
+import { unprocessable } from '#shared/errors.js';
+import { requireEnabled } from '#shared/modules/state.js';
+import { readModuleState, writeSettings } from '#shared/modules/store.js';
 import { cancelGuildWork } from './grants.js';
 import { quoted } from './keys.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
@@ -33,9 +33,14 @@ async function checkNamedResponses(guildId: string, changes: SettingsChanges): P
     if (typeof responseId !== 'string') continue;
     const response = await getResponse(guildId, responseId);
     const wanted = Number(type) as ResponseTypeValue;
-    if (!response) throw unprocessable(`Field '${rule.named}': guild ${guildId} has no response ${quoted(responseId)}; name one of GET /modules/welcoming/responses, or send "" to clear it.`);
+    if (!response)
+      throw unprocessable(
+        `Field '${rule.named}': guild ${guildId} has no response ${quoted(responseId)}; name one of GET /modules/welcoming/responses, or send "" to clear it.`,
+      );
     if (response.response_type !== wanted) {
-      throw unprocessable(`Field '${rule.named}': response '${responseId}' is ${TYPE_NAMES[response.response_type]}, but this setting names ${TYPE_NAMES[wanted]}.`);
+      throw unprocessable(
+        `Field '${rule.named}': response '${responseId}' is ${TYPE_NAMES[response.response_type]}, but this setting names ${TYPE_NAMES[wanted]}.`,
+      );
     }
   }
 }

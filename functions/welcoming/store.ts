@@ -4,13 +4,13 @@
  * a duplicate on the registry, a grant's existence on its grant item.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getNamed } from '../../shared/db/batch.js';
-import { db } from '../../shared/db/client.js';
-import { conditional, isConditionFailed } from '../../shared/db/errors.js';
-import { queryAll } from '../../shared/db/pagination.js';
-import { tableName } from '../../shared/db/table.js';
-import { type Item, type Key } from '../../shared/db/entity.js';
-import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey } from '../../shared/modules/store.js';
+import { deleteKeys, getNamed } from '#shared/db/batch.js';
+import { db } from '#shared/db/client.js';
+import { conditional, isConditionFailed } from '#shared/db/errors.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { tableName } from '#shared/db/table.js';
+import type { Item, Key } from '#shared/db/entity.js';
+import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey } from '#shared/modules/store.js';
 import { GrantEntity, MODULE_PREFIX, RegistryEntity, ResponseEntity, TimedRoleEntity, isMintedId, responsesMap, TIMEDROLES_MAP } from './keys.js';
 import type { Grant, TimedRole, WelcomeResponse } from './model.js';
 
@@ -205,4 +205,3 @@ export async function deleteModuleItems(guildId: string): Promise<{ responses: W
     grants: items.filter(GrantEntity.holds).map(GrantEntity.parse),
   };
 }
-

@@ -4,9 +4,9 @@
  * responses.ts for the order of writes). Creating one starts the guild's
  * hourly catch-up; deleting one cancels its pending grants.
  */
-import { recordIdAhead } from '../../shared/db/record-ids.js';
-import { unprocessable } from '../../shared/errors.js';
-import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '../../shared/modules/state.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
+import { unprocessable } from '#shared/errors.js';
+import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '#shared/modules/state.js';
 import { cancelTimedRoleGrants, keepCatchingUp } from './grants.js';
 import { TimedRoleEntity, mintOrderedId, quoted } from './keys.js';
 import { MAX_TIMED_ROLES, type TimedRole } from './model.js';
@@ -21,7 +21,12 @@ export async function listTimedRoleRecords(guildId: string) {
 
 /** The timed role, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole> {
-  const item = await requireEnabledRecord(guildId, MODULE, TimedRoleEntity.key({ guildId, timedRoleId }), `Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`);
+  const item = await requireEnabledRecord(
+    guildId,
+    MODULE,
+    TimedRoleEntity.key({ guildId, timedRoleId }),
+    `Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`,
+  );
   return TimedRoleEntity.parse(item);
 }
 

@@ -48,7 +48,10 @@ export function apiStage(scope: Construct, id: string, props: ApiStageProps): ap
     deployment: props.deployment,
     stageName: props.stageName,
     methodOptions: Object.fromEntries(
-      props.publicMethods.map(({ path, method }) => [`${path}/${method}`, { throttlingRateLimit: props.throttleRateLimit, throttlingBurstLimit: props.throttleBurstLimit }]),
+      props.publicMethods.map(({ path, method }) => [
+        `${path}/${method}`,
+        { throttlingRateLimit: props.throttleRateLimit, throttlingBurstLimit: props.throttleBurstLimit },
+      ]),
     ),
     // Errors only: INFO with data tracing would log request headers, bearer tokens included.
     loggingLevel: apigw.MethodLoggingLevel.ERROR,

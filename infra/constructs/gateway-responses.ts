@@ -1,5 +1,5 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON, throttledReason } from '../../shared/auth/messages.js';
+import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON, throttledReason } from '#shared/auth/messages.js';
 
 /**
  * The error envelope of CONTRACT 3.1 as a mapping template. Messages are
@@ -36,13 +36,34 @@ export function errorResponses(throttle: { rateLimit: number; burstLimit: number
     { type: apigw.ResponseType.THROTTLED, status: 429, name: 'RateLimitedError', message: throttled, headers: retryAfter },
     { type: apigw.ResponseType.QUOTA_EXCEEDED, status: 429, name: 'RateLimitedError', message: throttled, headers: retryAfter },
     // The usage-plan key the authorizer named is not in its plan yet: a guild key registered a moment ago.
-    { type: apigw.ResponseType.INVALID_API_KEY, status: 429, name: 'RateLimitedError', message: `Too Many Requests! ${USAGE_KEY_PENDING_REASON}`, headers: retryAfter },
+    {
+      type: apigw.ResponseType.INVALID_API_KEY,
+      status: 429,
+      name: 'RateLimitedError',
+      message: `Too Many Requests! ${USAGE_KEY_PENDING_REASON}`,
+      headers: retryAfter,
+    },
     // API Gateway's own ceiling (10 MB); the 64 KiB limit is enforced by the functions with the same answer.
-    { type: apigw.ResponseType.REQUEST_TOO_LARGE, status: 413, name: 'PayloadTooLargeError', message: 'Payload Too Large! The request body must be at most 64 KiB.' },
+    {
+      type: apigw.ResponseType.REQUEST_TOO_LARGE,
+      status: 413,
+      name: 'PayloadTooLargeError',
+      message: 'Payload Too Large! The request body must be at most 64 KiB.',
+    },
     // Anything else API Gateway rejects. The status is pinned so that `code` always equals it
     // (a template cannot read the status it answers with).
-    { type: apigw.ResponseType.DEFAULT_4XX, status: 400, name: 'BadRequestError', message: 'Bad Request! The gateway rejected the request before it reached the service; check the method, headers and body.' },
-    { type: apigw.ResponseType.DEFAULT_5XX, status: 500, name: 'InternalServerError', message: 'Internal Server Error! The gateway could not complete the request (request $context.requestId); retry later.' },
+    {
+      type: apigw.ResponseType.DEFAULT_4XX,
+      status: 400,
+      name: 'BadRequestError',
+      message: 'Bad Request! The gateway rejected the request before it reached the service; check the method, headers and body.',
+    },
+    {
+      type: apigw.ResponseType.DEFAULT_5XX,
+      status: 500,
+      name: 'InternalServerError',
+      message: 'Internal Server Error! The gateway could not complete the request (request $context.requestId); retry later.',
+    },
   ];
 }
 

@@ -8,8 +8,8 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DEFAULT_TIMINGS } from '../../shared/scheduler/config.js';
-import { producerInputs } from '../../shared/scheduler/keys.js';
+import { DEFAULT_TIMINGS } from '#shared/scheduler/config.js';
+import { producerInputs } from '#shared/scheduler/keys.js';
 import { type Job, queueUrlEnvName } from '../jobs.js';
 import { ModuleRuntime } from './module-runtime.js';
 import { serviceFunction } from './service-function.js';
@@ -81,7 +81,12 @@ export class JobQueues extends Construct {
       queues: [...this.queues.values()],
       logRetention: props.logRetention,
     });
-    const shared = { role: runtime.role, logGroup: runtime.logGroup, environment: { ...props.environment, ...this.queueEnvironment }, memorySize: props.memorySize };
+    const shared = {
+      role: runtime.role,
+      logGroup: runtime.logGroup,
+      environment: { ...props.environment, ...this.queueEnvironment },
+      memorySize: props.memorySize,
+    };
 
     for (const job of props.jobs) {
       const jobScope = this.node.findChild(job.id);
@@ -93,7 +98,13 @@ export class JobQueues extends Construct {
         description: `${job.id}: consumer`,
         environment: { QUEUE_URL: queue.queueUrl },
       });
-      consumer.addEventSource(new SqsEventSource(queue, { batchSize: job.batchSize, reportBatchItemFailures: true, ...(job.maxConcurrency ? { maxConcurrency: job.maxConcurrency } : {}) }));
+      consumer.addEventSource(
+        new SqsEventSource(queue, {
+          batchSize: job.batchSize,
+          reportBatchItemFailures: true,
+          ...(job.maxConcurrency ? { maxConcurrency: job.maxConcurrency } : {}),
+        }),
+      );
       if (!job.schedule) continue;
       const producer = serviceFunction(jobScope, 'Producer', {
         runtime: { ...shared, timeout: PRODUCER_TIMEOUT },
@@ -106,7 +117,13 @@ export class JobQueues extends Construct {
         description: `${job.id}: find due work`,
         schedule: events.Schedule.expression(job.schedule),
         // A job that spreads: one target per shard, each run given its shard (a rule takes up to five targets).
-        targets: producerInputs(job.id).map((input) => new targets.LambdaFunction(producer, { retryAttempts: 2, ...(input.shard === undefined ? {} : { event: events.RuleTargetInput.fromObject(input) }) })),
+        targets: producerInputs(job.id).map(
+          (input) =>
+            new targets.LambdaFunction(producer, {
+              retryAttempts: 2,
+              ...(input.shard === undefined ? {} : { event: events.RuleTargetInput.fromObject(input) }),
+            }),
+        ),
       });
     }
   }

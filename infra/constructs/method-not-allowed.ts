@@ -8,7 +8,16 @@ import { envelopeTemplate } from './gateway-responses.js';
  * passed through unmapped and fail as a 500, so the common ones are listed.
  * (API Gateway treats a request without Content-Type as application/json.)
  */
-const MAPPED_CONTENT_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml', 'text/xml', 'application/octet-stream', 'text/html'];
+const MAPPED_CONTENT_TYPES = [
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/xml',
+  'text/xml',
+  'application/octet-stream',
+  'text/html',
+];
 
 /** The path resource and the methods it serves. */
 export interface MethodNotAllowedProps {

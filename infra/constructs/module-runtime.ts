@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -74,7 +74,9 @@ export class ModuleRuntime extends Construct {
       }),
     ];
     if (props.secrets.length > 0) {
-      statements.push(new iam.PolicyStatement({ sid: 'ReadSecrets', actions: ['secretsmanager:GetSecretValue'], resources: props.secrets.map((s) => s.secretArn) }));
+      statements.push(
+        new iam.PolicyStatement({ sid: 'ReadSecrets', actions: ['secretsmanager:GetSecretValue'], resources: props.secrets.map((s) => s.secretArn) }),
+      );
     }
     if (props.queues.length > 0) {
       statements.push(new iam.PolicyStatement({ sid: 'SendJobs', actions: ['sqs:SendMessage'], resources: props.queues.map((q) => q.queueArn) }));

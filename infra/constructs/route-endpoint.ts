@@ -1,7 +1,7 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { Route } from '../../shared/http/route.js';
+import type { Route } from '#shared/http/route.js';
 import { resourcePathOf } from '../plan.js';
 import { type FunctionRuntime, lambdaInvocationUri, serviceFunction } from './service-function.js';
 import { allowApiInvoke } from './api-invoke-permission.js';

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { TABLE } from '../../shared/db/table.js';
+import { TABLE } from '#shared/db/table.js';
 
 /**
  * The single table, built from the same `TABLE` definition local mode uses.

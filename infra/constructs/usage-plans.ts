@@ -2,7 +2,7 @@ import { Aws, Stack } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { usageKeyValue } from '../../shared/auth/usage-keys.js';
+import { usageKeyValue } from '#shared/auth/usage-keys.js';
 
 /** The limits: the stage's (the service token's alone) and each guild key's. */
 export interface CallerUsagePlansProps {

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { routes as allRoutes } from '../../functions/routes.js';
-import { authorize } from '../../shared/auth/credentials.js';
-import { guildKeyThrottledReason } from '../../shared/auth/messages.js';
-import { AppError } from '../../shared/errors.js';
-import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '../../shared/http/envelope.js';
-import { MAX_BODY_BYTES, payloadTooLarge } from '../../shared/http/limits.js';
-import { type Route, matchPath } from '../../shared/http/route.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
+import { routes as allRoutes } from '#functions/routes.js';
+import { authorize } from '#shared/auth/credentials.js';
+import { guildKeyThrottledReason } from '#shared/auth/messages.js';
+import { AppError } from '#shared/errors.js';
+import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '#shared/http/envelope.js';
+import { MAX_BODY_BYTES, payloadTooLarge } from '#shared/http/limits.js';
+import { type Route, matchPath } from '#shared/http/route.js';
+import { loadHandler } from '#shared/http/load-handler.js';
 import { KeyRate } from './key-rate.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -85,7 +85,19 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
   // HEAD is answered as GET, without the body (see send).
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
   if ((req.url ?? '').length > MAX_URL_LENGTH) {
-    return { statusCode: 414, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: false, data: {}, error: { code: 414, name: 'URITooLong', message: `URI Too Long! The URL has ${(req.url ?? '').length} characters; at most ${MAX_URL_LENGTH} are accepted.` } }) };
+    return {
+      statusCode: 414,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        success: false,
+        data: {},
+        error: {
+          code: 414,
+          name: 'URITooLong',
+          message: `URI Too Long! The URL has ${(req.url ?? '').length} characters; at most ${MAX_URL_LENGTH} are accepted.`,
+        },
+      }),
+    };
   }
   let url: URL;
   let asked: string;
@@ -100,7 +112,14 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
   const match = matchPath(routes, path);
   if (!match) return errorResponse(noSuchRoute(method, path));
   const route = match.routes.find((r) => r.method === method);
-  if (!route) return errorResponse(methodNotAllowed(method, match.template, match.routes.map((r) => r.method)));
+  if (!route)
+    return errorResponse(
+      methodNotAllowed(
+        method,
+        match.template,
+        match.routes.map((r) => r.method),
+      ),
+    );
 
   let body: string;
   try {
@@ -120,13 +139,13 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
     if (verdict.caller.kind === 'guild') {
       const wait = keyRate.take(verdict.caller.keyId);
       if (wait > 0) {
-        return errorResponse(new AppError('RateLimitedError', guildKeyThrottledReason(keyRate.rate, keyRate.burst), { headers: { 'Retry-After': String(wait) } }));
+        return errorResponse(
+          new AppError('RateLimitedError', guildKeyThrottledReason(keyRate.rate, keyRate.burst), { headers: { 'Retry-After': String(wait) } }),
+        );
       }
     }
     authorizer =
-      verdict.caller.kind === 'service'
-        ? { caller: 'service' }
-        : { caller: 'guild', guild_id: verdict.caller.guildId, key_id: verdict.caller.keyId };
+      verdict.caller.kind === 'service' ? { caller: 'service' } : { caller: 'guild', guild_id: verdict.caller.guildId, key_id: verdict.caller.keyId };
   }
 
   const requestId = randomUUID();
@@ -172,7 +191,11 @@ export function createApiServer(options: ApiServerOptions, routes: readonly Rout
     if (!socket.writable) return;
     const answer =
       error.code === 'HPE_HEADER_OVERFLOW'
-        ? refuse(431, 'RequestHeaderFieldsTooLarge', 'Request Header Fields Too Large! The request line and headers are over the 16 KiB accepted; send a shorter URL or fewer headers.')
+        ? refuse(
+            431,
+            'RequestHeaderFieldsTooLarge',
+            'Request Header Fields Too Large! The request line and headers are over the 16 KiB accepted; send a shorter URL or fewer headers.',
+          )
         : refuse(400, 'BadRequestError', 'Bad Request! The request is not valid HTTP/1.1.');
     socket.end(answer);
   });

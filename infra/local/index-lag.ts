@@ -20,7 +20,7 @@ import { once } from 'node:events';
 import { type IncomingMessage, type Server, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
-import { TABLE } from '../../shared/db/table.js';
+import { TABLE } from '#shared/db/table.js';
 
 type AttributeMap = Record<string, Record<string, unknown>>;
 
@@ -48,7 +48,9 @@ function writtenKeys(operation: string, body: Record<string, unknown>): string[]
     case 'DeleteItem':
       return [keyOf(body.Key as AttributeMap)].filter((k): k is string => k !== null);
     case 'BatchWriteItem': {
-      const requests = Object.values((body.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: AttributeMap }; DeleteRequest?: { Key: AttributeMap } }[]>).flat();
+      const requests = Object.values(
+        (body.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: AttributeMap }; DeleteRequest?: { Key: AttributeMap } }[]>,
+      ).flat();
       return requests.map((r) => keyOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)).filter((k): k is string => k !== null);
     }
     default:
@@ -80,12 +82,9 @@ export async function startIndexLagProxy(target: string, lagMs: number): Promise
       for (const key of writtenKeys(operation, parsed)) written.set(key, now);
 
       const answer = await new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
-        const out = request(
-          { hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
-          (upstreamRes) => {
-            readAll(upstreamRes).then((data) => resolve({ status: upstreamRes.statusCode ?? 500, headers: upstreamRes.headers, body: data }), reject);
-          },
-        );
+        const out = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (upstreamRes) => {
+          readAll(upstreamRes).then((data) => resolve({ status: upstreamRes.statusCode ?? 500, headers: upstreamRes.headers, body: data }), reject);
+        });
         out.on('error', reject);
         out.end(body);
       });

@@ -49,7 +49,10 @@ console.log(`Guild Module Management Service, local mode
 Try: curl -H "Authorization: Bearer ${service.serviceToken}" "${service.url}/modules/polls/status?guild_id=1234567890123456789"`);
 
 const shutdown = () => {
-  service.stop().then(() => process.exit(0), () => process.exit(1));
+  service.stop().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
-import { TABLE } from '../../shared/db/table.js';
+import { TABLE } from '#shared/db/table.js';
 
 /**
  * The embedded table: dynalite on a loopback port, on disk under `dataDir`

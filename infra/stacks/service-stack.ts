@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { type Route, entryOf } from '../../shared/http/route.js';
-import { TABLE } from '../../shared/db/table.js';
+import { type Route, entryOf } from '#shared/http/route.js';
+import { TABLE } from '#shared/db/table.js';
 import { AUTHORIZER_FILE, bundleDir } from '../bundles.js';
-import { KEY_ROUTE_IDS } from '../../functions/auth/routes.js';
+import { KEY_ROUTE_IDS } from '#functions/auth/routes.js';
 import { DEFAULT_SETTINGS, guildKeyBurst, parseGuildKeyRate, type ServiceSettings, settingsFromContext } from '../config.js';
 import type { Job } from '../jobs.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, checkRoutes, methodsByPath, pathOwners, planStacks, resourcePathOf, type StackPlan } from '../plan.js';
@@ -24,7 +24,7 @@ import { serviceTable } from '../constructs/service-table.js';
 import { CallerUsagePlans } from '../constructs/usage-plans.js';
 import { API_GATEWAY_TIMEOUT, type FunctionRuntime } from '../constructs/service-function.js';
 import { RoutesStack } from './routes-stack.js';
-import { parseAllowedHosts } from '../../functions/socials/reach.js';
+import { parseAllowedHosts } from '#functions/socials/reach.js';
 
 /** The stage name is the version prefix of every path (CONTRACT 2). */
 export const STAGE_NAME = 'v1';
@@ -174,7 +174,12 @@ export class ServiceStack extends Stack {
       // Each credentialed call counts against the usage-plan key the authorizer names (fair use, CONTRACT 13).
       apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
     });
-    const limits = { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit, guildKeyRate: settings.guildKeyRate, guildKeyBurst: guildKeyBurst(settings.guildKeyRate) };
+    const limits = {
+      rateLimit: settings.throttleRateLimit,
+      burstLimit: settings.throttleBurstLimit,
+      guildKeyRate: settings.guildKeyRate,
+      guildKeyBurst: guildKeyBurst(settings.guildKeyRate),
+    };
     const responses = errorResponses(limits);
     this.usagePlans = new CallerUsagePlans(this, 'Usage', {
       api: this.api,

@@ -65,7 +65,10 @@ export async function createApiKey(guildId: string, name: string | null): Promis
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: ApiKeyEntity.item({ guildId, keyId }, { ...record, secret_hash: hash(secret).toString('hex'), ...(usageKeyId ? { usage_key_id: usageKeyId } : {}) }),
+      Item: ApiKeyEntity.item(
+        { guildId, keyId },
+        { ...record, secret_hash: hash(secret).toString('hex'), ...(usageKeyId ? { usage_key_id: usageKeyId } : {}) },
+      ),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -115,7 +118,9 @@ export async function revokeApiKey(guildId: string, keyId: string): Promise<ApiK
   const usageKeyId = out.Attributes.usage_key_id;
   if (typeof usageKeyId === 'string') {
     // The key no longer authenticates; its API Gateway key only counts against the account's quota, so a failure is logged, not answered.
-    await dropUsageKey(usageKeyId).catch((error: unknown) => console.error(JSON.stringify({ level: 'error', msg: 'revoked key rate not deleted', guildId, keyId, usageKeyId, error: String(error) })));
+    await dropUsageKey(usageKeyId).catch((error: unknown) =>
+      console.error(JSON.stringify({ level: 'error', msg: 'revoked key rate not deleted', guildId, keyId, usageKeyId, error: String(error) })),
+    );
   }
   return ApiKeyEntity.parse(out.Attributes);
 }

@@ -8,7 +8,6 @@ import { configuredSecret } from '../secrets.js';
 /** The authorizer's decision for one request, the same in AWS and in local mode. */
 export type Verdict = { allow: true; caller: Caller } | { allow: false; status: 401 | 403; reason: string };
 
-
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** Reads `Authorization: Bearer <token>` and decides whether this caller may call a route of this access level. */

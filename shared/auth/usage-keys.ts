@@ -77,7 +77,11 @@ export async function registerUsageKey(guildId: string, keyId: string): Promise<
   let id = await keyNamed(value);
   if (!id) {
     try {
-      id = (await apigateway<{ id: string }>('POST', '/apikeys', { body: { name: value, value, enabled: true, description: `Rate of guild ${guildId}'s API key ${keyId}` } })).id;
+      id = (
+        await apigateway<{ id: string }>('POST', '/apikeys', {
+          body: { name: value, value, enabled: true, description: `Rate of guild ${guildId}'s API key ${keyId}` },
+        })
+      ).id;
     } catch (error) {
       // Another request registered it at the same moment.
       if (!(error instanceof AwsRefusal && error.status === 409)) throw error;

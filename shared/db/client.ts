@@ -13,9 +13,7 @@ export function db(): DynamoDBDocumentClient {
     const endpoint = process.env.DYNAMODB_ENDPOINT;
     const base = new DynamoDBClient({
       maxAttempts: 4,
-      ...(endpoint
-        ? { endpoint, region: process.env.AWS_REGION || 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
+      ...(endpoint ? { endpoint, region: process.env.AWS_REGION || 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     });
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

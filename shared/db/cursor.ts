@@ -53,7 +53,9 @@ async function macOf(scope: CursorScope, position: string): Promise<Buffer> {
     .map((name) => [name, scope.filter[name] ?? null]);
   // JSON keeps the fields apart: no guild, family or filter value can run into another.
   const signed = JSON.stringify([VERSION, scope.guildId, scope.family, filter, position]);
-  return createHmac('sha256', await cursorSecret()).update(signed, 'utf8').digest();
+  return createHmac('sha256', await cursorSecret())
+    .update(signed, 'utf8')
+    .digest();
 }
 
 /** A cursor for `position` in the list `scope` names. */
@@ -64,7 +66,9 @@ export async function issueCursor(scope: CursorScope, position: string): Promise
 /** The 422 of a cursor this service did not issue for this list, naming the query field and what to send instead. */
 export function foreignCursor(scope: CursorScope) {
   const fields = ['guild_id', ...Object.keys(scope.filter)].join(', ');
-  return unprocessable(`Query field 'cursor' is not a cursor this service issued for this list: pass the next_cursor of the previous page, with the same ${fields}.`);
+  return unprocessable(
+    `Query field 'cursor' is not a cursor this service issued for this list: pass the next_cursor of the previous page, with the same ${fields}.`,
+  );
 }
 
 /**

@@ -19,7 +19,7 @@ export interface EndpointSpec {
   body?: z.ZodMiniType;
   path?: z.ZodMiniType;
   /** `required`: 400 without the header. Otherwise the header is read when present. */
-  actor?: 'required' | 'optional';
+  actor?: ActorMode;
   /**
    * `answerFailures(sentence)` of shared/platform/interaction.ts: a failed
    * request carrying an interaction (`application_id` and `token`) is also
@@ -65,15 +65,18 @@ export interface RawAnswer {
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
+/** Whether the acting-member header is needed (`EndpointSpec.actor`). */
+export type ActorMode = 'required' | 'optional';
+
 /** What a use case receives: validated input, who calls, and for whom. */
-export interface EndpointInput<Q, B, P> {
+export interface EndpointInput<Q, B, P, A extends ActorMode | undefined = undefined> {
   query: Out<Q>;
   body: Out<B>;
   path: Out<P>;
   /** null only on public routes (the authorizer guards every other one). */
   caller: Caller | null;
-  /** The member the bot acts for (X-Acting-User-Id), or null. */
-  actor: string | null;
+  /** The member the bot acts for (X-Acting-User-Id): a string when the endpoint requires it, otherwise the header's value or null. */
+  actor: A extends 'required' ? string : string | null;
   /** `guild_id` of the query or body, when the endpoint takes one. */
   guildId: string | null;
   /** The module whose path this is (`/modules/<module>/...`), or null. */
@@ -131,9 +134,14 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unkn
  * request names being the guild's (422, contract 13), then the use case and
  * the envelope.
  */
-export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
-  spec: { query?: Q; body?: B; path?: P; actor?: 'required' | 'optional'; answerFailures?: Mw; errorPage?: ErrorPage; owned?: OwnershipCheck; response?: z.ZodMiniType | RawAnswer },
-  run: (input: EndpointInput<Q, B, P>) => Promise<object> | object,
+export function endpoint<
+  Q extends z.ZodMiniType | undefined = undefined,
+  B extends z.ZodMiniType | undefined = undefined,
+  P extends z.ZodMiniType | undefined = undefined,
+  A extends ActorMode | undefined = undefined,
+>(
+  spec: { query?: Q; body?: B; path?: P; actor?: A; answerFailures?: Mw; errorPage?: ErrorPage; owned?: OwnershipCheck; response?: z.ZodMiniType | RawAnswer },
+  run: (input: EndpointInput<Q, B, P, A>) => Promise<object> | object,
 ): Handler {
   const declared = ownedFieldsOf(spec);
   if (declared.length > 0 !== (spec.owned !== undefined)) {
@@ -194,7 +202,8 @@ export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B exte
       body: value('body') as Out<B>,
       path: value('path') as Out<P>,
       caller,
-      actor,
+      // Checked above: a required header is present.
+      actor: actor as EndpointInput<Q, B, P, A>['actor'],
       guildId,
       module: moduleOfPath(event.resource ?? event.path ?? ''),
       route: event.resource ?? event.path ?? '',
@@ -206,9 +215,6 @@ export function endpoint<Q extends z.ZodMiniType | undefined = undefined, B exte
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 });
   // onError runs in reverse order of use: the envelope is built first, then the member is told.
   if (spec.answerFailures) chain.use(spec.answerFailures);
-  const handler = chain
-    .use(errorEnvelope(spec.errorPage))
-    .use(bodyLimit())
-    .handler(core);
+  const handler = chain.use(errorEnvelope(spec.errorPage)).use(bodyLimit()).handler(core);
   return Object.assign(handler, { spec: spec as EndpointSpec }) as unknown as Handler;
 }

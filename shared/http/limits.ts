@@ -38,9 +38,15 @@ const shown = (value: string) => JSON.stringify(value.length > 40 ? `${value.sli
 export function checkStoreLimits(parts: { where: 'path' | 'query' | 'body'; raw: unknown }[]): void {
   for (const { where, raw } of parts) {
     for (const [name, value] of strings(raw)) {
-      const field = name.split('.').pop()!.replace(/\[\d+\]$/, '');
+      const field = name
+        .split('.')
+        .pop()!
+        .replace(/\[\d+\]$/, '');
       if (where === 'path' && value.length > MAX_ID_CHARS) {
-        throw new AppError('NotFoundError', `No record has the ${field} ${shown(value)}: IDs are at most ${MAX_ID_CHARS} characters (this one has ${value.length}).`);
+        throw new AppError(
+          'NotFoundError',
+          `No record has the ${field} ${shown(value)}: IDs are at most ${MAX_ID_CHARS} characters (this one has ${value.length}).`,
+        );
       }
       if (isIdName(field) && value.length > MAX_ID_CHARS) {
         throw new AppError('Unprocessable Entity', `Field '${name}' must be at most ${MAX_ID_CHARS} characters, as every ID is (it has ${value.length}).`);

@@ -27,7 +27,14 @@ export function errorEnvelope(page?: ErrorPage): Mw {
         request.response = failureResponse(databaseFailed('The table could not be reached after retries; try again shortly.'), page);
         return;
       }
-      console.error(JSON.stringify({ level: 'error', msg: 'unexpected error', requestId: request.context.awsRequestId, error: error instanceof Error ? error.stack : String(error) }));
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          msg: 'unexpected error',
+          requestId: request.context.awsRequestId,
+          error: error instanceof Error ? error.stack : String(error),
+        }),
+      );
       request.response = failureResponse(
         new AppError('InternalServerError', `Something unexpected went wrong; it was logged with request ID ${request.context.awsRequestId}.`),
         page,

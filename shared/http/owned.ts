@@ -42,7 +42,17 @@ export interface DeclaredField {
   declaration: OwnedDeclaration;
 }
 
-type Def = { type: string; shape?: Record<string, z.ZodMiniType>; element?: z.ZodMiniType; innerType?: z.ZodMiniType; in?: z.ZodMiniType; out?: z.ZodMiniType; options?: z.ZodMiniType[]; left?: z.ZodMiniType; right?: z.ZodMiniType };
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodMiniType>;
+  element?: z.ZodMiniType;
+  innerType?: z.ZodMiniType;
+  in?: z.ZodMiniType;
+  out?: z.ZodMiniType;
+  options?: z.ZodMiniType[];
+  left?: z.ZodMiniType;
+  right?: z.ZodMiniType;
+};
 
 /** Wrappers whose value is their inner schema's. */
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch']);

@@ -49,9 +49,7 @@ function ofAllowedType(input: unknown, values: readonly unknown[]): boolean {
 
 /** Where the issue is, as a client would write it: `answers[0].answer_text`. */
 export function fieldName(path: PropertyKey[]): string {
-  return path
-    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
-    .join('');
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('');
 }
 
 function describe(value: unknown): string {
@@ -73,8 +71,7 @@ const EXPECTED: Record<string, string> = {
   array: 'an array',
 };
 
-const unit = (origin: string | undefined) =>
-  origin === 'string' ? ' characters' : origin === 'array' || origin === 'set' ? ' items' : '';
+const unit = (origin: string | undefined) => (origin === 'string' ? ' characters' : origin === 'array' || origin === 'set' ? ' items' : '');
 
 /**
  * The problem an issue names, as a predicate of its field ("is required",
@@ -90,9 +87,7 @@ export function problemOf(issue: z.core.$ZodRawIssue): string {
       return `must be ${expected}, not ${describe(issue.input)}`;
     }
     case 'too_small':
-      return issue.origin === 'array' && Number(issue.minimum) === 1
-        ? 'must not be empty'
-        : `must be at least ${issue.minimum}${unit(issue.origin)}`;
+      return issue.origin === 'array' && Number(issue.minimum) === 1 ? 'must not be empty' : `must be at least ${issue.minimum}${unit(issue.origin)}`;
     case 'too_big':
       return `must be at most ${issue.maximum}${unit(issue.origin)}`;
     case 'invalid_value': {
@@ -101,9 +96,7 @@ export function problemOf(issue: z.core.$ZodRawIssue): string {
       return ofAllowedType(issue.input, issue.values) ? `must be ${allowed}` : `must be ${allowed}, not ${describe(issue.input)}`;
     }
     case 'invalid_format':
-      return issue.format === 'regex' && 'pattern' in issue
-        ? `does not have the allowed form (${String(issue.pattern)})`
-        : `must be a valid ${issue.format}`;
+      return issue.format === 'regex' && 'pattern' in issue ? `does not have the allowed form (${String(issue.pattern)})` : `must be a valid ${issue.format}`;
     case 'invalid_union':
       return 'does not have any of the allowed types';
     case 'not_multiple_of':

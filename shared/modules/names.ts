@@ -1,15 +1,5 @@
 /** The nine modules and their path segments (contract section 5). */
-export const MODULES = [
-  'reactionroles',
-  'polls',
-  'socials',
-  'serverstats',
-  'welcoming',
-  'invite-tracker',
-  'giveaways',
-  'verifier',
-  'tags',
-] as const;
+export const MODULES = ['reactionroles', 'polls', 'socials', 'serverstats', 'welcoming', 'invite-tracker', 'giveaways', 'verifier', 'tags'] as const;
 
 export type ModuleName = (typeof MODULES)[number];
 

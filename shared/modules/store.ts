@@ -32,7 +32,12 @@ export const ModuleState = entity({
   pk: (f: { guildId: string; module: ModuleName }) => guildKey(f.guildId),
   sk: (f) => [f.module],
   parse: (item): ModuleStateItem => {
-    const state: ModuleStateItem = { enabled: item.enabled === true, version: Number(item.version), created_at: String(item.created_at), updated_at: String(item.updated_at) };
+    const state: ModuleStateItem = {
+      enabled: item.enabled === true,
+      version: Number(item.version),
+      created_at: String(item.created_at),
+      updated_at: String(item.updated_at),
+    };
     if (item.settings !== undefined) state.settings = item.settings as Record<string, unknown>;
     if (item.settings_id !== undefined) state.settings_id = Number(item.settings_id);
     return state;
@@ -151,12 +156,7 @@ export async function writeDisabled(guildId: string, module: ModuleName): Promis
  * state, or null when the condition failed (a concurrent change the caller
  * did not see).
  */
-export async function writeSettings(
-  guildId: string,
-  module: ModuleName,
-  fields: [string, unknown][],
-  version: number | null,
-): Promise<ModuleStateItem | null> {
+export async function writeSettings(guildId: string, module: ModuleName, fields: [string, unknown][], version: number | null): Promise<ModuleStateItem | null> {
   forget(guildId, module);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': new Date().toISOString(), ':one': 1, ':t': true, ...(version === null ? {} : { ':version': version }) };

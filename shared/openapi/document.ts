@@ -24,8 +24,7 @@ type Named = Record<string, JsonSchema>;
  */
 function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', named: Named): JsonSchema {
   const { $schema: _draft, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  const moved = (value: unknown): unknown =>
-    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  const moved = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
   for (const [name, definition] of Object.entries(($defs as Named | undefined) ?? {})) {
     const json = moved(definition) as JsonSchema;
     if (named[name] && JSON.stringify(named[name]) !== JSON.stringify(json)) {
@@ -108,7 +107,7 @@ function describeParameter(name: string): string {
 
 const ACCESS: Record<Route['access'], string> = {
   public: 'Public: no credentials.',
-  client: "Needs the service token, or an API key of the guild named in the request.",
+  client: 'Needs the service token, or an API key of the guild named in the request.',
   internal: 'Internal: only the service (bot) token may call it; a guild API key gets 403.',
 };
 

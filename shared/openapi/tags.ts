@@ -5,9 +5,19 @@ import { moduleOfPath } from '../modules/names.js';
 export const TAGS: { name: string; description: string }[] = [
   { name: 'health', description: 'Whether the service is up (`/livez`) and its table reachable (`/readyz`).' },
   { name: 'docs', description: 'This document (`/openapi.json`) and the page rendering it (`/docs`).' },
-  { name: 'auth', description: 'Guild API keys: minted for one guild, for dashboards and admin scripts, managed with the service token. The secret is shown once.' },
-  { name: 'reactionroles', description: 'Panels of emoji reactions, buttons or a dropdown on a message; members claim the roles of an entry by reacting or clicking, and release them.' },
-  { name: 'polls', description: 'Platform-native and service polls: posted, voted on by members, closed by their owner or at their end time, and deleted after they are kept.' },
+  {
+    name: 'auth',
+    description: 'Guild API keys: minted for one guild, for dashboards and admin scripts, managed with the service token. The secret is shown once.',
+  },
+  {
+    name: 'reactionroles',
+    description:
+      'Panels of emoji reactions, buttons or a dropdown on a message; members claim the roles of an entry by reacting or clicking, and release them.',
+  },
+  {
+    name: 'polls',
+    description: 'Platform-native and service polls: posted, voted on by members, closed by their owner or at their end time, and deleted after they are kept.',
+  },
   { name: 'socials', description: 'Announcements of new forum posts, streams going live, feed items and videos in the channels that watch them.' },
   { name: 'serverstats', description: 'Statistics the bot records, counters shown as channel names, and a starboard of starred messages.' },
   { name: 'welcoming', description: 'Welcome and leave messages, roles granted on join, and roles granted a while after joining.' },

@@ -140,7 +140,11 @@ const seg = encodeURIComponent;
  */
 export function memberAnswer(applicationId: Snowflake, token: string, body: string | MessageCreate): PlatformRequest {
   const base: MessageCreate = typeof body === 'string' ? { content: body } : body;
-  return { method: 'POST', path: `/webhooks/${seg(applicationId)}/${seg(token)}`, body: { allowed_mentions: { parse: [] }, ...base, flags: (base.flags ?? 0) | MessageFlags.Ephemeral } };
+  return {
+    method: 'POST',
+    path: `/webhooks/${seg(applicationId)}/${seg(token)}`,
+    body: { allowed_mentions: { parse: [] }, ...base, flags: (base.flags ?? 0) | MessageFlags.Ephemeral },
+  };
 }
 
 function reactionPath(channelId: Snowflake, messageId: Snowflake, emoji?: EmojiInput): string {
@@ -157,7 +161,8 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
   return {
     request: (request) => send(request),
 
-    createMessage: (c, body) => send({ method: 'POST', path: `/channels/${seg(c)}/messages`, body: { ...body, nonce: body.nonce ?? randomNonce(), enforce_nonce: true } }),
+    createMessage: (c, body) =>
+      send({ method: 'POST', path: `/channels/${seg(c)}/messages`, body: { ...body, nonce: body.nonce ?? randomNonce(), enforce_nonce: true } }),
     getMessage: (c, m) => send({ method: 'GET', path: message(c, m) }),
     getMessages: (c, query) => send({ method: 'GET', path: `/channels/${seg(c)}/messages`, query }),
     editMessage: (c, m, body) => send({ method: 'PATCH', path: message(c, m), body }),

@@ -47,7 +47,12 @@ export async function tellMember(interaction: Interaction | null, text: string):
     await send(memberAnswer(interaction.applicationId, interaction.token, cutText(text, MESSAGE_LIMITS.content)));
   } catch (error) {
     console.warn(
-      JSON.stringify({ level: 'warn', msg: 'could not answer an interaction', application_id: interaction.applicationId, error: error instanceof Error ? error.message : String(error) }),
+      JSON.stringify({
+        level: 'warn',
+        msg: 'could not answer an interaction',
+        application_id: interaction.applicationId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
     );
   }
 }

@@ -11,7 +11,10 @@ export interface PlatformAnswer {
   text(): Promise<string>;
 }
 
-export type PlatformFetch = (url: URL, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<PlatformAnswer>;
+export type PlatformFetch = (
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+) => Promise<PlatformAnswer>;
 
 /**
  * Built-ins through `require`: an ESM import of `node:http` builds its whole
@@ -30,22 +33,27 @@ const load = createRequire(import.meta.url) as (id: 'node:http' | 'node:https') 
  */
 export const nodeFetch: PlatformFetch = (url, init) =>
   new Promise((resolve, reject) => {
-    const fail = (error: Error) => reject(error.name === 'AbortError' && init.signal.reason instanceof Error ? init.signal.reason : new Error(error.message, { cause: error }));
-    const request = load(url.protocol === 'https:' ? 'node:https' : 'node:http').request(url, { method: init.method, headers: init.headers, signal: init.signal }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', fail);
-      response.on('end', () => {
-        const status = response.statusCode ?? 0;
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({
-          status,
-          ok: status >= 200 && status < 300,
-          headers: { get: (name) => [response.headers[name.toLowerCase()] ?? []].flat().join(', ') || null },
-          text: async () => text,
+    const fail = (error: Error) =>
+      reject(error.name === 'AbortError' && init.signal.reason instanceof Error ? init.signal.reason : new Error(error.message, { cause: error }));
+    const request = load(url.protocol === 'https:' ? 'node:https' : 'node:http').request(
+      url,
+      { method: init.method, headers: init.headers, signal: init.signal },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', fail);
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status,
+            ok: status >= 200 && status < 300,
+            headers: { get: (name) => [response.headers[name.toLowerCase()] ?? []].flat().join(', ') || null },
+            text: async () => text,
+          });
         });
-      });
-    });
+      },
+    );
     request.on('error', fail);
     request.end(init.body);
   });

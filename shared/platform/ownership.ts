@@ -92,7 +92,9 @@ export const checkOwned: OwnershipCheck = async (guildId, named) => {
       case 'category': {
         const refused = await channelVerdict(field, id, `category ${id}`);
         if (refused) return refused;
-        return ((await channel(id)) as { type: number }).type === CATEGORY ? null : `Field '${field}' names channel ${id}, which is not a category (channel type 4).`;
+        return ((await channel(id)) as { type: number }).type === CATEGORY
+          ? null
+          : `Field '${field}' names channel ${id}, which is not a category (channel type 4).`;
       }
       case 'role':
         return (await roles()).has(id) ? null : `Field '${field}' names role ${id}, which is not a role of guild ${guildId}.`;

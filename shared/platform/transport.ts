@@ -9,7 +9,6 @@ import { attempts, describeAnswer, describeNetworkError, maskPath, parseErrorBod
 /** The public platform, used when `PLATFORM_API_BASE_URL` is not set. */
 export const DEFAULT_PLATFORM_BASE_URL = 'https://discord.com/api/v10';
 
-
 /** How the client reaches the platform and how patient it is. Every field has a default. */
 export interface TransportOptions {
   /** Base URL ending in `/api/v10`; default: `PLATFORM_API_BASE_URL` read at each call. */
@@ -173,11 +172,13 @@ export function createTransport(options: TransportOptions = {}): Send {
       }
 
       if (response.ok) {
-        return parseSuccess<T>(text, () =>
-          new PlatformError(`The platform answered ${response.status} to ${request.method} ${shown} with a body that is not JSON.`, {
-            ...where,
-            status: response.status,
-          }),
+        return parseSuccess<T>(
+          text,
+          () =>
+            new PlatformError(`The platform answered ${response.status} to ${request.method} ${shown} with a body that is not JSON.`, {
+              ...where,
+              status: response.status,
+            }),
         );
       }
 
@@ -202,7 +203,10 @@ export function createTransport(options: TransportOptions = {}): Send {
           await sleep(backoffMs(failures));
           continue;
         }
-        throw new PlatformError(`The platform answered ${describeAnswer(response.status, body)} to ${request.method} ${shown} ${attempts(failures)}${notResent(failures, maxAttempts)}.`, failure);
+        throw new PlatformError(
+          `The platform answered ${describeAnswer(response.status, body)} to ${request.method} ${shown} ${attempts(failures)}${notResent(failures, maxAttempts)}.`,
+          failure,
+        );
       }
       throw new PlatformError(`The platform answered ${describeAnswer(response.status, body)} to ${request.method} ${shown}.`, failure);
     }

@@ -5,7 +5,17 @@ import { type ConsumerOptions, type DueHandler, type ProduceOptions, type Produc
  * The durable scheduler (contract section 9): what modules and job files
  * import. See `scheduler.ts` for the design.
  */
-export { scheduler, createScheduler, runWillFollow, type DueWork, type DueHandler, type HandlerResult, type Scheduler, type ProduceOptions, type ProduceResult } from './scheduler.js';
+export {
+  scheduler,
+  createScheduler,
+  runWillFollow,
+  type DueWork,
+  type DueHandler,
+  type HandlerResult,
+  type Scheduler,
+  type ProduceOptions,
+  type ProduceResult,
+} from './scheduler.js';
 export { cancel, cancelAll, dueKeysOf, requestLater, type WorkRef } from './table-only.js';
 export { setJobSender, jobSender, queueUrlEnvName, type JobMessageSender } from './sender.js';
 export { onWorkDone, type WorkDone } from './observe.js';

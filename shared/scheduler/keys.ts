@@ -32,7 +32,14 @@ export const SPREAD = 4;
  * announcement's units per item and 25 channels). Closing,
  * ending and deleting happen once per record; a catch-up once an hour.
  */
-const SPREAD_JOBS: ReadonlySet<string> = new Set(['polls.refresh', 'giveaways.refresh', 'socials.poll', 'socials.announce', 'serverstats.counters', 'welcoming.timedrole-grant']);
+const SPREAD_JOBS: ReadonlySet<string> = new Set([
+  'polls.refresh',
+  'giveaways.refresh',
+  'socials.poll',
+  'socials.announce',
+  'serverstats.counters',
+  'welcoming.timedrole-grant',
+]);
 
 /** How many shards of the index a job's items use. */
 export const shardsOf = (job: string): number => (SPREAD_JOBS.has(job) ? SPREAD : 1);

@@ -90,7 +90,9 @@ export function runWillFollow(
 ): boolean {
   if (!item) return false;
   if (item.phase === 'pending' || item.phase === 'dispatched') return item.follow === true || item.due_at > now + marginMs;
-  return item.phase === 'claimed' && item.claim_gen !== undefined && (item.gen > item.claim_gen || item.follow === true) && (item.claim_until ?? 0) > now + marginMs;
+  return (
+    item.phase === 'claimed' && item.claim_gen !== undefined && (item.gen > item.claim_gen || item.follow === true) && (item.claim_until ?? 0) > now + marginMs
+  );
 }
 
 /** The message on the queue: which item, and when it was due when sent. */
@@ -312,7 +314,12 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     } catch (error) {
       const reason = errorText(error);
       const last = receiveCount >= timings.maxReceiveCount;
-      log('error', last ? 'scheduler: last delivery failed, item parked' : 'scheduler: handling failed, will retry', { job, key: message.key, receiveCount, error: reason });
+      log('error', last ? 'scheduler: last delivery failed, item parked' : 'scheduler: handling failed, will retry', {
+        job,
+        key: message.key,
+        receiveCount,
+        error: reason,
+      });
       if (last) await store.parkDue(job, message.key, claimId, reason, deps.now());
       else await store.failDue(job, message.key, claimId, deps.now() + timings.retryMs + timings.leaseMs, reason);
       return false;

@@ -74,13 +74,7 @@ function names(expression: string): Record<string, string> {
   return used;
 }
 
-async function update(
-  job: string,
-  key: string,
-  expression: string,
-  values: Record<string, unknown>,
-  condition?: string,
-): Promise<DueItem | null> {
+async function update(job: string, key: string, expression: string, values: Record<string, unknown>, condition?: string): Promise<DueItem | null> {
   try {
     const out = await db().send(
       new UpdateCommand({
@@ -143,7 +137,14 @@ export async function putDue(job: string, key: string, dueAt: number, payload: R
  * A new item is pending, or dispatched given `leaseUntil`. Answers the item;
  * `gen` 1 means this request created it.
  */
-export async function requestDue(job: string, key: string, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem> {
+export async function requestDue(
+  job: string,
+  key: string,
+  dueAt: number,
+  payload: Record<string, unknown>,
+  now: number,
+  leaseUntil?: number,
+): Promise<DueItem> {
   const { sent, values } = placement(dueAt, leaseUntil, now, 'if_not_exists(dispatched_at, :sent)');
   const item = await update(
     job,
@@ -178,7 +179,15 @@ export async function reviveDue(job: string, key: string, dueAt: number, now: nu
     job,
     key,
     'SET #phase = :pending, #due = :due, #ipk = :ipk, #isk = :isk, #dispatches = :zero, #updated = :now REMOVE expires_at',
-    { ':pending': 'pending', ':due': dueAt, ':ipk': dueIndexPartitionOf(job, key), ':isk': dueIndexTime(dueAt), ':zero': 0, ':now': new Date(now).toISOString(), ':dead': 'dead' },
+    {
+      ':pending': 'pending',
+      ':due': dueAt,
+      ':ipk': dueIndexPartitionOf(job, key),
+      ':isk': dueIndexTime(dueAt),
+      ':zero': 0,
+      ':now': new Date(now).toISOString(),
+      ':dead': 'dead',
+    },
     '#phase = :dead',
   );
 }
@@ -216,7 +225,15 @@ export async function claimDue(job: string, key: string, claimId: string, claimU
     job,
     key,
     'SET claim_id = :cid, claim_until = :until, claim_gen = #gen, #phase = :claimed, #ipk = :ipk, #isk = :isk',
-    { ':cid': claimId, ':until': claimUntil, ':claimed': 'claimed', ':ipk': dueIndexPartitionOf(job, key), ':isk': dueIndexTime(claimUntil), ':now': now, ':dueBy': now + toleranceMs },
+    {
+      ':cid': claimId,
+      ':until': claimUntil,
+      ':claimed': 'claimed',
+      ':ipk': dueIndexPartitionOf(job, key),
+      ':isk': dueIndexTime(claimUntil),
+      ':now': now,
+      ':dueBy': now + toleranceMs,
+    },
     'attribute_exists(pk) AND #due <= :dueBy AND (attribute_not_exists(claim_until) OR claim_until < :now)',
   );
 }
@@ -246,7 +263,15 @@ export async function completeDue(job: string, key: string, claimId: string, gen
  * again. With `notMovedLater`, only if its due time is not later than
  * `dueAt` (nobody moved it past that meanwhile). Answers the item, or null.
  */
-export async function releaseDue(job: string, key: string, claimId: string, dueAt: number, now: number, leaseUntil?: number, notMovedLater = false): Promise<DueItem | null> {
+export async function releaseDue(
+  job: string,
+  key: string,
+  claimId: string,
+  dueAt: number,
+  now: number,
+  leaseUntil?: number,
+  notMovedLater = false,
+): Promise<DueItem | null> {
   const { sent, values } = placement(dueAt, leaseUntil, now);
   return update(
     job,

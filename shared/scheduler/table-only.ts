@@ -15,7 +15,14 @@ import type { DueItem } from './store.js';
  * pending. A new item is written as dispatched given `leaseUntil` (the
  * caller sends it). Answers the item, or null when it was removed meanwhile.
  */
-export async function requestItem(job: string, key: string, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem | null> {
+export async function requestItem(
+  job: string,
+  key: string,
+  dueAt: number,
+  payload: Record<string, unknown>,
+  now: number,
+  leaseUntil?: number,
+): Promise<DueItem | null> {
   const item = await store.requestDue(job, key, dueAt, payload, now, leaseUntil);
   return item.phase === 'dead' ? store.reviveDue(job, key, dueAt, now) : item;
 }

@@ -103,9 +103,11 @@ export function embedProblem(embed: Embed, field: string): string | null {
     }
   }
   const broken = fitLimits({ embeds: [embed] }, 'check');
-  if (broken) return `Field '${field}' holds an embed over the platform's limits: ${describeBreak({ ...broken, path: broken.path.replace(/^embeds\[0\]\./, '') })}.`;
+  if (broken)
+    return `Field '${field}' holds an embed over the platform's limits: ${describeBreak({ ...broken, path: broken.path.replace(/^embeds\[0\]\./, '') })}.`;
   const text = [embed.title, embed.description, embed.footer?.text, embed.author?.name, ...fields.flatMap((f) => [f.name, f.value])];
-  if (text.every((t) => !t) && !embed.image && !embed.thumbnail) return `Field '${field}' holds an embed with no text and no image; the platform refuses an empty embed.`;
+  if (text.every((t) => !t) && !embed.image && !embed.thumbnail)
+    return `Field '${field}' holds an embed with no text and no image; the platform refuses an empty embed.`;
   return null;
 }
 
@@ -122,7 +124,8 @@ export function templateProblem(content: string, isEmbed: boolean, field = 'cont
     return typeof embed === 'string' ? embed : embedProblem(embed, field);
   }
   if (content.length === 0) return `Field '${field}' must not be empty: the platform refuses a message with no content.`;
-  if (fitLimits({ content }, 'check')) return `Field '${field}' must be at most ${MESSAGE_LIMITS.content} characters (the platform's message limit); it has ${content.length}.`;
+  if (fitLimits({ content }, 'check'))
+    return `Field '${field}' must be at most ${MESSAGE_LIMITS.content} characters (the platform's message limit); it has ${content.length}.`;
   return null;
 }
 
@@ -135,7 +138,9 @@ export type OverLimit = 'cut' | 'refuse';
 
 /** The 422 refusing a filled message that breaks a limit, e.g. "content is 2150 characters once filled; at most 2000". */
 export function overLimitError(broken: LimitBreak, what: string) {
-  return unprocessable(`The ${what} breaks a platform limit: ${describeBreak(broken, true)}. Shorten the text or the values filled into it; nothing was posted.`);
+  return unprocessable(
+    `The ${what} breaks a platform limit: ${describeBreak(broken, true)}. Shorten the text or the values filled into it; nothing was posted.`,
+  );
 }
 
 /**

@@ -34,7 +34,15 @@ export async function guildNamedIfUsed(guildId: string, text: string): Promise<T
 }
 
 /** The member and guild variables of a text, asking the platform (at once) only for the names and counts it uses. */
-export async function variablesFor(guildId: string, memberId: string, text: string, source: 'member' | 'user' = 'member'): Promise<Record<string, string | number>> {
-  const [member, guild] = await Promise.all([usesVariable(text, 'user_name') ? memberNamed(guildId, memberId, source) : { id: memberId }, guildNamedIfUsed(guildId, text)]);
+export async function variablesFor(
+  guildId: string,
+  memberId: string,
+  text: string,
+  source: 'member' | 'user' = 'member',
+): Promise<Record<string, string | number>> {
+  const [member, guild] = await Promise.all([
+    usesVariable(text, 'user_name') ? memberNamed(guildId, memberId, source) : { id: memberId },
+    guildNamedIfUsed(guildId, text),
+  ]);
   return memberVariables(member, guild);
 }

@@ -5,34 +5,38 @@ import { browserAndService, hasBrowser } from '../helpers/browser.js';
 const env = browserAndService();
 
 describe.skipIf(!hasBrowser)('the documentation page', () => {
-  it.each(['/docs', '/docs/', '/v1/docs'])('renders every operation at %s with no outside request and no console error', async (path) => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const outside: string[] = [];
-    const errors: string[] = [];
-    const local = new URL(env.service.url).host;
-    await page.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.host !== local && url.protocol !== 'blob:' && url.protocol !== 'data:') {
-        outside.push(url.href);
-        return route.abort();
-      }
-      return route.continue();
-    });
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${env.service.url}${path}`);
-    await page.waitForSelector('.api-info h1', { timeout: 60_000 });
-    const document = (await (await fetch(`${env.service.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
-    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods)).length;
-    const listed = await page.locator('[data-section-id^="tag/"][data-section-id*="/operation/"]').count();
-    expect(listed).toBe(operations);
-    expect(await page.locator('[data-section-id^="tag/"]:not([data-section-id*="/operation/"])').count()).toBeGreaterThanOrEqual(10);
-    expect(outside).toEqual([]);
-    expect(errors).toEqual([]);
-    await page.close();
-  }, 120_000);
+  it.each(['/docs', '/docs/', '/v1/docs'])(
+    'renders every operation at %s with no outside request and no console error',
+    async (path) => {
+      const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const outside: string[] = [];
+      const errors: string[] = [];
+      const local = new URL(env.service.url).host;
+      await page.route('**/*', (route) => {
+        const url = new URL(route.request().url());
+        if (url.host !== local && url.protocol !== 'blob:' && url.protocol !== 'data:') {
+          outside.push(url.href);
+          return route.abort();
+        }
+        return route.continue();
+      });
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${env.service.url}${path}`);
+      await page.waitForSelector('.api-info h1', { timeout: 60_000 });
+      const document = (await (await fetch(`${env.service.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+      const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods)).length;
+      const listed = await page.locator('[data-section-id^="tag/"][data-section-id*="/operation/"]').count();
+      expect(listed).toBe(operations);
+      expect(await page.locator('[data-section-id^="tag/"]:not([data-section-id*="/operation/"])').count()).toBeGreaterThanOrEqual(10);
+      expect(outside).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    120_000,
+  );
 
   it('is readable at 400 px wide: nothing overflows sideways', async () => {
     const page = await env.browser.newPage({ viewport: { width: 400, height: 800 } });

@@ -12,9 +12,22 @@ describe.skipIf(!hasBrowser)('the sandbox page', () => {
     const channel = snowflake();
     const member = snowflake();
     const origin = env.service.sandboxUrl!.replace(/\/api\/v10$/, '');
-    await fetch(`${origin}/_sandbox/guilds/${guild}/members/${member}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ada', global_name: 'Ada' }) });
-    await fetch(`${origin}/_sandbox/channels/${channel}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ guild_id: guild, name: 'general' }) });
-    const post = (body: unknown) => fetch(`${env.service.sandboxUrl}/channels/${channel}/messages`, { method: 'POST', headers: { authorization: 'Bot x', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ id: string }>);
+    await fetch(`${origin}/_sandbox/guilds/${guild}/members/${member}/join`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'ada', global_name: 'Ada' }),
+    });
+    await fetch(`${origin}/_sandbox/channels/${channel}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ guild_id: guild, name: 'general' }),
+    });
+    const post = (body: unknown) =>
+      fetch(`${env.service.sandboxUrl}/channels/${channel}/messages`, {
+        method: 'POST',
+        headers: { authorization: 'Bot x', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ id: string }>);
     await post({ content: `Welcome <@${member}> to **the guild**! Ends <t:1893456000:R> <script>alert(1)</script>` });
     const last = await post({
       embeds: [{ title: 'Giveaway', description: 'Win a *mug*', fields: [{ name: 'Winners', value: '2' }] }],
@@ -51,7 +64,8 @@ describe.skipIf(!hasBrowser)('the sandbox page', () => {
 
   it('shows what the socials sources publish, and their requests', async () => {
     const origin = env.service.sandboxUrl!.replace(/\/api\/v10$/, '');
-    const control = (path: string, body: unknown) => fetch(`${origin}/_sandbox/sources${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const control = (path: string, body: unknown) =>
+      fetch(`${origin}/_sandbox/sources${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await control('/feeds', { name: 'news', format: 'atom', title: 'Guild news' });
     await control('/feeds/news/entries', { title: 'Patch <b>notes</b> 1.2', link: 'https://example.org/notes' });
     await control('/stream/caster', {});

@@ -13,9 +13,16 @@ describe.skipIf(!hasBrowser)('the verification page', () => {
     const channel = await sandboxOf(env.service).channelIn(guild);
     const role = await sandboxOf(env.service).roleIn(guild);
     await env.service.call('POST', '/modules/verifier/enable', { body: { guild_id: guild } });
-    await env.service.call('PUT', '/modules/verifier/settings', { body: { guild_id: guild, verifier_type: 3, verifier_channel: channel, verifier_verified_role_ids: [role] } });
-    await env.service.call('POST', '/modules/verifier/event/create-verification', { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } });
-    const messages = (await (await fetch(`${env.service.sandboxUrl}/channels/${channel}/messages`, { headers: { authorization: 'Bot x' } })).json()) as { components: { components: { url: string }[] }[] }[];
+    await env.service.call('PUT', '/modules/verifier/settings', {
+      body: { guild_id: guild, verifier_type: 3, verifier_channel: channel, verifier_verified_role_ids: [role] },
+    });
+    await env.service.call('POST', '/modules/verifier/event/create-verification', {
+      body: { guild_id: guild, requester: member },
+      headers: { 'x-acting-user-id': member },
+    });
+    const messages = (await (await fetch(`${env.service.sandboxUrl}/channels/${channel}/messages`, { headers: { authorization: 'Bot x' } })).json()) as {
+      components: { components: { url: string }[] }[];
+    }[];
     const [prompt] = messages;
     const link = prompt!.components[0]!.components[0]!.url;
 

@@ -1,9 +1,9 @@
 import type * as z from 'zod/mini';
-import { routes } from '../../functions/routes.js';
-import type { EndpointSpec } from '../../shared/http/endpoint.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
-import { matchPath } from '../../shared/http/route.js';
-import { fieldName } from '../../shared/http/validation.js';
+import { routes } from '#functions/routes.js';
+import type { EndpointSpec } from '#shared/http/endpoint.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import { matchPath } from '#shared/http/route.js';
+import { fieldName } from '#shared/http/validation.js';
 
 /**
  * Checks success answers against the `response` their route declares, so a

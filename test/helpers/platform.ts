@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { PlatformError } from '../../shared/platform/client.js';
+import { PlatformError } from '#shared/platform/client.js';
 
 /** Awaits a platform call that must fail, and answers its PlatformError. */
 export async function platformFailure(promise: Promise<unknown>): Promise<PlatformError> {

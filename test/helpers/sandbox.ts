@@ -2,14 +2,28 @@
  * Talking to the sandbox platform's control routes (`/_sandbox/...`) from a
  * test: what members do, what the platform refuses, and what it holds.
  */
-import type { LoggedRequest } from '../../infra/local/sandbox/state.js';
-import type { SandboxSnapshot } from '../../infra/local/sandbox/snapshot.js';
-import type { Message as PlatformMessage } from '../../shared/platform/types.js';
+import type { APIMessageComponentEmoji, APISelectMenuOption } from 'discord-api-types/v10';
+import type { LoggedRequest } from '#infra/local/sandbox/state.js';
+import type { SandboxSnapshot } from '#infra/local/sandbox/snapshot.js';
+import type { Message as PlatformMessage } from '#shared/platform/types.js';
 import { type TestService, snowflake as newSnowflake } from './local.js';
 
 /** A component as a test reads it back: the service posts buttons and string selects in action rows. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ShownComponent = { type: number; custom_id?: string; label?: string; disabled?: boolean; [field: string]: any };
+export interface ShownComponent {
+  type: number;
+  custom_id?: string;
+  label?: string;
+  disabled?: boolean;
+  style?: number;
+  /** A link button's address. */
+  url?: string;
+  emoji?: APIMessageComponentEmoji;
+  /** A string select's choices. */
+  options?: APISelectMenuOption[];
+  placeholder?: string;
+  min_values?: number;
+  max_values?: number;
+}
 /** A message as the sandbox shows it, its components read as action rows. */
 export type Message = Omit<PlatformMessage, 'components'> & { components?: { type: number; components: ShownComponent[] }[] };
 

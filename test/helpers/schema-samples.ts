@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
-import type { EndpointSpec, Handler } from '../../shared/http/endpoint.js';
-import type { Route } from '../../shared/http/route.js';
+import type { EndpointSpec, Handler } from '#shared/http/endpoint.js';
+import type { Route } from '#shared/http/route.js';
 
 /**
  * Requests made from a route's own schemas (as the OpenAPI document states
@@ -21,8 +21,7 @@ export type JsonSchema = Record<string, unknown> & {
 
 export const inputSchema = (schema: z.ZodMiniType): JsonSchema => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
-const typeOf = (schema: JsonSchema): string | undefined =>
-  Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+const typeOf = (schema: JsonSchema): string | undefined => (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type);
 
 /** A value of the schema's type that meets its bounds (not its cross-field rules). */
 export function sample(schema: JsonSchema): unknown {
@@ -74,7 +73,7 @@ function allowedValues(schema: JsonSchema): { values: unknown[]; nullable: boole
 /** Every field with allowed values, at any depth of objects and arrays. */
 export function enumFields(schema: JsonSchema, path: (string | number)[] = [], required = true): EnumField[] {
   const allowed = path.length ? allowedValues(schema) : null;
-  if (allowed && allowed.values.length) {
+  if (allowed?.values.length) {
     const nullable = allowed.nullable || (Array.isArray(schema.type) && schema.type.includes('null'));
     return [{ path, values: allowed.values, nullable, required }];
   }
@@ -102,8 +101,7 @@ export function withValue(root: unknown, path: (string | number)[], value: unkno
 }
 
 /** JSON text in which bigints are written as the integers they are. */
-export const jsonText = (value: unknown) =>
-  JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? `#big#${v}` : v)).replace(/"#big#(\d+)"/g, '$1');
+export const jsonText = (value: unknown) => JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? `#big#${v}` : v)).replace(/"#big#(\d+)"/g, '$1');
 
 /** Samples of every part of a route's request. */
 export function sampleRequest(spec: EndpointSpec): { path: Record<string, string>; query: Record<string, string>; body: unknown } {

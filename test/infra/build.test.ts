@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFunctions, buildOptionsFromArgs } from '../../infra/build.js';
-import { bundleKey, readBuildInfo } from '../../infra/bundles.js';
+import { buildFunctions, buildOptionsFromArgs } from '#infra/build.js';
+import { bundleKey, readBuildInfo } from '#infra/bundles.js';
 
 // Inside the repository so that bundled imports resolve from its node_modules.
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -19,6 +19,7 @@ describe('build (fake route list)', () => {
   beforeAll(() => {
     mkdirSync(join(repo, 'node_modules', '.cache'), { recursive: true });
     root = mkdtempSync(join(repo, 'node_modules', '.cache', 'gms-build-test-'));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the file written is source whose template literal is the point.
     write('functions/shared/greet.ts', 'export const greet = (name: string): string => `hello ${name}`;\n');
     write(
       'functions/a/one.ts',
@@ -54,7 +55,10 @@ describe('build (fake route list)', () => {
   });
 
   it('loads the web streams only when code first touches them (middy imports them for response streaming)', async () => {
-    write('functions/a/streams.ts', "import { ReadableStream } from 'node:stream/web';\nexport const handler = async () => ({ statusCode: 200, body: String(new ReadableStream() instanceof ReadableStream) });\n");
+    write(
+      'functions/a/streams.ts',
+      "import { ReadableStream } from 'node:stream/web';\nexport const handler = async () => ({ statusCode: 200, body: String(new ReadableStream() instanceof ReadableStream) });\n",
+    );
     await buildFunctions({ routes: [{ file: 'functions/a/streams.ts' }], root, outdir: 'dist/streams' });
     const bundle = pathToFileURL(join(root, 'dist/streams/a.streams/index.mjs')).href;
     // A fresh process: the test runner itself has loaded the web streams long ago.
@@ -67,10 +71,16 @@ describe('build (fake route list)', () => {
     expect(JSON.parse(out)).toEqual({ atLoad: false, body: 'true', afterUse: true });
   });
 
-  it("bundles a route naming an export of its file as that export alone, called as `handler`", async () => {
+  it('bundles a route naming an export of its file as that export alone, called as `handler`', async () => {
     // What the other export imports is left out too, even a module that does something when loaded.
-    write('functions/a/loud.ts', "(globalThis as Record<string, unknown>).loud = 'the loud module ran';\nexport const shout = (s: string) => s.toUpperCase();\n");
-    write('functions/a/pair.ts', "import { shout } from './loud.js';\nexport const first = async () => ({ statusCode: 200, body: 'first only' });\nexport const second = async () => ({ statusCode: 200, body: shout('second was bundled') });\n");
+    write(
+      'functions/a/loud.ts',
+      "(globalThis as Record<string, unknown>).loud = 'the loud module ran';\nexport const shout = (s: string) => s.toUpperCase();\n",
+    );
+    write(
+      'functions/a/pair.ts',
+      "import { shout } from './loud.js';\nexport const first = async () => ({ statusCode: 200, body: 'first only' });\nexport const second = async () => ({ statusCode: 200, body: shout('second was bundled') });\n",
+    );
     const { bundles } = await buildFunctions({ routes: [{ file: 'functions/a/pair.ts', handler: 'first' }], root, outdir: 'dist/pair' });
     expect([...bundles.keys()]).toEqual(['functions/a/pair.ts#first']);
     const bundle = join(root, 'dist/pair/a.pair.first/index.mjs');
@@ -81,9 +91,9 @@ describe('build (fake route list)', () => {
   });
 
   it('fails listing every missing handler file', async () => {
-    await expect(buildFunctions({ routes: [...routes, { file: 'functions/a/nope.ts' }, { file: 'functions/b/gone.ts' }], root, outdir: 'dist/missing' })).rejects.toThrow(
-      /2 handler file\(s\) do not exist:\s+functions\/a\/nope\.ts\s+functions\/b\/gone\.ts/,
-    );
+    await expect(
+      buildFunctions({ routes: [...routes, { file: 'functions/a/nope.ts' }, { file: 'functions/b/gone.ts' }], root, outdir: 'dist/missing' }),
+    ).rejects.toThrow(/2 handler file\(s\) do not exist:\s+functions\/a\/nope\.ts\s+functions\/b\/gone\.ts/);
   });
 
   it('reads its options from flags and env', () => {

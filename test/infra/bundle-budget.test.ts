@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIZE_BUDGET } from '../../bench/sizes.js';
-import { routes } from '../../functions/routes.js';
-import { buildFunctions } from '../../infra/build.js';
-import { AUTHORIZER_FILE } from '../../infra/bundles.js';
-import { jobs } from '../../infra/jobs.js';
+import { routes } from '#functions/routes.js';
+import { buildFunctions } from '#infra/build.js';
+import { AUTHORIZER_FILE } from '#infra/bundles.js';
+import { jobs } from '#infra/jobs.js';
 
 /**
  * What every Lambda bundle may carry, read from esbuild's metafile of one
@@ -54,13 +54,17 @@ describe('function bundles', () => {
     const outputs = Object.entries(metafile.outputs).filter(([path]) => path.endsWith('/index.mjs'));
     const floorKey = built.bundles.get(FLOOR_FILE)!.split(/[\\/]/).pop()!;
     floorBytes = outputs.find(([path]) => keyOf(path) === floorKey)![1].bytes;
-    bundles = outputs.filter(([path]) => keyOf(path) !== floorKey).map(([path, out]) => ({ key: keyOf(path), bytes: out.bytes, inputs: Object.keys(out.inputs) }));
+    bundles = outputs
+      .filter(([path]) => keyOf(path) !== floorKey)
+      .map(([path, out]) => ({ key: keyOf(path), bytes: out.bytes, inputs: Object.keys(out.inputs) }));
   }, 120_000);
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
   it('carry no credential chain, Secrets Manager client or build-time-only Zod module', () => {
     const found = bundles.flatMap((b) =>
-      b.inputs.filter((input) => NEVER.includes(packageOf(input) ?? '') || (ZOD_BUILD_TIME.test(input) && !input.startsWith('zod-runtime-only:'))).map((input) => `${b.key}: ${packageOf(input) ?? input}`),
+      b.inputs
+        .filter((input) => NEVER.includes(packageOf(input) ?? '') || (ZOD_BUILD_TIME.test(input) && !input.startsWith('zod-runtime-only:')))
+        .map((input) => `${b.key}: ${packageOf(input) ?? input}`),
     );
     expect([...new Set(found)]).toEqual([]);
   });
@@ -85,19 +89,22 @@ describe('function bundles', () => {
   });
 
   it("carry of a module's basics (functions/<module>/basics.ts) their own route only, without its success schema", () => {
-    expect(bundles.filter((b) => b.key.startsWith('polls.basics.')).map((b) => b.key).sort()).toEqual(
-      ['deleteSettings', 'getSettings', 'privacyDeleteUserEntries', 'privacyGetUserEntries', 'updateSettings'].map((name) => `polls.basics.${name}`),
-    );
+    expect(
+      bundles
+        .filter((b) => b.key.startsWith('polls.basics.'))
+        .map((b) => b.key)
+        .sort(),
+    ).toEqual(['deleteSettings', 'getSettings', 'privacyDeleteUserEntries', 'privacyGetUserEntries', 'updateSettings'].map((name) => `polls.basics.${name}`));
     // The privacy delete answers 'forgot them as the owner' and refreshes messages at once (SQS); the settings answer documents 'Seconds a closed poll is kept'.
     const read = (key: string) => readFileSync(join(outdir, key, 'index.mjs'), 'utf8');
     const settings = read('polls.basics.getSettings');
     const privacy = read('polls.basics.privacyDeleteUserEntries');
-    expect([settings.includes('polls'), settings.includes('forgot them as the owner'), settings.includes('Seconds a closed poll is kept'), privacy.includes('forgot them as the owner')]).toEqual([
-      true,
-      false,
-      false,
-      true,
-    ]);
+    expect([
+      settings.includes('polls'),
+      settings.includes('forgot them as the owner'),
+      settings.includes('Seconds a closed poll is kept'),
+      privacy.includes('forgot them as the owner'),
+    ]).toEqual([true, false, false, true]);
     // Socials keeps no member data: its privacy pair reads no table, whatever its settings routes beside it import.
     const usesTable = (key: string) => bundles.find((b) => b.key === key)!.inputs.some((input) => packageOf(input) === '@aws-sdk/client-dynamodb');
     expect([usesTable('socials.basics.privacyGetUserEntries'), usesTable('socials.basics.getSettings')]).toEqual([false, true]);
@@ -105,7 +112,9 @@ describe('function bundles', () => {
 
   it('carry an SDK client other than DynamoDB only through the scheduler (SQS)', () => {
     const found = bundles.flatMap((b) => {
-      const clients = new Set(b.inputs.map(packageOf).filter((p): p is string => Boolean(p?.startsWith('@aws-sdk/client-') && p !== '@aws-sdk/client-dynamodb')));
+      const clients = new Set(
+        b.inputs.map(packageOf).filter((p): p is string => Boolean(p?.startsWith('@aws-sdk/client-') && p !== '@aws-sdk/client-dynamodb')),
+      );
       const viaScheduler = b.inputs.some((input) => input.endsWith('shared/scheduler/sender.ts'));
       return [...clients].filter((client) => !(client === '@aws-sdk/client-sqs' && viaScheduler)).map((client) => `${b.key}: ${client}`);
     });
@@ -114,8 +123,16 @@ describe('function bundles', () => {
 
   it('carry the SQS client only where due work is sent at once, and the platform client only where the platform is called or a member is answered', () => {
     // These only write or cancel due work minutes away (shared/scheduler/table-only.ts); the producer sends it.
-    const tableOnly = ['socials.create-entry', 'serverstats.create-counter', 'polls.basics.deleteSettings', 'welcoming.basics.deleteSettings', 'giveaways.delete-entry'];
-    const withQueue = bundles.filter((b) => tableOnly.includes(b.key) && b.inputs.some((input) => packageOf(input) === '@aws-sdk/client-sqs')).map((b) => b.key);
+    const tableOnly = [
+      'socials.create-entry',
+      'serverstats.create-counter',
+      'polls.basics.deleteSettings',
+      'welcoming.basics.deleteSettings',
+      'giveaways.delete-entry',
+    ];
+    const withQueue = bundles
+      .filter((b) => tableOnly.includes(b.key) && b.inputs.some((input) => packageOf(input) === '@aws-sdk/client-sqs'))
+      .map((b) => b.key);
     expect(withQueue).toEqual([]);
     // A vote sends its refresh at once.
     expect(bundles.find((b) => b.key === 'polls.vote')!.inputs.some((input) => packageOf(input) === '@aws-sdk/client-sqs')).toBe(true);
@@ -123,7 +140,12 @@ describe('function bundles', () => {
     const vote = readFileSync(join(outdir, 'polls.vote', 'index.mjs'), 'utf8');
     const joinCheck = readFileSync(join(outdir, 'invite-tracker.join-check', 'index.mjs'), 'utf8');
     // Only endpoints that answer members (answerFailures) carry the interaction webhook; the vanity URL is read by joins only.
-    expect([settings.includes('/webhooks/'), vote.includes('/webhooks/'), settings.includes('/vanity-url'), joinCheck.includes('/vanity-url')]).toEqual([false, true, false, true]);
+    expect([settings.includes('/webhooks/'), vote.includes('/webhooks/'), settings.includes('/vanity-url'), joinCheck.includes('/vanity-url')]).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ]);
   });
 
   it("carry of package.json only the User-Agent's URL and version, and no entity checker the feed parser never reaches", () => {
@@ -137,7 +159,11 @@ describe('function bundles', () => {
   it('import no heavy built-in from the project code (node:http and friends)', () => {
     const found = Object.entries(metafile.inputs)
       .filter(([path]) => !path.includes('node_modules') && !path.includes(':'))
-      .flatMap(([path, input]) => input.imports.filter((i) => HEAVY_BUILTINS.has(i.original ?? i.path) || HEAVY_BUILTINS.has(i.path)).map((i) => `${path} imports ${i.original ?? i.path}`));
+      .flatMap(([path, input]) =>
+        input.imports
+          .filter((i) => HEAVY_BUILTINS.has(i.original ?? i.path) || HEAVY_BUILTINS.has(i.path))
+          .map((i) => `${path} imports ${i.original ?? i.path}`),
+      );
     expect(found).toEqual([]);
   });
 

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codeFromDist } from '../../infra/stacks/service-stack.js';
-import type { Route } from '../../shared/http/route.js';
+import { codeFromDist } from '#infra/stacks/service-stack.js';
+import type { Route } from '#shared/http/route.js';
 import { nagFindings, resourcesOfType, synthService, templatesOf } from './helpers.js';
 
 const routes: Record<string, Route[]> = {
@@ -18,15 +18,24 @@ const CURSOR_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:cursor-
 
 describe('operator settings', () => {
   it('reads throttling, the guild key rate and the platform URL from CDK context', () => {
-    const synth = synthService(routes, { context: { throttleRateLimit: '30', throttleBurstLimit: '60', guildKeyRate: '4', platformApiBaseUrl: 'http://127.0.0.1:9999/api/v10' } });
+    const synth = synthService(routes, {
+      context: { throttleRateLimit: '30', throttleBurstLimit: '60', guildKeyRate: '4', platformApiBaseUrl: 'http://127.0.0.1:9999/api/v10' },
+    });
     const templates = templatesOf(synth);
     const stage = resourcesOfType(templates, 'AWS::ApiGateway::Stage')[0]!;
     const home = stage.properties.MethodSettings.find((s: any) => s.ResourcePath === '/~1modules~1tags');
     expect(home).toMatchObject({ HttpMethod: 'GET', ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 });
     const plans = resourcesOfType(templates, 'AWS::ApiGateway::UsagePlan').map((p) => [p.properties.UsagePlanName, p.properties.Throttle]);
-    expect(plans).toEqual(expect.arrayContaining([['Service-service', { RateLimit: 30, BurstLimit: 60 }], ['Service-guild-keys', { RateLimit: 4, BurstLimit: 8 }]]));
+    expect(plans).toEqual(
+      expect.arrayContaining([
+        ['Service-service', { RateLimit: 30, BurstLimit: 60 }],
+        ['Service-guild-keys', { RateLimit: 4, BurstLimit: 8 }],
+      ]),
+    );
     const throttled = resourcesOfType(templates, 'AWS::ApiGateway::GatewayResponse').find((r) => r.properties.ResponseType === 'THROTTLED')!;
-    expect(throttled.properties.ResponseTemplates['application/json']).toContain('Each guild API key may send 4 requests a second (bursts of 8), the service token and each public route 30 (bursts of 60)');
+    expect(throttled.properties.ResponseTemplates['application/json']).toContain(
+      'Each guild API key may send 4 requests a second (bursts of 8), the service token and each public route 30 (bursts of 60)',
+    );
     const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
     expect(fn.properties.Environment.Variables.PLATFORM_API_BASE_URL).toBe('http://127.0.0.1:9999/api/v10');
   });
@@ -55,13 +64,22 @@ describe('operator settings', () => {
   it("gives every function the operator's plain settings and the ARNs of named secrets, with read access to them", () => {
     const STREAM_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:stream-token-AbCdEf';
     const synth = synthService(routes, {
-      context: { functionEnvironment: JSON.stringify({ PUBLIC_BASE_URL: 'https://bot.example.org', SOCIALS_POLL_SECONDS: '120' }), functionSecretArns: { STREAM_API_TOKEN: STREAM_ARN } },
+      context: {
+        functionEnvironment: JSON.stringify({ PUBLIC_BASE_URL: 'https://bot.example.org', SOCIALS_POLL_SECONDS: '120' }),
+        functionSecretArns: { STREAM_API_TOKEN: STREAM_ARN },
+      },
     });
     const templates = templatesOf(synth);
     const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
-    expect(fn.properties.Environment.Variables).toMatchObject({ PUBLIC_BASE_URL: 'https://bot.example.org', SOCIALS_POLL_SECONDS: '120', STREAM_API_TOKEN_SECRET_ARN: STREAM_ARN });
+    expect(fn.properties.Environment.Variables).toMatchObject({
+      PUBLIC_BASE_URL: 'https://bot.example.org',
+      SOCIALS_POLL_SECONDS: '120',
+      STREAM_API_TOKEN_SECRET_ARN: STREAM_ARN,
+    });
     expect(fn.properties.Environment.Variables).not.toHaveProperty('STREAM_API_TOKEN');
-    const policies = JSON.stringify([...resourcesOfType(templates, 'AWS::IAM::Policy'), ...resourcesOfType(templates, 'AWS::IAM::Role')].map((p) => p.properties));
+    const policies = JSON.stringify(
+      [...resourcesOfType(templates, 'AWS::IAM::Policy'), ...resourcesOfType(templates, 'AWS::IAM::Role')].map((p) => p.properties),
+    );
     expect(policies).toContain(STREAM_ARN);
     expect(() => synthService(routes, { context: { functionEnvironment: '{"lower": "x"}' } })).toThrow(/UPPER_CASE/);
   });
@@ -71,14 +89,17 @@ describe('operator settings', () => {
     const secrets = resourcesOfType(templates, 'AWS::SecretsManager::Secret');
     expect(secrets).toHaveLength(3);
     for (const s of secrets) expect(s.resource.DeletionPolicy).toBe('Retain');
-    expect(secrets.filter((s) => s.properties.GenerateSecretString).map((s) => s.properties.Description)).toEqual(expect.arrayContaining([expect.stringContaining('cursors')]));
+    expect(secrets.filter((s) => s.properties.GenerateSecretString).map((s) => s.properties.Description)).toEqual(
+      expect.arrayContaining([expect.stringContaining('cursors')]),
+    );
     const route = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
     expect(route.properties.Environment.Variables).toHaveProperty('CURSOR_SECRET_SECRET_ARN');
   });
 
   it('bounds verification links by verifierLinkSeconds (default one day), given to every route function', () => {
     const linkSeconds = (synth: ReturnType<typeof synthService>) =>
-      resourcesOfType(templatesOf(synth), 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!.properties.Environment.Variables.VERIFIER_LINK_SECONDS;
+      resourcesOfType(templatesOf(synth), 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!.properties
+        .Environment.Variables.VERIFIER_LINK_SECONDS;
     expect(linkSeconds(synthService(routes))).toBe('86400');
     expect(linkSeconds(synthService(routes, { context: { verifierLinkSeconds: '600' } }))).toBe('600');
     expect(() => synthService(routes, { context: { verifierLinkSeconds: '0' } })).toThrow(/verifierLinkSeconds/);
@@ -101,7 +122,9 @@ describe('operator settings', () => {
     expect(() => synthService(routes, { settings: { timeoutSeconds: 30 } })).toThrow(/API Gateway waits/);
     expect(() => synthService(routes, { settings: { logRetentionDays: 31 } })).toThrow(/retention/);
     expect(() => synthService(routes, { context: { memorySize: 'lots' } })).toThrow(/memorySize/);
-    expect(() => synthService(routes, { context: { guildKeyRate: '0.5' } })).toThrow('Context guildKeyRate must be a whole number of requests a second for each guild API key, 1 or more (default 10), not "0.5"');
+    expect(() => synthService(routes, { context: { guildKeyRate: '0.5' } })).toThrow(
+      'Context guildKeyRate must be a whole number of requests a second for each guild API key, 1 or more (default 10), not "0.5"',
+    );
     expect(() => synthService(routes, { settings: { guildKeyRate: -3 } })).toThrow('guildKeyRate must be a whole number');
   });
 

@@ -6,10 +6,10 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { Access, Method, Route } from '../../shared/http/route.js';
-import type { Job } from '../../infra/jobs.js';
-import { applyNagSuppressions } from '../../infra/nag-suppressions.js';
-import { ServiceStack, type ServiceStackProps } from '../../infra/stacks/service-stack.js';
+import type { Access, Method, Route } from '#shared/http/route.js';
+import type { Job } from '#infra/jobs.js';
+import { applyNagSuppressions } from '#infra/nag-suppressions.js';
+import { ServiceStack, type ServiceStackProps } from '#infra/stacks/service-stack.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -34,7 +34,14 @@ export function fullRouteGroups(): Record<string, Route[]> {
     const group = segments[0] === 'modules' ? segments[1]! : segments[0] === 'auth' ? 'auth' : 'health';
     const rest = (segments[0] === 'modules' ? segments.slice(2) : segments).map((s) => s.replace(/[{}]/g, '').replace(/[^a-z0-9]+/gi, '-'));
     const operation = [r.method.toLowerCase(), ...rest].join('-');
-    const route: Route = { id: `${group}.${operation}`, method: r.method, path: r.path, access: r.access, file: `functions/${group}/${operation}.ts`, summary: operation };
+    const route: Route = {
+      id: `${group}.${operation}`,
+      method: r.method,
+      path: r.path,
+      access: r.access,
+      file: `functions/${group}/${operation}.ts`,
+      summary: operation,
+    };
     (groups[group] ??= []).push(route);
   }
   return groups;

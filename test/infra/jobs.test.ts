@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '../../infra/jobs.js';
-import { queueUrlEnvName } from '../../infra/jobs.js';
-import type { Route } from '../../shared/http/route.js';
+import type { Job } from '#infra/jobs.js';
+import { queueUrlEnvName } from '#infra/jobs.js';
+import type { Route } from '#shared/http/route.js';
 import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
 import type { Stack } from 'aws-cdk-lib';
 

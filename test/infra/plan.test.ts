@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routeGroups } from '../../functions/routes.js';
-import { apiResourcePaths, checkRoutes, estimateResources, methodsByPath, pathOwners, planStacks, resourcePathOf } from '../../infra/plan.js';
-import type { Route } from '../../shared/http/route.js';
+import { routeGroups } from '#functions/routes.js';
+import { apiResourcePaths, checkRoutes, estimateResources, methodsByPath, pathOwners, planStacks, resourcePathOf } from '#infra/plan.js';
+import type { Route } from '#shared/http/route.js';
 import { fullRouteGroups } from './helpers.js';
 
 const route = (id: string, method: Route['method'], path: string): Route => ({ id, method, path, access: 'client', file: `functions/${id}.ts`, summary: id });
@@ -34,14 +34,21 @@ describe('plan', () => {
     const groups = fullRouteGroups();
     const plans = planStacks(groups, 400);
     for (const plan of plans) expect(estimateResources(plan.routes), plan.id).toBeLessThanOrEqual(400);
-    expect(plans.flatMap((p) => p.routes.map((r) => r.id)).sort()).toEqual(Object.values(groups).flat().map((r) => r.id).sort());
+    expect(plans.flatMap((p) => p.routes.map((r) => r.id)).sort()).toEqual(
+      Object.values(groups)
+        .flat()
+        .map((r) => r.id)
+        .sort(),
+    );
     expect(plans.filter((p) => p.primary).map((p) => p.group)).toEqual(Object.keys(groups));
     expect(plans.filter((p) => p.group === 'serverstats').map((p) => p.id)).toEqual(['serverstats', 'serverstats-stats', 'serverstats-stats-modules']);
   });
 
   it('splits by path subtree, so route order does not move a route between stacks', () => {
     const groups = fullRouteGroups();
-    const shuffled = Object.fromEntries(Object.entries(groups).map(([g, rs]) => [g, [...rs.filter((_, i) => i % 2 === 1), ...rs.filter((_, i) => i % 2 === 0)].reverse()]));
+    const shuffled = Object.fromEntries(
+      Object.entries(groups).map(([g, rs]) => [g, [...rs.filter((_, i) => i % 2 === 1), ...rs.filter((_, i) => i % 2 === 0)].reverse()]),
+    );
     const placement = (plans: ReturnType<typeof planStacks>) => new Map(plans.flatMap((p) => p.routes.map((r) => [r.id, p.id])));
     expect(placement(planStacks(shuffled))).toEqual(placement(planStacks(groups)));
   });

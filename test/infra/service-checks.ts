@@ -6,12 +6,12 @@ import { type CfnResource, Stack } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Route } from '../../shared/http/route.js';
-import { TABLE } from '../../shared/db/table.js';
-import { API_RESOURCE_QUOTA, apiResourcePaths, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '../../infra/plan.js';
-import { RoutesStack } from '../../infra/stacks/routes-stack.js';
+import type { Route } from '#shared/http/route.js';
+import { TABLE } from '#shared/db/table.js';
+import { API_RESOURCE_QUOTA, apiResourcePaths, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '#infra/plan.js';
+import type { RoutesStack } from '#infra/stacks/routes-stack.js';
 import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
-import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON } from '../../shared/auth/messages.js';
+import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON } from '#shared/auth/messages.js';
 
 const logicalIdStem = (id: string) => id.replace(/[^A-Za-z0-9]/g, '');
 
@@ -109,7 +109,11 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
     it('puts the REQUEST authorizer (TTL 0) on every non-public method and on no public one', () => {
       const authorizers = resourcesOfType(templates, 'AWS::ApiGateway::Authorizer');
       expect(authorizers).toHaveLength(1);
-      expect(authorizers[0]!.properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0, IdentitySource: 'method.request.header.Authorization' });
+      expect(authorizers[0]!.properties).toMatchObject({
+        Type: 'REQUEST',
+        AuthorizerResultTtlInSeconds: 0,
+        IdentitySource: 'method.request.header.Authorization',
+      });
       const authorizerLogicalId = authorizers[0]!.logicalId;
 
       const cfnMethods = resourcesOfType(templates, 'AWS::ApiGateway::Method');
@@ -140,7 +144,11 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
         expect(m.properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
         const response = m.properties.Integration.IntegrationResponses[0];
         expect(response.StatusCode).toBe('405');
-        expect(JSON.parse(response.ResponseTemplates['application/json'])).toMatchObject({ success: false, data: {}, error: { code: 405, name: 'MethodNotAllowedError' } });
+        expect(JSON.parse(response.ResponseTemplates['application/json'])).toMatchObject({
+          success: false,
+          data: {},
+          error: { code: 405, name: 'MethodNotAllowedError' },
+        });
       }
       for (const mock of synth.stack.paths.notAllowed) {
         const path = (mock.method.resource as apigw.Resource).path;
@@ -211,7 +219,7 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
       expect(root.Outputs).toHaveProperty('ApiUrl');
     });
 
-    it("throttles each caller on its own: the service token at the stage limit, each guild key at its rate, public methods each at the stage limit", () => {
+    it('throttles each caller on its own: the service token at the stage limit, each guild key at its rate, public methods each at the stage limit', () => {
       const api = resourcesOfType(templates, 'AWS::ApiGateway::RestApi')[0]!;
       expect(api.properties.ApiKeySourceType).toBe('AUTHORIZER');
       const apiRef = { Ref: api.logicalId };
@@ -236,13 +244,22 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
       expect(keys).toHaveLength(1);
       expect(keys[0]!.properties).toMatchObject({ Enabled: true, Value: { 'Fn::Join': ['', [apiRef, 'servicetoken']] } });
       const planKeys = resourcesOfType(templates, 'AWS::ApiGateway::UsagePlanKey');
-      expect(planKeys.map((k) => k.properties)).toEqual([{ KeyId: { Ref: keys[0]!.logicalId }, KeyType: 'API_KEY', UsagePlanId: { Ref: plan('service').logicalId } }]);
+      expect(planKeys.map((k) => k.properties)).toEqual([
+        { KeyId: { Ref: keys[0]!.logicalId }, KeyType: 'API_KEY', UsagePlanId: { Ref: plan('service').logicalId } },
+      ]);
 
       // No stage-wide bucket a guild key could drain: only public methods are throttled by the stage.
-      const settings = stage.properties.MethodSettings as { ResourcePath: string; HttpMethod: string; ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }[];
+      const settings = stage.properties.MethodSettings as {
+        ResourcePath: string;
+        HttpMethod: string;
+        ThrottlingRateLimit?: number;
+        ThrottlingBurstLimit?: number;
+      }[];
       const throttled = settings.filter((s) => s.ThrottlingRateLimit !== undefined);
       const publicRoutes = routes.filter((r) => r.access === 'public');
-      expect(throttled.map((s) => `${s.HttpMethod} ${s.ResourcePath}`).sort()).toEqual(publicRoutes.map((r) => `${r.method} /${resourcePathOf(r.path).replace(/\//g, '~1')}`).sort());
+      expect(throttled.map((s) => `${s.HttpMethod} ${s.ResourcePath}`).sort()).toEqual(
+        publicRoutes.map((r) => `${r.method} /${resourcePathOf(r.path).replace(/\//g, '~1')}`).sort(),
+      );
       for (const s of throttled) expect(s).toMatchObject({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
 
       // The authorizer and the key routes know the API and the guild-key plan; they may register keys, only the key routes delete them.
@@ -252,17 +269,29 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
       expect(authorizerFn.properties.Environment.Variables).toMatchObject(usageEnv);
       const roleStatements = (r: { properties: any }) => r.properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
       const authorizerRole = resourcesOfType(templates, 'AWS::IAM::Role').find((r) => r.logicalId === authorizerFn.properties.Role['Fn::GetAtt'][0])!;
-      expect(roleStatements(authorizerRole).filter((s: any) => String(s.Action).startsWith('apigateway:')).map((s: any) => s.Sid)).toEqual(['FindUsageKeys', 'CreateUsageKeys']);
+      expect(
+        roleStatements(authorizerRole)
+          .filter((s: any) => String(s.Action).startsWith('apigateway:'))
+          .map((s: any) => s.Sid),
+      ).toEqual(['FindUsageKeys', 'CreateUsageKeys']);
       const keyFn = functions.find((f) => String(f.properties.Description).startsWith('auth.create-api-key:'));
       if (keyFn) {
-        const keyRole = resourcesOfType(templates, 'AWS::IAM::Role').find((r) => r.stack === keyFn.stack && r.logicalId === keyFn.properties.Role['Fn::GetAtt'][0])!;
-        expect(roleStatements(keyRole).filter((s: any) => String(s.Action).startsWith('apigateway:')).map((s: any) => s.Sid)).toEqual(['FindUsageKeys', 'CreateUsageKeys', 'DeleteUsageKeys']);
+        const keyRole = resourcesOfType(templates, 'AWS::IAM::Role').find(
+          (r) => r.stack === keyFn.stack && r.logicalId === keyFn.properties.Role['Fn::GetAtt'][0],
+        )!;
+        expect(
+          roleStatements(keyRole)
+            .filter((s: any) => String(s.Action).startsWith('apigateway:'))
+            .map((s: any) => s.Sid),
+        ).toEqual(['FindUsageKeys', 'CreateUsageKeys', 'DeleteUsageKeys']);
       }
       // The module role is shared, so the whole module of the key routes has it, and no other.
       const keyModule = Object.values(groups).find((group) => group.some((r) => r.id === 'auth.create-api-key')) ?? [];
       for (const route of routes) {
         const fn = functions.find((f) => String(f.properties.Description).startsWith(`${route.id}:`))!;
-        expect(fn.properties.Environment.Variables.GUILD_USAGE_PLAN_NAME, route.id).toBe(keyModule.includes(route) ? usageEnv.GUILD_USAGE_PLAN_NAME : undefined);
+        expect(fn.properties.Environment.Variables.GUILD_USAGE_PLAN_NAME, route.id).toBe(
+          keyModule.includes(route) ? usageEnv.GUILD_USAGE_PLAN_NAME : undefined,
+        );
       }
     });
 

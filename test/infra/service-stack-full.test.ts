@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planStacks } from '../../infra/plan.js';
+import { planStacks } from '#infra/plan.js';
 import { fullRouteGroups } from './helpers.js';
 import { describeServiceStack } from './service-checks.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { routeGroups } from '../../functions/routes.js';
-import type { Route } from '../../shared/http/route.js';
-import { jobs } from '../../infra/jobs.js';
-import { STACK_RESOURCE_LIMIT } from '../../infra/plan.js';
+import { routeGroups } from '#functions/routes.js';
+import type { Route } from '#shared/http/route.js';
+import { jobs } from '#infra/jobs.js';
+import { STACK_RESOURCE_LIMIT } from '#infra/plan.js';
 import { nagFindings, resourcesOfType, synthService, templatesOf } from './helpers.js';
 import { describeServiceStack } from './service-checks.js';
 
@@ -17,7 +17,11 @@ describe('construct IDs', () => {
         .sort();
     };
     const groups = routeGroups as unknown as Record<string, Route[]>;
-    const reversed = Object.fromEntries(Object.entries(groups).reverse().map(([group, routes]) => [group, [...routes].reverse()]));
+    const reversed = Object.fromEntries(
+      Object.entries(groups)
+        .reverse()
+        .map(([group, routes]) => [group, [...routes].reverse()]),
+    );
     expect(logicalIds(reversed)).toEqual(logicalIds(groups));
   });
 });

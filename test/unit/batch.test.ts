@@ -1,8 +1,8 @@
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { deleteKeys, getKeys, getNamed } from '../../shared/db/batch.js';
-import { AppError } from '../../shared/errors.js';
+import { deleteKeys, getKeys, getNamed } from '#shared/db/batch.js';
+import { AppError } from '#shared/errors.js';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const TABLE = 'guild-modules';
@@ -56,12 +56,22 @@ describe('batch deletes and reads', () => {
       .resolvesOnce({ Responses: { [TABLE]: [{ ...key(1), v: 1 }] }, UnprocessedKeys: { [TABLE]: { Keys: [key(2)] } } })
       .resolves({ Responses: { [TABLE]: [{ ...key(2), v: 2 }] } });
     const items = await getKeys([key(1), key(2)]);
-    expect(items).toEqual([{ ...key(1), v: 1 }, { ...key(2), v: 2 }]);
+    expect(items).toEqual([
+      { ...key(1), v: 1 },
+      { ...key(2), v: 2 },
+    ]);
     expect(dynamo.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems![TABLE]!.ConsistentRead).toBe(true);
   });
 
   it('answers named keys from one consistent batch read: each name its item, or null when absent, whatever order the table answers in', async () => {
-    dynamo.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [{ ...key(3), v: 3 }, { pk: 'P#1', sk: 'T', v: 1 }] } });
+    dynamo.on(BatchGetCommand).resolves({
+      Responses: {
+        [TABLE]: [
+          { ...key(3), v: 3 },
+          { pk: 'P#1', sk: 'T', v: 1 },
+        ],
+      },
+    });
     const found = await getNamed({ state: { pk: 'P#1', sk: 'S' }, other: { pk: 'P#1', sk: 'T' }, third: key(3) });
     expect(found).toEqual({ state: null, other: { pk: 'P#1', sk: 'T', v: 1 }, third: { ...key(3), v: 3 } });
     const calls = dynamo.commandCalls(BatchGetCommand);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { checkedWhile } from '../../shared/modules/state.js';
+import { checkedWhile } from '#shared/modules/state.js';
 
 /**
  * A module check and a read that does not depend on it go out at once (one
@@ -48,6 +48,11 @@ describe('a check with a read beside it', () => {
   });
 
   it("answers the read's failure when the check passes", async () => {
-    await expect(checkedWhile(async () => 'state', async () => Promise.reject(new Error('table unreachable')))).rejects.toThrow('table unreachable');
+    await expect(
+      checkedWhile(
+        async () => 'state',
+        async () => Promise.reject(new Error('table unreachable')),
+      ),
+    ).rejects.toThrow('table unreachable');
   });
 });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import openapiTS, { COMMENT_HEADER, astToString } from 'openapi-typescript';
 import { expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { loadOpenApiDocument } from '../../shared/openapi/load.js';
+import { routes } from '#functions/routes.js';
+import { loadOpenApiDocument } from '#shared/openapi/load.js';
 
 /** The committed client types are those of the document the service publishes now. */
 it('clients/typescript/schema.d.ts is generated from the current document (else: npm run client)', async () => {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { authorize } from '../../shared/auth/credentials.js';
-import { handler as authorizer } from '../../functions/auth/authorizer.js';
-import { configuredSecret } from '../../shared/secrets.js';
+import { authorize } from '#shared/auth/credentials.js';
+import { handler as authorizer } from '#functions/auth/authorizer.js';
+import { configuredSecret } from '#shared/secrets.js';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 /** Secrets Manager, as the signed GetSecretValue requests shared/secrets.ts sends it. */
@@ -20,7 +20,12 @@ const secrets = {
 const GUILD = '1234567890123456789';
 const KEY_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const SECRET = 's3cret-with-enough-entropy';
-const keyItem = { pk: `G#${GUILD}`, sk: `APIKEY#${KEY_ID}`, secret_hash: createHash('sha256').update(SECRET).digest('hex'), last_use: new Date().toISOString() };
+const keyItem = {
+  pk: `G#${GUILD}`,
+  sk: `APIKEY#${KEY_ID}`,
+  secret_hash: createHash('sha256').update(SECRET).digest('hex'),
+  last_use: new Date().toISOString(),
+};
 
 beforeEach(() => {
   dynamo.reset();
@@ -42,7 +47,10 @@ describe('credentials in AWS', () => {
     expect(secretReads).toHaveLength(1);
     expect(secretReads[0]).toMatchObject({
       url: 'https://secretsmanager.eu-west-1.amazonaws.com/',
-      headers: { 'x-amz-target': 'secretsmanager.GetSecretValue', authorization: expect.stringMatching(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/secretsmanager\/aws4_request/) },
+      headers: {
+        'x-amz-target': 'secretsmanager.GetSecretValue',
+        authorization: expect.stringMatching(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/secretsmanager\/aws4_request/),
+      },
     });
     expect(JSON.parse(secretReads[0]!.body)).toEqual({ SecretId: process.env.SERVICE_TOKEN_SECRET_ARN });
     expect(await configuredSecret('SERVICE_TOKEN')).toBe('the-service-token');
@@ -72,7 +80,13 @@ describe('credentials in AWS', () => {
     secrets.answer('the-service-token');
     dynamo.on(GetCommand).resolves({ Item: keyItem });
     const event = (resource: string, httpMethod: string, authorization?: string) =>
-      ({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/v1/GET/x', resource, httpMethod, headers: authorization ? { Authorization: authorization } : {} }) as never;
+      ({
+        type: 'REQUEST',
+        methodArn: 'arn:aws:execute-api:eu-west-1:1:api/v1/GET/x',
+        resource,
+        httpMethod,
+        headers: authorization ? { Authorization: authorization } : {},
+      }) as never;
     await expect(authorizer(event('/modules/polls/status', 'GET'))).rejects.toThrow('Unauthorized');
     const service = await authorizer(event('/auth/api-key', 'POST', 'Bearer the-service-token'));
     expect(service.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:1:api/v1/GET/x' });

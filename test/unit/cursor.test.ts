@@ -10,7 +10,7 @@ vi.mock('../../shared/aws-json.js', () => ({
   },
 }));
 
-const { issueCursor, positionOf } = await import('../../shared/db/cursor.js');
+const { issueCursor, positionOf } = await import('#shared/db/cursor.js');
 type Scope = Parameters<typeof issueCursor>[0];
 
 const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:cursor-key-AbCdEf';

@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { AppError, unprocessable } from '../../shared/errors.js';
-import { endpoint } from '../../shared/http/endpoint.js';
-import { RawBody } from '../../shared/http/envelope.js';
-import type { NamedObject } from '../../shared/http/owned.js';
-import { channelId, channelSetting, messageIn, nullableSnowflake, pagination, roleId, snowflake } from '../../shared/http/schemas.js';
-import { lambdaContext } from '../../infra/local/lambda-context.js';
+import { AppError, unprocessable } from '#shared/errors.js';
+import { endpoint } from '#shared/http/endpoint.js';
+import { RawBody } from '#shared/http/envelope.js';
+import type { NamedObject } from '#shared/http/owned.js';
+import { channelId, channelSetting, messageIn, nullableSnowflake, pagination, roleId, snowflake } from '#shared/http/schemas.js';
+import { lambdaContext } from '#infra/local/lambda-context.js';
 
 function event(init: {
   method?: string;
@@ -215,7 +215,9 @@ describe('the endpoint factory', () => {
   it('lists every problem of a request, counting them in the first sentence, and recites at most 25', async () => {
     const res = await call(echo, event({ body: '{"guild_id": "42", "count": 9, "kind": "c"}' }));
     expect(res.status).toBe(422);
-    expect(res.body.error.message).toBe('Unprocessable Entity! Field \'count\' must be at most 5 (1 more problem in the body). Field \'kind\' must be one of: "a", "b".');
+    expect(res.body.error.message).toBe(
+      'Unprocessable Entity! Field \'count\' must be at most 5 (1 more problem in the body). Field \'kind\' must be one of: "a", "b".',
+    );
     const List = endpoint({ body: z.object({ ids: z.array(z.string().check(z.maxLength(1))) }) }, () => ({}));
     const many = await call(List, event({ body: JSON.stringify({ ids: Array(30).fill('xx') }) }));
     expect(many.body.error.message).toMatch(/^Unprocessable Entity! Field 'ids\[0\]' must be at most 1 characters \(29 more problems in the body\)\. /);
@@ -242,15 +244,42 @@ describe('the endpoint factory', () => {
   });
 
   it('answers every failure of a route with an error page as that page, never the envelope, keeping Retry-After', async () => {
-    const page = (error: AppError) => new RawBody('text/html; charset=utf-8', `<p>${error.status}: ${error.message}</p>`, { 'cache-control': 'no-store' }, error.status === 422 ? 403 : error.status);
+    const page = (error: AppError) =>
+      new RawBody(
+        'text/html; charset=utf-8',
+        `<p>${error.status}: ${error.message}</p>`,
+        { 'cache-control': 'no-store' },
+        error.status === 422 ? 403 : error.status,
+      );
     const Query = z.object({ token: z.string().check(z.maxLength(5)) });
     const failures: [string, () => unknown, APIGatewayProxyEvent, number][] = [
       ['a broken rule', () => ({}), event({ method: 'GET', query: { token: 'too long' } }), 403],
       ['a missing field', () => ({}), event({ method: 'GET' }), 400],
       ['a body over 64 KiB', () => ({}), event({ body: 'x'.repeat(70_000) }), 413],
-      ['an AppError', () => { throw new AppError('ModuleDisabledError', 'off'); }, event({ method: 'GET', query: { token: 'a' } }), 409],
-      ['an unexpected failure', () => { throw new TypeError('secret internal detail'); }, event({ method: 'GET', query: { token: 'a' } }), 500],
-      ['an unreachable table', () => { throw Object.assign(new Error('slow down'), { name: 'ThrottlingException', $metadata: {} }); }, event({ method: 'GET', query: { token: 'a' } }), 503],
+      [
+        'an AppError',
+        () => {
+          throw new AppError('ModuleDisabledError', 'off');
+        },
+        event({ method: 'GET', query: { token: 'a' } }),
+        409,
+      ],
+      [
+        'an unexpected failure',
+        () => {
+          throw new TypeError('secret internal detail');
+        },
+        event({ method: 'GET', query: { token: 'a' } }),
+        500,
+      ],
+      [
+        'an unreachable table',
+        () => {
+          throw Object.assign(new Error('slow down'), { name: 'ThrottlingException', $metadata: {} });
+        },
+        event({ method: 'GET', query: { token: 'a' } }),
+        503,
+      ],
     ];
     for (const [label, run, e, status] of failures) {
       const result = await endpoint({ query: Query, errorPage: page }, run as () => object)(e, lambdaContext('test'));
@@ -273,7 +302,9 @@ describe('the endpoint factory', () => {
     });
 
     it('will not build an endpoint that declares such fields without naming the check, nor one naming it for nothing', () => {
-      expect(() => endpoint({ body: Owned }, () => ({}))).toThrow(/body\.channel_id, body\.message_id, body\.setting, body\.entries\.\*\.role_id.*owned: checkOwned/);
+      expect(() => endpoint({ body: Owned }, () => ({}))).toThrow(
+        /body\.channel_id, body\.message_id, body\.setting, body\.entries\.\*\.role_id.*owned: checkOwned/,
+      );
       expect(() => endpoint({ body: Body, owned: async () => undefined }, () => ({}))).toThrow(/no field of its schemas names a platform object/);
     });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
-import { jsonType } from '../../shared/http/validation.js';
+import { routes } from '#functions/routes.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import { jsonType } from '#shared/http/validation.js';
 import { type EnumField, enumFields, inputSchema, invoke, jsonText, sampleRequest, withValue } from '../helpers/schema-samples.js';
 
 /**
@@ -55,7 +55,14 @@ function outsideValue(values: unknown[]): unknown {
 describe('fields with allowed values, in every route', () => {
   it('are found in the routes that have them', () => {
     const names = cases.map((c) => c.name);
-    expect(names).toEqual(expect.arrayContaining(['reactionroles.create-panel body panel_type', 'reactionroles.edit-panel body panel_type', 'reactionroles.check body interaction_type', 'polls.vote body action']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'reactionroles.create-panel body panel_type',
+        'reactionroles.edit-panel body panel_type',
+        'reactionroles.check body interaction_type',
+        'polls.vote body action',
+      ]),
+    );
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('%s: wrong JSON types and a missing value are 400, another value 422', async (_name, c) => {

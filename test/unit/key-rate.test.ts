@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseGuildKeyRate } from '../../infra/config.js';
-import { KeyRate } from '../../infra/local/key-rate.js';
-import { startLocal } from '../../infra/local/start.js';
+import { parseGuildKeyRate } from '#infra/config.js';
+import { KeyRate } from '#infra/local/key-rate.js';
+import { startLocal } from '#infra/local/start.js';
 
 describe("local mode's per-key rate", () => {
   const clock = { now: 0 };
@@ -46,12 +46,16 @@ describe('GUILD_KEY_RATE', () => {
     expect(parseGuildKeyRate('25')).toBe(25);
     expect(parseGuildKeyRate(3)).toBe(3);
     for (const bad of ['0', '-1', '2.5', 'fast', '1e3', 0, 1.5]) {
-      expect(() => parseGuildKeyRate(bad)).toThrow(`GUILD_KEY_RATE must be a whole number of requests a second for each guild API key, 1 or more (default 10), not ${JSON.stringify(bad)}`);
+      expect(() => parseGuildKeyRate(bad)).toThrow(
+        `GUILD_KEY_RATE must be a whole number of requests a second for each guild API key, 1 or more (default 10), not ${JSON.stringify(bad)}`,
+      );
     }
   });
 
   it('stops local mode from starting when it is not one, before anything is opened', async () => {
     process.env.GUILD_KEY_RATE = 'fast';
-    await expect(startLocal({ port: 0, dataDir: null })).rejects.toThrow('GUILD_KEY_RATE must be a whole number of requests a second for each guild API key, 1 or more (default 10), not "fast"');
+    await expect(startLocal({ port: 0, dataDir: null })).rejects.toThrow(
+      'GUILD_KEY_RATE must be a whole number of requests a second for each guild API key, 1 or more (default 10), not "fast"',
+    );
   });
 });

@@ -1,9 +1,9 @@
 /** The one check of a filled message against the platform's limits: at each limit, and one past it, in both modes. */
 import { describe, expect, it } from 'vitest';
-import type { Embed, MessageCreate } from '../../shared/platform/types.js';
-import { cutText, describeBreak, fitLimits, MESSAGE_LIMITS } from '../../shared/templates/limits.js';
-import { renderMessage, templateProblem } from '../../shared/templates/index.js';
-import { AppError } from '../../shared/errors.js';
+import type { Embed, MessageCreate } from '#shared/platform/types.js';
+import { cutText, describeBreak, fitLimits, MESSAGE_LIMITS } from '#shared/templates/limits.js';
+import { renderMessage, templateProblem } from '#shared/templates/index.js';
+import { AppError } from '#shared/errors.js';
 
 const text = (n: number) => 'x'.repeat(n);
 const field = (name: string, value: string) => ({ name, value });
@@ -13,8 +13,18 @@ const TEXTS: { path: string; limit: number; build(n: number): MessageCreate; rea
   { path: 'content', limit: 2000, build: (n) => ({ content: text(n) }), read: (b) => b.content! },
   { path: 'embeds[0].title', limit: 256, build: (n) => ({ embeds: [{ title: text(n) }] }), read: (b) => b.embeds![0]!.title! },
   { path: 'embeds[0].description', limit: 4096, build: (n) => ({ embeds: [{ description: text(n) }] }), read: (b) => b.embeds![0]!.description! },
-  { path: 'embeds[0].fields[0].name', limit: 256, build: (n) => ({ embeds: [{ fields: [field(text(n), 'v')] }] }), read: (b) => b.embeds![0]!.fields![0]!.name },
-  { path: 'embeds[0].fields[0].value', limit: 1024, build: (n) => ({ embeds: [{ fields: [field('n', text(n))] }] }), read: (b) => b.embeds![0]!.fields![0]!.value },
+  {
+    path: 'embeds[0].fields[0].name',
+    limit: 256,
+    build: (n) => ({ embeds: [{ fields: [field(text(n), 'v')] }] }),
+    read: (b) => b.embeds![0]!.fields![0]!.name,
+  },
+  {
+    path: 'embeds[0].fields[0].value',
+    limit: 1024,
+    build: (n) => ({ embeds: [{ fields: [field('n', text(n))] }] }),
+    read: (b) => b.embeds![0]!.fields![0]!.value,
+  },
   { path: 'embeds[0].footer.text', limit: 2048, build: (n) => ({ embeds: [{ footer: { text: text(n) } }] }), read: (b) => b.embeds![0]!.footer!.text },
   { path: 'embeds[0].author.name', limit: 256, build: (n) => ({ embeds: [{ author: { name: text(n) } }] }), read: (b) => b.embeds![0]!.author!.name },
 ];
@@ -110,7 +120,13 @@ describe('message limits: counts and the total', () => {
   it('texts far past every limit at once still come out within all of them', () => {
     const body: MessageCreate = {
       content: text(5000),
-      embeds: Array.from({ length: 12 }, () => ({ title: text(900), description: text(9000), fields: fields(30).map((f) => field(text(900), text(3000))), footer: { text: text(5000) }, author: { name: text(900) } })),
+      embeds: Array.from({ length: 12 }, () => ({
+        title: text(900),
+        description: text(9000),
+        fields: fields(30).map(() => field(text(900), text(3000))),
+        footer: { text: text(5000) },
+        author: { name: text(900) },
+      })),
     };
     const cut = fitLimits(body, 'cut');
     expect(fitLimits(cut, 'check')).toBeNull();

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { routes } from '../../functions/routes.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
-import { loadOpenApiDocument } from '../../shared/openapi/load.js';
+import { routes } from '#functions/routes.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import { loadOpenApiDocument } from '#shared/openapi/load.js';
 import { answerProblems } from '../helpers/answers.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const doc: any = await loadOpenApiDocument(routes);
 const fixture = JSON.parse(readFileSync(new URL('../infra/fixtures/routes.json', import.meta.url), 'utf8')) as { routes: { method: string; path: string }[] };
 
@@ -48,7 +47,10 @@ describe('the request schemas in the document', () => {
     expect(create.properties.panel_type.enum).toEqual(['emoji', 'button', 'dropdown']);
     expect(create.allOf).toContainEqual(expect.objectContaining({ if: { properties: { is_register: { const: true } }, required: ['is_register'] } }));
     expect(create.allOf).toContainEqual(
-      expect.objectContaining({ if: { properties: { panel_type: { const: 'emoji' } }, required: ['panel_type'] }, then: expect.objectContaining({ required: ['keep_counter_at_one', 'delete_unrelated_emoji_reactions'] }) }),
+      expect.objectContaining({
+        if: { properties: { panel_type: { const: 'emoji' } }, required: ['panel_type'] },
+        then: expect.objectContaining({ required: ['keep_counter_at_one', 'delete_unrelated_emoji_reactions'] }),
+      }),
     );
     const pageSize = doc.paths['/modules/polls/entries'].get.parameters.find((p: any) => p.name === 'page_size');
     expect(pageSize.schema).toMatchObject({ minimum: 1, maximum: 100 });
@@ -106,11 +108,17 @@ describe('what values mean (the document a developer reads)', () => {
 
   it('says what response_type, verifier_type, counter_type, poll_type, poll_answer_type and visibility values mean', () => {
     const body = (path: string, method = 'post') => doc.paths[path][method].requestBody.content['application/json'].schema;
-    expect(body('/modules/welcoming/responses').properties.response_type).toMatchObject({ enum: [1, 2, 3], 'x-enumDescriptions': { 1: expect.stringContaining('DM welcome'), 2: expect.stringContaining('channel welcome'), 3: expect.stringContaining('leave') } });
+    expect(body('/modules/welcoming/responses').properties.response_type).toMatchObject({
+      enum: [1, 2, 3],
+      'x-enumDescriptions': { 1: expect.stringContaining('DM welcome'), 2: expect.stringContaining('channel welcome'), 3: expect.stringContaining('leave') },
+    });
     const listQuery = doc.paths['/modules/welcoming/responses'].get.parameters.find((p: any) => p.name === 'response_type');
     expect(listQuery.schema.enum).toEqual([1, 2, 3]);
     expect(body('/modules/verifier/settings', 'put').properties.verifier_type.anyOf[0].description).toMatch(/1: click.*2: passphrase.*3: web/);
-    expect(body('/modules/serverstats/counters').properties.counter_type).toMatchObject({ enum: [1, 2, 4, 5, 6, 7, 8, 9, 10], description: expect.stringContaining('Type 3') });
+    expect(body('/modules/serverstats/counters').properties.counter_type).toMatchObject({
+      enum: [1, 2, 4, 5, 6, 7, 8, 9, 10],
+      description: expect.stringContaining('Type 3'),
+    });
     expect(body('/modules/polls/entries').properties.poll_type.description).toMatch(/1: platform-native poll.*2: service poll/);
     expect(body('/modules/polls/entries').properties.poll_answer_type.description).toMatch(/1: emoji reactions.*2: buttons.*3: dropdown/);
     expect(body('/modules/tags/entries').properties.visibility.description).toMatch(/1: public.*2: private/);
@@ -133,6 +141,10 @@ describe('what values mean (the document a developer reads)', () => {
       for (const p of op.parameters.filter((p: any) => p.required && p.in !== 'header')) if (p.example === undefined) lacking.push(`${route.id} ${p.name}`);
     }
     expect(lacking).toEqual([]);
-    expect(doc.paths['/modules/polls/entries'].post.requestBody.content['application/json'].example).toMatchObject({ guild_id: '1234567890123456789', poll_type: 1, poll_duration: '1d' });
+    expect(doc.paths['/modules/polls/entries'].post.requestBody.content['application/json'].example).toMatchObject({
+      guild_id: '1234567890123456789',
+      poll_type: 1,
+      poll_duration: '1d',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { ownedFieldsOf } from '../../shared/http/endpoint.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
+import { routes } from '#functions/routes.js';
+import { ownedFieldsOf } from '#shared/http/endpoint.js';
+import { loadHandler } from '#shared/http/load-handler.js';
 import { inputSchema, type JsonSchema } from '../helpers/schema-samples.js';
 
 /**
@@ -32,7 +32,10 @@ const NOT_CHECKED: [RegExp, string][] = [
     /^invite-tracker\.invite-created body\.(invite_code|channel_id)$/,
     "an event: the handler finds the code among the guild's own invites (GET /guilds/{g}/invites) and keeps the channel that list names",
   ],
-  [/^polls\.vote body\.(channel_id|message_id|interacted_message_id)$/, "finds the guild's poll in the table by them; a vote acts on the poll's own channel and message"],
+  [
+    /^polls\.vote body\.(channel_id|message_id|interacted_message_id)$/,
+    "finds the guild's poll in the table by them; a vote acts on the poll's own channel and message",
+  ],
   [/^reactionroles\.check body\.(channel_id|message_id)$/, "finds the guild's panel in the table by them; the roles granted are the panel's own"],
   [
     /^serverstats\.starboard-check-(add|remove) body\.message_id$/,

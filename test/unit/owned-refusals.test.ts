@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { type Sandbox, startSandbox } from '../../infra/local/sandbox/server.js';
-import { ownedFieldsOf } from '../../shared/http/endpoint.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
-import type { DeclaredField } from '../../shared/http/owned.js';
+import { routes } from '#functions/routes.js';
+import { type Sandbox, startSandbox } from '#infra/local/sandbox/server.js';
+import { ownedFieldsOf } from '#shared/http/endpoint.js';
+import { loadHandler } from '#shared/http/load-handler.js';
+import type { DeclaredField } from '#shared/http/owned.js';
 import { invoke, jsonText, sampleRequest, withValue } from '../helpers/schema-samples.js';
 
 /**
@@ -22,7 +22,14 @@ const RULED_OUT: Record<string, string> = {
 
 /** Values a route's rules need beside the sample, for the request to reach the check. */
 const NEEDS: Record<string, Record<string, unknown>> = {
-  'reactionroles.create-panel': { is_register: true, panel_type: 'emoji', is_embed: null, content: null, keep_counter_at_one: false, delete_unrelated_emoji_reactions: false },
+  'reactionroles.create-panel': {
+    is_register: true,
+    panel_type: 'emoji',
+    is_embed: null,
+    content: null,
+    keep_counter_at_one: false,
+    delete_unrelated_emoji_reactions: false,
+  },
   'reactionroles.add-entry': { emoji_name: '😀' },
   'polls.create-poll': { poll_duration: '1h' },
   'socials.create-stream': { stream_account: 'some_account' },
@@ -42,7 +49,10 @@ beforeAll(async () => {
   process.env.PLATFORM_BOT_TOKEN = 'test';
 });
 afterAll(async () => {
-  for (const [name, value] of [['PLATFORM_API_BASE_URL', saved.url], ['PLATFORM_BOT_TOKEN', saved.token]] as const) {
+  for (const [name, value] of [
+    ['PLATFORM_API_BASE_URL', saved.url],
+    ['PLATFORM_BOT_TOKEN', saved.token],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -53,7 +63,11 @@ let minted = 900_000_000_000_000_000n;
 const mint = () => String(++minted);
 
 async function call(method: string, url: string, body?: unknown): Promise<any> {
-  const res = await fetch(url, { method, headers: { authorization: 'Bot test', 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: 'Bot test', 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`sandbox ${method} ${url}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -116,14 +130,21 @@ describe('every declared platform object, in every route', () => {
     const handler = await loadHandler(c.route);
     const request = sampleRequest(handler.spec) as { path: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> | undefined };
     const parts: Record<string, unknown> = { path: request.path, query: request.query, body: request.body && { ...request.body, ...NEEDS[c.route.id] } };
-    for (const where of ['query', 'body'] as const) if (parts[where] && 'guild_id' in (parts[where] as object)) parts[where] = { ...(parts[where] as object), guild_id: GUILD };
+    for (const where of ['query', 'body'] as const)
+      if (parts[where] && 'guild_id' in (parts[where] as object)) parts[where] = { ...(parts[where] as object), guild_id: GUILD };
     // Channels first: a message goes in the channel its declaration names.
     const ordered = [...c.fields].sort((a, b) => Number(a.declaration.kind === 'message') - Number(b.declaration.kind === 'message'));
     for (const field of ordered) {
-      const siblingChannel = field.declaration.channelField ? (withinParent(parts[field.where], located(field))?.[field.declaration.channelField] as string) : '';
+      const siblingChannel = field.declaration.channelField
+        ? (withinParent(parts[field.where], located(field))?.[field.declaration.channelField] as string)
+        : '';
       const foreign = field === c.tested;
       // Another guild's message: one in another channel, which the named channel does not hold.
-      const value = await objectOf(field, foreign && field.declaration.kind !== 'message' ? OTHER_GUILD : GUILD, foreign ? await channelOf(OTHER_GUILD) : siblingChannel);
+      const value = await objectOf(
+        field,
+        foreign && field.declaration.kind !== 'message' ? OTHER_GUILD : GUILD,
+        foreign ? await channelOf(OTHER_GUILD) : siblingChannel,
+      );
       parts[field.where] = withValue(parts[field.where] ?? {}, located(field), value);
     }
     const answer = await invoke(c.route, handler, {

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPlatformClient, emojiPath, isPlatformError, isPlatformNotFound, PlatformCode } from '../../shared/platform/client.js';
-import type { TransportOptions } from '../../shared/platform/transport.js';
+import { createPlatformClient, emojiPath, isPlatformError, isPlatformNotFound, PlatformCode } from '#shared/platform/client.js';
+import type { TransportOptions } from '#shared/platform/transport.js';
 import { platformFailure } from '../helpers/platform.js';
 
 /** What the fake platform answers next: a status and body, or silence (to hit the timeout). */
@@ -57,7 +57,9 @@ describe('platform client: requests', () => {
     expect(request!.method).toBe('POST');
     expect(request!.url).toBe('/api/v10/channels/111111111111111111/messages');
     expect(request!.headers.authorization).toBe('Bot t0ken');
-    expect(request!.headers['user-agent']).toBe('DiscordBot (https://github.com/guild-module-management-service/guild-module-management-service#readme, 0.1.0)');
+    expect(request!.headers['user-agent']).toBe(
+      'DiscordBot (https://github.com/guild-module-management-service/guild-module-management-service#readme, 0.1.0)',
+    );
     expect(request!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(request!.body)).toMatchObject({ content: 'hi' });
   });
@@ -71,7 +73,10 @@ describe('platform client: requests', () => {
       process.env.PLATFORM_BOT_TOKEN = 'from-env';
       await expect(client.addMemberRole('1', '2', '3')).resolves.toBeUndefined();
     } finally {
-      for (const [key, value] of [['PLATFORM_API_BASE_URL', saved.url], ['PLATFORM_BOT_TOKEN', saved.token]] as const) {
+      for (const [key, value] of [
+        ['PLATFORM_API_BASE_URL', saved.url],
+        ['PLATFORM_BOT_TOKEN', saved.token],
+      ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }
@@ -142,7 +147,10 @@ describe('platform client: rate limits and retries', () => {
   });
 
   it('retries a 5xx and succeeds when the platform recovers', async () => {
-    const platform = await fakePlatform([{ status: 502, body: { message: 'Bad Gateway', code: 0 } }, { status: 200, body: { id: '3' } }]);
+    const platform = await fakePlatform([
+      { status: 502, body: { message: 'Bad Gateway', code: 0 } },
+      { status: 200, body: { id: '3' } },
+    ]);
     const { client, waits } = clientFor(platform.baseUrl);
 
     await expect(client.getChannel('3')).resolves.toEqual({ id: '3' });
@@ -271,7 +279,9 @@ describe('platform client: each effect once', () => {
 
     const error = await platformFailure(client.interactionCallback('7', 'tok', { type: 4, data: { content: 'hi' } }));
     expect(error.status).toBe(502);
-    expect(error.reason).toBe('The platform answered 500 Internal Server Error to POST /interactions/7/***/callback after 1 attempt; not resent, since the platform may have done it already.');
+    expect(error.reason).toBe(
+      'The platform answered 500 Internal Server Error to POST /interactions/7/***/callback after 1 attempt; not resent, since the platform may have done it already.',
+    );
     expect(platform.seen).toHaveLength(1);
     expect(waits).toEqual([]);
   });

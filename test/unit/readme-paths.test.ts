@@ -11,7 +11,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
+import { routes } from '#functions/routes.js';
 
 /** Paths in code spans that are not the service's: files on the machine, the platform's API base path, the sandbox's control routes. */
 const NOT_SERVICE_PATHS = [/^\/usr\//, /^\/api\/v10$/, /^\/_sandbox\//];
@@ -66,7 +66,11 @@ const routePaths = routes.map((route) => route.path);
 
 describe('the paths the README and docs/ name', () => {
   it('are read from code spans, across line breaks, with or without a method', () => {
-    expect(namedPaths('Call `GET /livez`, `DELETE\n/privacy/x` and `/docs`; not `/usr/bin/x`, `npm test` or\n```\n`/in/a/block`\n```\n')).toEqual(['/livez', '/privacy/x', '/docs']);
+    expect(namedPaths('Call `GET /livez`, `DELETE\n/privacy/x` and `/docs`; not `/usr/bin/x`, `npm test` or\n```\n`/in/a/block`\n```\n')).toEqual([
+      '/livez',
+      '/privacy/x',
+      '/docs',
+    ]);
   });
 
   it('tell a route from a path that is none', () => {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { recordIdAhead } from '../../shared/db/record-ids.js';
+import { recordIdAhead } from '#shared/db/record-ids.js';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 

@@ -1,6 +1,6 @@
 /** The sandbox platform's global rate limit (SandboxOptions.globalRate): what a bot past it is answered. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../infra/local/sandbox/server.js';
+import { type Sandbox, startSandbox } from '#infra/local/sandbox/server.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -31,7 +31,15 @@ const streamHeaders = () => ({ 'Client-Id': env('STREAM_API_CLIENT_ID'), Authori
 
 describe('local mode points the sources at the sandbox', () => {
   it('sets every source variable to a sandbox URL or credential', () => {
-    for (const name of ['FORUM_API_BASE_URL', 'FORUM_WEB_BASE_URL', 'STREAM_API_BASE_URL', 'STREAM_WEB_BASE_URL', 'VIDEO_API_BASE_URL', 'VIDEO_WEB_BASE_URL', 'MEME_API_URL']) {
+    for (const name of [
+      'FORUM_API_BASE_URL',
+      'FORUM_WEB_BASE_URL',
+      'STREAM_API_BASE_URL',
+      'STREAM_WEB_BASE_URL',
+      'VIDEO_API_BASE_URL',
+      'VIDEO_WEB_BASE_URL',
+      'MEME_API_URL',
+    ]) {
       expect(env(name).startsWith(`${origin}/sources/`)).toBe(true);
     }
     expect(env('STREAM_API_CLIENT_ID')).not.toBe('');
@@ -46,7 +54,13 @@ describe('forum', () => {
     const first = await control('POST', '/forum/Gaming/posts', { title: 'First' });
     const second = await control('POST', '/forum/Gaming/posts', { id: 'abc123', title: 'Second', url: 'https://example.com/x' });
     expect(first.status).toBe(200);
-    expect(second.body).toMatchObject({ id: 'abc123', title: 'Second', url: 'https://example.com/x', permalink: '/r/Gaming/comments/abc123/post/', over_18: false });
+    expect(second.body).toMatchObject({
+      id: 'abc123',
+      title: 'Second',
+      url: 'https://example.com/x',
+      permalink: '/r/Gaming/comments/abc123/post/',
+      over_18: false,
+    });
 
     const response = await fetch(`${env('FORUM_API_BASE_URL')}/r/gaming/new.json?limit=25`);
     expect(response.status).toBe(200);
@@ -86,7 +100,17 @@ describe('stream', () => {
     const live = await control('POST', '/stream/alice/live', { title: 'Speedrun' });
     expect(live.status).toBe(200);
     const streams = await getJson(`${env('STREAM_API_BASE_URL')}/helix/streams?user_login=alice&user_login=bob`, { headers: streamHeaders() });
-    expect(streams.data).toEqual([{ id: live.body.id, user_login: 'alice', user_name: 'Alice', title: 'Speedrun', game_name: expect.any(String), started_at: live.body.started_at, type: 'live' }]);
+    expect(streams.data).toEqual([
+      {
+        id: live.body.id,
+        user_login: 'alice',
+        user_name: 'Alice',
+        title: 'Speedrun',
+        game_name: expect.any(String),
+        started_at: live.body.started_at,
+        type: 'live',
+      },
+    ]);
 
     const again = await control('POST', '/stream/alice/live', { title: 'Again' });
     expect(again.body.id).not.toBe(live.body.id);
@@ -133,9 +157,15 @@ describe('video', () => {
 
     const one = await control('POST', '/video/@cooking/videos', { title: 'Soup' });
     const two = await control('POST', '/video/@cooking/videos', { title: 'Bread' });
-    const list = await getJson(`${env('VIDEO_API_BASE_URL')}/youtube/v3/playlistItems?part=snippet&playlistId=${channel.body.uploads_playlist_id}&maxResults=10&key=${key}`);
+    const list = await getJson(
+      `${env('VIDEO_API_BASE_URL')}/youtube/v3/playlistItems?part=snippet&playlistId=${channel.body.uploads_playlist_id}&maxResults=10&key=${key}`,
+    );
     expect(list.items.map((i: any) => i.snippet.resourceId.videoId)).toEqual([two.body.video_id, one.body.video_id]);
-    expect(list.items[1].snippet).toEqual({ title: 'Soup', publishedAt: expect.any(String), resourceId: { kind: 'youtube#video', videoId: one.body.video_id } });
+    expect(list.items[1].snippet).toEqual({
+      title: 'Soup',
+      publishedAt: expect.any(String),
+      resourceId: { kind: 'youtube#video', videoId: one.body.video_id },
+    });
     expect((await fetch(`${env('VIDEO_API_BASE_URL')}/youtube/v3/playlistItems?part=snippet&playlistId=UUnone&maxResults=10&key=${key}`)).status).toBe(404);
   });
 
@@ -158,7 +188,9 @@ describe('feeds', () => {
     const body = await response.text();
     expect(body).toContain('<rss version="2.0"><channel><title>News &amp; &lt;more&gt;</title>');
     expect(body.indexOf('g2')).toBeLessThan(body.indexOf('g1'));
-    expect(body).toContain('<title>New &lt;b&gt; &amp; &quot;q&quot;</title><link>https://example.com/?a=1&amp;b=2</link><description>d</description><pubDate>');
+    expect(body).toContain(
+      '<title>New &lt;b&gt; &amp; &quot;q&quot;</title><link>https://example.com/?a=1&amp;b=2</link><description>d</description><pubDate>',
+    );
     const etag = response.headers.get('etag')!;
     const lastModified = response.headers.get('last-modified')!;
     expect(etag).toBeTruthy();
@@ -250,10 +282,12 @@ describe('misbehaviour and counts', () => {
 
 describe("the socials module's source client against the sandbox", () => {
   it('reads every source and turns every misbehaviour into a SourceError', async () => {
-    const { SourceError, feedItems, fetchMeme, forumItems, liveStreams, uploadsPlaylistOf, videoItems } = await import('../../functions/socials/sources.js');
+    const { SourceError, feedItems, fetchMeme, forumItems, liveStreams, uploadsPlaylistOf, videoItems } = await import('#functions/socials/sources.js');
     await control('POST', '/forum/f');
     await control('POST', '/forum/f/posts', { id: 'p1', title: 'Hello' });
-    expect(await forumItems('f')).toEqual([{ key: 'p:p1', title: 'Hello', description: null, link: `${env('FORUM_WEB_BASE_URL')}/r/f/comments/p1/post/`, published: expect.any(Number) }]);
+    expect(await forumItems('f')).toEqual([
+      { key: 'p:p1', title: 'Hello', description: null, link: `${env('FORUM_WEB_BASE_URL')}/r/f/comments/p1/post/`, published: expect.any(Number) },
+    ]);
     await control('POST', '/stream/s1');
     const live = await control('POST', '/stream/s1/live', { title: 'On air' });
     expect(await liveStreams(['s1', 'other'])).toEqual([{ id: live.body.id, account: 's1', title: 'On air', started_at: Date.parse(live.body.started_at) }]);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPlatformClient, isPlatformError, PlatformCode } from '../../shared/platform/client.js';
+import { createPlatformClient, isPlatformError, PlatformCode } from '#shared/platform/client.js';
 import type { APIDMChannel } from 'discord-api-types/v10';
-import type { ActionRow, Message } from '../../shared/platform/types.js';
-import { BOT_USER, type Sandbox, startSandbox } from '../../infra/local/sandbox/server.js';
+import type { ActionRow, Message } from '#shared/platform/types.js';
+import { BOT_USER, type Sandbox, startSandbox } from '#infra/local/sandbox/server.js';
 import { platformFailure } from '../helpers/platform.js';
 
 let sandbox: Sandbox;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
-import { MAX_ID_CHARS, MAX_QUERY_VALUE_BYTES } from '../../shared/http/limits.js';
-import { loadHandler } from '../../shared/http/load-handler.js';
+import { routes } from '#functions/routes.js';
+import { MAX_ID_CHARS, MAX_QUERY_VALUE_BYTES } from '#shared/http/limits.js';
+import { loadHandler } from '#shared/http/load-handler.js';
 import { invoke, jsonText, sampleRequest } from '../helpers/schema-samples.js';
 
 /**
@@ -48,7 +48,10 @@ describe('inputs past the store limits', () => {
   it.each(withPath.map((route) => [route.id, route] as const))('%s: a path ID of 1,020 characters is a 404', async (_id, route) => {
     for (const name of route.path.match(/\{([^}]+)\}/g)!.map((p) => p.slice(1, -1))) {
       if (await answersPages(route)) {
-        expect(await pageAnswer(route, (request) => (request.path[name] = 'x'.repeat(1020)))).toEqual({ status: 403, contentType: expect.stringMatching(/^text\/html/) });
+        expect(await pageAnswer(route, (request) => (request.path[name] = 'x'.repeat(1020)))).toEqual({
+          status: 403,
+          contentType: expect.stringMatching(/^text\/html/),
+        });
         continue;
       }
       const { status, error } = await call(route, (request) => (request.path[name] = 'x'.repeat(1020)));
@@ -73,6 +76,8 @@ describe('inputs past the store limits', () => {
     const route = routes.find((r) => r.id === 'polls.handler-close')!;
     const { status, error } = await call(route, (request) => ((request.body as Record<string, unknown>).poll_id = 'p'.repeat(MAX_ID_CHARS + 1)));
     expect({ status, name: error.name }).toEqual({ status: 422, name: 'Unprocessable Entity' });
-    expect(error.message).toBe(`Unprocessable Entity! Field 'poll_id' must be at most ${MAX_ID_CHARS} characters, as every ID is (it has ${MAX_ID_CHARS + 1}).`);
+    expect(error.message).toBe(
+      `Unprocessable Entity! Field 'poll_id' must be at most ${MAX_ID_CHARS} characters, as every ID is (it has ${MAX_ID_CHARS + 1}).`,
+    );
   });
 });

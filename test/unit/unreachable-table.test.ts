@@ -1,12 +1,19 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handler as readyz } from '../../functions/health/readyz.js';
-import { handler as status } from '../../functions/module-state/status.js';
-import { resetDb } from '../../shared/db/client.js';
-import { lambdaContext } from '../../infra/local/lambda-context.js';
+import { handler as readyz } from '#functions/health/readyz.js';
+import { handler as status } from '#functions/module-state/status.js';
+import { resetDb } from '#shared/db/client.js';
+import { lambdaContext } from '#infra/local/lambda-context.js';
 
 const event = (resource: string, query: Record<string, string> | null = null) =>
-  ({ resource, path: resource, httpMethod: 'GET', headers: {}, queryStringParameters: query, requestContext: { authorizer: { caller: 'service' } } }) as unknown as APIGatewayProxyEvent;
+  ({
+    resource,
+    path: resource,
+    httpMethod: 'GET',
+    headers: {},
+    queryStringParameters: query,
+    requestContext: { authorizer: { caller: 'service' } },
+  }) as unknown as APIGatewayProxyEvent;
 
 describe('an unreachable table', () => {
   beforeAll(() => {

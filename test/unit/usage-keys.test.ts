@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { handler as authorizer } from '../../functions/auth/authorizer.js';
-import { createApiKey, revokeApiKey } from '../../shared/auth/api-keys.js';
+import { handler as authorizer } from '#functions/auth/authorizer.js';
+import { createApiKey, revokeApiKey } from '#shared/auth/api-keys.js';
 
 /**
  * Fair use in AWS: the authorizer names each caller's usage-plan key, and a
@@ -18,7 +18,12 @@ const KEY_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const SECRET = 's3cret-with-enough-entropy';
 const TOKEN = `Bearer gmk.${GUILD}.${KEY_ID}.${SECRET}`;
 const guildUsageKey = `${API_ID}guildkey${Buffer.from(KEY_ID).toString('hex')}`;
-const keyItem = { pk: `G#${GUILD}`, sk: `APIKEY#${KEY_ID}`, secret_hash: createHash('sha256').update(SECRET).digest('hex'), last_use: new Date().toISOString() };
+const keyItem = {
+  pk: `G#${GUILD}`,
+  sk: `APIKEY#${KEY_ID}`,
+  secret_hash: createHash('sha256').update(SECRET).digest('hex'),
+  last_use: new Date().toISOString(),
+};
 
 /** API Gateway as the management API answers; each request is recorded as `METHOD path?query` with its body. */
 let gateway: { calls: { call: string; body: unknown; authorization: string }[]; keys: Map<string, string> };
@@ -29,7 +34,13 @@ function fakeApiGateway(): void {
     expect(host).toBe('apigateway.eu-west-1.amazonaws.com');
     const body = init.body ? JSON.parse(init.body) : undefined;
     gateway.calls.push({ call: `${init.method} ${pathname}${search}`, body, authorization: init.headers.authorization ?? '' });
-    if (init.method === 'GET' && pathname === '/usageplans') return Response.json({ item: [{ id: 'other', name: 'someone-elses' }, { id: PLAN_ID, name: 'Service-guild-keys' }] });
+    if (init.method === 'GET' && pathname === '/usageplans')
+      return Response.json({
+        item: [
+          { id: 'other', name: 'someone-elses' },
+          { id: PLAN_ID, name: 'Service-guild-keys' },
+        ],
+      });
     if (init.method === 'GET' && pathname === '/apikeys') {
       const name = new URL(url).searchParams.get('name')!;
       return Response.json({ item: gateway.keys.has(name) ? [{ id: gateway.keys.get(name), name }] : [] });
@@ -91,8 +102,15 @@ describe('the authorizer names each caller to the usage plans', () => {
     expect(gateway.calls[1]!.body).toMatchObject({ name: guildUsageKey, value: guildUsageKey, enabled: true });
     expect(gateway.calls[3]!.body).toEqual({ keyId: 'k-123', keyType: 'API_KEY' });
     expect(gateway.calls[1]!.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/apigateway\/aws4_request/);
-    const recorded = dynamo.commandCalls(UpdateCommand).map((c) => c.args[0].input).find((input) => input.UpdateExpression === 'SET usage_key_id = :id');
-    expect(recorded).toMatchObject({ Key: { pk: `G#${GUILD}`, sk: `APIKEY#${KEY_ID}` }, ExpressionAttributeValues: { ':id': 'k-123' }, ConditionExpression: 'attribute_exists(pk)' });
+    const recorded = dynamo
+      .commandCalls(UpdateCommand)
+      .map((c) => c.args[0].input)
+      .find((input) => input.UpdateExpression === 'SET usage_key_id = :id');
+    expect(recorded).toMatchObject({
+      Key: { pk: `G#${GUILD}`, sk: `APIKEY#${KEY_ID}` },
+      ExpressionAttributeValues: { ':id': 'k-123' },
+      ConditionExpression: 'attribute_exists(pk)',
+    });
   });
 
   it('names no usage key in local mode', async () => {
@@ -109,14 +127,18 @@ describe('guild keys and their API Gateway keys', () => {
     const key = await createApiKey(GUILD, 'dashboard');
     const usageKey = `${API_ID}guildkey${Buffer.from(key.key_id).toString('hex')}`;
     // The plan's ID is looked up once a process (maybe by an earlier test), so that call is left out here.
-    expect(gateway.calls.map((c) => c.call).filter((call) => !call.startsWith('GET /usageplans'))).toEqual([`GET /apikeys?name=${usageKey}&includeValues=false`, 'POST /apikeys', `POST /usageplans/${PLAN_ID}/keys`]);
+    expect(gateway.calls.map((c) => c.call).filter((call) => !call.startsWith('GET /usageplans'))).toEqual([
+      `GET /apikeys?name=${usageKey}&includeValues=false`,
+      'POST /apikeys',
+      `POST /usageplans/${PLAN_ID}/keys`,
+    ]);
     // Stored by the key's one write.
     expect(dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item).toMatchObject({ sk: `APIKEY#${key.key_id}`, usage_key_id: 'k-123' });
     expect(dynamo.commandCalls(UpdateCommand).filter((c) => c.args[0].input.UpdateExpression === 'SET usage_key_id = :id')).toHaveLength(0);
     expect(key).not.toHaveProperty('usage_key_id');
   });
 
-  it("still mints the key when API Gateway fails (the authorizer registers it at first use)", async () => {
+  it('still mints the key when API Gateway fails (the authorizer registers it at first use)', async () => {
     dynamo.on(PutCommand).resolves({});
     vi.stubGlobal('fetch', async () => Response.json({ message: 'denied' }, { status: 403 }));
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -128,7 +150,9 @@ describe('guild keys and their API Gateway keys', () => {
   });
 
   it("deletes a revoked key's API Gateway key", async () => {
-    dynamo.on(DeleteCommand).resolves({ Attributes: { ...keyItem, id: 1, key_id: KEY_ID, guild_id: GUILD, name: null, created_at: new Date().toISOString(), usage_key_id: 'k-123' } });
+    dynamo.on(DeleteCommand).resolves({
+      Attributes: { ...keyItem, id: 1, key_id: KEY_ID, guild_id: GUILD, name: null, created_at: new Date().toISOString(), usage_key_id: 'k-123' },
+    });
     const revoked = await revokeApiKey(GUILD, KEY_ID);
     expect(revoked).not.toHaveProperty('usage_key_id');
     expect(gateway.calls.map((c) => c.call)).toEqual(['DELETE /apikeys/k-123']);

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { ROOT } from '../../../shared/http/load-handler.js';
-import { producerInputs } from '../../../shared/scheduler/keys.js';
-import { type JobMessageSender, setJobSender } from '../../../shared/scheduler/sender.js';
-import { type Job, jobs as allJobs } from '../../jobs.js';
+import { ROOT } from '#shared/http/load-handler.js';
+import { producerInputs } from '#shared/scheduler/keys.js';
+import { type JobMessageSender, setJobSender } from '#shared/scheduler/sender.js';
+import { type Job, jobs as allJobs } from '#infra/jobs.js';
 import { lambdaContext } from '../lambda-context.js';
 import { type Delivery, LocalQueue } from './queue.js';
 

@@ -30,7 +30,8 @@ export function addFault(state: SandboxState, input: unknown): Fault {
     }
   }
   const status = b.status;
-  if (!Number.isInteger(status) || (status as number) < 400 || (status as number) > 599) errors.add(['status'], 'NUMBER_TYPE_MAX', 'Must be an HTTP error status (400..599).');
+  if (!Number.isInteger(status) || (status as number) < 400 || (status as number) > 599)
+    errors.add(['status'], 'NUMBER_TYPE_MAX', 'Must be an HTTP error status (400..599).');
   const times = b.times ?? 1;
   if (!Number.isInteger(times) || (times as number) < 1) errors.add(['times'], 'NUMBER_TYPE_MIN', 'Must be a positive integer.');
   for (const field of ['retry_after', 'delay_ms'] as const) {

@@ -34,7 +34,17 @@ export const API_PREFIX = '/api/v10';
 export const CONTROL_PREFIX = '/_sandbox';
 
 /** Reaction routes first: their `@me` literals must win over message routes' parameters. */
-const apiRoutes: Route[] = [...reactionRoutes, ...messageRoutes, ...pollRoutes, ...inviteRoutes, ...channelRoutes, ...guildRoutes, ...webhookRoutes, ...guildChannelRoutes, ...interactionRoutes];
+const apiRoutes: Route[] = [
+  ...reactionRoutes,
+  ...messageRoutes,
+  ...pollRoutes,
+  ...inviteRoutes,
+  ...channelRoutes,
+  ...guildRoutes,
+  ...webhookRoutes,
+  ...guildChannelRoutes,
+  ...interactionRoutes,
+];
 
 /** The request log keeps this many entries, so a long local session does not grow without end. */
 const MAX_LOGGED_REQUESTS = 10_000;

@@ -4,7 +4,7 @@
  * channels, interaction answers, injected faults and the request log.
  */
 import { type SourcesState, createSourcesState } from './sources/model.js';
-import type { ActionRow, AllowedMentions, Embed, Emoji, PollMedia, User } from '../../../shared/platform/types.js';
+import type { ActionRow, AllowedMentions, Embed, Emoji, PollMedia, User } from '#shared/platform/types.js';
 
 /** The bot's own user: the author of everything the service posts, and `@me` in reaction routes. */
 export const BOT_USER: User = { id: '1000000000000000001', username: 'sandbox-bot', global_name: 'Sandbox Bot', discriminator: '0', avatar: null, bot: true };

@@ -3,7 +3,7 @@
  * limits before calling (422); the sandbox enforces them as the platform
  * does (400 Invalid Form Body) so a missed check shows up in tests.
  */
-import type { ActionRow, AllowedMentions, Embed, PollCreate } from '../../../shared/platform/types.js';
+import type { ActionRow, AllowedMentions, Embed, PollCreate } from '#shared/platform/types.js';
 import { FormErrors, invalidJson } from './errors.js';
 
 /** The message fields the sandbox keeps, as sent (checked, not normalised). */
@@ -43,7 +43,10 @@ function embedText(embed: Record<string, unknown>): number {
   const nested = (v: unknown, key: string) => (isObject(v) ? text(v[key]) : 0);
   const fields = Array.isArray(embed.fields) ? embed.fields : [];
   return (
-    text(embed.title) + text(embed.description) + nested(embed.footer, 'text') + nested(embed.author, 'name') +
+    text(embed.title) +
+    text(embed.description) +
+    nested(embed.footer, 'text') +
+    nested(embed.author, 'name') +
     fields.reduce<number>((sum, f) => sum + nested(f, 'name') + nested(f, 'value'), 0)
   );
 }

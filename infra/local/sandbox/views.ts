@@ -3,7 +3,7 @@
  * reactions and poll results seen from the bot), channels and invites.
  */
 import type { APIInvite } from 'discord-api-types/v10';
-import type { Channel, Invite, Message, Poll, Reaction } from '../../../shared/platform/types.js';
+import type { Channel, Invite, Message, Poll, Reaction } from '#shared/platform/types.js';
 import { BOT_USER, type SandboxState, type StoredChannel, type StoredInvite, type StoredMessage, type StoredPoll, userOf } from './state.js';
 
 /** A poll is final once ended early or once its expiry has passed. */
@@ -89,5 +89,12 @@ export function inviteView(state: SandboxState, invite: StoredInvite, withMetada
     expires_at: expires,
   };
   if (!withMetadata) return view;
-  return { ...view, uses: invite.uses, max_uses: invite.max_uses, max_age: invite.max_age, temporary: invite.temporary, created_at: invite.created_at.toISOString() };
+  return {
+    ...view,
+    uses: invite.uses,
+    max_uses: invite.max_uses,
+    max_age: invite.max_age,
+    temporary: invite.temporary,
+    created_at: invite.created_at.toISOString(),
+  };
 }

@@ -5,8 +5,8 @@
  * counts and removes a member's references. Apart from the settings makers,
  * so a module that stores nothing of members bundles no store.
  */
-import { type Handler, endpoint } from '../../http/endpoint.js';
-import { messageAnswer, privacyCounts, privacyQuery } from '../../http/schemas.js';
+import { type Handler, endpoint } from '#shared/http/endpoint.js';
+import { messageAnswer, privacyCounts, privacyQuery } from '#shared/http/schemas.js';
 
 /**
  * `GET .../privacy/get-user-entries`, internal, in any module state: `id`

@@ -11,9 +11,9 @@
  * only the export it serves (infra/zod-plugins.ts).
  */
 import type * as z from 'zod/mini';
-import { type Handler, endpoint } from '../../http/endpoint.js';
-import { guildBody, guildQuery } from '../../http/schemas.js';
-import type { OwnershipCheck } from '../../platform/ownership.js';
+import { type Handler, endpoint } from '#shared/http/endpoint.js';
+import { guildBody, guildQuery } from '#shared/http/schemas.js';
+import type { OwnershipCheck } from '#shared/platform/ownership.js';
 import { MODULE_CATALOGUE } from '../catalogue.js';
 import { updateSettings } from '../settings.js';
 import { requireEnabled, resetModule, settingsRecord } from '../state.js';

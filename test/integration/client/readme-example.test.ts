@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_TOKEN, type TestService, ok, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { SERVICE_TOKEN, type TestService, ok, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 
 const run = promisify(execFile);
 const repo = resolve(import.meta.dirname, '../../..');
@@ -33,7 +33,10 @@ function freshProject(type: 'module' | 'commonjs'): string {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bot', private: true, type }));
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['*.ts'] }),
+    JSON.stringify({
+      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+      include: ['*.ts'],
+    }),
   );
   return dir;
 }
@@ -69,7 +72,10 @@ describe("the typed client's README example", () => {
     const guild = '1234567890123456789';
     await sandboxOf(service).channelIn(guild, '1234567890123456790');
     const { stdout } = await runExample(project, example.replace(README_BASE_URL, `'${service.url}'`));
-    const panels = ok(await service.call('GET', '/modules/reactionroles/panels', { query: { guild_id: guild } })).panels as { panel_id: string; panel_type: string }[];
+    const panels = ok(await service.call('GET', '/modules/reactionroles/panels', { query: { guild_id: guild } })).panels as {
+      panel_id: string;
+      panel_type: string;
+    }[];
     expect(panels).toHaveLength(1);
     expect(stdout).toContain(panels[0]!.panel_id);
     expect(stdout).toContain("[ 'emoji' ]");
@@ -78,7 +84,10 @@ describe("the typed client's README example", () => {
   it('stops at top-level await in a CommonJS project, as the README warns', async () => {
     const cjs = freshProject('commonjs');
     try {
-      const failed = await runExample(cjs, example.replace(README_BASE_URL, `'${service.url}'`)).then(() => null, (error: { stderr: string }) => error);
+      const failed = await runExample(cjs, example.replace(README_BASE_URL, `'${service.url}'`)).then(
+        () => null,
+        (error: { stderr: string }) => error,
+      );
       expect(failed?.stderr).toContain('Top-level await is currently not supported with the "cjs" output format');
     } finally {
       rmSync(cjs, { recursive: true, force: true });

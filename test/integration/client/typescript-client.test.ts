@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GuildModulesClient, createGuildModulesClient } from '../../../clients/typescript/index.js';
-import { checkAnswer } from '../../helpers/answers.js';
-import { SERVICE_TOKEN, type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { checkAnswer } from '#test/helpers/answers.js';
+import { SERVICE_TOKEN, type TestService, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 
 /** The generated TypeScript client (clients/typescript) driving local mode, as a bot author would. */
 let service: TestService;
@@ -13,7 +13,15 @@ beforeAll(async () => {
   const checked: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     const response = await fetch(request);
-    await checkAnswer(request.method, new URL(request.url).pathname, response.status, await response.clone().json().catch(() => null));
+    await checkAnswer(
+      request.method,
+      new URL(request.url).pathname,
+      response.status,
+      await response
+        .clone()
+        .json()
+        .catch(() => null),
+    );
     return response;
   };
   client = createGuildModulesClient({ baseUrl: service.url, token: SERVICE_TOKEN, fetch: checked });

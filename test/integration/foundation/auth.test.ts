@@ -1,8 +1,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../../shared/db/client.js';
-import { tableName } from '../../../shared/db/table.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -44,7 +44,9 @@ describe('guild API keys', () => {
     expect(key.secret.startsWith(`gmk.${guild}.${key.key_id}.`)).toBe(true);
     expect(Number.isSafeInteger(key.id) && key.id > 0).toBe(true);
     const listed = await service.call('GET', '/auth/api-key', { query: { guild_id: guild } });
-    expect(listed.body.data.api_keys).toEqual([{ id: key.id, key_id: key.key_id, guild_id: guild, name: 'dashboard', created_at: key.created_at, last_use: null }]);
+    expect(listed.body.data.api_keys).toEqual([
+      { id: key.id, key_id: key.key_id, guild_id: guild, name: 'dashboard', created_at: key.created_at, last_use: null },
+    ]);
     const { Items } = await db().send(new ScanCommand({ TableName: tableName() }));
     const secretPart = key.secret.split('.')[3]!;
     expect(JSON.stringify(Items)).not.toContain(secretPart);
@@ -86,7 +88,7 @@ describe('guild API keys', () => {
   });
 
   it('validates its inputs: guild_id shape (400) and name length (422)', async () => {
-    expect((await service.call('POST', '/auth/api-key', { body: { name: 'x' } })).status).toBe(400);
+    expect((await service.call('POST', '/auth/api-key', { looseBody: { name: 'x' } })).status).toBe(400);
     const long = await service.call('POST', '/auth/api-key', { body: { guild_id: snowflake(), name: 'x'.repeat(101) } });
     expect(long.status).toBe(422);
     expect(errorOf(long).message).toBe("Unprocessable Entity! Field 'name' must be at most 100 characters.");

@@ -8,10 +8,10 @@
  * test/integration/tags/send.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endGiveaway } from '../../../functions/giveaways/lifecycle.js';
-import { pollSource } from '../../../functions/socials/polling.js';
-import { ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { type Message, sandboxOf } from '../../helpers/sandbox.js';
+import { endGiveaway } from '#functions/giveaways/lifecycle.js';
+import { pollSource } from '#functions/socials/polling.js';
+import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { type Message, sandboxOf } from '#test/helpers/sandbox.js';
 import { pollBody } from '../polls/helpers.js';
 import { panelBody } from '../reactionroles/fixture.js';
 import { statsGuild } from '../serverstats/helpers.js';
@@ -54,12 +54,14 @@ describe('one message after the platform fails after storing it', () => {
   it('a service poll and a platform-native poll', async () => {
     const { guild, channel } = await guildWith('polls');
     await failAfterPosting(channel);
-    const poll = ok(await service.call('POST', '/modules/polls/entries', { body: pollBody({ guild, channel, owner: snowflake() }) })).poll;
+    const poll = ok(await service.call('POST', '/modules/polls/entries', { looseBody: pollBody({ guild, channel, owner: snowflake() }) })).poll;
     expect((await onlyMessage(channel)).id).toBe(poll.message_id);
 
     const native = await sandbox().channelIn(guild);
     await failAfterPosting(native);
-    const nativePoll = ok(await service.call('POST', '/modules/polls/entries', { body: pollBody({ guild, channel: native, owner: snowflake() }, { poll_type: 1 }) })).poll;
+    const nativePoll = ok(
+      await service.call('POST', '/modules/polls/entries', { looseBody: pollBody({ guild, channel: native, owner: snowflake() }, { poll_type: 1 }) }),
+    ).poll;
     expect((await onlyMessage(native)).id).toBe(nativePoll.message_id);
   });
 
@@ -70,7 +72,9 @@ describe('one message after the platform fails after storing it', () => {
     const g = ok(await service.call('POST', '/modules/giveaways/entries', { body })).entry;
     expect((await onlyMessage(channel)).id).toBe(g.message_id);
 
-    ok(await service.call('POST', `/modules/giveaways/entries/${g.entry_id}/enter`, { body: { guild_id: guild }, headers: { 'x-acting-user-id': snowflake() } }));
+    ok(
+      await service.call('POST', `/modules/giveaways/entries/${g.entry_id}/enter`, { body: { guild_id: guild }, headers: { 'x-acting-user-id': snowflake() } }),
+    );
     await failAfterPosting(channel);
     await endGiveaway(guild, g.entry_id);
     await endGiveaway(guild, g.entry_id);
@@ -85,7 +89,12 @@ describe('one message after the platform fails after storing it', () => {
     ok(await service.call('PUT', '/modules/verifier/settings', { body: { guild_id: guild, verifier_channel: channel, verifier_verified_role_ids: [role] } }));
     const member = snowflake();
     await failAfterPosting(channel);
-    const created = ok(await service.call('POST', '/modules/verifier/event/create-verification', { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } }));
+    const created = ok(
+      await service.call('POST', '/modules/verifier/event/create-verification', {
+        body: { guild_id: guild, requester: member },
+        headers: { 'x-acting-user-id': member },
+      }),
+    );
     const prompt = await onlyMessage(channel);
     expect(prompt.components![0]!.components[0]!.custom_id).toBe(`verifier:click:${created.verifier_id}`);
 
@@ -105,7 +114,7 @@ describe('one message after the platform fails after storing it', () => {
   it("a reaction-role panel's message", async () => {
     const { guild, channel } = await guildWith('reactionroles');
     await failAfterPosting(channel);
-    const panel = ok(await service.call('POST', '/modules/reactionroles/panels', { body: panelBody(guild, channel) })).panel;
+    const panel = ok(await service.call('POST', '/modules/reactionroles/panels', { looseBody: panelBody(guild, channel) })).panel;
     expect((await onlyMessage(channel)).id).toBe(panel.message_id);
   });
 
@@ -126,11 +135,24 @@ describe('one message after the platform fails after storing it', () => {
   it("the invite tracker's join message", async () => {
     const { guild, channel } = await guildWith('invite-tracker');
     const messages = await sandbox().channelIn(guild);
-    ok(await service.call('PUT', '/modules/invite-tracker/settings', { body: { guild_id: guild, join_messages_enabled: true, join_messages_channel: messages, join_message_content: 'Welcome <user_mention>!' } }));
-    const invite = ok(await service.call('POST', '/modules/invite-tracker/invites', { body: { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false }, headers: { 'x-acting-user-id': snowflake() } }));
+    ok(
+      await service.call('PUT', '/modules/invite-tracker/settings', {
+        body: { guild_id: guild, join_messages_enabled: true, join_messages_channel: messages, join_message_content: 'Welcome <user_mention>!' },
+      }),
+    );
+    const invite = ok(
+      await service.call('POST', '/modules/invite-tracker/invites', {
+        body: { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false },
+        headers: { 'x-acting-user-id': snowflake() },
+      }),
+    );
     const member = snowflake();
     const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
-    const joined = await fetch(`${origin}/_sandbox/guilds/${guild}/members/${member}/join-via-invite/${invite.invite_code}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const joined = await fetch(`${origin}/_sandbox/guilds/${guild}/members/${member}/join-via-invite/${invite.invite_code}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(joined.ok).toBe(true);
     await failAfterPosting(messages);
     ok(await service.call('POST', '/modules/invite-tracker/events/join/check-invite', { body: { guild_id: guild }, headers: { 'x-acting-user-id': member } }));
@@ -139,7 +161,9 @@ describe('one message after the platform fails after storing it', () => {
 
   it('a starboard post', async () => {
     const guild = await statsGuild(service);
-    const board = ok(await service.call('PUT', '/modules/serverstats/settings', { body: { guild_id: guild, starboard_channel_id: 'create', starboard_enabled: true } })).settings.starboard_channel_id;
+    const board = ok(
+      await service.call('PUT', '/modules/serverstats/settings', { body: { guild_id: guild, starboard_channel_id: 'create', starboard_enabled: true } }),
+    ).settings.starboard_channel_id;
     const channel = await sandbox().channelIn(guild);
     const message = await sandbox().post(channel, snowflake(), { content: 'Star me' });
     for (let i = 0; i < 3; i++) await sandbox().react(channel, message.id, '⭐', snowflake());

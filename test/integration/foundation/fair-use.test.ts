@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallResult, type TestService, errorOf, ok, snowflake, startTestService } from '../../helpers/local.js';
+import { type CallResult, type TestService, errorOf, ok, snowflake, startTestService } from '#test/helpers/local.js';
 
 /** One request a second with bursts of two: a flood of a few dozen requests is far past it. */
 const RATE = 1;
@@ -35,7 +35,11 @@ describe('fair use between callers', () => {
     // The bot and the script call at once, the bot more often than a key's whole burst.
     const [flood, bot] = await Promise.all([
       Promise.all(Array.from({ length: 24 }, () => status(guild, key))),
-      Promise.all(Array.from({ length: 3 * BURST }, (_, i) => (i % 2 ? status(guild) : service.call('POST', '/modules/tags/enable', { body: { guild_id: snowflake() } })))),
+      Promise.all(
+        Array.from({ length: 3 * BURST }, (_, i) =>
+          i % 2 ? status(guild) : service.call('POST', '/modules/tags/enable', { body: { guild_id: snowflake() } }),
+        ),
+      ),
     ]);
     const seconds = (Date.now() - started) / 1000;
 

@@ -6,9 +6,9 @@
  * dashboard would try it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../helpers/local.js';
-import { failed, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { CallResult } from '#test/helpers/local.js';
+import { failed, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { pollBody } from '../polls/helpers.js';
 import { panelBody } from '../reactionroles/fixture.js';
 import { sourcesOf, unique } from '../socials/helpers.js';
@@ -75,12 +75,16 @@ describe('invite tracker', () => {
   it("deletes only the guild's invites; a code the platform does not know stays a 404", async () => {
     const guild = await enabled('invite-tracker');
     const theirs = (await platformCall('POST', `/channels/${await foreignChannel()}/invites`, { max_age: 0 })).body.code as string;
-    expect(refused(await service.call('DELETE', '/modules/invite-tracker/invites', { body: { guild_id: guild, invite_code: theirs } }), 'body.invite_code')).toContain(
-      `invite ${theirs}, which is not in guild ${guild}`,
-    );
+    expect(
+      refused(await service.call('DELETE', '/modules/invite-tracker/invites', { body: { guild_id: guild, invite_code: theirs } }), 'body.invite_code'),
+    ).toContain(`invite ${theirs}, which is not in guild ${guild}`);
     expect((await platformCall('GET', `/invites/${theirs}`)).status).toBe(200);
     failed(await service.call('DELETE', '/modules/invite-tracker/invites', { body: { guild_id: guild, invite_code: 'noSuchCode1' } }), 404, 'NotFoundError');
-    const own = ok(await service.call('POST', '/modules/invite-tracker/invites', { body: { guild_id: guild, channel_id: await sandbox().channelIn(guild), max_uses: 0, max_age: 0, is_temporary: false } }));
+    const own = ok(
+      await service.call('POST', '/modules/invite-tracker/invites', {
+        body: { guild_id: guild, channel_id: await sandbox().channelIn(guild), max_uses: 0, max_age: 0, is_temporary: false },
+      }),
+    );
     ok(await service.call('DELETE', '/modules/invite-tracker/invites', { body: { guild_id: guild, invite_code: own.invite_code } }));
     expect((await platformCall('GET', `/invites/${own.invite_code}`)).status).toBe(404);
   });
@@ -91,10 +95,17 @@ describe('socials', () => {
     const guild = await enabled('socials');
     const feed = await sourcesOf(service).feed(unique('owned'));
     const other = await foreignChannel();
-    refused(await service.call('POST', '/modules/socials/entries/rss', { body: { guild_id: guild, rss_feed: feed, target_channel_id: other, mention_everyone: true } }), 'body.target_channel_id');
+    refused(
+      await service.call('POST', '/modules/socials/entries/rss', {
+        body: { guild_id: guild, rss_feed: feed, target_channel_id: other, mention_everyone: true },
+      }),
+      'body.target_channel_id',
+    );
     expect(ok(await service.call('GET', '/modules/socials/entries/rss', { query: { guild_id: guild } })).entries).toEqual([]);
     const own = await sandbox().channelIn(guild);
-    const entry = ok(await service.call('POST', '/modules/socials/entries/rss', { body: { guild_id: guild, rss_feed: feed, target_channel_id: own, mention_everyone: true } })).entry;
+    const entry = ok(
+      await service.call('POST', '/modules/socials/entries/rss', { body: { guild_id: guild, rss_feed: feed, target_channel_id: own, mention_everyone: true } }),
+    ).entry;
     expect(entry.target_channel_id).toBe(own);
   });
 
@@ -119,11 +130,11 @@ describe('polls and giveaways', () => {
   it("posts a poll only in the guild's channel", async () => {
     const guild = await enabled('polls');
     const other = await foreignChannel();
-    refused(await service.call('POST', '/modules/polls/entries', { body: pollBody({ guild, channel: other, owner: snowflake() }) }), 'body.channel_id');
+    refused(await service.call('POST', '/modules/polls/entries', { looseBody: pollBody({ guild, channel: other, owner: snowflake() }) }), 'body.channel_id');
     expect(await messageCount(other)).toBe(0);
     expect(ok(await service.call('GET', '/modules/polls/entries', { query: { guild_id: guild } })).polls).toEqual([]);
     const own = await sandbox().channelIn(guild);
-    const poll = ok(await service.call('POST', '/modules/polls/entries', { body: pollBody({ guild, channel: own, owner: snowflake() }) })).poll;
+    const poll = ok(await service.call('POST', '/modules/polls/entries', { looseBody: pollBody({ guild, channel: own, owner: snowflake() }) })).poll;
     expect(await messageCount(own)).toBe(1);
     expect(poll.channel_id).toBe(own);
   });
@@ -147,16 +158,21 @@ describe('reaction roles', () => {
     const own = await sandbox().channelIn(guild);
     const theirs = (await platformCall('POST', `/channels/${await foreignChannel()}/messages`, { content: 'not yours' })).body.id as string;
     const register = panelBody(guild, own, { is_register: true, register_message_id: theirs, content: null, is_embed: null });
-    refused(await service.call('POST', '/modules/reactionroles/panels', { body: register }), 'body.register_message_id');
+    refused(await service.call('POST', '/modules/reactionroles/panels', { looseBody: register }), 'body.register_message_id');
     expect(ok(await service.call('GET', '/modules/reactionroles/panels', { query: { guild_id: guild } })).panels).toEqual([]);
 
-    const panel = ok(await service.call('POST', '/modules/reactionroles/panels', { body: panelBody(guild, own) })).panel;
+    const panel = ok(await service.call('POST', '/modules/reactionroles/panels', { looseBody: panelBody(guild, own) })).panel;
     const [mine, foreign] = [await sandbox().roleIn(guild), await sandbox().roleIn(snowflake())];
     const entry = { guild_id: guild, emoji_name: '😀', emoji_id: null, text: null, description: null };
-    const message = refused(await service.call('POST', `/modules/reactionroles/panel/${panel.panel_id}/entries`, { body: { ...entry, role_ids: [mine, foreign] } }), 'body.role_ids[1]');
+    const message = refused(
+      await service.call('POST', `/modules/reactionroles/panel/${panel.panel_id}/entries`, { body: { ...entry, role_ids: [mine, foreign] } }),
+      'body.role_ids[1]',
+    );
     expect(message).toContain(`role ${foreign}, which is not a role of guild ${guild}`);
     expect(ok(await service.call('GET', `/modules/reactionroles/panel/${panel.panel_id}/entries`, { query: { guild_id: guild } })).entries).toEqual([]);
-    expect(ok(await service.call('POST', `/modules/reactionroles/panel/${panel.panel_id}/entries`, { body: { ...entry, role_ids: [mine] } })).entry.role_ids).toEqual([mine]);
+    expect(
+      ok(await service.call('POST', `/modules/reactionroles/panel/${panel.panel_id}/entries`, { body: { ...entry, role_ids: [mine] } })).entry.role_ids,
+    ).toEqual([mine]);
   });
 });
 
@@ -170,7 +186,7 @@ describe('channel and role settings', () => {
     ['invite-tracker', 'leave_messages_channel'],
   ];
 
-  it.each(channelSettings)("%s: %s takes only a channel of the guild, and stores nothing else", async (module, field) => {
+  it.each(channelSettings)('%s: %s takes only a channel of the guild, and stores nothing else', async (module, field) => {
     const guild = await enabled(module);
     const settings = `/modules/${module}/settings`;
     const before = ok(await service.call('GET', settings, { query: { guild_id: guild } })).settings;
@@ -183,37 +199,56 @@ describe('channel and role settings', () => {
   it('refuses a DM channel, a channel the platform does not know and one it hides from the bot', async () => {
     const guild = await enabled('welcoming');
     const dm = (await platformCall('POST', '/users/@me/channels', { recipient_id: snowflake() })).body.id as string;
-    expect(refused(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: dm } }), 'body.welcome_messages_channel')).toContain(
-      'which is not in guild',
-    );
+    expect(
+      refused(
+        await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: dm } }),
+        'body.welcome_messages_channel',
+      ),
+    ).toContain('which is not in guild');
     const unknown = snowflake();
-    expect(refused(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: unknown } }), 'body.welcome_messages_channel')).toContain(
-      `channel ${unknown}, which the platform does not know`,
-    );
+    expect(
+      refused(
+        await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: unknown } }),
+        'body.welcome_messages_channel',
+      ),
+    ).toContain(`channel ${unknown}, which the platform does not know`);
     const hidden = await foreignChannel();
     await sandbox().fault({ method: 'GET', path: `^/channels/${hidden}$`, status: 403, code: 50001, message: 'Missing Access', times: 1 });
-    expect(refused(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: hidden } }), 'body.welcome_messages_channel')).toContain(
-      'which the bot cannot see',
-    );
+    expect(
+      refused(
+        await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: hidden } }),
+        'body.welcome_messages_channel',
+      ),
+    ).toContain('which the bot cannot see');
     expect(ok(await service.call('GET', '/modules/welcoming/settings', { query: { guild_id: guild } })).settings.welcome_messages_channel).toBeNull();
   });
 
   it("takes only the guild's roles as autoroles, verified roles, timed roles and counter roles", async () => {
     const welcoming = await enabled('welcoming');
     const [mine, foreign] = [await sandbox().roleIn(welcoming), await sandbox().roleIn(snowflake())];
-    refused(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: welcoming, autorole_role_ids: [mine, foreign] } }), 'body.autorole_role_ids[1]');
+    refused(
+      await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: welcoming, autorole_role_ids: [mine, foreign] } }),
+      'body.autorole_role_ids[1]',
+    );
     expect(ok(await service.call('GET', '/modules/welcoming/settings', { query: { guild_id: welcoming } })).settings.autorole_role_ids).toBe('');
     refused(await service.call('POST', '/modules/welcoming/timedroles', { body: { guild_id: welcoming, role_id: foreign, add_after: 60 } }), 'body.role_id');
     expect(ok(await service.call('GET', '/modules/welcoming/timedroles', { query: { guild_id: welcoming } })).timedroles).toEqual([]);
-    expect(ok(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: welcoming, autorole_role_ids: [mine] } })).settings.autorole_role_ids).toBe(mine);
+    expect(
+      ok(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: welcoming, autorole_role_ids: [mine] } })).settings.autorole_role_ids,
+    ).toBe(mine);
 
     const verifier = await enabled('verifier');
-    refused(await service.call('PUT', '/modules/verifier/settings', { body: { guild_id: verifier, verifier_verified_role_ids: [foreign] } }), 'body.verifier_verified_role_ids[0]');
+    refused(
+      await service.call('PUT', '/modules/verifier/settings', { body: { guild_id: verifier, verifier_verified_role_ids: [foreign] } }),
+      'body.verifier_verified_role_ids[0]',
+    );
     expect(ok(await service.call('GET', '/modules/verifier/settings', { query: { guild_id: verifier } })).settings.verifier_verified_role_ids).toBe('');
 
     const stats = await enabled('serverstats');
     refused(
-      await service.call('POST', '/modules/serverstats/counters', { body: { guild_id: stats, counter_type: 7, new_format: null, new_role_id: foreign, new_goal: null } }),
+      await service.call('POST', '/modules/serverstats/counters', {
+        body: { guild_id: stats, counter_type: 7, new_format: null, new_role_id: foreign, new_goal: null },
+      }),
       'body.new_role_id',
     );
     expect(ok(await service.call('GET', '/modules/serverstats/counters', { query: { guild_id: stats } })).counters).toEqual([]);
@@ -223,7 +258,11 @@ describe('channel and role settings', () => {
     const guild = await enabled('serverstats');
     const category = async (owner: string) => {
       const id = snowflake();
-      const res = await fetch(`${sandbox().origin}/_sandbox/channels/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ guild_id: owner, type: 4, name: 'Stats' }) });
+      const res = await fetch(`${sandbox().origin}/_sandbox/channels/${id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ guild_id: owner, type: 4, name: 'Stats' }),
+      });
       expect(res.status).toBe(200);
       return id;
     };
@@ -238,7 +277,11 @@ describe('channel and role settings', () => {
 describe('tags', () => {
   it("sends a tag only into the guild's channel", async () => {
     const guild = await enabled('tags');
-    const tag = ok(await service.call('POST', '/modules/tags/entries', { body: { guild_id: guild, owner_id: snowflake(), content: 'Hello', visibility: 1, names: ['hello'] } })).entry;
+    const tag = ok(
+      await service.call('POST', '/modules/tags/entries', {
+        body: { guild_id: guild, owner_id: snowflake(), content: 'Hello', visibility: 1, names: ['hello'] },
+      }),
+    ).entry;
     const other = await foreignChannel();
     refused(await service.call('POST', `/modules/tags/entries/${tag.tag_id}/send`, { body: { guild_id: guild, channel_id: other } }), 'body.channel_id');
     expect(await messageCount(other)).toBe(0);
@@ -252,9 +295,15 @@ describe('whoever asks, and what the check costs', () => {
   it("refuses a guild key naming another guild's channel, as it refuses the service token", async () => {
     const guild = await enabled('welcoming');
     const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret as string;
-    refused(await service.call('PUT', '/modules/welcoming/settings', { token: key, body: { guild_id: guild, welcome_messages_channel: await foreignChannel() } }), 'body.welcome_messages_channel');
+    refused(
+      await service.call('PUT', '/modules/welcoming/settings', { token: key, body: { guild_id: guild, welcome_messages_channel: await foreignChannel() } }),
+      'body.welcome_messages_channel',
+    );
     const own = await sandbox().channelIn(guild);
-    expect(ok(await service.call('PUT', '/modules/welcoming/settings', { token: key, body: { guild_id: guild, welcome_messages_channel: own } })).settings.welcome_messages_channel).toBe(own);
+    expect(
+      ok(await service.call('PUT', '/modules/welcoming/settings', { token: key, body: { guild_id: guild, welcome_messages_channel: own } })).settings
+        .welcome_messages_channel,
+    ).toBe(own);
   });
 
   it('answers 502 when the platform fails the check, and stores nothing', async () => {
@@ -262,7 +311,11 @@ describe('whoever asks, and what the check costs', () => {
     const own = await sandbox().channelIn(guild);
     await sandbox().fault({ method: 'GET', path: `^/channels/${own}$`, status: 500, times: 10 });
     try {
-      failed(await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: own } }), 502, 'PlatformApiInteractionError');
+      failed(
+        await service.call('PUT', '/modules/welcoming/settings', { body: { guild_id: guild, welcome_messages_channel: own } }),
+        502,
+        'PlatformApiInteractionError',
+      );
     } finally {
       await sandbox().clearFaults();
     }

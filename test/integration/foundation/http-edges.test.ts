@@ -1,7 +1,7 @@
 /** What local mode's HTTP server answers before any handler, in the envelope like everything else. */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, SERVICE_TOKEN, startTestService } from '../../helpers/local.js';
+import { type TestService, SERVICE_TOKEN, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {

@@ -4,8 +4,8 @@
  * and a poll are acted on the moment they exist.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { answer, castVote, createPoll, getPoll, pollGuild, voteBody } from '../polls/helpers.js';
 
 /** Longer than any step below takes, so every index query in a test sees none of its writes. */
@@ -29,7 +29,7 @@ describe('with lagging indexes', () => {
   it('really lags: a listing served by the index does not see a claim made a moment ago', async () => {
     const guild = await reactionRoleGuild();
     const member = snowflake();
-    const panel = (await service.call('POST', `${RR}/panels`, { body: emojiPanelBody(guild, await sandboxOf(service).channelIn(guild)) })).body.data.panel;
+    const panel = (await service.call('POST', `${RR}/panels`, { looseBody: emojiPanelBody(guild, await sandboxOf(service).channelIn(guild)) })).body.data.panel;
     await service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, {
       body: { guild_id: guild, role_ids: [await sandboxOf(service).roleIn(guild)], emoji_name: '🎉', emoji_id: null, text: null, description: null },
     });
@@ -45,7 +45,7 @@ describe('with lagging indexes', () => {
     const guild = await reactionRoleGuild();
     const role = await sandboxOf(service).roleIn(guild);
     const member = snowflake();
-    const created = await service.call('POST', `${RR}/panels`, { body: emojiPanelBody(guild, await sandboxOf(service).channelIn(guild)) });
+    const created = await service.call('POST', `${RR}/panels`, { looseBody: emojiPanelBody(guild, await sandboxOf(service).channelIn(guild)) });
     expect(created.status, created.text).toBe(200);
     const panel = created.body.data.panel;
     const entry = await service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, {
@@ -64,14 +64,14 @@ describe('with lagging indexes', () => {
     const channel = await sandboxOf(service).channelIn(guild);
     const message = await sandboxOf(service).post(channel, snowflake(), { content: 'Pick a role' });
     const register = { ...emojiPanelBody(guild, channel), is_register: true, register_message_id: message.id, content: null, is_embed: null };
-    const both = await Promise.all([0, 1].map(() => service.call('POST', `${RR}/panels`, { body: register })));
+    const both = await Promise.all([0, 1].map(() => service.call('POST', `${RR}/panels`, { looseBody: register })));
     expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
   });
 
   it('drops the panels of a channel deleted a moment after they were posted', async () => {
     const guild = await reactionRoleGuild();
     const channel = await sandboxOf(service).channelIn(guild);
-    for (let i = 0; i < 2; i++) expect((await service.call('POST', `${RR}/panels`, { body: emojiPanelBody(guild, channel) })).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await service.call('POST', `${RR}/panels`, { looseBody: emojiPanelBody(guild, channel) })).status).toBe(200);
     const dropped = await service.call('POST', `${RR}/panel/check-delete`, { body: { guild_id: guild, channel_id: channel, message_id: null } });
     expect(dropped.status, dropped.text).toBe(200);
     expect(dropped.body.data.panels).toHaveLength(2);
@@ -88,7 +88,7 @@ describe('with lagging indexes', () => {
     expect(stored.answers.map((a: { vote_count: number }) => a.vote_count)).toEqual([0, 1]);
 
     const removed = await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', {
-      body: { guild_id: where.guild, channel_id: where.channel, interacted_message_id: poll.message_id },
+      looseBody: { guild_id: where.guild, channel_id: where.channel, interacted_message_id: poll.message_id },
     });
     expect(removed.status, removed.text).toBe(200);
     expect((await getPoll(service, where.guild, poll.poll_id)).status).toBe(404);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../../functions/routes.js';
-import { type TestService, startTestService } from '../../helpers/local.js';
+import { routes } from '#functions/routes.js';
+import { type TestService, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -46,9 +46,7 @@ describe('malformed requests', () => {
     for (const route of routes.filter((r) => r.access !== 'public')) {
       const path = route.path.replace(/\{[^}]+\}/g, 'x');
       const attempts =
-        route.method === 'GET'
-          ? QUERIES.map((q) => service.call('GET', path + q))
-          : BODIES.map((rawBody) => service.call(route.method, path, { rawBody }));
+        route.method === 'GET' ? QUERIES.map((q) => service.call('GET', path + q)) : BODIES.map((rawBody) => service.call(route.method, path, { rawBody }));
       for (const res of await Promise.all(attempts)) {
         seen.add(res.status);
         expect(res.status, `${route.method} ${route.path}: ${res.text}`).toBeLessThan(500);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODULES } from '../../../shared/modules/names.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { MODULES } from '#shared/modules/names.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -43,7 +43,11 @@ describe.each(MODULES)('module state of %s', (module) => {
 
     const again = await service.call('POST', `/modules/${module}/enable`, { body: { guild_id: guild } });
     expect(again.status).toBe(409);
-    expect(errorOf(again)).toEqual({ code: 409, name: 'ModuleEnabledError', message: `Module Enabled! The ${module} module is already enabled for guild ${guild}.` });
+    expect(errorOf(again)).toEqual({
+      code: 409,
+      name: 'ModuleEnabledError',
+      message: `Module Enabled! The ${module} module is already enabled for guild ${guild}.`,
+    });
     expect((await service.call('GET', `/modules/${module}/status`, { query: { guild_id: guild } })).body.data.status).toBe(true);
 
     const disabled = await service.call('POST', `/modules/${module}/disable`, { body: { guild_id: guild } });
@@ -62,9 +66,7 @@ describe.each(MODULES)('module state of %s', (module) => {
 
   it('lets exactly one of many concurrent enables succeed', async () => {
     const guild = snowflake();
-    const results = await Promise.all(
-      Array.from({ length: 8 }, () => service.call('POST', `/modules/${module}/enable`, { body: { guild_id: guild } })),
-    );
+    const results = await Promise.all(Array.from({ length: 8 }, () => service.call('POST', `/modules/${module}/enable`, { body: { guild_id: guild } })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409 && r.body.error.name === 'ModuleEnabledError')).toHaveLength(7);
   });

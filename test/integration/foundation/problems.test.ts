@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 let guild: string;
@@ -23,7 +23,15 @@ describe('what a refused request is told', () => {
 
   it('a value outside the allowed ones is a 422 naming them', async () => {
     const res = await service.call('POST', '/modules/reactionroles/panels', {
-      body: { guild_id: guild, panel_type: 'round', limit_roles_to_one: false, supports_remove: true, remove_roles_from_users_on_entry_delete: false, is_register: false, channel_id: snowflake() },
+      looseBody: {
+        guild_id: guild,
+        panel_type: 'round',
+        limit_roles_to_one: false,
+        supports_remove: true,
+        remove_roles_from_users_on_entry_delete: false,
+        is_register: false,
+        channel_id: snowflake(),
+      },
     });
     expect(res.status).toBe(422);
     expect(errorOf(res).message).toBe(`Unprocessable Entity! Field 'panel_type' must be one of: "emoji", "button", "dropdown".`);
@@ -31,7 +39,7 @@ describe('what a refused request is told', () => {
 
   it('a 400 names every shape problem, the wrong JSON type of an enum field among them', async () => {
     const res = await service.call('POST', '/modules/reactionroles/panels', {
-      body: { guild_id: guild, panel_type: null, limit_roles_to_one: 'yes', is_register: false, channel_id: snowflake() },
+      looseBody: { guild_id: guild, panel_type: null, limit_roles_to_one: 'yes', is_register: false, channel_id: snowflake() },
     });
     expect(res.status).toBe(400);
     const { message } = errorOf(res);
@@ -44,7 +52,9 @@ describe('what a refused request is told', () => {
     const res = await service.call('GET', `/modules/reactionroles/panel/${'x'.repeat(1020)}`, { query: { guild_id: guild } });
     expect(res.status).toBe(404);
     expect(errorOf(res).name).toBe('NotFoundError');
-    const put = await service.call('PUT', `/modules/reactionroles/panel/${'x'.repeat(1020)}/entries/${'y'.repeat(1020)}`, { body: { guild_id: guild, role_ids: [snowflake()] } });
+    const put = await service.call('PUT', `/modules/reactionroles/panel/${'x'.repeat(1020)}/entries/${'y'.repeat(1020)}`, {
+      body: { guild_id: guild, role_ids: [snowflake()] },
+    });
     expect(put.status).toBe(404);
     const list = await service.call('GET', '/modules/reactionroles/panels', { query: { guild_id: guild } });
     expect(list.body.data.total).toBe(0);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODULES } from '../../../shared/modules/names.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { MODULES } from '#shared/modules/names.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -12,7 +12,11 @@ describe('routes, methods and versions', () => {
   it('answers 404 in the envelope for a path no route has, before asking for credentials', async () => {
     const res = await service.call('GET', '/modules/nothing-here', { token: null });
     expect(res.status).toBe(404);
-    expect(errorOf(res)).toEqual({ code: 404, name: 'NotFoundError', message: 'Not Found! No route GET /modules/nothing-here; see /openapi.json for the routes this service has.' });
+    expect(errorOf(res)).toEqual({
+      code: 404,
+      name: 'NotFoundError',
+      message: 'Not Found! No route GET /modules/nothing-here; see /openapi.json for the routes this service has.',
+    });
   });
 
   it('answers 405 with Allow for a known path and another method', async () => {
@@ -58,7 +62,7 @@ describe('routes, methods and versions', () => {
     expect(res.status).toBe(200);
     const doc = res.body;
     expect(doc.openapi).toBe('3.1.0');
-    const { routes } = await import('../../../functions/routes.js');
+    const { routes } = await import('#functions/routes.js');
     for (const route of routes) {
       const op = doc.paths[route.path]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path}`).toBeDefined();

@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawRounds, seedHash } from '../../../functions/giveaways/draw.js';
-import { endGiveaway } from '../../../functions/giveaways/lifecycle.js';
-import { GiveawayEntity } from '../../../functions/giveaways/store.js';
-import { TOKEN_VARIABLE, verifyDraw } from '../../../functions/giveaways/verify-draw.js';
-import { db } from '../../../shared/db/client.js';
-import { tableName } from '../../../shared/db/table.js';
-import type { Message } from '../../../shared/platform/types.js';
-import { errorOf, ok, SERVICE_TOKEN, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { drawRounds, seedHash } from '#functions/giveaways/draw.js';
+import { endGiveaway } from '#functions/giveaways/lifecycle.js';
+import { GiveawayEntity } from '#functions/giveaways/store.js';
+import { TOKEN_VARIABLE, verifyDraw } from '#functions/giveaways/verify-draw.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import type { Message } from '#shared/platform/types.js';
+import { errorOf, ok, SERVICE_TOKEN, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 
@@ -33,7 +33,16 @@ async function giveawayGuild(): Promise<string> {
 }
 
 async function create(guild: string, extra: Record<string, unknown> = {}) {
-  const body = { guild_id: guild, channel_id: await sandboxOf(service).channelIn(guild), giveaway_owner_id: snowflake(), prize: 'A golden mug', winner_count: 2, end_time: '1h', description: 'Be quick', ...extra };
+  const body = {
+    guild_id: guild,
+    channel_id: await sandboxOf(service).channelIn(guild),
+    giveaway_owner_id: snowflake(),
+    prize: 'A golden mug',
+    winner_count: 2,
+    end_time: '1h',
+    description: 'Be quick',
+    ...extra,
+  };
   return ok(await service.call('POST', `${GA}/entries`, { body })).entry;
 }
 
@@ -46,13 +55,29 @@ describe('giveaways', () => {
   it('posts the giveaway with Enter and Leave buttons and publishes the seed hash, not the seed', async () => {
     const guild = await giveawayGuild();
     const g = await create(guild);
-    expect(g).toMatchObject({ guild_id: guild, giveaway_id: g.entry_id, status: 'running', winner_count: 2, participants: '', participant_count: 0, winners: '', seed: null, delete_at: null, edited_with_results: false });
+    expect(g).toMatchObject({
+      guild_id: guild,
+      giveaway_id: g.entry_id,
+      status: 'running',
+      winner_count: 2,
+      participants: '',
+      participant_count: 0,
+      winners: '',
+      seed: null,
+      delete_at: null,
+      edited_with_results: false,
+    });
     expect(g.seed_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(Date.parse(g.end_time) - Date.now()).toBeGreaterThan(3500_000);
     const message = await sandboxOf(service).message(g.channel_id, g.message_id);
     expect(message!.embeds[0]!.title).toContain('A golden mug');
-    expect(message!.components![0]!.components.map((c: { custom_id?: string }) => c.custom_id)).toEqual([`giveaway:enter:${g.entry_id}`, `giveaway:leave:${g.entry_id}`]);
-    expect(ok(await service.call('GET', `${GA}/entries`, { query: { guild_id: guild } })).entries.map((e: { entry_id: string }) => e.entry_id)).toEqual([g.entry_id]);
+    expect(message!.components![0]!.components.map((c: { custom_id?: string }) => c.custom_id)).toEqual([
+      `giveaway:enter:${g.entry_id}`,
+      `giveaway:leave:${g.entry_id}`,
+    ]);
+    expect(ok(await service.call('GET', `${GA}/entries`, { query: { guild_id: guild } })).entries.map((e: { entry_id: string }) => e.entry_id)).toEqual([
+      g.entry_id,
+    ]);
   });
 
   it('refuses bad input and changes nothing', async () => {
@@ -70,7 +95,9 @@ describe('giveaways', () => {
       [{ winner_count: '2' }, 400],
       [{ giveaway_owner_id: 'me' }, 400],
     ] as [Record<string, unknown>, number][]) {
-      const res = await service.call('POST', `${GA}/entries`, { body: { guild_id: guild, channel_id: channel, giveaway_owner_id: snowflake(), prize: 'p', winner_count: 1, ...extra } });
+      const res = await service.call('POST', `${GA}/entries`, {
+        body: { guild_id: guild, channel_id: channel, giveaway_owner_id: snowflake(), prize: 'p', winner_count: 1, ...extra },
+      });
       expect(res.status, JSON.stringify(extra)).toBe(status);
     }
     expect(ok(await service.call('GET', `${GA}/entries`, { query: { guild_id: guild } })).entries).toEqual([]);
@@ -86,7 +113,11 @@ describe('giveaways', () => {
     expect(stored.participant_count).toBe(500);
     expect(stored.participants.split(',').sort()).toEqual([...members].sort());
     // The message shows the count within seconds, in one edit however many came in.
-    await eventually(async () => (await sandboxOf(service).message(g.channel_id, g.message_id))!.embeds[0]!.description!.includes('**Entrants:** 500'), 10_000, 'the entrant count');
+    await eventually(
+      async () => (await sandboxOf(service).message(g.channel_id, g.message_id))!.embeds[0]!.description!.includes('**Entrants:** 500'),
+      10_000,
+      'the entrant count',
+    );
   });
 
   it('refuses entering twice, leaving without having entered, and entering without a member', async () => {
@@ -174,7 +205,8 @@ describe('giveaways', () => {
     expect((await sandboxOf(service).message(g.channel_id, g.message_id))!.embeds[0]!.title).toContain('A silver mug');
     expect((await edit(owner, { new_winner_count: 99 })).status).toBe(422);
 
-    const del = (member: string | null) => service.call('DELETE', `${GA}/entries/${g.entry_id}`, { body: { guild_id: guild }, headers: member ? { 'x-acting-user-id': member } : {} });
+    const del = (member: string | null) =>
+      service.call('DELETE', `${GA}/entries/${g.entry_id}`, { body: { guild_id: guild }, headers: member ? { 'x-acting-user-id': member } : {} });
     expect((await del(snowflake())).status).toBe(403);
     expect(ok(await del(owner)).entry.entry_id).toBe(g.entry_id);
     expect(await sandboxOf(service).message(g.channel_id, g.message_id)).toBeNull();
@@ -186,7 +218,9 @@ describe('giveaways', () => {
     const g = await create(guild);
     const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
     expect((await service.call('GET', `${GA}/entries`, { token: key, query: { guild_id: snowflake() } })).status).toBe(403);
-    expect((await service.call('GET', `${GA}/privacy/get-user-entries`, { token: key, query: { guild_id: guild, privacy_member_id: snowflake() } })).status).toBe(403);
+    expect(
+      (await service.call('GET', `${GA}/privacy/get-user-entries`, { token: key, query: { guild_id: guild, privacy_member_id: snowflake() } })).status,
+    ).toBe(403);
     ok(await service.call('POST', `${GA}/disable`, { body: { guild_id: guild } }));
     const disabled = await act(guild, g.entry_id, 'enter', snowflake());
     expect(disabled.status).toBe(409);
@@ -196,7 +230,9 @@ describe('giveaways', () => {
 
   it('changes settings, deletes everything with them, and answers privacy', async () => {
     const guild = await giveawayGuild();
-    expect(ok(await service.call('PUT', `${GA}/settings`, { body: { guild_id: guild, save_duration_timeout: 60, delete_ended_giveaways: null } })).settings).toMatchObject({
+    expect(
+      ok(await service.call('PUT', `${GA}/settings`, { body: { guild_id: guild, save_duration_timeout: 60, delete_ended_giveaways: null } })).settings,
+    ).toMatchObject({
       save_duration_timeout: 60,
       delete_ended_giveaways: false,
     });
@@ -219,7 +255,10 @@ describe('giveaways', () => {
     const put = (body: Record<string, unknown>) => service.call('PUT', `${GA}/settings`, { body: { guild_id: guild, ...body } });
     const [a, b] = await Promise.all([put({ save_duration_timeout: 120 }), put({ delete_ended_giveaways: true })]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(ok(await service.call('GET', `${GA}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({ save_duration_timeout: 120, delete_ended_giveaways: true });
+    expect(ok(await service.call('GET', `${GA}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({
+      save_duration_timeout: 120,
+      delete_ended_giveaways: true,
+    });
     ok(await service.call('POST', `${GA}/disable`, { body: { guild_id: guild } }));
     const refused = await put({ save_duration_timeout: 5 });
     expect(refused.status).toBe(409);
@@ -303,12 +342,20 @@ describe('giveaways', () => {
     await endGiveaway(guild, g.entry_id);
     const [round1] = (await get(guild, g.entry_id)).rounds;
     await db().send(
-      new UpdateCommand({ TableName: tableName(), Key: GiveawayEntity.key({ guildId: guild, entryId: g.entry_id }), UpdateExpression: 'SET #old = :old REMOVE #rounds', ExpressionAttributeNames: { '#old': '_rounds', '#rounds': 'rounds' }, ExpressionAttributeValues: { ':old': [round1.winners] } }),
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: GiveawayEntity.key({ guildId: guild, entryId: g.entry_id }),
+        UpdateExpression: 'SET #old = :old REMOVE #rounds',
+        ExpressionAttributeNames: { '#old': '_rounds', '#rounds': 'rounds' },
+        ExpressionAttributeValues: { ':old': [round1.winners] },
+      }),
     );
     expect((await get(guild, g.entry_id)).rounds).toEqual([{ round: 1, winners: round1.winners, drawn_at: g.end_time }]);
     ok(await act(guild, g.entry_id, 'reroll', null));
     const after = await get(guild, g.entry_id);
-    expect(after.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners])).toEqual(drawRounds(after.seed, g.entry_id, 2, 1, members).map((w, i) => [i + 1, w]));
+    expect(after.rounds.map((r: { round: number; winners: string[] }) => [r.round, r.winners])).toEqual(
+      drawRounds(after.seed, g.entry_id, 2, 1, members).map((w, i) => [i + 1, w]),
+    );
   });
 
   it('lets verify-draw repeat every round from the saved record or from the service, and fail a tampered record', async () => {
@@ -326,7 +373,12 @@ describe('giveaways', () => {
       writeFileSync(saved, answer.text);
       const run = promisify(execFile);
       const { stdout } = await run('node_modules/.bin/tsx', ['functions/giveaways/verify-draw.ts', saved]);
-      expect(stdout.split('\n').filter(Boolean).map((l) => l.replace(/ \(drawn.*|:.*/s, ''))).toEqual(['pass  seed', 'pass  round 1', 'pass  round 2', 'pass  round 3', 'pass  round 4', 'pass  winners']);
+      expect(
+        stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.replace(/ \(drawn.*|:.*/s, '')),
+      ).toEqual(['pass  seed', 'pass  round 1', 'pass  round 2', 'pass  round 3', 'pass  round 4', 'pass  winners']);
 
       // A changed winner: the command exits 1 and says which round.
       const tampered = structuredClone(answer.body);
@@ -360,6 +412,9 @@ describe('giveaways', () => {
     expect(live.lines.filter((l) => l.startsWith('pass  round'))).toHaveLength(4);
     expect(await verifyDraw(fromService, { [TOKEN_VARIABLE]: SERVICE_TOKEN })).toMatchObject({ code: 0 });
     expect(await verifyDraw(fromService, {})).toMatchObject({ code: 2, lines: [expect.stringContaining(TOKEN_VARIABLE)] });
-    expect(await verifyDraw(['--url', service.url, '--guild', guild, '--giveaway', 'nope'], { [TOKEN_VARIABLE]: key })).toMatchObject({ code: 2, lines: [expect.stringContaining('404')] });
+    expect(await verifyDraw(['--url', service.url, '--guild', guild, '--giveaway', 'nope'], { [TOKEN_VARIABLE]: key })).toMatchObject({
+      code: 2,
+      lines: [expect.stringContaining('404')],
+    });
   });
 });

@@ -1,8 +1,8 @@
 /** The invite tracker: attribution of every join as honest as the counts allow, invites on the platform, messages, privacy. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../../shared/platform/types.js';
-import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#shared/platform/types.js';
+import { errorOf, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 
 let service: TestService;
@@ -15,7 +15,11 @@ const IT = '/modules/invite-tracker';
 
 async function control(method: string, path: string, body?: unknown): Promise<any> {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
-  const res = await fetch(`${origin}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${origin}/_sandbox${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -31,10 +35,17 @@ async function trackerGuild(settings: Record<string, unknown> = {}, guild = snow
 }
 
 const createInvite = async (guild: string, channel: string, owner: string | null, extra: Record<string, unknown> = {}) =>
-  ok(await service.call('POST', `${IT}/invites`, { body: { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false, ...extra }, headers: owner ? { 'x-acting-user-id': owner } : {} }));
+  ok(
+    await service.call('POST', `${IT}/invites`, {
+      body: { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false, ...extra },
+      headers: owner ? { 'x-acting-user-id': owner } : {},
+    }),
+  );
 const joinVia = (guild: string, member: string, code: string) => control('POST', `/guilds/${guild}/members/${member}/join-via-invite/${code}`, {});
-const check = (guild: string, member: string, which: 'join' | 'leave' = 'join') => service.call('POST', `${IT}/events/${which}/check-invite`, { body: { guild_id: guild }, headers: { 'x-acting-user-id': member } });
-const usesOf = async (guild: string, inviter: string) => ok(await service.call('GET', `${IT}/stats/uses`, { query: { guild_id: guild, inviter_id: inviter } })).stats_uses;
+const check = (guild: string, member: string, which: 'join' | 'leave' = 'join') =>
+  service.call('POST', `${IT}/events/${which}/check-invite`, { body: { guild_id: guild }, headers: { 'x-acting-user-id': member } });
+const usesOf = async (guild: string, inviter: string) =>
+  ok(await service.call('GET', `${IT}/stats/uses`, { query: { guild_id: guild, inviter_id: inviter } })).stats_uses;
 const allUses = async (guild: string) => ok(await service.call('POST', `${IT}/disable`, { body: { guild_id: guild } })).stats_uses;
 
 describe('attribution', () => {
@@ -48,7 +59,15 @@ describe('attribution', () => {
     await joinVia(guild, member, created.invite_code);
     expect(ok(await check(guild, member)).message).toContain('exact');
     const [use] = await usesOf(guild, owner);
-    expect(use).toMatchObject({ guild_id: guild, invite_id: created.invite_code, member_id: member, inviter_id: owner, attribution: 'exact', has_left: false, counted: true });
+    expect(use).toMatchObject({
+      guild_id: guild,
+      invite_id: created.invite_code,
+      member_id: member,
+      inviter_id: owner,
+      attribution: 'exact',
+      has_left: false,
+      counted: true,
+    });
     expect(ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites[0].current_uses).toBe(1);
   });
 
@@ -125,10 +144,19 @@ describe('attribution', () => {
   it("records invites made on the platform from its own list, and does not count a join through one's own invite", async () => {
     const { guild, channel } = await trackerGuild();
     const owner = snowflake();
-    const res = await fetch(`${service.sandboxUrl}/channels/${channel}/invites`, { method: 'POST', headers: { authorization: 'Bot x', 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${service.sandboxUrl}/channels/${channel}/invites`, {
+      method: 'POST',
+      headers: { authorization: 'Bot x', 'content-type': 'application/json' },
+      body: '{}',
+    });
     const platformInvite = (await res.json()) as { code: string; inviter: { id: string } };
-    expect(ok(await service.call('POST', `${IT}/events/invite/create`, { body: { guild_id: guild, invite_code: platformInvite.code, channel_id: channel } })).message).toContain('tracked');
-    expect((await service.call('POST', `${IT}/events/invite/create`, { body: { guild_id: guild, invite_code: 'nope', channel_id: channel } })).status).toBe(404);
+    expect(
+      ok(await service.call('POST', `${IT}/events/invite/create`, { body: { guild_id: guild, invite_code: platformInvite.code, channel_id: channel } }))
+        .message,
+    ).toContain('tracked');
+    expect((await service.call('POST', `${IT}/events/invite/create`, { body: { guild_id: guild, invite_code: 'nope', channel_id: channel } })).status).toBe(
+      404,
+    );
     const invites = ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites;
     expect(invites[0]).toMatchObject({ invite_id: platformInvite.code, owner_id: platformInvite.inviter.id });
 
@@ -143,14 +171,17 @@ describe('messages, invites and privacy', () => {
   it('posts join and leave messages with the inviter variables and marks the leave', async () => {
     const guild = snowflake();
     const messages = await sandboxOf(service).channelIn(guild);
-    const { channel } = await trackerGuild({
-      join_messages_enabled: true,
-      join_messages_channel: messages,
-      join_message_content: 'Welcome <user_mention>! Invited by <inviter_mention> (<current_invite_count> invites) with <invite_code>. <unknown>',
-      leave_messages_enabled: true,
-      leave_messages_channel: messages,
-      leave_message_content: '<user_id> left; <inviter_id> lost one.',
-    }, guild);
+    const { channel } = await trackerGuild(
+      {
+        join_messages_enabled: true,
+        join_messages_channel: messages,
+        join_message_content: 'Welcome <user_mention>! Invited by <inviter_mention> (<current_invite_count> invites) with <invite_code>. <unknown>',
+        leave_messages_enabled: true,
+        leave_messages_channel: messages,
+        leave_message_content: '<user_id> left; <inviter_id> lost one.',
+      },
+      guild,
+    );
     const owner = snowflake();
     const { invite_code } = await createInvite(guild, channel, owner);
     const member = snowflake();
@@ -172,8 +203,13 @@ describe('messages, invites and privacy', () => {
     ok(await service.call('DELETE', `${IT}/invites`, { body: { guild_id: guild, invite_code } }));
     expect((await fetch(`${service.sandboxUrl}/invites/${invite_code}`, { headers: { authorization: 'Bot x' } })).status).toBe(404);
     expect((await service.call('DELETE', `${IT}/invites`, { body: { guild_id: guild, invite_code } })).status).toBe(404);
-    expect((await service.call('POST', `${IT}/invites`, { body: { guild_id: guild, channel_id: channel, max_uses: 101, max_age: 0, is_temporary: false } })).status).toBe(422);
-    expect((await service.call('POST', `${IT}/invites`, { body: { guild_id: guild, channel_id: channel, max_uses: 1, max_age: 604801, is_temporary: false } })).status).toBe(422);
+    expect(
+      (await service.call('POST', `${IT}/invites`, { body: { guild_id: guild, channel_id: channel, max_uses: 101, max_age: 0, is_temporary: false } })).status,
+    ).toBe(422);
+    expect(
+      (await service.call('POST', `${IT}/invites`, { body: { guild_id: guild, channel_id: channel, max_uses: 1, max_age: 604801, is_temporary: false } }))
+        .status,
+    ).toBe(422);
   });
 
   it('counts and removes the uses where a member joined or invited, and their ownership', async () => {
@@ -192,9 +228,16 @@ describe('messages, invites and privacy', () => {
 
   it('keeps its defaults, its guild and its module state, and deletes everything with its settings', async () => {
     const { guild, channel } = await trackerGuild();
-    expect(ok(await service.call('GET', `${IT}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({ prevent_own_invite_code: true, join_messages_enabled: false, join_messages_channel: null });
+    expect(ok(await service.call('GET', `${IT}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({
+      prevent_own_invite_code: true,
+      join_messages_enabled: false,
+      join_messages_channel: null,
+    });
     const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
-    expect((await service.call('POST', `${IT}/events/join/check-invite`, { token: key, body: { guild_id: guild }, headers: { 'x-acting-user-id': snowflake() } })).status).toBe(403);
+    expect(
+      (await service.call('POST', `${IT}/events/join/check-invite`, { token: key, body: { guild_id: guild }, headers: { 'x-acting-user-id': snowflake() } }))
+        .status,
+    ).toBe(403);
     expect((await service.call('GET', `${IT}/invites`, { token: key, query: { guild_id: snowflake() } })).status).toBe(403);
     expect((await service.call('POST', `${IT}/events/join/check-invite`, { body: { guild_id: guild } })).status).toBe(400);
     const { invite_code } = await createInvite(guild, channel, snowflake());
@@ -238,13 +281,19 @@ describe('conformance (contract 11 and 12)', () => {
     // The join check comes first, as on the platform; the delete event after it.
     expect(ok(await check(guild, member)).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
     ok(await service.call('POST', `${IT}/events/invite/delete`, { body: { guild_id: guild, invite_code } }));
-    expect(await usesOf(guild, owner)).toEqual([expect.objectContaining({ invite_id: invite_code, member_id: member, inviter_id: owner, attribution: 'exact', counted: true })]);
+    expect(await usesOf(guild, owner)).toEqual([
+      expect.objectContaining({ invite_id: invite_code, member_id: member, inviter_id: owner, attribution: 'exact', counted: true }),
+    ]);
     // Its one use is claimed: the next join is not put on it.
     expect(ok(await check(guild, snowflake())).message).toContain('unknown');
   });
 
   it('attributes a join whose message could not be posted once, to the right inviter, when the check is tried again, and posts once', async () => {
-    const { guild, channel } = await ownGuild((channel) => ({ join_messages_enabled: true, join_messages_channel: channel, join_message_content: '<user_mention> was invited by <inviter_mention> with <invite_code>.' }));
+    const { guild, channel } = await ownGuild((channel) => ({
+      join_messages_enabled: true,
+      join_messages_channel: channel,
+      join_message_content: '<user_mention> was invited by <inviter_mention> with <invite_code>.',
+    }));
     const owner = snowflake();
     const { invite_code } = await createInvite(guild, channel, owner);
     const member = snowflake();
@@ -264,7 +313,11 @@ describe('conformance (contract 11 and 12)', () => {
   });
 
   it('attributes one join delivered twice at once once, and posts once', async () => {
-    const { guild, channel } = await ownGuild((channel) => ({ join_messages_enabled: true, join_messages_channel: channel, join_message_content: '<user_mention> by <inviter_mention>' }));
+    const { guild, channel } = await ownGuild((channel) => ({
+      join_messages_enabled: true,
+      join_messages_channel: channel,
+      join_message_content: '<user_mention> by <inviter_mention>',
+    }));
     const owner = snowflake();
     const { invite_code } = await createInvite(guild, channel, owner);
     const member = snowflake();

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import type { Message } from '../../helpers/sandbox.js';
-import { type CallResult, type TestService, snowflake } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#test/helpers/sandbox.js';
+import { type CallResult, type TestService, snowflake } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 
 /** Waits until `check` answers something other than undefined/false, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined | false | null>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
@@ -59,7 +59,7 @@ export function pollBody(where: { guild: string; channel: string; owner: string 
 }
 
 export async function createPoll(service: TestService, where: { guild: string; channel: string; owner: string }, extra: Record<string, unknown> = {}) {
-  const res = await service.call('POST', '/modules/polls/entries', { body: pollBody(where, extra) });
+  const res = await service.call('POST', '/modules/polls/entries', { looseBody: pollBody(where, extra) });
   expect(res.status, res.text).toBe(200);
   return res.body.data.poll as PollRecord;
 }
@@ -83,7 +83,7 @@ export function voteBody(guild: string, channel: string, extra: Record<string, u
 }
 
 export function castVote(service: TestService, member: string, body: Record<string, unknown>): Promise<CallResult> {
-  return service.call('POST', '/modules/polls/entry/vote', { body, headers: { 'x-acting-user-id': member } });
+  return service.call('POST', '/modules/polls/entry/vote', { looseBody: body, headers: { 'x-acting-user-id': member } });
 }
 
 export async function getPoll(service: TestService, guild: string, pollId: string): Promise<CallResult> {
@@ -121,7 +121,16 @@ export interface PollRecord {
   delete_at: string | null;
   edited_with_results: boolean;
   created_at: string;
-  answers: { answer_id: number; answer_text: string; label: string | null; description: string | null; emoji_name: string | null; emoji_id: string | null; vote_count: number; votes: string[] }[];
+  answers: {
+    answer_id: number;
+    answer_text: string;
+    label: string | null;
+    description: string | null;
+    emoji_name: string | null;
+    emoji_id: string | null;
+    vote_count: number;
+    votes: string[];
+  }[];
 }
 
 /** The exact field list of a poll record (contract 6). */

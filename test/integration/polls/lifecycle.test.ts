@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../helpers/sandbox.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#test/helpers/sandbox.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { type PollRecord, answer, castVote, createPoll, eventually, getPoll, messageOf, pollGuild, voteBody } from './helpers.js';
 
 let service: TestService;
@@ -63,10 +63,14 @@ describe('polls end by themselves', () => {
     const voter = snowflake();
     await castVote(service, voter, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 1 }));
 
-    const closed = await eventually(async () => {
-      const now = await pollOf(where.guild, poll.poll_id);
-      return now?.status === 'closed' && now.edited_with_results ? now : undefined;
-    }, 20_000, 'the poll to close by itself');
+    const closed = await eventually(
+      async () => {
+        const now = await pollOf(where.guild, poll.poll_id);
+        return now?.status === 'closed' && now.edited_with_results ? now : undefined;
+      },
+      20_000,
+      'the poll to close by itself',
+    );
     expect(Date.parse(closed.delete_at!) - Date.parse(closed.end_time)).toBeGreaterThanOrEqual(2000);
     const message = (await messageOf(service, poll))!;
     expect(message.embeds[0]!.description).toContain(`<@${voter}>`);
@@ -85,7 +89,7 @@ describe('polls end by themselves', () => {
     const poll = await createPoll(service, where, { poll_duration: '2s' });
     await eventually(async () => (await getPoll(service, where.guild, poll.poll_id)).status === 404, 25_000, 'the poll data to be deleted');
     const message = await messageOf(service, poll);
-    expect(message?.embeds[0]!.description).toContain('final results');
+    expect(message?.embeds[0]?.description).toContain('final results');
   }, 60000);
 
   it('ends a native poll the bot sent through the platform at its end time, and deletes it when asked', async () => {
@@ -93,7 +97,13 @@ describe('polls end by themselves', () => {
     await settle(where.guild, { save_duration_timeout: 1, delete_ended_platform_polls: true });
     const native = await botNativePoll(where.channel);
     const res = await service.call('POST', '/modules/polls/handler/create', {
-      body: registerBody(where, { poll_type: 1, poll_answer_type: null, message_id: native.id, end_time: Math.floor(Date.now() / 1000) + 2, answers: [answer('A'), answer('B')] }),
+      looseBody: registerBody(where, {
+        poll_type: 1,
+        poll_answer_type: null,
+        message_id: native.id,
+        end_time: Math.floor(Date.now() / 1000) + 2,
+        answers: [answer('A'), answer('B')],
+      }),
     });
     expect(res.status).toBe(200);
     const poll = res.body.data.poll as PollRecord;
@@ -119,37 +129,57 @@ describe('the handler interface', () => {
     const where = await pollGuild(service);
     const posted = await botMessage(where.channel, { content: 'poll placeholder' });
     const body = registerBody(where, { message_id: posted.id });
-    const created = await service.call('POST', '/modules/polls/handler/create', { body });
+    const created = await service.call('POST', '/modules/polls/handler/create', { looseBody: body });
     expect(created.status).toBe(200);
     const poll = created.body.data.poll as PollRecord;
     expect(poll).toMatchObject({ poll_id: body.poll_id, status: 'open', edited_with_results: false, sent_by_service: true, delete_at: null });
     expect(Date.parse(poll.end_time)).toBe(body.end_time * 1000);
     expect(poll).not.toHaveProperty('language');
 
-    const dup = await service.call('POST', '/modules/polls/handler/create', { body });
+    const dup = await service.call('POST', '/modules/polls/handler/create', { looseBody: body });
     expect(dup.status).toBe(422);
-    expect((await service.call('POST', '/modules/polls/handler/create', { body: { ...body, poll_id: 'bad id!' } })).status).toBe(422);
+    expect((await service.call('POST', '/modules/polls/handler/create', { looseBody: { ...body, poll_id: 'bad id!' } })).status).toBe(422);
 
     const edited = await service.call('POST', '/modules/polls/handler/edit', {
-      body: { guild_id: where.guild, poll_id: poll.poll_id, question: 'Changed?', description: 'now', max_votes_per_answer: 1, is_multi_select: true, is_anonymous: false },
+      body: {
+        guild_id: where.guild,
+        poll_id: poll.poll_id,
+        question: 'Changed?',
+        description: 'now',
+        max_votes_per_answer: 1,
+        is_multi_select: true,
+        is_anonymous: false,
+      },
     });
     expect(edited.status).toBe(200);
     expect(edited.body.data.poll).toMatchObject({ question: 'Changed?', description: 'now', is_multi_select: true });
     expect((await messageOf(service, poll))!.embeds[0]!.title).toBe('Changed?');
 
     const voteBody = { guild_id: where.guild, poll_id: poll.poll_id, action: 'add', answer_id: 2 };
-    expect((await service.call('POST', '/modules/polls/handler/vote', { body: voteBody })).status).toBe(400);
-    const voted = await service.call('POST', '/modules/polls/handler/vote', { body: voteBody, headers: { 'x-acting-user-id': where.owner } });
+    expect((await service.call('POST', '/modules/polls/handler/vote', { looseBody: voteBody })).status).toBe(400);
+    const voted = await service.call('POST', '/modules/polls/handler/vote', { looseBody: voteBody, headers: { 'x-acting-user-id': where.owner } });
     expect(voted.body.data.vote).toEqual({ poll_id: poll.poll_id, member_id: where.owner, action: 'add', answer_id: 2, votes: [2] });
     expect((await pollOf(where.guild, poll.poll_id))!.answers[1]!.vote_count).toBe(1);
 
     const reworded = await service.call('POST', '/modules/polls/handler/edit', {
-      body: { guild_id: where.guild, poll_id: poll.poll_id, question: 'Changed again?', description: 'now', max_votes_per_answer: 1, is_multi_select: true, is_anonymous: false },
+      body: {
+        guild_id: where.guild,
+        poll_id: poll.poll_id,
+        question: 'Changed again?',
+        description: 'now',
+        max_votes_per_answer: 1,
+        is_multi_select: true,
+        is_anonymous: false,
+      },
     });
     expect(reworded.body.data.poll).toMatchObject({ question: 'Changed again?', answers: [{ vote_count: 0 }, { vote_count: 1, votes: [where.owner] }] });
 
     const closed = await service.call('POST', '/modules/polls/handler/close', { body: { guild_id: where.guild, poll_id: poll.poll_id } });
-    expect(closed.body.data.poll).toMatchObject({ status: 'closed', edited_with_results: true, answers: [{ vote_count: 0 }, { vote_count: 1, votes: [where.owner] }] });
+    expect(closed.body.data.poll).toMatchObject({
+      status: 'closed',
+      edited_with_results: true,
+      answers: [{ vote_count: 0 }, { vote_count: 1, votes: [where.owner] }],
+    });
     expect((await service.call('POST', '/modules/polls/handler/close', { body: { guild_id: where.guild, poll_id: poll.poll_id } })).status).toBe(422);
 
     const deleted = await service.call('DELETE', '/modules/polls/handler/delete', { body: { guild_id: where.guild, poll_id: poll.poll_id } });
@@ -162,7 +192,7 @@ describe('the handler interface', () => {
     const where = await pollGuild(service);
     await settle(where.guild, { save_duration_timeout: 3600 });
     const res = await service.call('POST', '/modules/polls/handler/create', {
-      body: registerBody(where, { edited_with_results: true, end_time: Math.floor(Date.now() / 1000) - 60 }),
+      looseBody: registerBody(where, { edited_with_results: true, end_time: Math.floor(Date.now() / 1000) - 60 }),
     });
     expect(res.body.data.poll).toMatchObject({ status: 'closed', edited_with_results: true });
     expect(Date.parse(res.body.data.poll.delete_at)).toBeGreaterThan(Date.now() + 3500_000);
@@ -171,7 +201,7 @@ describe('the handler interface', () => {
   it('is internal: a guild key gets 403, and the home needs no credentials', async () => {
     const where = await pollGuild(service);
     const key = (await service.call('POST', '/auth/api-key', { body: { guild_id: where.guild } })).body.data.api_key.secret as string;
-    expect((await service.call('POST', '/modules/polls/handler/create', { token: key, body: registerBody(where) })).status).toBe(403);
+    expect((await service.call('POST', '/modules/polls/handler/create', { token: key, looseBody: registerBody(where) })).status).toBe(403);
     const home = await service.call('GET', '/modules/polls/handler', { token: null });
     expect(home.status).toBe(200);
     expect(home.body.data.message).toContain('polls');
@@ -189,7 +219,9 @@ describe('a deleted message', () => {
     expect((await getPoll(service, where.guild, poll.poll_id)).status).toBe(404);
     const none = await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', { body });
     expect(none.body.data).toEqual({ poll: null });
-    expect((await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', { body: { ...body, interacted_message_id: null } })).status).toBe(400);
+    expect(
+      (await service.call('DELETE', '/modules/polls/entry/delete-poll-on-message-delete', { looseBody: { ...body, interacted_message_id: null } })).status,
+    ).toBe(400);
   });
 });
 
@@ -220,7 +252,11 @@ describe('privacy', () => {
     const otherAfter = await pollOf(where.guild, other.poll_id);
     expect(otherAfter!.answers[1]).toMatchObject({ vote_count: 1 });
     expect(otherAfter!.answers[1]!.votes).not.toContain(member);
-    await eventually(async () => !(await messageOf(service, other))!.embeds[0]!.description!.includes(`<@${member}>`), 15_000, 'the results without the member');
+    await eventually(
+      async () => !(await messageOf(service, other))!.embeds[0]!.description!.includes(`<@${member}>`),
+      15_000,
+      'the results without the member',
+    );
   }, 60000);
 
   it('works in any module state, and is internal', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { POLL_FIELDS, type PollRecord, answer, castVote, createPoll, getPoll, messageOf, pollBody, pollGuild, voteBody } from './helpers.js';
 
 let service: TestService;
@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const create = (body: Record<string, unknown>) => service.call('POST', '/modules/polls/entries', { body });
+const create = (body: Record<string, unknown>) => service.call('POST', '/modules/polls/entries', { looseBody: body });
 
 describe('creating polls', () => {
   it('posts a service poll with buttons and answers exactly the poll record', async () => {
@@ -61,7 +61,11 @@ describe('creating polls', () => {
     const where = await pollGuild(service);
     const poll = await createPoll(service, where, {
       poll_answer_type: 1,
-      answers: [answer('Yes', { emoji_name: '👍' }), answer('No', { emoji_name: '👎' }), answer('Custom', { emoji_name: 'party_blob', emoji_id: '123456789012345678' })],
+      answers: [
+        answer('Yes', { emoji_name: '👍' }),
+        answer('No', { emoji_name: '👎' }),
+        answer('Custom', { emoji_name: 'party_blob', emoji_id: '123456789012345678' }),
+      ],
     });
     const sandbox = sandboxOf(service);
     const message = await messageOf(service, poll);
@@ -102,7 +106,14 @@ describe('creating polls', () => {
       is_multi_select: true,
       answers: [answer('One', { emoji_name: '1️⃣' }), answer('Two')],
     });
-    expect(poll).toMatchObject({ poll_type: 1, poll_answer_type: null, description: null, is_anonymous: false, max_votes_per_answer: 1, is_multi_select: true });
+    expect(poll).toMatchObject({
+      poll_type: 1,
+      poll_answer_type: null,
+      description: null,
+      is_anonymous: false,
+      max_votes_per_answer: 1,
+      is_multi_select: true,
+    });
     const message = await messageOf(service, poll);
     expect(message!.poll).toMatchObject({
       question: { text: 'Where do we meet?' },
@@ -175,7 +186,9 @@ describe('creating polls', () => {
 
   it('accepts IDs as JSON integers beyond 2^53 and echoes them digit for digit', async () => {
     const where = await pollGuild(service);
-    const body = JSON.stringify(pollBody(where)).replace(`"poll_owner_id":"${where.owner}"`, `"poll_owner_id":${where.owner}`).replace(`"guild_id":"${where.guild}"`, `"guild_id":${where.guild}`);
+    const body = JSON.stringify(pollBody(where))
+      .replace(`"poll_owner_id":"${where.owner}"`, `"poll_owner_id":${where.owner}`)
+      .replace(`"guild_id":"${where.guild}"`, `"guild_id":${where.guild}`);
     const res = await service.call('POST', '/modules/polls/entries', { rawBody: body });
     expect(res.status).toBe(200);
     expect(res.body.data.poll.poll_owner_id).toBe(where.owner);
@@ -260,7 +273,7 @@ describe('reading polls', () => {
     const key = (await service.call('POST', '/auth/api-key', { body: { guild_id: snowflake() } })).body.data.api_key.secret as string;
     expect((await service.call('GET', `/modules/polls/entry/${poll.poll_id}`, { token: key, query: { guild_id: where.guild } })).status).toBe(403);
     expect((await service.call('GET', '/modules/polls/entries', { token: null, query: { guild_id: where.guild } })).status).toBe(401);
-    expect((await service.call('POST', '/modules/polls/entries', { token: key, body: pollBody(where) })).status).toBe(403);
+    expect((await service.call('POST', '/modules/polls/entries', { token: key, looseBody: pollBody(where) })).status).toBe(403);
   });
 });
 
@@ -272,7 +285,16 @@ describe('owner-only operations', () => {
       service.call('PUT', `/modules/polls/entry/${pollId}`, {
         token: options.token,
         headers: options.actor ? { 'x-acting-user-id': options.actor } : {},
-        body: { guild_id: where.guild, question: 'Edited', description: null, max_votes_per_answer: 1, is_multi_select: false, is_anonymous: false, application_id: null, token: null },
+        body: {
+          guild_id: where.guild,
+          question: 'Edited',
+          description: null,
+          max_votes_per_answer: 1,
+          is_multi_select: false,
+          is_anonymous: false,
+          application_id: null,
+          token: null,
+        },
       });
     const poll = await createPoll(service, where);
     expect((await edit(poll.poll_id, { token: key, actor: snowflake() })).status).toBe(200);
@@ -286,7 +308,10 @@ describe('owner-only operations', () => {
       ['POST', `/modules/polls/entry/${poll.poll_id}/close`],
       ['DELETE', `/modules/polls/entry/${poll.poll_id}`],
     ] as const) {
-      const res = await service.call(method, path, { headers: { 'x-acting-user-id': snowflake() }, body: { guild_id: where.guild, application_id: null, token: null } });
+      const res = await service.call(method, path, {
+        headers: { 'x-acting-user-id': snowflake() },
+        body: { guild_id: where.guild, application_id: null, token: null },
+      });
       expect(res.status).toBe(403);
     }
     expect((await getPoll(service, where.guild, poll.poll_id)).body.data.poll.status).toBe('open');
@@ -350,7 +375,9 @@ describe('editing', () => {
 describe('closing', () => {
   it('shows the results on the message, disables voting, and sets status, edited_with_results and delete_at', async () => {
     const where = await pollGuild(service);
-    await service.call('PUT', '/modules/polls/settings', { body: { guild_id: where.guild, save_duration_timeout: 3600, delete_ended_platform_polls: false, delete_ended_service_polls: false } });
+    await service.call('PUT', '/modules/polls/settings', {
+      body: { guild_id: where.guild, save_duration_timeout: 3600, delete_ended_platform_polls: false, delete_ended_service_polls: false },
+    });
     const poll = await createPoll(service, where);
     const voter = snowflake();
     expect((await castVote(service, voter, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 2 }))).status).toBe(200);
@@ -364,7 +391,11 @@ describe('closing', () => {
     const closed = res.body.data.poll;
     expect(closed).toMatchObject({ status: 'closed', edited_with_results: true });
     // The answer carries the counts the message shows.
-    expect(closed.answers.map((a: PollRecord['answers'][number]) => [a.vote_count, a.votes])).toEqual([[0, []], [1, [voter]], [0, []]]);
+    expect(closed.answers.map((a: PollRecord['answers'][number]) => [a.vote_count, a.votes])).toEqual([
+      [0, []],
+      [1, [voter]],
+      [0, []],
+    ]);
     const deleteAt = Date.parse(closed.delete_at);
     expect(deleteAt).toBeGreaterThanOrEqual(before + 3600_000);
     expect(deleteAt).toBeLessThan(Date.now() + 3600_000 + 1000);
@@ -374,7 +405,9 @@ describe('closing', () => {
     expect(message.components!.flatMap((r) => r.components).every((c) => c.disabled)).toBe(true);
     expect((await sandboxOf(service).webhook(app, 'tok-close'))[0]!.content).toContain('is closed');
 
-    const again = await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, { body: { guild_id: where.guild, application_id: null, token: null } });
+    const again = await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, {
+      body: { guild_id: where.guild, application_id: null, token: null },
+    });
     expect(again.status).toBe(422);
     const late = await castVote(service, snowflake(), voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 1 }));
     expect(late.status).toBe(422);
@@ -384,7 +417,9 @@ describe('closing', () => {
   it('ends a native poll through the platform', async () => {
     const where = await pollGuild(service);
     const poll = await createPoll(service, where, { poll_type: 1, poll_duration: '1d' });
-    const res = await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, { body: { guild_id: where.guild, application_id: null, token: null } });
+    const res = await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, {
+      body: { guild_id: where.guild, application_id: null, token: null },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.poll).toMatchObject({ status: 'closed', edited_with_results: true });
     expect((await messageOf(service, poll))!.poll!.results!.is_finalized).toBe(true);
@@ -394,10 +429,14 @@ describe('closing', () => {
     const where = await pollGuild(service);
     const poll = await createPoll(service, where);
     await sandboxOf(service).fault({ method: 'PATCH', path: `/messages/${poll.message_id}$`, status: 500, times: 3 });
-    const res = await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, { body: { guild_id: where.guild, application_id: null, token: null } });
+    const res = await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, {
+      body: { guild_id: where.guild, application_id: null, token: null },
+    });
     expect(res.status).toBe(502);
     expect((await getPoll(service, where.guild, poll.poll_id)).body.data.poll).toMatchObject({ status: 'open', delete_at: null, edited_with_results: false });
-    const retry = await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, { body: { guild_id: where.guild, application_id: null, token: null } });
+    const retry = await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, {
+      body: { guild_id: where.guild, application_id: null, token: null },
+    });
     expect(retry.status).toBe(200);
   });
 });
@@ -412,7 +451,9 @@ describe('deleting', () => {
     expect(res.body.data.poll.answers[0].vote_count).toBe(1);
     expect(await messageOf(service, poll)).toBeNull();
     expect((await getPoll(service, where.guild, poll.poll_id)).status).toBe(404);
-    expect((await service.call('DELETE', `/modules/polls/entry/${poll.poll_id}`, { body: { guild_id: where.guild, application_id: null, token: null } })).status).toBe(404);
+    expect(
+      (await service.call('DELETE', `/modules/polls/entry/${poll.poll_id}`, { body: { guild_id: where.guild, application_id: null, token: null } })).status,
+    ).toBe(404);
   });
 
   it('refuses to close or delete a member native poll the service did not send (422)', async () => {

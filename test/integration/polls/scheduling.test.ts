@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocal } from '../../../infra/local/start.js';
-import { dueKeyOf } from '../../../functions/polls/keys.js';
-import { SERVICE_TOKEN, type TestService, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { startLocal } from '#infra/local/start.js';
+import { dueKeyOf } from '#functions/polls/keys.js';
+import { bodyText, SERVICE_TOKEN, type TestService, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { type PollRecord, createPoll, eventually, getPoll, messageOf, pollBody, pollGuild } from './helpers.js';
 
 /** A test service over a table on disk, so it can be stopped and started again. */
@@ -17,7 +17,7 @@ async function startOnDisk(dataDir: string): Promise<TestService> {
     const res = await fetch(url, {
       method,
       headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json', ...options.headers },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: bodyText(options),
     });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, text };
@@ -35,7 +35,7 @@ describe('a restart of local mode with work pending', () => {
     await service.call('PUT', '/modules/polls/settings', {
       body: { guild_id: where.guild, save_duration_timeout: 2, delete_ended_platform_polls: false, delete_ended_service_polls: false },
     });
-    const res = await service.call('POST', '/modules/polls/entries', { body: pollBody(where, { poll_duration: '3s' }) });
+    const res = await service.call('POST', '/modules/polls/entries', { looseBody: pollBody(where, { poll_duration: '3s' }) });
     expect(res.status).toBe(200);
     const poll = res.body.data.poll as PollRecord;
     // The close was already handed to the in-process queue, which the stop loses.
@@ -44,10 +44,14 @@ describe('a restart of local mode with work pending', () => {
 
     service = await startOnDisk(dataDir);
     try {
-      const closed = await eventually(async () => {
-        const now = (await getPoll(service, where.guild, poll.poll_id)).body.data?.poll as PollRecord | undefined;
-        return now?.status === 'closed' ? now : undefined;
-      }, 30_000, 'the poll to close after the restart');
+      const closed = await eventually(
+        async () => {
+          const now = (await getPoll(service, where.guild, poll.poll_id)).body.data?.poll as PollRecord | undefined;
+          return now?.status === 'closed' ? now : undefined;
+        },
+        30_000,
+        'the poll to close after the restart',
+      );
       expect(closed.delete_at).not.toBeNull();
       await eventually(async () => (await getPoll(service, where.guild, poll.poll_id)).status === 404, 30_000, 'the poll to be deleted after the restart');
     } finally {

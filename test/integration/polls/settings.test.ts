@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 import { createPoll, getPoll, messageOf, pollGuild } from './helpers.js';
 
 let service: TestService;
@@ -27,7 +27,13 @@ describe('poll settings', () => {
     });
     const put = await service.call('PUT', '/modules/polls/settings', { body: settingsBody(guild) });
     expect(put.status).toBe(200);
-    expect(put.body.data.settings).toEqual({ id, guild_id: guild, save_duration_timeout: 3600, delete_ended_platform_polls: true, delete_ended_service_polls: false });
+    expect(put.body.data.settings).toEqual({
+      id,
+      guild_id: guild,
+      save_duration_timeout: 3600,
+      delete_ended_platform_polls: true,
+      delete_ended_service_polls: false,
+    });
     expect((await service.call('GET', '/modules/polls/settings', { query: { guild_id: guild } })).body.data.settings.save_duration_timeout).toBe(3600);
     // Disabling keeps them.
     await service.call('POST', '/modules/polls/disable', { body: { guild_id: guild } });
@@ -37,14 +43,17 @@ describe('poll settings', () => {
 
   it('checks shape (400) before rules (422), and rules before module state', async () => {
     const guild = snowflake();
-    const missing = await service.call('PUT', '/modules/polls/settings', { body: { guild_id: guild, save_duration_timeout: 10 } });
+    const missing = await service.call('PUT', '/modules/polls/settings', { looseBody: { guild_id: guild, save_duration_timeout: 10 } });
     expect(missing.status).toBe(400);
     expect(errorOf(missing).message).toMatch(/delete_ended_platform_polls/);
     const wrongType = await service.call('PUT', '/modules/polls/settings', { body: settingsBody(guild, { save_duration_timeout: '10' }) });
     expect(wrongType.status).toBe(400);
     const negative = await service.call('PUT', '/modules/polls/settings', { body: settingsBody(guild, { save_duration_timeout: -1 }) });
     expect(negative.status).toBe(422);
-    expect(errorOf(negative)).toMatchObject({ name: 'Unprocessable Entity', message: expect.stringMatching(/^Unprocessable Entity! Field 'save_duration_timeout'/) });
+    expect(errorOf(negative)).toMatchObject({
+      name: 'Unprocessable Entity',
+      message: expect.stringMatching(/^Unprocessable Entity! Field 'save_duration_timeout'/),
+    });
     // A guild never enabled: the module is disabled.
     const disabled = await service.call('PUT', '/modules/polls/settings', { body: settingsBody(guild) });
     expect(disabled.status).toBe(409);

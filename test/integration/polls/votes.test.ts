@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { type PollRecord, answer, castVote, createPoll, eventually, getPoll, pollGuild, shownText, voteBody } from './helpers.js';
 
 let service: TestService;
@@ -46,7 +46,8 @@ describe('voting', () => {
     const where = await pollGuild(service);
     const poll = await createPoll(service, where, { is_multi_select: true, max_votes_per_answer: 2 });
     const member = snowflake();
-    const vote = (answer_id: number, action = 'add') => castVote(service, member, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id, action }));
+    const vote = (answer_id: number, action = 'add') =>
+      castVote(service, member, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id, action }));
     await vote(1);
     await vote(2);
     const twice = await vote(1);
@@ -64,7 +65,11 @@ describe('voting', () => {
     const sandbox = sandboxOf(service);
     const poll = await createPoll(service, where, {
       poll_answer_type: 1,
-      answers: [answer('Yes', { emoji_name: '👍' }), answer('No', { emoji_name: '👎' }), answer('Blob', { emoji_name: 'blob', emoji_id: '223456789012345678' })],
+      answers: [
+        answer('Yes', { emoji_name: '👍' }),
+        answer('No', { emoji_name: '👎' }),
+        answer('Blob', { emoji_name: 'blob', emoji_id: '223456789012345678' }),
+      ],
     });
     const member = snowflake();
     const byReaction = (emoji: Record<string, unknown>) =>
@@ -109,7 +114,7 @@ describe('voting', () => {
     const where = await pollGuild(service);
     const poll = await createPoll(service, where);
     const body = voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 1 });
-    const noActor = await service.call('POST', '/modules/polls/entry/vote', { body });
+    const noActor = await service.call('POST', '/modules/polls/entry/vote', { looseBody: body });
     expect(noActor.status).toBe(400);
     expect(errorOf(noActor).message).toMatch(/X-Acting-User-Id/);
     expect((await castVote(service, snowflake(), { ...body, action: 'toggle' })).status).toBe(422);
@@ -119,7 +124,7 @@ describe('voting', () => {
     expect((await castVote(service, snowflake(), { ...body, answer_id: null })).status).toBe(422);
     expect((await castVote(service, snowflake(), { ...body, poll_id: 'missing' })).status).toBe(404);
     const key = (await service.call('POST', '/auth/api-key', { body: { guild_id: where.guild } })).body.data.api_key.secret as string;
-    const internal = await service.call('POST', '/modules/polls/entry/vote', { token: key, body, headers: { 'x-acting-user-id': snowflake() } });
+    const internal = await service.call('POST', '/modules/polls/entry/vote', { token: key, looseBody: body, headers: { 'x-acting-user-id': snowflake() } });
     expect(internal.status).toBe(403);
     await service.call('POST', '/modules/polls/disable', { body: { guild_id: where.guild } });
     const disabled = await castVote(service, snowflake(), body);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, snowflake } from '../../helpers/local.js';
+import { errorOf, snowflake } from '#test/helpers/local.js';
 import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld, newRoles } from './fixture.js';
 
 let world: World;
@@ -50,7 +50,12 @@ describe('reactions on an emoji panel', () => {
     expect(await held(guild, member)).toBe(1);
 
     const again = ok(await react(world, guild, panel, member, '😀'));
-    expect(again).toMatchObject({ changed: false, roles_added: [], entries_held: [entry.entry_id], message: 'Nothing changed: you already have the roles of this choice.' });
+    expect(again).toMatchObject({
+      changed: false,
+      roles_added: [],
+      entries_held: [entry.entry_id],
+      message: 'Nothing changed: you already have the roles of this choice.',
+    });
   });
 
   it('releases on un-react when supports_remove, and not otherwise', async () => {
@@ -64,11 +69,18 @@ describe('reactions on an emoji panel', () => {
     const roleB = fixed.entries[0].role_ids[0];
     expect(await world.sandbox.roles(guild, member)).toEqual([roleA, roleB].sort());
 
-    expect(ok(await memberUnreacts(guild, removable.panel, member, '😀'))).toMatchObject({ changed: true, released: [removable.entries[0].entry_id], roles_removed: [roleA] });
+    expect(ok(await memberUnreacts(guild, removable.panel, member, '😀'))).toMatchObject({
+      changed: true,
+      released: [removable.entries[0].entry_id],
+      roles_removed: [roleA],
+    });
     const kept = ok(await memberUnreacts(guild, fixed.panel, member, '😀'));
     expect(kept).toMatchObject({ changed: false, message: 'Nothing changed: this panel does not let you remove roles you claimed.' });
     expect(await world.sandbox.roles(guild, member)).toEqual([roleB]);
-    expect(ok(await react(world, guild, removable.panel, member, '😀', 'reaction_delete'))).toMatchObject({ changed: false, message: 'Nothing changed: you did not have the roles of this choice.' });
+    expect(ok(await react(world, guild, removable.panel, member, '😀', 'reaction_delete'))).toMatchObject({
+      changed: false,
+      message: 'Nothing changed: you did not have the roles of this choice.',
+    });
   });
 
   it("limit_roles_to_one: a new claim releases the old one, its roles and the member's old reaction", async () => {
@@ -79,7 +91,13 @@ describe('reactions on an emoji panel', () => {
     ok(await memberReacts(guild, panel, member, '😀'));
     ok(await memberReacts(guild, panel, other, '😀'));
     const moved = ok(await memberReacts(guild, panel, member, '🎉'));
-    expect(moved).toMatchObject({ claimed: [entries[1].entry_id], released: [entries[0].entry_id], roles_added: entries[1].role_ids, roles_removed: entries[0].role_ids, entries_held: [entries[1].entry_id] });
+    expect(moved).toMatchObject({
+      claimed: [entries[1].entry_id],
+      released: [entries[0].entry_id],
+      roles_added: entries[1].role_ids,
+      roles_removed: entries[0].role_ids,
+      entries_held: [entries[1].entry_id],
+    });
     expect(await world.sandbox.roles(guild, member)).toEqual(entries[1].role_ids);
     expect(await reactors(panel, '😀')).toEqual([BOT, other].sort());
     expect(await reactors(panel, '🎉')).toEqual([BOT, member].sort());
@@ -108,7 +126,10 @@ describe('reactions on an emoji panel', () => {
 
   it('keep_counter_at_one with limit_roles_to_one moves the one claim between entries', async () => {
     const guild = await enabledGuild(world);
-    const { panel, entries } = await panelWithEntries(world, guild, { keep_counter_at_one: true, limit_roles_to_one: true, supports_remove: true }, ['😀', '🎉']);
+    const { panel, entries } = await panelWithEntries(world, guild, { keep_counter_at_one: true, limit_roles_to_one: true, supports_remove: true }, [
+      '😀',
+      '🎉',
+    ]);
     const member = snowflake();
     ok(await memberReacts(guild, panel, member, '😀'));
     ok(await memberReacts(guild, panel, member, '🎉'));
@@ -122,10 +143,17 @@ describe('reactions on an emoji panel', () => {
     const strict = await panelWithEntries(world, guild, { delete_unrelated_emoji_reactions: true }, ['😀']);
     const lax = await panelWithEntries(world, guild, { delete_unrelated_emoji_reactions: false }, ['😀']);
     const member = snowflake();
-    for (const [panel, stays] of [[strict.panel, false], [lax.panel, true]] as const) {
+    for (const [panel, stays] of [
+      [strict.panel, false],
+      [lax.panel, true],
+    ] as const) {
       const res = await memberReacts(guild, panel, member, '🍕');
       expect(res.status).toBe(404);
-      expect(errorOf(res)).toEqual({ code: 404, name: 'Unprocessable Entity', message: `Unprocessable Entity! No entry of panel '${panel.panel_id}' uses the emoji '🍕'.` });
+      expect(errorOf(res)).toEqual({
+        code: 404,
+        name: 'Unprocessable Entity',
+        message: `Unprocessable Entity! No entry of panel '${panel.panel_id}' uses the emoji '🍕'.`,
+      });
       expect(await reactors(panel, '🍕')).toEqual(stays ? [member] : []);
     }
     expect(await world.sandbox.roles(guild, member)).toEqual([]);
@@ -250,17 +278,20 @@ describe('what the check refuses', () => {
   it('answers 400 without a valid X-Acting-User-Id, and 422 for missing conditional fields', async () => {
     const guild = await enabledGuild(world);
     const body = { guild_id: guild, channel_id: snowflake(), message_id: snowflake(), interaction_type: 'reaction_add', emoji_name: '😀' };
-    const none = await world.service.call('POST', `${RR}/check`, { body });
+    const none = await world.service.call('POST', `${RR}/check`, { looseBody: body });
     expect(none.status).toBe(400);
     expect(errorOf(none).message).toBe("Bad Request! Header 'X-Acting-User-Id' is required: name the member the bot acts for by their snowflake ID.");
-    expect((await world.service.call('POST', `${RR}/check`, { body, headers: { 'X-Acting-User-Id': 'bob' } })).status).toBe(400);
+    expect((await world.service.call('POST', `${RR}/check`, { looseBody: body, headers: { 'X-Acting-User-Id': 'bob' } })).status).toBe(400);
     const actor = { 'X-Acting-User-Id': snowflake() };
-    const noEmoji = await world.service.call('POST', `${RR}/check`, { body: { ...body, emoji_name: null }, headers: actor });
+    const noEmoji = await world.service.call('POST', `${RR}/check`, { looseBody: { ...body, emoji_name: null }, headers: actor });
     expect(noEmoji.status).toBe(422);
     expect(errorOf(noEmoji).message).toBe("Unprocessable Entity! Field 'emoji_name' is required when interaction_type is reaction_add.");
-    const noToken = await world.service.call('POST', `${RR}/check`, { body: { ...body, interaction_type: 'component', interaction_custom_id: 'x', application_id: '1' }, headers: actor });
+    const noToken = await world.service.call('POST', `${RR}/check`, {
+      body: { ...body, interaction_type: 'component', interaction_custom_id: 'x', application_id: '1' },
+      headers: actor,
+    });
     expect(errorOf(noToken).message).toBe("Unprocessable Entity! Field 'interaction_id_token' is required when interaction_type is component.");
-    const badType = await world.service.call('POST', `${RR}/check`, { body: { ...body, interaction_type: 'reaction' }, headers: actor });
+    const badType = await world.service.call('POST', `${RR}/check`, { looseBody: { ...body, interaction_type: 'reaction' }, headers: actor });
     expect(badType.status).toBe(422);
   });
 
@@ -270,7 +301,7 @@ describe('what the check refuses', () => {
     const key = ok(await world.service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key;
     const member = snowflake();
     const body = { guild_id: guild, channel_id: panel.channel_id, message_id: panel.message_id, interaction_type: 'reaction_add', emoji_name: '😀' };
-    const res = await world.service.call('POST', `${RR}/check`, { body, token: key.secret, headers: { 'X-Acting-User-Id': member } });
+    const res = await world.service.call('POST', `${RR}/check`, { looseBody: body, token: key.secret, headers: { 'X-Acting-User-Id': member } });
     expect(res.status).toBe(403);
     ok(await world.service.call('POST', `${RR}/disable`, { body: { guild_id: guild } }));
     const disabled = await react(world, guild, panel, member, '😀');
@@ -341,7 +372,12 @@ describe('platform failures', () => {
 describe('several options together', () => {
   it('limit_roles_to_one + supports_remove + delete_unrelated on one emoji panel', async () => {
     const guild = await enabledGuild(world);
-    const { panel, entries } = await panelWithEntries(world, guild, { limit_roles_to_one: true, supports_remove: true, delete_unrelated_emoji_reactions: true }, EMOJIS.slice(0, 3));
+    const { panel, entries } = await panelWithEntries(
+      world,
+      guild,
+      { limit_roles_to_one: true, supports_remove: true, delete_unrelated_emoji_reactions: true },
+      EMOJIS.slice(0, 3),
+    );
     const member = snowflake();
     ok(await memberReacts(guild, panel, member, EMOJIS[0]!));
     ok(await memberReacts(guild, panel, member, EMOJIS[2]!));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listModuleItems } from '../../../functions/reactionroles/store.js';
-import { errorOf, snowflake } from '../../helpers/local.js';
+import { listModuleItems } from '#functions/reactionroles/store.js';
+import { errorOf, snowflake } from '#test/helpers/local.js';
 import { RR, type World, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld } from './fixture.js';
 
 let world: World;
@@ -52,7 +52,7 @@ describe('a deleted message or channel', () => {
     expect(ok(await checkDelete(guild, snowflake(), snowflake()))).toEqual({ panels: [], entries: [] });
     const key = ok(await world.service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key;
     expect((await checkDelete(guild, snowflake(), null, key.secret)).status).toBe(403);
-    expect((await world.service.call('POST', `${RR}/panel/check-delete`, { body: { guild_id: guild, message_id: null } })).status).toBe(400);
+    expect((await world.service.call('POST', `${RR}/panel/check-delete`, { looseBody: { guild_id: guild, message_id: null } })).status).toBe(400);
     ok(await world.service.call('POST', `${RR}/disable`, { body: { guild_id: guild } }));
     expect(errorOf(await checkDelete(guild, snowflake(), null)).name).toBe('ModuleDisabledError');
   });
@@ -91,7 +91,7 @@ describe('deleting the module', () => {
     expect((await world.service.call('DELETE', `${RR}/delete`, { body: { guild_id: snowflake() }, token: key.secret })).status).toBe(403);
     expect(ok(await world.service.call('DELETE', `${RR}/delete`, { body: { guild_id: guild }, token: key.secret })).panels).toEqual([panel]);
     expect(ok(await world.service.call('DELETE', `${RR}/delete`, { body: { guild_id: snowflake() } }))).toEqual({ panels: [], entries: [] });
-    expect((await world.service.call('DELETE', `${RR}/delete`, { body: {} })).status).toBe(400);
+    expect((await world.service.call('DELETE', `${RR}/delete`, { looseBody: {} })).status).toBe(400);
   });
 });
 

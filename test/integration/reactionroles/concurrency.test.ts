@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getClaim } from '../../../functions/reactionroles/store.js';
-import { snowflake } from '../../helpers/local.js';
+import { getClaim } from '#functions/reactionroles/store.js';
+import { snowflake } from '#test/helpers/local.js';
 import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld, newRoles } from './fixture.js';
 
 let world: World;
@@ -17,7 +17,11 @@ async function holding(guild: string, panelId: string, member: string) {
   return { entries: claim?.entry_ids ?? [], roles: await world.sandbox.roles(guild, member) };
 }
 
-const rolesOf = (entries: Entry[], ids: string[]) => entries.filter((e) => ids.includes(e.entry_id)).flatMap((e) => e.role_ids).sort();
+const rolesOf = (entries: Entry[], ids: string[]) =>
+  entries
+    .filter((e) => ids.includes(e.entry_id))
+    .flatMap((e) => e.role_ids)
+    .sort();
 
 describe('one member, many events at once', () => {
   it('ten reactions at once on a one-only panel end with exactly one entry held and the roles matching it', async () => {
@@ -37,9 +41,13 @@ describe('one member, many events at once', () => {
     const panel = await createPanel(world, guild, { limit_roles_to_one: true, supports_remove: true });
     const [common] = (await newRoles(world, guild, 1)) as [string];
     const entries: Entry[] = [];
-    for (const emoji of EMOJIS.slice(0, 10)) entries.push(await addEntry(world, guild, panel.panel_id, { emoji_name: emoji, role_ids: [common, await world.sandbox.roleIn(guild)] }));
+    for (const emoji of EMOJIS.slice(0, 10))
+      entries.push(await addEntry(world, guild, panel.panel_id, { emoji_name: emoji, role_ids: [common, await world.sandbox.roleIn(guild)] }));
     const member = snowflake();
-    const events = EMOJIS.slice(0, 10).flatMap((emoji, i) => [react(world, guild, panel, member, emoji), ...(i % 3 === 0 ? [react(world, guild, panel, member, emoji, 'reaction_delete')] : [])]);
+    const events = EMOJIS.slice(0, 10).flatMap((emoji, i) => [
+      react(world, guild, panel, member, emoji),
+      ...(i % 3 === 0 ? [react(world, guild, panel, member, emoji, 'reaction_delete')] : []),
+    ]);
     expect((await Promise.all(events)).every((r) => r.status === 200)).toBe(true);
     const state = await holding(guild, panel.panel_id, member);
     expect(state.entries.length).toBeLessThanOrEqual(1);
@@ -48,7 +56,12 @@ describe('one member, many events at once', () => {
 
   it('ten button clicks at once on a one-only panel end the same way', async () => {
     const guild = await enabledGuild(world);
-    const { panel, entries } = await panelWithEntries(world, guild, { panel_type: 'button', limit_roles_to_one: true, supports_remove: false }, EMOJIS.slice(0, 10));
+    const { panel, entries } = await panelWithEntries(
+      world,
+      guild,
+      { panel_type: 'button', limit_roles_to_one: true, supports_remove: false },
+      EMOJIS.slice(0, 10),
+    );
     const member = snowflake();
     const results = await Promise.all(entries.map((e: Entry) => click(world, guild, panel, member, `rr:${e.entry_id}`)));
     expect(results.map((r) => r.res.status)).toEqual(Array(10).fill(200));
@@ -72,7 +85,11 @@ describe('one member, many events at once', () => {
     const guild = await enabledGuild(world);
     const { panel, entries } = await panelWithEntries(world, guild, { supports_remove: true }, EMOJIS.slice(0, 6));
     const member = snowflake();
-    const events = EMOJIS.slice(0, 6).flatMap((emoji, i) => (i % 2 ? [react(world, guild, panel, member, emoji), react(world, guild, panel, member, emoji, 'reaction_delete')] : [react(world, guild, panel, member, emoji)]));
+    const events = EMOJIS.slice(0, 6).flatMap((emoji, i) =>
+      i % 2
+        ? [react(world, guild, panel, member, emoji), react(world, guild, panel, member, emoji, 'reaction_delete')]
+        : [react(world, guild, panel, member, emoji)],
+    );
     expect((await Promise.all(events)).every((r) => r.status === 200)).toBe(true);
     const state = await holding(guild, panel.panel_id, member);
     for (const i of [0, 2, 4]) expect(state.entries).toContain(entries[i].entry_id);
@@ -123,7 +140,9 @@ describe('entries changed at once', () => {
     const roles = await newRoles(world, guild, EMOJIS.length);
     const adds = await Promise.all(
       EMOJIS.map((emoji, i) =>
-        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, emoji_id: null, text: null, description: null } }),
+        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, {
+          looseBody: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, emoji_id: null, text: null, description: null },
+        }),
       ),
     );
     expect(adds.filter((r) => r.status === 200)).toHaveLength(20);
@@ -152,12 +171,16 @@ describe('entries changed at once', () => {
     const roles = await newRoles(world, guild, 12);
     await Promise.all(
       EMOJIS.slice(0, 12).map((emoji, i) =>
-        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, { body: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, text: emoji } }),
+        world.service.call('POST', `${RR}/panel/${panel.panel_id}/entries`, {
+          looseBody: { guild_id: guild, role_ids: [roles[i]], emoji_name: emoji, text: emoji },
+        }),
       ),
     );
     const stored = ok(await world.service.call('GET', `${RR}/panel/${panel.panel_id}/entries`, { query: { guild_id: guild } })).entries;
     expect(stored).toHaveLength(12);
-    const shown = (await world.sandbox.message(panel.channel_id, panel.message_id))?.components?.flatMap((row) => row.components.map((c) => (c.type === 2 ? c.custom_id : '')));
+    const shown = (await world.sandbox.message(panel.channel_id, panel.message_id))?.components?.flatMap((row) =>
+      row.components.map((c) => (c.type === 2 ? c.custom_id : '')),
+    );
     expect(shown).toEqual(stored.map((e: { entry_id: string }) => `rr:${e.entry_id}`));
   });
 
@@ -168,13 +191,17 @@ describe('entries changed at once', () => {
     for (const emoji of EMOJIS.slice(0, 4)) ids.push((await addEntry(world, guild, panel.panel_id, { emoji_name: emoji, text: emoji })).entry_id);
     const fresh = await newRoles(world, guild, ids.length * 3);
     const edit = (entryId: string, fields: Record<string, unknown>) =>
-      world.service.call('PUT', `${RR}/panel/${panel.panel_id}/entries/${entryId}`, { body: { guild_id: guild, role_ids: [fresh.pop()], ...fields } });
+      world.service.call('PUT', `${RR}/panel/${panel.panel_id}/entries/${entryId}`, { looseBody: { guild_id: guild, role_ids: [fresh.pop()], ...fields } });
     // Three edits of each entry at once, each giving new roles and the same new label: the first to land changes the message,
     // the others change only roles, which it does not show.
     const edits = await Promise.all(ids.flatMap((id, i) => Array.from({ length: 3 }, () => edit(id, { text: `label ${i}` }))));
     expect(edits.map((r) => r.status)).toEqual(edits.map(() => 200));
-    const stored = ok(await world.service.call('GET', `${RR}/panel/${panel.panel_id}/entries`, { query: { guild_id: guild } })).entries as { text: string | null }[];
-    const labels = (await world.sandbox.message(panel.channel_id, panel.message_id))?.components?.flatMap((row) => row.components.map((c) => (c.type === 2 ? c.label : '')));
+    const stored = ok(await world.service.call('GET', `${RR}/panel/${panel.panel_id}/entries`, { query: { guild_id: guild } })).entries as {
+      text: string | null;
+    }[];
+    const labels = (await world.sandbox.message(panel.channel_id, panel.message_id))?.components?.flatMap((row) =>
+      row.components.map((c) => (c.type === 2 ? c.label : '')),
+    );
     expect(labels).toEqual(stored.map((e) => e.text));
   });
 });

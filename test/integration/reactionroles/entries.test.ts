@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, snowflake } from '../../helpers/local.js';
+import { errorOf, snowflake } from '#test/helpers/local.js';
 import { EMOJIS, RR, type World, addEntry, click, createPanel, enabledGuild, ok, panelWithEntries, react, startWorld, newRoles } from './fixture.js';
 
 let world: World;
@@ -11,12 +11,16 @@ afterAll(() => world.service.stop());
 const ENTRY_FIELDS = ['id', 'guild_id', 'panel_id', 'entry_id', 'role_ids', 'emoji_name', 'emoji_id', 'text', 'description'].sort();
 
 const post = async (guild: string, panelId: string, fields: Record<string, unknown>) =>
-  world.service.call('POST', `${RR}/panel/${panelId}/entries`, { body: { guild_id: guild, role_ids: [await world.sandbox.roleIn(guild)], emoji_id: null, text: null, description: null, ...fields } });
+  world.service.call('POST', `${RR}/panel/${panelId}/entries`, {
+    looseBody: { guild_id: guild, role_ids: [await world.sandbox.roleIn(guild)], emoji_id: null, text: null, description: null, ...fields },
+  });
 const list = (guild: string, panelId: string) => world.service.call('GET', `${RR}/panel/${panelId}/entries`, { query: { guild_id: guild } });
-const get = (guild: string, panelId: string, entryId: string) => world.service.call('GET', `${RR}/panel/${panelId}/entries/${entryId}`, { query: { guild_id: guild } });
+const get = (guild: string, panelId: string, entryId: string) =>
+  world.service.call('GET', `${RR}/panel/${panelId}/entries/${entryId}`, { query: { guild_id: guild } });
 const edit = (guild: string, panelId: string, entryId: string, fields: Record<string, unknown>) =>
-  world.service.call('PUT', `${RR}/panel/${panelId}/entries/${entryId}`, { body: { guild_id: guild, ...fields } });
-const remove = (guild: string, panelId: string, entryId: string) => world.service.call('DELETE', `${RR}/panel/${panelId}/entries/${entryId}`, { body: { guild_id: guild } });
+  world.service.call('PUT', `${RR}/panel/${panelId}/entries/${entryId}`, { looseBody: { guild_id: guild, ...fields } });
+const remove = (guild: string, panelId: string, entryId: string) =>
+  world.service.call('DELETE', `${RR}/panel/${panelId}/entries/${entryId}`, { body: { guild_id: guild } });
 const messageOf = (panel: { channel_id: string; message_id: string }) => world.sandbox.message(panel.channel_id, panel.message_id);
 
 describe('adding entries', () => {
@@ -26,7 +30,15 @@ describe('adding entries', () => {
     const roles = await newRoles(world, guild, 2);
     const entry = ok(await post(guild, panel.panel_id, { role_ids: roles, emoji_name: '🎉', text: 'Party', description: 'for party people' })).entry;
     expect(Object.keys(entry).sort()).toEqual(ENTRY_FIELDS);
-    expect(entry).toMatchObject({ guild_id: guild, panel_id: panel.panel_id, role_ids: roles, emoji_name: '🎉', emoji_id: null, text: 'Party', description: 'for party people' });
+    expect(entry).toMatchObject({
+      guild_id: guild,
+      panel_id: panel.panel_id,
+      role_ids: roles,
+      emoji_name: '🎉',
+      emoji_id: null,
+      text: 'Party',
+      description: 'for party people',
+    });
     expect(Number.isSafeInteger(entry.id) && entry.id > 0).toBe(true);
     expect((await messageOf(panel))?.reactions).toEqual([expect.objectContaining({ count: 1, me: true, emoji: { id: null, name: '🎉' } })]);
 
@@ -162,11 +174,18 @@ describe('editing entries', () => {
     const guild = await enabledGuild(world);
     const { panel, entries } = await panelWithEntries(world, guild, { panel_type: 'dropdown' }, EMOJIS.slice(0, 2));
     const roles = await newRoles(world, guild, 1);
-    const edited = ok(await edit(guild, panel.panel_id, entries[1].entry_id, { role_ids: roles, text: 'Renamed', description: 'now with a description' })).entry;
+    const edited = ok(
+      await edit(guild, panel.panel_id, entries[1].entry_id, { role_ids: roles, text: 'Renamed', description: 'now with a description' }),
+    ).entry;
     expect(edited).toEqual({ ...entries[1], role_ids: roles, text: 'Renamed', description: 'now with a description' });
     expect(ok(await get(guild, panel.panel_id, entries[1].entry_id)).entry).toEqual(edited);
     const select = (await messageOf(panel))?.components?.[0]?.components[0];
-    expect(select?.type === 3 && select.options[1]).toEqual({ label: 'Renamed', value: entries[1].entry_id, description: 'now with a description', emoji: { name: EMOJIS[1] } });
+    expect(select?.type === 3 && select.options?.[1]).toEqual({
+      label: 'Renamed',
+      value: entries[1].entry_id,
+      description: 'now with a description',
+      emoji: { name: EMOJIS[1] },
+    });
   });
 
   it('checks the same rules and answers 404 for an unknown entry', async () => {

@@ -1,13 +1,39 @@
 /** What the reaction-roles integration tests share: a service with its sandbox, and short ways to set a panel up. */
 import { expect } from 'vitest';
-import { ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { type SandboxControl, sandboxOf } from '../../helpers/sandbox.js';
+import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { type SandboxControl, sandboxOf } from '#test/helpers/sandbox.js';
 export { ok };
 
 export const RR = '/modules/reactionroles';
 
 /** 25 distinct unicode emojis, one per possible entry. */
-export const EMOJIS = ['😀', '🎉', '🔥', '🍕', '🎮', '🎵', '📚', '⚽', '🚀', '🌙', '🌈', '🐱', '🐶', '🍎', '🍩', '🎨', '🎲', '🏆', '💡', '🔔', '🧩', '🛠', '🌵', '🦊', '🐝'];
+export const EMOJIS = [
+  '😀',
+  '🎉',
+  '🔥',
+  '🍕',
+  '🎮',
+  '🎵',
+  '📚',
+  '⚽',
+  '🚀',
+  '🌙',
+  '🌈',
+  '🐱',
+  '🐶',
+  '🍎',
+  '🍩',
+  '🎨',
+  '🎲',
+  '🏆',
+  '💡',
+  '🔔',
+  '🧩',
+  '🛠',
+  '🌵',
+  '🦊',
+  '🐝',
+];
 
 export interface World {
   service: TestService;
@@ -55,12 +81,12 @@ export function panelBody(guild: string, channel: string, overrides: Record<stri
 /** A panel in `channel`, by default a new channel of the guild. */
 export async function createPanel(world: World, guild: string, overrides: Record<string, unknown> = {}, channel?: string) {
   channel ??= await world.sandbox.channelIn(guild);
-  return ok(await world.service.call('POST', `${RR}/panels`, { body: panelBody(guild, channel, overrides) })).panel;
+  return ok(await world.service.call('POST', `${RR}/panels`, { looseBody: panelBody(guild, channel, overrides) })).panel;
 }
 
 export async function addEntry(world: World, guild: string, panelId: string, fields: Record<string, unknown>) {
   const body = { guild_id: guild, role_ids: [await world.sandbox.roleIn(guild)], emoji_id: null, text: null, description: null, ...fields };
-  return ok(await world.service.call('POST', `${RR}/panel/${panelId}/entries`, { body })).entry;
+  return ok(await world.service.call('POST', `${RR}/panel/${panelId}/entries`, { looseBody: body })).entry;
 }
 
 /** A panel with one entry per emoji given, each granting one new role. */
@@ -74,7 +100,15 @@ export async function panelWithEntries(world: World, guild: string, overrides: R
 }
 
 /** A reaction event as the bot reports it. */
-export function react(world: World, guild: string, panel: { channel_id: string; message_id: string }, member: string, emoji: string, type: 'reaction_add' | 'reaction_delete' = 'reaction_add', emojiId: string | null = null) {
+export function react(
+  world: World,
+  guild: string,
+  panel: { channel_id: string; message_id: string },
+  member: string,
+  emoji: string,
+  type: 'reaction_add' | 'reaction_delete' = 'reaction_add',
+  emojiId: string | null = null,
+) {
   return world.service.call('POST', `${RR}/check`, {
     headers: { 'X-Acting-User-Id': member },
     body: { guild_id: guild, channel_id: panel.channel_id, message_id: panel.message_id, interaction_type: type, emoji_name: emoji, emoji_id: emojiId },
@@ -82,7 +116,14 @@ export function react(world: World, guild: string, panel: { channel_id: string; 
 }
 
 /** A component interaction as the bot reports it; answers the call and the interaction's webhook address. */
-export async function click(world: World, guild: string, panel: { channel_id: string; message_id: string }, member: string, customId: string, value: string | null = null) {
+export async function click(
+  world: World,
+  guild: string,
+  panel: { channel_id: string; message_id: string },
+  member: string,
+  customId: string,
+  value: string | null = null,
+) {
   const application = snowflake();
   const token = `token-${snowflake()}`;
   const res = await world.service.call('POST', `${RR}/check`, {

@@ -5,8 +5,8 @@
  * shared clock, which the sandbox's limit is reckoned in too).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 import { SS, ok, statsGuild } from './helpers.js';
@@ -26,7 +26,11 @@ interface ChannelView {
 
 async function control(method: string, path: string, body?: unknown): Promise<void> {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
-  const res = await fetch(`${origin}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${origin}/_sandbox${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   expect(res.status, await res.clone().text()).toBeLessThan(300);
 }
 
@@ -36,15 +40,16 @@ const channelName = async (guild: string, channelId: string) => (await channelsO
 /** A guild with the module on, counters on, a category made by the service, and `members` members. */
 async function counterGuild(members = 3): Promise<{ guild: string; category: string }> {
   const guild = await statsGuild(service);
-  const settings = ok(await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, counters_enabled: true, counters_category_id: 'create' } })).settings;
+  const settings = ok(
+    await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, counters_enabled: true, counters_category_id: 'create' } }),
+  ).settings;
   for (let i = 0; i < members; i++) await membersOf(service).join(guild, snowflake());
   return { guild, category: settings.counters_category_id };
 }
 
-const createCounter = (guild: string, body: Record<string, unknown>) => service.call('POST', `${SS}/counters`, { body: { guild_id: guild, ...body } });
+const createCounter = (guild: string, body: Record<string, unknown>) => service.call('POST', `${SS}/counters`, { looseBody: { guild_id: guild, ...body } });
 const refresh = (guild: string) => service.call('POST', `${SS}/counters/update`, { body: { guild_id: guild } });
-const renamesOf = async (channelId: string) =>
-  (await sandboxOf(service).requests()).filter((r) => r.method === 'PATCH' && r.path === `/channels/${channelId}`);
+const renamesOf = async (channelId: string) => (await sandboxOf(service).requests()).filter((r) => r.method === 'PATCH' && r.path === `/channels/${channelId}`);
 
 describe('creating counters', () => {
   it('creates a voice channel in the category named with the figure, and lists, gets and deletes it', async () => {
@@ -114,7 +119,9 @@ describe('creating counters', () => {
 
   it('allows at most 20 counters a guild, also when created at once', async () => {
     const { guild } = await counterGuild(1);
-    const results = await Promise.all(Array.from({ length: 23 }, () => createCounter(guild, { counter_type: 6, new_format: null, new_role_id: null, new_goal: null })));
+    const results = await Promise.all(
+      Array.from({ length: 23 }, () => createCounter(guild, { counter_type: 6, new_format: null, new_role_id: null, new_goal: null })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(20);
     expect(results.filter((r) => r.status === 422)).toHaveLength(3);
     expect(ok(await service.call('GET', `${SS}/counters`, { query: { guild_id: guild } })).counters).toHaveLength(20);
@@ -123,14 +130,18 @@ describe('creating counters', () => {
 
   it('goes with the settings: the delete answers every counter, and a new start has all 20 places', async () => {
     const { guild } = await counterGuild(1);
-    const made = await Promise.all(Array.from({ length: 20 }, () => createCounter(guild, { counter_type: 6, new_format: null, new_role_id: null, new_goal: null })));
+    const made = await Promise.all(
+      Array.from({ length: 20 }, () => createCounter(guild, { counter_type: 6, new_format: null, new_role_id: null, new_goal: null })),
+    );
     const ids = made.map((r) => ok(r).counter.counter_id).sort();
     const deleted = ok(await service.call('DELETE', `${SS}/settings`, { body: { guild_id: guild } }));
     expect(deleted.counters.map((c: { counter_id: string }) => c.counter_id).sort()).toEqual(ids);
     ok(await service.call('POST', `${SS}/enable`, { body: { guild_id: guild } }));
     ok(await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, counters_enabled: true, counters_category_id: 'create' } }));
     expect(ok(await service.call('GET', `${SS}/counters`, { query: { guild_id: guild } })).counters).toEqual([]);
-    const again = await Promise.all(Array.from({ length: 21 }, () => createCounter(guild, { counter_type: 6, new_format: null, new_role_id: null, new_goal: null })));
+    const again = await Promise.all(
+      Array.from({ length: 21 }, () => createCounter(guild, { counter_type: 6, new_format: null, new_role_id: null, new_goal: null })),
+    );
     expect(again.filter((r) => r.status === 200)).toHaveLength(20);
   });
 });
@@ -215,9 +226,11 @@ describe('deleted channels', () => {
     const check = (channel: string) => service.call('POST', `${SS}/counters/check-delete`, { body: { guild_id: guild, channel_id: channel } });
     expect(ok(await check(a.channel_id)).message).toContain(a.counter_id);
     expect(ok(await check(snowflake())).message).toContain('nothing to drop');
-    expect(ok(await service.call('GET', `${SS}/counters`, { query: { guild_id: guild } })).counters.map((x: { counter_id: string }) => x.counter_id).sort()).toEqual(
-      [b.counter_id, c.counter_id].sort(),
-    );
+    expect(
+      ok(await service.call('GET', `${SS}/counters`, { query: { guild_id: guild } }))
+        .counters.map((x: { counter_id: string }) => x.counter_id)
+        .sort(),
+    ).toEqual([b.counter_id, c.counter_id].sort());
     expect(ok(await check(category)).message).toContain('2 counters dropped');
     expect(ok(await service.call('GET', `${SS}/counters`, { query: { guild_id: guild } })).counters).toEqual([]);
     const settings = ok(await service.call('GET', `${SS}/settings`, { query: { guild_id: guild } })).settings;

@@ -3,16 +3,19 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startLocal } from '../../../infra/local/start.js';
-import { SERVICE_TOKEN, snowflake } from '../../helpers/local.js';
+import { startLocal } from '#infra/local/start.js';
+import { SERVICE_TOKEN, snowflake } from '#test/helpers/local.js';
 
 const SS = '/modules/serverstats';
 
 async function serviceOn(dataDir: string | null) {
   const service = await startLocal({ port: 0, dataDir, serviceToken: SERVICE_TOKEN, jobs: false });
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(service.url + path, { method, headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const res = await fetch(service.url + path, {
+      method,
+      headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   return Object.assign(service, { call });
@@ -28,7 +31,8 @@ describe('the cursor secret in local mode', () => {
     let cursor: string;
     try {
       expect((await service.call('POST', `${SS}/enable`, { guild_id: guild })).status).toBe(200);
-      for (let i = 0; i < 3; i++) expect((await service.call('POST', `${SS}/stats/commands/used`, { guild_id: guild, initiator_id: snowflake(), command: `c${i}` })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await service.call('POST', `${SS}/stats/commands/used`, { guild_id: guild, initiator_id: snowflake(), command: `c${i}` })).status).toBe(200);
       const first = await service.call('GET', `${SS}/stats/commands/used?guild_id=${guild}&limit=1`);
       cursor = first.body.data.next_cursor;
       expect(cursor).toEqual(expect.any(String));

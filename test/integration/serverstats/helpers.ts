@@ -1,7 +1,7 @@
 /** What the serverstats tests share: a guild with the module on, and a valid recording for every family shape. */
 import { expect } from 'vitest';
-import type { Family } from '../../../functions/serverstats/families.js';
-import { ok, snowflake, type TestService } from '../../helpers/local.js';
+import type { Family } from '#functions/serverstats/families.js';
+import { ok, snowflake, type TestService } from '#test/helpers/local.js';
 export { ok };
 
 export const SS = '/modules/serverstats';
@@ -31,7 +31,10 @@ export function sample(family: Family, guild: string, member: string, channel: s
     case 'total':
       return { body: { guild_id: guild, current_members: 42 }, record: { current_members: 42 } };
     case 'messages':
-      return { body: { guild_id: guild, channel_id: channel, author_id: member, message_id: message }, record: { channel_id: channel, author_id: member, message_id: message } };
+      return {
+        body: { guild_id: guild, channel_id: channel, author_id: member, message_id: message },
+        record: { channel_id: channel, author_id: member, message_id: message },
+      };
     case 'commands':
       return { body: { guild_id: guild, initiator_id: member, command: 'tag show' }, record: { user_id: member, command: 'tag show' } };
     case 'trigger-hit':

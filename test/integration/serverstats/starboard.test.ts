@@ -1,8 +1,8 @@
 /** The starboard: one post per starred message even under a race, its count following the stars. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../../shared/platform/types.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#shared/platform/types.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 import { SS, ok, statsGuild } from './helpers.js';
 
@@ -16,7 +16,9 @@ const STAR = '⭐';
 
 async function starboardGuild(): Promise<{ guild: string; board: string }> {
   const guild = await statsGuild(service);
-  const settings = ok(await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, starboard_channel_id: 'create', starboard_enabled: true } })).settings;
+  const settings = ok(
+    await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, starboard_channel_id: 'create', starboard_enabled: true } }),
+  ).settings;
   return { guild, board: settings.starboard_channel_id };
 }
 
@@ -61,7 +63,13 @@ describe('starboard', () => {
 
     const entries = ok(await service.call('POST', `${SS}/disable`, { body: { guild_id: guild } })).starboard_entries;
     expect(entries).toEqual([
-      expect.objectContaining({ guild_id: guild, original_message_id: message.id, original_channel_id: channel, starboard_message_id: posts[0]!.id, star_count: 3 }),
+      expect.objectContaining({
+        guild_id: guild,
+        original_message_id: message.id,
+        original_channel_id: channel,
+        starboard_message_id: posts[0]!.id,
+        star_count: 3,
+      }),
     ]);
   });
 
@@ -112,10 +120,15 @@ describe('starboard', () => {
     const guild = await statsGuild(service);
     const channel = await sandboxOf(service).channelIn(guild);
     expect(ok(await service.call('POST', `${SS}/starboard`, { body: { guild_id: guild, channel_id: channel } })).message).toContain(channel);
-    expect(ok(await service.call('GET', `${SS}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({ starboard_enabled: true, starboard_channel_id: channel });
+    expect(ok(await service.call('GET', `${SS}/settings`, { query: { guild_id: guild } })).settings).toMatchObject({
+      starboard_enabled: true,
+      starboard_channel_id: channel,
+    });
     const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
-    expect((await service.call('POST', `${SS}/starboard/check/add`, { token: key, body: { guild_id: guild, channel_id: channel, message_id: snowflake() } })).status).toBe(403);
-    const bad = await service.call('POST', `${SS}/starboard`, { body: { guild_id: guild } });
+    expect(
+      (await service.call('POST', `${SS}/starboard/check/add`, { token: key, body: { guild_id: guild, channel_id: channel, message_id: snowflake() } })).status,
+    ).toBe(403);
+    const bad = await service.call('POST', `${SS}/starboard`, { looseBody: { guild_id: guild } });
     expect(bad.status).toBe(400);
     expect(errorOf(bad).message).toContain("'channel_id'");
     const other = snowflake();

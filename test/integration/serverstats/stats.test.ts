@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAMILIES, type Family, filtersOf } from '../../../functions/serverstats/families.js';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { putStat } from '../../../functions/serverstats/store.js';
-import { issueCursor } from '../../../shared/db/cursor.js';
+import { FAMILIES, type Family, filtersOf } from '#functions/serverstats/families.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { putStat } from '#functions/serverstats/store.js';
+import { issueCursor } from '#shared/db/cursor.js';
 import { SS, fetchStats, ok, recordStat, sample, statsGuild } from './helpers.js';
 
 let service: TestService;
@@ -48,7 +48,12 @@ describe.each(FAMILIES.map((family) => [family.path, family] as [string, Family]
     const guild = await statsGuild(service);
     const [a, b] = [snowflake(), snowflake()];
     const [c1, c2] = [snowflake(), snowflake()];
-    for (const [member, channel] of [[a, c1], [a, c2], [b, c1]] as const) ok(await recordStat(service, family, sample(family, guild, member, channel).body));
+    for (const [member, channel] of [
+      [a, c1],
+      [a, c2],
+      [b, c1],
+    ] as const)
+      ok(await recordStat(service, family, sample(family, guild, member, channel).body));
     const count = async (query: Record<string, string>) => ok(await fetchStats(service, family, { guild_id: guild, ...query })).stats.length;
     const filters = filtersOf(family.shape);
     // Presence and voice keep one open record per member (and channel), so the same member's second one may end the first.
@@ -91,7 +96,7 @@ describe('recording rules', () => {
   it('keeps recording internal and fetches to the guild of a key', async () => {
     const guild = await statsGuild(service);
     const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
-    const recorded = await service.call('POST', `${SS}/stats/messages/sent`, { token: key, body: sample(messages, guild, snowflake(), snowflake()).body });
+    const recorded = await service.call('POST', `${SS}/stats/messages/sent`, { token: key, looseBody: sample(messages, guild, snowflake(), snowflake()).body });
     expect(recorded.status).toBe(403);
     expect((await service.call('GET', `${SS}/stats/messages/sent`, { token: key, query: { guild_id: guild } })).status).toBe(200);
     expect((await service.call('GET', `${SS}/stats/messages/sent`, { token: key, query: { guild_id: snowflake() } })).status).toBe(403);
@@ -179,7 +184,15 @@ describe('fetching', () => {
     const guild = await statsGuild(service);
     for (let i = 0; i < 2; i++) ok(await recordStat(service, commands, { guild_id: guild, initiator_id: snowflake(), command: `new${i}` }));
     const old = new Date(Date.now() - 2 * 86_400_000).toISOString();
-    await putStat({ guildId: guild, family: commands.path, id: 1, time: old, memberId: null, channelId: null, record: { id: 1, guild_id: guild, user_id: snowflake(), command: 'old', timestamp: old } });
+    await putStat({
+      guildId: guild,
+      family: commands.path,
+      id: 1,
+      time: old,
+      memberId: null,
+      channelId: null,
+      record: { id: 1, guild_id: guild, user_id: snowflake(), command: 'old', timestamp: old },
+    });
     const month = ok(await fetchStats(service, commands, { guild_id: guild, days: 30, limit: 3 }));
     expect(month.stats.map((s: { command: string }) => s.command)).toEqual(['new1', 'new0', 'old']);
     const day = ok(await fetchStats(service, commands, { guild_id: guild, days: 1, limit: 3, cursor: month.next_cursor }));
@@ -203,7 +216,11 @@ describe('sessions', () => {
     const guild = await statsGuild(service);
     const member = snowflake();
     const record = (names: string[]) =>
-      recordStat(service, presence, { guild_id: guild, presence_user_id: member, activities: names.map((name) => ({ activity_type: 0, name, details: null, state: null })) });
+      recordStat(service, presence, {
+        guild_id: guild,
+        presence_user_id: member,
+        activities: names.map((name) => ({ activity_type: 0, name, details: null, state: null })),
+      });
     ok(await record(['Chess', 'Music']));
     ok(await record(['Chess']));
     ok(await record(['Chess', 'Go']));
@@ -238,7 +255,13 @@ describe('privacy and settings delete', () => {
     for (const family of named) ok(await recordStat(service, family, sample(family, guild, member, snowflake()).body));
     ok(await recordStat(service, byPath('messages/sent'), sample(byPath('messages/sent'), guild, other, snowflake()).body));
     const query = { guild_id: guild, privacy_member_id: member };
-    expect(ok(await service.call('GET', `${SS}/privacy/get-user-entries`, { query }))).toEqual({ username: 0, display_name: 0, global_name: 0, nickname: 0, id: named.length });
+    expect(ok(await service.call('GET', `${SS}/privacy/get-user-entries`, { query }))).toEqual({
+      username: 0,
+      display_name: 0,
+      global_name: 0,
+      nickname: 0,
+      id: named.length,
+    });
     const removed = ok(await service.call('DELETE', `${SS}/privacy/delete-user-entries`, { body: query }));
     expect(removed.message).toContain(`${named.length} statistic records`);
     expect(ok(await service.call('GET', `${SS}/privacy/get-user-entries`, { query })).id).toBe(0);
@@ -280,7 +303,8 @@ describe('privacy and settings delete', () => {
     // The open presence and voice sessions went too: a leave finds none open, and the same presence starts anew.
     const presence = byPath('activities/presence');
     const voice = byPath('voice');
-    const leave = async (where: string) => ok(await recordStat(service, voice, { guild_id: where, channel_id: channel, left_member_id: member }, 'PUT')).message;
+    const leave = async (where: string) =>
+      ok(await recordStat(service, voice, { guild_id: where, channel_id: channel, left_member_id: member }, 'PUT')).message;
     expect(await leave(guild)).toMatch(/^Nothing stored/);
     expect(await leave(neighbour)).toMatch(/^Closed voice session/);
     expect(ok(await recordStat(service, presence, sample(presence, guild, member, channel).body)).message).toMatch(/^Recorded 1 started/);

@@ -5,9 +5,9 @@
  * Polls run here by calling the job's work directly, in this process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollAllStreams, pollSource } from '../../../functions/socials/polling.js';
-import { type TestService, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { pollAllStreams, pollSource } from '#functions/socials/polling.js';
+import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
 import { SO, announced, ok, posted, socialGuild, sourcesOf, unique, watch } from './helpers.js';
 
@@ -33,7 +33,18 @@ describe('polling', () => {
     const [c1, c2, c3] = [snowflake(), snowflake(), snowflake()];
     ok(await watch(service, g1, 'rss', url, c1));
     ok(await watch(service, g1, 'rss', url, c2, true));
-    ok(await watch(service, g2, 'rss', url.toUpperCase().replace('HTTP://', 'http://').replace(/\/SOURCES\/FEEDS\/.*$/, `/sources/feeds/${name}`), c3));
+    ok(
+      await watch(
+        service,
+        g2,
+        'rss',
+        url
+          .toUpperCase()
+          .replace('HTTP://', 'http://')
+          .replace(/\/SOURCES\/FEEDS\/.*$/, `/sources/feeds/${name}`),
+        c3,
+      ),
+    );
     await sources.entry(name, { title: 'First', guid: 'n1', link: 'https://example.org/n1', description: 'one' });
     await sources.entry(name, { title: 'Second', guid: 'n2', link: 'https://example.org/n2' });
 
@@ -77,7 +88,9 @@ describe('polling', () => {
     expect(sent.message).toBe('Announced to 1 channel.');
     await pollSource('video', handle.toLowerCase());
     expect(await contents(channel)).toHaveLength(1);
-    expect(ok(await service.call('POST', `${SO}/entries/send/video`, { body: { uploads_playlist_id, video_id, video_title: 'New video' } })).message).toContain('0 channels (1 already had it)');
+    expect(ok(await service.call('POST', `${SO}/entries/send/video`, { body: { uploads_playlist_id, video_id, video_title: 'New video' } })).message).toContain(
+      '0 channels (1 already had it)',
+    );
 
     const [a, b] = [unique('fa'), unique('fb')];
     const [urlA, urlB] = [await sources.feed(a), await sources.feed(b, 'atom')];
@@ -114,7 +127,11 @@ describe('polling', () => {
     const [c1, c2] = [snowflake(), snowflake()];
     ok(await watch(service, on, 'forum', community, c1));
     ok(await watch(service, off, 'forum', community, c2));
-    ok(await service.call('PUT', `${SO}/settings`, { body: { guild_id: off, monitor_forum: false, monitor_rss: true, monitor_stream: true, monitor_video: true } }));
+    ok(
+      await service.call('PUT', `${SO}/settings`, {
+        body: { guild_id: off, monitor_forum: false, monitor_rss: true, monitor_stream: true, monitor_video: true },
+      }),
+    );
     await sources.post(community, 'Only for some');
     await pollSource('forum', community);
     expect(await contents(c1)).toHaveLength(1);

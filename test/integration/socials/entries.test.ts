@@ -1,7 +1,7 @@
 /** Socials entries, settings and the handler operations, against the sandbox sources. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, errorOf, snowflake, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { SO, ok, socialGuild, sourcesOf, unique, watch } from './helpers.js';
 
 let service: TestService;
@@ -68,7 +68,7 @@ describe('entries', () => {
     ];
     for (const [kind, identifier] of bad) expect((await watch(service, guild, kind, identifier as string, snowflake())).status, String(identifier)).toBe(422);
     expect((await watch(service, guild, 'forum', 42 as unknown as string, snowflake())).status).toBe(400);
-    const noChannel = await service.call('POST', `${SO}/entries/forum`, { body: { guild_id: guild, community: 'abc', mention_everyone: false } });
+    const noChannel = await service.call('POST', `${SO}/entries/forum`, { looseBody: { guild_id: guild, community: 'abc', mention_everyone: false } });
     expect(noChannel.status).toBe(400);
   });
 
@@ -91,9 +91,15 @@ describe('entries', () => {
     const feedUrl = await sources.feed(feedName, 'atom');
     await sources.entry(feedName, { title: 'Old post', link: 'https://example.org/old', guid: 'old-1' });
     const guild = await socialGuild(service);
-    expect(ok(await watch(service, guild, 'video', handle, snowflake())).entry).toMatchObject({ video_channel_handle: handle, uploads_playlist_id, latest_video_id: video_id });
+    expect(ok(await watch(service, guild, 'video', handle, snowflake())).entry).toMatchObject({
+      video_channel_handle: handle,
+      uploads_playlist_id,
+      latest_video_id: video_id,
+    });
     expect(ok(await watch(service, guild, 'rss', feedUrl, snowflake())).entry).toMatchObject({ rss_feed: feedUrl, latest_entry: 'https://example.org/old' });
-    expect(ok(await service.call('GET', `${SO}/handler/monitors/video/get-uploads-playlist-id`, { query: { channel_handle: handle } }))).toEqual({ uploads_playlist_id });
+    expect(ok(await service.call('GET', `${SO}/handler/monitors/video/get-uploads-playlist-id`, { query: { channel_handle: handle } }))).toEqual({
+      uploads_playlist_id,
+    });
     const unknown = await service.call('GET', `${SO}/handler/monitors/video/get-uploads-playlist-id`, { query: { channel_handle: '@nobody-here' } });
     expect(unknown.status).toBe(422);
   });
@@ -119,7 +125,7 @@ describe('refresh filters', () => {
     const guild = await socialGuild(service);
     const filter = (kind: 'forum' | 'stream', action_type: string, name: string) =>
       service.call('POST', kind === 'forum' ? `${SO}/handler/monitor/forum/refresh-filter` : `${SO}/handler/monitors/stream/refresh-filter`, {
-        body: kind === 'forum' ? { action_type, community: name } : { action_type, stream_account: name },
+        looseBody: kind === 'forum' ? { action_type, community: name } : { action_type, stream_account: name },
       });
     expect(ok(await filter('forum', 'add', community)).message).toContain('No guild watches');
     ok(await watch(service, guild, 'forum', community, snowflake()));
@@ -140,7 +146,7 @@ describe('settings, memes and privacy', () => {
     const guild = await socialGuild(service);
     const settings = ok(await service.call('GET', `${SO}/settings`, { query: { guild_id: guild } })).settings;
     expect(settings).toMatchObject({ guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true });
-    expect((await service.call('PUT', `${SO}/settings`, { body: { guild_id: guild, monitor_forum: false } })).status).toBe(400);
+    expect((await service.call('PUT', `${SO}/settings`, { looseBody: { guild_id: guild, monitor_forum: false } })).status).toBe(400);
     ok(await watch(service, guild, 'forum', community, snowflake()));
     const deleted = ok(await service.call('DELETE', `${SO}/settings/delete`, { body: { guild_id: guild } }));
     expect(deleted.entries.forum).toHaveLength(1);
@@ -148,7 +154,11 @@ describe('settings, memes and privacy', () => {
     expect(ok(await service.call('GET', `${SO}/status`, { query: { guild_id: guild } })).status).toBe(false);
     // A new start has its whole allowance again: the entry counts went with the entries.
     ok(await service.call('POST', `${SO}/enable`, { body: { guild_id: guild } }));
-    ok(await service.call('PUT', `${SO}/settings`, { body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true } }));
+    ok(
+      await service.call('PUT', `${SO}/settings`, {
+        body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true },
+      }),
+    );
     expect(ok(await service.call('GET', `${SO}/entries/forum`, { query: { guild_id: guild } })).total).toBe(0);
     const again = await Promise.all(Array.from({ length: 25 }, () => watch(service, guild, 'forum', community, snowflake())));
     expect(again.filter((r) => r.status === 200)).toHaveLength(25);
@@ -159,7 +169,11 @@ describe('settings, memes and privacy', () => {
     await sources.meme({ title: 'Not this', url: 'https://example.org/a.png', nsfw: true });
     await sources.meme({ title: 'Nor this', url: 'https://example.org/b.png', spoiler: true });
     await sources.meme({ title: 'This one', url: 'https://example.org/c.png', postLink: 'https://example.org/post/c' });
-    expect(ok(await service.call('GET', `${SO}/handler/meme/get`))).toEqual({ title: 'This one', url: 'https://example.org/c.png', post_link: 'https://example.org/post/c' });
+    expect(ok(await service.call('GET', `${SO}/handler/meme/get`))).toEqual({
+      title: 'This one',
+      url: 'https://example.org/c.png',
+      post_link: 'https://example.org/post/c',
+    });
 
     const guild = await socialGuild(service);
     const channel = await sandboxOf(service).channelIn(guild);
@@ -177,7 +191,13 @@ describe('settings, memes and privacy', () => {
   it('keeps no member data, and says so', async () => {
     const guild = await socialGuild(service);
     const query = { guild_id: guild, privacy_member_id: snowflake() };
-    expect(ok(await service.call('GET', `${SO}/privacy/get-user-entries`, { query }))).toEqual({ username: 0, display_name: 0, global_name: 0, nickname: 0, id: 0 });
+    expect(ok(await service.call('GET', `${SO}/privacy/get-user-entries`, { query }))).toEqual({
+      username: 0,
+      display_name: 0,
+      global_name: 0,
+      nickname: 0,
+      id: 0,
+    });
     expect(ok(await service.call('DELETE', `${SO}/privacy/delete-user-entries`, { body: query })).message).toContain('keeps no member data');
   });
 });

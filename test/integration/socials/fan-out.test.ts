@@ -6,11 +6,11 @@
  * send counts as the live session it announces.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNELS_PER_UNIT } from '../../../functions/socials/fan-out.js';
-import { pollAllStreams, pollSource, pollStreams } from '../../../functions/socials/polling.js';
-import { streamShardOf } from '../../../functions/socials/store.js';
-import { type TestService, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { CHANNELS_PER_UNIT } from '#functions/socials/fan-out.js';
+import { pollAllStreams, pollSource, pollStreams } from '#functions/socials/polling.js';
+import { streamShardOf } from '#functions/socials/store.js';
+import { type TestService, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
 import { SO, announced, ok, posted, socialGuild, sourcesOf, unique, watch } from './helpers.js';
 
@@ -95,7 +95,8 @@ describe('streams', () => {
     for (const account of accounts) await sources.goLive(account, `${account} live`);
     await pollStreams(3);
     await pollStreams(3);
-    for (const [i, channel] of channels.entries()) expect(await contents(channel)).toEqual([`🔴 **${accounts[i]} live**\n${sources.origin}/sources/stream-web/${accounts[i]}`]);
+    for (const [i, channel] of channels.entries())
+      expect(await contents(channel)).toEqual([`🔴 **${accounts[i]} live**\n${sources.origin}/sources/stream-web/${accounts[i]}`]);
   });
 
   it('takes a send as the live session it announces: the account going live then posts nothing more', async () => {

@@ -1,10 +1,10 @@
 /** What the socials tests share: the sandbox sources' control routes, a guild watching them, the messages a channel got. */
-import { ANNOUNCE_JOB } from '../../../functions/socials/fan-out.js';
-import type { Message } from '../../../shared/platform/types.js';
-import { SPREAD } from '../../../shared/scheduler/keys.js';
-import { queryDue } from '../../../shared/scheduler/store.js';
-import { ok, snowflake, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { ANNOUNCE_JOB } from '#functions/socials/fan-out.js';
+import type { Message } from '#shared/platform/types.js';
+import { SPREAD } from '#shared/scheduler/keys.js';
+import { queryDue } from '#shared/scheduler/store.js';
+import { ok, snowflake, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 export { ok };
 
@@ -14,7 +14,11 @@ export const SO = '/modules/socials';
 export function sourcesOf(service: TestService) {
   const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
   const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${origin}/_sandbox/sources${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${origin}/_sandbox/sources${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`sandbox sources ${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
@@ -40,7 +44,11 @@ export function sourcesOf(service: TestService) {
 export async function socialGuild(service: TestService): Promise<string> {
   const guild = snowflake();
   ok(await service.call('POST', `${SO}/enable`, { body: { guild_id: guild } }));
-  ok(await service.call('PUT', `${SO}/settings`, { body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true } }));
+  ok(
+    await service.call('PUT', `${SO}/settings`, {
+      body: { guild_id: guild, monitor_forum: true, monitor_rss: true, monitor_stream: true, monitor_video: true },
+    }),
+  );
   return guild;
 }
 
@@ -49,7 +57,9 @@ const FIELD = { forum: 'community', stream: 'stream_account', rss: 'rss_feed', v
 /** The guild watches a source in `channel`, which the sandbox first knows as a channel of the guild. */
 export async function watch(service: TestService, guild: string, kind: keyof typeof FIELD, identifier: string, channel: string, mention = false) {
   await sandboxOf(service).channelIn(guild, channel);
-  return service.call('POST', `${SO}/entries/${kind}`, { body: { guild_id: guild, [FIELD[kind]]: identifier, target_channel_id: channel, mention_everyone: mention } });
+  return service.call('POST', `${SO}/entries/${kind}`, {
+    looseBody: { guild_id: guild, [FIELD[kind]]: identifier, target_channel_id: channel, mention_everyone: mention },
+  });
 }
 
 /** What the service posted in a channel, oldest first. */
@@ -70,7 +80,10 @@ export const unique = (prefix: string) => `${prefix}${Math.floor(Math.random() *
  */
 export async function announced(timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const idle = async () => (await Promise.all(Array.from({ length: SPREAD }, (_, shard) => queryDue(ANNOUNCE_JOB, shard, Number.MAX_SAFE_INTEGER, 1)))).every((items) => items.length === 0);
+  const idle = async () =>
+    (await Promise.all(Array.from({ length: SPREAD }, (_, shard) => queryDue(ANNOUNCE_JOB, shard, Number.MAX_SAFE_INTEGER, 1)))).every(
+      (items) => items.length === 0,
+    );
   for (;;) {
     if ((await idle()) && (await new Promise((resolve) => setTimeout(resolve, 100)), await idle())) return;
     if (Date.now() > deadline) throw new Error(`announcement units still waiting after ${timeoutMs} ms`);

@@ -6,10 +6,10 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEEN_MAX, pollSource } from '../../../functions/socials/polling.js';
-import { getSource } from '../../../functions/socials/store.js';
-import { type TestService, errorOf, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { SEEN_MAX, pollSource } from '#functions/socials/polling.js';
+import { getSource } from '#functions/socials/store.js';
+import { type TestService, errorOf, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { SO, announced, ok, posted, socialGuild, sourcesOf, unique, watch } from './helpers.js';
 
 let service: TestService;

@@ -7,9 +7,9 @@
 import { type Server, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pollSource } from '../../../functions/socials/polling.js';
-import { errorOf, type TestService, startTestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { pollSource } from '#functions/socials/polling.js';
+import { errorOf, type TestService, startTestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { SO, ok, socialGuild, watch } from './helpers.js';
 
 let service: TestService;
@@ -28,7 +28,8 @@ async function loopbackServer(handle: (req: IncomingMessage, res: ServerResponse
   return { base, host: base.slice('http://'.length), requests };
 }
 
-const FEED = (title: string) => `<?xml version="1.0"?><rss version="2.0"><channel><title>${title}</title><item><title>One</title><guid>one</guid></item></channel></rss>`;
+const FEED = (title: string) =>
+  `<?xml version="1.0"?><rss version="2.0"><channel><title>${title}</title><item><title>One</title><guid>one</guid></item></channel></rss>`;
 
 /** A feed at /feed, redirects /hop/<n> -> /hop/<n-1> -> ... -> /feed, and /away -> `away` when set. */
 function feedServer(state: { away?: string; title?: string } = {}) {

@@ -1,6 +1,6 @@
 /** Tags: create, get, list (pagination, lookups by name), edit, delete, settings delete, and their rules. */
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addTag, createTag, failed, guildKey, namesOf, ok, startWorld, tagNamed, tagsGuild } from './helpers.js';
 
 const world = startWorld();
@@ -59,12 +59,19 @@ describe('tags', () => {
     const page = ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'nope' } }));
     expect(page).toEqual({ entries: [], page: 1, page_size: 10, total: 0 });
     expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'HI' } }))).toEqual({ entries: [tag], page: 1, page_size: 10, total: 1 });
-    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'HI', page: 2, page_size: 5 } }))).toEqual({ entries: [], page: 2, page_size: 5, total: 1 });
+    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'HI', page: 2, page_size: 5 } }))).toEqual({
+      entries: [],
+      page: 2,
+      page_size: 5,
+      total: 1,
+    });
   });
 
   it('gives one of two creates at once with the same name the name, and the other a 422', async () => {
     const guild = await tagsGuild(world);
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => createTag(world, guild, { names: [i % 2 ? 'race' : 'RACE', `own${i}`], content: `from ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => createTag(world, guild, { names: [i % 2 ? 'race' : 'RACE', `own${i}`], content: `from ${i}` })),
+    );
     const wins = results.filter((r) => r.status === 200);
     expect(wins).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 200)) failed(r, 422, 'Unprocessable Entity');
@@ -82,8 +89,18 @@ describe('tags', () => {
     for (let i = 0; i < 5; i++) made.push(await addTag(world, guild, { names: [`t${i}`] }));
     const newest = [...made].reverse();
     expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild } }))).toEqual({ entries: newest, page: 1, page_size: 10, total: 5 });
-    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, page: 2, page_size: 2 } }))).toEqual({ entries: newest.slice(2, 4), page: 2, page_size: 2, total: 5 });
-    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, page: 4, page_size: 2 } }))).toEqual({ entries: [], page: 4, page_size: 2, total: 5 });
+    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, page: 2, page_size: 2 } }))).toEqual({
+      entries: newest.slice(2, 4),
+      page: 2,
+      page_size: 2,
+      total: 5,
+    });
+    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, page: 4, page_size: 2 } }))).toEqual({
+      entries: [],
+      page: 4,
+      page_size: 2,
+      total: 5,
+    });
     failed(await world.call('GET', '/entries', { query: { guild_id: guild, page: 0 } }), 422, 'Unprocessable Entity');
     failed(await world.call('GET', '/entries', { query: { guild_id: guild, page_size: 101 } }), 422, 'Unprocessable Entity');
     failed(await world.call('GET', '/entries', { query: { guild_id: guild, page_size: 'ten' } }), 400, 'BadRequestError');
@@ -132,7 +149,11 @@ describe('tags', () => {
     failed(await world.call('GET', `/entries/${id}`, { query: { guild_id: guild } }), 404, 'NotFoundError');
     failed(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, content: 'mine' } }), 404, 'NotFoundError');
     failed(await world.call('DELETE', `/entries/${id}`, { body: { guild_id: guild } }), 404, 'NotFoundError');
-    failed(await world.call('POST', `/entries/${id}/send`, { body: { guild_id: guild, channel_id: await world.sandbox.channelIn(guild) } }), 404, 'NotFoundError');
+    failed(
+      await world.call('POST', `/entries/${id}/send`, { body: { guild_id: guild, channel_id: await world.sandbox.channelIn(guild) } }),
+      404,
+      'NotFoundError',
+    );
     expect(await tagNamed(world, guild, 'theirs')).toBeNull();
 
     const key = await guildKey(world, guild);
@@ -145,7 +166,11 @@ describe('tags', () => {
     const ownKey = await guildKey(world, other);
     expect(ok(await world.call('GET', `/entries/${id}`, { query: { guild_id: other }, token: ownKey }))).toEqual(tag);
     failed(await world.call('POST', `/entries/${id}/send`, { body: { guild_id: other, channel_id: snowflake() }, token: ownKey }), 403, 'ForbiddenError');
-    failed(await world.call('GET', '/privacy/get-user-entries', { query: { guild_id: other, privacy_member_id: snowflake() }, token: ownKey }), 403, 'ForbiddenError');
+    failed(
+      await world.call('GET', '/privacy/get-user-entries', { query: { guild_id: other, privacy_member_id: snowflake() }, token: ownKey }),
+      403,
+      'ForbiddenError',
+    );
     expect(ok(await world.call('GET', `/entries/${mine.entry.tag_id}`, { query: { guild_id: guild } }))).toEqual(mine);
     expect(ok(await world.call('GET', `/entries/${id}`, { query: { guild_id: other } }))).toEqual(tag);
   });
@@ -157,7 +182,9 @@ describe('tags', () => {
     const tag = await addTag(world, guild, { names: ['owned'], owner_id: owner });
     const id = tag.entry.tag_id;
     const as = (member: string) => ({ 'X-Acting-User-Id': member });
-    expect(failed(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, content: 'hijack' }, headers: as(someone) }), 403, 'ForbiddenError')).toContain('owner');
+    expect(
+      failed(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, content: 'hijack' }, headers: as(someone) }), 403, 'ForbiddenError'),
+    ).toContain('owner');
     failed(await world.call('DELETE', `/entries/${id}`, { body: { guild_id: guild }, headers: as(someone) }), 403, 'ForbiddenError');
     expect(ok(await world.call('GET', `/entries/${id}`, { query: { guild_id: guild } }))).toEqual(tag);
 
@@ -183,7 +210,11 @@ describe('tags', () => {
     failed(await world.call('GET', `/entries/${id}`, { query: { guild_id: guild } }), 409, 'ModuleDisabledError');
     failed(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, content: 'x' } }), 409, 'ModuleDisabledError');
     failed(await world.call('DELETE', `/entries/${id}`, { body: { guild_id: guild } }), 409, 'ModuleDisabledError');
-    failed(await world.call('POST', `/entries/${id}/send`, { body: { guild_id: guild, channel_id: await world.sandbox.channelIn(guild) } }), 409, 'ModuleDisabledError');
+    failed(
+      await world.call('POST', `/entries/${id}/send`, { body: { guild_id: guild, channel_id: await world.sandbox.channelIn(guild) } }),
+      409,
+      'ModuleDisabledError',
+    );
     failed(await world.call('GET', '/entries/unknown', { query: { guild_id: guild } }), 409, 'ModuleDisabledError');
 
     const removed = ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } }));

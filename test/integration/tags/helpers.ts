@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import { type CallOptions, type CallResult, failed, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type CallOptions, type CallResult, failed, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 export { failed, ok };
 
 export const T = '/modules/tags';
@@ -49,7 +49,15 @@ export interface TagInput {
 }
 
 export const createTag = (world: World, guild: string, input: TagInput) =>
-  world.call('POST', '/entries', { body: { guild_id: guild, owner_id: input.owner_id ?? snowflake(), content: input.content ?? 'Some text', visibility: input.visibility ?? 1, names: input.names } });
+  world.call('POST', '/entries', {
+    body: {
+      guild_id: guild,
+      owner_id: input.owner_id ?? snowflake(),
+      content: input.content ?? 'Some text',
+      visibility: input.visibility ?? 1,
+      names: input.names,
+    },
+  });
 
 /** Creates a tag; answers `{entry, entry_names}`. */
 export async function addTag(world: World, guild: string, input: TagInput) {

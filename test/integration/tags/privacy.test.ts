@@ -1,8 +1,8 @@
 /** Privacy, the limit of 1000 tags, claims left behind by a crash, and interaction answers. */
 import { describe, expect, it } from 'vitest';
-import { putPointer } from '../../../functions/tags/store.js';
-import { STALE_CLAIM_MS } from '../../../functions/tags/names.js';
-import { snowflake } from '../../helpers/local.js';
+import { putPointer } from '#functions/tags/store.js';
+import { STALE_CLAIM_MS } from '#functions/tags/names.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addTag, createTag, failed, ok, startWorld, tagNamed, tagsGuild } from './helpers.js';
 
 const world = startWorld();

@@ -27,11 +27,17 @@ describe('tag renames', () => {
     await addTag(world, guild, { names: ['one', 'three'] });
   });
 
-  it("refuses a name another tag holds, and changes nothing of the edit", async () => {
+  it('refuses a name another tag holds, and changes nothing of the edit', async () => {
     const guild = await tagsGuild(world);
     const a = await addTag(world, guild, { names: ['alpha'] });
     const b = await addTag(world, guild, { names: ['beta'] });
-    expect(failed(await world.call('PUT', `/entries/${a.entry.tag_id}`, { body: { guild_id: guild, names: ['gamma', 'BETA'], content: 'changed' } }), 422, 'Unprocessable Entity')).toContain("'BETA'");
+    expect(
+      failed(
+        await world.call('PUT', `/entries/${a.entry.tag_id}`, { body: { guild_id: guild, names: ['gamma', 'BETA'], content: 'changed' } }),
+        422,
+        'Unprocessable Entity',
+      ),
+    ).toContain("'BETA'");
     expect(ok(await world.call('GET', `/entries/${a.entry.tag_id}`, { query: { guild_id: guild } }))).toEqual(a);
     expect(await tagNamed(world, guild, 'gamma')).toBeNull();
     expect(await tagNamed(world, guild, 'beta')).toEqual(b);
@@ -86,7 +92,9 @@ describe('tag renames', () => {
   it('gives one tag renamed twice at once to the same new name that name (both edits succeed)', async () => {
     const guild = await tagsGuild(world);
     const tag = await addTag(world, guild, { names: ['before'] });
-    const results = await Promise.all([0, 1, 2].map((i) => world.call('PUT', `/entries/${tag.entry.tag_id}`, { body: { guild_id: guild, names: ['after'], content: `edit ${i}` } })));
+    const results = await Promise.all(
+      [0, 1, 2].map((i) => world.call('PUT', `/entries/${tag.entry.tag_id}`, { body: { guild_id: guild, names: ['after'], content: `edit ${i}` } })),
+    );
     for (const r of results) ok(r);
     const final = ok(await world.call('GET', `/entries/${tag.entry.tag_id}`, { query: { guild_id: guild } }));
     expect(namesOf(final)).toEqual(['after']);

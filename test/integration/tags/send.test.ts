@@ -1,13 +1,17 @@
 /** Sending a tag: its variables, where it goes, who may be mentioned, private tags. */
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addTag, failed, ok, startWorld, tagsGuild } from './helpers.js';
 
 const world = startWorld();
 
 async function join(guild: string, user: string, names: { username?: string; nick?: string | null; global_name?: string | null }) {
   const origin = world.service.sandboxUrl!.replace(/\/api\/v10$/, '');
-  const res = await fetch(`${origin}/_sandbox/guilds/${guild}/members/${user}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(names) });
+  const res = await fetch(`${origin}/_sandbox/guilds/${guild}/members/${user}/join`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(names),
+  });
   if (!res.ok) throw new Error(`join: ${res.status}`);
 }
 
@@ -127,7 +131,11 @@ describe('a sent tag within the platform limits, posted once', () => {
     const app = snowflake();
     const token = `tok-${snowflake()}`;
     await world.sandbox.fault({ method: 'POST', path: `^/webhooks/${app}/`, status: 500, after_effect: true });
-    failed(await send(guild, tag.entry.tag_id, { channel_id: await world.sandbox.channelIn(guild), application_id: app, token }), 502, 'PlatformApiInteractionError');
+    failed(
+      await send(guild, tag.entry.tag_id, { channel_id: await world.sandbox.channelIn(guild), application_id: app, token }),
+      502,
+      'PlatformApiInteractionError',
+    );
     const answers = await world.sandbox.webhook(app, token);
     expect(answers.filter((m) => m.content === 'answered once')).toHaveLength(1);
   });

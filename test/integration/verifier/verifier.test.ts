@@ -1,10 +1,10 @@
 /** The verifier: prompts of three types, a click, a passphrase in a modal with a lockout, and the web page. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../helpers/sandbox.js';
-import { errorOf, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import type { Message } from '#test/helpers/sandbox.js';
+import { errorOf, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
-import { RESEND_AFTER_MS } from '../../../functions/verifier/verifier.js';
+import { RESEND_AFTER_MS } from '#functions/verifier/verifier.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -29,12 +29,18 @@ async function verifierGuild(settings: Record<string, unknown> = {}): Promise<{ 
   return { guild, channel, role };
 }
 
-const create = (guild: string, member: string) => service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } });
-const handle = (member: string, body: Record<string, unknown>) => service.call('POST', `${VE}/event/handle-verification`, { body, headers: { 'x-acting-user-id': member } });
+const create = (guild: string, member: string) =>
+  service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } });
+const handle = (member: string, body: Record<string, unknown>) =>
+  service.call('POST', `${VE}/event/handle-verification`, { looseBody: body, headers: { 'x-acting-user-id': member } });
 const entry = async (guild: string, verifierId: string) => ok(await service.call('GET', `${VE}/entries/${verifierId}`, { query: { guild_id: guild } })).entry;
 /** Moves the shared clock past the calls made at once with the last prompt (contract 12: a later call sends the prompt again). */
 const later = async () => {
-  const res = await fetch(`${sandboxOf(service).origin}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: RESEND_AFTER_MS }) });
+  const res = await fetch(`${sandboxOf(service).origin}/_sandbox/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_ms: RESEND_AFTER_MS }),
+  });
   expect(res.status).toBe(204);
 };
 const prompt = async (channel: string): Promise<Message> => (await membersOf(service).api<Message[]>(`/channels/${channel}/messages`)).body[0]!;
@@ -43,7 +49,14 @@ describe('verifier', () => {
   it('has the defaults of the contract', async () => {
     const guild = snowflake();
     const settings = ok(await service.call('POST', `${VE}/enable`, { body: { guild_id: guild } })).settings;
-    expect(settings).toMatchObject({ verifier_type: 1, verifier_verified_role_ids: '', verifier_message_content: 'Press the button below to verify.', verifier_message_content_completed: 'You are verified.', verifier_channel: null, verifier_passphrase: null });
+    expect(settings).toMatchObject({
+      verifier_type: 1,
+      verifier_verified_role_ids: '',
+      verifier_message_content: 'Press the button below to verify.',
+      verifier_message_content_completed: 'You are verified.',
+      verifier_channel: null,
+      verifier_passphrase: null,
+    });
   });
 
   it('verifies a member with a click: the prompt, the roles, the fields and the ephemeral answer', async () => {
@@ -53,7 +66,15 @@ describe('verifier', () => {
     const message = await prompt(channel);
     expect(message.content).toBe('Press the button below to verify.');
     expect(message.components![0]!.components[0]).toMatchObject({ label: 'Verify', custom_id: `verifier:click:${created.verifier_id}` });
-    expect(await entry(guild, created.verifier_id)).toMatchObject({ user_id: member, requester_id: member, is_verified: false, verify_channel_id: channel, verify_message_id: message.id, failed_attempts: 0, verified_at: null });
+    expect(await entry(guild, created.verifier_id)).toMatchObject({
+      user_id: member,
+      requester_id: member,
+      is_verified: false,
+      verify_channel_id: channel,
+      verify_message_id: message.id,
+      failed_attempts: 0,
+      verified_at: null,
+    });
 
     const interaction = snowflake();
     ok(await handle(member, { verifier_id: created.verifier_id, interaction_id: interaction, token: 'tok-1', interaction_type: 'ComponentInteraction' }));
@@ -89,7 +110,9 @@ describe('verifier', () => {
     const { verifier_id } = ok(await create(guild, member));
     const click = snowflake();
     ok(await handle(member, { verifier_id, interaction_id: click, token: 'tok-2', interaction_type: 'ComponentInteraction' }));
-    const modal = ((await control('/interactions')) as { interaction_id: string; type: number; data: { custom_id: string } }[]).find((c) => c.interaction_id === click);
+    const modal = ((await control('/interactions')) as { interaction_id: string; type: number; data: { custom_id: string } }[]).find(
+      (c) => c.interaction_id === click,
+    );
     expect(modal).toMatchObject({ type: 9, data: { custom_id: `verifier:modal:${verifier_id}` } });
 
     const answer = (value: string) => handle(member, { verifier_id, interaction_type: 'ModalInteraction', passphrase_value: value });
@@ -103,7 +126,11 @@ describe('verifier', () => {
 
     // Ten minutes later (the clock moved forward) the right passphrase is taken.
     const origin = service.sandboxUrl!.replace(/\/api\/v10$/, '');
-    await fetch(`${origin}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 10 * 60 * 1000 + 1000 }) });
+    await fetch(`${origin}/_sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: 10 * 60 * 1000 + 1000 }),
+    });
     ok(await answer('open sesame'));
     expect((await entry(guild, verifier_id)).is_verified).toBe(true);
   });
@@ -112,7 +139,7 @@ describe('verifier', () => {
     const { guild, channel } = await verifierGuild({ verifier_type: 3 });
     const [a, b] = [snowflake(), snowflake()];
     ok(await create(guild, a));
-    const linkA = new URL((await prompt(channel)).components![0]!.components[0]!.url);
+    const linkA = new URL((await prompt(channel)).components![0]!.components[0]!.url!);
     const other = ok(await create(guild, b));
     const crossed = await fetch(`${linkA.origin}/modules/verifier/web/${other.verifier_id}${linkA.search}`, { method: 'POST' });
     expect(crossed.status).toBe(403);
@@ -141,8 +168,8 @@ describe('verifier', () => {
     const res = await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: 2 } });
     expect(res.status).toBe(422);
     expect(errorOf(res).message).toContain('verifier_passphrase');
-    expect((await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: 4 } })).status).toBe(422);
-    expect((await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: '1' } })).status).toBe(400);
+    expect((await service.call('PUT', `${VE}/settings`, { looseBody: { guild_id: guild, verifier_type: 4 } })).status).toBe(422);
+    expect((await service.call('PUT', `${VE}/settings`, { looseBody: { guild_id: guild, verifier_type: '1' } })).status).toBe(400);
     expect((await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_message_content: 'x'.repeat(2001) } })).status).toBe(422);
   });
 
@@ -165,7 +192,7 @@ describe('verifier', () => {
     const { verifier_id } = ok(await create(guild, member));
     const button = (await prompt(channel)).components![0]!.components[0]!;
     expect(button.style).toBe(5);
-    const url = new URL(button.url);
+    const url = new URL(button.url!);
     expect(url.pathname).toBe(`/modules/verifier/web/${verifier_id}`);
     const page = await fetch(url);
     expect(page.status).toBe(200);
@@ -194,9 +221,19 @@ describe('verifier', () => {
     const { guild } = await verifierGuild();
     const member = snowflake();
     const { verifier_id } = ok(await create(guild, member));
-    expect(ok(await service.call('GET', `${VE}/entries`, { query: { guild_id: guild } })).entries.map((e: { verifier_id: string }) => e.verifier_id)).toEqual([verifier_id]);
+    expect(ok(await service.call('GET', `${VE}/entries`, { query: { guild_id: guild } })).entries.map((e: { verifier_id: string }) => e.verifier_id)).toEqual([
+      verifier_id,
+    ]);
     const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
-    expect((await service.call('POST', `${VE}/event/create-verification`, { token: key, body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } })).status).toBe(403);
+    expect(
+      (
+        await service.call('POST', `${VE}/event/create-verification`, {
+          token: key,
+          body: { guild_id: guild, requester: member },
+          headers: { 'x-acting-user-id': member },
+        })
+      ).status,
+    ).toBe(403);
     expect((await service.call('GET', `${VE}/entries`, { token: key, query: { guild_id: snowflake() } })).status).toBe(403);
     expect((await service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member } })).status).toBe(400);
     const query = { guild_id: guild, privacy_member_id: member };
@@ -222,13 +259,14 @@ describe('create-verification', () => {
     return { guild, channel };
   }
   const promptsIn = async (channel: string) => (await membersOf(service).api<Message[]>(`/channels/${channel}/messages`)).body;
-  const entriesOf = async (guild: string) => ok(await service.call('GET', `${VE}/entries`, { query: { guild_id: guild } })).entries as { verifier_id: string; user_id: string; requester_id: string }[];
+  const entriesOf = async (guild: string) =>
+    ok(await service.call('GET', `${VE}/entries`, { query: { guild_id: guild } })).entries as { verifier_id: string; user_id: string; requester_id: string }[];
 
   it('needs a requester: without one (or null) a 400 naming it, and nothing stored or posted', async () => {
     const { guild, channel } = await ownGuild();
     const member = snowflake();
     for (const body of [{ guild_id: guild }, { guild_id: guild, requester: null }]) {
-      const res = await service.call('POST', `${VE}/event/create-verification`, { body, headers: { 'x-acting-user-id': member } });
+      const res = await service.call('POST', `${VE}/event/create-verification`, { looseBody: body, headers: { 'x-acting-user-id': member } });
       expect(res.status).toBe(400);
       expect(errorOf(res)).toMatchObject({ name: 'BadRequestError' });
       expect(errorOf(res).message).toContain("Field 'requester'");
@@ -236,7 +274,9 @@ describe('create-verification', () => {
     expect(await entriesOf(guild)).toEqual([]);
     expect(await promptsIn(channel)).toEqual([]);
     const admin = snowflake();
-    const created = ok(await service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: admin }, headers: { 'x-acting-user-id': member } }));
+    const created = ok(
+      await service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: admin }, headers: { 'x-acting-user-id': member } }),
+    );
     expect(await entry(guild, created.verifier_id)).toMatchObject({ user_id: member, requester_id: admin });
   });
 

@@ -4,10 +4,10 @@
  * sees a page, never JSON.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../helpers/sandbox.js';
-import { ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
-import { RESEND_AFTER_MS } from '../../../functions/verifier/verifier.js';
+import type { Message } from '#test/helpers/sandbox.js';
+import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
+import { RESEND_AFTER_MS } from '#functions/verifier/verifier.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -20,7 +20,11 @@ const VE = '/modules/verifier';
 
 /** Moves the service's clock (and the sandbox's) forward. */
 async function advanceClock(ms: number): Promise<void> {
-  const res = await fetch(`${sandboxOf(service).origin}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) });
+  const res = await fetch(`${sandboxOf(service).origin}/_sandbox/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_ms: ms }),
+  });
   expect(res.ok).toBe(true);
 }
 
@@ -30,15 +34,19 @@ async function webGuild(): Promise<{ guild: string; channel: string; role: strin
   const sandbox = sandboxOf(service);
   const [channel, role] = [await sandbox.channelIn(guild), await sandbox.roleIn(guild)];
   ok(await service.call('POST', `${VE}/enable`, { body: { guild_id: guild } }));
-  ok(await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: 3, verifier_channel: channel, verifier_verified_role_ids: [role] } }));
+  ok(
+    await service.call('PUT', `${VE}/settings`, { body: { guild_id: guild, verifier_type: 3, verifier_channel: channel, verifier_verified_role_ids: [role] } }),
+  );
   return { guild, channel, role };
 }
 
 /** Asks for a verification of the member and answers the link its prompt carries. */
 async function linkFor(guild: string, channel: string, member: string): Promise<{ url: URL; verifierId: string }> {
-  const { verifier_id } = ok(await service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } }));
+  const { verifier_id } = ok(
+    await service.call('POST', `${VE}/event/create-verification`, { body: { guild_id: guild, requester: member }, headers: { 'x-acting-user-id': member } }),
+  );
   const messages = (await (await fetch(`${service.sandboxUrl}/channels/${channel}/messages`, { headers: { authorization: 'Bot test' } })).json()) as Message[];
-  const url = new URL(messages[0]!.components![0]!.components[0]!.url);
+  const url = new URL(messages[0]!.components![0]!.components[0]!.url!);
   expect(url.pathname).toBe(`${VE}/web/${verifier_id}`);
   return { url, verifierId: verifier_id };
 }

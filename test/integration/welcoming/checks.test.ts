@@ -1,6 +1,6 @@
 /** The join and leave checks: welcome by DM and in a channel, leave messages, autoroles. */
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addResponse, check, dmsOf, failed, guildKey, messagesIn, ok, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();
@@ -41,7 +41,13 @@ describe('POST /check/welcome/dm', () => {
 
   it('renders an embed response with the variables in its strings', async () => {
     const { guild, member } = await guildWithNewMember({ welcome_messages_dm_enabled: true });
-    await addResponse(world, guild, 1, JSON.stringify({ title: 'Hello <user_name>', description: 'Welcome to <server_name>', fields: [{ name: 'You are', value: '#<member_count>' }] }), true);
+    await addResponse(
+      world,
+      guild,
+      1,
+      JSON.stringify({ title: 'Hello <user_name>', description: 'Welcome to <server_name>', fields: [{ name: 'You are', value: '#<member_count>' }] }),
+      true,
+    );
     ok(await check(world, 'welcome/dm', guild, member));
     const [dm] = await dmsOf(world, member);
     expect(dm!.embeds).toEqual([{ title: 'Hello Al', description: 'Welcome to Tea Club', fields: [{ name: 'You are', value: '#2' }] }]);
@@ -72,7 +78,12 @@ describe('POST /check/welcome/channel and /check/leave/channel', () => {
   it('welcomes in the welcome channel and says goodbye in the leave channel, with the names of GET /users for a leave', async () => {
     const welcome = snowflake();
     const leave = snowflake();
-    const { guild, member } = await guildWithNewMember({ welcome_messages_enabled: true, welcome_messages_channel: welcome, leave_messages_enabled: true, leave_messages_channel: leave });
+    const { guild, member } = await guildWithNewMember({
+      welcome_messages_enabled: true,
+      welcome_messages_channel: welcome,
+      leave_messages_enabled: true,
+      leave_messages_channel: leave,
+    });
     await addResponse(world, guild, 2, 'Welcome <user_name>! We are <member_count>.');
     await addResponse(world, guild, 3, '<user_name> left <server_name>.');
     ok(await check(world, 'welcome/channel', guild, member));
@@ -129,7 +140,11 @@ describe('every check', () => {
     const key = await guildKey(world, guild);
     for (const path of checks) {
       expect(failed(await check(world, path, guild), 400, 'BadRequestError')).toContain('X-Acting-User-Id');
-      failed(await world.call('POST', `/check/${path}`, { body: { guild_id: guild }, token: key, headers: { 'X-Acting-User-Id': member } }), 403, 'ForbiddenError');
+      failed(
+        await world.call('POST', `/check/${path}`, { body: { guild_id: guild }, token: key, headers: { 'X-Acting-User-Id': member } }),
+        403,
+        'ForbiddenError',
+      );
     }
     failed(await world.call('POST', '/check/role/timed', { body: { guild_id: guild }, token: key }), 403, 'ForbiddenError');
     failed(await world.call('GET', '/privacy/get-user-entries', { query: { guild_id: guild, privacy_member_id: member }, token: key }), 403, 'ForbiddenError');

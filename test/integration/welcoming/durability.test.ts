@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startLocal } from '../../../infra/local/start.js';
-import { SERVICE_TOKEN, type TestService, snowflake } from '../../helpers/local.js';
+import { startLocal } from '#infra/local/start.js';
+import { bodyText, SERVICE_TOKEN, type TestService, snowflake } from '#test/helpers/local.js';
 import { addResponse, addTimedRole, check, dmsOf, eventually, failed, ok, startWorld, welcomingGuild, worldOf } from './helpers.js';
 
 /** Local mode over a table on disk, so it can be stopped and started again. */
@@ -18,7 +18,7 @@ async function startOnDisk(dataDir: string): Promise<TestService> {
     const res = await fetch(new URL(service.url + path), {
       method,
       headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json', ...options.headers },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: bodyText(options),
     });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, text };
@@ -72,7 +72,11 @@ describe('with lagging indexes', () => {
 
     // The limit counts responses made a moment ago.
     for (let i = 0; i < 20; i++) await addResponse(world, guild, 3, `bye ${i}`);
-    failed(await world.call('POST', '/responses', { body: { guild_id: guild, response_type: 3, is_embed: false, content: 'one more' } }), 422, 'Unprocessable Entity');
+    failed(
+      await world.call('POST', '/responses', { body: { guild_id: guild, response_type: 3, is_embed: false, content: 'one more' } }),
+      422,
+      'Unprocessable Entity',
+    );
 
     // A grant scheduled a moment ago is counted, cancelled by a leave, and (for another member) made on time.
     const role = snowflake();

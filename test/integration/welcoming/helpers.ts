@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import { type CallOptions, type CallResult, failed, ok, snowflake, startTestService, type TestService } from '../../helpers/local.js';
-import { sandboxOf } from '../../helpers/sandbox.js';
+import { type CallOptions, type CallResult, failed, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from './members-sandbox.js';
 export { failed, ok };
 

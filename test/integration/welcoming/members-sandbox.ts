@@ -4,7 +4,7 @@
  * react to joins and leaves (welcoming, invite tracker, serverstats).
  */
 import type { APIGuildMember } from 'discord-api-types/v10';
-import type { TestService } from '../../helpers/local.js';
+import type { TestService } from '#test/helpers/local.js';
 
 export interface JoinOptions {
   joined_at?: string;

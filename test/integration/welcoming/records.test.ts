@@ -1,6 +1,6 @@
 /** Responses and timed roles: create, list, get, delete, their rules and limits. */
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addResponse, addTimedRole, failed, guildKey, ok, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();
@@ -40,7 +40,11 @@ describe('responses', () => {
     failed(await world.call('DELETE', `/responses/${response.response_id}`, { body: { guild_id: guild } }), 404, 'NotFoundError');
     const key = await guildKey(world, guild);
     failed(await world.call('GET', `/responses/${response.response_id}`, { query: { guild_id: other }, token: key }), 403, 'ForbiddenError');
-    failed(await world.call('POST', '/responses', { body: { guild_id: other, response_type: 1, is_embed: false, content: 'x' }, token: key }), 403, 'ForbiddenError');
+    failed(
+      await world.call('POST', '/responses', { body: { guild_id: other, response_type: 1, is_embed: false, content: 'x' }, token: key }),
+      403,
+      'ForbiddenError',
+    );
     expect(ok(await world.call('GET', '/responses', { query: { guild_id: other } })).responses).toEqual([response]);
   });
 
@@ -52,7 +56,9 @@ describe('responses', () => {
     expect(failed(await createResponse(guild, { response_type: 4, is_embed: false, content: 'x' }), 422, 'Unprocessable Entity')).toContain('response_type');
     failed(await world.call('GET', '/responses', { query: { guild_id: guild, response_type: 0 } }), 422, 'Unprocessable Entity');
     failed(await createResponse(guild, { response_type: 1, is_embed: false, content: '' }), 422, 'Unprocessable Entity');
-    expect(failed(await createResponse(guild, { response_type: 1, is_embed: false, content: 'x'.repeat(2001) }), 422, 'Unprocessable Entity')).toContain('2000');
+    expect(failed(await createResponse(guild, { response_type: 1, is_embed: false, content: 'x'.repeat(2001) }), 422, 'Unprocessable Entity')).toContain(
+      '2000',
+    );
     expect(failed(await createResponse(guild, { response_type: 2, is_embed: true, content: 'Welcome!' }), 422, 'Unprocessable Entity')).toContain('embed JSON');
     failed(await createResponse(guild, { response_type: 2, is_embed: true, content: '[1, 2]' }), 422, 'Unprocessable Entity');
     const tooLong = JSON.stringify({ title: 't'.repeat(257) });
@@ -62,7 +68,9 @@ describe('responses', () => {
 
   it('keeps at most 20 of each type, even when 25 are created at once', async () => {
     const guild = await welcomingGuild(world);
-    const results = await Promise.all(Array.from({ length: 25 }, (_, i) => createResponse(guild, { response_type: 2, is_embed: false, content: `Welcome ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => createResponse(guild, { response_type: 2, is_embed: false, content: `Welcome ${i}` })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(20);
     for (const refused of results.filter((r) => r.status !== 200)) expect(failed(refused, 422, 'Unprocessable Entity')).toContain('20');
     expect(ok(await world.call('GET', '/responses', { query: { guild_id: guild, response_type: 2 } })).responses).toHaveLength(20);
@@ -78,7 +86,11 @@ describe('responses', () => {
     const guild = await welcomingGuild(world);
     const dm = await addResponse(world, guild, 1, 'Hi');
     const leave = await addResponse(world, guild, 3, 'Bye');
-    ok(await world.call('PUT', '/settings', { body: { guild_id: guild, welcome_message_dm_response_id: dm.response_id, leave_message_response_id: leave.response_id } }));
+    ok(
+      await world.call('PUT', '/settings', {
+        body: { guild_id: guild, welcome_message_dm_response_id: dm.response_id, leave_message_response_id: leave.response_id },
+      }),
+    );
     ok(await world.call('DELETE', `/responses/${dm.response_id}`, { body: { guild_id: guild } }));
     const settings = ok(await world.call('GET', '/settings', { query: { guild_id: guild } })).settings;
     expect(settings).toMatchObject({ welcome_message_dm_response_id: null, leave_message_response_id: leave.response_id });
@@ -90,7 +102,14 @@ describe('timed roles', () => {
     const guild = await welcomingGuild(world);
     const role = await world.sandbox.roleIn(guild, '1234567890123456789');
     const created = ok(await world.call('POST', '/timedroles', { rawBody: `{"guild_id": ${guild}, "role_id": ${role}, "add_after": 86400}` })).timedrole;
-    expect(created).toEqual({ id: expect.any(Number), guild_id: guild, timedrole_id: expect.any(String), role_id: role, add_after: 86400, created_at: expect.any(String) });
+    expect(created).toEqual({
+      id: expect.any(Number),
+      guild_id: guild,
+      timedrole_id: expect.any(String),
+      role_id: role,
+      add_after: 86400,
+      created_at: expect.any(String),
+    });
     const second = await addTimedRole(world, guild, snowflake(), 1);
     expect(ok(await world.call('GET', '/timedroles', { query: { guild_id: guild } })).timedroles).toEqual([second, created]);
     expect(ok(await world.call('GET', `/timedroles/${created.timedrole_id}`, { query: { guild_id: guild } }))).toEqual({ timedrole: created });

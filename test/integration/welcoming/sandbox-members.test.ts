@@ -1,6 +1,6 @@
 import type { APIGuild, APIGuildMember, APIUser } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { startWorld } from './helpers.js';
 
 /** The sandbox's guild and member model, as the platform answers it. */
@@ -33,7 +33,10 @@ describe('sandbox platform: guilds, members, users and DMs', () => {
     await members.leave(guild, user);
     const gone = await members.api<{ code: number }>(`/guilds/${guild}/members/${user}`);
     expect(gone).toEqual({ status: 404, body: { code: 10007, message: 'Unknown Member' } });
-    const role = await fetch(`${world.service.sandboxUrl}/guilds/${guild}/members/${user}/roles/${snowflake()}`, { method: 'PUT', headers: { authorization: 'Bot x' } });
+    const role = await fetch(`${world.service.sandboxUrl}/guilds/${guild}/members/${user}/roles/${snowflake()}`, {
+      method: 'PUT',
+      headers: { authorization: 'Bot x' },
+    });
     expect(role.status).toBe(404);
     expect((await members.api<APIUser>(`/users/${user}`)).body).toMatchObject({ id: user, username: 'alice' });
   });
@@ -42,7 +45,9 @@ describe('sandbox platform: guilds, members, users and DMs', () => {
     const members = world.members;
     const user = snowflake();
     const headers = { authorization: 'Bot x', 'content-type': 'application/json' };
-    const dm = (await (await fetch(`${world.service.sandboxUrl}/users/@me/channels`, { method: 'POST', headers, body: JSON.stringify({ recipient_id: user }) })).json()) as { id: string };
+    const dm = (await (
+      await fetch(`${world.service.sandboxUrl}/users/@me/channels`, { method: 'POST', headers, body: JSON.stringify({ recipient_id: user }) })
+    ).json()) as { id: string };
     const send = () => fetch(`${world.service.sandboxUrl}/channels/${dm.id}/messages`, { method: 'POST', headers, body: JSON.stringify({ content: 'hi' }) });
     await members.refuseDms(user);
     const refused = await send();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { snowflake } from '../../helpers/local.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addResponse, addTimedRole, failed, guildKey, ok, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();
@@ -35,7 +35,11 @@ describe('enable and the settings record', () => {
     failed(await world.call('PUT', '/settings', { body: { guild_id: guild, autorole_enabled: true } }), 409, 'ModuleDisabledError');
     failed(await world.call('GET', '/responses', { query: { guild_id: guild } }), 409, 'ModuleDisabledError');
     failed(await world.call('GET', '/timedroles', { query: { guild_id: guild } }), 409, 'ModuleDisabledError');
-    failed(await world.call('POST', '/timedroles', { body: { guild_id: guild, role_id: await world.sandbox.roleIn(guild), add_after: 60 } }), 409, 'ModuleDisabledError');
+    failed(
+      await world.call('POST', '/timedroles', { body: { guild_id: guild, role_id: await world.sandbox.roleIn(guild), add_after: 60 } }),
+      409,
+      'ModuleDisabledError',
+    );
     expect(ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } }))).toEqual({ settings: null, responses: [], timedroles: [] });
   });
 });
@@ -51,15 +55,27 @@ describe('PUT /settings', () => {
         rawBody: `{"guild_id": "${guild}", "welcome_messages_enabled": true, "welcome_messages_channel": ${channel}, "autorole_role_ids": [11, "22", 11], "welcome_message_dm_response_id": "${dm.response_id}"}`,
       }),
     ).settings;
-    expect(set).toMatchObject({ welcome_messages_enabled: true, welcome_messages_channel: channel, autorole_role_ids: '11,22', welcome_message_dm_response_id: dm.response_id });
+    expect(set).toMatchObject({
+      welcome_messages_enabled: true,
+      welcome_messages_channel: channel,
+      autorole_role_ids: '11,22',
+      welcome_message_dm_response_id: dm.response_id,
+    });
 
     const kept = ok(await world.call('PUT', '/settings', { body: { guild_id: guild, welcome_messages_enabled: null, leave_messages_enabled: true } })).settings;
     expect(kept).toMatchObject({ welcome_messages_enabled: true, welcome_messages_channel: channel, leave_messages_enabled: true, autorole_role_ids: '11,22' });
 
     const cleared = ok(
-      await world.call('PUT', '/settings', { body: { guild_id: guild, welcome_messages_channel: '', welcome_message_dm_response_id: '', autorole_role_ids: '' } }),
+      await world.call('PUT', '/settings', {
+        body: { guild_id: guild, welcome_messages_channel: '', welcome_message_dm_response_id: '', autorole_role_ids: '' },
+      }),
     ).settings;
-    expect(cleared).toMatchObject({ welcome_messages_channel: null, welcome_message_dm_response_id: null, autorole_role_ids: '', welcome_messages_enabled: true });
+    expect(cleared).toMatchObject({
+      welcome_messages_channel: null,
+      welcome_message_dm_response_id: null,
+      autorole_role_ids: '',
+      welcome_messages_enabled: true,
+    });
     expect(ok(await world.call('GET', '/settings', { query: { guild_id: guild } })).settings).toEqual(cleared);
   });
 
@@ -70,9 +86,15 @@ describe('PUT /settings', () => {
     const elsewhere = await addResponse(world, other, 1, 'Hi');
     const before = ok(await world.call('GET', '/settings', { query: { guild_id: guild } })).settings;
 
-    expect(failed(await world.call('PUT', '/settings', { body: { guild_id: guild, autorole_enabled: 'yes' } }), 400, 'BadRequestError')).toContain('autorole_enabled');
-    expect(failed(await world.call('PUT', '/settings', { body: { guild_id: guild, leave_messages_channel: 'general' } }), 400, 'BadRequestError')).toContain('leave_messages_channel');
-    expect(failed(await world.call('PUT', '/settings', { body: { guild_id: guild, autorole_role_ids: ['x'] } }), 400, 'BadRequestError')).toContain('autorole_role_ids');
+    expect(failed(await world.call('PUT', '/settings', { body: { guild_id: guild, autorole_enabled: 'yes' } }), 400, 'BadRequestError')).toContain(
+      'autorole_enabled',
+    );
+    expect(failed(await world.call('PUT', '/settings', { body: { guild_id: guild, leave_messages_channel: 'general' } }), 400, 'BadRequestError')).toContain(
+      'leave_messages_channel',
+    );
+    expect(failed(await world.call('PUT', '/settings', { body: { guild_id: guild, autorole_role_ids: ['x'] } }), 400, 'BadRequestError')).toContain(
+      'autorole_role_ids',
+    );
     failed(await world.call('PUT', '/settings', { body: { autorole_enabled: true } }), 400, 'BadRequestError');
 
     const wrongType = { guild_id: guild, welcome_messages_enabled: true, welcome_message_dm_response_id: channelWelcome.response_id };

@@ -5,11 +5,11 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { handler as grantHandler } from '../../../functions/jobs/welcoming-timedrole-grant.js';
-import { hourlyCatchUp } from '../../../functions/welcoming/grants.js';
-import { WelcomingJobs, grantDueKey } from '../../../functions/welcoming/keys.js';
-import { getDue } from '../../../shared/scheduler/store.js';
-import { snowflake } from '../../helpers/local.js';
+import { handler as grantHandler } from '#functions/jobs/welcoming-timedrole-grant.js';
+import { hourlyCatchUp } from '#functions/welcoming/grants.js';
+import { WelcomingJobs, grantDueKey } from '#functions/welcoming/keys.js';
+import { getDue } from '#shared/scheduler/store.js';
+import { snowflake } from '#test/helpers/local.js';
 import { addTimedRole, check, eventually, failed, grantRequests, ok, pause, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();
@@ -97,7 +97,9 @@ describe.concurrent('a timed role on join', () => {
     for (let i = 0; i < 3; i++) queue.send(body, 2);
     // And two more consumers racing for it at its due time.
     await pause(Math.max(0, dueAt - Date.now()));
-    const event = (id: string): SQSEvent => ({ Records: [{ messageId: id, body, attributes: { ApproximateReceiveCount: '1' } } as SQSEvent['Records'][number]] });
+    const event = (id: string): SQSEvent => ({
+      Records: [{ messageId: id, body, attributes: { ApproximateReceiveCount: '1' } } as SQSEvent['Records'][number]],
+    });
     await Promise.all([grantHandler(event('a')), grantHandler(event('b'))]);
     await eventually(async () => (await world.sandbox.roles(guild, member)).includes(role), 'the timed role');
     await pause(2000);

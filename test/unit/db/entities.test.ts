@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { GiveawayEntity } from '../../../functions/giveaways/store.js';
-import { InviteEntity, MemberLatestEntity, UseEntity } from '../../../functions/invite-tracker/store.js';
-import { PollEntity, PollMessageEntity, VoterEntity } from '../../../functions/polls/keys.js';
-import { ClaimEntity, MessageEntity, PanelEntity } from '../../../functions/reactionroles/store.js';
-import { CounterEntity } from '../../../functions/serverstats/counters-store.js';
-import { StarboardEntity } from '../../../functions/serverstats/starboard-store.js';
-import { statKey } from '../../../functions/serverstats/store.js';
-import { EntryEntity } from '../../../functions/socials/store.js';
-import { CountEntity, NameEntity, TagEntity } from '../../../functions/tags/store.js';
-import { VerificationEntity } from '../../../functions/verifier/store.js';
-import { GrantEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '../../../functions/welcoming/keys.js';
-import { entity, partition } from '../../../shared/db/entity.js';
-import { MODULE_CATALOGUE } from '../../../shared/modules/catalogue.js';
-import { ModuleState, guildKey, moduleStateKey } from '../../../shared/modules/store.js';
+import { GiveawayEntity } from '#functions/giveaways/store.js';
+import { InviteEntity, MemberLatestEntity, UseEntity } from '#functions/invite-tracker/store.js';
+import { PollEntity, PollMessageEntity, VoterEntity } from '#functions/polls/keys.js';
+import { ClaimEntity, MessageEntity, PanelEntity } from '#functions/reactionroles/store.js';
+import { CounterEntity } from '#functions/serverstats/counters-store.js';
+import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
+import { statKey } from '#functions/serverstats/store.js';
+import { EntryEntity } from '#functions/socials/store.js';
+import { CountEntity, NameEntity, TagEntity } from '#functions/tags/store.js';
+import { VerificationEntity } from '#functions/verifier/store.js';
+import { GrantEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
+import { entity, partition } from '#shared/db/entity.js';
+import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
+import { ModuleState, guildKey, moduleStateKey } from '#shared/modules/store.js';
 
 /**
  * The entity definitions are the only place key strings are spelled. The
@@ -89,11 +89,20 @@ describe('entity()', () => {
     const p = partition<[a: string, b: string]>('P#');
     expect(p('1', '2')).toBe('P#1#2');
     expect(p.prefix).toBe('P#');
-    expect(guildKey.prefix + '5').toBe(guildKey('5'));
+    expect(`${guildKey.prefix}5`).toBe(guildKey('5'));
   });
 
   it('reads a module state item into its record, without its keys', () => {
-    const state = ModuleState.parse({ ...moduleStateKey('1', 'polls'), entity: 'module_state', enabled: true, version: 2, created_at: 'a', updated_at: 'b', settings: { x: 1 }, settings_id: 9 });
+    const state = ModuleState.parse({
+      ...moduleStateKey('1', 'polls'),
+      entity: 'module_state',
+      enabled: true,
+      version: 2,
+      created_at: 'a',
+      updated_at: 'b',
+      settings: { x: 1 },
+      settings_id: 9,
+    });
     expect(state).toEqual({ enabled: true, version: 2, created_at: 'a', updated_at: 'b', settings: { x: 1 }, settings_id: 9 });
   });
 });

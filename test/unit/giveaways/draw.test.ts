@@ -4,7 +4,7 @@
  * first 16 hex digits as the integer, modulo the pool size by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { drawRound, drawRounds, mintSeed, seedHash } from '../../../functions/giveaways/draw.js';
+import { drawRound, drawRounds, mintSeed, seedHash } from '#functions/giveaways/draw.js';
 
 const SEED = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 const ENTRANTS = ['5', '3', '10', '18446744073709551615', '7', '12345678901234567890'];

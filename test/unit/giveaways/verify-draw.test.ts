@@ -1,7 +1,7 @@
 /** verify-draw's check of a published giveaway: every round repeated from the record alone, and each kind of tampering caught. */
 import { describe, expect, it } from 'vitest';
-import { drawRounds, seedHash } from '../../../functions/giveaways/draw.js';
-import { type PublishedGiveaway, checkDraw, publishedGiveaway } from '../../../functions/giveaways/verify-draw.js';
+import { drawRounds, seedHash } from '#functions/giveaways/draw.js';
+import { type PublishedGiveaway, checkDraw, publishedGiveaway } from '#functions/giveaways/verify-draw.js';
 
 const SEED = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 /** The vectors of draw.test.ts: rounds 12345678901234567890,18446744073709551615 / 7,3 / 5,10. */

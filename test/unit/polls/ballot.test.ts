@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findAnswer, nextVotes } from '../../../functions/polls/ballot.js';
-import type { PollAnswer } from '../../../functions/polls/model.js';
+import { findAnswer, nextVotes } from '#functions/polls/ballot.js';
+import type { PollAnswer } from '#functions/polls/model.js';
 
 const answer = (answer_id: number, extra: Partial<PollAnswer> = {}): PollAnswer => ({
   answer_id,
@@ -39,7 +39,9 @@ describe('nextVotes', () => {
 });
 
 describe('findAnswer', () => {
-  const poll = { answers: [answer(1, { emoji_name: '👍' }), answer(2, { emoji_name: 'party', emoji_id: '123456789012345678' }), answer(3, { emoji_name: '❤️' })] };
+  const poll = {
+    answers: [answer(1, { emoji_name: '👍' }), answer(2, { emoji_name: 'party', emoji_id: '123456789012345678' }), answer(3, { emoji_name: '❤️' })],
+  };
 
   it('finds by ID, by custom emoji ID, and by unicode emoji with or without its variation selector', () => {
     expect(findAnswer(poll, { answerId: 2, emojiName: null, emojiId: null })?.answer_id).toBe(2);

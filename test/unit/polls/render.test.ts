@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Poll, type Voter, tallyOf } from '../../../functions/polls/model.js';
-import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from '../../../functions/polls/render.js';
+import { type Poll, type Voter, tallyOf } from '#functions/polls/model.js';
+import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from '#functions/polls/render.js';
 
 const poll = (extra: Partial<Poll> = {}): Poll => ({
   id: 1,
@@ -61,7 +61,11 @@ describe('the service poll message', () => {
   });
 
   it('keeps a results message within the embed limits however many voted', () => {
-    const many: Voter[] = Array.from({ length: 5000 }, (_, i) => ({ member_id: String(100000000000000000n + BigInt(i)), votes: { [String((i % 2) + 1)]: 1 }, version: 1 }));
+    const many: Voter[] = Array.from({ length: 5000 }, (_, i) => ({
+      member_id: String(100000000000000000n + BigInt(i)),
+      votes: { [String((i % 2) + 1)]: 1 },
+      version: 1,
+    }));
     const embed = renderPollMessage(poll({ status: 'closed' }), tallyOf(poll(), many)).embeds[0]!;
     expect(embed.description!.length).toBeLessThanOrEqual(4096);
     expect(embed.description).toMatch(/and \d+ more/);
@@ -70,7 +74,13 @@ describe('the service poll message', () => {
   it('renders a dropdown with answer IDs as values, and nothing for emoji polls', () => {
     const dropdown = renderPollMessage(poll({ poll_answer_type: 3 }), tallyOf(poll(), []));
     const select = dropdown.components[0]!.components[0]!;
-    expect(select).toMatchObject({ type: 3, options: [{ label: 'Pizza', value: '1', emoji: { name: '🍕' } }, { label: 'Greens', value: '2', description: 'healthy' }] });
+    expect(select).toMatchObject({
+      type: 3,
+      options: [
+        { label: 'Pizza', value: '1', emoji: { name: '🍕' } },
+        { label: 'Greens', value: '2', description: 'healthy' },
+      ],
+    });
     expect(renderPollMessage(poll({ poll_answer_type: 1 }), tallyOf(poll(), [])).components).toEqual([]);
   });
 
@@ -83,7 +93,14 @@ describe('the service poll message', () => {
   it('refuses a poll too long to show', () => {
     expect(renderProblem(poll())).toBeNull();
     expect(renderProblem(poll({ question: 'q'.repeat(257) }))).toMatch(/at most 256/);
-    const long = Array.from({ length: 25 }, (_, i) => ({ answer_id: i + 1, answer_text: 'x'.repeat(100), label: 'l', description: null, emoji_name: null, emoji_id: null }));
+    const long = Array.from({ length: 25 }, (_, i) => ({
+      answer_id: i + 1,
+      answer_text: 'x'.repeat(100),
+      label: 'l',
+      description: null,
+      emoji_name: null,
+      emoji_id: null,
+    }));
     expect(renderProblem(poll({ answers: long, description: 'd'.repeat(1000) }))).toMatch(/too long to show/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersProblem, durationProblem, emojiProblem, nativeHours, parseDuration } from '../../../functions/polls/rules.js';
+import { answersProblem, durationProblem, emojiProblem, nativeHours, parseDuration } from '#functions/polls/rules.js';
 
 const text = (answer_text: string, extra = {}) => ({ answer_text, label: null, description: null, emoji_name: null, emoji_id: null, ...extra });
 
@@ -26,14 +26,32 @@ describe('durations', () => {
 describe('answers', () => {
   it('applies the native limits: 1..10 answers of at most 55 characters', () => {
     expect(answersProblem(1, null, [])).toMatch(/1 to 10 answers/);
-    expect(answersProblem(1, null, Array.from({ length: 11 }, (_, i) => text(`a${i}`)))).toMatch(/1 to 10 answers/);
+    expect(
+      answersProblem(
+        1,
+        null,
+        Array.from({ length: 11 }, (_, i) => text(`a${i}`)),
+      ),
+    ).toMatch(/1 to 10 answers/);
     expect(answersProblem(1, null, [text('x'.repeat(56))])).toMatch(/answer_text' must be 1 to 55/);
     expect(answersProblem(1, null, [text('x'.repeat(55))])).toBeNull();
   });
 
   it('applies the service limits: 25 answers, 20 with emoji, each emoji once, labels that fit', () => {
-    expect(answersProblem(2, 2, Array.from({ length: 26 }, (_, i) => text(`a${i}`)))).toMatch(/1 to 25 answers/);
-    expect(answersProblem(2, 1, Array.from({ length: 21 }, (_, i) => text(`a${i}`, { emoji_name: '👍' })))).toMatch(/1 to 20 answers/);
+    expect(
+      answersProblem(
+        2,
+        2,
+        Array.from({ length: 26 }, (_, i) => text(`a${i}`)),
+      ),
+    ).toMatch(/1 to 25 answers/);
+    expect(
+      answersProblem(
+        2,
+        1,
+        Array.from({ length: 21 }, (_, i) => text(`a${i}`, { emoji_name: '👍' })),
+      ),
+    ).toMatch(/1 to 20 answers/);
     expect(answersProblem(2, 1, [text('a')])).toMatch(/emoji_name' is required/);
     expect(answersProblem(2, 1, [text('a', { emoji_name: '👍' }), text('b', { emoji_name: '👍' })])).toMatch(/repeats the emoji/);
     expect(answersProblem(2, 2, [text('x'.repeat(81))])).toMatch(/label' must be at most 80/);

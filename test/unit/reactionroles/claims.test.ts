@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type Trigger, diff, dropEntry, transition } from '../../../functions/reactionroles/claims.js';
-import type { Entry } from '../../../functions/reactionroles/model.js';
+import { type Trigger, diff, dropEntry, transition } from '#functions/reactionroles/claims.js';
+import type { Entry } from '#functions/reactionroles/model.js';
 
-const entry = (id: string, roles: string[]): Entry => ({ id: 1, entry_id: id, role_ids: roles, emoji_name: '😀', emoji_id: null, text: null, description: null });
+const entry = (id: string, roles: string[]): Entry => ({
+  id: 1,
+  entry_id: id,
+  role_ids: roles,
+  emoji_name: '😀',
+  emoji_id: null,
+  text: null,
+  description: null,
+});
 const A = entry('a', ['1', '2']);
 const B = entry('b', ['2', '3']);
 const C = entry('c', ['4']);
@@ -43,7 +51,11 @@ describe('reactions', () => {
     const t = transition(rules({ limit_roles_to_one: true }), entries, ['a'], add('c'));
     expect(t).toMatchObject({ held: ['c'], claimed: ['c'], released: ['a'], rolesToAdd: ['4'], rolesToRemove: ['1', '2'] });
     // Claiming grants all of the entry's roles (role 2 again); only roles no held entry gives are taken.
-    expect(transition(rules({ limit_roles_to_one: true }), entries, ['a'], add('b'))).toMatchObject({ held: ['b'], rolesToAdd: ['2', '3'], rolesToRemove: ['1'] });
+    expect(transition(rules({ limit_roles_to_one: true }), entries, ['a'], add('b'))).toMatchObject({
+      held: ['b'],
+      rolesToAdd: ['2', '3'],
+      rolesToRemove: ['1'],
+    });
   });
 
   it('keep_counter_at_one: an add toggles, a delete is ignored', () => {
@@ -69,7 +81,12 @@ describe('dropdowns', () => {
   it('the selection is what the member wants: new options claimed, deselected ones released with supports_remove', () => {
     const free = rules({ supports_remove: true });
     expect(transition(free, entries, ['a'], select('a', 'c'))).toMatchObject({ held: ['a', 'c'], claimed: ['c'], released: [] });
-    expect(transition(free, entries, ['a', 'c'], select('b'))).toMatchObject({ held: ['b'], released: ['a', 'c'], rolesToAdd: ['2', '3'], rolesToRemove: ['1', '4'] });
+    expect(transition(free, entries, ['a', 'c'], select('b'))).toMatchObject({
+      held: ['b'],
+      released: ['a', 'c'],
+      rolesToAdd: ['2', '3'],
+      rolesToRemove: ['1', '4'],
+    });
     expect(transition(free, entries, ['a'], select())).toMatchObject({ held: [], released: ['a'] });
     expect(transition(free, entries, ['a'], select('a'))).toMatchObject({ unchanged: 'already_held' });
     expect(transition(free, entries, [], select())).toMatchObject({ unchanged: 'not_held' });

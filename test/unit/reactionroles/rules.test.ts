@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { Entry } from '../../../functions/reactionroles/model.js';
-import { SELECT_CUSTOM_ID, describeTransition, entryIdOfButton, renderComponents, renderMessage } from '../../../functions/reactionroles/render.js';
-import { contentProblem, emojiKey, emojiProblem, entriesProblem, parseEmbed } from '../../../functions/reactionroles/rules.js';
+import type { Entry } from '#functions/reactionroles/model.js';
+import { SELECT_CUSTOM_ID, describeTransition, entryIdOfButton, renderComponents, renderMessage } from '#functions/reactionroles/render.js';
+import { contentProblem, emojiKey, emojiProblem, entriesProblem, parseEmbed } from '#functions/reactionroles/rules.js';
 
-const entry = (i: number, text: string | null = `t${i}`): Entry => ({ id: i, entry_id: `e${i}`, role_ids: ['1'], emoji_name: '😀', emoji_id: null, text, description: null });
+const entry = (i: number, text: string | null = `t${i}`): Entry => ({
+  id: i,
+  entry_id: `e${i}`,
+  role_ids: ['1'],
+  emoji_name: '😀',
+  emoji_id: null,
+  text,
+  description: null,
+});
 
 describe('emoji', () => {
   it('accepts one unicode emoji or a custom name with an ID', () => {
@@ -44,9 +52,24 @@ describe('message content', () => {
 
 describe('entries of a panel type', () => {
   it('counts entries and checks texts against the type', () => {
-    expect(entriesProblem('emoji', Array.from({ length: 20 }, (_, i) => entry(i)))).toBeNull();
-    expect(entriesProblem('emoji', Array.from({ length: 21 }, (_, i) => entry(i)))).toContain('at most 20');
-    expect(entriesProblem('button', Array.from({ length: 26 }, (_, i) => entry(i)))).toContain('at most 25');
+    expect(
+      entriesProblem(
+        'emoji',
+        Array.from({ length: 20 }, (_, i) => entry(i)),
+      ),
+    ).toBeNull();
+    expect(
+      entriesProblem(
+        'emoji',
+        Array.from({ length: 21 }, (_, i) => entry(i)),
+      ),
+    ).toContain('at most 20');
+    expect(
+      entriesProblem(
+        'button',
+        Array.from({ length: 26 }, (_, i) => entry(i)),
+      ),
+    ).toContain('at most 25');
     expect(entriesProblem('dropdown', [entry(1, null)])).toContain("needs 'text'");
     expect(entriesProblem('button', [entry(1, 'x'.repeat(81))])).toContain('at most 80');
     expect(entriesProblem('button', [entry(1, null)])).toBeNull();
@@ -65,7 +88,11 @@ describe('rendering', () => {
 
   it('renders an embed panel with empty content and a plain one without embeds', () => {
     const base = { panel_type: 'emoji' as const, limit_roles_to_one: false, entries: [] };
-    expect(renderMessage({ ...base, message_is_embed: true, message_content: '{"title":"x"}' })).toEqual({ content: '', embeds: [{ title: 'x' }], components: [] });
+    expect(renderMessage({ ...base, message_is_embed: true, message_content: '{"title":"x"}' })).toEqual({
+      content: '',
+      embeds: [{ title: 'x' }],
+      components: [],
+    });
     expect(renderMessage({ ...base, message_is_embed: false, message_content: 'hi' })).toEqual({ content: 'hi', embeds: [], components: [] });
   });
 
@@ -73,7 +100,9 @@ describe('rendering', () => {
     expect(entryIdOfButton('rr:abc')).toBe('abc');
     expect(entryIdOfButton(SELECT_CUSTOM_ID)).toBeNull();
     expect(entryIdOfButton('other:abc')).toBeNull();
-    expect(describeTransition({ rolesToAdd: ['1'], rolesToRemove: ['2'], unchanged: null, claimed: ['a'], released: ['b'] })).toBe('You received <@&1>. You no longer have <@&2>.');
+    expect(describeTransition({ rolesToAdd: ['1'], rolesToRemove: ['2'], unchanged: null, claimed: ['a'], released: ['b'] })).toBe(
+      'You received <@&1>. You no longer have <@&2>.',
+    );
     expect(describeTransition({ rolesToAdd: [], rolesToRemove: [], unchanged: null, claimed: ['a'], released: [] })).toContain('already had its roles');
   });
 });

@@ -1,8 +1,8 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { db, resetDb } from '../../../shared/db/client.js';
-import { type SchedulerTimings, createScheduler } from '../../../shared/scheduler/index.js';
-import type { JobMessageSender } from '../../../shared/scheduler/sender.js';
-import { ensureTable, startEmbeddedDynamo } from '../../../infra/local/table.js';
+import { db, resetDb } from '#shared/db/client.js';
+import { type SchedulerTimings, createScheduler } from '#shared/scheduler/index.js';
+import type { JobMessageSender } from '#shared/scheduler/sender.js';
+import { ensureTable, startEmbeddedDynamo } from '#infra/local/table.js';
 
 /** An in-memory table for scheduler tests (the real conditional writes, no AWS). */
 export async function startTable(): Promise<{ stop(): Promise<void> }> {

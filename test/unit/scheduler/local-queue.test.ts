@@ -1,13 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalQueue } from '../../../infra/local/jobs/queue.js';
-import { type LocalJobs, startLocalJobs } from '../../../infra/local/jobs/runner.js';
-import { jobSender } from '../../../shared/scheduler/sender.js';
+import { LocalQueue } from '#infra/local/jobs/queue.js';
+import { type LocalJobs, startLocalJobs } from '#infra/local/jobs/runner.js';
+import { jobSender } from '#shared/scheduler/sender.js';
 import type { FixtureLog } from './fixture-job.js';
 
 function clockedQueue(options: { visibilityTimeoutMs?: number; maxReceiveCount?: number } = {}) {
   const clock = { now: 1_000 };
   const deadLetters = new LocalQueue({ name: 'dlq', visibilityTimeoutMs: 1000, now: () => clock.now });
-  const queue = new LocalQueue({ name: 'q', visibilityTimeoutMs: options.visibilityTimeoutMs ?? 1000, maxReceiveCount: options.maxReceiveCount ?? 3, deadLetters, now: () => clock.now });
+  const queue = new LocalQueue({
+    name: 'q',
+    visibilityTimeoutMs: options.visibilityTimeoutMs ?? 1000,
+    maxReceiveCount: options.maxReceiveCount ?? 3,
+    deadLetters,
+    now: () => clock.now,
+  });
   return { clock, queue, deadLetters };
 }
 

@@ -1,12 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../../shared/db/client.js';
-import { tableName } from '../../../shared/db/table.js';
-import { scheduledJob } from '../../../shared/scheduler/index.js';
-import { dueItemKey, producerInputs, shardOf } from '../../../shared/scheduler/keys.js';
-import { getDue, queryDue } from '../../../shared/scheduler/store.js';
-import { runWillFollow } from '../../../shared/scheduler/scheduler.js';
-import { cancel, requestLater } from '../../../shared/scheduler/table-only.js';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
+import { dueItemKey, producerInputs, shardOf } from '#shared/scheduler/keys.js';
+import { getDue, queryDue } from '#shared/scheduler/store.js';
+import { runWillFollow } from '#shared/scheduler/scheduler.js';
+import { cancel, requestLater } from '#shared/scheduler/table-only.js';
 import { TIMINGS, countRequests, startTable, testScheduler } from './harness.js';
 
 let table: { stop(): Promise<void> };
@@ -344,7 +344,14 @@ describe('index partitions', () => {
   /** The first minute of a ten, when producers also read the shards their job does not use. */
   const SWEEP_MINUTE = 1_900_000_200_000;
   const strayIn = (job: string, k: string, shard: number) =>
-    db().send(new UpdateCommand({ TableName: tableName(), Key: dueItemKey(job, k), UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': `DUEIDX#${job}#${shard}` } }));
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: dueItemKey(job, k),
+        UpdateExpression: 'SET gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': `DUEIDX#${job}#${shard}` },
+      }),
+    );
 
   it('keeps a job that does not spread in one partition, read with one Query a run; a spread job uses four', async () => {
     const t = testScheduler(SWEEP_MINUTE + 60_000);

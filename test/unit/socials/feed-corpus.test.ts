@@ -4,8 +4,8 @@
  * the share read right and which cases were not; the target is 95%.
  */
 import { describe, expect, it } from 'vitest';
-import { parseFeed } from '../../../functions/socials/feed.js';
-import { type CorpusCase, corpus } from '../../fixtures/feeds/corpus.js';
+import { parseFeed } from '#functions/socials/feed.js';
+import { type CorpusCase, corpus } from '#test/fixtures/feeds/corpus.js';
 
 /** What the reader made of a case, in the shape of its expectation. */
 function read(c: CorpusCase): unknown {

@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFeedDate } from '../../../functions/socials/feed-dates.js';
-import { decodeFeedBytes } from '../../../functions/socials/feed-encoding.js';
-import { htmlToText } from '../../../functions/socials/feed-text.js';
-import { feedItemKey, parseFeed } from '../../../functions/socials/feed.js';
-import { SourceError, feedItems } from '../../../functions/socials/sources.js';
+import { parseFeedDate } from '#functions/socials/feed-dates.js';
+import { decodeFeedBytes } from '#functions/socials/feed-encoding.js';
+import { htmlToText } from '#functions/socials/feed-text.js';
+import { feedItemKey, parseFeed } from '#functions/socials/feed.js';
+import { SourceError, feedItems } from '#functions/socials/sources.js';
 
 const rssOf = (item: string, attrs = '') => `<rss version="2.0"${attrs}><channel><title>C</title><item>${item}</item></channel></rss>`;
 const atomOf = (entry: string, attrs = '') => `<feed xmlns="http://www.w3.org/2005/Atom"${attrs}><title>F</title><entry>${entry}</entry></feed>`;
@@ -14,7 +14,9 @@ const first = (xml: string | Uint8Array, origin = {}) => parseFeed(xml, origin).
 
 describe('character references', () => {
   it('decodes the whole HTML named set, undeclared, in text and attributes', () => {
-    expect(first(rssOf('<title>It&rsquo;s&nbsp;here&hellip; &aacute;&Omega;&clubs;&zwnj;!</title>')).title).toBe('It\u2019s\u00a0here\u2026 \u00e1\u03a9\u2663\u200c!');
+    expect(first(rssOf('<title>It&rsquo;s&nbsp;here&hellip; &aacute;&Omega;&clubs;&zwnj;!</title>')).title).toBe(
+      'It\u2019s\u00a0here\u2026 \u00e1\u03a9\u2663\u200c!',
+    );
     expect(first(atomOf('<title>t</title><link href="https://e.org/?a=1&amp;b=&eacute;"/>')).link).toBe('https://e.org/?a=1&b=\u00e9');
   });
 
@@ -34,7 +36,11 @@ describe('character references', () => {
 
 describe('text constructs as plain text', () => {
   it('reads XHTML titles and summaries as their text, not as an object', () => {
-    const item = first(atomOf('<title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">An <em>XHTML</em> title</div></title><summary type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>One</p><p>Two</p></div></summary>'));
+    const item = first(
+      atomOf(
+        '<title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">An <em>XHTML</em> title</div></title><summary type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>One</p><p>Two</p></div></summary>',
+      ),
+    );
     expect(item.title).toBe('An XHTML title');
     expect(item.description).toBe('One\n\nTwo');
   });
@@ -44,9 +50,9 @@ describe('text constructs as plain text', () => {
   });
 
   it('drops tags, breaks lines at blocks and <br>, collapses white space, hides scripts and styles', () => {
-    expect(htmlToText('<div>  Hello \n\n  <b>world</b></div><p>Para<br>next&nbsp;line</p><script>x()</script><style>p{}</style><ul><li>a</li><li>b</li></ul>')).toBe(
-      'Hello world\n\nPara\nnext\u00a0line\n\n• a\n• b',
-    );
+    expect(
+      htmlToText('<div>  Hello \n\n  <b>world</b></div><p>Para<br>next&nbsp;line</p><script>x()</script><style>p{}</style><ul><li>a</li><li>b</li></ul>'),
+    ).toBe('Hello world\n\nPara\nnext\u00a0line\n\n• a\n• b');
     expect(htmlToText('<p>Para</p>\n<p>Two</p>', true)).toBe('Para Two');
     expect(htmlToText('a < b and c > d')).toBe('a < b and c > d');
     expect(htmlToText('bell\u0007 and &#27;escape')).toBe('bell and escape');
@@ -59,7 +65,9 @@ describe('text constructs as plain text', () => {
   });
 
   it('reads undeclared prefixes as themselves, whatever they are called', () => {
-    const item = first(rssOf('<title>t</title><constructor:x>1</constructor:x><toString:date>2026-11-24T12:00:00Z</toString:date><dc:date>2026-11-24T12:00:00Z</dc:date>'));
+    const item = first(
+      rssOf('<title>t</title><constructor:x>1</constructor:x><toString:date>2026-11-24T12:00:00Z</toString:date><dc:date>2026-11-24T12:00:00Z</dc:date>'),
+    );
     expect(item.published).toBe(Date.parse('2026-11-24T12:00:00Z'));
   });
 
@@ -72,7 +80,8 @@ describe('text constructs as plain text', () => {
 });
 
 describe('encodings', () => {
-  const feed = (declared: string | null, title: string) => `${declared ? `<?xml version="1.0" encoding="${declared}"?>` : ''}${rssOf(`<title>${title}</title>`)}`;
+  const feed = (declared: string | null, title: string) =>
+    `${declared ? `<?xml version="1.0" encoding="${declared}"?>` : ''}${rssOf(`<title>${title}</title>`)}`;
   const bytes = (text: string, encoding: string, bom = false) => new Uint8Array(iconv.encode(text, encoding, { addBOM: bom }));
 
   it('takes the BOM first, then the Content-Type charset, then the XML declaration, then UTF-8', () => {
@@ -88,7 +97,10 @@ describe('encodings', () => {
     expect(first(bytes(feed('UTF-16', 'w\u00e9de'), 'utf-16le', true)).title).toBe('w\u00e9de');
     expect(first(bytes(feed('UTF-16', 'w\u00e9de'), 'utf-16be', true)).title).toBe('w\u00e9de');
     expect(first(bytes(feed('UTF-16', 'no bom \u00e9'), 'utf-16le')).title).toBe('no bom \u00e9');
-    expect(decodeFeedBytes(new Uint8Array([0xff, 0xfe, 0, 0, 0x3c, 0, 0, 0, 0x61, 0, 0, 0, 0x2f, 0, 0, 0, 0x3e, 0, 0, 0]))).toEqual({ text: '<a/>', encoding: 'utf-32le' });
+    expect(decodeFeedBytes(new Uint8Array([0xff, 0xfe, 0, 0, 0x3c, 0, 0, 0, 0x61, 0, 0, 0, 0x2f, 0, 0, 0, 0x3e, 0, 0, 0]))).toEqual({
+      text: '<a/>',
+      encoding: 'utf-32le',
+    });
   });
 
   it('gives way when the bytes break the chosen encoding, and reads UTF-8 under a Latin-1 server default', () => {
@@ -119,7 +131,8 @@ describe('links and ids', () => {
   });
 
   it('prefers an HTML alternate link in Atom, and takes none from self, edit or enclosure links', () => {
-    const links = '<link rel="self" href="https://e.org/self"/><link rel="alternate" type="application/json" href="https://e.org/j"/><link rel="alternate" type="text/html" href="https://e.org/h"/>';
+    const links =
+      '<link rel="self" href="https://e.org/self"/><link rel="alternate" type="application/json" href="https://e.org/j"/><link rel="alternate" type="text/html" href="https://e.org/h"/>';
     expect(first(atomOf(`<title>t</title>${links}`)).link).toBe('https://e.org/h');
     expect(first(atomOf('<title>t</title><link rel="enclosure" href="https://e.org/a.mp3"/>')).link).toBeNull();
   });
@@ -134,8 +147,28 @@ describe('dates', () => {
 
   it('reads RFC 822 dates with every named zone, military letters and numeric offsets', () => {
     const zones: [string, number][] = [
-      ['UT', 0], ['GMT', 0], ['Z', 0], ['EST', -5], ['EDT', -4], ['CST', -6], ['CDT', -5], ['MST', -7], ['MDT', -6], ['PST', -8], ['PDT', -7],
-      ['A', -1], ['B', -2], ['I', -9], ['K', -10], ['M', -12], ['N', 1], ['O', 2], ['Y', 12], ['+0000', 0], ['-0330', -3.5], ['+0545', 5.75],
+      ['UT', 0],
+      ['GMT', 0],
+      ['Z', 0],
+      ['EST', -5],
+      ['EDT', -4],
+      ['CST', -6],
+      ['CDT', -5],
+      ['MST', -7],
+      ['MDT', -6],
+      ['PST', -8],
+      ['PDT', -7],
+      ['A', -1],
+      ['B', -2],
+      ['I', -9],
+      ['K', -10],
+      ['M', -12],
+      ['N', 1],
+      ['O', 2],
+      ['Y', 12],
+      ['+0000', 0],
+      ['-0330', -3.5],
+      ['+0545', 5.75],
     ];
     for (const [zone, hours] of zones) expect(parseFeedDate(`Tue, 24 Nov 2026 12:00:00 ${zone}`), zone).toBe(at('2026-11-24T12:00:00Z') - hours * 3600_000);
     expect(parseFeedDate('24 Nov 26 12:00 GMT')).toBe(at('2026-11-24T12:00:00Z'));
@@ -151,7 +184,8 @@ describe('dates', () => {
       ['2026-11-24 12:00:00', '2026-11-24T12:00:00Z'],
       ['20261124T120000Z', '2026-11-24T12:00:00Z'],
       ['2026-11-24', '2026-11-24T00:00:00Z'],
-    ]) expect(parseFeedDate(written), written).toBe(at(iso!));
+    ])
+      expect(parseFeedDate(written), written).toBe(at(iso!));
     expect(parseFeedDate('2026-02-30')).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { feedItemKey, oldestFirst, parseFeed } from '../../../functions/socials/feed.js';
-import { KINDS, normalizeFeedUrl, normalizeLink } from '../../../functions/socials/kinds.js';
+import { feedItemKey, oldestFirst, parseFeed } from '#functions/socials/feed.js';
+import { KINDS, normalizeFeedUrl, normalizeLink } from '#functions/socials/kinds.js';
 
 const rss = `<?xml version="1.0"?>
 <rss version="2.0"><channel><title>News &amp; more</title>

@@ -1,7 +1,7 @@
 /** The pure parts of polling: which source a poll job names, what a stream poll does with a session, and the bounded memory of seen items. */
 import { describe, expect, it } from 'vitest';
-import { SEEN_MAX, STREAM_SESSION_MS, pollJob, polledSource, recentOf, seenAfter, streamStep } from '../../../functions/socials/polling.js';
-import { seenKey } from '../../../functions/socials/store.js';
+import { SEEN_MAX, STREAM_SESSION_MS, pollJob, polledSource, recentOf, seenAfter, streamStep } from '#functions/socials/polling.js';
+import { seenKey } from '#functions/socials/store.js';
 
 describe('poll jobs', () => {
   it('key a feed of 2048 characters by a fixed-size key and name it in the payload', () => {
@@ -36,7 +36,8 @@ describe('a stream poll', () => {
 });
 
 describe('the memory of seen items', () => {
-  const items = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ key: `g:${from + i}`, title: '', description: null, link: null, published: from + i }));
+  const items = (n: number, from = 1) =>
+    Array.from({ length: n }, (_, i) => ({ key: `g:${from + i}`, title: '', description: null, link: null, published: from + i }));
   it('keeps the newest 1000 of what a feed holds, newest first, as fixed-size keys', () => {
     const seen = seenAfter([], recentOf(items(8000)));
     expect(seen).toHaveLength(SEEN_MAX);

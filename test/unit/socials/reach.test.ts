@@ -4,7 +4,7 @@
  * table (no network at all: nothing here opens a connection or asks DNS).
  */
 import { describe, expect, it } from 'vitest';
-import { type Address, type Resolver, SourceRefused, addressClass, checkTarget, parseAllowedHosts } from '../../../functions/socials/reach.js';
+import { type Address, type Resolver, SourceRefused, addressClass, checkTarget, parseAllowedHosts } from '#functions/socials/reach.js';
 
 /** Address, and what keeps it from being fetched (null: public unicast, fetched). */
 const ADDRESS_TABLE: [string, string | null][] = [
@@ -156,7 +156,15 @@ describe('the check of a source URL', () => {
   it('parses SOURCE_ALLOWED_HOSTS and names an entry that is not host:port', () => {
     expect([...parseAllowedHosts(' Lab.Internal:8443, 127.0.0.1:4000 ,[::1]:80,')]).toEqual(['lab.internal:8443', '127.0.0.1:4000', '[::1]:80']);
     expect([...parseAllowedHosts(undefined)]).toEqual([]);
-    for (const bad of ['lab.internal', 'http://lab.internal:80', 'lab.internal:80/feed', 'user@lab.internal:80', '::1:80', 'lab.internal:99999', 'lab.internal:0']) {
+    for (const bad of [
+      'lab.internal',
+      'http://lab.internal:80',
+      'lab.internal:80/feed',
+      'user@lab.internal:80',
+      '::1:80',
+      'lab.internal:99999',
+      'lab.internal:0',
+    ]) {
       expect(() => parseAllowedHosts(bad), bad).toThrow(/SOURCE_ALLOWED_HOSTS: .* is not host:port/);
     }
   });

@@ -1,9 +1,9 @@
 /** The tags module's pure parts: name rules, how a rename plans its names, and a rendered tag's mentions. */
 import { describe, expect, it } from 'vitest';
-import { planNames } from '../../../functions/tags/names.js';
-import { renderTag } from '../../../functions/tags/render.js';
-import { nameProblem, namesProblem } from '../../../functions/tags/schemas.js';
-import type { StoredTag } from '../../../functions/tags/store.js';
+import { planNames } from '#functions/tags/names.js';
+import { renderTag } from '#functions/tags/render.js';
+import { nameProblem, namesProblem } from '#functions/tags/schemas.js';
+import type { StoredTag } from '#functions/tags/store.js';
 
 const stored = (names: string[]): StoredTag => ({
   tag: { id: 1, guild_id: '1', tag_id: 't', content: 'c', owner_id: '2', created_at: 'x', last_update: 'x', visibility: 1 },

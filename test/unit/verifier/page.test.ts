@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { donePage, problemPage, promptPage, refusedPage } from '../../../functions/verifier/page.js';
+import { donePage, problemPage, promptPage, refusedPage } from '#functions/verifier/page.js';
 
 describe('verifier web page', () => {
-  const pages = [promptPage('/modules/verifier/web/1?token=abc'), donePage('You are verified.'), refusedPage(), problemPage('Verification is switched off', 'Module Disabled! off.', 'Ask the moderators.')];
+  const pages = [
+    promptPage('/modules/verifier/web/1?token=abc'),
+    donePage('You are verified.'),
+    refusedPage(),
+    problemPage('Verification is switched off', 'Module Disabled! off.', 'Ask the moderators.'),
+  ];
 
   it('is small, self-contained, in a declared language and readable on a phone', () => {
     for (const page of pages) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { grantDueKey, mintOrderedId, parseGrantDueKey } from '../../../functions/welcoming/keys.js';
-import type { WelcomeResponse } from '../../../functions/welcoming/model.js';
-import { pickResponse } from '../../../functions/welcoming/render.js';
-import { CreateResponseBody, SettingsBody } from '../../../functions/welcoming/schemas.js';
+import { grantDueKey, mintOrderedId, parseGrantDueKey } from '#functions/welcoming/keys.js';
+import type { WelcomeResponse } from '#functions/welcoming/model.js';
+import { pickResponse } from '#functions/welcoming/render.js';
+import { CreateResponseBody, SettingsBody } from '#functions/welcoming/schemas.js';
 
 const response = (response_id: string): WelcomeResponse => ({
   id: 1,

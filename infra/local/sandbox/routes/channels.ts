@@ -1,5 +1,5 @@
 /** Channel routes: read and delete a channel, open a DM with a member. */
-import { ChannelType } from '../../../../shared/platform/types.js';
+import { ChannelType } from '#shared/platform/types.js';
 import { invalidField } from '../errors.js';
 import { requireChannel } from '../lookup.js';
 import type { Route } from '../router.js';
@@ -11,7 +11,8 @@ function deleteChannel(state: SandboxState, channelId: string): StoredChannel {
   const channel = requireChannel(state, channelId);
   for (const invite of [...state.invites.values()]) if (invite.channel_id === channelId) state.invites.delete(invite.code);
   state.channels.delete(channelId);
-  if (channel.recipient_id) state.dms.delete(channel.recipient_id); // closing a DM; opening it again makes a new one
+  if (channel.recipient_id)
+    state.dms.delete(channel.recipient_id); // closing a DM; opening it again makes a new one
   else state.deletedChannels.add(channelId);
   return channel;
 }

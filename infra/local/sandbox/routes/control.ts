@@ -68,14 +68,26 @@ export const controlRoutes: Route[] = [
   { method: 'GET', pattern: '/state', handle: ({ state }) => ({ status: 200, body: snapshot(state) }) },
   { method: 'POST', pattern: '/reset', handle: ({ state }) => (resetState(state), noContent) },
 
-  { method: 'PUT', pattern: '/channels/:channel', handle: ({ state, params, body }) => ({ status: 200, body: channelView(putChannel(state, params.channel!, body)) }) },
-  { method: 'POST', pattern: '/channels/:channel/messages', handle: ({ state, params, body }) => ({ status: 200, body: memberPost(state, params.channel!, body) }) },
+  {
+    method: 'PUT',
+    pattern: '/channels/:channel',
+    handle: ({ state, params, body }) => ({ status: 200, body: channelView(putChannel(state, params.channel!, body)) }),
+  },
+  {
+    method: 'POST',
+    pattern: '/channels/:channel/messages',
+    handle: ({ state, params, body }) => ({ status: 200, body: memberPost(state, params.channel!, body) }),
+  },
   { method: 'PUT', pattern: reaction, handle: ({ state, params: p }) => (addReaction(state, p.channel!, p.message!, p.emoji!, p.user!), noContent) },
   { method: 'DELETE', pattern: reaction, handle: ({ state, params: p }) => (removeReaction(state, p.channel!, p.message!, p.emoji!, p.user!), noContent) },
   { method: 'PUT', pattern: pollVote, handle: ({ state, params }) => (vote(state, params, true), noContent) },
   { method: 'DELETE', pattern: pollVote, handle: ({ state, params }) => (vote(state, params, false), noContent) },
 
-  { method: 'PUT', pattern: '/guilds/:guild/members/:user', handle: ({ state, params, body }) => ({ status: 200, body: setRoles(state, params.guild!, params.user!, body) }) },
+  {
+    method: 'PUT',
+    pattern: '/guilds/:guild/members/:user',
+    handle: ({ state, params, body }) => ({ status: 200, body: setRoles(state, params.guild!, params.user!, body) }),
+  },
   { method: 'POST', pattern: forbid, handle: ({ state, params }) => (state.forbiddenRoles.add(forbiddenKey(params.guild!, params.role!)), noContent) },
   { method: 'DELETE', pattern: forbid, handle: ({ state, params }) => (state.forbiddenRoles.delete(forbiddenKey(params.guild!, params.role!)), noContent) },
   ...memberControlRoutes,

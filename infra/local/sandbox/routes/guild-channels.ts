@@ -16,7 +16,7 @@
  *   POST /clock                   `{advance_ms}`: moves the clock forward (rename windows, service budgets)
  */
 import type { APIRole } from 'discord-api-types/v10';
-import { clockNow, moveClockForward } from '../../../../shared/clock.js';
+import { clockNow, moveClockForward } from '#shared/clock.js';
 import { FormErrors, invalidField } from '../errors.js';
 import { requireChannel } from '../lookup.js';
 import type { Reply, Route } from '../router.js';
@@ -40,10 +40,11 @@ function createChannel(state: SandboxState, guildId: string, body: unknown): Sto
   const errors = new FormErrors();
   checkName(errors, b.name);
   const type = b.type ?? 0;
-  if (typeof type !== 'number' || !GUILD_CHANNEL_TYPES.has(type)) errors.add(['type'], 'BASE_TYPE_CHOICES', `Value must be one of ${[...GUILD_CHANNEL_TYPES].join(', ')}.`);
+  if (typeof type !== 'number' || !GUILD_CHANNEL_TYPES.has(type))
+    errors.add(['type'], 'BASE_TYPE_CHOICES', `Value must be one of ${[...GUILD_CHANNEL_TYPES].join(', ')}.`);
   if (b.parent_id !== undefined && b.parent_id !== null) {
     const parent = typeof b.parent_id === 'string' ? state.channels.get(b.parent_id) : undefined;
-    if (!parent || parent.type !== 4 || parent.guild_id !== guildId) errors.add(['parent_id'], 'CHANNEL_PARENT_INVALID', 'Category does not exist.');
+    if (parent?.type !== 4 || parent.guild_id !== guildId) errors.add(['parent_id'], 'CHANNEL_PARENT_INVALID', 'Category does not exist.');
   }
   errors.throwIfAny();
   const channel: StoredChannel = {
@@ -103,7 +104,11 @@ export const guildChannelRoutes: Route[] = [
     pattern: '/guilds/:guild/channels',
     handle: ({ state, params }) => ({ status: 200, body: [...state.channels.values()].filter((c) => c.guild_id === params.guild).map(channelView) }),
   },
-  { method: 'POST', pattern: '/guilds/:guild/channels', handle: ({ state, params, body }) => ({ status: 201, body: channelView(createChannel(state, params.guild!, body)) }) },
+  {
+    method: 'POST',
+    pattern: '/guilds/:guild/channels',
+    handle: ({ state, params, body }) => ({ status: 201, body: channelView(createChannel(state, params.guild!, body)) }),
+  },
   { method: 'PATCH', pattern: '/channels/:channel', handle: ({ state, params, body }) => rename(state, params.channel!, body) },
   { method: 'GET', pattern: '/guilds/:guild/roles', handle: ({ state, params }) => ({ status: 200, body: rolesOfGuild(state, params.guild!) }) },
 ];

@@ -18,14 +18,18 @@ function answer(state: SandboxState, interactionId: string, token: string, body:
   const b = fieldsOf(body);
   const data = fieldsOf(b.data);
   const errors = new FormErrors();
-  if (b.type !== 4 && b.type !== 9 && b.type !== 6 && b.type !== 7) errors.add(['type'], 'BASE_TYPE_CHOICES', 'Value must be one of (1, 4, 5, 6, 7, 8, 9, 10, 12).');
+  if (b.type !== 4 && b.type !== 9 && b.type !== 6 && b.type !== 7)
+    errors.add(['type'], 'BASE_TYPE_CHOICES', 'Value must be one of (1, 4, 5, 6, 7, 8, 9, 10, 12).');
   if (b.type === 4 && (typeof data.content !== 'string' || data.content.length === 0 || data.content.length > 2000) && !Array.isArray(data.embeds)) {
     errors.add(['data', 'content'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 2000 in length.');
   }
   if (b.type === 9) {
-    if (typeof data.custom_id !== 'string' || data.custom_id.length === 0 || data.custom_id.length > 100) errors.add(['data', 'custom_id'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
-    if (typeof data.title !== 'string' || data.title.length === 0 || data.title.length > 45) errors.add(['data', 'title'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 45 in length.');
-    if (!Array.isArray(data.components) || data.components.length === 0 || data.components.length > 5) errors.add(['data', 'components'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
+    if (typeof data.custom_id !== 'string' || data.custom_id.length === 0 || data.custom_id.length > 100)
+      errors.add(['data', 'custom_id'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+    if (typeof data.title !== 'string' || data.title.length === 0 || data.title.length > 45)
+      errors.add(['data', 'title'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 45 in length.');
+    if (!Array.isArray(data.components) || data.components.length === 0 || data.components.length > 5)
+      errors.add(['data', 'components'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
   }
   errors.throwIfAny();
   if (state.interactions.some((i) => i.interaction_id === interactionId)) throw new SandboxError(400, 40060, 'Interaction has already been acknowledged.');
@@ -41,4 +45,6 @@ export const interactionRoutes: Route[] = [
   },
 ];
 
-export const interactionControlRoutes: Route[] = [{ method: 'GET', pattern: '/interactions', handle: ({ state }) => ({ status: 200, body: state.interactions }) }];
+export const interactionControlRoutes: Route[] = [
+  { method: 'GET', pattern: '/interactions', handle: ({ state }) => ({ status: 200, body: state.interactions }) },
+];

@@ -120,7 +120,11 @@ export const inviteRoutes: Route[] = [
 
 /** The invite control routes; patterns are relative to `/_sandbox`. */
 export const inviteControlRoutes: Route[] = [
-  { method: 'POST', pattern: '/invites/:code/use', handle: ({ state, params }) => ({ status: 200, body: inviteView(state, useInvite(state, params.code!), true) }) },
+  {
+    method: 'POST',
+    pattern: '/invites/:code/use',
+    handle: ({ state, params }) => ({ status: 200, body: inviteView(state, useInvite(state, params.code!), true) }),
+  },
   {
     method: 'POST',
     pattern: '/guilds/:guild/members/:user/join-via-invite/:code',
@@ -134,7 +138,8 @@ export const inviteControlRoutes: Route[] = [
     pattern: '/guilds/:guild/vanity',
     handle: ({ state, params, body }) => {
       const code = (body as { code?: unknown } | undefined)?.code;
-      if (typeof code !== 'string' || !/^[A-Za-z0-9-]{2,32}$/.test(code)) throw invalidField(['code'], 'BASE_TYPE_BAD_LENGTH', 'Must be 2 to 32 letters, digits or dashes.');
+      if (typeof code !== 'string' || !/^[A-Za-z0-9-]{2,32}$/.test(code))
+        throw invalidField(['code'], 'BASE_TYPE_BAD_LENGTH', 'Must be 2 to 32 letters, digits or dashes.');
       state.vanity.set(params.guild!, { code, uses: state.vanity.get(params.guild!)?.uses ?? 0 });
       return { status: 200, body: state.vanity.get(params.guild!) };
     },

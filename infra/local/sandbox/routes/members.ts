@@ -205,12 +205,18 @@ export const memberControlRoutes: Route[] = [
       return { status: 200, body: guildView(state, params.guild!, true) };
     },
   },
-  { method: 'POST', pattern: '/guilds/:guild/members/:user/join', handle: ({ state, params, body }) => ({ status: 200, body: join(state, params.guild!, params.user!, body) }) },
+  {
+    method: 'POST',
+    pattern: '/guilds/:guild/members/:user/join',
+    handle: ({ state, params, body }) => ({ status: 200, body: join(state, params.guild!, params.user!, body) }),
+  },
   { method: 'POST', pattern: '/guilds/:guild/members/:user/leave', handle: ({ state, params }) => (leave(state, params.guild!, params.user!), noContent) },
   {
     method: 'PUT',
     pattern: '/users/:user',
-    handle: ({ state, params, body }) => (nameUser(state, params.user!, fieldsOf(body), new FormErrors()), { status: 200, body: userView(state, params.user!) }),
+    handle: ({ state, params, body }) => (
+      nameUser(state, params.user!, fieldsOf(body), new FormErrors()), { status: 200, body: userView(state, params.user!) }
+    ),
   },
   { method: 'POST', pattern: refuseDms, handle: ({ state, params }) => (state.dmRefusers.add(params.user!), noContent) },
   { method: 'DELETE', pattern: refuseDms, handle: ({ state, params }) => (state.dmRefusers.delete(params.user!), noContent) },

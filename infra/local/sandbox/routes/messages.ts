@@ -1,5 +1,5 @@
 /** Message routes: post, read, list, edit, delete. */
-import type { User } from '../../../../shared/platform/types.js';
+import type { User } from '#shared/platform/types.js';
 import { cannotEditOthers, cannotEditPoll, emptyMessage } from '../errors.js';
 import { ensureChannel, requireChannel, requireMessage } from '../lookup.js';
 import { readLimit, readSnowflakeQuery, type Route } from '../router.js';
@@ -96,7 +96,11 @@ function listMessages(state: SandboxState, channelId: string, query: URLSearchPa
   const after = readSnowflakeQuery(query, 'after');
   let list = [...requireChannel(state, channelId).messages.values()];
   if (before) list = list.filter((m) => BigInt(m.id) < BigInt(before));
-  if (after) return list.filter((m) => BigInt(m.id) > BigInt(after)).slice(0, limit).reverse();
+  if (after)
+    return list
+      .filter((m) => BigInt(m.id) > BigInt(after))
+      .slice(0, limit)
+      .reverse();
   return list.reverse().slice(0, limit);
 }
 
@@ -105,7 +109,9 @@ export const messageRoutes: Route[] = [
   {
     method: 'POST',
     pattern: '/channels/:channel/messages',
-    handle: ({ state, params, body }) => (assertDmAccepted(state, params.channel!), { status: 200, body: messageView(postMessage(state, params.channel!, BOT_USER, body)) }),
+    handle: ({ state, params, body }) => (
+      assertDmAccepted(state, params.channel!), { status: 200, body: messageView(postMessage(state, params.channel!, BOT_USER, body)) }
+    ),
   },
   {
     method: 'GET',

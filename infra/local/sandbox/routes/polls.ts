@@ -28,7 +28,8 @@ function expirePoll(state: SandboxState, channelId: string, messageId: string): 
 export function vote(state: SandboxState, params: Record<string, string>, add: boolean): void {
   const { poll } = requirePoll(state, params.channel!, params.message!);
   const answerId = Number(params.answer);
-  if (!poll.answers.some((a) => a.answer_id === answerId)) throw invalidField(['answer_id'], 'BASE_TYPE_CHOICES', `Value "${params.answer}" is not a valid answer.`);
+  if (!poll.answers.some((a) => a.answer_id === answerId))
+    throw invalidField(['answer_id'], 'BASE_TYPE_CHOICES', `Value "${params.answer}" is not a valid answer.`);
   if (isPollFinal(poll)) throw pollExpired();
   const user = params.user!;
   if (!add) return void poll.votes.get(answerId)?.delete(user);

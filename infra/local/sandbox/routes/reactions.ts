@@ -1,6 +1,6 @@
 /** Reaction routes: the bot's own, a member's, an emoji's, all of a message's. */
-import { parseEmoji } from '../../../../shared/platform/emoji.js';
-import type { Emoji } from '../../../../shared/platform/types.js';
+import { parseEmoji } from '#shared/platform/emoji.js';
+import type { Emoji } from '#shared/platform/types.js';
 import { maxReactions, unknownEmoji } from '../errors.js';
 import { requireMessage } from '../lookup.js';
 import { readLimit, readSnowflakeQuery, type Route } from '../router.js';
@@ -48,7 +48,10 @@ function listReactors(state: SandboxState, params: Record<string, string>, query
   const limit = readLimit(query, 25);
   const after = readSnowflakeQuery(query, 'after');
   const users = [...(message.reactions.get(emojiOf(params.emoji!).key)?.users ?? [])].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
-  return users.filter((id) => after === null || BigInt(id) > BigInt(after)).slice(0, limit).map(userOf);
+  return users
+    .filter((id) => after === null || BigInt(id) > BigInt(after))
+    .slice(0, limit)
+    .map(userOf);
 }
 
 const base = '/channels/:channel/messages/:message/reactions';

@@ -40,19 +40,24 @@ export function misbehave(res: ServerResponse, fault: SourceFault, path: string)
 
 /** Control routes: a fault, the counts, resetting them. */
 export const faultControlRoutes: Route[] = [
-    {
-      method: 'POST',
-      pattern: '/sources/faults',
-      handle: ({ state, body }) => {
-        const b = fieldsOf(body);
-        const sources: SourceName[] = ['forum', 'stream', 'video', 'feed', 'meme'];
-        const modes: SourceFault['mode'][] = ['status', 'timeout', 'garbage', 'huge', 'redirect', 'not-modified'];
-        if (!sources.includes(b.source as SourceName)) throw invalidField(['source'], 'BASE_TYPE_CHOICES', `One of ${sources.join(', ')}.`);
-        if (!modes.includes(b.mode as SourceFault['mode'])) throw invalidField(['mode'], 'BASE_TYPE_CHOICES', `One of ${modes.join(', ')}.`);
-        state.sources.faults.push({ source: b.source as SourceName, mode: b.mode as SourceFault['mode'], status: typeof b.status === 'number' ? b.status : 500, times: typeof b.times === 'number' ? b.times : 1 });
-        return { status: 204 };
-      },
+  {
+    method: 'POST',
+    pattern: '/sources/faults',
+    handle: ({ state, body }) => {
+      const b = fieldsOf(body);
+      const sources: SourceName[] = ['forum', 'stream', 'video', 'feed', 'meme'];
+      const modes: SourceFault['mode'][] = ['status', 'timeout', 'garbage', 'huge', 'redirect', 'not-modified'];
+      if (!sources.includes(b.source as SourceName)) throw invalidField(['source'], 'BASE_TYPE_CHOICES', `One of ${sources.join(', ')}.`);
+      if (!modes.includes(b.mode as SourceFault['mode'])) throw invalidField(['mode'], 'BASE_TYPE_CHOICES', `One of ${modes.join(', ')}.`);
+      state.sources.faults.push({
+        source: b.source as SourceName,
+        mode: b.mode as SourceFault['mode'],
+        status: typeof b.status === 'number' ? b.status : 500,
+        times: typeof b.times === 'number' ? b.times : 1,
+      });
+      return { status: 204 };
     },
-    { method: 'GET', pattern: '/sources/requests', handle: ({ state }) => ({ status: 200, body: state.sources.requests }) },
-    { method: 'DELETE', pattern: '/sources/requests', handle: ({ state }) => ((state.sources.requests = {}), { status: 204 }) },
+  },
+  { method: 'GET', pattern: '/sources/requests', handle: ({ state }) => ({ status: 200, body: state.sources.requests }) },
+  { method: 'DELETE', pattern: '/sources/requests', handle: ({ state }) => ((state.sources.requests = {}), { status: 204 }) },
 ];

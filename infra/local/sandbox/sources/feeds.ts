@@ -42,7 +42,9 @@ export function feed(state: SourcesState, req: IncomingMessage, res: ServerRespo
     state.requests['feed-304'] = (state.requests['feed-304'] ?? 0) + 1;
     return void res.writeHead(304, { ETag: etag, 'Last-Modified': lastModified }).end();
   }
-  res.writeHead(200, { 'Content-Type': found.format === 'rss' ? 'application/rss+xml' : 'application/atom+xml', ETag: etag, 'Last-Modified': lastModified }).end(feedXml(found, selfUrl));
+  res
+    .writeHead(200, { 'Content-Type': found.format === 'rss' ? 'application/rss+xml' : 'application/atom+xml', ETag: etag, 'Last-Modified': lastModified })
+    .end(feedXml(found, selfUrl));
 }
 
 const newFeed = (state: SourcesState, body: unknown): Feed => {
@@ -56,26 +58,32 @@ const newFeed = (state: SourcesState, body: unknown): Feed => {
 
 /** Control routes: create a feed (answers its URL), add an entry. */
 export const feedControlRoutes = (origin: () => string): Route[] => [
-    {
-      method: 'POST',
-      pattern: '/sources/feeds',
-      handle: ({ state, body }) => {
-        const feed = newFeed(state.sources, body);
-        return { status: 200, body: { url: `${origin()}/sources/feeds/${feed.name}` } };
-      },
+  {
+    method: 'POST',
+    pattern: '/sources/feeds',
+    handle: ({ state, body }) => {
+      const feed = newFeed(state.sources, body);
+      return { status: 200, body: { url: `${origin()}/sources/feeds/${feed.name}` } };
     },
-    {
-      method: 'POST',
-      pattern: '/sources/feeds/:name/entries',
-      handle: ({ state, params, body }) => {
-        const feed = state.sources.feeds.get(params.name!);
-        if (!feed) throw invalidField(['name'], 'UNKNOWN', 'Create the feed first.');
-        const published = new Date(Math.max(Date.now(), feed.lastModified.getTime() + 1000));
-        const entry = { guid: text(body, 'guid', false), title: text(body, 'title')!, description: text(body, 'description', false), link: text(body, 'link', false), published };
-        feed.entries.unshift(entry);
-        feed.lastModified = published;
-        feed.version++;
-        return { status: 200, body: { ...entry, published: published.toISOString() } };
-      },
+  },
+  {
+    method: 'POST',
+    pattern: '/sources/feeds/:name/entries',
+    handle: ({ state, params, body }) => {
+      const feed = state.sources.feeds.get(params.name!);
+      if (!feed) throw invalidField(['name'], 'UNKNOWN', 'Create the feed first.');
+      const published = new Date(Math.max(Date.now(), feed.lastModified.getTime() + 1000));
+      const entry = {
+        guid: text(body, 'guid', false),
+        title: text(body, 'title')!,
+        description: text(body, 'description', false),
+        link: text(body, 'link', false),
+        published,
+      };
+      feed.entries.unshift(entry);
+      feed.lastModified = published;
+      feed.version++;
+      return { status: 200, body: { ...entry, published: published.toISOString() } };
     },
+  },
 ];

@@ -86,10 +86,21 @@ export const nextId = (state: SourcesState) => String(1_000_000 + state.nextId++
 /** What the sources hold, newest first, as plain JSON for the sandbox state and page. */
 export function sourcesView(s: SourcesState) {
   return {
-    forums: [...s.forums.values()].map((f) => ({ name: f.name, posts: f.posts.map((p) => ({ title: p.title, url: p.url, time: new Date(p.created_utc * 1000).toISOString() })) })),
+    forums: [...s.forums.values()].map((f) => ({
+      name: f.name,
+      posts: f.posts.map((p) => ({ title: p.title, url: p.url, time: new Date(p.created_utc * 1000).toISOString() })),
+    })),
     streams: [...s.streams.values()].map((a) => ({ login: a.login, live: a.live })),
-    videos: [...s.videos.values()].map((c) => ({ handle: c.handle, videos: [...c.videos].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt)).map((v) => ({ title: v.title, time: v.publishedAt })) })),
-    feeds: [...s.feeds.values()].map((f) => ({ name: f.name, format: f.format, title: f.title, entries: f.entries.map((e) => ({ title: e.title, url: e.link, time: e.published.toISOString() })) })),
+    videos: [...s.videos.values()].map((c) => ({
+      handle: c.handle,
+      videos: [...c.videos].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt)).map((v) => ({ title: v.title, time: v.publishedAt })),
+    })),
+    feeds: [...s.feeds.values()].map((f) => ({
+      name: f.name,
+      format: f.format,
+      title: f.title,
+      entries: f.entries.map((e) => ({ title: e.title, url: e.link, time: e.published.toISOString() })),
+    })),
     memes: s.memes.map((m) => ({ title: m.title, url: m.url })),
     faults: s.faults,
     requests: s.requests,

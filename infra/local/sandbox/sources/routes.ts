@@ -88,7 +88,9 @@ export function answerSource(sandbox: SandboxState, req: IncomingMessage, res: S
       return meme(state, res, origin);
     default:
       // The public pages items link to (forum-web, stream-web, video-web) and anything else: a plain page.
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Sandbox</title><p>${url.pathname.replace(/[<&>]/g, '')}</p>`);
+      res
+        .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><title>Sandbox</title><p>${url.pathname.replace(/[<&>]/g, '')}</p>`);
   }
 }
 
