@@ -174,7 +174,7 @@ async function sendThrough(service: LocalService, event: RouteEvent): Promise<Re
 
 /**
  * The channels, categories and roles a request names, made the guild's on
- * the sandbox, as a member's guild has them (contract 13: the service checks
+ * the sandbox, as a member's guild has them (behaviour §13: the service checks
  * they are). Messages and invites are made by the route's setup (fixtures.ts).
  */
 async function ownedOnSandbox(service: LocalService, spec: EndpointSpec, event: RouteEvent, guild: string): Promise<void> {

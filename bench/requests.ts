@@ -116,7 +116,7 @@ export async function succeed(service: LocalService, method: string, path: strin
 /**
  * Channels and roles made the guild's on the sandbox platform, as a real
  * guild has them: the service refuses a channel or role a request names that
- * is not the request's guild's (contract 13). Untimed set-up.
+ * is not the request's guild's (behaviour §13). Untimed set-up.
  */
 export async function ofGuild(service: LocalService, guild: string, objects: { channels?: string[]; roles?: string[] }): Promise<void> {
   const control = `${service.sandboxUrl!.replace(/\/api\/v10$/, '')}/_sandbox`;

@@ -8,11 +8,11 @@ import { DEFAULT_STACK_BUDGET } from './plan.js';
 
 /** Settings an operator may change per deployment. */
 export interface ServiceSettings {
-  /** API stage throttling (CONTRACT 3.6: 50 requests/s steady, 100 burst). */
+  /** API stage throttling (behaviour §3.6: 50 requests/s steady, 100 burst). */
   throttleRateLimit: number;
   throttleBurstLimit: number;
   /**
-   * Requests a second each guild API key may make (CONTRACT 13: default 10),
+   * Requests a second each guild API key may make (behaviour §13: default 10),
    * with bursts of {@link guildKeyBurst}; guild keys never draw on the
    * stage's limit above, which is the service token's alone.
    */
@@ -25,7 +25,7 @@ export interface ServiceSettings {
   platformBotTokenSecretArn?: string;
   /** Full ARN of an existing secret keying the HMAC of list cursors; generated when absent. */
   cursorSecretArn?: string;
-  /** How long a verification web link (verifier type 3) works, in seconds (`VERIFIER_LINK_SECONDS`, CONTRACT 13). */
+  /** How long a verification web link (verifier type 3) works, in seconds (`VERIFIER_LINK_SECONDS`, behaviour §13). */
   verifierLinkSeconds: number;
   /** Route function memory in MB. */
   memorySize: number;
@@ -53,14 +53,14 @@ export interface ServiceSettings {
    */
   functionSecretArns: Record<string, string>;
   /**
-   * Source hosts fetched whatever their address (contract 13), as `host:port`
+   * Source hosts fetched whatever their address (behaviour §13), as `host:port`
    * (an IPv6 host in brackets): the functions get them as
    * `SOURCE_ALLOWED_HOSTS`. Context: a comma-separated string or a JSON array.
    */
   sourceAllowedHosts: string[];
 }
 
-/** The values used when neither props nor context set one (CONTRACT 3.6 and 10). */
+/** The values used when neither props nor context set one (behaviour §3.6 and §10). */
 export const DEFAULT_SETTINGS: ServiceSettings = {
   throttleRateLimit: 50,
   throttleBurstLimit: 100,
@@ -77,7 +77,7 @@ export const DEFAULT_SETTINGS: ServiceSettings = {
   sourceAllowedHosts: [],
 };
 
-/** Each guild API key's burst: twice its rate (CONTRACT 13). */
+/** Each guild API key's burst: twice its rate (behaviour §13). */
 export const guildKeyBurst = (rate: number): number => rate * 2;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Scheduled work (CONTRACT section 9) as plain data, like the route tables.
+ * Scheduled work (behaviour §9) as plain data, like the route tables.
  * Each job gets an SQS queue with a dead-letter queue and a consumer Lambda;
  * a job with a `schedule` also gets a producer Lambda fired by EventBridge.
  * Local mode runs the same table in process (`infra/local/jobs/`).

@@ -1,5 +1,5 @@
 /**
- * The error catalogue of the contract (section 3.2), in one place.
+ * The error catalogue of behaviour §3.2, in one place.
  *
  * Use cases throw {@link AppError}s; the endpoint factory turns them into the
  * error envelope. Nothing below the factory builds an HTTP response.
@@ -34,7 +34,7 @@ export class AppError extends Error {
 
   /**
    * `status` and `code` override the catalogue's status; only the
-   * reaction-role check quirk (contract 3.3) needs them: an Unprocessable
+   * reaction-role check quirk (behaviour §3.3) needs them: an Unprocessable
    * Entity answered with HTTP 404 and code 404.
    */
   constructor(

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { meta, recordId, snowflakeOut, timestamp } from '#shared/http/schemas.js';
 
-/** A guild API key record (contract 4): never its secret. */
+/** A guild API key record (behaviour §4): never its secret. */
 export const ApiKeyRecord = meta(
   z.object({
     id: recordId,

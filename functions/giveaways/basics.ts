@@ -1,4 +1,4 @@
-/** The giveaways basics (contract 5, 11 and 12), served by the endpoints of shared/modules/basics/. */
+/** The giveaways basics (behaviour §5, §11 and §12), served by the endpoints of shared/modules/basics/. */
 import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
 import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
 import { countMemberEntries, deleteMemberEntries } from './privacy.js';

@@ -1,5 +1,5 @@
 /**
- * The verifiable draw (contract 12), as one pure function: anyone holding
+ * The verifiable draw (behaviour §12), as one pure function: anyone holding
  * the published seed and the entrants can repeat it.
  *
  * Round r (1 at the end, 2, 3 ... for each reroll): the pool is the entrants
@@ -11,7 +11,7 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
-/** Rerolls a giveaway allows (contract 13): with the end's round, at most MAX_REROLLS + 1 rounds. */
+/** Rerolls a giveaway allows (behaviour §13): with the end's round, at most MAX_REROLLS + 1 rounds. */
 export const MAX_REROLLS = 10;
 
 /** A new secret seed: 32 random bytes as 64 lowercase hex characters. */

@@ -1,5 +1,5 @@
 /**
- * Giveaways (contract 12): created with their message and a published seed
+ * Giveaways (behaviour §12): created with their message and a published seed
  * hash, entered and left by members with one conditional write each, edited,
  * deleted and rerolled by their owner. The end, the deletion and the
  * message refreshes are in `lifecycle.ts`.
@@ -34,7 +34,7 @@ export const MODULE = 'giveaways';
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** The giveaway's API record (contract 11). */
+/** The giveaway's API record (behaviour §11). */
 export function giveawayRecord(g: Giveaway) {
   return {
     id: g.id,

@@ -1,5 +1,5 @@
 /**
- * A giveaway's life after it is posted (contract 9 and 12), as due work in
+ * A giveaway's life after it is posted (behaviour §9 and §12), as due work in
  * the shared scheduler, each step safe to repeat:
  * - the end at `end_time`: entries are closed first (status `ended`, one
  *   conditional write), then round 1 is drawn from the entrants as they

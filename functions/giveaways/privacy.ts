@@ -1,5 +1,5 @@
 /**
- * The privacy pair (contract 12): the member's entries, their wins and the
+ * The privacy pair (behaviour §12): the member's entries, their wins and the
  * giveaways they host. Deleting takes them out of every giveaway's entrants
  * and winners (of every round) and forgets them as a host (`owner_id` null);
  * a draw is then no longer repeatable from the record alone, which

@@ -1,5 +1,5 @@
 /**
- * How a giveaway looks on the platform (contract 12): while running, an
+ * How a giveaway looks on the platform (behaviour §12): while running, an
  * embed with the prize, description, winner count, host, end time and
  * entrants, and Enter / Leave buttons; at the end, the winners and no
  * buttons (after a reroll, naming its round); and the announcement that

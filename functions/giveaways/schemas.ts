@@ -1,4 +1,4 @@
-/** The giveaways module's request and answer schemas (records of contract 11). */
+/** The giveaways module's request and answer schemas (records of behaviour §11). */
 import * as z from 'zod/mini';
 import { channelId, describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
 

@@ -1,5 +1,5 @@
 /**
- * What the giveaways settings-delete operation removes (contract 11) once
+ * What the giveaways settings-delete operation removes (behaviour §11) once
  * the module is reset: every giveaway of the guild with its timers;
  * messages stay on the platform.
  */

@@ -1,6 +1,6 @@
 /**
  * Repeats every round of a giveaway's draw from the giveaway's record alone
- * (contract 12 and 13), as the API answers it:
+ * (behaviour §12 and §13), as the API answers it:
  *
  *   npm run verify-draw -- <giveaway.json>
  *   GUILD_MODULES_TOKEN=<token> npm run verify-draw -- --url <service URL> --guild <guild_id> --giveaway <entry_id>

@@ -1,4 +1,4 @@
 import * as z from 'zod/mini';
 
-/** `/livez` and `/readyz`: `data.status` is "ok" (contract 2). */
+/** `/livez` and `/readyz`: `data.status` is "ok" (behaviour §2). */
 export const statusAnswer = z.object({ status: z.literal('ok') });

@@ -1,5 +1,5 @@
 /**
- * The privacy pair (contract 12): uses where the member joined or invited,
+ * The privacy pair (behaviour §12): uses where the member joined or invited,
  * and their ownership of invites. Deleting removes those uses and makes
  * them own no invite (`owner_id` null). No names are kept.
  */

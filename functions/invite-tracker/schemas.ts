@@ -1,4 +1,4 @@
-/** The invite tracker's request and answer schemas (records of contract 11). */
+/** The invite tracker's request and answer schemas (records of behaviour §11). */
 import * as z from 'zod/mini';
 import {
   booleanSetting,
@@ -94,7 +94,7 @@ export const CreateInviteBody = z.object({
   ...interactionFields,
 });
 const code = z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/));
-/** An invite of the guild; one the platform does not know is a 404 (contract 12). */
+/** An invite of the guild; one the platform does not know is a 404 (behaviour §12). */
 export const DeleteInviteBody = z.object({ guild_id: snowflake, invite_code: owned(code, { kind: 'invite', unknownIsNotFound: true }), ...interactionFields });
 export const InviteEventBody = z.object({ guild_id: snowflake, invite_code: code });
 export const InviteCreatedBody = z.object({ guild_id: snowflake, invite_code: code, channel_id: snowflake });

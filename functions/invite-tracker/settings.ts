@@ -1,5 +1,5 @@
 /**
- * The invite tracker's settings (contract 11): a change's message contents
+ * The invite tracker's settings (behaviour §11): a change's message contents
  * are checked against the platform's limits when stored, and the
  * settings-delete operation removes the module's invites and uses.
  */

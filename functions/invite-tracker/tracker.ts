@@ -1,5 +1,5 @@
 /**
- * The invite tracker (contract 12): invites made through the service or
+ * The invite tracker (behaviour §12): invites made through the service or
  * reported by the bot, and every join attributed as honestly as the
  * platform's counts allow.
  *
@@ -68,13 +68,13 @@ const MAX_ATTEMPTS = 50;
 
 export const inviteUrl = (code: string) => `${(process.env.INVITE_BASE_URL || 'https://discord.gg').replace(/\/$/, '')}/${code}`;
 
-/** The invite's API record (contract 11). */
+/** The invite's API record (behaviour §11). */
 export function inviteRecord(invite: Invite) {
   const { _deleted_at: _d, _created_at: _c, ...record } = invite;
   return record;
 }
 
-/** Newest first (contract 11): by when the platform made them, record ids (not in time order) only breaking ties. */
+/** Newest first (behaviour §11): by when the platform made them, record ids (not in time order) only breaking ties. */
 export const newestFirst = (a: Invite, b: Invite) => (b._created_at ?? '').localeCompare(a._created_at ?? '') || b.id - a.id;
 
 interface PlatformInvite {

@@ -1,7 +1,7 @@
 import type { Access, Method, Route } from '#shared/http/route.js';
 import type { ModuleName } from '#shared/modules/names.js';
 
-/** The four state routes every module has: home, status, enable, disable (contract 5). */
+/** The four state routes every module has: home, status, enable, disable (behaviour §5). */
 export function moduleStateRoutes(module: ModuleName): Route[] {
   const base = `/modules/${module}`;
   return [
@@ -41,7 +41,7 @@ export function moduleStateRoutes(module: ModuleName): Route[] {
 }
 
 /**
- * The basics a module may have besides its state (contract 5 and 11): the
+ * The basics a module may have besides its state (behaviour §5 and §11): the
  * settings routes and the privacy pair, each served by the export of this
  * name of `functions/<module>/basics.ts` (made by shared/modules/basics/).
  */

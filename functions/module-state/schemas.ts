@@ -10,7 +10,7 @@ export const StatusAnswer = z.object({ status: z.boolean() });
 const record = z.catchall(z.object({ id: recordId, guild_id: snowflakeOut }), z.unknown());
 
 /**
- * What enable and disable answer: the module's snapshot (contract 5). Part 1
+ * What enable and disable answer: the module's snapshot (behaviour §5). Part 1
  * modules give `status` and, where they have settings, `settings`; parts 2
  * and 3 the settings and record lists their documents name (socials groups
  * its entries by kind). The records are those of the module's own routes.

@@ -1,5 +1,5 @@
 /**
- * What one vote does to one member's votes on a poll (contract 7): `add` on
+ * What one vote does to one member's votes on a poll (behaviour §7): `add` on
  * a single-select poll moves the member's vote to the answer,
  * `max_votes_per_answer` caps the member's votes on one answer, `remove`
  * drops one vote. Pure, so the concurrency loop around it can retry freely.

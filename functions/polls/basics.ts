@@ -1,4 +1,4 @@
-/** The polls basics (contract 5, 6 and 12), served by the endpoints of shared/modules/basics/. */
+/** The polls basics (behaviour §5, §6 and §12), served by the endpoints of shared/modules/basics/. */
 import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
 import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
 import { countMemberEntries, deleteMemberEntries } from './privacy.js';

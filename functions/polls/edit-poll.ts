@@ -3,7 +3,7 @@ import { answerFailures, interactionOf } from '#shared/platform/interaction.js';
 import { editPollByOwner } from './polls.js';
 import { EditPollBody, PollAnswer, PollPath } from './schemas.js';
 
-/** Owner-only (contract 4); service polls that are still open. */
+/** Owner-only (behaviour §4); service polls that are still open. */
 export const handler = endpoint(
   { body: EditPollBody, path: PollPath, actor: 'optional', answerFailures: answerFailures('Your poll could not be edited.'), response: PollAnswer },
   async ({ body, path, caller, actor }) => ({

@@ -1,6 +1,6 @@
 /**
  * What a poll is, as the use cases see it, and the record the API answers
- * (contract section 6: exactly those fields).
+ * (behaviour §6: exactly those fields).
  */
 
 /** `1` a platform-native poll, `2` the service's own message. */
@@ -112,7 +112,7 @@ export const votesIn = (votes: MemberVotes) => Object.values(votes).reduce((sum,
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** The poll record the API answers (contract 6); voters are hidden on anonymous polls, counts are not. */
+/** The poll record the API answers (behaviour §6); voters are hidden on anonymous polls, counts are not. */
 export function pollRecord(poll: Poll, tally: Tally): Record<string, unknown> {
   return {
     id: poll.id,

@@ -1,5 +1,5 @@
 /**
- * The privacy pair (contract 5): how many stored references a member has in
+ * The privacy pair (behaviour §5): how many stored references a member has in
  * the guild's polls (each vote, each poll they own), and deleting them: their
  * votes go (counts follow, messages re-render) and their ownership is
  * forgotten. The module keeps no names.

@@ -1,5 +1,5 @@
 /**
- * The poll rules that are not a single field's type (contract 3.6 and 7):
+ * The poll rules that are not a single field's type (behaviour §3.6 and §7):
  * durations, the platform's limits per poll type, answer and emoji rules.
  * Pure: each check answers the reason of the first broken rule, or null,
  * worded as "Field '<name>' ...".

@@ -269,7 +269,7 @@ export const SettingsBody = z
     }),
   );
 
-/* The answers (contract 6: exactly these fields). */
+/* The answers (behaviour §6: exactly these fields). */
 
 export const PollSettingsRecord = meta(
   z.object({

@@ -1,5 +1,5 @@
 /**
- * What the polls settings-delete operation removes (contract 5 and 6) once
+ * What the polls settings-delete operation removes (behaviour §5 and §6) once
  * the module is reset: every poll of the guild (voters, timers, items).
  * Messages on the platform are left as they are: removing data never
  * depends on the platform answering.

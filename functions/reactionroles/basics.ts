@@ -1,4 +1,4 @@
-/** The reaction-roles basics (contract 5 and 12): no settings, but the module delete and the privacy pair, served by the endpoints of shared/modules/basics/. */
+/** The reaction-roles basics (behaviour §5 and §12): no settings, but the module delete and the privacy pair, served by the endpoints of shared/modules/basics/. */
 import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
 import { settingsDeleteEndpoint } from '#shared/modules/basics/settings.js';
 import { countMemberReferences, deleteMemberReferences, deleteModuleData } from './cleanup.js';

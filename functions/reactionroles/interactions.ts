@@ -16,7 +16,7 @@ import { changeRoles } from './roles.js';
 import { emojiKey, entryEmojiKey } from './rules.js';
 import { MessageEntity, getClaim, getPanelAndClaim, writeClaim } from './store.js';
 
-/** Contract 3.3: a panel matched but no entry did: HTTP 404 with the name Unprocessable Entity. */
+/** Behaviour §3.3: a panel matched but no entry did: HTTP 404 with the name Unprocessable Entity. */
 const noMatchingEntry = (reason: string) => new AppError('Unprocessable Entity', reason, { status: 404 });
 
 /** Ten events of one member at once need at most ten rounds; more means the table is struggling. */
@@ -37,7 +37,7 @@ export interface CheckInput {
 /**
  * The answer when a panel matches but none of its entries does: HTTP 404
  * named Unprocessable Entity, as the user document's example for this
- * endpoint shows (contract 3.3). Only the check endpoint answers this way.
+ * endpoint shows (behaviour §3.3). Only the check endpoint answers this way.
  */
 
 /** What the member did, as a trigger on one of the panel's entries; throws when nothing on the panel matches. */

@@ -1,6 +1,6 @@
 /**
  * What a reaction-role panel is, as the use cases see it, and the records
- * the API answers (contract section 6: exactly these fields).
+ * the API answers (behaviour §6: exactly these fields).
  */
 
 /** This module's name, as module state and paths know it. */
@@ -72,7 +72,7 @@ export function panelRecord(panel: Panel) {
   };
 }
 
-/** Newest panel first (contract 3.6); panels created in the same millisecond by record id. */
+/** Newest panel first (behaviour §3.6); panels created in the same millisecond by record id. */
 export const newestFirst = (a: Panel, b: Panel) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
 
 /** The entry record of the API. */

@@ -1,6 +1,6 @@
 /**
  * The platform's limits and the panel rules that span several fields or
- * several entries (contract 3.6 and 7). Pure: each check answers the reason
+ * several entries (behaviour §3.6 and §7). Pure: each check answers the reason
  * of the first broken rule, or null.
  */
 import type { Embed } from '#shared/platform/types.js';

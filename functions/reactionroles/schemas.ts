@@ -25,7 +25,7 @@ import { MAX_ENTRY_ROLES, MAX_OPTION_TEXT, contentProblem, emojiProblem } from '
 type Ctx = z.core.$RefinementCtx;
 const rule = (ctx: Ctx, field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
 
-/** A platform ID documented as "may be None": null, or left out (contract 3.5); answers null for both. */
+/** A platform ID documented as "may be None": null, or left out (behaviour §3.5); answers null for both. */
 
 export const PanelPath = z.object({ reactionrole_panel_id: z.string().check(z.minLength(1)) });
 export const EntryPath = z.extend(PanelPath, { reactionrole_entry_id: z.string().check(z.minLength(1)) });
@@ -182,7 +182,7 @@ export const CheckBody = meta(
 
 export const CheckDeleteBody = z.object({ guild_id: snowflake, channel_id: snowflake, message_id: nullableSnowflake });
 
-/* The answers (contract 6: exactly these fields). */
+/* The answers (behaviour §6: exactly these fields). */
 
 export const PanelRecord = meta(
   z.object({

@@ -1,4 +1,4 @@
-/** The serverstats basics (document 2, contract 5, 11 and 12), served by the endpoints of shared/modules/basics/. */
+/** The serverstats basics (behaviour §D2, §5, §11 and §12), served by the endpoints of shared/modules/basics/. */
 import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
 import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
 import { checkOwned } from '#shared/platform/ownership.js';

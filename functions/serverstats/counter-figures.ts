@@ -1,5 +1,5 @@
 /**
- * What counters show (contract 12): the figures of a guild, read from the
+ * What counters show (behaviour §12): the figures of a guild, read from the
  * platform with as few calls as the counters need, and the channel name a
  * counter's format makes of them.
  */

@@ -1,5 +1,5 @@
 /**
- * The rules of a counter that need no stored state (contract 12): its type,
+ * The rules of a counter that need no stored state (behaviour §12): its type,
  * its role, its goal and format. Pure, so request schemas can use them.
  */
 

@@ -47,7 +47,7 @@ export const CounterEntity = entity({
   },
 });
 
-/** The counter's API record (contract 11). */
+/** The counter's API record (behaviour §11). */
 export function counterRecord(counter: Counter) {
   const { _renames: _r, _name: _n, _pending_name: _p, _rename_after: _a, _version: _v, ...record } = counter;
   return record;

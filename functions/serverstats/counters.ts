@@ -1,5 +1,5 @@
 /**
- * Counters (contract 12): voice channels in the counters category named
+ * Counters (behaviour §12): voice channels in the counters category named
  * with a figure of the guild, renamed as it changes, but only when the name
  * changes and at most twice per channel in any 10 minutes (the platform's
  * rename limit). A rename the budget does not allow, or that the platform

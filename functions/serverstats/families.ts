@@ -1,12 +1,12 @@
 /**
- * The statistic families of document 2 as data: one line each. The route
+ * The statistic families of behaviour §D2 as data: one line each. The route
  * table, the recording and fetch endpoints, their schemas (and so the
  * OpenAPI document and the CDK functions) and the tests are all built from
  * this table, so adding a family is one line and nothing can drift.
  *
  * A family names its path under `/stats/`, the settings toggle that turns
  * its recording on, the shape of its record, and how a recording body maps
- * onto the record. Record shapes (document 2, section 2):
+ * onto the record. Record shapes (behaviour §D2.2):
  * - `user`: `user_id`, filled from the body field `from` (creating_user_id, ...).
  * - `member`: `member_id` (members joined / left), from `from`.
  * - `none`: no member (reminder send).
@@ -72,7 +72,7 @@ export const FAMILIES: readonly Family[] = [
   created('modules/autoresponder/responses/created', AR),
   deleted('modules/autoresponder/responses/deleted', AR),
   created('modules/autoresponder/triggers/created', AR),
-  // Document 2 names the recording field of "triggers deleted" creating_user_id.
+  // Behaviour §D2 names the recording field of "triggers deleted" creating_user_id.
   created('modules/autoresponder/triggers/deleted', AR),
   { path: 'modules/autoresponder/triggers/hit', toggle: AR, shape: { kind: 'trigger-hit' } },
   checkTime('modules/autoresponder/check-time', AR),
@@ -99,7 +99,7 @@ export const FAMILIES: readonly Family[] = [
   checkTime('modules/reactionroles/check-time', RR),
 
   created('modules/reminders/reminder/created', RE),
-  // Document 2 names the recording field of "reminder deleted" creating_user_id.
+  // Behaviour §D2 names the recording field of "reminder deleted" creating_user_id.
   created('modules/reminders/reminder/deleted', RE),
   { path: 'modules/reminders/reminder/send', toggle: RE, shape: { kind: 'none' } },
   { path: 'modules/reminders/send-time', toggle: RE, shape: { kind: 'number', field: 'send_time' } },
@@ -121,7 +121,7 @@ export const FAMILIES: readonly Family[] = [
   checkTime('modules/verifier/check-time', module('verifier')),
 ];
 
-/** Which fetch filters a shape supports (document 2, 4.4 and 4.5). */
+/** Which fetch filters a shape supports (behaviour §D2.4). */
 export function filtersOf(shape: FamilyShape): { user: boolean; channel: boolean } {
   switch (shape.kind) {
     case 'messages':

@@ -1,5 +1,5 @@
 /**
- * The privacy pair (contract 5 and 12): the statistic records naming the
+ * The privacy pair (behaviour §5 and §12): the statistic records naming the
  * member (`user_id`, `member_id`, `author_id`, `triggering_user_id`: all
  * filed under the member's gsi1 partition, every family at once), their open
  * presence and voice sessions, and starboard entries of their messages. The

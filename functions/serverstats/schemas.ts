@@ -118,7 +118,7 @@ export const CreateCounterBody = z
   );
 
 export const UpdateCountersBody = z.object({ guild_id: nullableSnowflake });
-/** An event about a channel the platform deleted: not checked (contract 13). */
+/** An event about a channel the platform deleted: not checked (behaviour §13). */
 export const ChannelBody = z.object({ guild_id: snowflake, channel_id: snowflake });
 /** The starboard's channel, set up by a client: the guild's. */
 export const StarboardBody = z.object({ guild_id: snowflake, channel_id: channelId });

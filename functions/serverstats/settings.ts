@@ -1,5 +1,5 @@
 /**
- * The serverstats settings (document 2, contract 11): a change stores
+ * The serverstats settings (behaviour §D2, §11): a change stores
  * `"create"` as the category or starboard channel it makes on the platform
  * and `""` as null, and the settings-delete operation removes all the
  * module's data of the guild: statistic records, open sessions, counters

@@ -59,7 +59,7 @@ const PostEntity = entity({
 });
 const authorPartition = partition<[guildId: string, authorId: string]>('STARAUTH#');
 
-/** The entry's API record (contract 11). */
+/** The entry's API record (behaviour §11). */
 export function entryRecord(entry: StarboardEntry) {
   const { _author_id: _a, _claim: _c, _claimed_at: _t, ...record } = entry;
   return record;

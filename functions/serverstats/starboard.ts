@@ -1,5 +1,5 @@
 /**
- * The starboard (contract 12): a message with `starboard_count` or more ⭐
+ * The starboard (behaviour §12): a message with `starboard_count` or more ⭐
  * from distinct members (not its author, not bots) gets one post in the
  * starboard channel, whose count follows the stars. The entry is claimed
  * with a condition before posting, so two checks at once make one post.

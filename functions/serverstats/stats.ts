@@ -1,5 +1,5 @@
 /**
- * Recording and fetching statistics (document 2, contract 12): what the
+ * Recording and fetching statistics (behaviour §D2, §12): what the
  * family endpoints do. Recording is called on every platform event, so it
  * costs one write: the module state comes from a cache of at most 10 s, and
  * record ids from a block reserved ahead.
@@ -24,7 +24,7 @@ import {
 } from './store.js';
 
 const MODULE = 'serverstats';
-/** How old the module state a recording acts on may be (contract 12). */
+/** How old the module state a recording acts on may be (behaviour §12). */
 export const SETTINGS_CACHE_MS = 10_000;
 const ID_TYPE = 'serverstats.stat';
 const MAX_ATTEMPTS = 8;

@@ -34,7 +34,7 @@ import { tableName } from '#shared/db/table.js';
 export type Item = Record<string, NativeAttributeValue>;
 export type { Key };
 
-/** Records live 31 days (contract 3.6). */
+/** Records live 31 days (behaviour §3.6). */
 export const RECORD_TTL_SECONDS = 31 * 24 * 3600;
 
 const statPartition = partition<[guildId: string]>('STAT#');

@@ -1,5 +1,5 @@
 /**
- * Announcing an item of a source to every channel watching it (contract 7),
+ * Announcing an item of a source to every channel watching it (behaviour §7),
  * exactly once per channel: the delivery is claimed with a conditional
  * write on a per-(channel, item) mark before the message is posted, and the
  * post carries a nonce the platform enforces, so a poll, a send, two

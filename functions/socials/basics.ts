@@ -1,4 +1,4 @@
-/** The socials basics (contract 5 and 6), served by the endpoints of shared/modules/basics/. */
+/** The socials basics (behaviour §5 and §6), served by the endpoints of shared/modules/basics/. */
 import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
 import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
 import { countMemberEntries, deleteMemberEntries } from './privacy.js';

@@ -1,5 +1,5 @@
 /**
- * Monitor entries (contract 6 and 7): a guild channel watching a forum
+ * Monitor entries (behaviour §6 and §7): a guild channel watching a forum
  * community, a stream account, a feed or a video channel. Creating one
  * checks the source once and records what it holds as the baseline (never
  * announced); deleting one deletes that identifier's entries in every
@@ -35,7 +35,7 @@ import {
 const MODULE = 'socials';
 export const MAX_ENTRIES_PER_KIND = 25;
 
-/** An entry as the API shows it (contract 6), with its source's state. */
+/** An entry as the API shows it (behaviour §6), with its source's state. */
 export function entryRecord(entry: Entry, source: Source | undefined) {
   const record: Record<string, unknown> = {
     id: entry.id,

@@ -1,5 +1,5 @@
 /**
- * Handing out the new items of a poll (contract 7, 13): the channels
+ * Handing out the new items of a poll (behaviour §7, §13): the channels
  * watching a source in parts of {@link CHANNELS_PER_UNIT}, each part a chain
  * of `socials.announce` units, one item each (announce.ts posts them). Apart
  * from announce.ts so a poll carries no platform client.

@@ -14,7 +14,7 @@ import { type XmlElement, attrOf, elementsOf, markupOf, nsKey, parseXml, resolve
 
 /** One item of a source, whatever its kind. */
 export interface SourceItem {
-  /** Identifies the item within its source (contract 7). */
+  /** Identifies the item within its source (behaviour §7). */
   key: string;
   title: string;
   /** Description, cut to 500 characters (rss). */
@@ -40,7 +40,7 @@ export interface FeedOrigin {
 
 const hashKey = (title: string, description: string) => `h:${createHash('sha256').update(`${title}\u0000${description}`).digest('hex').slice(0, 32)}`;
 
-/** The key of a feed item: guid or Atom id, else its link, else a hash of title and description (contract 7). */
+/** The key of a feed item: guid or Atom id, else its link, else a hash of title and description (behaviour §7). */
 export function feedItemKey(guid: string, link: string, title: string, description: string): string {
   if (guid) return `g:${guid}`;
   if (link) return `l:${link}`;

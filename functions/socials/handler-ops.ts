@@ -1,5 +1,5 @@
 /**
- * The internal monitor handler operations and the meme (contract 7): make
+ * The internal monitor handler operations and the meme (behaviour §7): make
  * sure a source is polled or stops being polled, look up a video channel's
  * uploads playlist, fetch a meme and put one on a message.
  */

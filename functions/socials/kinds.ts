@@ -1,5 +1,5 @@
 /**
- * The four monitor kinds of the socials module as data (contract 7): the
+ * The four monitor kinds of the socials module as data (behaviour §7): the
  * field naming what is watched, its allowed form, how two spellings are
  * compared, and the settings toggle of the kind. Routes, schemas and the
  * tests are built from this table.
@@ -54,7 +54,7 @@ export const KINDS: Record<Kind, KindSpec> = {
 
 export const KIND_LIST: KindSpec[] = Object.values(KINDS);
 
-/** A feed URL as compared: scheme and host lower-cased, the fragment dropped (contract 7). */
+/** A feed URL as compared: scheme and host lower-cased, the fragment dropped (behaviour §7). */
 export function normalizeFeedUrl(value: string): string | null {
   if (value.length > 2048) return null;
   let url: URL;

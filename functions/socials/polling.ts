@@ -1,5 +1,5 @@
 /**
- * Polling the watched sources on the durable scheduler (contract 7 and 9):
+ * Polling the watched sources on the durable scheduler (behaviour §7 and §9):
  * one job per forum, rss and video source (key `<kind>:<id key>`, the
  * identifier in its payload), polled once per interval however many guilds
  * watch it, and one job per shard of the stream accounts (key

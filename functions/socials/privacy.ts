@@ -1,5 +1,5 @@
 /**
- * The privacy pair (contract 5): the socials module keeps no member data.
+ * The privacy pair (behaviour §5): the socials module keeps no member data.
  * Entries name guilds, channels and sources; announcements name nobody. So
  * every count is 0 and there is nothing to delete, and the answers say so.
  */

@@ -1,5 +1,5 @@
 /**
- * Where a source may be fetched from (contract 13, "Sources never reach
+ * Where a source may be fetched from (behaviour §13, "Sources never reach
  * inside a network"): http or https, port 80 or 443, and a host whose every
  * address is public unicast, unless `SOURCE_ALLOWED_HOSTS` names its
  * `host:port`. The check answers the addresses it checked, and the request
@@ -34,7 +34,7 @@ export class SourceRefused extends Error {
 
 // ---- addresses --------------------------------------------------------------------
 
-/** Names of ipaddr.js ranges as the contract says them: these, and the ones ipaddr.js names alike; any other range is reserved. */
+/** Names of ipaddr.js ranges as behaviour §13 says them: these, and the ones ipaddr.js names alike; any other range is reserved. */
 const CLASS_NAMES: Record<string, string> = {
   linkLocal: 'link-local',
   carrierGradeNat: 'shared (100.64.0.0/10)',
@@ -44,7 +44,7 @@ const CLASS_NAMES: Record<string, string> = {
 const SAME_NAMES = new Set(['unspecified', 'broadcast', 'multicast', 'loopback', 'private', 'benchmarking']);
 const className = (range: string) => CLASS_NAMES[range] ?? (SAME_NAMES.has(range) ? range : 'reserved');
 
-/** Ranges ipaddr.js counts as `reserved` that the contract names apart. */
+/** Ranges ipaddr.js counts as `reserved` that behaviour §13 names apart. */
 const DOCUMENTATION = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32'].map((cidr) => ipaddr.parseCIDR(cidr));
 const BENCHMARKING_V4 = ipaddr.parseCIDR('198.18.0.0/15');
 /** Public IPv6 unicast is allocated from 2000::/3 only. */

@@ -1,5 +1,5 @@
 /**
- * How an announcement looks (contract 7): the item's title and link (rss:
+ * How an announcement looks (behaviour §7): the item's title and link (rss:
  * also its description, cut to 500 characters), `@everyone` first when the
  * entry asks for it, which is then the only mention allowed.
  */

@@ -1,6 +1,6 @@
 /**
  * The socials module's request and answer schemas. Identifiers are checked
- * in two steps, as the contract orders: a string (400 otherwise), then its
+ * in two steps, as behaviour §3.2 orders: a string (400 otherwise), then its
  * allowed form for the kind (422), canonicalised for comparison.
  */
 import * as z from 'zod/mini';
@@ -70,7 +70,7 @@ export const deleteBody = (kind: Kind) => z.object({ guild_id: snowflake, [KINDS
 export const deletedAnswer = (kind: Kind) => z.object({ entry: entryRecordSchema(kind), entries: z.array(entryRecordSchema(kind)) });
 
 const sendText = z.string().check(z.minLength(1), z.maxLength(2000));
-/** The send operations' bodies (document 1, 4.3): all required strings. */
+/** The send operations' bodies (behaviour §D1.4): all required strings. */
 export const sendBody = (kind: Kind) => {
   switch (kind) {
     case 'forum':

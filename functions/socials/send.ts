@@ -1,5 +1,5 @@
 /**
- * The send operations (internal, contract 7): the bot hands over one item
+ * The send operations (internal, behaviour §7): the bot hands over one item
  * of a source, which is announced now to every channel watching it, as a
  * poll would, with the same exactly-once marks, so an item that arrives by
  * a send and by a poll is posted once.

@@ -1,5 +1,5 @@
 /**
- * What the socials settings-delete operation removes (contract 6) once the
+ * What the socials settings-delete operation removes (behaviour §6) once the
  * module is reset: every entry of the guild; sources no guild watches any
  * more stop being polled.
  */

@@ -1,5 +1,5 @@
 /**
- * The watched sources over real HTTP (contract 7, wire formats there): the
+ * The watched sources over real HTTP (behaviour §7, wire formats there): the
  * forum's listing, the stream service's users and streams, the video
  * service's channels and uploads, RSS and Atom feeds, and the meme source.
  * Every request goes only where sources may be (reach.ts), has a time limit

@@ -1,4 +1,4 @@
-/** The tags basics (contract 5 and 12): no settings, but the settings-delete operation and the privacy pair, served by the endpoints of shared/modules/basics/. */
+/** The tags basics (behaviour §5 and §12): no settings, but the settings-delete operation and the privacy pair, served by the endpoints of shared/modules/basics/. */
 import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
 import { settingsDeleteEndpoint } from '#shared/modules/basics/settings.js';
 import { DeleteSettingsAnswer } from './model.js';

@@ -1,6 +1,6 @@
 /**
- * The tags module's records (contract 11), their answer schemas, and the
- * limits of contract 12: at most 1000 tags a guild, 1..10 names a tag of
+ * The tags module's records (behaviour §11), their answer schemas, and the
+ * limits of behaviour §12: at most 1000 tags a guild, 1..10 names a tag of
  * 1..32 characters without spaces, content of 1..2000 characters.
  */
 import * as z from 'zod/mini';

@@ -1,8 +1,8 @@
 /**
- * Tags: named snippets of a guild (contract 11 and 12). Names are unique
+ * Tags: named snippets of a guild (behaviour §11 and §12). Names are unique
  * per guild case-insensitively (names.ts); at most 1000 tags a guild, a
- * condition on the guild's count. Edit and delete are owner-only (contract
- * 4); a change that loses a race with another on the same tag is done again
+ * condition on the guild's count. Edit and delete are owner-only (behaviour
+ * §4); a change that loses a race with another on the same tag is done again
  * on the tag as it now is, so concurrent edits lose nothing.
  */
 import { setTimeout as delay } from 'node:timers/promises';

@@ -1,4 +1,4 @@
-/** The verifier's basics (contract 5, 11 and 12), served by the endpoints of shared/modules/basics/. */
+/** The verifier's basics (behaviour §5, §11 and §12), served by the endpoints of shared/modules/basics/. */
 import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
 import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
 import { checkOwned } from '#shared/platform/ownership.js';

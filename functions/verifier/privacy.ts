@@ -1,5 +1,5 @@
 /**
- * The privacy pair (contract 12): the member's verification entries are
+ * The privacy pair (behaviour §12): the member's verification entries are
  * counted and removed. No names are kept.
  */
 import { deleteVerifications, listVerifications } from './store.js';

@@ -1,4 +1,4 @@
-/** The verifier's request and answer schemas (records of contract 11). */
+/** The verifier's request and answer schemas (records of behaviour §11). */
 import * as z from 'zod/mini';
 import {
   booleanSetting,

@@ -1,5 +1,5 @@
 /**
- * The verifier's settings (contract 11): a change is checked (a type 2
+ * The verifier's settings (behaviour §11): a change is checked (a type 2
  * needs a passphrase; prompts must fit the platform's limits) and a type
  * change voids the web links issued before it; the settings-delete
  * operation removes every verification of the guild.

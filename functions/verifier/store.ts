@@ -60,7 +60,7 @@ export const VerificationEntity = entity({
   },
 });
 
-/** The entry's API record (contract 11). */
+/** The entry's API record (behaviour §11). */
 export function verificationRecord(v: Verification) {
   const { _token_hash: _t, _token_issued_at: _i, _token_expires_at: _e, _locked_until: _l, _version: _v, ...record } = v;
   return record;

@@ -1,5 +1,5 @@
 /**
- * The verifier (contract 12): a prompt posted for a member (in the verifier
+ * The verifier (behaviour §12): a prompt posted for a member (in the verifier
  * channel, or as a DM), answered by a click (type 1), a passphrase in a
  * modal (type 2) or a web page the service serves (type 3); verifying
  * grants the roles, and only then marks the member verified.

@@ -1,5 +1,5 @@
 /**
- * The internal checks the bot calls on guild events (contract 12): welcome
+ * The internal checks the bot calls on guild events (behaviour §12): welcome
  * by DM and in a channel when a member joins, the leave message when one
  * leaves, autoroles and timed roles on join, and the timed-role catch-up.
  * A check with nothing to do answers 200 saying why; a disabled module is

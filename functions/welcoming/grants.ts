@@ -1,6 +1,6 @@
 /**
- * Timed roles granted once, on time, even after downtime (contract 9 and
- * 12). A grant owed to a member is an item (`store.ts`) plus due work on the
+ * Timed roles granted once, on time, even after downtime (behaviour §9 and
+ * §12). A grant owed to a member is an item (`store.ts`) plus due work on the
  * durable scheduler at join time + `add_after`. The scheduler's claim keeps
  * two consumers of one message apart; the grant item keeps a redelivered
  * message, or a catch-up that read the member list earlier, from granting

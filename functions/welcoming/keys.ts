@@ -88,7 +88,7 @@ export const responsesMap = (type: number) => `responses_${type}`;
 export const TIMEDROLES_MAP = 'timedroles';
 
 /**
- * A minted ID (contract 3.4: URL-safe, unguessable, unique) that starts with
+ * A minted ID (behaviour §3.4: URL-safe, unguessable, unique) that starts with
  * the time in base 36, so sort keys made from it keep creation order.
  */
 export { mintOrderedId } from '#shared/ids.js';

@@ -1,6 +1,6 @@
 /**
- * The welcoming module's records (contract 11) and their answer schemas,
- * and the limits of contract 12.
+ * The welcoming module's records (behaviour §11) and their answer schemas,
+ * and the limits of behaviour §12.
  */
 import * as z from 'zod/mini';
 import { codedInt, meta } from '#shared/http/schemas.js';
@@ -50,7 +50,7 @@ export interface Grant {
   granted_at?: number;
 }
 
-/** The settings fields of document 3 (the record adds `id` and `guild_id`). */
+/** The settings fields of behaviour §D3 (the record adds `id` and `guild_id`). */
 export interface WelcomingSettings {
   welcome_messages_dm_enabled: boolean;
   welcome_messages_enabled: boolean;

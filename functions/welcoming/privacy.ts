@@ -1,5 +1,5 @@
 /**
- * The privacy pair (contract 5 and 12): the module keeps members only in
+ * The privacy pair (behaviour §5 and §12): the module keeps members only in
  * their timed-role grants (pending, or made within the last day), counted
  * under `id` and removed with their due work. It keeps no names.
  */

@@ -1,4 +1,4 @@
-/** The module's lists as the API answers them: every record, newest first (contract 11). */
+/** The module's lists as the API answers them: every record, newest first (behaviour §11). */
 import type { ResponseTypeValue } from './model.js';
 import { listResponses, listTimedRoles } from './store.js';
 

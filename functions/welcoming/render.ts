@@ -1,6 +1,6 @@
 /**
  * How welcome and leave messages look: a stored response rendered through
- * the shared templates with the member and guild variables of contract 12.
+ * the shared templates with the member and guild variables of behaviour §12.
  * The platform is asked for names and counts only when the response uses
  * them, so a plain "Welcome <user_mention>!" costs no lookup at all.
  */

@@ -1,6 +1,6 @@
 /**
  * The welcoming module's request schemas: shape (400) field by field, then
- * rules (422). Settings follow contract 3.5: a field left out or null keeps
+ * rules (422). Settings follow behaviour §3.5: a field left out or null keeps
  * its value, `""` clears a nullable channel or ID.
  */
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 /**
- * The module's settings (contract 5, 11 and 3.5): the settings the checks
+ * The module's settings (behaviour §5, §11 and §3.5): the settings the checks
  * read, a change's check of the responses it names, keeping settings off
  * deleted responses, and what the settings-delete operation removes: the
  * responses, timed roles and pending grants.

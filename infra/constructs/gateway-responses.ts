@@ -2,7 +2,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON, throttledReason } from '#shared/auth/messages.js';
 
 /**
- * The error envelope of CONTRACT 3.1 as a mapping template. Messages are
+ * The error envelope of behaviour §3.1 as a mapping template. Messages are
  * static text (JSON-safe by construction) apart from `$context` variables,
  * which API Gateway substitutes in gateway responses and mock integrations.
  */
@@ -19,7 +19,7 @@ export interface ErrorResponse {
   headers?: Record<string, string>;
 }
 
-/** Answers of API Gateway itself (before any function runs), in CONTRACT 3.2 terms. */
+/** Answers of API Gateway itself (before any function runs), in behaviour §3.2 terms. */
 export function errorResponses(throttle: { rateLimit: number; burstLimit: number; guildKeyRate: number; guildKeyBurst: number }): ErrorResponse[] {
   const notFound = 'Not Found! No route matches this path; GET /v1/openapi.json lists every route.';
   const throttled = `Too Many Requests! ${throttledReason(throttle)}`;

@@ -18,7 +18,7 @@ import { serviceFunction } from './service-function.js';
  * The scheduler's own timings decide the queues: a consumer may run for a
  * sixth of the retry time (the visibility timeout, AWS's advice for Lambda
  * consumers), and a message goes to the dead-letter queue after as many
- * deliveries as the scheduler counts (CONTRACT 9: a poison message never
+ * deliveries as the scheduler counts (behaviour §9: a poison message never
  * blocks the others). One source, so the two cannot drift apart.
  */
 const VISIBILITY_TIMEOUT = Duration.millis(DEFAULT_TIMINGS.retryMs);

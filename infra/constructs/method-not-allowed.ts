@@ -27,7 +27,7 @@ export interface MethodNotAllowedProps {
 }
 
 /**
- * The 405 of CONTRACT 3.2 for a known path: an `ANY` method with a MOCK
+ * The 405 of behaviour §3.2 for a known path: an `ANY` method with a MOCK
  * integration and no authorizer (405 is checked before credentials).
  * API Gateway prefers a path's specific methods over ANY, so this only
  * answers the methods the path does not have. Without it, API Gateway would

@@ -7,7 +7,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /**
- * Item-level DynamoDB actions a module may use. No Scan (CONTRACT: every list
+ * Item-level DynamoDB actions a module may use. No Scan (docs/architecture.md: every list
  * is a Query) and no transactions (the embedded local table has none, so no
  * code may depend on them); no table-management actions.
  */

@@ -67,7 +67,7 @@ export class RequestAuthorizer extends Construct {
       type: 'REQUEST',
       identitySource: 'method.request.header.Authorization',
       authorizerUri: lambdaInvocationUri(this.function),
-      // Caching off: a revoked API key must stop working at once (CONTRACT 4).
+      // Caching off: a revoked API key must stop working at once (behaviour §4).
       authorizerResultTtlInSeconds: 0,
     });
     allowApiInvoke(this.function, props.restApiId, `authorizers/${this.resource.ref}`);

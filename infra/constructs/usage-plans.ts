@@ -14,12 +14,12 @@ export interface CallerUsagePlansProps {
 }
 
 /**
- * Fair use between callers (CONTRACT 13) with API Gateway usage plans. A
+ * Fair use between callers (behaviour §13) with API Gateway usage plans. A
  * plan throttles each of its API keys with a token bucket of its own, and the
  * API takes the key from the authorizer's answer (key source AUTHORIZER,
  * shared/auth/usage-keys.ts). So:
  * - the service token is one key on the `service` plan, holding the stage's
- *   limit (CONTRACT 3.6) for itself alone;
+ *   limit (behaviour §3.6) for itself alone;
  * - every guild API key is a key of its own on the `guild-keys` plan, at
  *   `guildKeyRate` with bursts of twice that; the functions that mint keys
  *   (and the authorizer, for a key minted before) create them at run time.

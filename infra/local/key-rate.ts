@@ -1,5 +1,5 @@
 /**
- * Local mode's fair use between callers (CONTRACT 13): each guild API key
+ * Local mode's fair use between callers (behaviour §13): each guild API key
  * draws on a token bucket of its own, refilled at `rate` requests a second
  * and holding at most {@link guildKeyBurst}, as an API Gateway usage plan
  * throttles each of its API keys in AWS. The service token has no bucket

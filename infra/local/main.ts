@@ -1,7 +1,7 @@
 import { parseGuildKeyRate } from '../config.js';
 import { startLocal } from './start.js';
 
-/** `npm start`: local mode configured by the environment (contract section 10). */
+/** `npm start`: local mode configured by the environment (behaviour §10). */
 const env = process.env;
 const port = env.PORT ? Number(env.PORT) : 3000;
 const sandboxPort = env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : port + 1;

@@ -15,7 +15,7 @@ import { sourceUrls } from './sandbox/sources/routes.js';
 import { startIndexLagProxy } from './index-lag.js';
 import { ensureTable, startEmbeddedDynamo } from './table.js';
 
-/** How local mode is started; every field has the default of contract section 10. */
+/** How local mode is started; every field has the default of behaviour §10. */
 export interface LocalOptions {
   port?: number;
   host?: string;
@@ -111,14 +111,14 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1' });
     platformUrl = sandboxUrl = sandbox.url;
     closers.push(() => sandbox.close());
-    // The socials sources a user did not configure are the sandbox's (contract 10).
+    // The socials sources a user did not configure are the sandbox's (behaviour §10).
     for (const [name, value] of Object.entries(sourceUrls(sandbox.origin))) {
       if (!process.env[name] || sandboxSourceEnv.has(name)) {
         process.env[name] = value;
         sandboxSourceEnv.add(name);
       }
     }
-    // Sources on loopback are fetched only where named (contract 13): local mode names its sandbox's.
+    // Sources on loopback are fetched only where named (behaviour §13): local mode names its sandbox's.
     if (!sandboxSourceEnv.has('SOURCE_ALLOWED_HOSTS')) operatorAllowedHosts = process.env.SOURCE_ALLOWED_HOSTS ?? '';
     process.env.SOURCE_ALLOWED_HOSTS = [operatorAllowedHosts, hostPort(new URL(sandbox.origin))].filter(Boolean).join(',');
     sandboxSourceEnv.add('SOURCE_ALLOWED_HOSTS');

@@ -26,7 +26,7 @@ import { API_GATEWAY_TIMEOUT, type FunctionRuntime } from '../constructs/service
 import { RoutesStack } from './routes-stack.js';
 import { parseAllowedHosts } from '#functions/socials/reach.js';
 
-/** The stage name is the version prefix of every path (CONTRACT 2). */
+/** The stage name is the version prefix of every path (behaviour §2). */
 export const STAGE_NAME = 'v1';
 
 /** What the service is built from: the route table, the jobs, where the code comes from, and the operator's settings. */
@@ -171,7 +171,7 @@ export class ServiceStack extends Stack {
       // Access and execution logging need the account-level CloudWatch role.
       cloudWatchRole: settings.apiCloudWatchRole,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
-      // Each credentialed call counts against the usage-plan key the authorizer names (fair use, CONTRACT 13).
+      // Each credentialed call counts against the usage-plan key the authorizer names (fair use, behaviour §13).
       apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
     });
     const limits = {

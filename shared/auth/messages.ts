@@ -9,7 +9,7 @@ export const INTERNAL_REASON = 'This operation is internal: only the service (bo
 const guildKeyRate = (rate: number, burst: number) => `Each guild API key may send ${rate} requests a second (bursts of ${burst})`;
 const RETRY = 'retry after the number of seconds in Retry-After.';
 
-/** What a guild API key past its own rate (CONTRACT 13) is told in local mode, which throttles nothing else. */
+/** What a guild API key past its own rate (behaviour §13) is told in local mode, which throttles nothing else. */
 export const guildKeyThrottledReason = (rate: number, burst: number) => `${guildKeyRate(rate, burst)} and this one sent more; ${RETRY}`;
 
 /**

@@ -2,7 +2,7 @@ import { forbidden } from '../errors.js';
 import type { Caller } from './caller.js';
 
 /**
- * Owner-only operations (contract 4: poll edit/close/delete, giveaway
+ * Owner-only operations (behaviour §4: poll edit/close/delete, giveaway
  * edit/delete/reroll, tag edit/delete): a guild API key may; the service
  * token may when it acts for no member or for the owner; acting for anyone
  * else is 403. `what` names the resource ("poll abc"), `doing` the verb.

@@ -2,7 +2,7 @@ import { AwsRefusal, awsRest } from '../aws-json.js';
 import type { Caller } from './caller.js';
 
 /**
- * Fair use in AWS (CONTRACT 13). API Gateway throttles by usage plan, one
+ * Fair use in AWS (behaviour §13). API Gateway throttles by usage plan, one
  * token bucket per API key of a plan, and takes the API key from the
  * authorizer's answer (`usageIdentifierKey`; the API's key source is
  * AUTHORIZER). So each caller is named by an API Gateway key: the service

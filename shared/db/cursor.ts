@@ -1,5 +1,5 @@
 /**
- * The opaque cursors of lists read a page at a time (contract 11:
+ * The opaque cursors of lists read a page at a time (behaviour §11:
  * `next_cursor`, passed back as the `cursor` query field). A cursor carries
  * only where the next page starts, as a string the list chooses, under an
  * HMAC-SHA256 whose key is a secret of the deployment (`CURSOR_SECRET`,

@@ -3,7 +3,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.js';
 import { tableName } from './table.js';
 
-/** A page of a list as the contract answers it (3.6). */
+/** A page of a list as behaviour §3.6 answers it. */
 export interface Page<T> {
   items: T[];
   page: number;

@@ -5,7 +5,7 @@ import { tableName } from './table.js';
 
 /**
  * Every record has `id`: a positive integer unique within its record type
- * (contract 3.4). A counter item per type would be one hot key, so each type
+ * (behaviour §3.4). A counter item per type would be one hot key, so each type
  * has SHARDS counters and a shard's n-th value is (n - 1) * SHARDS + shard + 1:
  * unique, positive, and far below 2^53.
  */

@@ -38,15 +38,15 @@ export interface EndpointSpec {
    * `checkOwned` of shared/platform/ownership.ts, named by every endpoint
    * whose schemas declare fields naming platform objects (`owned` in
    * shared/http/owned.ts): each is checked to be the request's guild's
-   * before the use case runs (contract 13). Named, like `answerFailures`,
+   * before the use case runs (behaviour §13). Named, like `answerFailures`,
    * so only those endpoints bundle the platform client; building an
    * endpoint that declares such fields without it (or names it with none)
    * fails at once.
    */
   owned?: OwnershipCheck;
   /**
-   * The success answer's `data`, as a Zod object (records of CONTRACT 6 and
-   * 11). Published in /openapi.json next to the request schemas, and checked
+   * The success answer's `data`, as a Zod object (records of behaviour §6 and
+   * §11). Published in /openapi.json next to the request schemas, and checked
    * against every answer the tests receive; never parsed at run time, and
    * left out of function bundles (infra/zod-plugins.ts).
    * A route answering something other than the envelope (a page, the
@@ -131,7 +131,7 @@ type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unkn
  * authorizer's), body/query/path/header shape (400), a path ID no record can
  * have (404), the guild scope of a guild key (403), rules (422), IDs and
  * query values past the store's limits (404, 422), the platform objects the
- * request names being the guild's (422, contract 13), then the use case and
+ * request names being the guild's (422, behaviour §13), then the use case and
  * the envelope.
  */
 export function endpoint<

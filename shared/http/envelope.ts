@@ -2,7 +2,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { AppError } from '../errors.js';
 import { stringifyJson } from './json.js';
 
-/** The contract's envelopes (section 3.1), as API Gateway proxy results. */
+/** The envelopes of behaviour §3.1, as API Gateway proxy results. */
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 
-/** Request bodies are at most 64 KiB (contract 3.6). */
+/** Request bodies are at most 64 KiB (behaviour §3.6). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export const payloadTooLarge = (bytes: number) =>

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { parseSnowflake } from '../ids.js';
 
 /**
- * Platform objects a request names (contract 13): which fields of a route's
+ * Platform objects a request names (behaviour §13): which fields of a route's
  * schemas name a channel, category, role, message or invite code that must
  * be the request's guild's. The schemas declare it (`owned` in
  * `schemas.ts`); the endpoint factory reads the declarations from the
@@ -17,7 +17,7 @@ export interface OwnedDeclaration {
   kind: OwnedKind;
   /** A message: the field of the same object that names its channel. */
   channelField?: string;
-  /** An invite the platform does not know answers 404, not 422 (contract 12: deleting an unknown invite code). */
+  /** An invite the platform does not know answers 404, not 422 (behaviour §12: deleting an unknown invite code). */
   unknownIsNotFound?: boolean;
 }
 

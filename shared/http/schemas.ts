@@ -119,7 +119,7 @@ export const nullableSnowflake = meta(
 );
 
 /*
- * Platform objects of the request's guild (contract 13): fields declared
+ * Platform objects of the request's guild (behaviour §13): fields declared
  * with these are checked to be the guild's before the use case runs
  * (shared/http/owned.ts, shared/platform/ownership.ts).
  */
@@ -142,14 +142,14 @@ export const orNull = <T extends z.ZodMiniType>(schema: T) =>
     z.transform((v) => v ?? null),
   );
 
-/** A field of an update that, left out or null, keeps its value (contract 3.5): undefined. */
+/** A field of an update that, left out or null, keeps its value (behaviour §3.5): undefined. */
 export const orKeep = <T extends z.ZodMiniType>(schema: T) =>
   z.pipe(
     z.nullish(schema),
     z.transform((v) => v ?? undefined),
   );
 
-/** `application_id` and `token` of the interaction to answer, when the request comes from one (contract 7). */
+/** `application_id` and `token` of the interaction to answer, when the request comes from one (behaviour §7). */
 export const interactionFields = {
   application_id: describe(nullableSnowflake, "The bot's application ID; with token, the member is also answered through the interaction webhook"),
   token: describe(orNull(z.string()), "The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id"),
@@ -230,7 +230,7 @@ export const guildQuery = z.object({ guild_id: snowflake });
 /** The body of a guild-scoped write: `guild_id` (req). */
 export const guildBody = z.object({ guild_id: snowflake });
 
-/** The query (GET) and body (DELETE) of every module's privacy pair: the guild and the member (contract 5). */
+/** The query (GET) and body (DELETE) of every module's privacy pair: the guild and the member (behaviour §5). */
 export const privacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
 
 /*
@@ -244,10 +244,10 @@ export const snowflakeOut = meta(z.string().check(z.regex(new RegExp(SNOWFLAKE_P
   examples: ['1234567890123456789'],
 });
 
-/** A platform ID in the records of parts 2 and 3 (contract 11): a decimal string. */
+/** A platform ID in the records of parts 2 and 3 (behaviour §11): a decimal string. */
 export const snowflakeText = describe(z.string(), 'Snowflake ID as a decimal string');
 
-/** A record's `id`: a positive integer, unique within its record type (contract 3.4). */
+/** A record's `id`: a positive integer, unique within its record type (behaviour §3.4). */
 export const recordId = meta(z.int().check(z.gte(1)), { description: 'Positive integer, unique within the record type' });
 
 /** A timestamp in an answer: ISO 8601 UTC with milliseconds. */
@@ -258,7 +258,7 @@ export const timestamp = meta(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}
 });
 
 /**
- * A channel setting of `PUT /settings` (contract 3.5): a snowflake sets it,
+ * A channel setting of `PUT /settings` (behaviour §3.5): a snowflake sets it,
  * `""` clears it (null), null or left out keeps it (undefined).
  * `emptyMeans` says what a cleared channel means to the module.
  */
@@ -285,20 +285,20 @@ export const channelSetting = (emptyMeans = 'clears it') =>
     { kind: 'channel' },
   );
 
-/** A true/false setting of `PUT /settings` (contract 3.5): null or left out keeps it. */
+/** A true/false setting of `PUT /settings` (behaviour §3.5): null or left out keeps it. */
 export const booleanSetting = orKeep(z.boolean());
 
 /** `data` of an answer that only says what happened. */
 export const messageAnswer = z.object({ message: z.string() });
 
-/** The page fields of a paginated list, beside its items (contract 3.6). */
+/** The page fields of a paginated list, beside its items (behaviour §3.6). */
 export const pageFields = {
   page: z.int().check(z.gte(1)),
   page_size: z.int().check(z.gte(1), z.lte(100)),
   total: z.int().check(z.gte(0)),
 };
 
-/** What every privacy count answers (contract 5): records holding the member's ID and names. */
+/** What every privacy count answers (behaviour §5): records holding the member's ID and names. */
 export const privacyCounts = z.object({
   username: z.int().check(z.gte(0)),
   display_name: z.int().check(z.gte(0)),

@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import { AppError } from '../errors.js';
 
 /**
- * Turns Zod issues into the contract's two answers: 400 for shape (missing
+ * Turns Zod issues into the two answers of behaviour §3.2: 400 for shape (missing
  * field, wrong type, invalid ID) and 422 for rules (ranges, allowed values,
  * lengths, formats, conditional requirements).
  *

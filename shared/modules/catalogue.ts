@@ -17,7 +17,7 @@ export interface ModuleDefinition {
   groupedLists?: { key: string; groups: Record<string, string> };
 }
 
-/** The statistics toggles of the serverstats settings (document 2). */
+/** The statistics toggles of the serverstats settings (behaviour §D2). */
 export const STATS_TOGGLES = [
   'stats_messages_enabled',
   'stats_commands_enabled',

@@ -1,4 +1,4 @@
-/** The nine modules and their path segments (contract section 5). */
+/** The nine modules and their path segments (behaviour §5). */
 export const MODULES = ['reactionroles', 'polls', 'socials', 'serverstats', 'welcoming', 'invite-tracker', 'giveaways', 'verifier', 'tags'] as const;
 
 export type ModuleName = (typeof MODULES)[number];

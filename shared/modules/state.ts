@@ -7,7 +7,7 @@ import type { ModuleName } from './names.js';
 import { type ModuleStateItem, deleteModuleState, listGuildRecords, moduleStateKey, readModuleState, writeDisabled, writeEnabled } from './store.js';
 
 /**
- * Module enable/disable/status for every module (contract section 5), and
+ * Module enable/disable/status for every module (behaviour §5), and
  * the guard every module operation calls first.
  */
 
@@ -47,7 +47,7 @@ export async function enableModule(guildId: string, module: ModuleName): Promise
   const defaults = MODULE_CATALOGUE[module].defaults;
   // One conditional write, without reading first: it creates the default settings only when there are none, and
   // a settings record keeps the id it got then. An id drawn for a module whose settings exist goes unused (ids are
-  // unique, not dense: CONTRACT 3.4).
+  // unique, not dense: behaviour §3.4).
   const settingsId = defaults ? await nextRecordId(`${module}.settings`) : 0;
   const state = await writeEnabled(guildId, module, defaults ? { settings: defaults, settingsId } : null);
   if (!state) throw moduleEnabled(`The ${module} module is already enabled for guild ${guildId}.`);

@@ -78,7 +78,7 @@ const cached = new Map<string, { state: ModuleStateItem | null; at: number }>();
 /**
  * The module state as read at most `maxAgeMs` ago by this process, else
  * read now. For operations called on every platform event (statistics
- * recording), where the contract allows acting on settings up to 10 s old.
+ * recording), where behaviour §12 allows acting on settings up to 10 s old.
  * Every write through this file forgets the entry, so a process that
  * changes a module's state (local mode runs all handlers in one) never
  * acts on the state before its own change.

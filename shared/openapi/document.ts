@@ -55,7 +55,7 @@ function success(spec: EndpointSpec, named: Named): JsonSchema {
   };
 }
 
-/** Which errors a route can answer, following the order of checks of contract 3.2. */
+/** Which errors a route can answer, following the order of checks of behaviour §3.2. */
 function errorsOf(route: Route, spec: EndpointSpec): ErrorName[] {
   const names: ErrorName[] = [];
   const takesInput = Boolean(spec.body || spec.query || spec.path || spec.actor);

@@ -1,5 +1,5 @@
 /**
- * Answering the member of an interaction (contract 7): when a request carries
+ * Answering the member of an interaction (behaviour §7): when a request carries
  * an interaction's application ID and token, the member is told through the
  * interaction webhook what happened, or what went wrong. Best effort: the
  * answer to the bot never depends on it.

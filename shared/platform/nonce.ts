@@ -1,5 +1,5 @@
 /**
- * Nonces for message creates (contract 13, "each effect once"): the platform
+ * Nonces for message creates (behaviour §13, "each effect once"): the platform
  * keeps a message's nonce for a few minutes and, with `enforce_nonce`,
  * answers a second create carrying the same nonce in the channel with the
  * message it made first. A nonce is a string of at most 25 characters.

@@ -1,5 +1,5 @@
 /**
- * Platform objects belong to the request's guild (contract 13): the check
+ * Platform objects belong to the request's guild (behaviour §13): the check
  * an endpoint names (`owned: checkOwned`) when its schemas declare fields
  * naming channels, categories, roles, messages or invites
  * (shared/http/owned.ts). It runs before the use case: nothing is posted or

@@ -55,7 +55,7 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREA
 
 /**
  * True when sending the request again cannot make a second effect on the
- * platform (contract 13): GET, PUT, PATCH and DELETE, a POST marked
+ * platform (behaviour §13): GET, PUT, PATCH and DELETE, a POST marked
  * idempotent, and a message create carrying a nonce the platform enforces
  * (a resend reuses the body, so the platform answers the first message).
  * Any other POST (an interaction callback, a webhook message, an invite) is

@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type ConsumerOptions, type DueHandler, type ProduceOptions, type ProduceResult, scheduler } from './scheduler.js';
 
 /**
- * The durable scheduler (contract section 9): what modules and job files
+ * The durable scheduler (behaviour §9): what modules and job files
  * import. See `scheduler.ts` for the design.
  */
 export {

@@ -10,7 +10,7 @@ import { requestItem } from './table-only.js';
 import type { DueItem } from './store.js';
 
 /**
- * The durable scheduler every timed feature uses (contract section 9).
+ * The durable scheduler every timed feature uses (behaviour §9).
  *
  * Due work is an item in the table, found through a due index. A producer
  * (scheduled Lambda; every second in local mode) sends one SQS message per

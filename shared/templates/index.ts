@@ -1,11 +1,11 @@
 /**
- * The one template mechanism for member-facing text (contract 12): message
+ * The one template mechanism for member-facing text (behaviour §12): message
  * contents and embed JSON take variables written `<name>`; an unknown
  * `<...>` stays as written. Welcoming, the invite tracker, tags and the
  * verifier all render through here, and check a stored template here too, so
  * a template that breaks the platform's limits as written is refused (422)
  * when it is stored. Once filled, a text may grow past a limit: a message
- * posted on an event is cut with `…` (contract 13), a tag sent on purpose is
+ * posted on an event is cut with `…` (behaviour §13), a tag sent on purpose is
  * refused with a 422 naming the limit; both through `fitLimits` (limits.ts).
  *
  * Pure functions: no I/O, no platform client. Callers fetch the member and
@@ -45,7 +45,7 @@ export function fillTemplate(text: string, variables: TemplateVariables): string
 }
 
 /**
- * The member and guild variables of contract 12: `<user_mention>`,
+ * The member and guild variables of behaviour §12: `<user_mention>`,
  * `<user_name>`, `<user_id>`, `<server_name>`, `<member_count>`. A variable
  * whose value is unknown (no guild given) is left out, so it stays as written.
  */

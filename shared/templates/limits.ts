@@ -1,5 +1,5 @@
 /**
- * The platform's limits on a message's text (contract 3.6 and 13), checked
+ * The platform's limits on a message's text (behaviour §3.6 and §13), checked
  * or kept in one place: content 2000 characters; at most 10 embeds, each
  * with title 256, description 4096, at most 25 fields of name 256 and value
  * 1024, footer text 2048, author name 256; and the text of all embeds

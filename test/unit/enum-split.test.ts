@@ -5,7 +5,7 @@ import { jsonType } from '#shared/http/validation.js';
 import { type EnumField, enumFields, inputSchema, invoke, jsonText, sampleRequest, withValue } from '../helpers/schema-samples.js';
 
 /**
- * Contract 3.2 for every field with allowed values, found by walking every
+ * Behaviour §3.2 for every field with allowed values, found by walking every
  * route's request schemas (so new modules are covered without a list): a
  * missing field or a value of the wrong JSON type is a 400 BadRequestError, a
  * value of the right type outside the allowed ones a 422.

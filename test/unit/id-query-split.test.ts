@@ -5,7 +5,7 @@ import { SNOWFLAKE_PATTERN } from '#shared/http/schemas.js';
 import { type JsonSchema, inputSchema, invoke, sampleRequest } from '../helpers/schema-samples.js';
 
 /**
- * Contract 3.2 and 3.4 for every query parameter that is an ID, found by
+ * Behaviour §3.2 and §3.4 for every query parameter that is an ID, found by
  * walking every route's query schema: a value that is not an ID (`null`,
  * empty, non-digits, past uint64) is a malformed ID, a 400 BadRequestError
  * naming the parameter, never a 422 and never read as "no filter".

@@ -5,7 +5,7 @@ import { loadHandler } from '#shared/http/load-handler.js';
 import { inputSchema, type JsonSchema } from '../helpers/schema-samples.js';
 
 /**
- * Contract 13 for every route, found by walking every route's request
+ * Behaviour §13 for every route, found by walking every route's request
  * schemas (so a new route is covered without a list): every field whose name
  * says it names a channel, category, role, message or invite is declared as
  * a platform object of the request's guild (and so checked by the endpoint
@@ -17,7 +17,7 @@ const ID_KIND = /(^|_)(channel|category|role|message|invite)(_ids?|_code)?$|(^|_
 
 /**
  * Fields of those kinds that are not checked, and why (`route.id where.path`;
- * `*` is every item of a list). Contract 13 leaves out events about what
+ * `*` is every item of a list). Behaviour §13 leaves out events about what
  * the platform already deleted and statistics the service only records.
  */
 const NOT_CHECKED: [RegExp, string][] = [

@@ -7,7 +7,7 @@ import type { DeclaredField } from '#shared/http/owned.js';
 import { invoke, jsonText, sampleRequest, withValue } from '../helpers/schema-samples.js';
 
 /**
- * Contract 13, generated from the route table: every field a route declares
+ * Behaviour §13, generated from the route table: every field a route declares
  * as a platform object of the request's guild is checked before the use
  * case. Each route is called (as the service token, against the sandbox
  * platform) with its sample request, every declared field naming an object

@@ -1,5 +1,5 @@
 /**
- * The privacy pair every module has (contract 5), internal and in any module
+ * The privacy pair every module has (behaviour §5), internal and in any module
  * state: each is one endpoint made here from the function the module
  * declares in `functions/<module>/basics.ts`, so a module says only how it
  * counts and removes a member's references. Apart from the settings makers,

@@ -1,5 +1,5 @@
 /**
- * The settings routes every module with settings has (contract 5 and 11):
+ * The settings routes every module with settings has (behaviour §5 and §11):
  * read, change, and the settings-delete operation (which modules without
  * settings have too). Each is one endpoint made here from what the module
  * declares in `functions/<module>/basics.ts`, one export per route: its

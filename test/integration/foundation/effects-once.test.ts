@@ -1,5 +1,5 @@
 /**
- * Each effect once on the platform (contract 13): for every kind of message
+ * Each effect once on the platform (behaviour §13): for every kind of message
  * the service posts, the platform stores the message and then answers 500.
  * The client resends with the same nonce, the platform answers the message
  * it made first, and the channel shows exactly one message. An interaction

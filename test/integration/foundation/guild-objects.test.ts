@@ -1,5 +1,5 @@
 /**
- * Contract 13: a channel, category, role, message or invite a request names
+ * Behaviour §13: a channel, category, role, message or invite a request names
  * must be the request's guild's. Another guild's (or a DM, or one the
  * platform does not know) is a 422 naming the field, with nothing posted and
  * nothing stored; the guild's own still works. Per module, as the bot or a
@@ -31,7 +31,7 @@ async function enabled(module: string): Promise<string> {
 /** A channel of some other guild, as the platform knows it. */
 const foreignChannel = () => sandbox().channelIn(snowflake());
 
-/** The 422 of contract 13 naming `field`; answers its message. */
+/** The 422 of behaviour §13 naming `field`; answers its message. */
 function refused(res: CallResult, field: string): string {
   const message = failed(res, 422, 'Unprocessable Entity');
   expect(message).toContain(`Field '${field}' names `);

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-/** What enable and disable answer for each module (contract 5 and 6; parts 2 and 3 list their keys). */
+/** What enable and disable answer for each module (behaviour §5 and §6; parts 2 and 3 list their keys). */
 const SNAPSHOT_KEYS: Record<string, string[]> = {
   reactionroles: ['status'],
   polls: ['status', 'settings'],

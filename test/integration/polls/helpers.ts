@@ -133,7 +133,7 @@ export interface PollRecord {
   }[];
 }
 
-/** The exact field list of a poll record (contract 6). */
+/** The exact field list of a poll record (behaviour §6). */
 export const POLL_FIELDS = [
   'answers',
   'channel_id',

@@ -62,7 +62,7 @@ describe.each(FAMILIES.map((family) => [family.path, family] as [string, Family]
     if (filters.user && filters.channel) expect(await count({ user_id: a, channel_id: c1 })).toBe(1);
     if (!filters.user) {
       const refused = await fetchStats(service, family, { guild_id: guild, user_id: 'x' });
-      // A filter the family does not have is ignored (unknown fields are ignored, contract 3.5).
+      // A filter the family does not have is ignored (unknown fields are ignored, behaviour §3.5).
       expect(refused.status).toBe(200);
     }
   });

@@ -1,5 +1,5 @@
 /**
- * Feed items are data, never keys (contract 13): a guid or link of any
+ * Feed items are data, never keys (behaviour §13): a guid or link of any
  * length, a feed URL of 2048 characters end to end, and a feed of 8000 items
  * polled again and again, each with what a watching channel sees.
  */

@@ -1,5 +1,5 @@
 /**
- * Sources that never reach inside a network (contract 13), end to end, with
+ * Sources that never reach inside a network (behaviour §13), end to end, with
  * loopback targets only: servers of this test on 127.0.0.1, refused unless
  * SOURCE_ALLOWED_HOSTS names them, redirect chains, and a poll whose feed
  * starts redirecting somewhere it may not go.

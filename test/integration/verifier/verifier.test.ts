@@ -34,7 +34,7 @@ const create = (guild: string, member: string) =>
 const handle = (member: string, body: Record<string, unknown>) =>
   service.call('POST', `${VE}/event/handle-verification`, { looseBody: body, headers: { 'x-acting-user-id': member } });
 const entry = async (guild: string, verifierId: string) => ok(await service.call('GET', `${VE}/entries/${verifierId}`, { query: { guild_id: guild } })).entry;
-/** Moves the shared clock past the calls made at once with the last prompt (contract 12: a later call sends the prompt again). */
+/** Moves the shared clock past the calls made at once with the last prompt (behaviour §12: a later call sends the prompt again). */
 const later = async () => {
   const res = await fetch(`${sandboxOf(service).origin}/_sandbox/clock`, {
     method: 'POST',

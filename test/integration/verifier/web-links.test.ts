@@ -1,5 +1,5 @@
 /**
- * The verifier's web links (contract 13): they expire, they die with a type
+ * The verifier's web links (behaviour §13): they expire, they die with a type
  * change or a newer prompt, they work once, and whatever happens the member
  * sees a page, never JSON.
  */

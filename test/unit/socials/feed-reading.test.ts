@@ -236,7 +236,7 @@ describe('fetching a feed (loopback server)', () => {
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const port = (server.address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
-    // A named exception to the address rules for sources (contract 13), which refuse loopback otherwise.
+    // A named exception to the address rules for sources (behaviour §13), which refuse loopback otherwise.
     process.env.SOURCE_ALLOWED_HOSTS = `127.0.0.1:${port}`;
   });
   afterAll(async () => {

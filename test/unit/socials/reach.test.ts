@@ -1,5 +1,5 @@
 /**
- * Where sources may be fetched from (contract 13), as pure functions: the
+ * Where sources may be fetched from (behaviour §13), as pure functions: the
  * class of each address, and the check of a URL with a resolver that is a
  * table (no network at all: nothing here opens a connection or asks DNS).
  */

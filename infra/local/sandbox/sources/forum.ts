@@ -1,4 +1,4 @@
-/** The sandbox forum: communities and their posts, newest first (contract 7). */
+/** The sandbox forum: communities and their posts, newest first (behaviour §7). */
 import type { ServerResponse } from 'node:http';
 import { invalidField } from '../errors.js';
 import type { Route } from '../router.js';

@@ -1,7 +1,7 @@
 /**
  * The sandbox sources of the socials module, in memory: a forum, a stream
  * service, a video service, RSS and Atom feeds and a meme source, answering
- * in the wire formats of contract section 7, so announcements can be
+ * in the wire formats of behaviour §7, so announcements can be
  * watched and tested with no internet. Each can be told to misbehave.
  */
 

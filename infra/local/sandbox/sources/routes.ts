@@ -3,7 +3,7 @@
  * routes to one file per source (forum, stream, video, feeds, meme) and
  * faults.ts (misbehaviour, request counts).
  *
- * Source APIs (under `/sources`, the wire formats of contract section 7;
+ * Source APIs (under `/sources`, the wire formats of behaviour §7;
  * local mode points FORUM_API_BASE_URL and the others here when unset):
  *   GET /sources/forum/r/{community}/new.json?limit=25         404 for an unknown community
  *   GET /sources/stream/helix/users?login=a                     needs Client-Id and a Bearer token
