@@ -3,7 +3,8 @@ export const GUILD = '1234567890123456789';
 /** The member every bench request acts as (`X-Acting-User-Id`); what it edits, it owns. */
 export const MEMBER = '2234567890123456789';
 
-const settings = {
+/** A reaction-role panel's settings, as the bench creates and edits panels. */
+export const PANEL_SETTINGS = {
   limit_roles_to_one: true,
   supports_remove: true,
   remove_roles_from_users_on_entry_delete: true,
@@ -45,8 +46,8 @@ export const fixtures: Record<string, { body?: Record<string, unknown>; query?: 
   // One guild's counters, as the bot asks after a change; without a guild it is every guild the bench made.
   'serverstats.update-counters': { body: { guild_id: GUILD } },
   'welcoming.create-response': { body: { response_type: 1 } },
-  'reactionroles.create-panel': { body: { is_register: false, panel_type: 'emoji', is_embed: false, content: 'Pick', ...settings } },
-  'reactionroles.edit-panel': { body: { panel_type: 'emoji', message_content: 'Pick', message_is_embed: false, ...settings } },
+  'reactionroles.create-panel': { body: { is_register: false, panel_type: 'emoji', is_embed: false, content: 'Pick', ...PANEL_SETTINGS } },
+  'reactionroles.edit-panel': { body: { panel_type: 'emoji', message_content: 'Pick', message_is_embed: false, ...PANEL_SETTINGS } },
   'reactionroles.check': { body: { interaction_type: 'reaction_add', emoji_name: '😀', emoji_id: null } },
   'socials.stream-refresh-filter': { body: { stream_account: 'bench_user' } },
   'socials.get-uploads-playlist-id': { query: { channel_handle: '@bench_user' } },

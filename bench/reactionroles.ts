@@ -1,4 +1,5 @@
 import type { LocalService } from '#infra/local/start.js';
+import { PANEL_SETTINGS } from './fixtures.js';
 import { type DynamoCounter, type Floor, handlerRequests, ofGuild, requestRow, send } from './requests.js';
 import type { Row } from './table.js';
 
@@ -48,13 +49,6 @@ export async function reactionRolesRequests(service: LocalService, counter: Dyna
     rows.push(requestRow(`reactionroles: ${operation}`, handlerRequests(counter.take()), FLOORS[operation]));
     return result;
   };
-  const settings = {
-    limit_roles_to_one: true,
-    supports_remove: true,
-    remove_roles_from_users_on_entry_delete: true,
-    keep_counter_at_one: false,
-    delete_unrelated_emoji_reactions: false,
-  };
   const react = (member: string, emoji: string) =>
     json(
       'POST',
@@ -73,7 +67,7 @@ export async function reactionRolesRequests(service: LocalService, counter: Dyna
       panel_type: 'emoji',
       is_embed: false,
       content: 'Pick',
-      ...settings,
+      ...PANEL_SETTINGS,
     }),
   );
   const own = (await (
@@ -90,7 +84,7 @@ export async function reactionRolesRequests(service: LocalService, counter: Dyna
       is_register: true,
       register_message_id: own.id,
       panel_type: 'emoji',
-      ...settings,
+      ...PANEL_SETTINGS,
     }),
   );
   await measure('list panels', () => send(service, 'GET', `${base}/panels?guild_id=${guild}`));
@@ -101,7 +95,7 @@ export async function reactionRolesRequests(service: LocalService, counter: Dyna
       panel_type: 'emoji',
       message_content: 'Pick one',
       message_is_embed: false,
-      ...settings,
+      ...PANEL_SETTINGS,
     }),
   );
   const { entry } = await measure('add entry', () =>

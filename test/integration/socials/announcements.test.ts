@@ -9,19 +9,13 @@ import { pollAllStreams, pollSource } from '#functions/socials/polling.js';
 import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
-import { SO, announced, ok, posted, socialGuild, sourcesOf, unique, watch } from './helpers.js';
+import { SO, announced, ok, posted, shownIn, socialGuild, sourcesOf, unique, watch } from './helpers.js';
 
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService();
 });
 afterAll(() => service.stop());
-
-/** What a channel shows once the announcements handed out so far have run. */
-const contents = async (channel: string) => {
-  await announced();
-  return (await posted(service, channel)).map((m) => m.content);
-};
 
 describe('polling', () => {
   it('announces new items oldest first to every channel of every guild watching, never the baseline', async () => {
@@ -49,8 +43,8 @@ describe('polling', () => {
     await sources.entry(name, { title: 'Second', guid: 'n2', link: 'https://example.org/n2' });
 
     await pollSource('rss', url);
-    expect(await contents(c1)).toEqual(['**First**\none\nhttps://example.org/n1', '**Second**\nhttps://example.org/n2']);
-    expect(await contents(c3)).toEqual(await contents(c1));
+    expect(await shownIn(service, c1)).toEqual(['**First**\none\nhttps://example.org/n1', '**Second**\nhttps://example.org/n2']);
+    expect(await shownIn(service, c3)).toEqual(await shownIn(service, c1));
     await announced();
     const [everyone] = await posted(service, c2);
     expect(everyone!.content.startsWith('@everyone\n')).toBe(true);
@@ -59,7 +53,7 @@ describe('polling', () => {
     expect((await posted(service, c1))[0]!.mention_everyone).toBe(false);
 
     await pollSource('rss', url);
-    expect(await contents(c1)).toHaveLength(2);
+    expect(await shownIn(service, c1)).toHaveLength(2);
   });
 
   it('makes one message per channel under overlapping polls and a redelivered poll', async () => {
@@ -72,8 +66,8 @@ describe('polling', () => {
     await sources.post(community, 'Breaking');
     await Promise.all(Array.from({ length: 6 }, () => pollSource('forum', community)));
     await pollSource('forum', community);
-    expect(await contents(channel)).toHaveLength(1);
-    expect((await contents(channel))[0]).toContain('**Breaking**');
+    expect(await shownIn(service, channel)).toHaveLength(1);
+    expect((await shownIn(service, channel))[0]).toContain('**Breaking**');
   });
 
   it('posts an item once per channel whether it comes by a send or a poll, and a link two feeds carry once', async () => {
@@ -87,7 +81,7 @@ describe('polling', () => {
     const sent = ok(await service.call('POST', `${SO}/entries/send/video`, { body: { uploads_playlist_id, video_id, video_title: 'New video' } }));
     expect(sent.message).toBe('Announced to 1 channel.');
     await pollSource('video', handle.toLowerCase());
-    expect(await contents(channel)).toHaveLength(1);
+    expect(await shownIn(service, channel)).toHaveLength(1);
     expect(ok(await service.call('POST', `${SO}/entries/send/video`, { body: { uploads_playlist_id, video_id, video_title: 'New video' } })).message).toContain(
       '0 channels (1 already had it)',
     );
@@ -101,7 +95,7 @@ describe('polling', () => {
     await sources.entry(b, { title: 'Same story', guid: 'b-1', link: 'https://example.org/story#comments' });
     await pollSource('rss', urlA);
     await pollSource('rss', urlB);
-    expect(await contents(shared)).toHaveLength(1);
+    expect(await shownIn(service, shared)).toHaveLength(1);
   });
 
   it('skips a channel the platform refuses and still announces to the others', async () => {
@@ -116,7 +110,7 @@ describe('polling', () => {
     await sandboxOf(service).deleteChannel(gone);
     await sources.post(community, 'Still announced');
     await pollSource('forum', community);
-    expect(await contents(fine)).toHaveLength(1);
+    expect(await shownIn(service, fine)).toHaveLength(1);
   });
 
   it('announces to guilds with the module and the component on only', async () => {
@@ -134,8 +128,8 @@ describe('polling', () => {
     );
     await sources.post(community, 'Only for some');
     await pollSource('forum', community);
-    expect(await contents(c1)).toHaveLength(1);
-    expect(await contents(c2)).toHaveLength(0);
+    expect(await shownIn(service, c1)).toHaveLength(1);
+    expect(await shownIn(service, c2)).toHaveLength(0);
   });
 });
 
@@ -169,7 +163,7 @@ describe('sources that misbehave', () => {
     await sources.entry(name, { title: 'After the storm', guid: 'ok-1' });
     await pollSource('rss', url);
     expect((await entry()).failures).toBe(0);
-    expect(await contents(channel)).toEqual(['**After the storm**']);
+    expect(await shownIn(service, channel)).toEqual(['**After the storm**']);
   });
 
   it('asks a feed with If-None-Match and takes a 304 as nothing new', async () => {
@@ -185,7 +179,7 @@ describe('sources that misbehave', () => {
     expect(((await sources.requests())['feed-304'] ?? 0) - before).toBe(2);
     await sources.entry(name, { title: 'Fresh', guid: 'f1' });
     await pollSource('rss', url);
-    expect(await contents(channel)).toEqual(['**Fresh**']);
+    expect(await shownIn(service, channel)).toEqual(['**Fresh**']);
   });
 });
 
@@ -200,13 +194,13 @@ describe('streams', () => {
     await sources.goLive(account, 'Speedrun');
     await pollAllStreams();
     await pollAllStreams();
-    expect(await contents(channel)).toEqual([`🔴 **Speedrun**\n${sources.origin}/sources/stream-web/${account}`]);
+    expect(await shownIn(service, channel)).toEqual([`🔴 **Speedrun**\n${sources.origin}/sources/stream-web/${account}`]);
     // A send for the same live session within 30 minutes is the same item.
     expect(ok(await service.call('POST', `${SO}/entries/send/stream`, { body: { stream_account: account } })).message).toContain('0 channels');
     await sources.goOffline(account);
     await sources.goLive(account, 'Second stream');
     await pollAllStreams();
-    expect(await contents(channel)).toHaveLength(2);
+    expect(await shownIn(service, channel)).toHaveLength(2);
   });
 });
 
@@ -222,7 +216,7 @@ describe('the scheduler', () => {
       const channel = snowflake();
       ok(await watch(service, guild, 'forum', community, channel));
       await sources.post(community, 'Found by the poller');
-      await eventually(async () => (await contents(channel)).length === 1, 15_000, 'the scheduled poll');
+      await eventually(async () => (await shownIn(service, channel)).length === 1, 15_000, 'the scheduled poll');
     } finally {
       if (previous === undefined) delete process.env.SOCIALS_POLL_SECONDS;
       else process.env.SOCIALS_POLL_SECONDS = previous;

@@ -12,18 +12,13 @@ import { streamShardOf } from '#functions/socials/store.js';
 import { type TestService, startTestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
-import { SO, announced, ok, posted, socialGuild, sourcesOf, unique, watch } from './helpers.js';
+import { SO, announced, ok, posted, shownIn, socialGuild, sourcesOf, unique, watch } from './helpers.js';
 
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService();
 });
 afterAll(() => service.stop());
-
-const contents = async (channel: string) => {
-  await announced();
-  return (await posted(service, channel)).map((m) => m.content);
-};
 
 /** `count` channels watching a forum community, over as many guilds as the 25 entries a guild may have need. */
 async function watchers(community: string, count: number): Promise<string[]> {
@@ -68,7 +63,7 @@ describe('announcing to many channels', () => {
     await pollSource('forum', community);
     await pollSource('forum', community);
     for (const channel of channels) {
-      const shown = await contents(channel);
+      const shown = await shownIn(service, channel);
       expect(shown.map((c) => c.split('\n')[0])).toEqual(['**One**', '**Two**', '**Three**']);
     }
   });
@@ -96,7 +91,7 @@ describe('streams', () => {
     await pollStreams(3);
     await pollStreams(3);
     for (const [i, channel] of channels.entries())
-      expect(await contents(channel)).toEqual([`🔴 **${accounts[i]} live**\n${sources.origin}/sources/stream-web/${accounts[i]}`]);
+      expect(await shownIn(service, channel)).toEqual([`🔴 **${accounts[i]} live**\n${sources.origin}/sources/stream-web/${accounts[i]}`]);
   });
 
   it('takes a send as the live session it announces: the account going live then posts nothing more', async () => {
@@ -110,12 +105,12 @@ describe('streams', () => {
     await sources.goLive(account, 'Same session');
     await pollAllStreams();
     await pollAllStreams();
-    expect(await contents(channel)).toHaveLength(1);
+    expect(await shownIn(service, channel)).toHaveLength(1);
     // A later session is a new item.
     await sources.goOffline(account);
     await sources.goLive(account, 'Next session');
     await pollAllStreams();
-    expect((await contents(channel)).at(-1)).toContain('**Next session**');
-    expect(await contents(channel)).toHaveLength(2);
+    expect((await shownIn(service, channel)).at(-1)).toContain('**Next session**');
+    expect(await shownIn(service, channel)).toHaveLength(2);
   });
 });

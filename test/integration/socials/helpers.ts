@@ -69,6 +69,12 @@ export async function posted(service: TestService, channel: string): Promise<Mes
 }
 
 /** A fresh lower-case name for a source, distinct per test. */
+/** What a channel shows once the announcements handed out so far have run. */
+export async function shownIn(service: TestService, channel: string): Promise<string[]> {
+  await announced();
+  return (await posted(service, channel)).map((m) => m.content);
+}
+
 export const unique = (prefix: string) => `${prefix}${Math.floor(Math.random() * 1e9).toString(36)}`;
 
 /**
