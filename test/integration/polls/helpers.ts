@@ -1,3 +1,4 @@
+import type { components } from '../../../clients/typescript/schema.js';
 import { expect } from 'vitest';
 import type { Message } from '#test/helpers/sandbox.js';
 import { type CallResult, type TestService, snowflake } from '#test/helpers/local.js';
@@ -101,37 +102,8 @@ export async function shownText(service: TestService, poll: PollRecord): Promise
   return message?.embeds[0]?.description ?? '';
 }
 
-export interface PollRecord {
-  id: number;
-  guild_id: string;
-  poll_id: string;
-  channel_id: string;
-  message_id: string | null;
-  poll_type: number;
-  poll_answer_type: number | null;
-  question: string;
-  description: string | null;
-  is_multi_select: boolean;
-  is_anonymous: boolean;
-  max_votes_per_answer: number;
-  poll_owner_id: string | null;
-  sent_by_service: boolean;
-  status: 'open' | 'closed';
-  end_time: string;
-  delete_at: string | null;
-  edited_with_results: boolean;
-  created_at: string;
-  answers: {
-    answer_id: number;
-    answer_text: string;
-    label: string | null;
-    description: string | null;
-    emoji_name: string | null;
-    emoji_id: string | null;
-    vote_count: number;
-    votes: string[];
-  }[];
-}
+/** A poll as the service answers it: the typed client's schema. */
+export type PollRecord = components['schemas']['Poll'];
 
 /** The exact field list of a poll record (behaviour §6). */
 export const POLL_FIELDS = [
