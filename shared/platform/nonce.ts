@@ -4,7 +4,8 @@
  * answers a second create carrying the same nonce in the channel with the
  * message it made first. A nonce is a string of at most 25 characters.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { fixedKey } from '../db/fixed-key.js';
 
 /** The platform's limit on a nonce's length. */
 export const NONCE_MAX_LENGTH = 25;
@@ -20,5 +21,5 @@ export function randomNonce(): string {
  * same nonce and the platform makes one message.
  */
 export function nonceFrom(...parts: string[]): string {
-  return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, NONCE_MAX_LENGTH);
+  return fixedKey(parts.join('\u0000')).slice(0, NONCE_MAX_LENGTH);
 }
