@@ -27,8 +27,7 @@ async function control(method: string, path: string, body?: unknown): Promise<an
 
 /** A guild with the module on and a channel the sandbox knows is in it. */
 async function trackerGuild(settings: Record<string, unknown> = {}, guild = snowflake()): Promise<{ guild: string; channel: string }> {
-  const channel = snowflake();
-  await control('PUT', `/channels/${channel}`, { guild_id: guild, name: 'general' });
+  const channel = await sandboxOf(service).channelIn(guild);
   ok(await service.call('POST', `${IT}/enable`, { body: { guild_id: guild } }));
   if (Object.keys(settings).length) ok(await service.call('PUT', `${IT}/settings`, { body: { guild_id: guild, ...settings } }));
   return { guild, channel };
