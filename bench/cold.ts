@@ -14,9 +14,9 @@ import type { Job } from '#infra/jobs.js';
 import { sourceUrls } from '#infra/local/sandbox/sources/routes.js';
 import { type LocalService, startLocal } from '#infra/local/start.js';
 import { type EndpointSpec, ownedFieldsOf } from '#shared/http/endpoint.js';
-import { loadHandler } from '#shared/http/load-handler.js';
+import { loadSpec } from '#shared/http/load-handler.js';
 import { namedObjects } from '#shared/http/owned.js';
-import { type Route, entryOf } from '#shared/http/route.js';
+import { type Route, entryOf, fileOf } from '#shared/http/route.js';
 import { moduleOfPath } from '#shared/modules/names.js';
 import { producerInputs } from '#shared/scheduler/keys.js';
 import { GUILD, type Input, MEMBER, fixtures, setups } from './fixtures.js';
@@ -202,9 +202,9 @@ const at = (data: Record<string, unknown>, path: string) => String(path.split('.
 function routePreparation(route: Route, spec: EndpointSpec, routeById: Map<string, { route: Route; spec: EndpointSpec }>): Invocation['prepare'] {
   const module = moduleOfPath(route.path);
   const setup = setups[route.id];
-  if ((!module || route.file === ENABLE_FILE) && !setup) return undefined;
+  if ((!module || fileOf(route) === ENABLE_FILE) && !setup) return undefined;
   return async (service, guild) => {
-    if (module && route.file !== ENABLE_FILE) await succeed(service, 'POST', `/modules/${module}/enable`, { guild_id: guild });
+    if (module && fileOf(route) !== ENABLE_FILE) await succeed(service, 'POST', `/modules/${module}/enable`, { guild_id: guild });
     const ids: Record<string, string> = {};
     const take = (data: Record<string, unknown>, names: Record<string, string> = {}) => {
       for (const [name, path] of Object.entries(names)) ids[name] = at(data, path);
@@ -245,7 +245,7 @@ const AUTHORIZER_EVENT = (key: string) => ({
 async function invocations(routes: readonly Route[], jobs: readonly Job[], keyOf: (file: string) => string): Promise<Invocation[]> {
   const out: Invocation[] = [];
   const routeById = new Map<string, { route: Route; spec: EndpointSpec }>();
-  for (const route of routes) routeById.set(route.id, { route, spec: (await loadHandler(route)).spec });
+  for (const route of routes) routeById.set(route.id, { route, spec: await loadSpec(route) });
   const unknown = Object.entries(setups)
     .flatMap(([id, setup]) => [id, ...(setup.make ?? []).map((make) => make.route)])
     .filter((id) => !routeById.has(id));

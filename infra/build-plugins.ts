@@ -2,7 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
-import { splitEntry } from '#shared/http/route.js';
+import { type Route, accessTable, splitEntry } from '#shared/http/route.js';
 
 /**
  * What a Lambda needs of the AWS SDK's credential chain: the credentials
@@ -142,3 +142,22 @@ export const namedExportEntries: Plugin = {
     });
   },
 };
+
+/** The authorizer's access table (functions/auth/access.ts). */
+const ACCESS_FILE = /[\\/]functions[\\/]auth[\\/]access\.ts$/;
+
+/**
+ * The authorizer needs each route's access only, but the route rows also
+ * hold every route's schemas: bundling the rows would give the authorizer
+ * every module's schemas. So the access table of the routes being built is
+ * written into its bundle as plain data.
+ */
+export function accessTableInlined(routes: readonly Pick<Route, 'method' | 'path' | 'access'>[]): Plugin {
+  const table = accessTable(routes);
+  return {
+    name: 'access-table-inlined',
+    setup(build) {
+      build.onLoad({ filter: ACCESS_FILE }, () => ({ contents: `export const ACCESS = ${JSON.stringify(table)};\n`, loader: 'js' }));
+    },
+  };
+}

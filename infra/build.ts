@@ -16,11 +16,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { REDOC_FILE, offlineRenderer } from '#functions/health/docs-asset.js';
-import type { EndpointSpec } from '#shared/http/endpoint.js';
 import { type Entry, type Route, entryOf, splitEntry } from '#shared/http/route.js';
 import { AUTHORIZER_FILE, BUILD_INFO_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
 import type { Job } from './jobs.js';
-import { builtinsAsRequire, doctypeEntitiesBlocked, envCredentialsOnly, manifestFieldsOnly, namedExportEntries } from './build-plugins.js';
+import { accessTableInlined, builtinsAsRequire, doctypeEntitiesBlocked, envCredentialsOnly, manifestFieldsOnly, namedExportEntries } from './build-plugins.js';
 import { unusedSchemasDropped, zodRuntimeOnly } from './zod-plugins.js';
 
 /** The handler serving /openapi.json; the build writes the document beside its bundle. */
@@ -116,6 +115,7 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
     // The credential chain is the SDK's; left to the runtime, so is its chain.
     plugins: [
       namedExportEntries,
+      accessTableInlined(options.routes.filter((route): route is Route => 'access' in route)),
       zodRuntimeOnly,
       unusedSchemasDropped,
       builtinsAsRequire,
@@ -176,17 +176,14 @@ function writeDocsRenderer(bundles: Map<string, string>): void {
 
 /**
  * The deployed /openapi.json function serves the document written beside its
- * bundle here, generated from every handler's own schemas, so it need not
- * bundle every handler to describe them.
+ * bundle here, generated from the route rows' schemas, so it need not
+ * bundle them to describe them.
  */
 async function writeOpenApiDocument(routes: readonly Route[], bundles: Map<string, string>): Promise<void> {
-  const { loadHandler } = await import('#shared/http/load-handler.js');
-  const { openApiDocument } = await import('#shared/openapi/document.js');
-  const specs = new Map<string, EndpointSpec>();
-  for (const route of routes) specs.set(route.id, (await loadHandler(route)).spec);
+  const { loadOpenApiDocument } = await import('#shared/openapi/load.js');
   const target = bundles.get(OPENAPI_FILE);
   if (!target) throw new Error(`Cannot write the OpenAPI document: ${OPENAPI_FILE} was not bundled`);
-  writeFileSync(join(target, 'openapi.json'), JSON.stringify(openApiDocument(routes, specs)));
+  writeFileSync(join(target, 'openapi.json'), JSON.stringify(await loadOpenApiDocument(routes)));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -47,9 +47,11 @@ export const zodRuntimeOnly: Plugin = {
 
 /** The project's files that declare schemas: they import Zod. */
 const DECLARES_SCHEMAS = /from 'zod\/mini'/;
-/** The project's files that make endpoints (`endpoint`, or a maker named `...Endpoint`): a spec may name a success schema. */
-const DECLARES_RESPONSE = /\b(endpoint|\w+Endpoint)\(/;
-const MAKES_ENDPOINT = /^(endpoint|\w+Endpoint)$/;
+/** The project's files that declare route rows (`route(...)`) or make endpoints (`endpoint`, or a maker named `...Endpoint`): a spec may name a success schema. */
+const DECLARES_RESPONSE = /\b(route|endpoint|\w+Endpoint)\(/;
+const MAKES_ENDPOINT = /^(route|endpoint|\w+Endpoint)$/;
+/** A module's route table: one row per export (`route(...)`), each function bundling its own. */
+const DECLARES_ROUTES = /\broute\(/;
 /** A module's basics: one endpoint per export (made by shared/modules/basics/), each function bundling one of them. */
 const DECLARES_BASICS = /from '[^']*shared\/modules\/basics\//;
 
@@ -71,10 +73,15 @@ const DECLARES_BASICS = /from '[^']*shared\/modules\/basics\//;
  * per export, and each function re-exports one of them (infra/build-plugins.ts):
  * its declarations are wrapped the same way, so the others are left out.
  *
+ * A module's route table (`functions/<module>/routes.ts`) declares one row
+ * per export (`route({...})`), and each handler reads its own: its rows are
+ * wrapped the same way, so a function carries its own row and the schemas
+ * it names only, never the module's other rows.
+ *
  * An endpoint's `response` schema is never run by a function: the OpenAPI
  * document and the tests read it from the sources. So the `response`
- * property of every spec written in place (`endpoint({...})`, or a maker
- * named `...Endpoint`) is left out of the bundle, and
+ * property of every row and spec written in place (`route({...})`,
+ * `endpoint({...})`, or a maker named `...Endpoint`) is left out of the bundle, and
  * with it the building of the success schema (a record with its nested
  * records: about a millisecond and a half of a cold request).
  */
@@ -119,7 +126,7 @@ export const unusedSchemasDropped: Plugin = {
           ts.isSpreadElement(node) ||
           Boolean(ts.forEachChild(node, (child) => evaluates(child) || undefined)));
       const wrapped =
-        DECLARES_SCHEMAS.test(source) || DECLARES_BASICS.test(source)
+        DECLARES_SCHEMAS.test(source) || DECLARES_BASICS.test(source) || DECLARES_ROUTES.test(source)
           ? file.statements
               .filter(ts.isVariableStatement)
               .flatMap((statement) => statement.declarationList.declarations.map((d) => d.initializer))

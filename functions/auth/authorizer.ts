@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import type { AuthorizerContext } from '#shared/auth/caller.js';
 import { authorize } from '#shared/auth/credentials.js';
 import { usageIdentifierKey } from '#shared/auth/usage-keys.js';
-import { routes } from '../routes.js';
+import { ACCESS } from './access.js';
 
 /**
  * The API Gateway REQUEST authorizer. Missing or unknown credentials throw
@@ -12,9 +12,8 @@ import { routes } from '../routes.js';
  * service token's key, or the guild key's own (shared/auth/usage-keys.ts).
  */
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const route = routes.find((r) => r.method === event.httpMethod && r.path === event.resource);
   const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  const verdict = await authorize(header, route?.access ?? 'internal');
+  const verdict = await authorize(header, ACCESS[`${event.httpMethod} ${event.resource}`] ?? 'internal');
   if (!verdict.allow && verdict.status === 401) throw new Error('Unauthorized');
   const context: AuthorizerContext | undefined = verdict.allow
     ? verdict.caller.kind === 'service'

@@ -8,7 +8,7 @@ import { AppError } from '#shared/errors.js';
 import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '#shared/http/envelope.js';
 import { MAX_BODY_BYTES, payloadTooLarge } from '#shared/http/limits.js';
 import { type Route, matchPath } from '#shared/http/route.js';
-import { loadHandler } from '#shared/http/load-handler.js';
+import { loadHandler, loadSpec } from '#shared/http/load-handler.js';
 import { KeyRate } from './key-rate.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -126,7 +126,7 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
     body = await readBody(req);
   } catch (error) {
     // In Lambda the handler answers this 413 itself, so a route answering pages answers it as a page here too.
-    return failureResponse(error as AppError, (await loadHandler(route)).spec.errorPage);
+    return failureResponse(error as AppError, (await loadSpec(route)).errorPage);
   }
 
   const headers = headersOf(req);

@@ -11,6 +11,7 @@ import { parseJsonLossless } from './json.js';
 import { checkStoreLimits } from './limits.js';
 import { type Mw, bodyLimit, errorEnvelope } from './middleware.js';
 import { type DeclaredField, declaredFields, namedObjects } from './owned.js';
+import { type RouteSpec, specOf } from './route.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
 /** What an endpoint validates. Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
@@ -125,15 +126,28 @@ export function ownedFieldsOf(spec: Pick<EndpointSpec, 'path' | 'query' | 'body'
 
 type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unknown };
 
+/** The schema a row declares under `key`, or undefined (the input part is then undefined too). */
+type Declared<R, K extends string> = R extends { [k in K]: infer S extends z.ZodMiniType } ? S : undefined;
+type ActorOf<R> = R extends { actor: infer A extends ActorMode } ? A : undefined;
+
+/** What the use case of a route row receives: typed by the row's own schemas (`params` parsed into `path`). */
+export type RowInput<R extends RouteSpec> = EndpointInput<Declared<R, 'query'>, Declared<R, 'body'>, Declared<R, 'params'>, ActorOf<R>>;
+
 /**
- * Turns a route's schemas and a use case into a Lambda handler. The factory
- * owns, in this order: 413, the caller (401/403 for internal routes are the
- * authorizer's), body/query/path/header shape (400), a path ID no record can
- * have (404), the guild scope of a guild key (403), rules (422), IDs and
- * query values past the store's limits (404, 422), the platform objects the
- * request names being the guild's (422, behaviour §13), then the use case and
- * the envelope.
+ * Turns a route row (shared/http/route.ts) and its use case into the
+ * route's Lambda handler: `endpoint(routes.vote, async ({ body, actor }) => ...)`.
+ * The row names the schemas and middlewares; the handler file names only
+ * the use case. The factory owns, in this order: 413, the caller (401/403
+ * for internal routes are the authorizer's), body/query/path/header shape
+ * (400), a path ID no record can have (404), the guild scope of a guild key
+ * (403), rules (422), IDs and query values past the store's limits (404,
+ * 422), the platform objects the request names being the guild's (422,
+ * behaviour §13), then the use case and the envelope.
+ *
+ * The makers of endpoints of one shape (a module's basics, a route family)
+ * pass a spec of their own instead of a row (`path` for the path schema).
  */
+export function endpoint<R extends RouteSpec & { id: string }>(row: R, run: (input: RowInput<R>) => Promise<object> | object): Handler;
 export function endpoint<
   Q extends z.ZodMiniType | undefined = undefined,
   B extends z.ZodMiniType | undefined = undefined,
@@ -141,6 +155,25 @@ export function endpoint<
   A extends ActorMode | undefined = undefined,
 >(
   spec: { query?: Q; body?: B; path?: P; actor?: A; answerFailures?: Mw; errorPage?: ErrorPage; owned?: OwnershipCheck; response?: z.ZodMiniType | RawAnswer },
+  run: (input: EndpointInput<Q, B, P, A>) => Promise<object> | object,
+): Handler;
+export function endpoint(
+  declared: EndpointSpec | (RouteSpec & { id: string }),
+  run: (input: EndpointInput<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType, ActorMode>) => Promise<object> | object,
+): Handler {
+  const spec: EndpointSpec = 'id' in declared ? rowSpec(declared) : declared;
+  return build(spec, run);
+}
+
+/** A row's spec; a row served by `endpoint` declares one (with its `response`). */
+function rowSpec(row: RouteSpec & { id: string }): EndpointSpec {
+  const spec = specOf(row);
+  if (!spec) throw new Error(`Route ${row.id} declares no response, so no spec: name its answer schema`);
+  return spec;
+}
+
+function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | undefined, P extends z.ZodMiniType | undefined, A extends ActorMode | undefined>(
+  spec: EndpointSpec,
   run: (input: EndpointInput<Q, B, P, A>) => Promise<object> | object,
 ): Handler {
   const declared = ownedFieldsOf(spec);

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Handler } from './endpoint.js';
-import { type Entry, type Route, entryOf, splitEntry } from './route.js';
+import type { EndpointSpec, Handler } from './endpoint.js';
+import { type Entry, type Route, entryOf, fileOf, specOf, splitEntry } from './route.js';
 import type { FamilyHandler } from './route-family.js';
 
 /** The repository root, where route `file`s are relative to. */
@@ -33,6 +33,15 @@ export async function loadHandler(route: Entry & Partial<Pick<Route, 'method' | 
   const family = handler as Partial<FamilyHandler>;
   if (!family.specFor || !route.method || !route.path) return handler;
   const spec = family.specFor({ method: route.method, path: route.path });
-  if (!spec) throw new Error(`${route.file} serves no route ${route.method} ${route.path}`);
+  if (!spec) throw new Error(`${fileOf(route)} serves no route ${route.method} ${route.path}`);
   return Object.assign((...args: Parameters<Handler>) => handler(...args), { spec });
+}
+
+/**
+ * A route's spec, as its row declares it; for a row whose handler still
+ * declares its own (a module's basics, a route family), read from the
+ * handler. What the OpenAPI document and the tests read.
+ */
+export async function loadSpec(route: Route): Promise<EndpointSpec> {
+  return specOf(route) ?? (await loadHandler(route)).spec;
 }

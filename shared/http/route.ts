@@ -1,36 +1,118 @@
 /**
- * A route as plain data: the one description of an endpoint that local mode,
- * CDK, the authorizer and the OpenAPI document all read.
+ * A route as one declaration: the row that local mode, CDK, the authorizer,
+ * the OpenAPI document and the route's own handler all read. A row names
+ * what the route is (method, path, access, summary) and what it validates
+ * and answers (its schemas); its handler file names only the use case
+ * (`endpoint(routes.vote, run)`, shared/http/endpoint.ts).
  */
+import type * as z from 'zod/mini';
+import type { ActorMode, EndpointSpec, RawAnswer } from './endpoint.js';
+import type { ErrorPage } from './envelope.js';
+import type { Mw } from './middleware.js';
+import type { OwnershipCheck } from '../platform/ownership.js';
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** public: no credentials; client: service token or that guild's API key; internal: service token only. */
 export type Access = 'public' | 'client' | 'internal';
 
-export interface Route {
+/**
+ * What a route validates and answers, and the middlewares its function
+ * needs. Each schema is a Zod object (`zod/mini`).
+ */
+export interface RouteSpec {
+  /** The query string's fields. */
+  query?: z.ZodMiniType;
+  /** The JSON body's fields. */
+  body?: z.ZodMiniType;
+  /** The path parameters (`{poll_id}` of `path`). */
+  params?: z.ZodMiniType;
+  /** `required`: 400 without the X-Acting-User-Id header. Otherwise the header is read when present. */
+  actor?: ActorMode;
+  /**
+   * `answerFailures(sentence)` of shared/platform/interaction.ts: a failed
+   * request carrying an interaction is also answered to the member. Only
+   * the functions of rows naming it bundle the platform transport (each
+   * function bundles its own row only).
+   */
+  answerFailures?: Mw;
+  /** For a route answering pages for a person: the page of an error, with its status (never the JSON envelope). */
+  errorPage?: ErrorPage;
+  /**
+   * `checkOwned` of shared/platform/ownership.ts, named by every row whose
+   * schemas declare fields naming platform objects (`owned` in
+   * shared/http/owned.ts); building its endpoint fails without it.
+   */
+  owned?: OwnershipCheck;
+  /**
+   * The success answer's `data` (a Zod object), or the content type of an
+   * answer that is not the envelope. Read by the OpenAPI document and the
+   * tests; never parsed at run time, and left out of function bundles
+   * (infra/zod-plugins.ts).
+   */
+  response?: z.ZodMiniType | RawAnswer;
+}
+
+export interface Route extends RouteSpec {
   /** `module.operation`, unique; CDK construct IDs are made from it. */
   id: string;
   method: Method;
   /** API Gateway resource path, `{param}` for path parameters, without the `/v1` prefix. */
   path: string;
   access: Access;
-  /** The handler file, relative to the repository root; it exports `handler`. */
-  file: string;
+  /** One line for the OpenAPI document. */
+  summary: string;
   /**
-   * The export of `file` the route's function calls, when not `handler`: a
+   * The handler file, relative to the repository root, when it is not the
+   * one the id names (`polls.vote`: `functions/polls/vote.ts`; {@link fileOf}).
+   */
+  file?: string;
+  /**
+   * The export of the file the route's function calls, when not `handler`: a
    * file declaring the handlers of several routes (a module's basics) is
    * bundled once per export, so each function carries its own route only.
    */
   handler?: string;
-  /** One line for the OpenAPI document. */
-  summary: string;
+}
+
+/**
+ * A row as declared: the same object, its literal types kept, so the
+ * handler's input is typed by the row's schemas. Each row is its own
+ * top-level declaration, so a function's bundle keeps its own row only.
+ */
+export function route<const R extends Route>(row: R): R {
+  return row;
+}
+
+/** The handler file of a route: the one it names, else `functions/<module>/<operation>.ts` of its id. */
+export function fileOf(route: Entry): string {
+  if (route.file) return route.file;
+  const dot = route.id?.indexOf('.') ?? -1;
+  if (!route.id || dot < 0) throw new Error(`A route needs a file or an id of the form module.operation (${route.id})`);
+  return `functions/${route.id.slice(0, dot)}/${route.id.slice(dot + 1)}.ts`;
+}
+
+/**
+ * The spec of a row that declares one, as the endpoint factory reads it
+ * (path parameters as `path`); undefined for a row whose handler still
+ * declares its own (made by a module's basics or a route family).
+ */
+export function specOf(route: RouteSpec): EndpointSpec | undefined {
+  if (!('response' in route)) return undefined;
+  const { query, body, params, actor, answerFailures, errorPage, owned, response } = route;
+  return { query, body, path: params, actor, answerFailures, errorPage, owned, response };
+}
+
+/** Each route's access, keyed `METHOD path`: what the authorizer reads (functions/auth/access.ts). */
+export function accessTable(routes: readonly Pick<Route, 'method' | 'path' | 'access'>[]): Readonly<Record<string, Access>> {
+  return Object.fromEntries(routes.map((route) => [`${route.method} ${route.path}`, route.access]));
 }
 
 /** What a route's function is built from: its file, and the export called when not `handler`. One bundle per entry. */
-export type Entry = Pick<Route, 'file' | 'handler'>;
+export type Entry = Partial<Pick<Route, 'id' | 'file' | 'handler'>>;
 
 /** An entry as one string, `file` or `file#export`: what builds, bundle folders and CDK assets are keyed by. */
-export const entryOf = ({ file, handler }: Entry): string => (handler ? `${file}#${handler}` : file);
+export const entryOf = (entry: Entry): string => (entry.handler ? `${fileOf(entry)}#${entry.handler}` : fileOf(entry));
 
 /** The file and the export of an entry string ({@link entryOf} undone). */
 export function splitEntry(entry: string): { file: string; handler: string } {

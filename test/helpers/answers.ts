@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { routes } from '#functions/routes.js';
 import type { EndpointSpec } from '#shared/http/endpoint.js';
-import { loadHandler } from '#shared/http/load-handler.js';
+import { loadSpec } from '#shared/http/load-handler.js';
 import { matchPath } from '#shared/http/route.js';
 import { fieldName } from '#shared/http/validation.js';
 
@@ -16,7 +16,7 @@ export async function declaredAnswer(method: string, path: string): Promise<{ ro
   const match = matchPath(routes, path.replace(/^\/v1(?=\/)/, ''));
   const route = match?.routes.find((r) => r.method === (method === 'HEAD' ? 'GET' : method));
   if (!route) return null;
-  return { routeId: route.id, response: (await loadHandler(route)).spec.response };
+  return { routeId: route.id, response: (await loadSpec(route)).response };
 }
 
 /** What is wrong with `data` as an answer of this schema: missing or mistyped fields, then undeclared ones. */

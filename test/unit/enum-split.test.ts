@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes.js';
-import { loadHandler } from '#shared/http/load-handler.js';
+import { loadHandler, loadSpec } from '#shared/http/load-handler.js';
 import { jsonType } from '#shared/http/validation.js';
 import { type EnumField, enumFields, inputSchema, invoke, jsonText, sampleRequest, withValue } from '../helpers/schema-samples.js';
 
@@ -21,7 +21,7 @@ interface Case {
 
 const cases: Case[] = [];
 for (const route of routes) {
-  const { spec } = await loadHandler(route);
+  const spec = await loadSpec(route);
   for (const where of ['body', 'query', 'path'] as const) {
     const schema = spec[where];
     if (!schema) continue;
@@ -35,8 +35,9 @@ const fieldName = (path: (string | number)[]) => path.map((p, i) => (typeof p ==
 
 /** The route called with its sample request, one field of one part changed. */
 async function callWith(c: Case, value: unknown) {
+  const spec = await loadSpec(c.route);
   const handler = await loadHandler(c.route);
-  const sampled = sampleRequest(handler.spec);
+  const sampled = sampleRequest(spec);
   const part = withValue(sampled[c.where] ?? {}, c.field.path, value);
   const answer = await invoke(c.route, handler, {
     path: c.where === 'path' ? (part as Record<string, string>) : sampled.path,

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { routes } from '#functions/routes.js';
-import { loadHandler } from '#shared/http/load-handler.js';
+import { loadSpec } from '#shared/http/load-handler.js';
+import { fileOf } from '#shared/http/route.js';
 import { loadOpenApiDocument } from '#shared/openapi/load.js';
 import { answerProblems } from '../helpers/answers.js';
 
@@ -15,7 +16,7 @@ describe('every route declares its answer', () => {
     const present = routes.filter((route) => known.has(`${route.method} ${route.path}`));
     expect(present.length).toBeGreaterThan(50);
     const lacking: string[] = [];
-    for (const route of present) if (!(await loadHandler(route)).spec.response) lacking.push(`${route.id} (${route.method} ${route.path}, ${route.file})`);
+    for (const route of present) if (!(await loadSpec(route)).response) lacking.push(`${route.id} (${route.method} ${route.path}, ${fileOf(route)})`);
     expect(lacking).toEqual([]);
   });
 

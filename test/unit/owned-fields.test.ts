@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes.js';
 import { ownedFieldsOf } from '#shared/http/endpoint.js';
-import { loadHandler } from '#shared/http/load-handler.js';
+import { loadSpec } from '#shared/http/load-handler.js';
 import { inputSchema, type JsonSchema } from '../helpers/schema-samples.js';
 
 /**
@@ -64,9 +64,9 @@ function idFields(schema: JsonSchema, at: string, out: Set<string>): Set<string>
 
 const found: Field[] = [];
 const declared = new Map<string, ReturnType<typeof ownedFieldsOf>[number]>();
-const routesWithDeclared = new Map<string, { route: (typeof routes)[number]; spec: Awaited<ReturnType<typeof loadHandler>>['spec'] }>();
+const routesWithDeclared = new Map<string, { route: (typeof routes)[number]; spec: Awaited<ReturnType<typeof loadSpec>> }>();
 for (const route of routes) {
-  const { spec } = await loadHandler(route);
+  const spec = await loadSpec(route);
   for (const where of ['path', 'query', 'body'] as const) {
     const schema = spec[where];
     if (schema) for (const key of idFields(inputSchema(schema), where, new Set())) found.push({ route, key: `${route.id} ${key}` });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes.js';
 import { MAX_ID_CHARS, MAX_QUERY_VALUE_BYTES } from '#shared/http/limits.js';
-import { loadHandler } from '#shared/http/load-handler.js';
+import { loadHandler, loadSpec } from '#shared/http/load-handler.js';
 import { invoke, jsonText, sampleRequest } from '../helpers/schema-samples.js';
 
 /**
@@ -13,13 +13,14 @@ import { invoke, jsonText, sampleRequest } from '../helpers/schema-samples.js';
 const withPath = routes.filter((route) => route.path.includes('{'));
 const withQuery: { route: (typeof routes)[number]; name: string }[] = [];
 for (const route of routes) {
-  const { spec } = await loadHandler(route);
+  const spec = await loadSpec(route);
   if (spec.query) withQuery.push({ route, name: Object.keys(sampleRequest(spec).query)[0] ?? 'guild_id' });
 }
 
 async function answer(route: (typeof routes)[number], change: (request: ReturnType<typeof sampleRequest>) => void) {
+  const spec = await loadSpec(route);
   const handler = await loadHandler(route);
-  const request = sampleRequest(handler.spec);
+  const request = sampleRequest(spec);
   change(request);
   return invoke(route, handler, { path: request.path, query: request.query, body: request.body === undefined ? undefined : jsonText(request.body) });
 }
@@ -31,7 +32,7 @@ async function call(route: (typeof routes)[number], change: (request: ReturnType
 
 /** Routes answering pages (the verifier's web link): an input no record can have is a wrong link, the 403 page. */
 async function answersPages(route: (typeof routes)[number]): Promise<boolean> {
-  return (await loadHandler(route)).spec.errorPage !== undefined;
+  return (await loadSpec(route)).errorPage !== undefined;
 }
 
 async function pageAnswer(route: (typeof routes)[number], change: (request: ReturnType<typeof sampleRequest>) => void) {
