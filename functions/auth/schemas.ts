@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { meta, recordId, snowflakeOut, timestamp } from '#shared/http/schemas.js';
+import { meta, orNull, recordId, snowflake, snowflakeOut, timestamp } from '#shared/http/schemas.js';
 
 /** A guild API key record (behaviour §4): never its secret. */
 export const ApiKeyRecord = meta(
@@ -19,3 +19,12 @@ export const NewApiKeyAnswer = z.object({
   api_key: z.extend(ApiKeyRecord, { secret: meta(z.string(), { description: 'The bearer token, shown this once' }) }),
 });
 export const ApiKeysAnswer = z.object({ api_keys: z.array(ApiKeyRecord) });
+
+/** `POST /auth/api-keys`: the guild and an optional name for the key. */
+export const CreateApiKeyBody = z.object({
+  guild_id: snowflake,
+  name: orNull(z.string().check(z.maxLength(100))),
+});
+
+/** `DELETE /auth/api-keys`: the guild and the key to revoke. */
+export const DeleteApiKeyBody = z.object({ guild_id: snowflake, key_id: z.string().check(z.minLength(1), z.maxLength(64)) });

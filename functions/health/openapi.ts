@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { endpoint } from '#shared/http/endpoint.js';
 import { RawBody } from '#shared/http/envelope.js';
-import { routes } from '../routes.js';
+import { routes as allRoutes } from '../routes.js';
 
 /**
- * The document is generated from the handlers' own schemas. A deployed bundle
+ * The document is generated from the route rows' schemas. A deployed bundle
  * carries it beside itself (written by the build from the same generator);
- * local mode generates it on first request by loading every handler.
+ * local mode generates it on first request from the rows.
  */
 let documentText: Promise<string> | undefined;
 
@@ -15,7 +15,7 @@ async function generate(): Promise<string> {
   const built = fileURLToPath(new URL('./openapi.json', import.meta.url));
   if (existsSync(built)) return readFileSync(built, 'utf8');
   const { loadOpenApiDocument } = await import('#shared/openapi/load.js');
-  return JSON.stringify(await loadOpenApiDocument(routes));
+  return JSON.stringify(await loadOpenApiDocument(allRoutes));
 }
 
 export const handler = endpoint({ response: { contentType: 'application/json', description: 'This OpenAPI 3.1 document' } }, async () => {

@@ -1,42 +1,54 @@
-import type { Access, Method, Route } from '#shared/http/route.js';
+import { guildBody, guildQuery } from '#shared/http/schemas.js';
+import { type Access, type Method, type Route, fileOf, route } from '#shared/http/route.js';
 import type { ModuleName } from '#shared/modules/names.js';
+import { HomeAnswer, SnapshotAnswer, StatusAnswer } from './schemas.js';
 
-/** The four state routes every module has: home, status, enable, disable (behaviour §5). */
+/**
+ * The four state routes every module has (behaviour §5), as one row each
+ * that every module's copy shares (its handler file serves them all): the
+ * module's copies differ in id, path and summary only.
+ */
+export const home = route({ id: 'module-state.home', method: 'GET', path: '/', access: 'public', summary: 'Home of a module', response: HomeAnswer });
+export const status = route({
+  id: 'module-state.status',
+  method: 'GET',
+  path: '/status',
+  access: 'client',
+  summary: 'Whether a module is enabled for a guild',
+  query: guildQuery,
+  response: StatusAnswer,
+});
+export const enable = route({
+  id: 'module-state.enable',
+  method: 'POST',
+  path: '/enable',
+  access: 'client',
+  summary: 'Enable a module for a guild',
+  body: guildBody,
+  response: SnapshotAnswer,
+});
+export const disable = route({
+  id: 'module-state.disable',
+  method: 'POST',
+  path: '/disable',
+  access: 'client',
+  summary: 'Disable a module for a guild',
+  body: guildBody,
+  response: SnapshotAnswer,
+});
+
+/** A module's copy of a state row: its id, its path under the module, its summary; the file stays the shared one. */
+export function moduleStateRoute(row: Route, module: ModuleName, copy: { operation: string; path: string; summary: string }): Route {
+  return { ...row, id: `${module}.${copy.operation}`, path: `/modules/${module}${copy.path}`, summary: copy.summary, file: fileOf(row) };
+}
+
+/** The four state routes of a module: home, status, enable, disable (behaviour §5). */
 export function moduleStateRoutes(module: ModuleName): Route[] {
-  const base = `/modules/${module}`;
   return [
-    {
-      id: `${module}.home`,
-      method: 'GET',
-      path: `${base}/`,
-      access: 'public',
-      file: 'functions/module-state/home.ts',
-      summary: `Home of the ${module} module`,
-    },
-    {
-      id: `${module}.status`,
-      method: 'GET',
-      path: `${base}/status`,
-      access: 'client',
-      file: 'functions/module-state/status.ts',
-      summary: `Whether ${module} is enabled for a guild`,
-    },
-    {
-      id: `${module}.enable`,
-      method: 'POST',
-      path: `${base}/enable`,
-      access: 'client',
-      file: 'functions/module-state/enable.ts',
-      summary: `Enable ${module} for a guild`,
-    },
-    {
-      id: `${module}.disable`,
-      method: 'POST',
-      path: `${base}/disable`,
-      access: 'client',
-      file: 'functions/module-state/disable.ts',
-      summary: `Disable ${module} for a guild`,
-    },
+    moduleStateRoute(home, module, { operation: 'home', path: '/', summary: `Home of the ${module} module` }),
+    moduleStateRoute(status, module, { operation: 'status', path: '/status', summary: `Whether ${module} is enabled for a guild` }),
+    moduleStateRoute(enable, module, { operation: 'enable', path: '/enable', summary: `Enable ${module} for a guild` }),
+    moduleStateRoute(disable, module, { operation: 'disable', path: '/disable', summary: `Disable ${module} for a guild` }),
   ];
 }
 

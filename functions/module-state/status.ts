@@ -1,6 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { guildQuery } from '#shared/http/schemas.js';
+import * as routes from './routes.js';
 import { moduleStatus } from '#shared/modules/state.js';
-import { StatusAnswer } from './schemas.js';
 
-export const handler = endpoint({ query: guildQuery, response: StatusAnswer }, ({ query, module }) => moduleStatus(query.guild_id, module!));
+export const handler = endpoint(routes.status, ({ query, module }) => moduleStatus(query.guild_id, module!));

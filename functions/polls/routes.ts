@@ -1,5 +1,5 @@
 import type { Route } from '#shared/http/route.js';
-import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
+import { home, moduleBasicsRoutes, moduleStateRoute, moduleStateRoutes } from '../module-state/routes.js';
 
 const base = '/modules/polls';
 const file = (name: string) => `functions/polls/${name}.ts`;
@@ -14,14 +14,7 @@ const basics = moduleBasicsRoutes('polls', {
 
 export const routes: Route[] = [
   ...moduleStateRoutes('polls'),
-  {
-    id: 'polls.handler-home',
-    method: 'GET',
-    path: `${base}/handler`,
-    access: 'public',
-    file: 'functions/module-state/home.ts',
-    summary: 'Home of the polls scheduling handler',
-  },
+  moduleStateRoute(home, 'polls', { operation: 'handler-home', path: '/handler', summary: 'Home of the polls scheduling handler' }),
 
   ...basics.settings,
 

@@ -1,5 +1,5 @@
 import type { Route } from '#shared/http/route.js';
-import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
+import { home, moduleBasicsRoutes, moduleStateRoute, moduleStateRoutes } from '../module-state/routes.js';
 import { KIND_LIST } from './kinds.js';
 import { SOCIALS_BASE as base, entriesPath, sendPath } from './paths.js';
 
@@ -51,14 +51,7 @@ const basics = moduleBasicsRoutes('socials', {
 
 export const routes: Route[] = [
   ...moduleStateRoutes('socials'),
-  {
-    id: 'socials.handler-home',
-    method: 'GET',
-    path: `${base}/handler`,
-    access: 'public',
-    file: 'functions/module-state/home.ts',
-    summary: 'Home of the socials scheduling handler',
-  },
+  moduleStateRoute(home, 'socials', { operation: 'handler-home', path: '/handler', summary: 'Home of the socials scheduling handler' }),
   ...basics.settings,
   ...entryRoutes,
   {
