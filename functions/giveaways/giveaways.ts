@@ -14,7 +14,7 @@ import { joinIds } from '#shared/modules/store.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '#shared/modules/state.js';
 import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '#shared/platform/client.js';
-import { MAX_REROLLS, drawRound, mintSeed, seedHash } from './draw.js';
+import { MAX_REROLLS, drawPlaces, drawRound, mintSeed, seedHash } from './draw.js';
 import { announceRound, cancelTimers, purgeLater, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
 import { addEntrant, allEntrants, entrantsFrom, moveLegacyEntrants, removeEntrant } from './entrants.js';
@@ -26,6 +26,7 @@ import {
   getGiveaway,
   GiveawayEntity,
   giveawayPage,
+  MARK_EVERY,
   insertGiveaway,
   updateGiveaway,
 } from './store.js';
@@ -277,22 +278,46 @@ export async function changeEntry(guildId: string, entryId: string, memberId: st
   return { message: action === 'enter' ? `Member ${memberId} entered giveaway ${entryId}.` : `Member ${memberId} left giveaway ${entryId}.` };
 }
 
-/** The round a reroll of `g` draws next, or why there is none (422): the whole list is read, a page at a time. */
-async function nextRound(g: Giveaway): Promise<Round> {
+/** Whether the end's places and marks still describe the list: no entrant left it since (a privacy delete) and every round kept its places. */
+const placesHold = (g: Giveaway) =>
+  g._marks !== undefined && g._places !== undefined && g._drawn_count === g.participant_count && g._places.length === g.rounds.length;
+
+/** The entrant at a place of the sorted list, read from the mark before it: at most MARK_EVERY entrants. */
+async function entrantAtPlace(g: Giveaway, place: number): Promise<string> {
+  const block = Math.floor(place / MARK_EVERY);
+  const after = block === 0 ? null : g._marks![block - 1]!;
+  const ids = await entrantsFrom(g.guild_id, g.entry_id, after, place - block * MARK_EVERY + 1);
+  return ids.at(-1)!;
+}
+
+/**
+ * The round a reroll of `g` draws next, or why there is none (422). The
+ * same draw either way: from the places the end kept, reading only the
+ * winners' entrants (at most MARK_EVERY each); or, when the list changed
+ * since, from the whole list read a page at a time (`places` then null).
+ */
+async function nextRound(g: Giveaway): Promise<{ round: Round; places: number[] | null }> {
   if (g.status !== 'ended' || g.rounds.length === 0) throw unprocessable(`Giveaway ${g.entry_id} is still running; reroll it after it ends.`);
   if (g.rounds.length > MAX_REROLLS)
     throw unprocessable(`Giveaway ${g.entry_id} has been rerolled ${MAX_REROLLS} times, the most a giveaway allows; its rounds stay as drawn.`);
   const round = g.rounds.length + 1;
-  const winners = drawRound(
-    g._seed,
-    g.entry_id,
-    round,
-    g.winner_count,
-    await allEntrants(g.guild_id, g.entry_id),
-    g.rounds.flatMap((r) => r.winners),
-  );
+  let places: number[] | null = null;
+  let winners: string[];
+  if (placesHold(g)) {
+    places = drawPlaces(g._seed, g.entry_id, round, g.winner_count, g.participant_count, g._places!.flat());
+    winners = await Promise.all(places.map((place) => entrantAtPlace(g, place)));
+  } else {
+    winners = drawRound(
+      g._seed,
+      g.entry_id,
+      round,
+      g.winner_count,
+      await allEntrants(g.guild_id, g.entry_id),
+      g.rounds.flatMap((r) => r.winners),
+    );
+  }
   if (winners.length === 0) throw unprocessable(`Giveaway ${g.entry_id} has nobody left to draw: every entrant has won a round.`);
-  return { round, winners, drawn_at: new Date().toISOString() };
+  return { round: { round, winners, drawn_at: new Date().toISOString() }, places };
 }
 
 /**
@@ -307,8 +332,10 @@ export async function rerollGiveaway(guildId: string, entryId: string, asker: As
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'reroll');
   if (g.legacy.length) g = await withoutLegacy(g);
   for (let attempt = 1; ; attempt++) {
-    const round = await nextRound(g);
-    if (await updateGiveaway(guildId, entryId, { rounds: [...g.rounds, round], winners: round.winners.join(',') }, { version: g._version })) {
+    const { round, places } = await nextRound(g);
+    // Places unknown (the whole list read) are dropped: later rerolls read the whole list too.
+    const kept = { _places: places ? [...g._places!, places] : undefined };
+    if (await updateGiveaway(guildId, entryId, { rounds: [...g.rounds, round], winners: round.winners.join(','), ...kept }, { version: g._version })) {
       await showGiveaway(guildId, entryId);
       await announceRound({ ...g, winners: round.winners }, round.winners, round.round);
       return { message: `Reroll ${round.round - 1} (round ${round.round}) of giveaway ${entryId} drew ${round.winners.map((w) => `<@${w}>`).join(', ')}.` };

@@ -21,7 +21,7 @@ import { dueItemKey } from '#shared/scheduler/keys.js';
 import { HASH_START, chainHash, drawPlaces } from './draw.js';
 import { entrantsFrom, moveLegacyEntrants, purgeEntrants } from './entrants.js';
 import { announcement, giveawayMessage } from './render.js';
-import { type DrawProgress, type Giveaway, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
+import { type DrawProgress, type Giveaway, MARK_EVERY, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
 
 export const GiveawayJobs = { end: 'giveaways.end', delete: 'giveaways.delete', refresh: 'giveaways.refresh' } as const;
 /** Enters and leaves within this window share one message edit. */
@@ -146,13 +146,17 @@ async function drawPiece(ended: Giveaway, piece: number): Promise<Giveaway | 'mo
     const at = place - progress.read;
     if (at >= 0 && at < taken.length) found[place] = taken[at]!;
   }
+  const marks = [...(progress.marks ?? [])];
+  for (let k = Math.ceil((progress.read + 1) / MARK_EVERY); k * MARK_EVERY - 1 < progress.read + taken.length; k++) {
+    if (k > 0) marks[k - 1] = taken[k * MARK_EVERY - 1 - progress.read]!;
+  }
   const read = progress.read + taken.length;
   const hash = chainHash(progress.hash, taken);
   const finished = read === progress.count || ids.length < Math.min(piece, progress.count - progress.read + 1);
   // The list must be the count's: a privacy delete between the close and here makes it shorter, and the draw starts again.
   const whole = read === progress.count && ids.length === taken.length;
   const fields = !finished
-    ? { _draw: { ...progress, read, after: taken.at(-1) ?? progress.after, hash, found } }
+    ? { _draw: { ...progress, read, after: taken.at(-1) ?? progress.after, hash, found, marks } }
     : whole
       ? {
           _draw: undefined,
@@ -160,6 +164,9 @@ async function drawPiece(ended: Giveaway, piece: number): Promise<Giveaway | 'mo
           winners: progress.ranks.map((place) => found[place]!).join(','),
           seed: g._seed,
           participants_hash: hash,
+          _drawn_count: progress.count,
+          _places: [progress.ranks],
+          _marks: marks,
         }
       : { _draw: undefined };
   // Conditional on the version read: a second consumer that read the same piece writes nothing.

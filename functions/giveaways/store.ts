@@ -58,7 +58,19 @@ export interface Giveaway {
   rounds: Round[];
   _seed: string;
   _version: number;
+  /**
+   * Kept by the end's draw so rerolls need not read the whole list: the
+   * entrant count it drew from, the places of each round's winners in the
+   * sorted list, and the member at every MARK_EVERY-th place (`_marks[k]`
+   * at place (k + 1) * MARK_EVERY - 1), where a read of any place starts.
+   */
+  _drawn_count?: number;
+  _places?: number[][];
+  _marks?: string[];
 }
+
+/** A reroll reads at most this many entrants a winner, from the mark before its place. */
+export const MARK_EVERY = 10_000;
 
 /**
  * Where the end's draw stands while it reads the entrants piece by piece:
@@ -68,6 +80,7 @@ export interface Giveaway {
  * far at those positions.
  */
 export interface DrawProgress {
+  marks?: string[];
   count: number;
   read: number;
   after: string | null;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawRounds, entrantsHash } from '#functions/giveaways/draw.js';
+import { drawRound, drawRounds, entrantsHash } from '#functions/giveaways/draw.js';
 import { EntrantEntity } from '#functions/giveaways/entrants.js';
 import { endGiveaway } from '#functions/giveaways/lifecycle.js';
 import { GiveawayEntity, getGiveaway } from '#functions/giveaways/store.js';
@@ -148,17 +148,17 @@ describe('giveaways at scale', () => {
     const g = await create(guild, 4);
     const members = await seedEntrants(guild, g.entry_id, 5000);
 
-    // Pieces of 1000: each run reads one; every run is delivered twice at once, and the first twice more after it.
+    // Pieces of 1000: each run reads one and keeps where it stands; round 1 waits for the last.
+    expect(await endGiveaway(guild, g.entry_id, 1000)).toEqual({ next: expect.any(Number) });
+    expect(await endGiveaway(guild, g.entry_id, 1000)).toEqual({ next: expect.any(Number) });
+    const mid = await getGiveaway(guild, g.entry_id);
+    expect(mid).toMatchObject({ status: 'ended', rounds: [], seed: null, _draw: { count: 5000, read: 2000 } });
+    expect((await get(guild, g.entry_id)).winners).toBe('');
+    // The rest delivered twice at once, each time: one of each pair writes its piece, the other changes nothing.
     let runs = 0;
-    for (;;) {
-      const [first] = await Promise.all([endGiveaway(guild, g.entry_id, 1000), endGiveaway(guild, g.entry_id, 1000)]);
-      runs++;
-      if (!first) break;
-      expect(runs).toBeLessThan(12);
-      const mid = await getGiveaway(guild, g.entry_id);
-      if (mid?._draw) expect(mid.rounds).toEqual([]);
+    while ((await Promise.all([endGiveaway(guild, g.entry_id, 1000), endGiveaway(guild, g.entry_id, 1000)])).some(Boolean)) {
+      expect(++runs).toBeLessThan(6);
     }
-    expect(runs).toBeGreaterThanOrEqual(5);
     const ended = await get(guild, g.entry_id);
     await endGiveaway(guild, g.entry_id, 1000);
     expect(await get(guild, g.entry_id)).toEqual(ended);
@@ -204,6 +204,30 @@ describe('giveaways at scale', () => {
     expect(await verifyDraw(['--url', service.url, '--guild', guild, '--giveaway', g.entry_id], { [TOKEN_VARIABLE]: SERVICE_TOKEN })).toMatchObject({
       code: 0,
     });
+  }, 120_000);
+
+  it('rerolls 12,000 entrants from the places the end kept, and from the whole list once a member left it', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, 50);
+    const members = await seedEntrants(guild, g.entry_id, 12_000);
+    while (await endGiveaway(guild, g.entry_id));
+    for (let i = 0; i < 2; i++) ok(await act(guild, g.entry_id, 'reroll', null));
+    const seed = (await get(guild, g.entry_id)).seed;
+    const expected = drawRounds(seed, g.entry_id, 3, 50, members);
+    expect((await get(guild, g.entry_id)).rounds.map((r: { winners: string[] }) => r.winners)).toEqual(expected);
+    // Drawn from the places: the winners' places were kept for each round, past the first mark too.
+    const stored = await getGiveaway(guild, g.entry_id);
+    expect(stored!._places).toHaveLength(3);
+    expect(stored!._places!.flat().some((place) => place >= 10_000)).toBe(true);
+
+    // A member who never won is deleted for privacy: the places no longer hold, and the next round reads the list as it stands.
+    const drawn = new Set(expected.flat());
+    const leaving = members.find((m) => !drawn.has(m))!;
+    ok(await service.call('DELETE', `${GA}/privacy/delete-user-entries`, { body: { guild_id: guild, privacy_member_id: leaving } }));
+    ok(await act(guild, g.entry_id, 'reroll', null));
+    const after = await get(guild, g.entry_id);
+    const rest = members.filter((m) => m !== leaving);
+    expect(after.rounds.at(-1).winners).toEqual(drawRound(seed, g.entry_id, 4, 50, rest, expected.flat()));
   }, 120_000);
 
   it('pages the giveaway list by key, newest first, with its total', async () => {
