@@ -18,7 +18,7 @@ import { isPlatformNotFound, nonceFrom, platform } from '#shared/platform/client
 import type { MessageCreate } from '#shared/platform/types.js';
 import { type DueItem, cancelAll, requestLater, scheduler } from '#shared/scheduler/index.js';
 import { dueItemKey } from '#shared/scheduler/keys.js';
-import { HASH_START, chainHash, drawPlaces } from './draw.js';
+import { HASH_CHUNK, HASH_START, chainHash, drawPlaces } from './draw.js';
 import { entrantsFrom, moveLegacyEntrants, purgeEntrants } from './entrants.js';
 import { announcement, giveawayMessage } from './render.js';
 import { type DrawProgress, type Giveaway, MARK_EVERY, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
@@ -139,7 +139,9 @@ async function drawPiece(ended: Giveaway, piece: number): Promise<Giveaway | 'mo
     ranks: drawPlaces(g._seed, entryId, 1, g.winner_count, g.participant_count),
     found: {},
   };
-  const ids = await entrantsFrom(guildId, entryId, progress.after, Math.min(piece, progress.count - progress.read + 1));
+  // Whole hash chunks a piece, so the pieces' hashes chain as the whole list's; one entrant more than the count shows a list too long.
+  const asked = Math.min(Math.max(HASH_CHUNK, piece - (piece % HASH_CHUNK)), progress.count - progress.read + 1);
+  const ids = await entrantsFrom(guildId, entryId, progress.after, asked);
   const taken = ids.slice(0, progress.count - progress.read);
   const found = { ...progress.found };
   for (const place of progress.ranks) {
@@ -152,16 +154,17 @@ async function drawPiece(ended: Giveaway, piece: number): Promise<Giveaway | 'mo
   }
   const read = progress.read + taken.length;
   const hash = chainHash(progress.hash, taken);
-  const finished = read === progress.count || ids.length < Math.min(piece, progress.count - progress.read + 1);
+  const finished = read === progress.count || ids.length < asked;
   // The list must be the count's: a privacy delete between the close and here makes it shorter, and the draw starts again.
   const whole = read === progress.count && ids.length === taken.length;
+  const winners = progress.ranks.map((place) => found[place]!);
   const fields = !finished
     ? { _draw: { ...progress, read, after: taken.at(-1) ?? progress.after, hash, found, marks } }
     : whole
       ? {
           _draw: undefined,
-          rounds: [{ round: 1, winners: progress.ranks.map((place) => found[place]!), drawn_at: new Date().toISOString() }],
-          winners: progress.ranks.map((place) => found[place]!).join(','),
+          rounds: [{ round: 1, winners, drawn_at: new Date().toISOString() }],
+          winners: winners.join(','),
           seed: g._seed,
           participants_hash: hash,
           _drawn_count: progress.count,
