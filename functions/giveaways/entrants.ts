@@ -19,10 +19,12 @@
  * of it, and the set is moved into items before anything pages the list
  * (`moveLegacyEntrants`).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { QueryCommand, TransactWriteCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys, keyOf, putItems } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
+import { databaseFailed } from '#shared/errors.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { GiveawayEntity } from './store.js';
@@ -46,17 +48,30 @@ export type EntryChange = 'done' | 'not-running' | 'already' | 'not-entered' | '
 
 type Item = Record<string, NativeAttributeValue>;
 
-/** Which action of a transaction found its condition false, or null when the write went through. */
+/** Tries of a transaction that DynamoDB cancels for another one in progress on its items (a rush of enters on one giveaway). */
+const TRANSACT_ATTEMPTS = 8;
+
+/**
+ * Which action of a transaction found its condition false, or null when the
+ * write went through. A transaction cancelled only because another was in
+ * progress on the same item (`TransactionConflict`, which DynamoDB answers
+ * under a rush on one giveaway and the SDK does not retry) is sent again
+ * after a short random pause; still refused after TRANSACT_ATTEMPTS, 503.
+ */
 async function transact(actions: Item[]): Promise<number | null> {
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: actions }));
-    return null;
-  } catch (error) {
-    const reasons = (error as { name?: string; CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if ((error as { name?: string }).name !== 'TransactionCanceledException' || !reasons) throw error;
-    const at = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-    if (at < 0) throw error;
-    return at;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: actions }));
+      return null;
+    } catch (error) {
+      const { name, CancellationReasons: reasons } = error as { name?: string; CancellationReasons?: { Code?: string }[] };
+      if (name !== 'TransactionCanceledException' || !reasons) throw error;
+      const at = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (at >= 0) return at;
+      if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw error;
+      if (attempt === TRANSACT_ATTEMPTS) throw databaseFailed('The giveaway is busy with other entries at this moment; try again shortly.');
+      await delay(Math.random() * 10 * 2 ** attempt);
+    }
   }
 }
 
