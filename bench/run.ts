@@ -7,6 +7,7 @@ import { runInvitesVerifierBench } from './invites-verifier.js';
 import { runServerstatsBench } from './serverstats.js';
 import { runSocialsBench } from './socials.js';
 import { runFanOutBench } from './fan-out.js';
+import { runEntrantsBench } from './entrants.js';
 import { runTagsBench } from './tags.js';
 import { runWelcomingBench } from './welcoming.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
@@ -40,6 +41,7 @@ rows.push(...(await runWelcomingBench()));
 rows.push(...(await runSocialsBench()));
 rows.push(...(await runFanOutBench()));
 rows.push(...(await runGiveawaysBench()));
+rows.push(...(await runEntrantsBench()));
 rows.push(...(await runInvitesVerifierBench()));
 rows.push(...(await runTagsBench()));
 

@@ -3516,8 +3516,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A guild's giveaways, newest first
-         * @description A guild's giveaways, newest first. Needs the service token, or an API key of the guild named in the request.
+         * A page of a guild's giveaways, newest first
+         * @description A page of a guild's giveaways, newest first. Needs the service token, or an API key of the guild named in the request.
          */
         get: operations["giveaways.list-entries"];
         put?: never;
@@ -3555,6 +3555,26 @@ export interface paths {
          * @description Delete a giveaway and its message (owner only). Needs the service token, or an API key of the guild named in the request.
          */
         delete: operations["giveaways.delete-entry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/entries/{entry_id}/participants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a giveaway's entrants, in numeric order
+         * @description A page of a giveaway's entrants, in numeric order. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["giveaways.list-participants"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4166,9 +4186,12 @@ export interface components {
             /** @description When its data is deleted (the end + save_duration_timeout), ISO 8601 UTC; null while running */
             delete_at: string | null;
             edited_with_results: boolean;
-            /** @description Member IDs joined by commas, in numeric order */
-            participants: string;
+            /** @description Member IDs joined by commas, in numeric order, while there are at most 1000 entrants; null above (page them from /participants) */
+            participants: string | null;
+            /** @description How many members entered, exactly */
             participant_count: number;
+            /** @description Published at the end: the hash of the entrant list the draw read, in numeric order (behaviour §12.1; `npm run verify-draw` checks it); null before */
+            participants_hash: string | null;
             /** @description The latest round's winners, member IDs joined by commas ("" before the end) */
             winners: string;
             /** @description SHA-256 of the seed, lowercase hex, published from the start */
@@ -18804,6 +18827,12 @@ export interface operations {
                  * @example 1234567890123456789
                  */
                 guild_id: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                page_size?: number;
+                /** @description The `next_cursor` of the previous page; it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -18822,6 +18851,11 @@ export interface operations {
                         success: true;
                         data: {
                             entries: components["schemas"]["Giveaway"][];
+                            page: number;
+                            page_size: number;
+                            total: number;
+                            /** @description Pass as `cursor` for the next page (read by key, the cheap way); null on the last page */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -19077,6 +19111,68 @@ export interface operations {
             405: components["responses"]["MethodNotAllowedError"];
             409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
             413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.list-participants": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                page_size?: number;
+                /** @description The `next_cursor` of the previous page; it names the page, so `page` is then ignored. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Member IDs in numeric order */
+                            participants: string[];
+                            page: number;
+                            page_size: number;
+                            /** @description participant_count */
+                            total: number;
+                            /** @description Pass as `cursor` for the next page (read by key, the cheap way); null on the last page */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
             500: components["responses"]["InternalServerError"];

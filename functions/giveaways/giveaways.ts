@@ -6,6 +6,7 @@
  */
 import { requireOwner } from '#shared/auth/owner.js';
 import type { Caller } from '#shared/auth/caller.js';
+import { issueCursor, positionOf } from '#shared/db/cursor.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';
@@ -13,29 +14,34 @@ import { joinIds } from '#shared/modules/store.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '#shared/modules/state.js';
 import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '#shared/platform/client.js';
-import { MAX_REROLLS, drawRound, mintSeed, seedHash } from './draw.js';
-import { announceRound, cancelTimers, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
+import { MAX_REROLLS, drawPlaces, drawRound, mintSeed, seedHash } from './draw.js';
+import { announceRound, cancelTimers, purgeLater, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
+import { addEntrant, allEntrants, entrantsFrom, moveLegacyEntrants, removeEntrant } from './entrants.js';
 import {
   type Giveaway,
-  MAX_ENTRANTS,
   type Round,
-  addEntrant,
+  countGiveaways,
   deleteGiveaway,
   getGiveaway,
   GiveawayEntity,
+  giveawayPage,
+  MARK_EVERY,
   insertGiveaway,
-  listGiveaways,
-  removeEntrant,
   updateGiveaway,
 } from './store.js';
 
 export const MODULE = 'giveaways';
+/** Rerolls of one giveaway at once each get their own round within this many tries; more means the table is struggling. */
+const MAX_ATTEMPTS = MAX_REROLLS + 2;
 const MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** The giveaway's API record (behaviour §11). */
-export function giveawayRecord(g: Giveaway) {
+/** Up to this many entrants a record lists them in `participants`; above, null, and the list is paged (behaviour §15). */
+export const LISTED_ENTRANTS = 1000;
+
+/** The giveaway's API record (behaviour §11, §15); `entrants` in numeric order, or null when there are more than LISTED_ENTRANTS. */
+export function giveawayRecord(g: Giveaway, entrants: readonly string[] | null) {
   return {
     id: g.id,
     guild_id: g.guild_id,
@@ -51,8 +57,9 @@ export function giveawayRecord(g: Giveaway) {
     end_time: g.end_time,
     delete_at: g.delete_at,
     edited_with_results: g.edited_with_results,
-    participants: joinIds(g.entrants),
-    participant_count: g.entrants.length,
+    participants: entrants === null ? null : joinIds(entrants),
+    participant_count: g.participant_count,
+    participants_hash: g.participants_hash,
     winners: g.winners.join(','),
     seed_hash: g.seed_hash,
     seed: g.status === 'ended' ? g.seed : null,
@@ -60,6 +67,16 @@ export function giveawayRecord(g: Giveaway) {
     created_at: g.created_at,
   };
 }
+
+/** The entrants a record lists: every one while there are at most LISTED_ENTRANTS (one Query), else null. */
+async function listedEntrants(g: Giveaway): Promise<string[] | null> {
+  if (g.participant_count > LISTED_ENTRANTS) return null;
+  const items = await entrantsFrom(g.guild_id, g.entry_id, null, LISTED_ENTRANTS);
+  return [...g.legacy, ...items];
+}
+
+/** Giveaways as records, each with its listed entrants. */
+export const giveawayRecords = (giveaways: readonly Giveaway[]) => Promise.all(giveaways.map(async (g) => giveawayRecord(g, await listedEntrants(g))));
 
 /** `end_time` as a time (epoch ms): a duration like `1d`, or an ISO 8601 date-time; 1 s to 365 days ahead. */
 export function endTimeOf(value: string, now: number): number {
@@ -106,7 +123,10 @@ export async function createGiveaway(
     end_time: new Date(endAt).toISOString(),
     delete_at: null,
     edited_with_results: false,
-    entrants: [],
+    participant_count: 0,
+    legacy: [],
+    participants_hash: null,
+    _draw: null,
     winners: [],
     seed_hash: seedHash(seed),
     seed: null,
@@ -124,16 +144,85 @@ export async function createGiveaway(
     await platform.deleteMessage(g.channel_id, message.id).catch(() => undefined);
     throw error;
   }
-  return { entry: giveawayRecord(g) };
+  return { entry: giveawayRecord(g, []) };
 }
 
-export async function listGiveawayRecords(guildId: string) {
-  const [, giveaways] = await requireEnabledWhile(guildId, MODULE, () => listGiveaways(guildId));
-  return { entries: giveaways.map(giveawayRecord) };
+/** The cursor scope of a list: the guild's giveaways, or one giveaway's entrants. */
+const scopeOf = (guildId: string, family: string) => ({ guildId, family: `giveaways/${family}`, filter: {} });
+
+/** Where a cursor continues: its page and the key part after which it starts. */
+async function cursorAt(guildId: string, family: string, cursor: string | undefined): Promise<{ page: number; after: string } | null> {
+  if (cursor === undefined) return null;
+  const position = await positionOf(cursor, scopeOf(guildId, family));
+  const [page, after] = [position.slice(0, position.indexOf(':')), position.slice(position.indexOf(':') + 1)];
+  return { page: Number(page), after };
+}
+
+/** The next page's cursor, or null when this page is the last. */
+const nextCursor = async (guildId: string, family: string, page: number, pageSize: number, total: number, last: string | null) =>
+  last !== null && page * pageSize < total ? issueCursor(scopeOf(guildId, family), `${page + 1}:${last}`) : null;
+
+export interface PageQuery {
+  page: number;
+  page_size: number;
+  cursor?: string | undefined;
+}
+
+/** A page of the guild's giveaways, newest first, read by key (behaviour §3.6, §15): `page` or the signed `cursor` of the page before. */
+export async function listGiveawayRecords(guildId: string, query: PageQuery) {
+  const from = await cursorAt(guildId, 'entries', query.cursor);
+  const page = from?.page ?? query.page;
+  const [, [listed, total]] = await requireEnabledWhile(guildId, MODULE, () =>
+    Promise.all([giveawayPage(guildId, page, query.page_size, from?.after ?? null), countGiveaways(guildId)]),
+  );
+  return {
+    entries: await giveawayRecords(listed.giveaways),
+    page,
+    page_size: query.page_size,
+    total,
+    next_cursor: await nextCursor(guildId, 'entries', page, query.page_size, total, listed.last),
+  };
 }
 
 export async function getGiveawayRecord(guildId: string, entryId: string) {
-  return { entry: giveawayRecord(await loadGiveaway(guildId, entryId)) };
+  const [record] = await giveawayRecords([await loadGiveaway(guildId, entryId)]);
+  return { entry: record! };
+}
+
+/** A page of a giveaway's entrants in numeric order (behaviour §15): `page` or the signed `cursor` of the page before. */
+export async function listParticipants(guildId: string, entryId: string, query: PageQuery) {
+  let g = await loadGiveaway(guildId, entryId);
+  if (g.legacy.length) g = await withoutLegacy(g);
+  const from = await cursorAt(guildId, `participants/${entryId}`, query.cursor);
+  const page = from?.page ?? query.page;
+  const after = from ? from.after : page === 1 ? null : await entrantAt(g, (page - 1) * query.page_size - 1);
+  const participants = after === undefined ? [] : await entrantsFrom(guildId, entryId, after, query.page_size);
+  const total = g.participant_count;
+  return {
+    participants,
+    page,
+    page_size: query.page_size,
+    total,
+    next_cursor: await nextCursor(guildId, `participants/${entryId}`, page, query.page_size, total, participants.at(-1) ?? null),
+  };
+}
+
+/** The entrant at a 0-based place of the sorted list, reading only keys up to it; undefined past the end. */
+async function entrantAt(g: Giveaway, place: number): Promise<string | undefined> {
+  if (place >= g.participant_count) return undefined;
+  return (await entrantsFrom(g.guild_id, g.entry_id, null, place + 1))[place];
+}
+
+/** A giveaway of the old layout with its set moved into entrant items (behaviour §15), read again. */
+async function withoutLegacy(g: Giveaway): Promise<Giveaway> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const now = await getGiveaway(g.guild_id, g.entry_id);
+    if (!now) throw notFound(`Guild ${g.guild_id} has no giveaway ${g.entry_id}.`);
+    if (now.legacy.length === 0 || (await moveLegacyEntrants(now.guild_id, now.entry_id, now.legacy))) {
+      return (await getGiveaway(g.guild_id, g.entry_id)) ?? now;
+    }
+  }
+  throw unprocessable(`Giveaway ${g.entry_id} kept changing while its entrants were read; try again.`);
 }
 
 export async function editGiveaway(guildId: string, entryId: string, changes: { prize?: string; description?: string; winner_count?: number }, asker: Asker) {
@@ -159,9 +248,11 @@ export async function deleteGiveawayByOwner(guildId: string, entryId: string, as
       if (!isPlatformNotFound(error)) throw error;
     }
   }
+  const entrants = await listedEntrants(g);
   const deleted = (await deleteGiveaway(guildId, entryId)) ?? g;
   await cancelTimers(guildId, entryId);
-  return { entry: giveawayRecord(deleted) };
+  await purgeLater(guildId, entryId);
+  return { entry: giveawayRecord(deleted, entrants) };
 }
 
 const refusal = (entryId: string, memberId: string, why: string) => {
@@ -172,10 +263,8 @@ const refusal = (entryId: string, memberId: string, why: string) => {
       return unprocessable(`Giveaway ${entryId} has ended; entries are closed.`);
     case 'already':
       return unprocessable(`Member ${memberId} has already entered giveaway ${entryId}.`);
-    case 'not-entered':
-      return unprocessable(`Member ${memberId} has not entered giveaway ${entryId}, so there is nothing to leave.`);
     default:
-      return unprocessable(`Giveaway ${entryId} is full: it takes at most ${MAX_ENTRANTS} entrants.`);
+      return unprocessable(`Member ${memberId} has not entered giveaway ${entryId}, so there is nothing to leave.`);
   }
 };
 
@@ -189,25 +278,46 @@ export async function changeEntry(guildId: string, entryId: string, memberId: st
   return { message: action === 'enter' ? `Member ${memberId} entered giveaway ${entryId}.` : `Member ${memberId} left giveaway ${entryId}.` };
 }
 
-/** Rerolls of one giveaway at once each get their own round within this many tries; more means the table is struggling. */
-const MAX_ATTEMPTS = MAX_REROLLS + 2;
+/** Whether the end's places and marks still describe the list: no entrant left it since (a privacy delete) and every round kept its places. */
+const placesHold = (g: Giveaway) =>
+  g._marks !== undefined && g._places !== undefined && g._drawn_count === g.participant_count && g._places.length === g.rounds.length;
 
-/** The round a reroll of `g` draws next, or why there is none (422). */
-function nextRound(g: Giveaway): Round {
+/** The entrant at a place of the sorted list, read from the mark before it: at most MARK_EVERY entrants. */
+async function entrantAtPlace(g: Giveaway, place: number): Promise<string> {
+  const block = Math.floor(place / MARK_EVERY);
+  const after = block === 0 ? null : g._marks![block - 1]!;
+  const ids = await entrantsFrom(g.guild_id, g.entry_id, after, place - block * MARK_EVERY + 1);
+  return ids.at(-1)!;
+}
+
+/**
+ * The round a reroll of `g` draws next, or why there is none (422). The
+ * same draw either way: from the places the end kept, reading only the
+ * winners' entrants (at most MARK_EVERY each); or, when the list changed
+ * since, from the whole list read a page at a time (`places` then null).
+ */
+async function nextRound(g: Giveaway): Promise<{ round: Round; places: number[] | null }> {
   if (g.status !== 'ended' || g.rounds.length === 0) throw unprocessable(`Giveaway ${g.entry_id} is still running; reroll it after it ends.`);
   if (g.rounds.length > MAX_REROLLS)
     throw unprocessable(`Giveaway ${g.entry_id} has been rerolled ${MAX_REROLLS} times, the most a giveaway allows; its rounds stay as drawn.`);
   const round = g.rounds.length + 1;
-  const winners = drawRound(
-    g._seed,
-    g.entry_id,
-    round,
-    g.winner_count,
-    g.entrants,
-    g.rounds.flatMap((r) => r.winners),
-  );
+  let places: number[] | null = null;
+  let winners: string[];
+  if (placesHold(g)) {
+    places = drawPlaces(g._seed, g.entry_id, round, g.winner_count, g.participant_count, g._places!.flat());
+    winners = await Promise.all(places.map((place) => entrantAtPlace(g, place)));
+  } else {
+    winners = drawRound(
+      g._seed,
+      g.entry_id,
+      round,
+      g.winner_count,
+      await allEntrants(g.guild_id, g.entry_id),
+      g.rounds.flatMap((r) => r.winners),
+    );
+  }
   if (winners.length === 0) throw unprocessable(`Giveaway ${g.entry_id} has nobody left to draw: every entrant has won a round.`);
-  return { round, winners, drawn_at: new Date().toISOString() };
+  return { round: { round, winners, drawn_at: new Date().toISOString() }, places };
 }
 
 /**
@@ -220,9 +330,12 @@ function nextRound(g: Giveaway): Round {
 export async function rerollGiveaway(guildId: string, entryId: string, asker: Asker) {
   let g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'reroll');
+  if (g.legacy.length) g = await withoutLegacy(g);
   for (let attempt = 1; ; attempt++) {
-    const round = nextRound(g);
-    if (await updateGiveaway(guildId, entryId, { rounds: [...g.rounds, round], winners: round.winners.join(',') }, { version: g._version })) {
+    const { round, places } = await nextRound(g);
+    // Places unknown (the whole list read) are dropped: later rerolls read the whole list too.
+    const kept = { _places: places ? [...g._places!, places] : undefined };
+    if (await updateGiveaway(guildId, entryId, { rounds: [...g.rounds, round], winners: round.winners.join(','), ...kept }, { version: g._version })) {
       await showGiveaway(guildId, entryId);
       await announceRound({ ...g, winners: round.winners }, round.winners, round.round);
       return { message: `Reroll ${round.round - 1} (round ${round.round}) of giveaway ${entryId} drew ${round.winners.map((w) => `<@${w}>`).join(', ')}.` };

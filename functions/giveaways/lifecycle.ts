@@ -3,22 +3,25 @@
  * the shared scheduler, each step safe to repeat:
  * - the end at `end_time`: entries are closed first (status `ended`, one
  *   conditional write), then round 1 is drawn from the entrants as they
- *   stand closed and kept in `rounds` with the seed (one write conditional on
- *   the version read, so never a second round 1), then the message is
+ *   stand closed, read in pieces over several runs (`endGiveaway`), and
+ *   kept in `rounds` with the seed and the list's hash (each piece one write
+ *   conditional on the version read, so never a second round 1), then the message is
  *   edited and one announcement posted (with a nonce the platform
  *   enforces), then `edited_with_results` set;
  *   a redelivery or a second consumer finds each step done and goes on;
- * - the deletion at `delete_at` (and the message with `delete_ended_giveaways`);
+ * - the deletion at `delete_at` (and the message with `delete_ended_giveaways`),
+ *   then of its entrant items, a piece a run;
  * - the entrant count on the message, refreshed at most every few seconds.
  */
 import { readModuleState } from '#shared/modules/store.js';
 import { isPlatformNotFound, nonceFrom, platform } from '#shared/platform/client.js';
 import type { MessageCreate } from '#shared/platform/types.js';
-import { type DueItem, cancelAll, scheduler } from '#shared/scheduler/index.js';
+import { type DueItem, cancelAll, requestLater, scheduler } from '#shared/scheduler/index.js';
 import { dueItemKey } from '#shared/scheduler/keys.js';
-import { drawRound } from './draw.js';
+import { HASH_CHUNK, HASH_START, chainHash, drawPlaces } from './draw.js';
+import { entrantsFrom, moveLegacyEntrants, purgeEntrants } from './entrants.js';
 import { announcement, giveawayMessage } from './render.js';
-import { type Giveaway, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
+import { type DrawProgress, type Giveaway, MARK_EVERY, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
 
 export const GiveawayJobs = { end: 'giveaways.end', delete: 'giveaways.delete', refresh: 'giveaways.refresh' } as const;
 /** Enters and leaves within this window share one message edit. */
@@ -69,8 +72,29 @@ async function settings(guildId: string): Promise<{ save_duration_timeout: numbe
   return { save_duration_timeout: 604800, delete_ended_giveaways: false, ...(state?.settings as object | undefined) };
 }
 
-/** The end of a giveaway (the job's work); runs while the module is disabled too, so no giveaway stays open forever. */
-export async function endGiveaway(guildId: string, entryId: string): Promise<void> {
+/**
+ * Entrants one run of the end reads (a whole number of hash chunks): some
+ * 8 Query pages of 1 MB, well under a second on AWS, well inside the
+ * function's 10 s (about 3 s on local mode's dynalite).
+ */
+export const DRAW_PIECE = 50_000;
+
+/**
+ * One run of a giveaway's end (the job's work; runs while the module is
+ * disabled too, so no giveaway stays open forever), each step kept by a
+ * write conditional on what it read, so a repeat or a second consumer
+ * changes nothing:
+ * 1. entries close (`status` ended): the count is final;
+ * 2. a giveaway of the old layout moves its set into entrant items;
+ * 3. the places of round 1's winners in the sorted list are drawn from the
+ *    count alone (`drawPlaces`), kept in `_draw`;
+ * 4. each run reads the next `piece` entrants in order, hashing them and
+ *    noting the members at those places; the last one writes round 1, the
+ *    seed and `participants_hash` (behaviour §12.1);
+ * 5. the message is edited and the round announced.
+ * Answers `{ next }` while pieces are left: the scheduler runs it again.
+ */
+export async function endGiveaway(guildId: string, entryId: string, piece = DRAW_PIECE): Promise<{ next: number } | undefined> {
   let g = await getGiveaway(guildId, entryId);
   if (!g) return;
   if (g.status === 'running') {
@@ -86,18 +110,10 @@ export async function endGiveaway(guildId: string, entryId: string): Promise<voi
     if (!g) return;
   }
   if (g.rounds.length === 0) {
-    const winners = drawRound(g._seed, g.entry_id, 1, g.winner_count, g.entrants);
-    // Conditional on the version read: a second consumer that drew at the same time writes nothing.
-    await updateGiveaway(
-      guildId,
-      entryId,
-      { rounds: [{ round: 1, winners, drawn_at: new Date().toISOString() }], winners: winners.join(','), seed: g._seed },
-      { version: g._version },
-    );
-    g = await getGiveaway(guildId, entryId);
-    if (!g) return;
-    // Another change (a privacy delete) came between the read and the write: the job goes back to the queue and draws again.
-    if (g.rounds.length === 0) throw new Error(`Giveaway ${entryId} of guild ${guildId} changed while its round 1 was drawn.`);
+    const drawn = await drawPiece(g, piece);
+    if (drawn === 'gone') return;
+    if (drawn === 'more') return { next: Date.now() };
+    g = drawn;
   }
   if (!g.edited_with_results) {
     await showGiveaway(guildId, entryId);
@@ -107,16 +123,80 @@ export async function endGiveaway(guildId: string, entryId: string): Promise<voi
   if (g.delete_at) await scheduler.scheduleAt(GiveawayJobs.delete, dueKeyOf(guildId, entryId), Date.parse(g.delete_at));
 }
 
-/** At `delete_at`: the giveaway's data goes, and its message too when the settings say so. */
-export async function deleteEndedGiveaway(guildId: string, entryId: string): Promise<void> {
-  const g = await getGiveaway(guildId, entryId);
-  if (!g) return;
-  if ((await settings(guildId)).delete_ended_giveaways && g.message_id) {
-    try {
-      await platform.deleteMessage(g.channel_id, g.message_id);
-    } catch (error) {
-      if (!isPlatformNotFound(error)) throw error;
-    }
+/** Steps 2 to 4 of the end: one piece of the draw; the giveaway once round 1 is kept, 'more' while pieces are left. */
+async function drawPiece(ended: Giveaway, piece: number): Promise<Giveaway | 'more' | 'gone'> {
+  const { guild_id: guildId, entry_id: entryId } = ended;
+  let g: Giveaway | null = ended;
+  if (g.legacy.length) {
+    await moveLegacyEntrants(guildId, entryId, g.legacy);
+    return 'more';
   }
-  await deleteGiveaway(guildId, entryId);
+  const progress: DrawProgress = g._draw ?? {
+    count: g.participant_count,
+    read: 0,
+    after: null,
+    hash: HASH_START,
+    ranks: drawPlaces(g._seed, entryId, 1, g.winner_count, g.participant_count),
+    found: {},
+  };
+  // Whole hash chunks a piece, so the pieces' hashes chain as the whole list's; one entrant more than the count shows a list too long.
+  const asked = Math.min(Math.max(HASH_CHUNK, piece - (piece % HASH_CHUNK)), progress.count - progress.read + 1);
+  const ids = await entrantsFrom(guildId, entryId, progress.after, asked);
+  const taken = ids.slice(0, progress.count - progress.read);
+  const found = { ...progress.found };
+  for (const place of progress.ranks) {
+    const at = place - progress.read;
+    if (at >= 0 && at < taken.length) found[place] = taken[at]!;
+  }
+  const marks = [...(progress.marks ?? [])];
+  for (let k = Math.ceil((progress.read + 1) / MARK_EVERY); k * MARK_EVERY - 1 < progress.read + taken.length; k++) {
+    if (k > 0) marks[k - 1] = taken[k * MARK_EVERY - 1 - progress.read]!;
+  }
+  const read = progress.read + taken.length;
+  const hash = chainHash(progress.hash, taken);
+  const finished = read === progress.count || ids.length < asked;
+  // The list must be the count's: a privacy delete between the close and here makes it shorter, and the draw starts again.
+  const whole = read === progress.count && ids.length === taken.length;
+  const winners = progress.ranks.map((place) => found[place]!);
+  const fields = !finished
+    ? { _draw: { ...progress, read, after: taken.at(-1) ?? progress.after, hash, found, marks } }
+    : whole
+      ? {
+          _draw: undefined,
+          rounds: [{ round: 1, winners, drawn_at: new Date().toISOString() }],
+          winners: winners.join(','),
+          seed: g._seed,
+          participants_hash: hash,
+          _drawn_count: progress.count,
+          _places: [progress.ranks],
+          _marks: marks,
+        }
+      : { _draw: undefined };
+  // Conditional on the version read: a second consumer that read the same piece writes nothing.
+  await updateGiveaway(guildId, entryId, fields, { version: g._version });
+  g = await getGiveaway(guildId, entryId);
+  if (!g) return 'gone';
+  return g.rounds.length ? g : 'more';
 }
+
+/** At `delete_at`: the giveaway's data goes, and its message too when the settings say so; then its entrants, a piece a run. */
+export async function deleteEndedGiveaway(guildId: string, entryId: string): Promise<{ next: number } | undefined> {
+  const g = await getGiveaway(guildId, entryId);
+  if (g) {
+    if ((await settings(guildId)).delete_ended_giveaways && g.message_id) {
+      try {
+        await platform.deleteMessage(g.channel_id, g.message_id);
+      } catch (error) {
+        if (!isPlatformNotFound(error)) throw error;
+      }
+    }
+    await deleteGiveaway(guildId, entryId);
+  }
+  return (await purgeEntrants(guildId, entryId, PURGE_PIECE)) ? undefined : { next: Date.now() };
+}
+
+/** Entrant items one run of the deletion removes: 200 batches, eight at a time. */
+const PURGE_PIECE = 5000;
+
+/** A giveaway deleted before its time (by its owner, or with the settings): its entrants follow on the scheduler. */
+export const purgeLater = (guildId: string, entryId: string) => requestLater(GiveawayJobs.delete, dueKeyOf(guildId, entryId), 0);

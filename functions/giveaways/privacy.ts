@@ -5,22 +5,35 @@
  * a draw is then no longer repeatable from the record alone, which
  * `verify-draw` reports. The module keeps no names.
  */
-import { type Giveaway, dropEntrant, getGiveaway, listGiveaways, updateGiveaway } from './store.js';
+import { dropEntrant, enteredOf } from './entrants.js';
+import { type Giveaway, getGiveaway, listGiveaways, updateGiveaway } from './store.js';
 
 const hasWon = (g: Giveaway, memberId: string) => g.winners.includes(memberId) || g.rounds.some((r) => r.winners.includes(memberId));
-const refersTo = (g: Giveaway, memberId: string) => Number(g.entrants.includes(memberId)) + Number(hasWon(g, memberId)) + Number(g.owner_id === memberId);
+
+/** The guild's giveaways, each with how many times it refers to the member (entered, won, hosts): one batch read of their entrant items. */
+async function referring(guildId: string, memberId: string): Promise<[Giveaway, number][]> {
+  const giveaways = await listGiveaways(guildId);
+  const entered = await enteredOf(
+    guildId,
+    giveaways.map((g) => g.entry_id),
+    memberId,
+  );
+  return giveaways.map((g) => [
+    g,
+    Number(entered.has(g.entry_id) || g.legacy.includes(memberId)) + Number(hasWon(g, memberId)) + Number(g.owner_id === memberId),
+  ]);
+}
 
 export async function countMemberEntries(guildId: string, memberId: string) {
-  const giveaways = await listGiveaways(guildId);
-  return giveaways.reduce((sum, g) => sum + refersTo(g, memberId), 0);
+  return (await referring(guildId, memberId)).reduce((sum, [, n]) => sum + n, 0);
 }
 
 const MAX_ATTEMPTS = 8;
 
 export async function deleteMemberEntries(guildId: string, memberId: string) {
   let changed = 0;
-  for (const listed of await listGiveaways(guildId)) {
-    if (refersTo(listed, memberId) === 0) continue;
+  for (const [listed, refs] of await referring(guildId, memberId)) {
+    if (refs === 0) continue;
     await dropEntrant(guildId, listed.entry_id, memberId);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const g = await getGiveaway(guildId, listed.entry_id);

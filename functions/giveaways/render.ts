@@ -36,11 +36,11 @@ const wonIn = (g: Giveaway) => {
 export function giveawayMessage(g: Giveaway): MessageCreate {
   const lines = [...(g.description ? [g.description, ''] : []), `**Winners:** ${g.winner_count}`, ...(g.owner_id ? [`**Hosted by:** <@${g.owner_id}>`] : [])];
   if (g.status === 'running') {
-    lines.push(`**Ends:** <t:${unix(g.end_time)}:R> (<t:${unix(g.end_time)}:f>)`, `**Entrants:** ${g.entrants.length}`);
+    lines.push(`**Ends:** <t:${unix(g.end_time)}:R> (<t:${unix(g.end_time)}:f>)`, `**Entrants:** ${g.participant_count}`);
   } else {
     lines.push(
       `**Ended:** <t:${unix(g.end_time)}:f>`,
-      `**Entrants:** ${g.entrants.length}`,
+      `**Entrants:** ${g.participant_count}`,
       g.winners.length ? `**Won by:** ${mentions(g.winners)}${wonIn(g)}` : '**No one entered, so there is no winner.**',
     );
   }

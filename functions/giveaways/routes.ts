@@ -22,7 +22,7 @@ export const routes: Route[] = [
     path: `${base}/entries`,
     access: 'client',
     file: file('list-entries'),
-    summary: "A guild's giveaways, newest first",
+    summary: "A page of a guild's giveaways, newest first",
   },
   {
     id: 'giveaways.create-entry',
@@ -33,6 +33,14 @@ export const routes: Route[] = [
     summary: 'Start a giveaway in a channel',
   },
   { id: 'giveaways.get-entry', method: 'GET', path: entry, access: 'client', file: file('get-entry'), summary: 'One giveaway' },
+  {
+    id: 'giveaways.list-participants',
+    method: 'GET',
+    path: `${entry}/participants`,
+    access: 'client',
+    file: file('list-participants'),
+    summary: "A page of a giveaway's entrants, in numeric order",
+  },
   { id: 'giveaways.edit-entry', method: 'PUT', path: entry, access: 'client', file: file('edit-entry'), summary: 'Edit a running giveaway (owner only)' },
   {
     id: 'giveaways.delete-entry',

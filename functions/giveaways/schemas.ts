@@ -1,6 +1,19 @@
 /** The giveaways module's request and answer schemas (records of behaviour §11). */
 import * as z from 'zod/mini';
-import { channelId, describe, guildQuery, interactionFields, meta, orKeep, orNull, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
+import {
+  channelId,
+  describe,
+  guildQuery,
+  interactionFields,
+  meta,
+  orKeep,
+  orNull,
+  pageFields,
+  pagination,
+  queryInt,
+  snowflake,
+  snowflakeText as id,
+} from '#shared/http/schemas.js';
 
 export const SettingsRecord = meta(z.object({ id: z.int(), guild_id: id, save_duration_timeout: z.int(), delete_ended_giveaways: z.boolean() }), {
   id: 'GiveawaySettings',
@@ -37,8 +50,15 @@ export const GiveawayRecord = meta(
     end_time: describe(z.string(), 'When the giveaway ends (or ended): ISO 8601 UTC'),
     delete_at: describe(z.nullable(z.string()), 'When its data is deleted (the end + save_duration_timeout), ISO 8601 UTC; null while running'),
     edited_with_results: z.boolean(),
-    participants: describe(z.string(), 'Member IDs joined by commas, in numeric order'),
-    participant_count: z.int(),
+    participants: describe(
+      z.nullable(z.string()),
+      'Member IDs joined by commas, in numeric order, while there are at most 1000 entrants; null above (page them from /participants)',
+    ),
+    participant_count: describe(z.int(), 'How many members entered, exactly'),
+    participants_hash: describe(
+      z.nullable(z.string()),
+      'Published at the end: the hash of the entrant list the draw read, in numeric order (behaviour §12.1; `npm run verify-draw` checks it); null before',
+    ),
     winners: describe(z.string(), 'The latest round\'s winners, member IDs joined by commas ("" before the end)'),
     seed_hash: describe(z.string(), 'SHA-256 of the seed, lowercase hex, published from the start'),
     seed: describe(z.nullable(z.string()), 'The seed, published at the end (null while running)'),
@@ -49,12 +69,39 @@ export const GiveawayRecord = meta(
 );
 
 export const EntryAnswer = z.object({ entry: GiveawayRecord });
-export const EntriesAnswer = z.object({ entries: z.array(GiveawayRecord) });
+const nextCursor = describe(z.nullable(z.string()), 'Pass as `cursor` for the next page (read by key, the cheap way); null on the last page');
+export const EntriesAnswer = z.object({ entries: z.array(GiveawayRecord), ...pageFields, next_cursor: nextCursor });
+export const ParticipantsAnswer = z.object({
+  participants: describe(z.array(id), 'Member IDs in numeric order'),
+  page: z.int().check(z.gte(1)),
+  page_size: z.int().check(z.gte(1), z.lte(1000)),
+  total: describe(z.int().check(z.gte(0)), 'participant_count'),
+  next_cursor: nextCursor,
+});
 export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), giveaways: z.array(GiveawayRecord) });
 export const MessageAnswer = z.object({ message: z.string() });
 
 export const EntryPath = z.object({ entry_id: z.string().check(z.minLength(1), z.maxLength(128)) });
 export const EntryQuery = guildQuery;
+
+const cursor = describe(
+  z.optional(z.string().check(z.maxLength(1024))),
+  'The `next_cursor` of the previous page; it names the page, so `page` is then ignored.',
+);
+/** `GET /entries`: the page fields of behaviour §3.6, at most 50 giveaways a page. */
+export const ListQuery = z.object({
+  guild_id: snowflake,
+  page: pagination.page,
+  page_size: z._default(queryInt(z.int().check(z.gte(1), z.lte(50))), 10),
+  cursor,
+});
+/** `GET /entries/{entry_id}/participants`: up to 1000 IDs a page. */
+export const ParticipantsQuery = z.object({
+  guild_id: snowflake,
+  page: pagination.page,
+  page_size: z._default(queryInt(z.int().check(z.gte(1), z.lte(1000))), 10),
+  cursor,
+});
 
 export const CreateBody = z.object({
   guild_id: snowflake,

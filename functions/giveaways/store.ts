@@ -3,27 +3,25 @@
  * per giveaway in the guild's partition, `GIVEAWAY#<entry_id>` (entry IDs
  * start with the time, so the guild's giveaways list newest first), holding
  * the record and, apart from it:
- * - `participants`: the entrants, a string set. Entering and leaving are
- *   each one conditional update of this one item (`ADD`/`DELETE` with
- *   `contains` and `status = running`), so concurrent enters lose nothing
- *   and double nothing, and the draw reads one consistent item.
+ * - `participant_count`: the exact number of entrants, raised and lowered in
+ *   the same atomic request as each entrant's own item (`entrants.ts`, where
+ *   the entrants live; giveaways stored before kept them here, in the
+ *   string set `participants`, read as `legacy` until moved);
+ * - `_draw`: while the end's draw reads the entrants piece by piece, where it
+ *   stands (`DrawProgress`); `participants_hash` then commits to the list.
  * - `_seed`: the secret seed (published as `seed` at the end); `_version`:
  *   what edits, rounds and privacy changes are conditional on.
  * - `rounds`: every round of the draw, `{round, winners, drawn_at}` (round 1
  *   the end, then each reroll), kept whole: each round is added by one write
  *   conditional on the version read, so a round is never lost or doubled.
- * An item holds up to 400 KB, so a giveaway takes at most MAX_ENTRANTS.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
-import { queryAll } from '#shared/db/pagination.js';
+import { countAll, queryAll, queryPage } from '#shared/db/pagination.js';
 import { entity } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { guildKey } from '#shared/modules/store.js';
-
-/** Entrants one giveaway item can hold with room to spare (400 KB per item). */
-export const MAX_ENTRANTS = 15_000;
 
 /** One round of the draw: its number (1 the end, then each reroll), its winners in the order drawn, and when. */
 export interface Round {
@@ -46,7 +44,13 @@ export interface Giveaway {
   end_time: string;
   delete_at: string | null;
   edited_with_results: boolean;
-  entrants: string[];
+  /** Exact: every entrant's item is written with it in one request. */
+  participant_count: number;
+  /** The entrants of a giveaway stored before entrants had items of their own, until moved (`moveLegacyEntrants`); [] otherwise. */
+  legacy: string[];
+  /** The hash of the ordered entrant list the end drew from (`entrantsHash`), null before the draw and for giveaways drawn before it was kept. */
+  participants_hash: string | null;
+  _draw: DrawProgress | null;
   winners: string[];
   seed_hash: string;
   seed: string | null;
@@ -54,6 +58,35 @@ export interface Giveaway {
   rounds: Round[];
   _seed: string;
   _version: number;
+  /**
+   * Kept by the end's draw so rerolls need not read the whole list: the
+   * entrant count it drew from, the places of each round's winners in the
+   * sorted list, and the member at every MARK_EVERY-th place (`_marks[k]`
+   * at place (k + 1) * MARK_EVERY - 1), where a read of any place starts.
+   */
+  _drawn_count?: number;
+  _places?: number[][];
+  _marks?: string[];
+}
+
+/** A reroll reads at most this many entrants a winner, from the mark before its place. */
+export const MARK_EVERY = 10_000;
+
+/**
+ * Where the end's draw stands while it reads the entrants piece by piece:
+ * `count` entrants closed in, `read` of them read so far up to member
+ * `after`, the hash of those read, the list positions (0-based, numeric
+ * order) the round's winners have in draw order, and the members found so
+ * far at those positions.
+ */
+export interface DrawProgress {
+  marks?: string[];
+  count: number;
+  read: number;
+  after: string | null;
+  hash: string;
+  ranks: number[];
+  found: Record<string, string>;
 }
 
 type Item = Record<string, NativeAttributeValue>;
@@ -68,10 +101,13 @@ const roundsOf = (item: Item): Round[] =>
   ((item._rounds as string[][] | undefined) ?? []).map((winners, i) => ({ round: i + 1, winners, drawn_at: item.end_time as string }));
 
 export function giveawayOf(item: Item): Giveaway {
-  const { pk: _pk, sk: _sk, entity: _e, participants, participant_count: _c, winners, _rounds, ...rest } = item;
+  const { pk: _pk, sk: _sk, entity: _e, participants, participant_count, participants_hash, _draw, winners, _rounds, ...rest } = item;
   return {
-    ...(rest as Omit<Giveaway, 'entrants' | 'winners' | 'rounds'>),
-    entrants: participants ? [...(participants as Set<string>)] : [],
+    ...(rest as Omit<Giveaway, 'participant_count' | 'legacy' | 'participants_hash' | '_draw' | 'winners' | 'rounds'>),
+    participant_count: Number(participant_count ?? 0),
+    legacy: participants ? [...(participants as Set<string>)] : [],
+    participants_hash: (participants_hash as string | undefined) ?? null,
+    _draw: (_draw as DrawProgress | undefined) ?? null,
     winners: winners ? String(winners).split(',').filter(Boolean) : [],
     rounds: roundsOf(item),
   };
@@ -86,13 +122,8 @@ export const GiveawayEntity = entity({
 });
 
 function toItem(g: Giveaway): Item {
-  const { entrants, winners, ...rest } = g;
-  const item = GiveawayEntity.item(
-    { guildId: g.guild_id, entryId: g.entry_id },
-    { ...rest, giveaway_id: g.entry_id, winners: winners.join(','), participant_count: entrants.length },
-  );
-  if (entrants.length) item.participants = new Set(entrants);
-  return item;
+  const { legacy: _legacy, _draw: _d, winners, ...rest } = g;
+  return GiveawayEntity.item({ guildId: g.guild_id, entryId: g.entry_id }, { ...rest, giveaway_id: g.entry_id, winners: winners.join(',') });
 }
 
 export async function getGiveaway(guildId: string, entryId: string): Promise<Giveaway | null> {
@@ -100,14 +131,26 @@ export async function getGiveaway(guildId: string, entryId: string): Promise<Giv
   return out.Item ? giveawayOf(out.Item) : null;
 }
 
+const guildRange = (guildId: string) => ({
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+  ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': GiveawayEntity.prefix },
+  ScanIndexForward: false,
+  ConsistentRead: true,
+});
+
+/** Every giveaway of the guild, newest first (privacy and settings delete: giveaways are few beside their entrants). */
 export async function listGiveaways(guildId: string): Promise<Giveaway[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': GiveawayEntity.prefix },
-    ScanIndexForward: false,
-    ConsistentRead: true,
-  });
-  return items.map(giveawayOf);
+  return (await queryAll(guildRange(guildId))).map(giveawayOf);
+}
+
+/** How many giveaways the guild has. */
+export const countGiveaways = (guildId: string) => countAll(guildRange(guildId));
+
+/** One page of the guild's giveaways, newest first, read by key: from after giveaway `after` (a cursor's), else page `page`. */
+export async function giveawayPage(guildId: string, page: number, pageSize: number, after: string | null) {
+  const start = after === null ? null : GiveawayEntity.key({ guildId, entryId: after });
+  const { items, lastKey } = await queryPage(guildRange(guildId), 'pk, sk', page, pageSize, start);
+  return { giveaways: items.map(giveawayOf), last: lastKey ? (items.at(-1)?.entry_id as string) : null };
 }
 
 export function insertGiveaway(g: Giveaway): Promise<boolean> {
@@ -115,8 +158,8 @@ export function insertGiveaway(g: Giveaway): Promise<boolean> {
 }
 
 /**
- * Sets some fields of a giveaway (never its entrants, which enters and
- * leaves change on their own), if it is still in the state read: at
+ * Sets some fields of a giveaway (never its entrants or count, which enters
+ * and leaves change on their own; a field set to undefined is removed), if it is still in the state read: at
  * `expect.version` and/or `expect.status`. False when another change came
  * first, or it is gone.
  */
@@ -128,10 +171,13 @@ export function updateGiveaway(
 ): Promise<boolean> {
   const names: Record<string, string> = { '#v': '_version' };
   const values: Record<string, unknown> = { ':one': 1 };
-  const sets = Object.entries(fields).map(([name, value], i) => {
+  const sets: string[] = [];
+  const removes: string[] = [];
+  Object.entries(fields).forEach(([name, value], i) => {
     names[`#f${i}`] = name;
+    if (value === undefined) return removes.push(`#f${i}`);
     values[`:f${i}`] = value;
-    return `#f${i} = :f${i}`;
+    sets.push(`#f${i} = :f${i}`);
   });
   const conditions = ['attribute_exists(pk)'];
   if (expect.version !== undefined) {
@@ -148,70 +194,10 @@ export function updateGiveaway(
       new UpdateCommand({
         TableName: tableName(),
         Key: GiveawayEntity.key({ guildId, entryId }),
-        UpdateExpression: `SET ${[...sets, '#v = #v + :one'].join(', ')}`,
+        UpdateExpression: `SET ${[...sets, '#v = #v + :one'].join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
-      }),
-    ),
-  );
-}
-
-/** Why an enter or leave was refused: the giveaway's state, or the member's. */
-export type EntryChange = 'done' | 'not-running' | 'already' | 'not-entered' | 'full' | 'gone';
-
-/** One member enters: one conditional update. */
-export async function addEntrant(guildId: string, entryId: string, memberId: string): Promise<EntryChange> {
-  const done = await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: GiveawayEntity.key({ guildId, entryId }),
-        UpdateExpression: 'ADD participants :m, participant_count :one',
-        ConditionExpression: 'attribute_exists(pk) AND #s = :running AND NOT contains(participants, :id) AND participant_count < :max',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':m': new Set([memberId]), ':id': memberId, ':one': 1, ':running': 'running', ':max': MAX_ENTRANTS },
-      }),
-    ),
-  );
-  return done ? 'done' : whyRefused(guildId, entryId, memberId, true);
-}
-
-/** One member leaves: one conditional update. */
-export async function removeEntrant(guildId: string, entryId: string, memberId: string): Promise<EntryChange> {
-  const done = await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: GiveawayEntity.key({ guildId, entryId }),
-        UpdateExpression: 'DELETE participants :m ADD participant_count :minus',
-        ConditionExpression: 'attribute_exists(pk) AND #s = :running AND contains(participants, :id)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':m': new Set([memberId]), ':id': memberId, ':minus': -1, ':running': 'running' },
-      }),
-    ),
-  );
-  return done ? 'done' : whyRefused(guildId, entryId, memberId, false);
-}
-
-async function whyRefused(guildId: string, entryId: string, memberId: string, entering: boolean): Promise<EntryChange> {
-  const g = await getGiveaway(guildId, entryId);
-  if (!g) return 'gone';
-  if (g.status !== 'running') return 'not-running';
-  if (entering) return g.entrants.includes(memberId) ? 'already' : 'full';
-  return 'not-entered';
-}
-
-/** Takes a member out of a giveaway's entrants, whatever its state (privacy). */
-export async function dropEntrant(guildId: string, entryId: string, memberId: string): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: GiveawayEntity.key({ guildId, entryId }),
-        UpdateExpression: 'DELETE participants :m ADD participant_count :minus',
-        ConditionExpression: 'contains(participants, :id)',
-        ExpressionAttributeValues: { ':m': new Set([memberId]), ':id': memberId, ':minus': -1 },
       }),
     ),
   );

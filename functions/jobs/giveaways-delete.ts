@@ -1,8 +1,8 @@
 import { GiveawayJobs, parseDueKey, deleteEndedGiveaway } from '../giveaways/lifecycle.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
-/** Deletes an ended giveaway's data at delete_at (and its message when the settings say so). */
+/** Deletes an ended giveaway's data at delete_at (and its message when the settings say so), then its entrants a piece a run; a giveaway deleted before its time, its entrants. */
 export const { handler, produce } = scheduledJob(GiveawayJobs.delete, async ({ key }) => {
   const due = parseDueKey(key);
-  if (due) await deleteEndedGiveaway(due.guildId, due.entryId);
+  return due ? deleteEndedGiveaway(due.guildId, due.entryId) : undefined;
 });

@@ -6,6 +6,10 @@
  *   partition holding `poll_id`, written with a condition, so a vote or a
  *   deleted message finds its poll by a strongly consistent read of a key
  *   the caller can compute (an index would be eventually consistent).
+ * - Its place in the guild's list: a pointer item
+ *   `POLLAT#<created_at>#<id>#<poll_id>` in the guild partition, so a page
+ *   of the list, newest first, is one Query with a limit (poll IDs are
+ *   random, so the polls' own keys have no order).
  * - Voters: one item per member and poll, in the poll's own partition
  *   `POLLVOTES#<guild>#<poll_id>`, sort key `VOTER#<member>`, so a burst of
  *   votes spreads over items and counting is one query.
@@ -85,3 +89,16 @@ export function parseDueKey(key: string): { guildId: string; pollId: string } | 
   if (at <= 0) return null;
   return { guildId: key.slice(0, at), pollId: key.slice(at + 1) };
 }
+
+/** A poll's place in the guild's list, newest first when read backwards: its creation time, then its record id (padded, so it sorts as a number). */
+export const PollListEntity = entity({
+  name: 'poll_listed',
+  prefix: 'POLLAT#',
+  pk: (f: { guildId: string; createdAt: string; id: number; pollId: string }) => guildKey(f.guildId),
+  sk: (f) => [f.createdAt, String(f.id).padStart(16, '0'), f.pollId],
+  parse: (item) => String(item.poll_id),
+});
+
+/** The list pointer of a poll. */
+export const listedKey = (poll: Pick<Poll, 'guild_id' | 'created_at' | 'id' | 'poll_id'>) =>
+  PollListEntity.key({ guildId: poll.guild_id, createdAt: poll.created_at, id: poll.id, pollId: poll.poll_id });

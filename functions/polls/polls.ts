@@ -5,7 +5,6 @@
  * (`handler/*`). Endpoints validate; these decide.
  */
 import type { Caller } from '#shared/auth/caller.js';
-import { paginate } from '#shared/db/pagination.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
@@ -31,7 +30,7 @@ import {
 } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
-import { findPollByMessage, getPoll, insertPoll, listPolls, listVoters, pollOf, updatePoll } from './store.js';
+import { findPollByMessage, getPoll, insertPoll, listVoters, pollOf, pollPage, updatePoll } from './store.js';
 
 const MODULE = 'polls';
 const noVotes = (poll: Pick<Poll, 'answers'>): Tally => tallyOf(poll, []);
@@ -178,12 +177,10 @@ export async function getPollRecord(guildId: string, pollId: string): Promise<Re
   return pollRecord(poll, tallyOf(poll, voters));
 }
 
-/** The guild's polls, newest first, one page. */
+/** The guild's polls, newest first, one page read by key. */
 export async function listPollRecords(guildId: string, page: number, pageSize: number) {
-  const [, listed] = await requireEnabledWhile(guildId, MODULE, () => listPolls(guildId));
-  const polls = listed.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
-  const cut = paginate(polls, page, pageSize);
-  return { polls: await Promise.all(cut.items.map((poll) => recordOf(poll))), page: cut.page, page_size: cut.page_size, total: cut.total };
+  const [, listed] = await requireEnabledWhile(guildId, MODULE, () => pollPage(guildId, page, pageSize));
+  return { polls: await Promise.all(listed.polls.map((poll) => recordOf(poll))), page, page_size: pageSize, total: listed.total };
 }
 
 export interface EditInput {

@@ -1,20 +1,20 @@
 /**
  * The polls module's DynamoDB access: the only file issuing its commands.
- * Every change is one conditional write on one item (the table has no
- * transactions locally): a poll's fields under its `version`, a member's
+ * Every change is one conditional write on one item: a poll's fields under its `version`, a member's
  * votes under their voter item's `version`, the message render under a lease
- * on the poll item.
+ * on the poll item. Beside each poll, its list pointer (`PollListEntity`),
+ * written after it and deleted after it.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys, getNamed } from '#shared/db/batch.js';
+import { deleteKeys, getKeys, getNamed, putItems } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { isConditionFailed } from '#shared/db/errors.js';
-import { queryAll } from '#shared/db/pagination.js';
+import { countAll, queryAll, queryPage } from '#shared/db/pagination.js';
 import { tableName } from '#shared/db/table.js';
 import { type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
 import type { DueItem } from '#shared/scheduler/index.js';
 import type { Item, Key } from '#shared/db/entity.js';
-import { PollEntity, PollMessageEntity, VoterEntity, votersPartition } from './keys.js';
+import { PollEntity, PollListEntity, PollMessageEntity, VoterEntity, listedKey, votersPartition } from './keys.js';
 import type { MemberVotes, Poll, Voter } from './model.js';
 
 /** A poll item read back (the render lease and other bookkeeping left out), or null for none. */
@@ -75,6 +75,49 @@ export async function findPollByMessage(guildId: string, channelId: string, mess
   return out.Item ? getPoll(guildId, PollMessageEntity.parse(out.Item)) : null;
 }
 
+const guildRange = (guildId: string, prefix: string) => ({
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+  ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+  ConsistentRead: true,
+});
+
+/**
+ * One page of the guild's polls, newest first, read by key (behaviour §3.6,
+ * §15): a Query of the list pointers with a limit, then the page's polls in
+ * one batch read; `total` by COUNT queries. When the pointers and the polls
+ * do not agree in number (polls stored before pointers were kept, or a
+ * crash between a poll's write and its pointer's), the pointers are put
+ * right first (`reconcileList`), once.
+ */
+export async function pollPage(guildId: string, page: number, pageSize: number): Promise<{ polls: Poll[]; total: number }> {
+  let [total, listed] = await Promise.all([countAll(guildRange(guildId, PollEntity.prefix)), countAll(guildRange(guildId, PollListEntity.prefix))]);
+  if (total !== listed) listed = await reconcileList(guildId);
+  const { items } = await queryPage({ ...guildRange(guildId, PollListEntity.prefix), ScanIndexForward: false }, 'pk, sk', page, pageSize, null);
+  const ids = items.map((item) => PollListEntity.parse(item));
+  const found = new Map(
+    (await getKeys(ids.map((pollId) => PollEntity.key({ guildId, pollId })))).map((item) => [String(item.poll_id), PollEntity.parse(item)]),
+  );
+  return { polls: ids.flatMap((id) => found.get(id) ?? []), total };
+}
+
+/** Writes the pointers polls lack and deletes those whose poll is gone; answers how many are listed. */
+async function reconcileList(guildId: string): Promise<number> {
+  const [polls, pointers] = await Promise.all([
+    queryAll({ ...guildRange(guildId, PollEntity.prefix), ProjectionExpression: 'pk, sk, guild_id, poll_id, created_at, id' }),
+    queryAll({ ...guildRange(guildId, PollListEntity.prefix), ProjectionExpression: 'pk, sk' }),
+  ]);
+  const placed = polls.map((item) => ({ guild_id: guildId, poll_id: String(item.poll_id), created_at: String(item.created_at), id: Number(item.id) }));
+  const wanted = new Map(placed.map((poll) => [listedKey(poll).sk, poll]));
+  const have = new Set(pointers.map((item) => String(item.sk)));
+  const missing = [...wanted].filter(([sk]) => !have.has(sk)).map(([, poll]) => listedItem(poll));
+  await putItems(missing);
+  await deleteKeys(pointers.filter((item) => !wanted.has(String(item.sk))).map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
+  return wanted.size;
+}
+
+const listedItem = (poll: Pick<Poll, 'guild_id' | 'created_at' | 'id' | 'poll_id'>) =>
+  PollListEntity.item({ guildId: poll.guild_id, createdAt: poll.created_at, id: poll.id, pollId: poll.poll_id }, { poll_id: poll.poll_id });
+
 /** Every poll of a guild (any order). */
 export async function listPolls(guildId: string): Promise<Poll[]> {
   const items = await queryAll({
@@ -96,6 +139,8 @@ export async function insertPoll(poll: Poll): Promise<boolean> {
   const item = PollEntity.item({ guildId: poll.guild_id, pollId: poll.poll_id }, poll);
   const done = await conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
   if (done === null && poll.message_id) await releaseMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id);
+  // Its place in the list; a crash before this leaves the list one short, which the next page read puts right.
+  if (done !== null) await db().send(new PutCommand({ TableName: tableName(), Item: listedItem(poll) }));
   return done !== null;
 }
 
@@ -246,6 +291,7 @@ export async function deletePollItem(guildId: string, pollId: string): Promise<P
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: PollEntity.key({ guildId, pollId }), ReturnValues: 'ALL_OLD' }));
   const poll = pollOf(out.Attributes as Item | undefined);
   if (poll?.message_id) await releaseMessage(guildId, poll.channel_id, poll.message_id, pollId);
+  if (poll) await db().send(new DeleteCommand({ TableName: tableName(), Key: listedKey(poll) }));
   return poll;
 }
 

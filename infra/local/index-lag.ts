@@ -53,6 +53,11 @@ function writtenKeys(operation: string, body: Record<string, unknown>): string[]
       ).flat();
       return requests.map((r) => keyOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)).filter((k): k is string => k !== null);
     }
+    case 'TransactWriteItems': {
+      type Action = { Put?: { Item: AttributeMap }; Update?: { Key: AttributeMap }; Delete?: { Key: AttributeMap } };
+      const actions = (body.TransactItems ?? []) as Action[];
+      return actions.map((a) => keyOf(a.Put?.Item ?? a.Update?.Key ?? a.Delete?.Key)).filter((k): k is string => k !== null);
+    }
     default:
       return [];
   }

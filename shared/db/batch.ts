@@ -29,25 +29,41 @@ async function untilDone<T>(pending: T[], send: (batch: T[]) => Promise<T[]>, wh
 /** The table key of an item read from it. */
 export const keyOf = (item: Item): Key => ({ pk: String(item.pk), sk: String(item.sk) });
 
-/** Deletes the items of these keys, unconditionally: up to PARALLEL_BATCHES batches at once. */
-export async function deleteKeys(keys: readonly Key[]): Promise<void> {
-  const batches: { DeleteRequest: { Key: Key } }[][] = [];
-  for (let i = 0; i < keys.length; i += WRITE_BATCH) batches.push(keys.slice(i, i + WRITE_BATCH).map((Key) => ({ DeleteRequest: { Key } })));
+type WriteRequest = { DeleteRequest: { Key: Key } } | { PutRequest: { Item: Item } };
+
+/** Sends these writes in batches of 25, up to PARALLEL_BATCHES batches at once. */
+async function writeAll(requests: readonly WriteRequest[], what: string): Promise<void> {
+  const batches: WriteRequest[][] = [];
+  for (let i = 0; i < requests.length; i += WRITE_BATCH) batches.push(requests.slice(i, i + WRITE_BATCH));
   for (let i = 0; i < batches.length; i += PARALLEL_BATCHES) {
     await Promise.all(
-      batches.slice(i, i + PARALLEL_BATCHES).map((requests) =>
+      batches.slice(i, i + PARALLEL_BATCHES).map((batch) =>
         untilDone(
-          requests,
-          async (batch) => {
-            const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }));
-            return (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+          batch,
+          async (pending) => {
+            const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+            return (out.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
           },
-          'delete',
+          what,
         ),
       ),
     );
   }
 }
+
+/** Deletes the items of these keys, unconditionally: up to PARALLEL_BATCHES batches at once. */
+export const deleteKeys = (keys: readonly Key[]): Promise<void> =>
+  writeAll(
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+    'delete',
+  );
+
+/** Writes these items whole, unconditionally (items whose every copy is the same, so a repeat changes nothing). */
+export const putItems = (items: readonly Item[]): Promise<void> =>
+  writeAll(
+    items.map((Item) => ({ PutRequest: { Item } })),
+    'put',
+  );
 
 /** Reads the items of these keys, consistently; items that do not exist are absent from the answer. */
 export async function getKeys(keys: readonly Key[]): Promise<Item[]> {

@@ -34,3 +34,49 @@ export function paginate<T>(all: T[], page: number, pageSize: number): Page<T> {
   const from = (page - 1) * pageSize;
   return { items: all.slice(from, from + pageSize), page, page_size: pageSize, total: all.length };
 }
+
+type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit' | 'Select'>;
+
+/** How many items a key condition holds: a COUNT query a page at a time (no item comes back). */
+export async function countAll(input: QueryInput): Promise<number> {
+  let count = 0;
+  let start: Record<string, NativeAttributeValue> | undefined;
+  do {
+    const { ProjectionExpression: _p, ...rest } = input;
+    const out = await db().send(new QueryCommand({ ...rest, TableName: tableName(), Select: 'COUNT', ExclusiveStartKey: start }));
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
+}
+
+/**
+ * One page of a key condition read by key (behaviour §3.6 and §15): a Query
+ * of `pageSize` items from `start` (the last key of the page before, as a
+ * cursor carries it). Without a start, page `page` is found by reading the
+ * keys of the pages before it (`keys`, the key attributes to project), never
+ * their items. `lastKey` is where the next page starts, or null at the end.
+ */
+export async function queryPage(
+  input: QueryInput,
+  keys: string,
+  page: number,
+  pageSize: number,
+  start: Item | null,
+): Promise<{ items: Item[]; lastKey: Item | null }> {
+  let from: Item | undefined = start ?? undefined;
+  for (let skip = start ? 0 : (page - 1) * pageSize; skip > 0; ) {
+    const out = await db().send(new QueryCommand({ ...input, ProjectionExpression: keys, TableName: tableName(), Limit: skip, ExclusiveStartKey: from }));
+    skip -= out.Count ?? 0;
+    from = out.LastEvaluatedKey;
+    if (!from) return { items: [], lastKey: null };
+  }
+  const items: Item[] = [];
+  while (items.length < pageSize) {
+    const out = await db().send(new QueryCommand({ ...input, TableName: tableName(), Limit: pageSize - items.length, ExclusiveStartKey: from }));
+    items.push(...((out.Items as Item[]) ?? []));
+    from = out.LastEvaluatedKey;
+    if (!from) return { items, lastKey: null };
+  }
+  return { items, lastKey: from ?? null };
+}

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
+import { PollListEntity } from '#functions/polls/keys.js';
+import { deleteKeys, putItems } from '#shared/db/batch.js';
+import { queryAll } from '#shared/db/pagination.js';
+import { guildKey } from '#shared/modules/store.js';
 import { POLL_FIELDS, type PollRecord, answer, castVote, createPoll, getPoll, messageOf, pollBody, pollGuild, voteBody } from './helpers.js';
 
 let service: TestService;
@@ -265,6 +269,36 @@ describe('reading polls', () => {
     // A poll of another guild is not found in this one.
     const other = await pollGuild(service);
     expect((await getPoll(service, other.guild, made[0]!.poll_id)).status).toBe(404);
+  });
+
+  it('pages polls stored before the list kept its own order, and drops a list place whose poll is gone', async () => {
+    const where = await pollGuild(service);
+    for (let i = 0; i < 4; i++) await createPoll(service, where, { question: `Old${i}` });
+    // As stored before: no list places at all; then a place left by a poll that no longer exists.
+    const places = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': guildKey(where.guild), ':prefix': PollListEntity.prefix },
+    });
+    expect(places).toHaveLength(4);
+    await deleteKeys(places.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
+    await putItems([PollListEntity.item({ guildId: where.guild, createdAt: '2999-01-01T00:00:00.000Z', id: 1, pollId: 'gone' }, { poll_id: 'gone' })]);
+    const questions = async (page: number) =>
+      (await service.call('GET', '/modules/polls/entries', { query: { guild_id: where.guild, page, page_size: 3 } })).body.data;
+    const first = await questions(1);
+    expect(first.total).toBe(4);
+    expect(first.polls.map((p: { question: string }) => p.question)).toEqual(['Old3', 'Old2', 'Old1']);
+    expect((await questions(2)).polls.map((p: { question: string }) => p.question)).toEqual(['Old0']);
+    // Put right once: the places are the polls' again.
+    const after = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': guildKey(where.guild), ':prefix': PollListEntity.prefix },
+    });
+    expect(after.map((item) => item.poll_id).sort()).toEqual(
+      first.polls
+        .map((p: { poll_id: string }) => p.poll_id)
+        .concat((await questions(2)).polls[0].poll_id)
+        .sort(),
+    );
   });
 
   it('is refused to another guild key and to no credentials', async () => {

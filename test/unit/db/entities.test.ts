@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { EntrantEntity } from '#functions/giveaways/entrants.js';
 import { GiveawayEntity } from '#functions/giveaways/store.js';
 import { InviteEntity, MemberLatestEntity, UseEntity } from '#functions/invite-tracker/store.js';
-import { PollEntity, PollMessageEntity, VoterEntity } from '#functions/polls/keys.js';
+import { PollEntity, PollListEntity, PollMessageEntity, VoterEntity } from '#functions/polls/keys.js';
 import { ClaimEntity, MessageEntity, PanelEntity } from '#functions/reactionroles/store.js';
 import { CounterEntity } from '#functions/serverstats/counters-store.js';
 import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
@@ -34,11 +35,17 @@ describe('entity keys (the stored layout)', () => {
       [CountEntity.key({ guildId: G }), 'G#111', 'TAG#COUNT'],
       [PollEntity.key({ guildId: G, pollId: 'p' }), 'G#111', 'POLL#p'],
       [PollMessageEntity.key({ guildId: G, channelId: '7', messageId: '8' }), 'G#111', 'POLLMSG#7#8'],
+      [
+        PollListEntity.key({ guildId: G, createdAt: '2026-01-01T00:00:00.000Z', id: 42, pollId: 'p' }),
+        'G#111',
+        'POLLAT#2026-01-01T00:00:00.000Z#0000000000000042#p',
+      ],
       [VoterEntity.key({ guildId: G, pollId: 'p', memberId: '5' }), 'POLLVOTES#111#p', 'VOTER#5'],
       [PanelEntity.key({ guildId: G, panelId: 'x' }), 'G#111', 'RR#PANEL#x'],
       [MessageEntity.key({ guildId: G, channelId: '7', messageId: '8' }), 'G#111', 'RR#MSG#7#8'],
       [ClaimEntity.key({ guildId: G, panelId: 'x', memberId: '5' }), 'G#111', 'RR#CLAIM#x#5'],
       [GiveawayEntity.key({ guildId: G, entryId: 'e' }), 'G#111', 'GIVEAWAY#e'],
+      [EntrantEntity.key({ guildId: G, entryId: 'e', memberId: '5' }), 'GENTRANTS#111#e', 'ENTRANT#00000000000000000005'],
       [InviteEntity.key({ guildId: G, code: 'abc' }), 'G#111', 'INVITE#abc'],
       [MemberLatestEntity.key({ guildId: G, memberId: '5' }), 'G#111', 'INVITEMEMBER#5'],
       [UseEntity.key({ guild_id: G, timestamp: '2026-01-01T00:00:00.000Z', id: 7 }), 'G#111', 'INVITEUSE#2026-01-01T00:00:00.000Z#7'],
