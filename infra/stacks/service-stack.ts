@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as iam from 'aws-cdk-lib/aws-iam';
@@ -18,6 +18,7 @@ import { ApiPaths } from '../constructs/api-paths.js';
 import { apiStage } from '../constructs/api-stage.js';
 import { addErrorResponses, errorResponses } from '../constructs/gateway-responses.js';
 import { JobQueues } from '../constructs/job-queues.js';
+import { Monitoring, SERVICE_MODULE } from '../constructs/monitoring.js';
 import { RequestAuthorizer } from '../constructs/request-authorizer.js';
 import { RouteEndpoint } from '../constructs/route-endpoint.js';
 import { serviceTable } from '../constructs/service-table.js';
@@ -87,6 +88,7 @@ export class ServiceStack extends Stack {
   /** The roles that create guild keys' API Gateway keys (the authorizer's, the key routes' module's) and whether they also delete them. */
   readonly usageKeyRoles: { role: iam.IRole; deletes: boolean }[] = [];
   readonly jobQueues?: JobQueues;
+  readonly monitoring: Monitoring;
   readonly endpoints = new Map<string, RouteEndpoint>();
   readonly serviceTokenSecret: secretsmanager.ISecret;
   readonly platformBotTokenSecret: secretsmanager.ISecret;
@@ -283,8 +285,29 @@ export class ServiceStack extends Stack {
     this.api.deploymentStage = this.stage;
     this.usagePlans.attach(this.api, this.stage);
 
+    // A deploy-time parameter, not context: the address is the operator's, changes without a new synth
+    // (`cdk deploy --parameters AlarmEmail=...`), and stays out of the repository's cdk.json.
+    const alarmEmail = new CfnParameter(this, 'AlarmEmail', {
+      type: 'String',
+      default: '',
+      allowedPattern: '^$|^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
+      constraintDescription: 'an e-mail address, or empty for no subscription',
+      description: 'E-mail address that receives alarm notices (confirm the subscription mail); empty: none',
+    });
+    this.monitoring = new Monitoring(new NestedStack(this, 'Monitoring', { description: 'Alarms, their topic and the dashboard' }), 'Monitoring', {
+      namePrefix: this.stackName,
+      alarmEmail: alarmEmail.valueAsString,
+      api: this.api,
+      table: this.table,
+      indexNames,
+      // The Module dimension: a module's path segment; health and keys are the service's own.
+      modules: [SERVICE_MODULE, ...Object.keys(props.routeGroups).filter((group) => group !== 'health' && group !== 'auth')],
+      jobs: (props.jobs ?? []).map((job) => ({ job, queue: this.jobQueues!.queues.get(job.id)!, deadLetters: this.jobQueues!.deadLetterQueues.get(job.id)! })),
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.stage.urlForPath('/'), description: 'Base URL of the API (the v1 stage)' });
     new CfnOutput(this, 'ServiceTokenSecretArn', { value: this.serviceTokenSecret.secretArn, description: 'The service (bot) token the bot sends as Bearer' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'SNS topic of every alarm (subscribe more endpoints here)' });
     new CfnOutput(this, 'PlatformBotTokenSecretArn', { value: this.platformBotTokenSecret.secretArn, description: "Put the bot's platform token here" });
   }
 }
