@@ -11,6 +11,7 @@ import { type Route, entryOf } from '#shared/http/route.js';
 import { TABLE } from '#shared/db/table.js';
 import { AUTHORIZER_FILE, bundleDir } from '../bundles.js';
 import { KEY_ROUTE_IDS } from '#functions/auth/routes.js';
+import { DEAD_LETTER_ROUTE_IDS } from '#functions/parked/routes.js';
 import { DEFAULT_SETTINGS, guildKeyBurst, parseGuildKeyRate, type ServiceSettings, settingsFromContext } from '../config.js';
 import type { Job } from '../jobs.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, checkRoutes, methodsByPath, pathOwners, planStacks, resourcePathOf, type StackPlan } from '../plan.js';
@@ -211,6 +212,8 @@ export class ServiceStack extends Stack {
     for (const plan of this.plans) {
       // The module minting and revoking guild keys also creates and deletes their API Gateway keys.
       const managesKeys = (props.routeGroups[plan.group] ?? []).some((route) => KEY_ROUTE_IDS.includes(route.id));
+      // The module replaying parked work takes replayed items' messages off the dead-letter queues.
+      const drainsDeadLetters = this.jobQueues !== undefined && (props.routeGroups[plan.group] ?? []).some((route) => DEAD_LETTER_ROUTE_IDS.includes(route.id));
       const stack = new RoutesStack(this, {
         plan,
         runtime: {
@@ -219,7 +222,10 @@ export class ServiceStack extends Stack {
           secrets: [this.platformBotTokenSecret, this.cursorSecret, ...extraSecrets.map((e) => e.secret)],
           queues: [...(this.jobQueues?.queues.values() ?? [])],
           logRetention,
-          statements: managesKeys ? [...this.usagePlans.registerStatements, ...this.usagePlans.dropStatements] : [],
+          statements: [
+            ...(managesKeys ? [...this.usagePlans.registerStatements, ...this.usagePlans.dropStatements] : []),
+            ...(drainsDeadLetters ? [this.jobQueues!.drainStatement()] : []),
+          ],
         },
       });
       this.routeStacks.set(plan.id, stack);
@@ -228,7 +234,11 @@ export class ServiceStack extends Stack {
         runtimes.set(plan.group, {
           role: stack.moduleRuntime.role,
           logGroup: stack.moduleRuntime.logGroup,
-          environment: managesKeys ? { ...environment, ...this.usagePlans.environment } : environment,
+          environment: {
+            ...environment,
+            ...(managesKeys ? this.usagePlans.environment : {}),
+            ...(drainsDeadLetters ? this.jobQueues!.deadLetterEnvironment : {}),
+          },
           memorySize: settings.memorySize,
           timeout: Duration.seconds(settings.timeoutSeconds),
         });
@@ -300,8 +310,8 @@ export class ServiceStack extends Stack {
       api: this.api,
       table: this.table,
       indexNames,
-      // The Module dimension: a module's path segment; health and keys are the service's own.
-      modules: [SERVICE_MODULE, ...Object.keys(props.routeGroups).filter((group) => group !== 'health' && group !== 'auth')],
+      // The Module dimension: a module's path segment; routes outside /modules/ (health, keys, parked work) are the service's own.
+      modules: [SERVICE_MODULE, ...new Set(routes.flatMap((route) => route.path.match(/^\/modules\/([^/]+)/)?.[1] ?? []))],
       jobs: (props.jobs ?? []).map((job) => ({ job, queue: this.jobQueues!.queues.get(job.id)!, deadLetters: this.jobQueues!.deadLetterQueues.get(job.id)! })),
     });
 
