@@ -15,10 +15,20 @@ import { parseArgs } from 'node:util';
 
 const USAGE = 'Usage: SERVICE_TOKEN=<token> npm run smoke -- <base URL> --guild <scratch guild ID> [--module <module>]';
 
+/** A JSON answer as far as the tour reads it. */
+interface Json {
+  data?: { status?: unknown; message?: unknown; total?: unknown };
+  error?: { message?: string };
+  openapi?: unknown;
+  paths?: Record<string, unknown>;
+}
+
 interface Answer {
   status: number;
   type: string;
-  body: any;
+  /** The parsed JSON answer, or `{}` when it is not JSON. */
+  body: Json;
+  text: string;
 }
 
 /** One step: its name, and what it checks, throwing what went wrong; answers a short detail. */
@@ -50,21 +60,20 @@ function client(baseUrl: string, token: string) {
     });
     const type = res.headers.get('content-type') ?? '';
     const text = await res.text();
-    let body: unknown = text;
-    if (type.includes('json')) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = text;
-      }
+    let body: Json = {};
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object') body = parsed as Json;
+    } catch {
+      // Not JSON (the docs page): the text is what there is.
     }
-    return { status: res.status, type, body };
+    return { status: res.status, type, body, text };
   };
 }
 
 function expectStatus(answer: Answer, status: number, what: string): void {
   if (answer.status !== status) {
-    const reason = answer.body?.error?.message ?? (typeof answer.body === 'string' ? answer.body.slice(0, 120) : '');
+    const reason = answer.body.error?.message ?? answer.text.slice(0, 120);
     throw new Error(`${what} answered ${answer.status}, expected ${status}${reason ? `: ${reason}` : ''}`);
   }
 }
@@ -78,7 +87,8 @@ function steps(options: SmokeOptions): Step[] {
   const status = async () => {
     const answer = await call('GET', `${modulePath}/status?guild_id=${guild}`);
     expectStatus(answer, 200, `GET ${modulePath}/status`);
-    return answer.body.data.status as boolean;
+    if (typeof answer.body.data?.status !== 'boolean') throw new Error(`GET ${modulePath}/status answered no data.status`);
+    return answer.body.data.status;
   };
   const toggle = async (action: 'enable' | 'disable') => {
     const answer = await call('POST', `${modulePath}/${action}`, { body: { guild_id: guild } });
@@ -90,7 +100,7 @@ function steps(options: SmokeOptions): Step[] {
       run: async () => {
         const answer = await call('GET', '/livez', { auth: false });
         expectStatus(answer, 200, 'GET /livez');
-        if (answer.body?.data?.status !== 'ok') throw new Error('GET /livez did not answer data.status "ok"');
+        if (answer.body.data?.status !== 'ok') throw new Error('GET /livez did not answer data.status "ok"');
         return 'up';
       },
     },
@@ -106,8 +116,8 @@ function steps(options: SmokeOptions): Step[] {
       run: async () => {
         const answer = await call('GET', '/openapi.json', { auth: false });
         expectStatus(answer, 200, 'GET /openapi.json');
-        const paths = Object.keys(answer.body?.paths ?? {});
-        if (!String(answer.body?.openapi).startsWith('3.1') || paths.length === 0)
+        const paths = Object.keys(answer.body.paths ?? {});
+        if (!String(answer.body.openapi).startsWith('3.1') || paths.length === 0)
           throw new Error('GET /openapi.json is not an OpenAPI 3.1 document with paths');
         if (!paths.some((path) => path.startsWith(`${modulePath}/`))) throw new Error(`the document has no path of module ${module}`);
         return `OpenAPI ${answer.body.openapi}, ${paths.length} paths`;
@@ -127,7 +137,7 @@ function steps(options: SmokeOptions): Step[] {
       run: async () => {
         const answer = await call('GET', `${modulePath}/`, { auth: false });
         expectStatus(answer, 200, `GET ${modulePath}/`);
-        return String(answer.body?.data?.message ?? '');
+        return String(answer.body.data?.message ?? '');
       },
     },
     {
@@ -175,7 +185,7 @@ function steps(options: SmokeOptions): Step[] {
       run: async () => {
         const answer = await call('GET', '/jobs/parked?page_size=1');
         expectStatus(answer, 200, 'GET /jobs/parked');
-        const total = Number(answer.body?.data?.total);
+        const total = Number(answer.body.data?.total);
         return total === 0 ? 'nothing parked' : `${total} parked (GET /jobs/parked lists them)`;
       },
     },
