@@ -96,13 +96,13 @@ export const METRICS = {
     name: 'Votes',
     unit: 'Count',
     dimensions: [[]],
-    description: 'Poll votes recorded (a new vote or a changed one; polls)',
+    description: 'Poll votes recorded: each vote or vote removal a poll took (polls)',
   },
   entries: {
     name: 'Entries',
     unit: 'Count',
     dimensions: [[]],
-    description: 'Giveaway entries recorded (giveaways)',
+    description: 'Giveaway entries recorded: each member who entered (giveaways)',
   },
 } as const satisfies Record<string, MetricDefinition>;
 
