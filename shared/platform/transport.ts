@@ -140,7 +140,7 @@ export function routeTemplate(path: string): string {
   return path
     .split('?', 1)[0]!
     .split('/')
-    .map((segment) => (segment === '' || segment === '@me' || /^[a-z][a-z-]*$/.test(segment) ? segment : '{id}'))
+    .map((segment) => (segment === '' || /^@?[a-z][a-z-]*$/.test(segment) ? segment : '{id}'))
     .join('/');
 }
 
