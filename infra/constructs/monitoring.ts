@@ -9,31 +9,9 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DIMENSIONS, METRIC_NAMESPACE, METRICS, type MetricKey } from '#shared/observe/metrics.js';
 import { DEFAULT_TIMINGS } from '#shared/scheduler/config.js';
 import type { Job } from '../jobs.js';
-
-/**
- * The custom metrics the service publishes as CloudWatch embedded metric
- * format (namespace, names and dimensions as the logs and metrics work
- * defines them).
- */
-const CUSTOM = {
-  namespace: 'GuildModules',
-  requests: 'Requests',
-  errors: 'Errors',
-  requestDuration: 'RequestDuration',
-  platformRateLimited: 'PlatformRateLimited',
-  platformServerErrors: 'PlatformServerErrors',
-  jobsRun: 'JobsRun',
-  jobsRetried: 'JobsRetried',
-  jobsParked: 'JobsParked',
-  module: 'Module',
-  statusClass: 'StatusClass',
-  job: 'Job',
-} as const;
-
-/** The `Module` value of routes outside `/modules/<module>/` (health, keys). */
-export const SERVICE_MODULE = 'service';
 
 /**
  * Scheduled work is late when the oldest message of a job queue has waited
@@ -149,8 +127,9 @@ export class Monitoring extends Construct {
 const deadLetterAlarmId = (job: string) => `Parked-${job.replace('.', '-')}`;
 const lateAlarmId = (job: string) => `Late-${job.replace('.', '-')}`;
 
-function custom(name: string, dimensionsMap: Record<string, string> = {}, statistic = 'Sum', label?: string): cloudwatch.Metric {
-  return new cloudwatch.Metric({ namespace: CUSTOM.namespace, metricName: name, dimensionsMap, statistic, period: FIVE_MINUTES, label });
+/** One of the service's own metrics (`shared/observe/metrics.ts`), over five minutes. */
+function custom(key: MetricKey, dimensionsMap: Record<string, string> = {}, statistic = 'Sum', label?: string): cloudwatch.Metric {
+  return new cloudwatch.Metric({ namespace: METRIC_NAMESPACE, metricName: METRICS[key].name, dimensionsMap, statistic, period: FIVE_MINUTES, label });
 }
 
 /** Read and write throttle events of the table and of each index, as one figure. */
@@ -208,7 +187,7 @@ function alarmSpecs(props: MonitoringProps): AlarmSpec[] {
     ...perJob,
     {
       id: 'JobsParked',
-      metric: custom(CUSTOM.jobsParked),
+      metric: custom('jobsParked'),
       threshold: 1,
       why: 'Scheduled work was given up on (its last delivery failed, or it was sent too often without completing). See GET /jobs/parked.',
     },
@@ -247,7 +226,7 @@ function alarmSpecs(props: MonitoringProps): AlarmSpec[] {
     },
     {
       id: 'PlatformRateLimited',
-      metric: custom(CUSTOM.platformRateLimited),
+      metric: custom('platformRateLimited'),
       threshold: RATE_LIMITED_BURST,
       why: `The platform answered 429 ${RATE_LIMITED_BURST} times or more in five minutes: the client's pacing is off or a job floods one route (the platform bans an address after 10,000 in ten minutes).`,
     },
@@ -279,8 +258,8 @@ function dashboardRows(props: MonitoringProps, alarms: cloudwatch.Alarm[]): clou
     ]),
     graph('Table throttles, platform 429 and 5xx', [
       tableThrottles(props.table, props.indexNames),
-      custom(CUSTOM.platformRateLimited, {}, 'Sum', 'Platform 429'),
-      custom(CUSTOM.platformServerErrors, {}, 'Sum', 'Platform 5xx'),
+      custom('platformRateLimited', {}, 'Sum', 'Platform 429'),
+      custom('platformServerErrors', {}, 'Sum', 'Platform 5xx'),
     ]),
   ];
   const jobs: cloudwatch.IWidget[] = [
@@ -302,24 +281,24 @@ function dashboardRows(props: MonitoringProps, alarms: cloudwatch.Alarm[]): clou
     return [
       graph(
         `${module}: requests`,
-        classes.map((c) => custom(CUSTOM.requests, { [CUSTOM.module]: module, [CUSTOM.statusClass]: c }, 'Sum', c)),
+        classes.map((c) => custom('requests', { [DIMENSIONS.module]: module, [DIMENSIONS.statusClass]: c }, 'Sum', c)),
         QUARTER,
         true,
       ),
       graph(
         `${module}: errors`,
-        ['4xx', '5xx'].map((c) => custom(CUSTOM.errors, { [CUSTOM.module]: module, [CUSTOM.statusClass]: c }, 'Sum', c)),
+        ['4xx', '5xx'].map((c) => custom('errors', { [DIMENSIONS.module]: module, [DIMENSIONS.statusClass]: c }, 'Sum', c)),
       ),
       graph(
         `${module}: latency (ms)`,
-        ['p50', 'p90', 'p99'].map((p) => custom(CUSTOM.requestDuration, { [CUSTOM.module]: module }, p, p)),
+        ['p50', 'p90', 'p99'].map((p) => custom('requestDuration', { [DIMENSIONS.module]: module }, p, p)),
       ),
       graph(
         `${module}: jobs run, retried, parked`,
         moduleJobs.flatMap((job) => [
-          custom(CUSTOM.jobsRun, { [CUSTOM.job]: job }, 'Sum', `${job} run`),
-          custom(CUSTOM.jobsRetried, { [CUSTOM.job]: job }, 'Sum', `${job} retried`),
-          custom(CUSTOM.jobsParked, { [CUSTOM.job]: job }, 'Sum', `${job} parked`),
+          custom('jobsRun', { [DIMENSIONS.job]: job }, 'Sum', `${job} run`),
+          custom('jobsRetried', { [DIMENSIONS.job]: job }, 'Sum', `${job} retried`),
+          custom('jobsParked', { [DIMENSIONS.job]: job }, 'Sum', `${job} parked`),
         ]),
       ),
     ];

@@ -76,3 +76,10 @@ export function shardOf(key: string, shards: number): number {
   }
   return (hash >>> 0) % shards;
 }
+
+/** The guild a job's work is for: the key's first part when it is a snowflake (`<guild>#<record>`), else the payload's `guild_id`. */
+export function guildOf(key: string, payload: Record<string, unknown> | undefined): string | null {
+  const first = /^(\d{1,20})(?:#|$)/.exec(key);
+  if (first) return first[1]!;
+  return typeof payload?.guild_id === 'string' ? payload.guild_id : null;
+}

@@ -1,3 +1,4 @@
+import { guildOf } from './keys.js';
 import * as store from './store.js';
 import type { DueItem } from './store.js';
 
@@ -28,16 +29,6 @@ export interface ParkedWork {
   due_at: string;
 }
 
-const SNOWFLAKE = /^\d{17,20}$/;
-
-/** The guild of a due item: its payload's `guild_id`, else a key that begins with a snowflake (`<guild>#<record>`). */
-function guildOf(item: DueItem): string | null {
-  const fromPayload = item.payload?.guild_id;
-  if (typeof fromPayload === 'string' && SNOWFLAKE.test(fromPayload)) return fromPayload;
-  const head = item.work_key.split('#')[0]!;
-  return SNOWFLAKE.test(head) ? head : null;
-}
-
 export const parkedId = (job: string, key: string) => `${job}:${key}`;
 
 /** The job and key of a parked work ID, or null when it is not one. */
@@ -53,7 +44,7 @@ export function recordOf(item: DueItem): ParkedWork {
     id: parkedId(item.job, item.work_key),
     job: item.job,
     key: item.work_key,
-    guild_id: guildOf(item),
+    guild_id: guildOf(item.work_key, item.payload),
     attempts: Math.max(item.failures ?? 0, item.dispatches ?? 0),
     last_error: item.last_error ?? null,
     parked_at: new Date(parkedAt).toISOString(),

@@ -4,7 +4,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { emit } from '../observe/emit.js';
 import { errorField, log } from '../observe/log.js';
 import { type SchedulerTimings, MAX_DELAY_SECONDS, timingsFromEnv } from './config.js';
-import { SPREAD, shardsOf } from './keys.js';
+import { guildOf, SPREAD, shardsOf } from './keys.js';
 import { reportWorkDone } from './observe.js';
 import { type JobMessageSender, jobSender } from './sender.js';
 import * as store from './store.js';
@@ -126,13 +126,6 @@ function parseMessage(body: string): JobMessage | null {
     // not JSON: a poison message
   }
   return null;
-}
-
-/** The guild a job's work is for: the key's first part when it is a snowflake (`<guild>#<record>`), else the payload's `guild_id`. */
-function guildOf(key: string, payload: Record<string, unknown> | undefined): string | null {
-  const first = /^(\d{1,20})(?:#|$)/.exec(key);
-  if (first) return first[1]!;
-  return typeof payload?.guild_id === 'string' ? payload.guild_id : null;
 }
 
 /** How a job's run ended, as its log line and metrics say. */
