@@ -16,10 +16,11 @@ describe('alarms, their topic and the dashboard (real routes and jobs)', () => {
   const alarms = () => resourcesOfType(templates, 'AWS::CloudWatch::Alarm');
   const alarmNamed = (suffix: string) => alarms().find((a) => a.properties.AlarmName === `Service-${suffix}`)!.properties;
 
+  // The whole app with cdk-nag: over a minute on a busy machine.
   beforeAll(() => {
     synth = synthService(routeGroups as unknown as Record<string, Route[]>, { jobs });
     templates = templatesOf(synth);
-  });
+  }, 180_000);
 
   /** The logical ID, in the Jobs stack, of the queue a Monitoring-stack parameter names. */
   function queueBehind(ref: { Ref: string }): string {
