@@ -5,6 +5,7 @@ import type { Route } from '#shared/http/route.js';
 import { TABLE } from '#shared/db/table.js';
 import { jobs } from '#infra/jobs.js';
 import { LATE_WORK_SECONDS } from '#infra/constructs/monitoring.js';
+import { deadLetterUrlEnvName } from '#shared/scheduler/queue-env.js';
 import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
 
 describe('alarms, their topic and the dashboard (real routes and jobs)', () => {
@@ -113,6 +114,22 @@ describe('alarms, their topic and the dashboard (real routes and jobs)', () => {
     }
     expect(body).toContain('Oldest job message (s)');
     expect(body).toContain('alarm');
+  });
+
+  it('lets the parked-work routes, and no other, read and delete dead-letter messages', () => {
+    const deadLetterIds = resourcesOfType(templates, 'AWS::SQS::Queue')
+      .map((q) => q.properties.RedrivePolicy?.deadLetterTargetArn['Fn::GetAtt'][0])
+      .filter(Boolean);
+    const functions = resourcesOfType(templates, 'AWS::Lambda::Function');
+    const withUrls = functions.filter((f) => Object.keys(f.properties.Environment?.Variables ?? {}).some((name) => name.startsWith('DLQ_URL_')));
+    expect(withUrls.map((f) => String(f.properties.Description).split(':')[0]).sort()).toEqual(['parked.list', 'parked.replay']);
+    for (const job of jobs) expect(withUrls[0]!.properties.Environment.Variables).toHaveProperty(deadLetterUrlEnvName(job.id));
+    const drains = resourcesOfType(templates, 'AWS::IAM::Role').flatMap((role) =>
+      (role.properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement).filter((s: any) => s.Sid === 'DrainDeadLetters'),
+    );
+    expect(drains).toHaveLength(1);
+    expect([...drains[0].Action].sort()).toEqual(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:ReceiveMessage']);
+    expect(drains[0].Resource).toHaveLength(deadLetterIds.length);
   });
 
   it('leaves no unacknowledged cdk-nag AwsSolutions finding', () => {
