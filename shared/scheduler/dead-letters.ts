@@ -40,7 +40,8 @@ let sqs: SQSClient | undefined;
 export const sqsDeadLetters: DeadLetters = {
   async drop(jobId, keys) {
     const url = process.env[deadLetterUrlEnvName(jobId)];
-    if (!url) throw new Error(`No dead-letter queue URL for job ${jobId}: set ${deadLetterUrlEnvName(jobId)}.`);
+    // No queue known (local mode run without jobs): the item is replayed all the same; nothing to take off.
+    if (!url) return 0;
     sqs ??= new SQSClient({ maxAttempts: 4 });
     const client = sqs;
     const kept: Message[] = [];
