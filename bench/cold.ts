@@ -54,7 +54,8 @@ const run = promisify(execFile);
 /**
  * The child: stdout and stderr exist before the clock starts (in Lambda the
  * runtime opened them long before a function loads; touching them costs
- * about 3 ms in a fresh Node process), and nothing is written until it stops.
+ * about 3 ms in a fresh Node process). The function writes its log and
+ * metrics lines as in Lambda; the child's sample is the last line.
  */
 const CHILD = `process.stdout;process.stderr;
 const { file, name, event } = JSON.parse(process.env.BENCH_INVOKE);
@@ -68,7 +69,7 @@ try { out = await mod[name](event, context); status = out && out.statusCode !== 
 const t2 = performance.now();
 const refused = status === 400 || status === 422 || status === 500 ? JSON.parse(out.body).error.message : undefined;
 const line = JSON.stringify({ init: t1 - t0, first: t2 - t1, status, refused });
-process.stdout.write(line);`;
+process.stdout.write('\\n' + line);`;
 
 /** One value the schema accepts, made from its JSON Schema: the smallest that fits. */
 function sample(schema: Record<string, any>): unknown {
@@ -401,7 +402,8 @@ export async function coldRequestBench(): Promise<ColdResult> {
         env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event }) },
         encoding: 'utf8',
       });
-      const got = JSON.parse(stdout) as Sample;
+      // The function's own log and metrics lines come first; the sample is the last line.
+      const got = JSON.parse(stdout.slice(stdout.lastIndexOf('\n') + 1)) as Sample;
       const id = call.label ?? call.key;
       record(requests, id, proxy.take());
       record(platformCalls, id, platform.take());

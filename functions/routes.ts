@@ -3,6 +3,7 @@ import { routes as auth } from './auth/routes.js';
 import { routes as giveaways } from './giveaways/routes.js';
 import { routes as health } from './health/routes.js';
 import { routes as inviteTracker } from './invite-tracker/routes.js';
+import { routes as parked } from './parked/routes.js';
 import { routes as polls } from './polls/routes.js';
 import { routes as reactionroles } from './reactionroles/routes.js';
 import { routes as serverstats } from './serverstats/routes.js';
@@ -24,6 +25,7 @@ export const routeGroups = {
   giveaways,
   verifier,
   tags,
+  parked,
 } as const satisfies Record<string, Route[]>;
 
 export type RouteGroup = keyof typeof routeGroups;

@@ -4144,6 +4144,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jobs/parked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scheduled work given up on, with its last error (latest parked first)
+         * @description List scheduled work given up on, with its last error (latest parked first). Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        get: operations["parked.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/parked/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run parked work again: one item by its id, or all
+         * @description Run parked work again: one item by its id, or all. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        post: operations["parked.replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4258,6 +4298,31 @@ export interface components {
             /** @enum {string} */
             attribution: "exact" | "ambiguous" | "vanity" | "unknown";
             counted: boolean;
+        };
+        ParkedWork: {
+            /** @description `<job>:<key>`: what a replay names */
+            id: string;
+            /** @description The job, e.g. `polls.close` */
+            job: string;
+            /** @description The work item within its job, e.g. `<guild>#<poll>` */
+            key: string;
+            /** @description The guild it is for; null for work of no one guild (a feed polled for many) */
+            guild_id: string | null;
+            /** @description Deliveries (or dispatches) that did not complete */
+            attempts: number;
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            parked_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            due_at: string;
         };
         Poll: {
             /** @description Positive integer, unique within the record type */
@@ -21130,6 +21195,96 @@ export interface operations {
             429: components["responses"]["RateLimitedError"];
             500: components["responses"]["InternalServerError"];
             502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "parked.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            parked: components["schemas"]["ParkedWork"][];
+                            page: number;
+                            page_size: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "parked.replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description The parked item to replay (its `id` in the list) */
+                    id?: string;
+                    /** @description `true`: replay every parked item */
+                    all?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description What was parked and is now due again */
+                            replayed: components["schemas"]["ParkedWork"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["DatabaseError"];
         };
     };

@@ -12,6 +12,7 @@ import { notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';
 import { joinIds } from '#shared/modules/store.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '#shared/modules/state.js';
+import { emit } from '#shared/observe/emit.js';
 import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { MAX_REROLLS, drawPlaces, drawRound, mintSeed, seedHash } from './draw.js';
@@ -274,6 +275,7 @@ export async function changeEntry(guildId: string, entryId: string, memberId: st
   const refresh = (await requireEnabledWith(guildId, MODULE, refreshKeyOf(guildId, entryId))) as DueItem | null;
   const result = action === 'enter' ? await addEntrant(guildId, entryId, memberId) : await removeEntrant(guildId, entryId, memberId);
   if (result !== 'done') throw refusal(entryId, memberId, result);
+  if (action === 'enter') emit({ entries: 1 });
   if (!runWillFollow(refresh)) await requestRefresh(guildId, entryId, refresh);
   return { message: action === 'enter' ? `Member ${memberId} entered giveaway ${entryId}.` : `Member ${memberId} left giveaway ${entryId}.` };
 }

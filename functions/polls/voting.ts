@@ -10,6 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound, unprocessable } from '#shared/errors.js';
 import { assertEnabled, requireEnabled, requireEnabledWith } from '#shared/modules/state.js';
+import { emit } from '#shared/observe/emit.js';
 import { platform } from '#shared/platform/client.js';
 import { dueItemKey } from '#shared/scheduler/keys.js';
 import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
@@ -114,6 +115,7 @@ export async function vote(input: VoteInput): Promise<VoteOutcome> {
     throw unprocessable(`Poll ${poll.poll_id} has no answer with ${named}; its answers are ${poll.answers.map((a) => a.answer_id).join(', ')}.`);
   }
   const { before, after } = await applyVote(poll, input.memberId, input.action, answer, voter);
+  emit({ votes: 1 });
   await Promise.all([
     poll.poll_type === PollType.Service && !runWillFollow(refresh ?? null) ? requestRefresh(poll.guild_id, poll.poll_id, refresh) : Promise.resolve(),
     input.action === 'add' && !poll.is_multi_select ? dropLeftReactions(poll, input.memberId, before, after) : Promise.resolve(),

@@ -12,6 +12,7 @@ import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js
 import { changeRoles, undoRoleChanges } from './roles.js';
 import { MAX_ENTRIES, entryEmojiKey, entryTextProblem } from './rules.js';
 import { getClaim, listPanelClaims, writeClaim } from './store.js';
+import { errorField, log } from '#shared/observe/log.js';
 
 const MAX_CLAIM_ATTEMPTS = 25;
 
@@ -184,7 +185,7 @@ async function forgetEntry(panel: Panel, entryId: string, takeRolesFrom: Set<str
       if (takeRolesFrom && !takeRolesFrom.has(memberId)) {
         takeRolesFrom.add(memberId);
         await changeRoles(panel.guild_id, memberId, [], t.rolesToRemove).catch((error: unknown) => {
-          console.warn(JSON.stringify({ level: 'warn', msg: 'could not take the roles of a deleted entry', member_id: memberId, error: String(error) }));
+          log('warn', 'could not take the roles of a deleted entry', { member_id: memberId, error: errorField(error) });
         });
       }
       if (await writeClaim(panel.guild_id, panel.panel_id, memberId, t.held, claim)) break;

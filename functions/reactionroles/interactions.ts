@@ -15,6 +15,7 @@ import { SELECT_CUSTOM_ID, describeTransition, entryIdOfButton } from './render.
 import { changeRoles } from './roles.js';
 import { emojiKey, entryEmojiKey } from './rules.js';
 import { MessageEntity, getClaim, getPanelAndClaim, writeClaim } from './store.js';
+import { errorField, log } from '#shared/observe/log.js';
 
 /** Behaviour §3.3: a panel matched but no entry did: HTTP 404 with the name Unprocessable Entity. */
 const noMatchingEntry = (reason: string) => new AppError('Unprocessable Entity', reason, { status: 404 });
@@ -124,9 +125,7 @@ async function alignRoles(panel: Panel, memberId: string, roles: Set<string>): P
     try {
       await changeRoles(panel.guild_id, memberId, add, remove);
     } catch (error) {
-      console.warn(
-        JSON.stringify({ level: 'warn', msg: 'could not align roles with a claim', panel_id: panel.panel_id, member_id: memberId, error: String(error) }),
-      );
+      log('warn', 'could not align roles with a claim', { panel_id: panel.panel_id, member_id: memberId, error: errorField(error) });
       return;
     }
     // No claim: nothing to rewrite; a read shows whether one appeared meanwhile.

@@ -9,6 +9,7 @@ import type { Message } from '#shared/platform/types.js';
 import type { Entry, Panel } from './model.js';
 import { renderMessage } from './render.js';
 import { entryEmojiKey } from './rules.js';
+import { errorField, log } from '#shared/observe/log.js';
 
 /** Panel messages mention roles in their text; posting them must not ping anyone. */
 const NO_PINGS = { parse: [] as never[] };
@@ -84,15 +85,7 @@ export async function discardMessage(message: Pick<Message, 'channel_id' | 'id'>
   try {
     await platform.deleteMessage(message.channel_id, message.id);
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        msg: 'could not delete an orphaned panel message',
-        channel_id: message.channel_id,
-        message_id: message.id,
-        error: String(error),
-      }),
-    );
+    log('error', 'could not delete an orphaned panel message', { channel_id: message.channel_id, message_id: message.id, error: errorField(error) });
   }
 }
 
@@ -101,8 +94,6 @@ export async function removeMemberReaction(panel: Panel, emoji: { name: string; 
   try {
     await platform.deleteUserReaction(panel.channel_id, panel.message_id, emoji, memberId);
   } catch (error) {
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: "could not remove a member's reaction", panel_id: panel.panel_id, member_id: memberId, error: String(error) }),
-    );
+    log('warn', "could not remove a member's reaction", { panel_id: panel.panel_id, member_id: memberId, error: errorField(error) });
   }
 }

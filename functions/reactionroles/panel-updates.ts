@@ -8,6 +8,7 @@ import { requireEnabledRecord } from '#shared/modules/state.js';
 import { MODULE, type Panel } from './model.js';
 import { syncPanelMessage } from './panel-message.js';
 import { PanelEntity, getPanel, replacePanel } from './store.js';
+import { errorField, log } from '#shared/observe/log.js';
 
 /** Attempts of one optimistic write before the table counts as too busy. */
 const MAX_WRITE_ATTEMPTS = 25;
@@ -60,7 +61,7 @@ export async function publishChange(before: Panel, after: Panel, undo: (current:
       const { after: restored } = await updatePanel(after.guild_id, after.panel_id, undo);
       await syncPanelMessage(after, restored);
     } catch (undoError) {
-      console.error(JSON.stringify({ level: 'error', msg: 'could not undo a panel change', panel_id: after.panel_id, error: String(undoError) }));
+      log('error', 'could not undo a panel change', { panel_id: after.panel_id, error: errorField(undoError) });
     }
     throw error;
   }
@@ -76,7 +77,7 @@ export async function catchUp(shown: Panel): Promise<void> {
       await syncPanelMessage(shown, latest);
     } catch (error) {
       // The request that made that change answers for it.
-      console.warn(JSON.stringify({ level: 'warn', msg: 'could not show a concurrent panel change', panel_id: shown.panel_id, error: String(error) }));
+      log('warn', 'could not show a concurrent panel change', { panel_id: shown.panel_id, error: errorField(error) });
       return;
     }
     shown = latest;

@@ -5,6 +5,7 @@
  */
 import { AppError, platformFailed } from '#shared/errors.js';
 import { platform } from '#shared/platform/client.js';
+import { errorField, log } from '#shared/observe/log.js';
 
 interface Change {
   roleId: string;
@@ -26,16 +27,7 @@ async function reverse(guildId: string, memberId: string, done: Change[]): Promi
     try {
       await apply(guildId, memberId, { roleId: change.roleId, grant: !change.grant });
     } catch (error) {
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          msg: 'could not reverse a role change',
-          guild_id: guildId,
-          member_id: memberId,
-          role_id: change.roleId,
-          error: String(error),
-        }),
-      );
+      log('error', 'could not reverse a role change', { guild_id: guildId, member_id: memberId, role_id: change.roleId, error: errorField(error) });
     }
   }
 }

@@ -15,6 +15,8 @@
  * failed for now runs again later (those that got the item answer
  * `already`); one channel, or one item, holds back no other.
  */
+import { emit } from '#shared/observe/emit.js';
+import { errorField, log } from '#shared/observe/log.js';
 import { isPlatformError, nonceFrom, platform } from '#shared/platform/client.js';
 import { pacer } from '#shared/platform/pacer.js';
 import type { MessageCreate } from '#shared/platform/types.js';
@@ -69,15 +71,14 @@ async function deliver(target: Target, kind: Kind, ident: string, item: SourceIt
       return 'refused';
     }
     // Offered again by the unit's next run (or the next send); the nonce keeps a post that did land from doubling.
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: 'announcement not posted for now', channel, error: error instanceof Error ? error.message : String(error) }),
-    );
+    log('warn', 'announcement not posted for now', { channel_id: channel, error: errorField(error) });
     await releaseMark(channel, mark);
     if (byLink) await releaseMark(channel, byLink);
     return 'failed';
   }
   await settleMark(channel, mark, 'posted');
   if (byLink) await settleMark(channel, byLink, 'posted');
+  emit({ itemsAnnounced: 1 });
   return 'posted';
 }
 
@@ -93,14 +94,7 @@ export async function deliverTo(targets: Target[], kind: Kind, ident: string, it
       const target = targets[next++]!;
       // One channel's trouble (even a table error) is that channel's: it is offered again, the others go on.
       const outcome = await deliver(target, kind, ident, item).catch((error: unknown) => {
-        console.warn(
-          JSON.stringify({
-            level: 'warn',
-            msg: 'announcement failed in the table',
-            channel: target.channel_id,
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        );
+        log('warn', 'announcement failed in the table', { channel_id: target.channel_id, error: errorField(error) });
         return 'failed' as const;
       });
       result[outcome]++;

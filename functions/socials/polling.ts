@@ -31,6 +31,7 @@ import {
   streamShardOf,
   watchersOf,
 } from './store.js';
+import { errorField, log } from '#shared/observe/log.js';
 
 export const POLL_JOB = 'socials.poll';
 export const STREAM_JOB = 'socials.streams';
@@ -99,17 +100,7 @@ async function failed(source: Source, error: unknown, now: number): Promise<numb
   const failures = source.failures + 1;
   const next = now + backoffMs(failures);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  console.warn(
-    JSON.stringify({
-      level: 'warn',
-      msg: 'source failed',
-      kind: source.kind,
-      source: source.identifier,
-      failures,
-      error: error instanceof Error ? error.message : String(error),
-      cause,
-    }),
-  );
+  log('warn', 'source failed', { kind: source.kind, source: source.identifier, failures, error: errorField(error), cause });
   await replaceSource({ ...source, failures, next_poll_at: new Date(next).toISOString() });
   return next;
 }

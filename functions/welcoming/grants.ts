@@ -18,6 +18,7 @@ import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '#sh
 import { WelcomingJobs, grantDueKey } from './keys.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
 import { deleteGrant, deleteGrants, grantContext, guildGrants, listTimedRoles, markGranted, memberGrants, putGrant } from './store.js';
+import { errorField, log } from '#shared/observe/log.js';
 
 export const HOUR_MS = 3_600_000;
 /** The platform's largest member page. */
@@ -185,7 +186,7 @@ export async function hourlyCatchUp(guildId: string, now = Date.now()): Promise<
   try {
     return (await catchUp(guildId, now)).pages > 0 ? now + HOUR_MS : null;
   } catch (error) {
-    console.error(JSON.stringify({ level: 'error', msg: 'welcoming: hourly catch-up failed', guild_id: guildId, error: String(error) }));
+    log('error', 'welcoming: hourly catch-up failed', { guild_id: guildId, error: errorField(error) });
     return now + RETRY_CATCH_UP_MS;
   }
 }

@@ -6,10 +6,12 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEFAULT_TIMINGS } from '#shared/scheduler/config.js';
 import { producerInputs } from '#shared/scheduler/keys.js';
+import { deadLetterUrlEnvName } from '#shared/scheduler/queue-env.js';
 import { type Job, queueUrlEnvName } from '../jobs.js';
 import { ModuleRuntime } from './module-runtime.js';
 import { serviceFunction } from './service-function.js';
@@ -52,6 +54,8 @@ export class JobQueues extends Construct {
   readonly deadLetterQueues = new Map<string, sqs.Queue>();
   /** `QUEUE_URL_<JOB>` for every queue, for the functions that enqueue work. */
   readonly queueEnvironment: Record<string, string> = {};
+  /** `DLQ_URL_<JOB>` for every dead-letter queue, for the function replaying parked work only. */
+  readonly deadLetterEnvironment: Record<string, string> = {};
 
   constructor(scope: Construct, id: string, props: JobQueuesProps) {
     super(scope, id);
@@ -71,6 +75,7 @@ export class JobQueues extends Construct {
       this.queues.set(job.id, queue);
       this.deadLetterQueues.set(job.id, deadLetters);
       this.queueEnvironment[queueUrlEnvName(job.id)] = queue.queueUrl;
+      this.deadLetterEnvironment[deadLetterUrlEnvName(job.id)] = deadLetters.queueUrl;
     }
 
     const runtime = new ModuleRuntime(this, 'Runtime', {
@@ -126,5 +131,14 @@ export class JobQueues extends Construct {
         ),
       });
     }
+  }
+
+  /** Reading the dead-letter queues and deleting from them: what replaying parked work does (shared/scheduler/dead-letters.ts). */
+  drainStatement(): iam.PolicyStatement {
+    return new iam.PolicyStatement({
+      sid: 'DrainDeadLetters',
+      actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'],
+      resources: [...this.deadLetterQueues.values()].map((queue) => queue.queueArn),
+    });
   }
 }

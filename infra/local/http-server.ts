@@ -163,6 +163,8 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
     isBase64Encoded: false,
     requestContext: {
       requestId,
+      // API Gateway's operation name, which CDK sets to the route's id (the request's log line names it).
+      operationName: route.id,
       stage: 'v1',
       resourcePath: route.path,
       httpMethod: method,

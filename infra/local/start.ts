@@ -13,6 +13,9 @@ import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
 import { startSandbox } from './sandbox/server.js';
 import { sourceUrls } from './sandbox/sources/routes.js';
 import { startIndexLagProxy } from './index-lag.js';
+import { printReadable } from './console-log.js';
+import { setLogOutput } from '#shared/observe/log.js';
+import { setMetricOutput } from '#shared/observe/emit.js';
 import { ensureTable, startEmbeddedDynamo } from './table.js';
 
 /** How local mode is started; every field has the default of behaviour §10. */
@@ -40,6 +43,8 @@ export interface LocalOptions {
   indexLagMs?: number;
   /** Requests a second each guild API key may make, bursts of twice that (default `GUILD_KEY_RATE`, else 10). */
   guildKeyRate?: number;
+  /** Print each log event as a readable line (default true; tests listen with `onLog` instead). */
+  printLogs?: boolean;
 }
 
 export interface LocalService {
@@ -86,6 +91,9 @@ async function close(server: Server): Promise<void> {
 export async function startLocal(options: LocalOptions = {}): Promise<LocalService> {
   // Read first, so a bad value stops the start before anything is opened.
   const guildKeyRate = parseGuildKeyRate(options.guildKeyRate ?? process.env.GUILD_KEY_RATE);
+  // One readable line an event, and no EMF lines (they would drown the console; tests count metrics with onMetric).
+  setLogOutput(options.printLogs === false ? null : printReadable);
+  setMetricOutput(null);
   const dataDir = options.dataDir === undefined ? '.data' : options.dataDir;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const closers: (() => Promise<void>)[] = [];

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as iam from 'aws-cdk-lib/aws-iam';
@@ -11,6 +11,7 @@ import { type Route, entryOf } from '#shared/http/route.js';
 import { TABLE } from '#shared/db/table.js';
 import { AUTHORIZER_FILE, bundleDir } from '../bundles.js';
 import { KEY_ROUTE_IDS } from '#functions/auth/routes.js';
+import { DEAD_LETTER_ROUTE_IDS } from '#functions/parked/routes.js';
 import { DEFAULT_SETTINGS, guildKeyBurst, parseGuildKeyRate, type ServiceSettings, settingsFromContext } from '../config.js';
 import type { Job } from '../jobs.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, checkRoutes, methodsByPath, pathOwners, planStacks, resourcePathOf, type StackPlan } from '../plan.js';
@@ -18,6 +19,8 @@ import { ApiPaths } from '../constructs/api-paths.js';
 import { apiStage } from '../constructs/api-stage.js';
 import { addErrorResponses, errorResponses } from '../constructs/gateway-responses.js';
 import { JobQueues } from '../constructs/job-queues.js';
+import { Monitoring } from '../constructs/monitoring.js';
+import { SERVICE_MODULE } from '#shared/observe/metrics.js';
 import { RequestAuthorizer } from '../constructs/request-authorizer.js';
 import { RouteEndpoint } from '../constructs/route-endpoint.js';
 import { serviceTable } from '../constructs/service-table.js';
@@ -87,6 +90,7 @@ export class ServiceStack extends Stack {
   /** The roles that create guild keys' API Gateway keys (the authorizer's, the key routes' module's) and whether they also delete them. */
   readonly usageKeyRoles: { role: iam.IRole; deletes: boolean }[] = [];
   readonly jobQueues?: JobQueues;
+  readonly monitoring: Monitoring;
   readonly endpoints = new Map<string, RouteEndpoint>();
   readonly serviceTokenSecret: secretsmanager.ISecret;
   readonly platformBotTokenSecret: secretsmanager.ISecret;
@@ -209,6 +213,8 @@ export class ServiceStack extends Stack {
     for (const plan of this.plans) {
       // The module minting and revoking guild keys also creates and deletes their API Gateway keys.
       const managesKeys = (props.routeGroups[plan.group] ?? []).some((route) => KEY_ROUTE_IDS.includes(route.id));
+      // The module replaying parked work takes replayed items' messages off the dead-letter queues.
+      const drainsDeadLetters = this.jobQueues !== undefined && (props.routeGroups[plan.group] ?? []).some((route) => DEAD_LETTER_ROUTE_IDS.includes(route.id));
       const stack = new RoutesStack(this, {
         plan,
         runtime: {
@@ -217,7 +223,10 @@ export class ServiceStack extends Stack {
           secrets: [this.platformBotTokenSecret, this.cursorSecret, ...extraSecrets.map((e) => e.secret)],
           queues: [...(this.jobQueues?.queues.values() ?? [])],
           logRetention,
-          statements: managesKeys ? [...this.usagePlans.registerStatements, ...this.usagePlans.dropStatements] : [],
+          statements: [
+            ...(managesKeys ? [...this.usagePlans.registerStatements, ...this.usagePlans.dropStatements] : []),
+            ...(drainsDeadLetters ? [this.jobQueues!.drainStatement()] : []),
+          ],
         },
       });
       this.routeStacks.set(plan.id, stack);
@@ -226,7 +235,11 @@ export class ServiceStack extends Stack {
         runtimes.set(plan.group, {
           role: stack.moduleRuntime.role,
           logGroup: stack.moduleRuntime.logGroup,
-          environment: managesKeys ? { ...environment, ...this.usagePlans.environment } : environment,
+          environment: {
+            ...environment,
+            ...(managesKeys ? this.usagePlans.environment : {}),
+            ...(drainsDeadLetters ? this.jobQueues!.deadLetterEnvironment : {}),
+          },
           memorySize: settings.memorySize,
           timeout: Duration.seconds(settings.timeoutSeconds),
         });
@@ -283,8 +296,29 @@ export class ServiceStack extends Stack {
     this.api.deploymentStage = this.stage;
     this.usagePlans.attach(this.api, this.stage);
 
+    // A deploy-time parameter, not context: the address is the operator's, changes without a new synth
+    // (`cdk deploy --parameters AlarmEmail=...`), and stays out of the repository's cdk.json.
+    const alarmEmail = new CfnParameter(this, 'AlarmEmail', {
+      type: 'String',
+      default: '',
+      allowedPattern: '^$|^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
+      constraintDescription: 'an e-mail address, or empty for no subscription',
+      description: 'E-mail address that receives alarm notices (confirm the subscription mail); empty: none',
+    });
+    this.monitoring = new Monitoring(new NestedStack(this, 'Monitoring', { description: 'Alarms, their topic and the dashboard' }), 'Monitoring', {
+      namePrefix: this.stackName,
+      alarmEmail: alarmEmail.valueAsString,
+      api: this.api,
+      table: this.table,
+      indexNames,
+      // The Module dimension: a module's path segment; routes outside /modules/ (health, keys, parked work) are the service's own.
+      modules: [SERVICE_MODULE, ...new Set(routes.flatMap((route) => route.path.match(/^\/modules\/([^/]+)/)?.[1] ?? []))],
+      jobs: (props.jobs ?? []).map((job) => ({ job, queue: this.jobQueues!.queues.get(job.id)!, deadLetters: this.jobQueues!.deadLetterQueues.get(job.id)! })),
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.stage.urlForPath('/'), description: 'Base URL of the API (the v1 stage)' });
     new CfnOutput(this, 'ServiceTokenSecretArn', { value: this.serviceTokenSecret.secretArn, description: 'The service (bot) token the bot sends as Bearer' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'SNS topic of every alarm (subscribe more endpoints here)' });
     new CfnOutput(this, 'PlatformBotTokenSecretArn', { value: this.platformBotTokenSecret.secretArn, description: "Put the bot's platform token here" });
   }
 }

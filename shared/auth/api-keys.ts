@@ -10,6 +10,7 @@ import { mintId, mintSecret } from '../ids.js';
 import { guildKey } from '../modules/store.js';
 import type { Caller } from './caller.js';
 import { dropUsageKey, registerUsageKey } from './usage-keys.js';
+import { errorField, log } from '../observe/log.js';
 
 /**
  * Guild API keys: minted for one guild, shown once, stored as a SHA-256 hash.
@@ -76,7 +77,7 @@ export async function createApiKey(guildId: string, name: string | null): Promis
 }
 
 function usageKeyFailed(guildId: string, keyId: string, error: unknown): null {
-  console.error(JSON.stringify({ level: 'error', msg: 'guild key rate not registered', guildId, keyId, error: String(error) }));
+  log('error', 'guild key rate not registered', { guild_id: guildId, key_id: keyId, error: errorField(error) });
   return null;
 }
 
@@ -119,7 +120,7 @@ export async function revokeApiKey(guildId: string, keyId: string): Promise<ApiK
   if (typeof usageKeyId === 'string') {
     // The key no longer authenticates; its API Gateway key only counts against the account's quota, so a failure is logged, not answered.
     await dropUsageKey(usageKeyId).catch((error: unknown) =>
-      console.error(JSON.stringify({ level: 'error', msg: 'revoked key rate not deleted', guildId, keyId, usageKeyId, error: String(error) })),
+      log('error', 'revoked key rate not deleted', { guild_id: guildId, key_id: keyId, usage_key_id: usageKeyId, error: errorField(error) }),
     );
   }
   return ApiKeyEntity.parse(out.Attributes);

@@ -1,5 +1,18 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { emit } from '../observe/emit.js';
+import { log } from '../observe/log.js';
+
+/** The errors DynamoDB answers when a table or partition is over its capacity. */
+const THROTTLES = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+
+/** Counts a throttle the SDK gave up on (after its own retries), whoever called: the `TableThrottles` metric and a warn line. */
+function countThrottle(error: unknown, operation: string): void {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string' || !THROTTLES.has(name)) return;
+  log('warn', 'table throttled', { operation, error: name });
+  emit({ tableThrottles: 1 });
+}
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -15,6 +28,18 @@ export function db(): DynamoDBDocumentClient {
       maxAttempts: 4,
       ...(endpoint ? { endpoint, region: process.env.AWS_REGION || 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     });
+    // At the initialize step the error seen is the one after the SDK's retries.
+    base.middlewareStack.add(
+      (next, context) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          countThrottle(error, String(context.commandName ?? 'unknown'));
+          throw error;
+        }
+      },
+      { step: 'initialize', name: 'countThrottles' },
+    );
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
       unmarshallOptions: { wrapNumbers: false },

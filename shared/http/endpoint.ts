@@ -11,6 +11,7 @@ import { parseJsonLossless } from './json.js';
 import { checkStoreLimits } from './limits.js';
 import { type Mw, bodyLimit, errorEnvelope } from './middleware.js';
 import { type DeclaredField, declaredFields, namedObjects } from './owned.js';
+import { noteParties, withRequestLog } from './request-log.js';
 import { type RouteSpec, specOf } from './route.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
@@ -198,8 +199,12 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
     const results = parts.map((part) => ({ part, result: part.schema.safeParse(part.raw, { error: problemOf, reportInput: true }) }));
     const failures = results.flatMap(({ part, result }) => (result.success ? [] : [{ where: part.where, issues: result.error.issues }]));
     if (failures.some(({ issues }) => issues.some(isShapeIssue))) throw validationError(failures);
+    // Shape is valid, so guild_id (when present) parses; the request's log line names it and the acting member.
+    const rawGuild = parts.map((p) => (p.raw as Record<string, unknown>)?.guild_id).find((v) => v !== undefined);
+    const guildId = rawGuild === undefined ? null : parseSnowflake(rawGuild);
     const actorHeader = header(event, ACTOR_HEADER);
     const actor = actorHeader === undefined || actorHeader === '' ? null : parseSnowflake(actorHeader);
+    noteParties(context, { guildId, actor });
     if (actorHeader && actor === null) {
       throw badRequest(`Header 'X-Acting-User-Id' must be the member's snowflake ID (1 to 20 decimal digits), not '${actorHeader.slice(0, 40)}'.`);
     }
@@ -209,9 +214,7 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
     // A path naming a record no one can have: 404 before anything else reads it.
     checkStoreLimits(parts.filter((part) => part.where === 'path'));
 
-    // The guild scope of a guild key: shape is valid, so guild_id (when present) parses.
-    const rawGuild = parts.map((p) => (p.raw as Record<string, unknown>)?.guild_id).find((v) => v !== undefined);
-    const guildId = rawGuild === undefined ? null : parseSnowflake(rawGuild);
+    // The guild scope of a guild key.
     if (caller?.kind === 'guild' && guildId !== null && guildId !== caller.guildId) {
       throw forbidden(`This API key belongs to guild ${caller.guildId}; it cannot act on guild ${guildId}.`);
     }
@@ -249,5 +252,5 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
   // onError runs in reverse order of use: the envelope is built first, then the member is told.
   if (spec.answerFailures) chain.use(spec.answerFailures);
   const handler = chain.use(errorEnvelope(spec.errorPage)).use(bodyLimit()).handler(core);
-  return Object.assign(handler, { spec: spec as EndpointSpec }) as unknown as Handler;
+  return Object.assign(withRequestLog(handler), { spec: spec as EndpointSpec }) as Handler;
 }

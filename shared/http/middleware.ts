@@ -2,6 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { AppError, databaseFailed } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
+import { errorField, log } from '../observe/log.js';
 import { type ErrorPage, failureResponse } from './envelope.js';
 import { checkBodySize } from './limits.js';
 
@@ -23,18 +24,11 @@ export function errorEnvelope(page?: ErrorPage): Mw {
         return;
       }
       if (isDatabaseUnavailable(error)) {
-        console.error(JSON.stringify({ level: 'error', msg: 'database unavailable', requestId: request.context.awsRequestId, error: String(error) }));
+        log('error', 'database unavailable', { request_id: request.context.awsRequestId, error: errorField(error) });
         request.response = failureResponse(databaseFailed('The table could not be reached after retries; try again shortly.'), page);
         return;
       }
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          msg: 'unexpected error',
-          requestId: request.context.awsRequestId,
-          error: error instanceof Error ? error.stack : String(error),
-        }),
-      );
+      log('error', 'unexpected error', { request_id: request.context.awsRequestId, error: error instanceof Error ? error.stack : String(error) });
       request.response = failureResponse(
         new AppError('InternalServerError', `Something unexpected went wrong; it was logged with request ID ${request.context.awsRequestId}.`),
         page,

@@ -1,7 +1,7 @@
 import type { Route } from '../http/route.js';
 import { moduleOfPath } from '../modules/names.js';
 
-/** The document's groups, one per module and three for the service itself, each with what it is for. */
+/** The document's groups, one per module and four for the service itself, each with what it is for. */
 export const TAGS: { name: string; description: string }[] = [
   { name: 'health', description: 'Whether the service is up (`/livez`) and its table reachable (`/readyz`).' },
   { name: 'docs', description: 'This document (`/openapi.json`) and the page rendering it (`/docs`).' },
@@ -25,6 +25,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'giveaways', description: 'Giveaways members enter with a button, drawn verifiably at their end, rerolled by their owner.' },
   { name: 'verifier', description: 'Member verification by a button, a passphrase or a web page, granting roles once verified.' },
   { name: 'tags', description: 'Named texts a guild keeps and the bot sends on request.' },
+  {
+    name: 'parked',
+    description:
+      'Scheduled work given up on after five failed deliveries, listed with its last error, and replayed once its cause is fixed. The service token only.',
+  },
 ];
 
 /** A route's group: its module, else the first part of its id (`health`, `docs`, `auth`). */

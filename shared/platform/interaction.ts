@@ -11,6 +11,7 @@ import { parseSnowflake } from '../ids.js';
 import { MESSAGE_LIMITS, cutText } from '../templates/limits.js';
 import { memberAnswer } from './client.js';
 import { createTransport } from './transport.js';
+import { errorField, log } from '../observe/log.js';
 
 /** An interaction to answer. */
 export interface Interaction {
@@ -46,14 +47,7 @@ export async function tellMember(interaction: Interaction | null, text: string):
   try {
     await send(memberAnswer(interaction.applicationId, interaction.token, cutText(text, MESSAGE_LIMITS.content)));
   } catch (error) {
-    console.warn(
-      JSON.stringify({
-        level: 'warn',
-        msg: 'could not answer an interaction',
-        application_id: interaction.applicationId,
-        error: error instanceof Error ? error.message : String(error),
-      }),
-    );
+    log('warn', 'could not answer an interaction', { application_id: interaction.applicationId, error: errorField(error) });
   }
 }
 

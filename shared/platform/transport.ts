@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { stringifyJson } from '../http/json.js';
+import { emit } from '../observe/emit.js';
+import { log } from '../observe/log.js';
 import { configuredSecret } from '../secrets.js';
 import { PlatformError } from './platform-error.js';
 import { type PlatformAnswer, type PlatformFetch, nodeFetch } from './node-fetch.js';
@@ -129,6 +131,25 @@ function parseSuccess<T>(text: string, failure: () => PlatformError): T {
 }
 
 /**
+ * A platform path as its route template, as the platform's documentation
+ * writes it (`/channels/{id}/messages/{id}/reactions/{id}/@me`): every
+ * segment that is not a word of the API (an ID, an emoji, a token) becomes
+ * `{id}`, so a log line names the operation and carries no token.
+ */
+export function routeTemplate(path: string): string {
+  return path
+    .split('?', 1)[0]!
+    .split('/')
+    .map((segment) => (segment === '' || /^@?[a-z][a-z-]*$/.test(segment) ? segment : '{id}'))
+    .join('/');
+}
+
+/** The platform call a log line is about: its method and route template. */
+function callOf(request: PlatformRequest): string {
+  return `${request.method} ${routeTemplate(request.path)}`;
+}
+
+/**
  * Builds the function every platform call goes through: it signs the
  * request, waits out 429s within a budget, retries 5xx and network errors a
  * bounded number of times with a short backoff (only calls that cannot make
@@ -144,7 +165,12 @@ export function createTransport(options: TransportOptions = {}): Send {
   const backoffMs = options.backoffMs ?? ((n: number) => 100 * 2 ** (n - 1));
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
 
-  return async function send<T>(request: PlatformRequest): Promise<T> {
+  /** A retry, logged at warn: the call, why, which attempt comes next, how long it waits. */
+  function retrying(request: PlatformRequest, reason: { status?: number; code?: number; error?: string }, attempt: number, waitMs: number): void {
+    log('warn', 'retry', { call: callOf(request), ...reason, attempt, wait_ms: waitMs });
+  }
+
+  async function sendOnce<T>(request: PlatformRequest): Promise<T> {
     const shown = maskPath(request.path);
     const where = { method: request.method, path: shown };
     const { baseUrl, url, init } = await prepare(options, request, where);
@@ -162,6 +188,7 @@ export function createTransport(options: TransportOptions = {}): Send {
       } catch (error) {
         failures += 1;
         if (failures < maxAttempts && (resendable(request) || neverSent(error))) {
+          retrying(request, { error: describeNetworkError(error, timeoutMs) }, failures + 1, backoffMs(failures));
           await sleep(backoffMs(failures));
           continue;
         }
@@ -185,10 +212,12 @@ export function createTransport(options: TransportOptions = {}): Send {
       const body = parseErrorBody(text);
       const failure = { ...where, status: response.status, code: typeof body?.code === 'number' ? body.code : undefined };
       if (response.status === 429) {
+        emit({ platformRateLimited: 1 });
         const waitMs = retryAfterMs(body, response.headers);
         if (rateLimits < maxRateLimitRetries && waitedMs + waitMs <= maxRateLimitWaitMs) {
           rateLimits += 1;
           waitedMs += waitMs;
+          retrying(request, { status: 429, code: failure.code }, failures + rateLimits + 1, waitMs);
           await sleep(waitMs);
           continue;
         }
@@ -198,8 +227,10 @@ export function createTransport(options: TransportOptions = {}): Send {
         );
       }
       if (response.status >= 500) {
+        emit({ platformServerErrors: 1 });
         failures += 1;
         if (failures < maxAttempts && resendable(request)) {
+          retrying(request, { status: response.status, code: failure.code }, failures + 1, backoffMs(failures));
           await sleep(backoffMs(failures));
           continue;
         }
@@ -209,6 +240,23 @@ export function createTransport(options: TransportOptions = {}): Send {
         );
       }
       throw new PlatformError(`The platform answered ${describeAnswer(response.status, body)} to ${request.method} ${shown}.`, failure);
+    }
+  }
+
+  /** Every call that fails writes one line: its route template, the platform's status and JSON code (none when unreachable). */
+  return async function send<T>(request: PlatformRequest): Promise<T> {
+    try {
+      return await sendOnce<T>(request);
+    } catch (error) {
+      if (error instanceof PlatformError) {
+        log('warn', 'platform call failed', {
+          call: callOf(request),
+          status: error.platformStatus ?? null,
+          code: error.platformCode ?? null,
+          error: error.message.slice(0, 300),
+        });
+      }
+      throw error;
     }
   };
 }

@@ -4,7 +4,9 @@
  * index `gsi1` finds what falls due: partition `DUEIDX#<job>#<shard>`, sort
  * key the time (epoch ms, zero-padded) at which the producer must look at the
  * item next: its due time while pending, the end of its lease while
- * dispatched or claimed. An item out of the index (dead) is never looked at.
+ * dispatched or claimed. A parked (dead) item leaves its job's partitions
+ * for {@link PARKED_INDEX_PARTITION}, which no producer reads: the operator's
+ * list of parked work.
  *
  * A job whose due items are written often spreads them over `SPREAD`
  * shards, so they do not share one hot index partition; every other job
@@ -21,6 +23,13 @@ export const dueItemKey = (job: string, key: string): Key => ({ pk: duePartition
 const dueIndex = partition<[job: string, shard: string]>('DUEIDX#');
 /** The due-index partition of a shard of a job. */
 export const dueIndexPartition = (job: string, shard: number) => dueIndex(job, String(shard));
+
+/**
+ * The index partition of parked work of every job, sorted by the time it
+ * was parked (`dueIndexTime`). Parking is rare (work that failed five
+ * times), so one partition holds it all.
+ */
+export const PARKED_INDEX_PARTITION = 'DUEPARKED';
 
 /** Shards of a job that spreads; also every shard a job's items may have been left in by a build that spread all jobs. */
 export const SPREAD = 4;
@@ -66,4 +75,11 @@ export function shardOf(key: string, shards: number): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0) % shards;
+}
+
+/** The guild a job's work is for: the key's first part when it is a snowflake (`<guild>#<record>`), else the payload's `guild_id`. */
+export function guildOf(key: string, payload: Record<string, unknown> | undefined): string | null {
+  const first = /^(\d{1,20})(?:#|$)/.exec(key);
+  if (first) return first[1]!;
+  return typeof payload?.guild_id === 'string' ? payload.guild_id : null;
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { emit } from '../observe/emit.js';
+import { errorField, log } from '../observe/log.js';
 import { type SchedulerTimings, MAX_DELAY_SECONDS, timingsFromEnv } from './config.js';
-import { SPREAD, shardsOf } from './keys.js';
+import { guildOf, SPREAD, shardsOf } from './keys.js';
 import { reportWorkDone } from './observe.js';
 import { type JobMessageSender, jobSender } from './sender.js';
 import * as store from './store.js';
@@ -126,15 +128,22 @@ function parseMessage(body: string): JobMessage | null {
   return null;
 }
 
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.slice(0, 500);
-}
+/** How a job's run ended, as its log line and metrics say. */
+type Outcome = 'done' | 'again' | 'retry' | 'parked';
 
-function log(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
-  const line = JSON.stringify({ level, msg, ...fields });
-  if (level === 'error') console.error(line);
-  else if (level === 'warn') console.warn(line);
+/** One line and one metrics line per run of a job's handler (`attempt` is the SQS delivery, 1 for the first). */
+function reportRun(work: DueWork, outcome: Outcome, startedAt: number, error?: string): void {
+  const level = outcome === 'parked' ? 'error' : outcome === 'retry' ? 'warn' : 'info';
+  log(level, 'job', {
+    job: work.job,
+    key: work.key,
+    guild_id: guildOf(work.key, work.payload),
+    outcome,
+    attempt: work.receiveCount,
+    duration_ms: Math.round(performance.now() - startedAt),
+    ...(error ? { error } : {}),
+  });
+  emit({ jobsRun: 1, ...(outcome === 'retry' ? { jobsRetried: 1 } : outcome === 'parked' ? { jobsParked: 1 } : {}) }, { Job: work.job });
 }
 
 export interface Scheduler {
@@ -177,7 +186,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
       await deps.sender().send(item.job, JSON.stringify(body), delaySeconds);
     } catch (error) {
       // The item stays leased; the producer sends it again when the lease ends.
-      log('warn', 'scheduler: send failed', { job: item.job, key: item.work_key, error: errorText(error) });
+      log('warn', 'scheduler: send failed', { job: item.job, key: item.work_key, error: errorField(error) });
       return false;
     }
     return true;
@@ -268,8 +277,11 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
             continue;
           }
           if (item.dispatches >= timings.maxDispatches) {
-            log('error', 'scheduler: item parked after too many dispatches', { job, key: item.work_key, dispatches: item.dispatches });
-            if (await store.parkDue(job, item.work_key, null, `sent ${item.dispatches} times without completing`, now)) result.parked++;
+            if (await store.parkDue(job, item.work_key, null, `sent ${item.dispatches} times without completing`, now)) {
+              result.parked++;
+              log('error', 'job parked', { job, key: item.work_key, guild_id: guildOf(item.work_key, item.payload), dispatches: item.dispatches });
+              emit({ jobsParked: 1 }, { Job: job });
+            }
             continue;
           }
           if (await dispatch(item, item.gsi1sk)) result.dispatched++;
@@ -308,23 +320,20 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     }
 
     const work: DueWork = { job, key: message.key, dueAt: claimed.due_at, payload: claimed.payload ?? {}, receiveCount };
+    const startedAt = performance.now();
     let result: HandlerResult;
     try {
       result = await handle(work);
     } catch (error) {
-      const reason = errorText(error);
+      const reason = errorField(error);
       const last = receiveCount >= timings.maxReceiveCount;
-      log('error', last ? 'scheduler: last delivery failed, item parked' : 'scheduler: handling failed, will retry', {
-        job,
-        key: message.key,
-        receiveCount,
-        error: reason,
-      });
+      reportRun(work, last ? 'parked' : 'retry', startedAt, reason);
       if (last) await store.parkDue(job, message.key, claimId, reason, deps.now());
       else await store.failDue(job, message.key, claimId, deps.now() + timings.retryMs + timings.leaseMs, reason);
       return false;
     }
 
+    reportRun(work, result && typeof result.next === 'number' ? 'again' : 'done', startedAt);
     const doneAt = deps.now();
     if (result && typeof result.next === 'number') {
       await release(job, message.key, claimId, result.next, doneAt);
@@ -349,7 +358,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
       const outcomes = await Promise.all(
         event.Records.map((record) =>
           handleRecord(job, record, handle, options).catch((error: unknown) => {
-            log('error', 'scheduler: consumer failure', { job, messageId: record.messageId, error: errorText(error) });
+            log('error', 'scheduler: consumer failure', { job, messageId: record.messageId, error: errorField(error) });
             return false;
           }),
         ),

@@ -1,8 +1,9 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
+import { queryAll } from '../db/pagination.js';
 import { TABLE, tableName } from '../db/table.js';
-import { DUE_ENTITY, dueIndexPartition, dueIndexPartitionOf, dueIndexTime, dueItemKey } from './keys.js';
+import { DUE_ENTITY, PARKED_INDEX_PARTITION, dueIndexPartition, dueIndexPartitionOf, dueIndexTime, dueItemKey } from './keys.js';
 
 /**
  * The scheduler's DynamoDB access: every state change of a due item is one
@@ -13,7 +14,8 @@ import { DUE_ENTITY, dueIndexPartition, dueIndexPartitionOf, dueIndexTime, dueIt
  * is on its way; in the index at the end of its lease), `claimed` (a consumer
  * is working; in the index at the end of its claim), `retrying` (handling
  * failed, the queue will deliver again; in the index after that), `dead`
- * (failed on its last delivery; out of the index, kept 14 days).
+ * (parked: failed on its last delivery; out of its job's index partitions,
+ * listed in the parked partition by the time it was parked, kept 14 days).
  *
  * Every write that places an item in the index also names its partition
  * (`dueIndexPartitionOf`), so an item an earlier layout left in another
@@ -38,6 +40,8 @@ export interface DueItem {
   claim_gen?: number;
   failures?: number;
   last_error?: string;
+  /** When it was parked (epoch ms), while dead. */
+  parked_at?: number;
   /** Work was asked for when a run might already have been starting: one more run follows the next. */
   follow?: boolean;
 }
@@ -178,7 +182,7 @@ export async function reviveDue(job: string, key: string, dueAt: number, now: nu
   return update(
     job,
     key,
-    'SET #phase = :pending, #due = :due, #ipk = :ipk, #isk = :isk, #dispatches = :zero, #updated = :now REMOVE expires_at',
+    'SET #phase = :pending, #due = :due, #ipk = :ipk, #isk = :isk, #dispatches = :zero, #updated = :now REMOVE expires_at, parked_at',
     {
       ':pending': 'pending',
       ':due': dueAt,
@@ -293,14 +297,26 @@ export async function failDue(job: string, key: string, claimId: string, lookAga
   );
 }
 
-/** Handling failed on the last delivery: out of the index for good (the message goes to the dead-letter queue). */
+/**
+ * Handling failed on the last delivery (the message goes to the dead-letter
+ * queue), or the item was sent too often: out of its job's index for good,
+ * into the parked partition until an operator replays it (`reviveDue`).
+ */
 export async function parkDue(job: string, key: string, claimId: string | null, reason: string, now: number): Promise<DueItem | null> {
-  const values: Record<string, unknown> = { ':dead': 'dead', ':reason': reason, ':ttl': Math.floor(now / 1000) + DEAD_RETENTION_SECONDS, ':one': 1 };
+  const values: Record<string, unknown> = {
+    ':dead': 'dead',
+    ':reason': reason,
+    ':ttl': Math.floor(now / 1000) + DEAD_RETENTION_SECONDS,
+    ':one': 1,
+    ':parked': PARKED_INDEX_PARTITION,
+    ':at': dueIndexTime(now),
+    ':now': now,
+  };
   if (claimId) values[':cid'] = claimId;
   return update(
     job,
     key,
-    'SET #phase = :dead, last_error = :reason, expires_at = :ttl REMOVE #ipk, #isk, claim_id, claim_until ADD failures :one',
+    'SET #phase = :dead, last_error = :reason, expires_at = :ttl, parked_at = :now, #ipk = :parked, #isk = :at REMOVE claim_id, claim_until ADD failures :one',
     values,
     claimId ? 'claim_id = :cid' : 'attribute_exists(pk)',
   );
@@ -309,6 +325,16 @@ export async function parkDue(job: string, key: string, claimId: string | null, 
 /** Puts an item in its own index partition, provided it is still where the caller saw it; answers it, or null. */
 export async function moveDue(job: string, key: string, seenIndexTime: string): Promise<DueItem | null> {
   return update(job, key, 'SET #ipk = :ipk', { ':ipk': dueIndexPartitionOf(job, key), ':seen': seenIndexTime }, 'attribute_exists(pk) AND #isk = :seen');
+}
+
+/** Every parked item, the latest parked first. */
+export async function queryParked(): Promise<DueItem[]> {
+  return (await queryAll({
+    IndexName: DUE_INDEX.name,
+    KeyConditionExpression: `${DUE_INDEX.partitionKey} = :pk`,
+    ExpressionAttributeValues: { ':pk': PARKED_INDEX_PARTITION },
+    ScanIndexForward: false,
+  })) as DueItem[];
 }
 
 /** Items of one shard whose index time is at or before `until`, earliest first, at most `limit`. */

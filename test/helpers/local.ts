@@ -60,6 +60,7 @@ export async function startTestService(options: { indexLagMs?: number; guildKeyR
     serviceToken: SERVICE_TOKEN,
     indexLagMs: options.indexLagMs ?? 0,
     guildKeyRate: options.guildKeyRate,
+    printLogs: false,
   });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const url = new URL(service.url + path);

@@ -115,7 +115,8 @@ describe('function bundles', () => {
       const clients = new Set(
         b.inputs.map(packageOf).filter((p): p is string => Boolean(p?.startsWith('@aws-sdk/client-') && p !== '@aws-sdk/client-dynamodb')),
       );
-      const viaScheduler = b.inputs.some((input) => input.endsWith('shared/scheduler/sender.ts'));
+      // Sending due work, or taking replayed work off the dead-letter queues.
+      const viaScheduler = b.inputs.some((input) => input.endsWith('shared/scheduler/sender.ts') || input.endsWith('shared/scheduler/dead-letters.ts'));
       return [...clients].filter((client) => !(client === '@aws-sdk/client-sqs' && viaScheduler)).map((client) => `${b.key}: ${client}`);
     });
     expect(found).toEqual([]);
@@ -124,6 +125,7 @@ describe('function bundles', () => {
   it('carry the SQS client only where due work is sent at once, and the platform client only where the platform is called or a member is answered', () => {
     // These only write or cancel due work minutes away (shared/scheduler/table-only.ts); the producer sends it.
     const tableOnly = [
+      'parked.list',
       'socials.create-entry',
       'serverstats.create-counter',
       'polls.basics.deleteSettings',

@@ -23,7 +23,8 @@ describe('construct IDs', () => {
         .map(([group, routes]) => [group, [...routes].reverse()]),
     );
     expect(logicalIds(reversed)).toEqual(logicalIds(groups));
-  });
+    // Two syntheses of the whole app (with its monitoring stack): about 15 s on an idle machine, over 30 on a busy one.
+  }, 120_000);
 });
 
 describe('the app as deployed today (real routes and jobs)', () => {

@@ -114,6 +114,15 @@ export class LocalQueue {
     return false;
   }
 
+  /** Deletes every message whose body `matches`, as a reader deleting what it received would; answers how many. */
+  discard(matches: (body: string) => boolean): number {
+    let count = 0;
+    for (const message of [...this.messages.values()]) {
+      if (matches(message.body) && this.messages.delete(message.messageId)) count++;
+    }
+    return count;
+  }
+
   /** The earliest time a message becomes deliverable, or null when the queue is empty. */
   nextVisibleAt(): number | null {
     let next: number | null = null;

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ROOT } from '#shared/http/load-handler.js';
 import { producerInputs } from '#shared/scheduler/keys.js';
+import { keyOfMessage, setDeadLetters } from '#shared/scheduler/dead-letters.js';
 import { type JobMessageSender, setJobSender } from '#shared/scheduler/sender.js';
 import { type Job, jobs as allJobs } from '#infra/jobs.js';
 import { lambdaContext } from '../lambda-context.js';
@@ -115,6 +116,10 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
     },
   };
   setJobSender(sender);
+  // Replaying parked work takes the replayed items' messages off these dead-letter queues, as it does off SQS.
+  setDeadLetters({
+    drop: async (jobId, keys) => queues.get(jobId)?.deadLetters.discard((body) => keys.has(keyOfMessage(body) ?? '')) ?? 0,
+  });
 
   // Consumers: deliver whatever is visible, then sleep until the next message becomes visible or one is sent.
   for (const { job, queue } of queues.values()) {
@@ -194,6 +199,7 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       setJobSender(null);
+      setDeadLetters(null);
       // Let running handlers finish (bounded), so none writes to a table that is closing.
       const deadline = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       await Promise.race([Promise.allSettled([...running]), deadline]);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
-import { dueItemKey, producerInputs, shardOf } from '#shared/scheduler/keys.js';
-import { getDue, queryDue } from '#shared/scheduler/store.js';
+import { dueItemKey, PARKED_INDEX_PARTITION, producerInputs, shardOf } from '#shared/scheduler/keys.js';
+import { getDue, queryDue, queryParked } from '#shared/scheduler/store.js';
 import { runWillFollow } from '#shared/scheduler/scheduler.js';
 import { cancel, requestLater } from '#shared/scheduler/table-only.js';
 import { TIMINGS, countRequests, startTable, testScheduler } from './harness.js';
@@ -149,7 +149,9 @@ describe('consuming', () => {
     expect((await consume(t.eventOf([messages[1]!], TIMINGS.maxReceiveCount))).batchItemFailures).toHaveLength(1);
     const dead = await getDue('job.g', bad);
     expect(dead).toMatchObject({ phase: 'dead', failures: 3 });
-    expect(dead?.gsi1pk).toBeUndefined();
+    // Out of its job's partitions, into the parked one (the operator's list).
+    expect(dead?.gsi1pk).toBe(PARKED_INDEX_PARTITION);
+    expect((await queryParked()).map((item) => item.work_key)).toContain(bad);
     t.advance(TIMINGS.leaseMs * 10);
     await t.scheduler.produce('job.g');
     expect(t.sent).toHaveLength(2);

@@ -1,0 +1,103 @@
+/** Logs and metrics as local mode emits them: a request's line, a vote counted, a job run, a platform failure; no token or message text. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readableLine } from '#infra/local/console-log.js';
+import { SERVICE_TOKEN, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
+import { observe } from '#test/helpers/observe.js';
+import { sandboxOf } from '#test/helpers/sandbox.js';
+import { castVote, createPoll, eventually, pollGuild, voteBody } from '../polls/helpers.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.stop());
+
+describe('logs and metrics in local mode', () => {
+  it('a vote writes its request line, counts one vote and one 2xx polls request', async () => {
+    const where = await pollGuild(service);
+    const poll = await createPoll(service, where);
+    const member = snowflake();
+    const seen = observe();
+    const res = await castVote(service, member, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 1 }));
+    seen.stop();
+
+    expect(res.status).toBe(200);
+    expect(seen.events('request')).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        route: 'polls.vote',
+        method: 'POST',
+        path: '/modules/polls/entry/vote',
+        guild_id: where.guild,
+        actor_id: member,
+        status: 200,
+        duration_ms: expect.any(Number),
+        request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        cold_start: expect.any(Boolean),
+      }),
+    ]);
+    expect(seen.total('Votes')).toBe(1);
+    expect(seen.total('Requests', { Module: 'polls', StatusClass: '2xx' })).toBe(1);
+    expect(seen.total('Errors')).toBe(0);
+    expect(readableLine(seen.events('request')[0]!)).toMatch(
+      new RegExp(`^\\d\\d:\\d\\d:\\d\\d POST /modules/polls/entry/vote 200 \\d+ms polls\\.vote guild=${where.guild} actor=${member}`),
+    );
+  });
+
+  it('never logs a token or the text of a message, even when the platform refuses the interaction answer', async () => {
+    const where = await pollGuild(service);
+    const sandbox = sandboxOf(service);
+    const interactionToken = `interaction-token-${snowflake()}`;
+    const question = `Which secret door ${snowflake()}?`;
+    const seen = observe();
+    const poll = await createPoll(service, where, { question, description: 'whispered words of a member' });
+    // The member is answered through the interaction webhook; the platform refuses it, so the failure is logged.
+    await sandbox.fault({ path: 'webhooks|interactions', status: 404, code: 10015, message: 'Unknown Webhook', times: 1 });
+    const res = await castVote(
+      service,
+      snowflake(),
+      voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 2, application_id: snowflake(), token: interactionToken }),
+    );
+    await sandbox.clearFaults();
+    seen.stop();
+
+    expect(res.status).toBe(200);
+    expect(seen.events('platform call failed')).toContainEqual(expect.objectContaining({ status: 404, code: 10015 }));
+    const written = [...seen.logs.map((event) => JSON.stringify(event)), ...seen.logs.map((event) => readableLine(event))].join('\n');
+    for (const secret of [interactionToken, SERVICE_TOKEN, 'sandbox-bot-token', question, 'whispered words', 'Cafe']) {
+      expect(written).not.toContain(secret);
+    }
+  });
+
+  it('a giveaway refresh whose message is gone logs the platform 404 and the job run', async () => {
+    const guild = snowflake();
+    ok(await service.call('POST', '/modules/giveaways/enable', { body: { guild_id: guild } }));
+    const channel = await sandboxOf(service).channelIn(guild);
+    const giveaway = ok(
+      await service.call('POST', '/modules/giveaways/entries', {
+        body: { guild_id: guild, channel_id: channel, giveaway_owner_id: snowflake(), prize: 'A mug', winner_count: 1, end_time: '1h', description: 'Quick' },
+      }),
+    ).entry;
+    const seen = observe();
+    await sandboxOf(service).deleteChannel(channel);
+    const entered = await service.call('POST', `/modules/giveaways/entries/${giveaway.entry_id}/enter`, {
+      body: { guild_id: guild },
+      headers: { 'x-acting-user-id': snowflake() },
+    });
+    expect(entered.status).toBe(200);
+    const run = await eventually(
+      async () => seen.events('job').find((event) => event.job === 'giveaways.refresh' && event.guild_id === guild),
+      15_000,
+      'the refresh job run',
+    );
+    seen.stop();
+
+    expect(run).toMatchObject({ outcome: 'done', attempt: 1, duration_ms: expect.any(Number), key: expect.stringContaining(giveaway.entry_id) });
+    expect(seen.events('platform call failed')).toContainEqual(
+      expect.objectContaining({ call: 'PATCH /channels/{id}/messages/{id}', status: 404, code: 10003 }),
+    );
+    expect(seen.total('Entries')).toBe(1);
+    expect(seen.total('JobsRun', { Job: 'giveaways.refresh' })).toBeGreaterThanOrEqual(1);
+    expect(readableLine(run)).toMatch(/ job giveaways\.refresh done attempt 1 \d+ms guild=/);
+  });
+});
