@@ -45,7 +45,13 @@ console.log(`Guild Module Management Service, local mode
   Service token:  ${service.serviceToken}
   Data directory: ${service.dataDir}
   Platform:       ${service.sandboxUrl ? `sandbox at ${service.sandboxUrl} (look at it: ${service.sandboxUrl.replace(/\/api\/v10$/, '/')})` : env.PLATFORM_API_BASE_URL}
-
+${
+  service.sandboxGatewayUrl
+    ? `  Gateway:        ${service.sandboxGatewayUrl}
+  Bot token:      ${service.platformBotToken}
+`
+    : ''
+}
 Try: curl -H "Authorization: Bearer ${service.serviceToken}" "${service.url}/modules/polls/status?guild_id=1234567890123456789"`);
 
 const shutdown = () => {

@@ -46,6 +46,10 @@ export interface LocalService {
   url: string;
   /** The sandbox platform's API base (ends in /api/v10), or null when a real platform is configured. */
   sandboxUrl: string | null;
+  /** The sandbox gateway's WebSocket URL, or null when a real platform is configured. */
+  sandboxGatewayUrl: string | null;
+  /** The bot token sent to the platform (with the sandbox: the one its gateway accepts). */
+  platformBotToken: string;
   serviceToken: string;
   dataDir: string | null;
   /** The in-process job queues and schedules, or null when started without them. */
@@ -107,9 +111,14 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
 
   let platformUrl = options.platformApiBaseUrl;
   let sandboxUrl: string | null = null;
+  let sandboxGatewayUrl: string | null = null;
+  let platformBotToken = options.platformBotToken ?? '';
   if (!platformUrl) {
-    const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1' });
+    // The sandbox's bot token: PLATFORM_BOT_TOKEN when set, else kept in DATA_DIR (CONTRACT 14).
+    platformBotToken = keptSecret('sandbox-bot-token', options.platformBotToken, dataDir);
+    const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1', botToken: platformBotToken });
     platformUrl = sandboxUrl = sandbox.url;
+    sandboxGatewayUrl = sandbox.gatewayUrl;
     closers.push(() => sandbox.close());
     // The socials sources a user did not configure are the sandbox's (behaviour §10).
     for (const [name, value] of Object.entries(sourceUrls(sandbox.origin))) {
@@ -130,7 +139,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     DYNAMODB_ENDPOINT: endpoint,
     AWS_REGION: process.env.AWS_REGION ?? 'local',
     PLATFORM_API_BASE_URL: platformUrl,
-    PLATFORM_BOT_TOKEN: options.platformBotToken ?? (sandboxUrl ? 'sandbox-bot-token' : ''),
+    PLATFORM_BOT_TOKEN: platformBotToken,
     SERVICE_TOKEN: serviceToken,
     // Cursors the service issued stay good across a restart with the same DATA_DIR.
     CURSOR_SECRET: keptSecret('cursor-secret', options.cursorSecret, dataDir),
@@ -160,6 +169,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     sandboxUrl,
+    sandboxGatewayUrl,
+    platformBotToken,
     serviceToken,
     dataDir,
     jobs,

@@ -80,7 +80,8 @@ function rename(state: SandboxState, channelId: string, body: unknown): Reply {
   return { status: 200, body: channelView(channel) };
 }
 
-function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
+/** The guild's roles as the platform lists them, `@everyone` first. */
+export function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
   const named = guildOf(state, guildId).roles ?? new Map<string, string>();
   const all: [string, string][] = [[guildId, '@everyone'], ...named];
   return all.map(([id, name], position) => ({

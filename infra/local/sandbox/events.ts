@@ -1,0 +1,16 @@
+/**
+ * What happens on the sandbox, in the platform's gateway dispatch shapes:
+ * every route that changes something a bot could hear about calls
+ * {@link dispatch}; the gateway (gateway.ts) hands the event to each session
+ * whose intents cover it.
+ */
+import type { GatewayDispatchPayload } from 'discord-api-types/v10';
+import type { SandboxState } from './state.js';
+
+/** One dispatch, its event name and data as the platform sends them (the gateway adds `op` and `s`). */
+export type SandboxEvent = GatewayDispatchPayload extends infer P ? (P extends { t: infer T; d: infer D } ? { t: T; d: D } : never) : never;
+
+/** Tells every listener (the gateway's sessions) what happened. */
+export function dispatch(state: SandboxState, event: SandboxEvent): void {
+  for (const listener of state.listeners) listener(event);
+}
