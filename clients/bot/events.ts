@@ -23,6 +23,8 @@ import {
   type GatewayMessageDeleteDispatchData,
   type GatewayMessagePollVoteDispatchData,
   type GatewayMessageReactionAddDispatchData,
+  type GatewayMessageReactionRemoveAllDispatchData,
+  type GatewayMessageReactionRemoveEmojiDispatchData,
   type GatewayMessageReactionRemoveDispatchData,
   type GatewayPresenceUpdateDispatchData,
   type GatewayReadyDispatchData,
@@ -80,6 +82,15 @@ function reaction(d: GatewayMessageReactionAddDispatchData | GatewayMessageReact
   }
   calls.push(call('post', added ? '/modules/serverstats/starboard/check/add' : '/modules/serverstats/starboard/check/remove', where));
   return { guildId: d.guild_id, calls };
+}
+
+/** Reactions cleared by a moderator: the starboard counts the message again. */
+function starboardRecount(d: GatewayMessageReactionRemoveAllDispatchData): Plan | null {
+  if (!d.guild_id) return null;
+  return {
+    guildId: d.guild_id,
+    calls: [call('post', '/modules/serverstats/starboard/check/remove', { guild_id: d.guild_id, channel_id: d.channel_id, message_id: d.message_id })],
+  };
 }
 
 /** A native poll vote. */
@@ -156,6 +167,16 @@ export const EVENT_TABLE: EventTable = {
     modules: ['reactionroles', 'polls', 'serverstats'],
     operations: REACTION_REMOVE,
     plan: (d, memory) => reaction(d, memory, false),
+  },
+  [GatewayDispatchEvents.MessageReactionRemoveAll]: {
+    modules: ['serverstats'],
+    operations: [op('post', '/modules/serverstats/starboard/check/remove')],
+    plan: (d: GatewayMessageReactionRemoveAllDispatchData) => starboardRecount(d),
+  },
+  [GatewayDispatchEvents.MessageReactionRemoveEmoji]: {
+    modules: ['serverstats'],
+    operations: [op('post', '/modules/serverstats/starboard/check/remove')],
+    plan: (d: GatewayMessageReactionRemoveEmojiDispatchData) => starboardRecount(d),
   },
   [GatewayDispatchEvents.MessagePollVoteAdd]: {
     modules: ['polls'],
