@@ -45,6 +45,8 @@ interface Context {
 
 interface ComponentRow {
   module: string;
+  /** The custom IDs as the README shows them. */
+  shape: string;
   /** The custom IDs the module makes (its record IDs are base64url); groups are what the row reads. */
   pattern: RegExp;
   answeredBy: AnsweredBy;
@@ -70,6 +72,7 @@ export const COMPONENT_ROWS: ComponentRow[] = [
   {
     // A poll's answer button: `poll:<poll_id>:<answer_id>`.
     module: 'polls',
+    shape: 'poll:<poll_id>:<answer_id> (button)',
     pattern: /^poll:([A-Za-z0-9_-]+):(\d+)$/,
     answeredBy: 'followup',
     operations: [operationName('post', '/modules/polls/entry/vote')],
@@ -95,6 +98,7 @@ export const COMPONENT_ROWS: ComponentRow[] = [
   {
     // A poll's dropdown: `poll:<poll_id>`, its option values the answer IDs picked.
     module: 'polls',
+    shape: 'poll:<poll_id> (select)',
     pattern: /^poll:([A-Za-z0-9_-]+)$/,
     answeredBy: 'followup',
     operations: [operationName('post', '/modules/polls/entry/vote')],
@@ -124,6 +128,7 @@ export const COMPONENT_ROWS: ComponentRow[] = [
   {
     // A giveaway's Enter and Leave: `giveaway:enter:<entry_id>`, `giveaway:leave:<entry_id>`.
     module: 'giveaways',
+    shape: 'giveaway:enter:<entry_id>, giveaway:leave:<entry_id>',
     pattern: /^giveaway:(enter|leave):([A-Za-z0-9_-]+)$/,
     answeredBy: 'followup',
     operations: [operationName('post', '/modules/giveaways/entries/{entry_id}/enter'), operationName('post', '/modules/giveaways/entries/{entry_id}/leave')],
@@ -142,6 +147,7 @@ export const COMPONENT_ROWS: ComponentRow[] = [
   {
     // A reaction-role panel's button (`rr:<entry_id>`) or dropdown (`rr:select`, option values the entry IDs).
     module: 'reactionroles',
+    shape: 'rr:<entry_id> (button), rr:select',
     pattern: /^rr:.+$/,
     answeredBy: 'followup',
     operations: [operationName('post', '/modules/reactionroles/check')],
@@ -167,6 +173,7 @@ export const COMPONENT_ROWS: ComponentRow[] = [
   {
     // A verification prompt's button: `verifier:click:<verifier_id>` verifies, `verifier:passphrase:<verifier_id>` opens the modal.
     module: 'verifier',
+    shape: 'verifier:click:<verifier_id>, verifier:passphrase:<verifier_id>',
     pattern: /^verifier:(?:click|passphrase):([A-Za-z0-9_-]+)$/,
     answeredBy: 'callback',
     operations: [operationName('post', '/modules/verifier/event/handle-verification')],
@@ -176,6 +183,7 @@ export const COMPONENT_ROWS: ComponentRow[] = [
 
 interface ModalRow {
   module: string;
+  shape: string;
   pattern: RegExp;
   answeredBy: AnsweredBy;
   operations: string[];
@@ -187,6 +195,7 @@ export const MODAL_ROWS: ModalRow[] = [
   {
     // The verifier's passphrase modal: `verifier:modal:<verifier_id>`, its text input `passphrase`.
     module: 'verifier',
+    shape: 'verifier:modal:<verifier_id> (modal)',
     pattern: /^verifier:modal:([A-Za-z0-9_-]+)$/,
     answeredBy: 'callback',
     operations: [operationName('post', '/modules/verifier/event/handle-verification')],
