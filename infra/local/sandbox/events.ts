@@ -4,8 +4,9 @@
  * {@link dispatch}; the gateway (gateway.ts) hands the event to each session
  * whose intents cover it.
  */
-import type { GatewayDispatchPayload } from 'discord-api-types/v10';
-import type { SandboxState } from './state.js';
+import { GatewayDispatchEvents, type GatewayChannelModifyDispatchData, type GatewayDispatchPayload } from 'discord-api-types/v10';
+import type { SandboxState, StoredChannel } from './state.js';
+import { channelView } from './views.js';
 
 /** One dispatch, its event name and data as the platform sends them (the gateway adds `op` and `s`). */
 export type SandboxEvent = GatewayDispatchPayload extends infer P ? (P extends { t: infer T; d: infer D } ? { t: T; d: D } : never) : never;
@@ -13,4 +14,11 @@ export type SandboxEvent = GatewayDispatchPayload extends infer P ? (P extends {
 /** Tells every listener (the gateway's sessions) what happened. */
 export function dispatch(state: SandboxState, event: SandboxEvent): void {
   for (const listener of state.listeners) listener(event);
+}
+
+/** A guild channel created or deleted (DM channels are not dispatched, as on the platform). */
+export function dispatchChannel(state: SandboxState, created: boolean, channel: StoredChannel): void {
+  if (!channel.guild_id) return;
+  const d = { ...channelView(channel), guild_id: channel.guild_id } as GatewayChannelModifyDispatchData;
+  dispatch(state, created ? { t: GatewayDispatchEvents.ChannelCreate, d } : { t: GatewayDispatchEvents.ChannelDelete, d });
 }

@@ -16,30 +16,19 @@ import {
   GatewayCloseCodes,
   GatewayDispatchEvents,
   type GatewayDispatchPayload,
-  type GatewayGuildCreateDispatchData,
   GatewayIntentBits,
   GatewayOpcodes,
   type GatewayReadyDispatchData,
   type GatewayReceivePayload,
   type GatewayResumeData,
   type GatewayIdentifyData,
-  GuildDefaultMessageNotifications,
-  GuildExplicitContentFilter,
-  GuildMFALevel,
-  GuildNSFWLevel,
-  GuildPremiumTier,
-  type GuildSystemChannelFlags,
-  GuildVerificationLevel,
-  Locale,
   type RESTGetAPIGatewayBotResult,
   type ApplicationFlags,
 } from 'discord-api-types/v10';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SandboxEvent } from './events.js';
-import { rolesOfGuild } from './routes/guild-channels.js';
-import { memberView, userView } from './routes/members.js';
+import { guildCreateData, userView } from './routes/members.js';
 import { BOT_USER, type SandboxState } from './state.js';
-import { channelView } from './views.js';
 
 /** The privileged intents: an application has them only when granted (`PUT /_sandbox/application/intents`). */
 export const PRIVILEGED_INTENTS = GatewayIntentBits.GuildMembers | GatewayIntentBits.GuildPresences | GatewayIntentBits.MessageContent;
@@ -120,90 +109,6 @@ export function guildIds(state: SandboxState): string[] {
   for (const channel of state.channels.values()) if (channel.guild_id && !state.deletedChannels.has(channel.id)) ids.add(channel.guild_id);
   for (const id of state.members.keys()) ids.add(id);
   return [...ids];
-}
-
-/** Who is in the guild: its tracked members, or whoever holds roles in an untracked one. */
-function memberIdsOf(state: SandboxState, guildId: string): string[] {
-  const tracked = state.guilds.get(guildId)?.members;
-  return [...(tracked ? tracked.keys() : (state.members.get(guildId)?.keys() ?? []))];
-}
-
-/** GUILD_CREATE's data as the platform sends it to a session with these intents (members and presences need their intents). */
-export function guildCreateData(state: SandboxState, guildId: string, intents: number): GatewayGuildCreateDispatchData {
-  const stored = state.guilds.get(guildId);
-  const memberIds = memberIdsOf(state, guildId);
-  const voice = state.voice.get(guildId) ?? new Map<string, string>();
-  const shownMembers = intents & I.GuildMembers ? memberIds : [BOT_USER.id];
-  return {
-    id: guildId,
-    name: stored?.name ?? `guild-${guildId.slice(-4)}`,
-    icon: null,
-    splash: null,
-    discovery_splash: null,
-    owner_id: '0',
-    afk_channel_id: null,
-    afk_timeout: 300,
-    verification_level: GuildVerificationLevel.None,
-    default_message_notifications: GuildDefaultMessageNotifications.AllMessages,
-    explicit_content_filter: GuildExplicitContentFilter.Disabled,
-    roles: rolesOfGuild(state, guildId),
-    emojis: [],
-    features: [],
-    mfa_level: GuildMFALevel.None,
-    application_id: null,
-    system_channel_id: null,
-    system_channel_flags: 0 as GuildSystemChannelFlags,
-    rules_channel_id: null,
-    vanity_url_code: state.vanity.get(guildId)?.code ?? null,
-    description: null,
-    banner: null,
-    premium_tier: GuildPremiumTier.None,
-    premium_subscription_count: stored?.boosts ?? 0,
-    preferred_locale: Locale.EnglishUS,
-    public_updates_channel_id: null,
-    nsfw_level: GuildNSFWLevel.Default,
-    premium_progress_bar_enabled: false,
-    hub_type: null,
-    safety_alerts_channel_id: null,
-    incidents_data: null,
-    joined_at: new Date(0).toISOString(),
-    large: false,
-    member_count: memberIds.length,
-    voice_states:
-      intents & I.GuildVoiceStates
-        ? [...voice].map(([userId, channelId]) => ({
-            guild_id: guildId,
-            channel_id: channelId,
-            user_id: userId,
-            session_id: `voice-${userId}`,
-            deaf: false,
-            mute: false,
-            self_deaf: false,
-            self_mute: false,
-            self_video: false,
-            suppress: false,
-            request_to_speak_timestamp: null,
-          }))
-        : [],
-    members: shownMembers.map((id) => memberView(state, guildId, id)),
-    channels: [...state.channels.values()]
-      .filter((c) => c.guild_id === guildId && !state.deletedChannels.has(c.id))
-      .map(channelView) as GatewayGuildCreateDispatchData['channels'],
-    threads: [],
-    presences:
-      intents & I.GuildPresences
-        ? [...(state.presences.get(guildId) ?? [])].map(([userId, p]) => ({
-            user: { id: userId },
-            guild_id: guildId,
-            status: p.status,
-            activities: p.activities,
-            client_status: { desktop: p.status },
-          }))
-        : [],
-    stage_instances: [],
-    guild_scheduled_events: [],
-    soundboard_sounds: [],
-  };
 }
 
 /** Whether a session with these intents hears the event (`guild` false: in DMs). */
