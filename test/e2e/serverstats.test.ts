@@ -56,3 +56,27 @@ it("a member's message is counted in the messages statistic", async () => {
   );
   expect(counted).toMatchObject({ channel_id: channel, author_id: author });
 });
+
+it("a member's time in a voice channel is recorded from the join to the leave", async () => {
+  const { guild } = await statsGuild();
+  const voice = snowflake();
+  await loop.act('PUT', `/_sandbox/channels/${voice}`, { guild_id: guild, name: 'voice', type: 2 });
+  const member = snowflake();
+  const voiceStats = async () =>
+    (await loop.service.call('GET', '/modules/serverstats/stats/voice', { query: { guild_id: guild } })).body.data.stats.filter(
+      (s: { user_id: string }) => s.user_id === member,
+    );
+
+  await loop.act('PUT', `/_sandbox/guilds/${guild}/voice/${member}`, { channel_id: voice });
+  await eventually(async () => (await voiceStats()).length === 1, 15_000, `the voice join\n${loop.botLines.join('\n')}`);
+  await loop.act('PUT', `/_sandbox/guilds/${guild}/voice/${member}`, { channel_id: null });
+  const [stat] = await eventually(
+    async () => {
+      const stats = await voiceStats();
+      return stats[0]?.left_at && stats;
+    },
+    15_000,
+    'the voice leave',
+  );
+  expect(stat).toMatchObject({ channel_id: voice, user_id: member, left_at: expect.any(String) });
+});
