@@ -84,7 +84,8 @@ export function postMessage(state: SandboxState, channelId: string, author: User
   return message;
 }
 
-function editMessage(state: SandboxState, channelId: string, messageId: string, body: unknown): StoredMessage {
+/** The bot edits its message (REST, or an interaction answered with type 7); dispatched as MESSAGE_UPDATE. */
+export function editMessage(state: SandboxState, channelId: string, messageId: string, body: unknown): StoredMessage {
   const message = requireMessage(state, channelId, messageId);
   if (body && typeof body === 'object' && 'poll' in body && (body as { poll: unknown }).poll != null) throw cannotEditPoll();
   const fields = checkMessageBody(body, 'edit');
