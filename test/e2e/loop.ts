@@ -9,11 +9,17 @@ import { type SandboxControl, sandboxOf } from '#test/helpers/sandbox.js';
 
 export { eventually } from '#test/integration/polls/helpers.js';
 
+/** An answer to an interaction as the sandbox keeps it. */
+type Shown = { content?: string; embeds?: { description?: string }[] };
+type Answer = { kind: 'callback'; type: number; data?: Shown } | { kind: 'follow-up'; message: Shown };
+
 export interface Loop {
   service: TestService;
   sandbox: SandboxControl;
   /** The bot's lines so far (one per event), to show when a test fails. */
   botLines: string[];
+  /** What the member of an interaction was shown, in order: callback messages (type 4) and follow-ups, their text. */
+  toldMember(interactionId: string): Promise<string[]>;
   /** Sends a control request to the sandbox as a member would act; answers the parsed body (throws on a status >= 400). */
   act(method: string, path: string, body?: unknown): Promise<any>;
   stop(): Promise<void>;
@@ -33,5 +39,12 @@ export async function startLoop(): Promise<Loop> {
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text}\nbot lines:\n${botLines.join('\n')}`);
     return text ? JSON.parse(text) : null;
   };
-  return { service, sandbox, botLines, act, stop: () => service.stop() };
+  const toldMember = async (interactionId: string) => {
+    const { answers } = (await act('GET', `/_sandbox/interactions/${interactionId}`)) as { answers: Answer[] };
+    return answers.flatMap((a) => {
+      const shown = a.kind === 'follow-up' ? a.message : a.type === 4 ? a.data : null;
+      return shown ? [[shown.content, ...(shown.embeds ?? []).map((e) => e.description)].filter(Boolean).join('\n')] : [];
+    });
+  };
+  return { service, sandbox, botLines, act, toldMember, stop: () => service.stop() };
 }
