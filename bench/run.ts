@@ -7,6 +7,7 @@ import { runInvitesVerifierBench } from './invites-verifier.js';
 import { runServerstatsBench } from './serverstats.js';
 import { runSocialsBench } from './socials.js';
 import { runFanOutBench } from './fan-out.js';
+import { runLoopBench } from './loop.js';
 import { runTagsBench } from './tags.js';
 import { runWelcomingBench } from './welcoming.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
@@ -42,5 +43,6 @@ rows.push(...(await runFanOutBench()));
 rows.push(...(await runGiveawaysBench()));
 rows.push(...(await runInvitesVerifierBench()));
 rows.push(...(await runTagsBench()));
+rows.push(...(await runLoopBench()));
 
 printRows(rows);
