@@ -131,7 +131,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   if (!platformUrl) {
     // The sandbox's bot token: PLATFORM_BOT_TOKEN when set, else kept in DATA_DIR (CONTRACT 14).
     platformBotToken = keptSecret('sandbox-bot-token', options.platformBotToken, dataDir);
-    const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1', botToken: platformBotToken });
+    const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1', botToken: platformBotToken, dataDir });
     platformUrl = sandboxUrl = sandbox.url;
     sandboxGatewayUrl = sandbox.gatewayUrl;
     closers.push(() => sandbox.close());

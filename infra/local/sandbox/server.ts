@@ -12,6 +12,7 @@ import { SandboxError, invalidJson, unauthorized } from './errors.js';
 import { faultReply, takeFault } from './faults.js';
 import { createGateway } from './gateway.js';
 import { renderPage } from './page.js';
+import { persistState } from './persist.js';
 import { type Reply, type Route, findRoute } from './router.js';
 import { channelRoutes } from './routes/channels.js';
 import { controlRoutes } from './routes/control.js';
@@ -69,6 +70,8 @@ export interface SandboxOptions {
   botToken?: string;
   /** HELLO's heartbeat interval in ms. Default 41250, as the platform's. */
   heartbeatIntervalMs?: number;
+  /** Keep the state in this directory across restarts (persist.ts); default none: in memory only. */
+  dataDir?: string | null;
 }
 
 /** The global rate limit: at most `rate` API requests in any second. Answers null, or how many ms until one is free. */
@@ -182,6 +185,7 @@ function logRequest(state: SandboxState, method: string, path: string, status: n
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const state = createState();
+  const persistence = options.dataDir ? persistState(state, options.dataDir) : null;
   const host = options.host ?? '127.0.0.1';
   let apiUrl = '';
   let origin = '';
@@ -216,6 +220,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } catch (error) {
       reply = errorReply(error);
     }
+    if (req.method !== 'GET') persistence?.changed();
     send(res, reply);
   });
 
@@ -235,8 +240,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     gatewayUrl,
     botToken,
     state,
-    reset: () => resetState(state),
+    reset: () => {
+      resetState(state);
+      persistence?.changed();
+    },
     close: async () => {
+      persistence?.flush();
       gateway.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -54,7 +54,18 @@ beforeEach(async () => {
       { type: 1, components: [{ type: 2, style: 1, label: 'Vote', custom_id: 'poll:vote:1' }] },
       {
         type: 1,
-        components: [{ type: 3, custom_id: 'roles:pick', min_values: 1, max_values: 2, options: [{ label: 'Red', value: 'red' }, { label: 'Blue', value: 'blue' }] }],
+        components: [
+          {
+            type: 3,
+            custom_id: 'roles:pick',
+            min_values: 1,
+            max_values: 2,
+            options: [
+              { label: 'Red', value: 'red' },
+              { label: 'Blue', value: 'blue' },
+            ],
+          },
+        ],
       },
     ],
   });
