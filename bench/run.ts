@@ -8,6 +8,7 @@ import { runServerstatsBench } from './serverstats.js';
 import { runSocialsBench } from './socials.js';
 import { runFanOutBench } from './fan-out.js';
 import { runEntrantsBench } from './entrants.js';
+import { runLoopBench } from './loop.js';
 import { runTagsBench } from './tags.js';
 import { runWelcomingBench } from './welcoming.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
@@ -44,5 +45,6 @@ rows.push(...(await runGiveawaysBench()));
 rows.push(...(await runEntrantsBench()));
 rows.push(...(await runInvitesVerifierBench()));
 rows.push(...(await runTagsBench()));
+rows.push(...(await runLoopBench()));
 
 printRows(rows);

@@ -8,7 +8,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { routeGroups } from '#functions/routes.js';
 import { readBuildInfo } from './bundles.js';
 import { jobs } from './jobs.js';
-import { applyNagSuppressions } from './nag-suppressions.js';
+import { applyBotNagSuppressions, applyNagSuppressions } from './nag-suppressions.js';
+import { BotStack } from './stacks/bot-stack.js';
 import { ServiceStack } from './stacks/service-stack.js';
 
 const app = new App();
@@ -25,4 +26,16 @@ const stack = new ServiceStack(app, 'GuildModuleService', {
 // cdk-nag AwsSolutions on every synth (opt out with `-c nag=false`): findings we accept are
 // acknowledged with their reasons in nag-suppressions.ts; anything new shows in the synth report.
 applyNagSuppressions(stack);
+
+// The reference bot (clients/bot) as a long-running container, only with `-c bot=true`; `-c botPlatformApiBaseUrl=...` points it elsewhere.
+if (String(app.node.tryGetContext('bot') ?? 'false') === 'true') {
+  const bot = new BotStack(app, 'GuildModuleBot', {
+    description: 'Guild Module Management Service: the reference bot (gateway to service), one Fargate task',
+    serviceUrl: stack.api.url,
+    serviceTokenSecret: stack.serviceTokenSecret,
+    platformBotTokenSecret: stack.platformBotTokenSecret,
+    platformApiBaseUrl: app.node.tryGetContext('botPlatformApiBaseUrl'),
+  });
+  applyBotNagSuppressions(bot);
+}
 if (String(app.node.tryGetContext('nag') ?? 'true') !== 'false') Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -6,6 +6,7 @@
 import { Validations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { IConstruct } from 'constructs';
+import type { BotStack } from './stacks/bot-stack.js';
 import type { ServiceStack } from './stacks/service-stack.js';
 
 /** Rule id -> why we accept it. */
@@ -28,6 +29,8 @@ export const NAG_REASONS = {
     "Deleting a revoked guild key's API Gateway key: those keys are created at run time, one per guild key, so their IDs are not known at synth time.",
   'AwsSolutions-SMG4':
     'The service token is shared with the bot outside AWS and the bot token is issued by the platform; Secrets Manager cannot rotate either without the other side changing too. Operators rotate them by hand (new value in the secret, then in the bot).',
+  'AwsSolutions-ECS2':
+    "The bot's environment holds two addresses only (the platform's REST base and the service's URL), which are not secret; its two tokens come from Secrets Manager as container secrets.",
 } as const;
 
 function acknowledge(scope: IConstruct | undefined, id: string, reason: string): void {
@@ -62,4 +65,9 @@ export function applyNagSuppressions(stack: ServiceStack): void {
   for (const secret of [stack.serviceTokenSecret, stack.platformBotTokenSecret, stack.cursorSecret]) {
     if (secret instanceof secretsmanager.Secret) acknowledge(secret, 'AwsSolutions-SMG4', NAG_REASONS['AwsSolutions-SMG4']);
   }
+}
+
+/** The bot stack's accepted findings (the stack is optional: `-c bot=true`). */
+export function applyBotNagSuppressions(stack: BotStack): void {
+  acknowledge(stack.taskDefinition, 'AwsSolutions-ECS2', NAG_REASONS['AwsSolutions-ECS2']);
 }

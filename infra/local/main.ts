@@ -27,6 +27,9 @@ const service = await (async () => {
       dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
       tableName: env.TABLE_NAME || undefined,
       guildKeyRate,
+      // The reference bot runs beside the sandbox unless LOCAL_BOT=false; against a configured platform only with LOCAL_BOT=true.
+      bot: env.LOCAL_BOT ? env.LOCAL_BOT !== 'false' : !env.PLATFORM_API_BASE_URL,
+      botLog: (line) => console.log(`bot: ${line}`),
     });
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { port?: number };
@@ -45,6 +48,13 @@ console.log(`Guild Module Management Service, local mode
   Service token:  ${service.serviceToken}
   Data directory: ${service.dataDir}
   Platform:       ${service.sandboxUrl ? `sandbox at ${service.sandboxUrl} (look at it: ${service.sandboxUrl.replace(/\/api\/v10$/, '/')})` : env.PLATFORM_API_BASE_URL}
+${
+  service.sandboxGatewayUrl
+    ? `  Gateway:        ${service.sandboxGatewayUrl}
+  Bot token:      ${service.platformBotToken}
+`
+    : ''
+}  Reference bot:  ${service.bot ? 'running, connected to the platform and to the service (LOCAL_BOT=false to leave it out); its lines start with "bot:"' : 'not running (LOCAL_BOT=true runs it)'}
 
 Try: curl -H "Authorization: Bearer ${service.serviceToken}" "${service.url}/modules/polls/status?guild_id=1234567890123456789"`);
 

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { TABLE } from '#shared/db/table.js';
 import { resetDb } from '#shared/db/client.js';
 import { mintSecret } from '#shared/ids.js';
@@ -10,6 +11,7 @@ import { parseGuildKeyRate } from '../config.js';
 import { hostPort } from '#functions/socials/reach.js';
 import { createApiServer } from './http-server.js';
 import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
+import type { RunningBot } from '../../clients/bot/bot.js';
 import { startSandbox } from './sandbox/server.js';
 import { sourceUrls } from './sandbox/sources/routes.js';
 import { startIndexLagProxy } from './index-lag.js';
@@ -45,16 +47,30 @@ export interface LocalOptions {
   guildKeyRate?: number;
   /** Print each log event as a readable line (default true; tests listen with `onLog` instead). */
   printLogs?: boolean;
+  /**
+   * Run the reference bot (clients/bot) in process, connected to the platform
+   * (the sandbox's gateway, or the configured platform's) and to this service
+   * (default false; `npm start` turns it on).
+   */
+  bot?: boolean;
+  /** Where the bot's line per event goes (default stdout). */
+  botLog?: (line: string) => void;
 }
 
 export interface LocalService {
   url: string;
   /** The sandbox platform's API base (ends in /api/v10), or null when a real platform is configured. */
   sandboxUrl: string | null;
+  /** The sandbox gateway's WebSocket URL, or null when a real platform is configured. */
+  sandboxGatewayUrl: string | null;
+  /** The bot token sent to the platform (with the sandbox: the one its gateway accepts). */
+  platformBotToken: string;
   serviceToken: string;
   dataDir: string | null;
   /** The in-process job queues and schedules, or null when started without them. */
   jobs: LocalJobs | null;
+  /** The reference bot, connected and ready, or null when started without it. */
+  bot: RunningBot | null;
   stop(): Promise<void>;
 }
 
@@ -73,6 +89,9 @@ function keptSecret(name: string, given: string | undefined, dataDir: string | n
 const sandboxSourceEnv = new Set<string>();
 /** `SOURCE_ALLOWED_HOSTS` as the operator set it, before local mode added its sandbox. */
 let operatorAllowedHosts = '';
+
+/** How long the reference bot may take to connect and be READY. */
+const BOT_READY_TIMEOUT_MS = 15_000;
 
 /** How long a failed job message stays hidden before local mode delivers it again. */
 const LOCAL_VISIBILITY_TIMEOUT_MS = 3000;
@@ -115,9 +134,14 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
 
   let platformUrl = options.platformApiBaseUrl;
   let sandboxUrl: string | null = null;
+  let sandboxGatewayUrl: string | null = null;
+  let platformBotToken = options.platformBotToken ?? '';
   if (!platformUrl) {
-    const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1' });
+    // The sandbox's bot token: PLATFORM_BOT_TOKEN when set, else kept in DATA_DIR (CONTRACT 14).
+    platformBotToken = keptSecret('sandbox-bot-token', options.platformBotToken, dataDir);
+    const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1', botToken: platformBotToken, dataDir });
     platformUrl = sandboxUrl = sandbox.url;
+    sandboxGatewayUrl = sandbox.gatewayUrl;
     closers.push(() => sandbox.close());
     // The socials sources a user did not configure are the sandbox's (behaviour §10).
     for (const [name, value] of Object.entries(sourceUrls(sandbox.origin))) {
@@ -138,7 +162,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     DYNAMODB_ENDPOINT: endpoint,
     AWS_REGION: process.env.AWS_REGION ?? 'local',
     PLATFORM_API_BASE_URL: platformUrl,
-    PLATFORM_BOT_TOKEN: options.platformBotToken ?? (sandboxUrl ? 'sandbox-bot-token' : ''),
+    PLATFORM_BOT_TOKEN: platformBotToken,
     SERVICE_TOKEN: serviceToken,
     // Cursors the service issued stay good across a restart with the same DATA_DIR.
     CURSOR_SECRET: keptSecret('cursor-secret', options.cursorSecret, dataDir),
@@ -165,12 +189,30 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     sandboxSourceEnv.add('PUBLIC_BASE_URL');
   }
 
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  let bot: RunningBot | null = null;
+  if (options.bot) {
+    // Loaded only when asked: the platform libraries cost a start that runs no bot.
+    const { startBot } = await import('../../clients/bot/bot.js');
+    bot = await startBot({ platformApiBaseUrl: platformUrl, botToken: platformBotToken, serviceUrl: url, serviceToken, log: options.botLog });
+    closers.unshift(() => bot!.stop());
+    await Promise.race([
+      bot.ready,
+      delay(BOT_READY_TIMEOUT_MS).then(() => {
+        throw new Error(`The reference bot got no READY from the gateway of ${platformUrl} within ${BOT_READY_TIMEOUT_MS / 1000} s.`);
+      }),
+    ]);
+  }
+
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    url,
     sandboxUrl,
+    sandboxGatewayUrl,
+    platformBotToken,
     serviceToken,
     dataDir,
     jobs,
+    bot,
     async stop() {
       for (const closeOne of closers) await closeOne();
       resetDb();

@@ -34,15 +34,15 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * Starts local mode and the browser for a test file's tests, and stops them
- * after (nothing where there is no browser): the handles are filled in
- * before the first test runs.
+ * Starts local mode (with the reference bot when `bot`) and the browser for
+ * a test file's tests, and stops them after (nothing where there is no
+ * browser): the handles are filled in before the first test runs.
  */
-export function browserAndService(): { service: TestService; browser: Browser } {
+export function browserAndService(options: { bot?: boolean } = {}): { service: TestService; browser: Browser } {
   const handles = {} as { service: TestService; browser: Browser };
   beforeAll(async () => {
     if (!hasBrowser) return;
-    handles.service = await startTestService();
+    handles.service = await startTestService(options);
     handles.browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

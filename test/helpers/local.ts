@@ -51,9 +51,13 @@ export interface TestService extends LocalService {
 /**
  * Local mode in this process, in memory, with the sandbox platform; stop it in afterAll.
  * `indexLagMs` makes index queries lag as on AWS (infra/local/index-lag.ts);
- * `guildKeyRate` sets each guild key's rate (default: the service's, 10 a second).
+ * `guildKeyRate` sets each guild key's rate (default: the service's, 10 a second);
+ * `bot` runs the reference bot (clients/bot) connected to the sandbox's gateway
+ * and the service, its lines to `botLog` (default: dropped).
  */
-export async function startTestService(options: { indexLagMs?: number; guildKeyRate?: number } = {}): Promise<TestService> {
+export async function startTestService(
+  options: { indexLagMs?: number; guildKeyRate?: number; bot?: boolean; botLog?: (line: string) => void } = {},
+): Promise<TestService> {
   const service = await startLocal({
     port: 0,
     dataDir: null,
@@ -61,6 +65,8 @@ export async function startTestService(options: { indexLagMs?: number; guildKeyR
     indexLagMs: options.indexLagMs ?? 0,
     guildKeyRate: options.guildKeyRate,
     printLogs: false,
+    bot: options.bot ?? false,
+    botLog: options.botLog ?? (() => undefined),
   });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const url = new URL(service.url + path);

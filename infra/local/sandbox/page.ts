@@ -6,6 +6,13 @@
  * reactions with counts and polls with their results; interaction answers
  * and callbacks as the member saw them; what the socials sources publish. It reads `/_sandbox/state` every two
  * seconds, so it follows live. Everything is inline: no outside asset.
+ *
+ * A person acts on it as a member they choose (by ID), through the control
+ * routes: post, click buttons and pick in selects (a modal the bot answers
+ * with opens as a form), vote in polls, react, join and leave the guild (also
+ * through an invite or the vanity URL), join voice, set a presence; each
+ * member's own (ephemeral) answers are listed under "Members answered". Text
+ * from members is escaped everywhere: it is data, never markup.
  */
 import type { SandboxSnapshot } from './snapshot.js';
 
@@ -25,9 +32,15 @@ time{font-size:12px;color:#949ba4;margin-left:6px}.body{min-width:0;flex:1}.sub{
 .row{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}.btn{border:0;border-radius:4px;padding:5px 14px;color:#fff;font:inherit;font-size:14px}
 .s1{background:#5865f2}.s2{background:#4e5058}.s3{background:#248046}.s4{background:#da373c}.s5{background:#4e5058;text-decoration:none}
 select{background:#1e1f22;color:#dbdee1;border:0;border-radius:4px;padding:6px;max-width:100%}.reacts{display:flex;flex-wrap:wrap;gap:4px;margin-top:4px}
-.react{background:#2b2d31;border:1px solid #3f4147;border-radius:8px;padding:0 6px;font-size:13px}.react.me{border-color:#5865f2;background:#3c4270}
+.react,.react-add{background:#2b2d31;border:1px solid #3f4147;border-radius:8px;padding:0 6px;font-size:13px}.react.me{border-color:#5865f2;background:#3c4270}
 .poll{background:#2b2d31;border-radius:8px;padding:8px 12px;max-width:420px}.poll li{list-style:none}.bar{height:6px;background:#5865f2;border-radius:3px}
 .note{font-size:12px;color:#949ba4;border-left:2px solid #5865f2;padding-left:8px;margin:6px 0}
+.bar-tools{display:flex;flex-wrap:wrap;gap:6px;align-items:center;padding:8px 16px;border-bottom:1px solid #1f2023;font-size:13px}
+.bar-tools input,.bar-tools select,#composer input,dialog input{background:#1e1f22;color:#dbdee1;border:1px solid #3f4147;border-radius:4px;padding:4px 6px;font:inherit}
+.tool{background:#4e5058;color:#fff;border:0;border-radius:4px;padding:4px 10px;font:inherit;font-size:13px;cursor:pointer}
+#composer{display:flex;gap:6px;padding:8px 16px;border-top:1px solid #1f2023;position:sticky;bottom:0;background:#313338}#composer input{flex:1}
+#status{color:#f0b232;min-height:1em}.react,.react-add,.poll li[data-act],.btn:not([disabled]){cursor:pointer}.take{cursor:pointer;color:#949ba4;margin-left:2px}
+dialog{background:#313338;color:#dbdee1;border:1px solid #1f2023;border-radius:8px;min-width:320px}dialog label{display:block;margin:8px 0 2px}
 @media (max-width:700px){.app{flex-direction:column}nav{width:auto;max-height:40vh}}`;
 
 const script = `
@@ -72,20 +85,23 @@ function embedHtml(e) {
 function componentsHtml(rows) {
   return (rows || []).map((row) => '<div class="row">' + row.components.map((c) => {
     if (c.type === 2 && c.style === 5) return '<a class="btn s5" href="' + esc(c.url) + '" target="_blank" rel="noopener">' + emoji(c.emoji) + ' ' + esc(c.label) + ' ↗</a>';
-    if (c.type === 2) return '<button class="btn s' + c.style + '" disabled title="' + esc(c.custom_id) + '">' + emoji(c.emoji) + ' ' + esc(c.label || '') + '</button>';
-    return '<select disabled aria-label="' + esc(c.placeholder || 'Choose') + '"><option>' + esc(c.placeholder || 'Make a selection') + '</option>' + c.options.map((o) => '<option>' + esc(o.label) + '</option>').join('') + '</select>';
+    if (c.type === 2) return '<button class="btn s' + c.style + '" data-act="click" data-custom="' + esc(c.custom_id) + '"' + (c.disabled ? ' disabled' : '') + ' title="' + esc(c.custom_id) + '">' + emoji(c.emoji) + ' ' + esc(c.label || '') + '</button>';
+    const many = (c.max_values || 1) > 1;
+    return '<select data-act="pick" data-custom="' + esc(c.custom_id) + '"' + (many ? ' multiple' : '') + (c.disabled ? ' disabled' : '') + ' aria-label="' + esc(c.placeholder || 'Choose') + '">' + (many ? '' : '<option value="">' + esc(c.placeholder || 'Make a selection') + '</option>') + (c.options || []).map((o) => '<option value="' + esc(o.value) + '">' + esc(o.label) + '</option>').join('') + '</select>'
+      + (many ? '<button class="tool" data-act="pick-send" data-custom="' + esc(c.custom_id) + '">Pick</button>' : '');
   }).join('') + '</div>').join('');
 }
 function pollHtml(p) {
   const counts = new Map(((p.results && p.results.answer_counts) || []).map((c) => [c.id, c.count]));
   const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
-  return '<div class="poll"><b>' + esc(p.question.text) + '</b>' + (p.results && p.results.is_finalized ? ' <span class="sub">final results</span>' : '') + '<ul style="padding:0">' + p.answers.map((a) => { const n = counts.get(a.answer_id) || 0; return '<li>' + emoji(a.poll_media.emoji) + ' ' + esc(a.poll_media.text) + ' <span class="sub">' + n + '</span><div class="bar" style="width:' + Math.round(n / total * 100) + '%"></div></li>'; }).join('') + '</ul></div>';
+  return '<div class="poll"><b>' + esc(p.question.text) + '</b>' + (p.results && p.results.is_finalized ? ' <span class="sub">final results</span>' : '') + '<ul style="padding:0">' + p.answers.map((a) => { const n = counts.get(a.answer_id) || 0; return '<li data-act="vote" data-answer="' + a.answer_id + '" title="vote">' + emoji(a.poll_media.emoji) + ' ' + esc(a.poll_media.text) + ' <span class="sub">' + n + '</span><div class="bar" style="width:' + Math.round(n / total * 100) + '%"></div></li>'; }).join('') + '</ul></div>';
 }
 function messageHtml(m) {
-  return '<div class="msg"><div class="av" style="background:' + color(m.author.id) + '">' + esc(userName(m.author.id).slice(0, 1).toUpperCase()) + '</div><div class="body"><span class="who">' + esc(userName(m.author.id)) + '</span>'
+  return '<div class="msg" data-m="' + esc(m.id) + '" data-c="' + esc(m.channel_id) + '"><div class="av" style="background:' + color(m.author.id) + '">' + esc(userName(m.author.id).slice(0, 1).toUpperCase()) + '</div><div class="body"><span class="who">' + esc(userName(m.author.id)) + '</span>'
     + (m.author.bot ? '<span class="bot">BOT</span>' : '') + '<time datetime="' + esc(m.timestamp) + '">' + esc(new Date(m.timestamp).toLocaleString()) + (m.edited_timestamp ? ' (edited)' : '') + '</time>'
     + (m.message_reference ? '<div class="sub">↪ replying to a message</div>' : '') + (m.content ? markdown(m.content) : '') + (m.embeds || []).map(embedHtml).join('') + (m.poll ? pollHtml(m.poll) : '') + componentsHtml(m.components)
-    + ((m.reactions || []).length ? '<div class="reacts">' + m.reactions.map((r) => '<span class="react' + (r.me ? ' me' : '') + '">' + emoji(r.emoji) + ' ' + r.count + '</span>').join('') + '</div>' : '') + '</div></div>';
+    + '<div class="reacts">' + (m.reactions || []).map((r) => { const key = esc(r.emoji.id ? r.emoji.name + ':' + r.emoji.id : r.emoji.name); return '<span class="react' + (r.me ? ' me' : '') + '" data-act="react" data-emoji="' + key + '" title="react as the member">' + emoji(r.emoji) + ' ' + r.count + '<span class="take" data-act="unreact" data-emoji="' + key + '" title="take the reaction back">×</span></span>'; }).join('')
+    + '<span class="react-add" data-act="react-new" title="add a reaction">+</span></div></div></div>';
 }
 function sidebar() {
   const groups = new Map();
@@ -98,7 +114,23 @@ function sidebar() {
   html += '<h2>Members answered</h2><button data-id="@answers" class="' + (chosen === '@answers' ? 'on' : '') + '">Interaction answers <span class="sub">' + answers + '</span></button>';
   return html;
 }
+function memberAnswersHtml(userId) {
+  const mine = state.started.filter((i) => i.user_id === userId).reverse();
+  if (!mine.length) return '<p class="sub">' + esc(userName(userId)) + ' has started no interaction yet.</p>';
+  return mine.map((i) => {
+    const callbacks = state.interactions.filter((c) => c.interaction_id === i.id);
+    const followUps = state.webhooks[state.bot_user.id + '/' + i.token] || [];
+    return '<div class="embed"><div class="sub">' + (i.type === 5 ? 'submitted ' : 'clicked ') + esc(i.custom_id) + ' in #' + esc(channelName(i.channel_id)) + '</div>'
+      + callbacks.map((c) => c.type === 9 ? '<div class="note">a form: "' + esc(c.data.title) + '" <button class="tool" data-act="open-modal" data-id="' + esc(i.id) + '">Fill in</button></div>' : c.data.content ? markdown(c.data.content) + (c.data.embeds || []).map(embedHtml).join('') : '<div class="note">callback type ' + c.type + '</div>').join('')
+      + followUps.map((m) => (m.content ? markdown(m.content) : '') + (m.embeds || []).map(embedHtml).join('')).join('')
+      + (callbacks.length || followUps.length ? '' : '<div class="sub">no answer (yet)</div>') + '</div>';
+  }).join('');
+}
 function answersHtml() {
+  if (/^\\d{1,20}$/.test(actor)) return '<h3>Answers ' + esc(userName(actor)) + ' was given (only they see the ephemeral ones)</h3>' + memberAnswersHtml(actor) + '<h3>Every answer</h3>' + allAnswersHtml();
+  return allAnswersHtml();
+}
+function allAnswersHtml() {
   const webhooks = Object.entries(state.webhooks).flatMap(([key, list]) => list.map((m) => '<div class="note">to interaction ' + esc(key.split('/')[1].slice(0, 8)) + '…' + ((m.flags & 64) ? ' (only the member sees it)' : '') + '</div>' + messageHtml(m)));
   const callbacks = state.interactions.map((c) => '<div class="note">' + (c.type === 9 ? 'modal "' + esc(c.data.title) + '" (' + esc(c.data.custom_id) + ')' : 'callback type ' + c.type + ((c.data.flags & 64) ? ' (only the member sees it)' : '')) + ' · ' + esc(new Date(c.time).toLocaleString()) + '</div>' + (c.data.content ? markdown(c.data.content) : ''));
   return [...webhooks, ...callbacks].join('') || '<p class="sub">No interaction answered yet.</p>';
@@ -127,9 +159,97 @@ function render() {
   const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
   box.innerHTML = chosen === '@answers' ? answersHtml() : chosen === '@sources' ? sourcesHtml() : channel ? channel.messages.map(messageHtml).join('') || '<p class="sub">No messages.</p>' : '<p class="sub">When the bot posts, channels appear on the side.</p>';
   if (atBottom) window.scrollTo(0, document.body.scrollHeight);
+  tools();
 }
 document.addEventListener('click', (event) => { const b = event.target.closest('nav button'); if (b) { chosen = b.dataset.id; render(); window.scrollTo(0, document.body.scrollHeight); } });
-async function refresh() { try { state = await (await fetch('/_sandbox/state')).json(); render(); } catch (e) {} setTimeout(refresh, 2000); }
+let actor = localStorage.getItem('sandbox-actor') || '';
+const say = (text) => { document.getElementById('status').textContent = text; };
+async function control(method, path, body) {
+  const response = await fetch('/_sandbox' + path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!response.ok) { say('Refused (' + response.status + '): ' + ((json && json.message) || '') + (json && json.errors ? ' ' + JSON.stringify(json.errors) : '')); throw new Error('refused'); }
+  say('');
+  await load();
+  return json;
+}
+function who() { if (!/^\\d{1,20}$/.test(actor)) { say('First choose who you act as: a member ID (digits) in "Acting as".'); throw new Error('no member'); } return actor; }
+const currentChannel = () => state.channels.find((c) => c.id === chosen);
+function currentGuild() { const c = currentChannel(); if (!c || !c.guild_id) { say('Open a channel of a guild first.'); throw new Error('no guild'); } return c.guild_id; }
+const emojiPath = (key) => encodeURIComponent(key);
+async function clickComponent(msg, customId, values) {
+  const started = await control('POST', '/channels/' + msg.dataset.c + '/messages/' + msg.dataset.m + '/click', values ? { user_id: who(), custom_id: customId, values } : { user_id: who(), custom_id: customId });
+  say('Clicked ' + customId + '; waiting for the bot…');
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    const shown = await (await fetch('/_sandbox/interactions/' + started.interaction_id)).json();
+    const modal = (shown.answers || []).find((a) => a.type === 9);
+    if (modal) { openModal(started.interaction_id, modal.data); return; }
+    if ((shown.answers || []).length) { const a = shown.answers[0]; say('The bot answered' + (a.data && a.data.content ? ': ' + a.data.content : a.message ? ': ' + a.message.content : '.')); await load(); return; }
+  }
+  say('No answer from the bot (is one connected to the gateway?).');
+}
+function openModal(interactionId, data) {
+  const dialog = document.getElementById('modal');
+  const inputs = (data.components || []).flatMap((row) => row.components || (row.component ? [row.component] : [])).filter((c) => c.type === 4);
+  dialog.innerHTML = '<form method="dialog"><b>' + esc(data.title) + '</b>' + inputs.map((c) => '<label>' + esc(c.label || c.custom_id) + '<input name="' + esc(c.custom_id) + '"' + (c.required === false ? '' : ' required') + (c.max_length ? ' maxlength="' + Number(c.max_length) + '"' : '') + '></label>').join('')
+    + '<p><button class="tool" value="submit">Submit</button> <button class="tool" value="cancel" formnovalidate>Cancel</button></p></form>';
+  dialog.querySelector('form').addEventListener('submit', async (event) => {
+    if (event.submitter && event.submitter.value === 'cancel') return;
+    const values = Object.fromEntries(inputs.map((c) => [c.custom_id, dialog.querySelector('[name="' + CSS.escape(c.custom_id) + '"]').value]));
+    try { await control('POST', '/interactions/' + interactionId + '/submit', { user_id: who(), custom_id: data.custom_id, values }); say('Submitted.'); } catch (e) {}
+  });
+  dialog.showModal();
+}
+document.addEventListener('click', async (event) => {
+  const el = event.target.closest('[data-act]');
+  if (!el || el.tagName === 'SELECT') return;
+  const msg = el.closest('.msg');
+  try {
+    switch (el.dataset.act) {
+      case 'click': return await clickComponent(msg, el.dataset.custom);
+      case 'pick-send': { const select = msg.querySelector('select[data-custom="' + CSS.escape(el.dataset.custom) + '"]'); return await clickComponent(msg, el.dataset.custom, [...select.selectedOptions].map((o) => o.value)); }
+      case 'vote': return await control('PUT', '/channels/' + msg.dataset.c + '/messages/' + msg.dataset.m + '/poll/answers/' + el.dataset.answer + '/' + who());
+      case 'unreact': event.stopPropagation(); return await control('DELETE', '/channels/' + msg.dataset.c + '/messages/' + msg.dataset.m + '/reactions/' + emojiPath(el.dataset.emoji) + '/' + who());
+      case 'react': if (event.target.closest('.take')) return; return await control('PUT', '/channels/' + msg.dataset.c + '/messages/' + msg.dataset.m + '/reactions/' + emojiPath(el.dataset.emoji) + '/' + who());
+      case 'react-new': { const e = prompt('Emoji to react with (e.g. 👍, or name:id for a custom one)'); if (e) await control('PUT', '/channels/' + msg.dataset.c + '/messages/' + msg.dataset.m + '/reactions/' + emojiPath(e.trim()) + '/' + who()); return; }
+      case 'open-modal': { const shown = await (await fetch('/_sandbox/interactions/' + el.dataset.id)).json(); const modal = shown.answers.find((a) => a.type === 9); if (modal) openModal(el.dataset.id, modal.data); return; }
+      case 'join': return await control('POST', '/guilds/' + currentGuild() + '/members/' + who() + '/join', {});
+      case 'leave': return await control('POST', '/guilds/' + currentGuild() + '/members/' + who() + '/leave');
+      case 'join-invite': { const code = document.getElementById('invite').value.trim().split('/').pop(); if (!code) return say('Type an invite code first.'); return await control('POST', '/guilds/' + currentGuild() + '/members/' + who() + '/join-via-invite/' + encodeURIComponent(code), {}); }
+      case 'join-vanity': return await control('POST', '/guilds/' + currentGuild() + '/members/' + who() + '/join-via-vanity', {});
+      case 'post': { const input = document.getElementById('say'); const c = currentChannel(); if (!c) return say('Open a channel first.'); if (!input.value.trim()) return; await control('POST', '/channels/' + c.id + '/messages', { author_id: who(), content: input.value }); input.value = ''; return; }
+    }
+  } catch (e) {}
+});
+document.addEventListener('change', async (event) => {
+  const el = event.target;
+  try {
+    if (el.id === 'actor') { actor = el.value.trim(); localStorage.setItem('sandbox-actor', actor); render(); return; }
+    if (el.id === 'presence') { await control('PUT', '/guilds/' + currentGuild() + '/presences/' + who(), { status: el.value, activities: [] }); return; }
+    if (el.id === 'voice') { await control('PUT', '/guilds/' + currentGuild() + '/voice/' + who(), { channel_id: el.value || null }); return; }
+    if (el.dataset.act === 'pick' && !el.multiple && el.value) await clickComponent(el.closest('.msg'), el.dataset.custom, [el.value]);
+  } catch (e) {}
+});
+document.addEventListener('keydown', (event) => { if (event.key === 'Enter' && event.target.id === 'say') document.querySelector('[data-act="post"]').click(); });
+function tools() {
+  const known = new Set(Object.keys(state.users));
+  for (const g of Object.values(state.members)) for (const id of Object.keys(g)) known.add(id);
+  for (const g of state.guilds) for (const id of Object.keys(g.members || {})) known.add(id);
+  known.delete(state.bot_user.id);
+  document.getElementById('members').innerHTML = [...known].map((id) => '<option value="' + esc(id) + '">' + esc(userName(id)) + '</option>').join('');
+  const c = currentChannel();
+  const voice = c && c.guild_id ? state.channels.filter((x) => x.guild_id === c.guild_id && x.type === 2) : [];
+  const select = document.getElementById('voice');
+  if (document.activeElement !== select) {
+    const here = c && c.guild_id && state.voice[c.guild_id] ? state.voice[c.guild_id][actor] || '' : '';
+    select.innerHTML = '<option value="">not in voice</option>' + voice.map((v) => '<option value="' + esc(v.id) + '"' + (v.id === here ? ' selected' : '') + '>🔊 ' + esc(v.name || v.id) + '</option>').join('');
+  }
+  const actorInput = document.getElementById('actor');
+  if (document.activeElement !== actorInput) actorInput.value = actor;
+}
+async function load() { state = await (await fetch('/_sandbox/state')).json(); render(); }
+async function refresh() { try { const box = document.getElementById('messages'); if (!(box.contains(document.activeElement) && document.activeElement.tagName === 'SELECT')) await load(); } catch (e) {} setTimeout(refresh, 2000); }
 refresh();`;
 
 /** The page; it renders the state it fetches, and the first state inline so it shows at once. */
@@ -146,7 +266,15 @@ export function renderPage(state: SandboxSnapshot, apiUrl: string): string {
 <body>
 <div class="app">
 <nav><h1>Sandbox platform</h1><p>API <code>${apiUrl.replace(/[<&>"]/g, '')}</code> · <a href="/_sandbox/state">state</a> · <a href="/_sandbox/requests">requests</a></p><div id="side"></div></nav>
-<main><header id="title">Loading…</header><div id="messages"><noscript>This page needs JavaScript; the state is at <a href="/_sandbox/state">/_sandbox/state</a>.</noscript></div></main>
+<main><header id="title">Loading…</header>
+<div class="bar-tools"><label>Acting as <input id="actor" list="members" size="20" placeholder="member ID" inputmode="numeric"></label><datalist id="members"></datalist>
+<button class="tool" data-act="join">Join guild</button><button class="tool" data-act="leave">Leave</button>
+<input id="invite" size="10" placeholder="invite code"><button class="tool" data-act="join-invite">Join via invite</button><button class="tool" data-act="join-vanity">Join via vanity URL</button>
+<select id="voice" aria-label="voice channel"></select>
+<select id="presence" aria-label="presence"><option value="">presence…</option><option value="online">online</option><option value="idle">idle</option><option value="dnd">do not disturb</option><option value="offline">offline</option></select>
+<span id="status" role="status"></span></div><div id="messages"><noscript>This page needs JavaScript; the state is at <a href="/_sandbox/state">/_sandbox/state</a>.</noscript></div>
+<div id="composer"><input id="say" placeholder="Post as the member you act as…" maxlength="2000"><button class="tool" data-act="post">Send</button></div></main>
+<dialog id="modal"></dialog>
 </div>
 <script>window.__initial = ${initial};</script>
 <script>${script}

@@ -14,6 +14,8 @@ export interface RouteContext {
   query: URLSearchParams;
   /** The parsed JSON body, or undefined when there was none. */
   body: unknown;
+  /** The request's `Authorization` header (platform routes). */
+  authorization?: string;
 }
 
 /** What a route handler answers: a status and, unless 204, a JSON body. */

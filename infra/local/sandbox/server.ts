@@ -3,16 +3,20 @@
  * API v10 the service uses, served under `/api/v10`, with control routes
  * under `/_sandbox` and a page for people at `/`.
  */
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { SandboxError, invalidJson, unauthorized } from './errors.js';
 import { faultReply, takeFault } from './faults.js';
+import { createGateway } from './gateway.js';
 import { renderPage } from './page.js';
+import { persistState } from './persist.js';
 import { type Reply, type Route, findRoute } from './router.js';
 import { channelRoutes } from './routes/channels.js';
 import { controlRoutes } from './routes/control.js';
+import { gatewayControlRoutes, gatewayRoutes } from './routes/gateway.js';
 import { guildChannelRoutes } from './routes/guild-channels.js';
 import { guildRoutes } from './routes/guilds.js';
 import { inviteRoutes } from './routes/invites.js';
@@ -62,6 +66,12 @@ export interface SandboxOptions {
    * a request is free. Default `SANDBOX_GLOBAL_RATE`, else none.
    */
   globalRate?: number;
+  /** The bot token the gateway accepts (IDENTIFY, RESUME, `GET /gateway/bot`). Default: a new random one. */
+  botToken?: string;
+  /** HELLO's heartbeat interval in ms. Default 41250, as the platform's. */
+  heartbeatIntervalMs?: number;
+  /** Keep the state in this directory across restarts (persist.ts); default none: in memory only. */
+  dataDir?: string | null;
 }
 
 /** The global rate limit: at most `rate` API requests in any second. Answers null, or how many ms until one is free. */
@@ -93,6 +103,10 @@ export interface Sandbox {
   /** `http://host:port`: the HTML page is at `/`, control routes under `/_sandbox`. */
   origin: string;
   port: number;
+  /** The gateway's WebSocket URL (`ws://host:port/gateway`), as `GET /api/v10/gateway` answers it. */
+  gatewayUrl: string;
+  /** The bot token the gateway accepts. */
+  botToken: string;
   /** The live state; tests may read it (and change it) directly. */
   state: SandboxState;
   /** Forgets everything, like `POST /_sandbox/reset`. */
@@ -136,18 +150,18 @@ function errorReply(error: unknown): Reply {
   return { status: 500, body: { message: '500: Internal Server Error', code: 0 } };
 }
 
-async function answerApi(state: SandboxState, req: IncomingMessage, rawPath: string, url: URL): Promise<Reply> {
+async function answerApi(state: SandboxState, req: IncomingMessage, rawPath: string, url: URL, routes: Route[]): Promise<Reply> {
   const method = req.method ?? 'GET';
   const fault = takeFault(state, method, rawPath);
   if (fault && !fault.after_effect) {
     if (fault.delay_ms) await delay(fault.delay_ms);
     return faultReply(fault);
   }
-  const { route, params } = findRoute(apiRoutes, method, rawPath);
+  const { route, params } = findRoute(routes, method, rawPath);
   // Any token is accepted, but it must be sent the way the platform wants it.
   if (!route.public && !/^Bot(\s|$)/.test(req.headers.authorization ?? '')) throw unauthorized();
   const body = parseBody(await readBody(req));
-  const reply = await route.handle({ state, params, query: url.searchParams, body });
+  const reply = await route.handle({ state, params, query: url.searchParams, body, authorization: req.headers.authorization });
   if (!fault) return reply;
   // The effect is stored; the caller is told it failed (a request the route refused answers its refusal).
   if (fault.delay_ms) await delay(fault.delay_ms);
@@ -171,10 +185,15 @@ function logRequest(state: SandboxState, method: string, path: string, status: n
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const state = createState();
+  const persistence = options.dataDir ? persistState(state, options.dataDir) : null;
   const host = options.host ?? '127.0.0.1';
   let apiUrl = '';
   let origin = '';
-  const allControlRoutes = [...controlRoutes, ...sourceControlRoutes(() => origin)];
+  let gatewayUrl = '';
+  const botToken = options.botToken ?? randomBytes(24).toString('base64url');
+  const gateway = createGateway(state, { token: botToken, heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250 });
+  const allApiRoutes = [...gatewayRoutes(gateway, () => gatewayUrl), ...apiRoutes];
+  const allControlRoutes = [...controlRoutes, ...gatewayControlRoutes(gateway), ...sourceControlRoutes(() => origin)];
   const limited = globalLimiter(options.globalRate ?? Number(process.env.SANDBOX_GLOBAL_RATE || 0));
 
   const server = createServer(async (req, res) => {
@@ -185,7 +204,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
         const rawPath = path.slice(API_PREFIX.length) || '/';
         const waitMs = limited();
-        reply = waitMs === null ? await answerApi(state, req, rawPath, url).catch(errorReply) : globalLimited(waitMs);
+        reply = waitMs === null ? await answerApi(state, req, rawPath, url, allApiRoutes).catch(errorReply) : globalLimited(waitMs);
         logRequest(state, req.method ?? 'GET', rawPath, reply.status);
       } else if (path.startsWith(`${CONTROL_PREFIX}/`)) {
         reply = await answerControl(state, req, path.slice(CONTROL_PREFIX.length), url, allControlRoutes);
@@ -201,22 +220,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } catch (error) {
       reply = errorReply(error);
     }
+    if (req.method !== 'GET') persistence?.changed();
     send(res, reply);
   });
+
+  server.on('upgrade', (req, socket, head) => gateway.upgrade(req, socket, head, gatewayUrl));
 
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   apiUrl = `${origin}${API_PREFIX}`;
+  gatewayUrl = `${origin.replace(/^http/, 'ws')}/gateway`;
 
   return {
     url: apiUrl,
     origin,
     port,
+    gatewayUrl,
+    botToken,
     state,
-    reset: () => resetState(state),
+    reset: () => {
+      resetState(state);
+      persistence?.changed();
+    },
     close: async () => {
+      persistence?.flush();
+      gateway.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

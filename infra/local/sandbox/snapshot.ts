@@ -32,6 +32,17 @@ export function snapshot(state: SandboxState) {
       roles: guild.roles ? Object.fromEntries(guild.roles) : {},
     })),
     interactions: state.interactions,
+    /** Interactions members started (clicks, modal submits): who, on what, and the token their answers are kept under. */
+    started: [...state.started.values()].map(({ interaction, token }) => ({
+      id: interaction.id,
+      token,
+      type: interaction.type,
+      user_id: interaction.member?.user.id ?? interaction.user?.id ?? null,
+      custom_id: interaction.data && 'custom_id' in interaction.data ? interaction.data.custom_id : null,
+      channel_id: interaction.channel_id ?? null,
+    })),
+    voice: Object.fromEntries([...state.voice].map(([guildId, users]) => [guildId, Object.fromEntries(users)])),
+    presences: Object.fromEntries([...state.presences].map(([guildId, users]) => [guildId, Object.fromEntries([...users].map(([id, p]) => [id, p.status]))])),
     vanity: Object.fromEntries(state.vanity),
     users: Object.fromEntries(state.users),
     dm_refusers: [...state.dmRefusers],

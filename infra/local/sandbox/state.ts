@@ -3,6 +3,8 @@
  * messages (with reactions and native polls), member roles, invites, DM
  * channels, interaction answers, injected faults and the request log.
  */
+import type { APIInteraction, GatewayActivity, PresenceUpdateReceiveStatus } from 'discord-api-types/v10';
+import type { SandboxEvent } from './events.js';
 import { type SourcesState, createSourcesState } from './sources/model.js';
 import type { ActionRow, AllowedMentions, Embed, Emoji, PollMedia, User } from '#shared/platform/types.js';
 
@@ -121,6 +123,18 @@ export interface LoggedRequest {
   time: string;
 }
 
+/** An interaction a member started (a click, a modal submitted), as dispatched, and its token for the callback and webhook routes. */
+export interface StoredInteraction {
+  interaction: APIInteraction;
+  token: string;
+}
+
+/** A member's presence in a guild, as set by `PUT /_sandbox/guilds/{g}/presences/{u}`. */
+export interface StoredPresence {
+  status: PresenceUpdateReceiveStatus;
+  activities: GatewayActivity[];
+}
+
 export interface SandboxState {
   channels: Map<string, StoredChannel>;
   /** Deleted channel IDs stay deleted: later use answers Unknown Channel, as on the platform. */
@@ -149,6 +163,14 @@ export interface SandboxState {
   vanity: Map<string, { code: string; uses: number }>;
   /** The sandbox sources of the socials module (sources/). */
   sources: SourcesState;
+  /** interaction ID -> the interactions members started by clicking and submitting. */
+  started: Map<string, StoredInteraction>;
+  /** guild ID -> user ID -> the voice channel they are in. */
+  voice: Map<string, Map<string, string>>;
+  /** guild ID -> user ID -> their presence (members not here are offline). */
+  presences: Map<string, Map<string, StoredPresence>>;
+  /** Who hears every event (the gateway's sessions); kept across a reset, never in a snapshot. */
+  listeners: Set<(event: SandboxEvent) => void>;
 }
 
 /** A state with nothing in it. */
@@ -170,12 +192,16 @@ export function createState(): SandboxState {
     interactions: [],
     vanity: new Map(),
     sources: createSourcesState(),
+    started: new Map(),
+    voice: new Map(),
+    presences: new Map(),
+    listeners: new Set(),
   };
 }
 
 /** Empties the state in place, so every holder of the object sees the reset. */
 export function resetState(state: SandboxState): void {
-  Object.assign(state, createState());
+  Object.assign(state, { ...createState(), listeners: state.listeners });
 }
 
 /** The platform's epoch (2015-01-01), from which snowflake timestamps count. */

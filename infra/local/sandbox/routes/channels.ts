@@ -1,6 +1,7 @@
-/** Channel routes: read and delete a channel, open a DM with a member. */
+/** Channel routes: read and delete a channel (dispatched as CHANNEL_DELETE), open a DM with a member. */
 import { ChannelType } from '#shared/platform/types.js';
 import { invalidField } from '../errors.js';
+import { dispatchChannel } from '../events.js';
 import { requireChannel } from '../lookup.js';
 import type { Route } from '../router.js';
 import { mintSnowflake, type SandboxState, type StoredChannel } from '../state.js';
@@ -14,6 +15,7 @@ function deleteChannel(state: SandboxState, channelId: string): StoredChannel {
   if (channel.recipient_id)
     state.dms.delete(channel.recipient_id); // closing a DM; opening it again makes a new one
   else state.deletedChannels.add(channelId);
+  dispatchChannel(state, false, channel);
   return channel;
 }
 

@@ -5,19 +5,21 @@
  * request log).
  */
 import { FormErrors, invalidField } from '../errors.js';
+import { dispatchChannel } from '../events.js';
 import { addFault, faultView } from '../faults.js';
 import type { Route } from '../router.js';
 import { snapshot } from '../snapshot.js';
 import { rolesOf, resetState, type SandboxState, type StoredChannel, userOf } from '../state.js';
 import { channelView, messageView } from '../views.js';
-import { forbiddenKey, memberView } from './guilds.js';
+import { forbiddenKey } from './guilds.js';
 import { guildChannelControlRoutes } from './guild-channels.js';
-import { memberControlRoutes } from './members.js';
+import { memberControlRoutes, memberUpdated } from './members.js';
 import { interactionControlRoutes } from './interactions.js';
 import { inviteControlRoutes } from './invites.js';
 import { postMessage } from './messages.js';
 import { vote } from './polls.js';
 import { addReaction, removeReaction } from './reactions.js';
+import { voiceControlRoutes } from './voice.js';
 import { webhookMessages } from './webhooks.js';
 
 const SNOWFLAKE = /^[0-9]{1,20}$/;
@@ -31,12 +33,14 @@ function putChannel(state: SandboxState, channelId: string, body: unknown): Stor
     errors.add(['guild_id'], 'NUMBER_TYPE_COERCE', 'Must be a snowflake string.');
   }
   errors.throwIfAny();
+  const isNew = !state.channels.has(channelId) || state.deletedChannels.has(channelId);
   state.deletedChannels.delete(channelId);
   const channel = state.channels.get(channelId) ?? { id: channelId, type: 0, guild_id: null, name: `channel-${channelId.slice(-4)}`, messages: new Map() };
   if (b.guild_id !== undefined) channel.guild_id = (b.guild_id as string | null) ?? null;
   if (typeof b.name === 'string') channel.name = b.name;
   if (typeof b.type === 'number') channel.type = b.type;
   state.channels.set(channelId, channel);
+  if (isNew) dispatchChannel(state, true, channel);
   return channel;
 }
 
@@ -55,7 +59,7 @@ function setRoles(state: SandboxState, guildId: string, userId: string, body: un
   const held = rolesOf(state, guildId, userId);
   held.clear();
   for (const role of roles as string[]) held.add(role);
-  return memberView(state, guildId, userId);
+  return memberUpdated(state, guildId, userId);
 }
 
 const noContent = { status: 204 } as const;
@@ -94,6 +98,7 @@ export const controlRoutes: Route[] = [
   ...guildChannelControlRoutes,
   ...inviteControlRoutes,
   ...interactionControlRoutes,
+  ...voiceControlRoutes,
 
   { method: 'GET', pattern: '/faults', handle: ({ state }) => ({ status: 200, body: state.faults.map(faultView) }) },
   { method: 'POST', pattern: '/faults', handle: ({ state, body }) => ({ status: 201, body: faultView(addFault(state, body)) }) },

@@ -15,14 +15,14 @@
  *   PUT /guilds/{g}/counts        `{presence_count?, boosts?}`: members online and boosts
  *   POST /clock                   `{advance_ms}`: moves the clock forward (rename windows, service budgets)
  */
-import type { APIRole } from 'discord-api-types/v10';
 import { clockNow, moveClockForward } from '#shared/clock.js';
 import { FormErrors, invalidField } from '../errors.js';
+import { dispatchChannel } from '../events.js';
 import { requireChannel } from '../lookup.js';
 import type { Reply, Route } from '../router.js';
 import { mintSnowflake, type SandboxState, type StoredChannel } from '../state.js';
 import { channelView } from '../views.js';
-import { guildOf } from './members.js';
+import { guildOf, rolesOfGuild } from './members.js';
 
 export const RENAME_WINDOW_MS = 10 * 60 * 1000;
 export const RENAMES_PER_WINDOW = 2;
@@ -56,6 +56,7 @@ function createChannel(state: SandboxState, guildId: string, body: unknown): Sto
     messages: new Map(),
   };
   state.channels.set(channel.id, channel);
+  dispatchChannel(state, true, channel);
   return channel;
 }
 
@@ -78,23 +79,6 @@ function rename(state: SandboxState, channelId: string, body: unknown): Reply {
   channel.renames = [...recent, now];
   channel.name = b.name as string;
   return { status: 200, body: channelView(channel) };
-}
-
-function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
-  const named = guildOf(state, guildId).roles ?? new Map<string, string>();
-  const all: [string, string][] = [[guildId, '@everyone'], ...named];
-  return all.map(([id, name], position) => ({
-    id,
-    name,
-    color: 0,
-    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
-    hoist: false,
-    position,
-    permissions: '0',
-    managed: false,
-    mentionable: false,
-    flags: 0 as APIRole['flags'],
-  }));
 }
 
 /** The platform routes of this file. */

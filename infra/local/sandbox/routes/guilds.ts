@@ -6,7 +6,7 @@
 import { missingPermissions } from '../errors.js';
 import type { Route } from '../router.js';
 import { rolesOf, type SandboxState } from '../state.js';
-import { memberRoutes, requireMember } from './members.js';
+import { memberRoutes, memberUpdated, requireMember } from './members.js';
 
 export { memberView } from './members.js';
 
@@ -18,8 +18,10 @@ function changeRole(state: SandboxState, params: Record<string, string>, grant: 
   requireMember(state, guild, user);
   if (state.forbiddenRoles.has(forbiddenKey(guild, role))) throw missingPermissions();
   const roles = rolesOf(state, guild, user);
+  if (roles.has(role) === grant) return;
   if (grant) roles.add(role);
   else roles.delete(role);
+  memberUpdated(state, guild, user);
 }
 
 /** The guild member routes of the platform API. */

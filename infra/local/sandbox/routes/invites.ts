@@ -1,6 +1,7 @@
 /**
  * Invite routes: create and list a channel's invites, list a guild's, read
- * and delete one by code, and a guild's vanity URL with its uses.
+ * and delete one by code, and a guild's vanity URL with its uses. Invites
+ * created and deleted (or used up) are dispatched (INVITE_CREATE, _DELETE).
  *
  * Control routes (under `/_sandbox`):
  *   POST /invites/{code}/use                                a use is counted (a single-use invite then disappears)
@@ -9,12 +10,14 @@
  *   POST /guilds/{g}/members/{u}/join-via-vanity            the user joins through the vanity URL (its uses go up)
  */
 import { randomBytes } from 'node:crypto';
+import { GatewayDispatchEvents } from 'discord-api-types/v10';
 import { FormErrors, invalidField } from '../errors.js';
+import { dispatch } from '../events.js';
 import { ensureChannel, isInviteExpired, requireChannel, requireInvite } from '../lookup.js';
 import type { Route } from '../router.js';
 import { BOT_USER, type SandboxState, type StoredInvite } from '../state.js';
 import { inviteView } from '../views.js';
-import { join } from './members.js';
+import { join, userView } from './members.js';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -52,7 +55,28 @@ function createInvite(state: SandboxState, channelId: string, body: unknown, inv
   };
   errors.throwIfAny();
   state.invites.set(invite.code, invite);
+  const guild = invite.guild_id ? { guild_id: invite.guild_id } : {};
+  const d = {
+    ...guild,
+    channel_id: invite.channel_id,
+    code: invite.code,
+    created_at: invite.created_at.toISOString(),
+    inviter: userView(state, invite.inviter_id),
+    max_age: invite.max_age,
+    max_uses: invite.max_uses,
+    temporary: invite.temporary,
+    uses: 0 as const,
+    expires_at: invite.max_age > 0 ? new Date(invite.created_at.getTime() + invite.max_age * 1000).toISOString() : null,
+  };
+  dispatch(state, { t: GatewayDispatchEvents.InviteCreate, d });
   return invite;
+}
+
+/** An invite goes (deleted, or used up): INVITE_DELETE. */
+function removeInvite(state: SandboxState, invite: StoredInvite): void {
+  state.invites.delete(invite.code);
+  const d = { channel_id: invite.channel_id, code: invite.code, ...(invite.guild_id ? { guild_id: invite.guild_id } : {}) };
+  dispatch(state, { t: GatewayDispatchEvents.InviteDelete, d });
 }
 
 function channelInvites(state: SandboxState, channelId: string): StoredInvite[] {
@@ -70,7 +94,7 @@ function channelInvites(state: SandboxState, channelId: string): StoredInvite[] 
 export function useInvite(state: SandboxState, code: string): StoredInvite {
   const invite = requireInvite(state, code);
   invite.uses += 1;
-  if (invite.max_uses > 0 && invite.uses >= invite.max_uses) state.invites.delete(code);
+  if (invite.max_uses > 0 && invite.uses >= invite.max_uses) removeInvite(state, invite);
   return invite;
 }
 
@@ -112,7 +136,7 @@ export const inviteRoutes: Route[] = [
     pattern: '/invites/:code',
     handle: ({ state, params }) => {
       const invite = requireInvite(state, params.code!);
-      state.invites.delete(invite.code);
+      removeInvite(state, invite);
       return { status: 200, body: inviteView(state, invite, false) };
     },
   },

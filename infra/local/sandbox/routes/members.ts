@@ -24,10 +24,31 @@
  *   PUT  /users/{u}                       `{username?, global_name?, bot?}`: the user's names
  *   POST /users/{u}/refuse-dms            the user stops accepting DMs; DELETE: accepts them again
  */
-import type { APIGuild, APIGuildMember, APIUser, GuildMemberFlags } from 'discord-api-types/v10';
+import {
+  type APIGuild,
+  type APIGuildMember,
+  type APIRole,
+  type APIUser,
+  type APIVoiceState,
+  type GatewayGuildCreateDispatchData,
+  type GatewayPresenceUpdate,
+  GatewayDispatchEvents,
+  GatewayIntentBits,
+  GuildDefaultMessageNotifications,
+  GuildExplicitContentFilter,
+  type GuildMemberFlags,
+  GuildMFALevel,
+  GuildNSFWLevel,
+  GuildPremiumTier,
+  type GuildSystemChannelFlags,
+  GuildVerificationLevel,
+  Locale,
+} from 'discord-api-types/v10';
 import { FormErrors, cannotMessageUser, invalidField, unknownMember } from '../errors.js';
+import { dispatch } from '../events.js';
 import { readSnowflakeQuery, type Route } from '../router.js';
-import { type SandboxState, type StoredGuild, type StoredMembership, rolesOf, userOf } from '../state.js';
+import { BOT_USER, type SandboxState, type StoredGuild, type StoredMembership, type StoredPresence, rolesOf, userOf } from '../state.js';
+import { channelView } from '../views.js';
 
 /** When members of an untracked guild joined: the platform's epoch, long before any test. */
 const LONG_AGO = new Date('2015-01-01T00:00:00.000Z');
@@ -157,18 +178,135 @@ export function join(state: SandboxState, guildId: string, userId: string, input
     errors.add(['roles'], 'BASE_TYPE_ARRAY', 'Must be an array of snowflake strings.');
   }
   nameUser(state, userId, body, errors);
-  trackedMembers(state, guildId).set(userId, { joined_at: joinedAt, nick: typeof body.nick === 'string' ? body.nick : null });
+  const members = trackedMembers(state, guildId);
+  const joined = !members.has(userId);
+  members.set(userId, { joined_at: joinedAt, nick: typeof body.nick === 'string' ? body.nick : null });
   const roles = rolesOf(state, guildId, userId);
   roles.clear();
   for (const role of (body.roles as string[] | undefined) ?? []) roles.add(role);
-  return memberView(state, guildId, userId);
+  if (!joined) return memberUpdated(state, guildId, userId);
+  const member = memberView(state, guildId, userId);
+  dispatch(state, { t: GatewayDispatchEvents.GuildMemberAdd, d: { ...member, guild_id: guildId } });
+  return member;
+}
+
+/** A member's roles (or names) changed: GUILD_MEMBER_UPDATE with the member as they are now. */
+export function memberUpdated(state: SandboxState, guildId: string, userId: string): APIGuildMember {
+  const member = memberView(state, guildId, userId);
+  dispatch(state, {
+    t: GatewayDispatchEvents.GuildMemberUpdate,
+    d: { ...member, avatar: member.avatar ?? null, banner: member.banner ?? null, guild_id: guildId },
+  });
+  return member;
 }
 
 function leave(state: SandboxState, guildId: string, userId: string): void {
   requireMember(state, guildId, userId);
+  const user = userView(state, userId);
   trackedMembers(state, guildId).delete(userId);
   state.members.get(guildId)?.delete(userId);
+  state.voice.get(guildId)?.delete(userId);
+  state.presences.get(guildId)?.delete(userId);
+  dispatch(state, { t: GatewayDispatchEvents.GuildMemberRemove, d: { guild_id: guildId, user } });
 }
+
+/** The guild's roles as the platform lists them, `@everyone` first. */
+export function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
+  const named = guildOf(state, guildId).roles ?? new Map<string, string>();
+  const all: [string, string][] = [[guildId, '@everyone'], ...named];
+  return all.map(([id, name], position) => ({
+    id,
+    name,
+    color: 0,
+    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false,
+    position,
+    permissions: '0',
+    managed: false,
+    mentionable: false,
+    flags: 0 as APIRole['flags'],
+  }));
+}
+
+/** A member's voice state as the platform sends it (`channel_id` null: not in voice). */
+export function voiceStateView(guildId: string, userId: string, channelId: string | null): APIVoiceState {
+  return {
+    guild_id: guildId,
+    channel_id: channelId,
+    user_id: userId,
+    session_id: `voice-${userId}`,
+    deaf: false,
+    mute: false,
+    self_deaf: false,
+    self_mute: false,
+    self_video: false,
+    suppress: false,
+    request_to_speak_timestamp: null,
+  };
+}
+
+/** A member's presence in a guild as PRESENCE_UPDATE carries it. */
+export function presenceView(guildId: string, userId: string, presence: StoredPresence): GatewayPresenceUpdate {
+  return { user: { id: userId }, guild_id: guildId, status: presence.status, activities: presence.activities, client_status: { desktop: presence.status } };
+}
+
+/** GUILD_CREATE's data as the platform sends it to a session with these intents (members and presences need their intents). */
+export function guildCreateData(state: SandboxState, guildId: string, intents: number): GatewayGuildCreateDispatchData {
+  const stored = state.guilds.get(guildId);
+  const ids = memberIds(state, guildId);
+  const voice = state.voice.get(guildId) ?? new Map<string, string>();
+  const shownMembers = intents & GatewayIntentBits.GuildMembers ? ids : [BOT_USER.id];
+  return {
+    id: guildId,
+    name: stored?.name ?? `guild-${guildId.slice(-4)}`,
+    icon: null,
+    splash: null,
+    discovery_splash: null,
+    owner_id: '0',
+    afk_channel_id: null,
+    afk_timeout: 300,
+    verification_level: GuildVerificationLevel.None,
+    default_message_notifications: GuildDefaultMessageNotifications.AllMessages,
+    explicit_content_filter: GuildExplicitContentFilter.Disabled,
+    roles: rolesOfGuild(state, guildId),
+    emojis: [],
+    features: [],
+    mfa_level: GuildMFALevel.None,
+    application_id: null,
+    system_channel_id: null,
+    system_channel_flags: 0 as GuildSystemChannelFlags,
+    rules_channel_id: null,
+    vanity_url_code: state.vanity.get(guildId)?.code ?? null,
+    description: null,
+    banner: null,
+    premium_tier: GuildPremiumTier.None,
+    premium_subscription_count: stored?.boosts ?? 0,
+    preferred_locale: Locale.EnglishUS,
+    public_updates_channel_id: null,
+    nsfw_level: GuildNSFWLevel.Default,
+    premium_progress_bar_enabled: false,
+    hub_type: null,
+    safety_alerts_channel_id: null,
+    incidents_data: null,
+    joined_at: new Date(0).toISOString(),
+    large: false,
+    member_count: ids.length,
+    voice_states: intents & GatewayIntentBits.GuildVoiceStates ? [...voice].map(([userId, channelId]) => voiceStateView(guildId, userId, channelId)) : [],
+    members: shownMembers.map((id) => memberView(state, guildId, id)),
+    channels: [...state.channels.values()]
+      .filter((c) => c.guild_id === guildId && !state.deletedChannels.has(c.id))
+      .map(channelView) as GatewayGuildCreateDispatchData['channels'],
+    threads: [],
+    presences:
+      intents & GatewayIntentBits.GuildPresences ? [...(state.presences.get(guildId) ?? [])].map(([userId, p]) => presenceView(guildId, userId, p)) : [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
+  };
+}
+
+/** Every intent, for a guild's view before the gateway fits it to a session. */
+const ALL_INTENTS = GatewayIntentBits.GuildMembers | GatewayIntentBits.GuildPresences | GatewayIntentBits.GuildVoiceStates;
 
 /** The guild, member-list and user routes of the platform API. */
 export const memberRoutes: Route[] = [
@@ -201,7 +339,10 @@ export const memberControlRoutes: Route[] = [
     handle: ({ state, params, body }) => {
       const name = fieldsOf(body).name;
       if (typeof name !== 'string' || name === '') throw invalidField(['name'], 'BASE_TYPE_REQUIRED', 'A non-empty string is required.');
+      const isNew = !state.guilds.has(params.guild!);
       guildOf(state, params.guild!).name = name;
+      // A guild added after the bot identified: its GUILD_CREATE now (the gateway builds it per session's intents).
+      if (isNew) dispatch(state, { t: GatewayDispatchEvents.GuildCreate, d: guildCreateData(state, params.guild!, ALL_INTENTS) });
       return { status: 200, body: guildView(state, params.guild!, true) };
     },
   },

@@ -1,12 +1,14 @@
-/** Message routes: post, read, list, edit, delete. */
+/** Message routes: post, read, list, edit, delete; each change is dispatched (MESSAGE_CREATE, _UPDATE, _DELETE). */
+import { GatewayDispatchEvents, type GatewayMessageCreateDispatchData } from 'discord-api-types/v10';
 import type { User } from '#shared/platform/types.js';
 import { cannotEditOthers, cannotEditPoll, emptyMessage } from '../errors.js';
+import { dispatch } from '../events.js';
 import { ensureChannel, requireChannel, requireMessage } from '../lookup.js';
 import { readLimit, readSnowflakeQuery, type Route } from '../router.js';
 import { BOT_USER, mintSnowflake, type SandboxState, type StoredMessage, type StoredPoll } from '../state.js';
 import { checkMessageBody, type MessageFields } from '../validate.js';
 import { messageView } from '../views.js';
-import { assertDmAccepted } from './members.js';
+import { assertDmAccepted, isMember, memberView } from './members.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -52,10 +54,20 @@ export function newMessage(channelId: string, author: User, body: unknown): Stor
   return message;
 }
 
-/** Posts a message in a channel (created on first use) and answers it. */
+/** A message as the gateway dispatches it: with its guild and, in a guild, its author's member. */
+function messageEvent(state: SandboxState, message: StoredMessage): GatewayMessageCreateDispatchData {
+  const guildId = state.channels.get(message.channel_id)?.guild_id;
+  const view = messageView(message);
+  if (!guildId) return view;
+  if (message.webhook_id || !isMember(state, guildId, message.author.id)) return { ...view, guild_id: guildId };
+  const { user: _user, ...member } = memberView(state, guildId, message.author.id);
+  return { ...view, guild_id: guildId, member };
+}
+
 /** How long the platform remembers a nonce it enforces (a few minutes). */
 const NONCE_WINDOW_MS = 5 * 60 * 1000;
 
+/** Posts a message in a channel (created on first use), dispatches it and answers it. */
 export function postMessage(state: SandboxState, channelId: string, author: User, body: unknown): StoredMessage {
   const channel = ensureChannel(state, channelId);
   // With enforce_nonce, a second post with the same nonce by the same author answers the first message instead of a new one.
@@ -68,10 +80,12 @@ export function postMessage(state: SandboxState, channelId: string, author: User
   const message = newMessage(channelId, author, body);
   if (typeof nonce === 'string' || typeof nonce === 'number') message.nonce = String(nonce);
   channel.messages.set(message.id, message);
+  dispatch(state, { t: GatewayDispatchEvents.MessageCreate, d: messageEvent(state, message) });
   return message;
 }
 
-function editMessage(state: SandboxState, channelId: string, messageId: string, body: unknown): StoredMessage {
+/** The bot edits its message (REST, or an interaction answered with type 7); dispatched as MESSAGE_UPDATE. */
+export function editMessage(state: SandboxState, channelId: string, messageId: string, body: unknown): StoredMessage {
   const message = requireMessage(state, channelId, messageId);
   if (body && typeof body === 'object' && 'poll' in body && (body as { poll: unknown }).poll != null) throw cannotEditPoll();
   const fields = checkMessageBody(body, 'edit');
@@ -86,6 +100,7 @@ function editMessage(state: SandboxState, channelId: string, messageId: string, 
   Object.assign(message, { content: next.content, embeds: next.embeds, components: next.components, edited_timestamp: new Date() });
   if (fields.flags !== undefined) message.flags = fields.flags;
   if (fields.allowed_mentions !== undefined) message.allowed_mentions = fields.allowed_mentions;
+  dispatch(state, { t: GatewayDispatchEvents.MessageUpdate, d: messageEvent(state, message) });
   return message;
 }
 
@@ -133,7 +148,10 @@ export const messageRoutes: Route[] = [
     pattern: '/channels/:channel/messages/:message',
     handle: ({ state, params }) => {
       requireMessage(state, params.channel!, params.message!);
-      state.channels.get(params.channel!)!.messages.delete(params.message!);
+      const channel = state.channels.get(params.channel!)!;
+      channel.messages.delete(params.message!);
+      const d = { id: params.message!, channel_id: channel.id, ...(channel.guild_id ? { guild_id: channel.guild_id } : {}) };
+      dispatch(state, { t: GatewayDispatchEvents.MessageDelete, d });
       return { status: 204 };
     },
   },

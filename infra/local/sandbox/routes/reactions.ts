@@ -1,10 +1,13 @@
-/** Reaction routes: the bot's own, a member's, an emoji's, all of a message's. */
+/** Reaction routes: the bot's own, a member's, an emoji's, all of a message's; each change is dispatched. */
+import { GatewayDispatchEvents, ReactionType } from 'discord-api-types/v10';
 import { parseEmoji } from '#shared/platform/emoji.js';
 import type { Emoji } from '#shared/platform/types.js';
 import { maxReactions, unknownEmoji } from '../errors.js';
+import { dispatch } from '../events.js';
 import { requireMessage } from '../lookup.js';
 import { readLimit, readSnowflakeQuery, type Route } from '../router.js';
-import { BOT_USER, type SandboxState, userOf } from '../state.js';
+import { BOT_USER, type SandboxState, type StoredMessage, userOf } from '../state.js';
+import { isMember, memberView } from './members.js';
 
 /** The platform allows this many distinct emojis on one message. */
 const MAX_DISTINCT_REACTIONS = 20;
@@ -21,6 +24,12 @@ export function emojiOf(segment: string): { key: string; emoji: Emoji } {
   return { key: segment, emoji: { id: null, name: segment } };
 }
 
+/** Where a reaction event happened: the message, its channel and guild. */
+function placeOf(state: SandboxState, message: StoredMessage) {
+  const guildId = state.channels.get(message.channel_id)?.guild_id;
+  return { channel_id: message.channel_id, message_id: message.id, ...(guildId ? { guild_id: guildId } : {}) };
+}
+
 /** A user reacts; a 21st distinct emoji answers 400 (code 30010). */
 export function addReaction(state: SandboxState, channelId: string, messageId: string, emojiSegment: string, userId: string): void {
   const message = requireMessage(state, channelId, messageId);
@@ -30,7 +39,12 @@ export function addReaction(state: SandboxState, channelId: string, messageId: s
     if (message.reactions.size >= MAX_DISTINCT_REACTIONS) throw maxReactions();
     message.reactions.set(key, (reaction = { emoji, users: new Set() }));
   }
+  if (reaction.users.has(userId)) return;
   reaction.users.add(userId);
+  const place = placeOf(state, message);
+  const member = place.guild_id && isMember(state, place.guild_id, userId) ? { member: memberView(state, place.guild_id, userId) } : {};
+  const d = { ...place, ...member, user_id: userId, emoji, message_author_id: message.author.id, burst: false, burst_colors: [], type: ReactionType.Normal };
+  dispatch(state, { t: GatewayDispatchEvents.MessageReactionAdd, d });
 }
 
 /** A user's reaction goes; an emoji nobody uses any more leaves the message. */
@@ -38,9 +52,10 @@ export function removeReaction(state: SandboxState, channelId: string, messageId
   const message = requireMessage(state, channelId, messageId);
   const { key } = emojiOf(emojiSegment);
   const reaction = message.reactions.get(key);
-  if (!reaction) return;
-  reaction.users.delete(userId);
+  if (!reaction?.users.delete(userId)) return;
   if (reaction.users.size === 0) message.reactions.delete(key);
+  const d = { ...placeOf(state, message), user_id: userId, emoji: reaction.emoji, burst: false, type: ReactionType.Normal };
+  dispatch(state, { t: GatewayDispatchEvents.MessageReactionRemove, d });
 }
 
 function listReactors(state: SandboxState, params: Record<string, string>, query: URLSearchParams) {
@@ -82,13 +97,20 @@ export const reactionRoutes: Route[] = [
     method: 'DELETE',
     pattern: `${base}/:emoji`,
     handle: ({ state, params: p }) => {
-      requireMessage(state, p.channel!, p.message!).reactions.delete(emojiOf(p.emoji!).key);
+      const message = requireMessage(state, p.channel!, p.message!);
+      const { key, emoji } = emojiOf(p.emoji!);
+      if (message.reactions.delete(key)) dispatch(state, { t: GatewayDispatchEvents.MessageReactionRemoveEmoji, d: { ...placeOf(state, message), emoji } });
       return { status: 204 };
     },
   },
   {
     method: 'DELETE',
     pattern: base,
-    handle: ({ state, params: p }) => (requireMessage(state, p.channel!, p.message!).reactions.clear(), { status: 204 }),
+    handle: ({ state, params: p }) => {
+      const message = requireMessage(state, p.channel!, p.message!);
+      message.reactions.clear();
+      dispatch(state, { t: GatewayDispatchEvents.MessageReactionRemoveAll, d: placeOf(state, message) });
+      return { status: 204 };
+    },
   },
 ];

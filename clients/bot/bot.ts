@@ -1,0 +1,150 @@
+/**
+ * The reference bot: connects to the platform's gateway with
+ * `@discordjs/core` over `@discordjs/ws` and `@discordjs/rest` (the gateway
+ * URL from GET /gateway/bot), plans each dispatch with the event table
+ * (events.ts), sends the calls to the service (service.ts), answers
+ * interactions as interactions.ts says, and logs one line per event.
+ *
+ * A dispatch the table cannot read is logged and skipped; nothing a
+ * dispatch carries stops the bot.
+ */
+import { type API, Client, GatewayIntentBits, MessageFlags } from '@discordjs/core';
+import { REST } from '@discordjs/rest';
+import { WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
+import type { GatewayDispatchPayload } from 'discord-api-types/v10';
+import { type Plan, planDispatch } from './events.js';
+import { BotMemory } from './memory.js';
+import type { RetryPolicy } from './retry.js';
+import { type CallResult, createService, type SendCall } from './service.js';
+
+export interface BotConfig {
+  /** The platform's REST base, ending in `/api/v10` (`https://discord.com/api/v10`, or the sandbox's). */
+  platformApiBaseUrl: string;
+  botToken: string;
+  /** The service's base URL (`http://127.0.0.1:3000`, or the deployed stage `https://<api>/v1`). */
+  serviceUrl: string;
+  serviceToken: string;
+  retry?: RetryPolicy;
+  /** Where the per-event lines go; default stdout. */
+  log?: (line: string) => void;
+}
+
+/** The gateway intents the event table needs (members and presences are privileged). */
+export const INTENTS =
+  GatewayIntentBits.Guilds |
+  GatewayIntentBits.GuildMembers |
+  GatewayIntentBits.GuildInvites |
+  GatewayIntentBits.GuildVoiceStates |
+  GatewayIntentBits.GuildPresences |
+  GatewayIntentBits.GuildMessages |
+  GatewayIntentBits.GuildMessageReactions |
+  GatewayIntentBits.GuildMessagePolls |
+  GatewayIntentBits.DirectMessages;
+
+/** The statuses for which the service does not answer the member itself (shape and credential errors: the bot's to fix). */
+const SERVICE_LEAVES_UNANSWERED = new Set([400, 401, 405, 413]);
+
+export interface RunningBot {
+  /** Settles once the gateway session is ready (READY received). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `PLATFORM_API_BASE_URL` as `@discordjs/rest` takes it: the API root and the version. */
+export function restOptionsOf(baseUrl: string): { api: string; version: string } {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  const match = /^(.*)\/v(\d+)$/.exec(trimmed);
+  return match ? { api: match[1]!, version: match[2]! } : { api: trimmed, version: '10' };
+}
+
+/** What the member reads when the service could not take their interaction. */
+export function memberError(results: CallResult[]): string | null {
+  const failed = results.find((r) => r.status === null || r.status >= 400);
+  if (!failed) return null;
+  if (failed.status === null || failed.status >= 500) {
+    return 'The service that handles this is not reachable right now, so nothing changed. Please try again in a minute.';
+  }
+  return `Nothing changed: ${failed.error ?? `the service answered ${failed.status}`}`;
+}
+
+/**
+ * Handles one dispatch end to end; answers the log line's fields. Exported
+ * for the tests, which drive it with payload fixtures and a fake service.
+ */
+export async function handleDispatch(
+  payload: { t: string; d: unknown },
+  deps: { memory: BotMemory; send: SendCall; api: Pick<API, 'interactions'> },
+): Promise<Record<string, unknown> | null> {
+  const started = performance.now();
+  let plan: Plan | null;
+  try {
+    plan = planDispatch(payload, deps.memory);
+  } catch (error) {
+    return { event: payload.t, skipped: `malformed dispatch: ${(error as Error).message}` };
+  }
+  if (!plan) return null;
+  const line: Record<string, unknown> = { event: payload.t, guild: plan.guildId };
+  if (plan.interaction) line.module = plan.interaction.module;
+  const interaction = plan.interaction;
+  // The service answers through the interaction webhook: the interaction is acknowledged first (a deferred update shows nothing).
+  if (interaction?.answeredBy === 'followup') {
+    await deps.api.interactions.deferMessageUpdate(interaction.id, interaction.token).catch((error: Error) => {
+      line.ack_error = error.message;
+    });
+  }
+  const results: CallResult[] = [];
+  for (const call of plan.calls) results.push(await deps.send(call));
+  line.calls = results.map((r) => ({ operation: r.operation, status: r.status, ...(r.attempts > 1 ? { attempts: r.attempts } : {}) }));
+
+  if (interaction) {
+    // Tell the member what went wrong only where the service has not: it answers refusals itself through the webhook (followup rows),
+    // never a callback row's refusal, and nothing when it could not be reached.
+    const unanswered = results.filter(
+      (r) => interaction.answeredBy === 'callback' || r.status === null || SERVICE_LEAVES_UNANSWERED.has(r.status) || r.status >= 500,
+    );
+    const text = memberError(unanswered);
+    if (text) {
+      const body = { content: text, flags: MessageFlags.Ephemeral };
+      const told =
+        interaction.answeredBy === 'followup'
+          ? deps.api.interactions.followUp(interaction.applicationId, interaction.token, body)
+          : deps.api.interactions.reply(interaction.id, interaction.token, body);
+      await told.then(
+        () => (line.told_member = true),
+        (error: Error) => (line.answer_error = error.message),
+      );
+    }
+  }
+  line.ms = Math.round(performance.now() - started);
+  return line;
+}
+
+/** Connects and runs until stopped. */
+export async function startBot(config: BotConfig): Promise<RunningBot> {
+  const log = config.log ?? ((line: string) => console.log(line));
+  const rest = new REST(restOptionsOf(config.platformApiBaseUrl)).setToken(config.botToken);
+  const gateway = new WebSocketManager({ token: config.botToken, intents: INTENTS, rest });
+  const client = new Client({ rest, gateway });
+  const memory = new BotMemory();
+  const send = createService({ url: config.serviceUrl, token: config.serviceToken, retry: config.retry });
+
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+
+  gateway.on(WebSocketShardEvents.Dispatch, (payload: GatewayDispatchPayload) => {
+    if (payload.t === 'READY') markReady();
+    handleDispatch(payload, { memory, send, api: client.api }).then(
+      (line) => line && log(JSON.stringify(line)),
+      (error: Error) => log(JSON.stringify({ event: payload.t, error: error.message })),
+    );
+  });
+  gateway.on(WebSocketShardEvents.Error, (error: Error) => log(JSON.stringify({ event: 'gateway error', error: error.message })));
+
+  await gateway.connect();
+  return {
+    ready,
+    stop: async () => {
+      await gateway.destroy();
+    },
+  };
+}

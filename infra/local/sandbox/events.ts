@@ -1,0 +1,24 @@
+/**
+ * What happens on the sandbox, in the platform's gateway dispatch shapes:
+ * every route that changes something a bot could hear about calls
+ * {@link dispatch}; the gateway (gateway.ts) hands the event to each session
+ * whose intents cover it.
+ */
+import { GatewayDispatchEvents, type GatewayChannelModifyDispatchData, type GatewayDispatchPayload } from 'discord-api-types/v10';
+import type { SandboxState, StoredChannel } from './state.js';
+import { channelView } from './views.js';
+
+/** One dispatch, its event name and data as the platform sends them (the gateway adds `op` and `s`). */
+export type SandboxEvent = GatewayDispatchPayload extends infer P ? (P extends { t: infer T; d: infer D } ? { t: T; d: D } : never) : never;
+
+/** Tells every listener (the gateway's sessions) what happened. */
+export function dispatch(state: SandboxState, event: SandboxEvent): void {
+  for (const listener of state.listeners) listener(event);
+}
+
+/** A guild channel created or deleted (DM channels are not dispatched, as on the platform). */
+export function dispatchChannel(state: SandboxState, created: boolean, channel: StoredChannel): void {
+  if (!channel.guild_id) return;
+  const d = { ...channelView(channel), guild_id: channel.guild_id } as GatewayChannelModifyDispatchData;
+  dispatch(state, created ? { t: GatewayDispatchEvents.ChannelCreate, d } : { t: GatewayDispatchEvents.ChannelDelete, d });
+}

@@ -1,0 +1,50 @@
+/**
+ * The whole loop for end-to-end tests: local mode with the sandbox and the
+ * reference bot connected to both. Tests act only as members on the
+ * sandbox (its control routes) and read what a member would see there;
+ * the service is called only to set a module up, as an admin would.
+ */
+import { startTestService, type TestService } from '#test/helpers/local.js';
+import { type SandboxControl, sandboxOf } from '#test/helpers/sandbox.js';
+
+export { eventually } from '#test/integration/polls/helpers.js';
+
+/** An answer to an interaction as the sandbox keeps it. */
+type Shown = { content?: string; embeds?: { description?: string }[] };
+type Answer = { kind: 'callback'; type: number; data?: Shown } | { kind: 'follow-up'; message: Shown };
+
+export interface Loop {
+  service: TestService;
+  sandbox: SandboxControl;
+  /** The bot's lines so far (one per event), to show when a test fails. */
+  botLines: string[];
+  /** What the member of an interaction was shown, in order: callback messages (type 4) and follow-ups, their text. */
+  toldMember(interactionId: string): Promise<string[]>;
+  /** Sends a control request to the sandbox as a member would act; answers the parsed body (throws on a status >= 400). */
+  act(method: string, path: string, body?: unknown): Promise<any>;
+  stop(): Promise<void>;
+}
+
+export async function startLoop(): Promise<Loop> {
+  const botLines: string[] = [];
+  const service = await startTestService({ bot: true, botLog: (line) => botLines.push(line) });
+  const sandbox = sandboxOf(service);
+  const act = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${sandbox.origin}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text}\nbot lines:\n${botLines.join('\n')}`);
+    return text ? JSON.parse(text) : null;
+  };
+  const toldMember = async (interactionId: string) => {
+    const { answers } = (await act('GET', `/_sandbox/interactions/${interactionId}`)) as { answers: Answer[] };
+    return answers.flatMap((a) => {
+      const shown = a.kind === 'follow-up' ? a.message : a.type === 4 ? a.data : null;
+      return shown ? [[shown.content, ...(shown.embeds ?? []).map((e) => e.description)].filter(Boolean).join('\n')] : [];
+    });
+  };
+  return { service, sandbox, botLines, act, toldMember, stop: () => service.stop() };
+}
