@@ -30,6 +30,17 @@ export interface DueWork {
   payload: Record<string, unknown>;
   /** 1 for the first delivery of this message. */
   receiveCount: number;
+  /**
+   * Milliseconds left before the function's time limit (the Lambda context's
+   * remaining time; without a context, the item's lease). Work done in bounded
+   * runs stops well before it and asks for the next run (`{ next }`).
+   */
+  remainingMs: () => number;
+}
+
+/** What the consumer reads of the Lambda context: the time left. */
+export interface RunContext {
+  getRemainingTimeInMillis(): number;
 }
 
 /** What a handler may answer: nothing (done), or run this item again at `next` (epoch ms). */
@@ -151,8 +162,8 @@ export interface Scheduler {
   requestSoon(job: string, key: string, delayMs: number, payload?: Record<string, unknown>, seen?: DueItem | null): Promise<void>;
   /** The job's producer: sends what falls due within the horizon. `recover` re-sends leased items at once (local mode's start). */
   produce(job: string, options?: ProduceOptions): Promise<ProduceResult>;
-  /** The job's SQS consumer (reports partial batch failures). */
-  consumer(job: string, handle: DueHandler, options?: ConsumerOptions): (event: SQSEvent) => Promise<SQSBatchResponse>;
+  /** The job's SQS consumer (reports partial batch failures); the Lambda context gives handlers the time left. */
+  consumer(job: string, handle: DueHandler, options?: ConsumerOptions): (event: SQSEvent, context?: RunContext) => Promise<SQSBatchResponse>;
 }
 
 /** A scheduler over the table, with the clock, sender and timings injectable (tests). */
@@ -279,7 +290,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     return result;
   }
 
-  async function handleRecord(job: string, record: SQSRecord, handle: DueHandler, options: ConsumerOptions): Promise<boolean> {
+  async function handleRecord(job: string, record: SQSRecord, handle: DueHandler, options: ConsumerOptions, context?: RunContext): Promise<boolean> {
     const message = parseMessage(record.body);
     if (!message || message.job !== job) {
       log('error', 'scheduler: message is not due work of this job', { job, messageId: record.messageId });
@@ -307,7 +318,10 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
       }
     }
 
-    const work: DueWork = { job, key: message.key, dueAt: claimed.due_at, payload: claimed.payload ?? {}, receiveCount };
+    // Without a Lambda context (a direct call), the run must end within its lease.
+    const leaseEnd = now + timings.leaseMs;
+    const remainingMs = context ? () => context.getRemainingTimeInMillis() : () => leaseEnd - deps.now();
+    const work: DueWork = { job, key: message.key, dueAt: claimed.due_at, payload: claimed.payload ?? {}, receiveCount, remainingMs };
     let result: HandlerResult;
     try {
       result = await handle(work);
@@ -345,10 +359,10 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
   }
 
   function consumer(job: string, handle: DueHandler, options: ConsumerOptions = {}) {
-    return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    return async (event: SQSEvent, context?: RunContext): Promise<SQSBatchResponse> => {
       const outcomes = await Promise.all(
         event.Records.map((record) =>
-          handleRecord(job, record, handle, options).catch((error: unknown) => {
+          handleRecord(job, record, handle, options, context).catch((error: unknown) => {
             log('error', 'scheduler: consumer failure', { job, messageId: record.messageId, error: errorText(error) });
             return false;
           }),
