@@ -9842,6 +9842,7 @@ export interface operations {
                                 star_count: number;
                                 monitoring_start: string;
                             }[];
+                            message: string;
                         };
                     };
                 };

@@ -1,4 +1,4 @@
-import { hourlyCatchUp, runBudget } from '../welcoming/grants.js';
+import { catchUpBudget, hourlyCatchUp } from '../welcoming/grants.js';
 import { WelcomingJobs } from '../welcoming/keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
@@ -7,6 +7,6 @@ import { scheduledJob } from '#shared/scheduler/index.js';
  * A large guild's pass goes on over several runs, each stopping well inside the function's time limit.
  */
 export const { handler, produce } = scheduledJob(WelcomingJobs.catchUp, async ({ key, remainingMs }) => {
-  const next = await hourlyCatchUp(key, runBudget(remainingMs()));
+  const next = await hourlyCatchUp(key, catchUpBudget(remainingMs()));
   return next === null ? undefined : { next };
 });

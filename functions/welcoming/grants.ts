@@ -18,6 +18,7 @@
 import type { APIGuildMember } from 'discord-api-types/v10';
 import { PlatformCode, isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { readModuleState } from '#shared/modules/store.js';
+import { type RunBudget, answerBudget, mayGoOn, runBudget } from '#shared/scheduler/budget.js';
 import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '#shared/scheduler/index.js';
 import { WelcomingJobs, grantDueKey } from './keys.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
@@ -142,28 +143,12 @@ export interface CatchUpResult {
   done: boolean;
 }
 
-/** How much of a pass one run may do: at most `pages` member pages, and no page started at or after `until` (epoch ms). */
-export interface CatchUpBudget {
-  pages: number;
-  until: number;
-}
-
 async function inBatches<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += PARALLEL) await Promise.all(items.slice(i, i + PARALLEL).map(work));
 }
 
-/** A page count from the environment (tests and the bench lower them), else `fallback`. */
-function pagesFrom(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? Math.min(value, fallback) : fallback;
-}
-
-/**
- * What one call of `/check/role/timed` does before answering (the function
- * answers within 10 s): 20 pages (`WELCOMING_CATCHUP_CHECK_PAGES` lowers it)
- * and 4 s; the scheduler's runs do the rest.
- */
-const apiBudget = (): CatchUpBudget => ({ pages: pagesFrom('WELCOMING_CATCHUP_CHECK_PAGES', 20), until: Date.now() + 4_000 });
+/** What one call of `/check/role/timed` does before answering: 20 pages (`WELCOMING_CATCHUP_CHECK_PAGES` lowers it) within 4 s. */
+const apiBudget = () => answerBudget(20, 'WELCOMING_CATCHUP_CHECK_PAGES');
 
 /** One page of members: owes every timed role a member lacks and has no grant for, and schedules again grants the scheduler lost. */
 async function catchUpPage(
@@ -219,15 +204,14 @@ async function catchUpPage(
  * grant is written only where none exists, and a run that finds the place
  * moved by another stops, leaving the pass to it.
  */
-export async function catchUp(guildId: string, budget: CatchUpBudget = apiBudget(), now = Date.now()): Promise<CatchUpResult> {
+export async function catchUp(guildId: string, budget: RunBudget = apiBudget(), now = Date.now()): Promise<CatchUpResult> {
   const result: CatchUpResult = { timedRoles: 0, members: 0, pages: 0, owed: 0, due: 0, holding: 0, rescheduled: 0, done: false };
   const [timedRoles, from] = await Promise.all([listTimedRoles(guildId), catchUpPlace(guildId)]);
   result.timedRoles = timedRoles.length;
   if (timedRoles.length === 0) return { ...result, done: true };
 
   let place = from;
-  // At least one page a run, so every run moves the pass on.
-  while (result.pages === 0 || (result.pages < budget.pages && Date.now() < budget.until)) {
+  while (mayGoOn(budget, result.pages)) {
     const page = await platform.listMembers(guildId, place === null ? { limit: MEMBER_PAGE } : { limit: MEMBER_PAGE, after: place });
     result.pages++;
     await catchUpPage(guildId, page, timedRoles, result, now);
@@ -243,13 +227,8 @@ export async function catchUp(guildId: string, budget: CatchUpBudget = apiBudget
   return result;
 }
 
-/** A scheduled run stops starting pages this long before the function's time limit (a page of new grants takes a few seconds). */
-const RUN_MARGIN_MS = 10_000;
 /** A scheduled run's budget from the time its function has left: at most 200 pages (`WELCOMING_CATCHUP_PAGES` lowers it). */
-export const runBudget = (remainingMs: number): CatchUpBudget => ({
-  pages: pagesFrom('WELCOMING_CATCHUP_PAGES', 200),
-  until: Date.now() + remainingMs - RUN_MARGIN_MS,
-});
+export const catchUpBudget = (remainingMs: number) => runBudget(remainingMs, 200, 'WELCOMING_CATCHUP_PAGES');
 
 /** Asks the scheduler to go on with a pass at once (a call of `/check/role/timed` that did not finish it). */
 export const goOnCatchingUp = (guildId: string) => scheduler.scheduleAt(WelcomingJobs.catchUp, guildId, Date.now());
@@ -263,7 +242,7 @@ const RETRY_CATCH_UP_MS = 5 * 60_000;
  * and answers when to run again: at once while the pass goes on, in an hour
  * once it reached the end, or null once the guild has no timed roles.
  */
-export async function hourlyCatchUp(guildId: string, budget: CatchUpBudget = runBudget(30_000), now = Date.now()): Promise<number | null> {
+export async function hourlyCatchUp(guildId: string, budget: RunBudget = catchUpBudget(30_000), now = Date.now()): Promise<number | null> {
   const state = await readModuleState(guildId, 'welcoming');
   const on = Boolean(state?.enabled && (state.settings as WelcomingSettings | undefined)?.timedroles_enabled);
   if (!on) return (await listTimedRoles(guildId)).length > 0 ? now + HOUR_MS : null;
