@@ -267,7 +267,7 @@ export interface Purge {
   after: string | null;
 }
 
-const PurgeEntity = entity({
+export const PurgeEntity = entity({
   name: 'stat_purge',
   prefix: 'PURGE',
   pk: (f: { guildId: string }) => statPartition(f.guildId),

@@ -4,14 +4,15 @@
  * records go behind the answer in bounded runs on the scheduler, and what is
  * recorded after the delete survives the removal.
  */
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '#functions/serverstats/families.js';
-import { getPurge, statItem } from '#functions/serverstats/store.js';
+import { getPurge } from '#functions/serverstats/store.js';
 import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
 import { SS, fetchStats, ok, recordStat, sample, statsGuild } from './helpers.js';
+import { seedMessages } from './seed.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -24,33 +25,6 @@ afterEach(() => {
 
 const sent = FAMILIES.find((f) => f.path === 'messages/sent')!;
 const voice = FAMILIES.find((f) => f.path === 'voice')!;
-
-/** Stores `count` message records of the last hour naming `member`, 25 a write. */
-async function seed(guild: string, member: string, count: number): Promise<void> {
-  const now = Date.now();
-  const items = Array.from({ length: count }, (_, i) => {
-    const time = new Date(now - 3_600_000 + i).toISOString();
-    const channel = '100';
-    return statItem({
-      guildId: guild,
-      family: sent.path,
-      id: i + 1,
-      time,
-      memberId: member,
-      channelId: channel,
-      record: { id: i + 1, guild_id: guild, channel_id: channel, author_id: member, message_id: String(1000 + i), timestamp: time },
-    });
-  });
-  const batches: (typeof items)[] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  for (let i = 0; i < batches.length; i += 8) {
-    await Promise.all(
-      batches
-        .slice(i, i + 8)
-        .map((batch) => db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch.map((Item) => ({ PutRequest: { Item } })) } }))),
-    );
-  }
-}
 
 /** How many items the guild's statistics partition holds (records, open sessions, a pending delete). */
 async function stored(guild: string): Promise<number> {
@@ -94,7 +68,7 @@ describe('a serverstats settings delete of many records', { timeout: 90_000 }, (
     process.env.SERVERSTATS_PURGE_PAGES = '1';
     const guild = await statsGuild(service);
     const member = snowflake();
-    await seed(guild, member, 5000);
+    await seedMessages(guild, member, 5000);
     expect(await privacyCount(guild, member)).toBe(5000);
 
     const deleted = ok(await service.call('DELETE', `${SS}/settings`, { body: { guild_id: guild } }));
@@ -120,7 +94,7 @@ describe('a serverstats settings delete of many records', { timeout: 90_000 }, (
     const guild = await statsGuild(service);
     const member = snowflake();
     const channel = snowflake();
-    await seed(guild, member, 4500);
+    await seedMessages(guild, member, 4500);
     // A voice session open across the delete.
     ok(await recordStat(service, voice, sample(voice, guild, member, channel).body));
 
@@ -150,7 +124,7 @@ describe('a serverstats settings delete of many records', { timeout: 90_000 }, (
     process.env.SERVERSTATS_PURGE_PAGES = '1';
     const guild = await statsGuild(service);
     const member = snowflake();
-    await seed(guild, member, 4500);
+    await seedMessages(guild, member, 4500);
     ok(await service.call('DELETE', `${SS}/settings`, { body: { guild_id: guild } }));
     ok(await service.call('POST', `${SS}/enable`, { body: { guild_id: guild } }));
     ok(await recordStat(service, sent, sample(sent, guild, member, snowflake()).body));

@@ -5,7 +5,7 @@ import { PollEntity, PollMessageEntity, VoterEntity } from '#functions/polls/key
 import { ClaimEntity, MessageEntity, PanelEntity } from '#functions/reactionroles/store.js';
 import { CounterEntity } from '#functions/serverstats/counters-store.js';
 import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
-import { statKey } from '#functions/serverstats/store.js';
+import { PurgeEntity, statKey } from '#functions/serverstats/store.js';
 import { EntryEntity } from '#functions/socials/store.js';
 import { CountEntity, NameEntity, TagEntity } from '#functions/tags/store.js';
 import { VerificationEntity } from '#functions/verifier/store.js';
@@ -47,6 +47,7 @@ describe('entity keys (the stored layout)', () => {
       [CounterEntity.key({ guildId: G, counterId: 'c' }), 'G#111', 'COUNTER#c'],
       [StarboardEntity.key({ guildId: G, messageId: '9' }), 'G#111', 'STARBOARD#9'],
       [EntryEntity.key({ guildId: G, kind: 'forum', ident: 'news', channelId: '7' }), 'G#111', 'SOCIAL#forum#news#7'],
+      [PurgeEntity.key({ guildId: G }), 'STAT#111', 'PURGE'],
       [statKey(G, 'messages', '2026-01-01T00:00:00.000Z', 42), 'STAT#111', 'messages#2026-01-01T00:00:00.000Z#0000000000000042'],
     ];
     for (const [key, pk, sk] of layouts) expect(key).toEqual({ pk, sk });
