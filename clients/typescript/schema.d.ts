@@ -18050,6 +18050,10 @@ export interface operations {
                  * @example 1234567890123456789
                  */
                 inviter_id: string;
+                /** @description The limit. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -18068,6 +18072,7 @@ export interface operations {
                         success: true;
                         data: {
                             stats_uses: components["schemas"]["InviteUse"][];
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -19788,6 +19793,10 @@ export interface operations {
                  * @example 1234567890123456789
                  */
                 guild_id: string;
+                /** @description The limit. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -19806,6 +19815,7 @@ export interface operations {
                         success: true;
                         data: {
                             entries: components["schemas"]["Verification"][];
+                            next_cursor: string | null;
                         };
                     };
                 };
