@@ -32,7 +32,7 @@ export interface DueWork {
   receiveCount: number;
   /**
    * Milliseconds left before the function's time limit (the Lambda context's
-   * remaining time; without a context, the item's lease). Work done in bounded
+   * remaining time) or the end of the run's claim, whichever is sooner. Work done in bounded
    * runs stops well before it and asks for the next run (`{ next }`).
    */
   remainingMs: () => number;
@@ -318,9 +318,9 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
       }
     }
 
-    // Without a Lambda context (a direct call), the run must end within its lease.
+    // A run ends before its function's time limit and before its claim's lease, whichever comes first: past the lease, the item may be sent again.
     const leaseEnd = now + timings.leaseMs;
-    const remainingMs = context ? () => context.getRemainingTimeInMillis() : () => leaseEnd - deps.now();
+    const remainingMs = () => Math.min(context ? context.getRemainingTimeInMillis() : Number.POSITIVE_INFINITY, leaseEnd - deps.now());
     const work: DueWork = { job, key: message.key, dueAt: claimed.due_at, payload: claimed.payload ?? {}, receiveCount, remainingMs };
     let result: HandlerResult;
     try {
