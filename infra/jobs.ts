@@ -96,6 +96,13 @@ export const jobs: Job[] = [
     description: "Refreshes a guild's counters within the platform's rename limit",
   },
   {
+    id: 'serverstats.purge',
+    file: 'functions/jobs/serverstats-purge.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: "Removes a deleted guild's statistic records behind the settings delete, in bounded runs that resume",
+  },
+  {
     id: 'welcoming.timedrole-grant',
     file: 'functions/jobs/welcoming-timedrole-grant.ts',
     schedule: 'rate(1 minute)',

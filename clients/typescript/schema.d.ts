@@ -9930,6 +9930,7 @@ export interface operations {
                                 star_count: number;
                                 monitoring_start: string;
                             }[];
+                            message: string;
                         };
                     };
                 };
@@ -18137,6 +18138,10 @@ export interface operations {
                  * @example 1234567890123456789
                  */
                 inviter_id: string;
+                /** @description The limit. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -18155,6 +18160,7 @@ export interface operations {
                         success: true;
                         data: {
                             stats_uses: components["schemas"]["InviteUse"][];
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -19948,6 +19954,10 @@ export interface operations {
                  * @example 1234567890123456789
                  */
                 guild_id: string;
+                /** @description The limit. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -19966,6 +19976,7 @@ export interface operations {
                         success: true;
                         data: {
                             entries: components["schemas"]["Verification"][];
+                            next_cursor: string | null;
                         };
                     };
                 };

@@ -6,6 +6,7 @@ import {
   channelSetting,
   describe,
   guildQuery,
+  keyPagination,
   interactionFields,
   meta,
   orKeep,
@@ -80,7 +81,8 @@ export const UseRecord = meta(
 );
 
 export const InvitesAnswer = z.object({ invites: z.array(InviteRecord) });
-export const UsesAnswer = z.object({ stats_uses: z.array(UseRecord) });
+/** A page of an inviter's uses, newest first; `next_cursor` (added, behaviour §15) continues it, null on the last page. */
+export const UsesAnswer = z.object({ stats_uses: z.array(UseRecord), next_cursor: z.nullable(z.string()) });
 export const CreatedAnswer = z.object({ invite_code: z.string(), invite_url: z.string(), invite: InviteRecord });
 export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), invites: z.array(InviteRecord), stats_uses: z.array(UseRecord) });
 export const MessageAnswer = z.object({ message: z.string() });
@@ -98,4 +100,4 @@ const code = z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/));
 export const DeleteInviteBody = z.object({ guild_id: snowflake, invite_code: owned(code, { kind: 'invite', unknownIsNotFound: true }), ...interactionFields });
 export const InviteEventBody = z.object({ guild_id: snowflake, invite_code: code });
 export const InviteCreatedBody = z.object({ guild_id: snowflake, invite_code: code, channel_id: snowflake });
-export const UsesQuery = z.extend(guildQuery, { inviter_id: snowflake });
+export const UsesQuery = z.extend(guildQuery, { inviter_id: snowflake, ...keyPagination });

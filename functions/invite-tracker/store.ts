@@ -18,6 +18,7 @@ import { deleteKeys } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
 import { queryAll } from '#shared/db/pagination.js';
+import { queryPage } from '#shared/db/key-page.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { deleteGuildItems, guildKey } from '#shared/modules/store.js';
@@ -291,6 +292,22 @@ export async function usesByInviter(guildId: string, inviterId: string): Promise
     ScanIndexForward: false,
   });
   return items.map(UseEntity.parse);
+}
+
+/** One page of the counted uses attributed to an inviter (gsi1), newest first, from where `page.cursor` says. */
+export async function countedUsesPage(guildId: string, inviterId: string, page: { limit: number; cursor?: string }) {
+  const scope = { guildId, family: 'invite-tracker/stats/uses', filter: { inviter_id: inviterId } };
+  const { items, next_cursor } = await queryPage(
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      FilterExpression: 'counted = :t',
+      ExpressionAttributeValues: { ':pk': inviterIndex(guildId, inviterId), ':t': true },
+      ScanIndexForward: false,
+    },
+    { ...page, scope },
+  );
+  return { uses: items.map(UseEntity.parse), next_cursor };
 }
 
 /** Uses where the member joined (gsi2). */

@@ -51,6 +51,7 @@ import {
   setVanityBaseline,
   updateInvite,
   useOfPointer,
+  countedUsesPage,
   usesByInviter,
 } from './store.js';
 
@@ -383,8 +384,8 @@ export async function checkLeave(guildId: string, memberId: string) {
   };
 }
 
-/** `GET /stats/uses`: the counted uses attributed to an inviter, newest first. */
-export async function usesOf(guildId: string, inviterId: string) {
-  const [, uses] = await requireEnabledWhile(guildId, MODULE, () => usesByInviter(guildId, inviterId));
-  return { stats_uses: uses.filter((u) => u.counted) };
+/** `GET /stats/uses`: the counted uses attributed to an inviter, newest first, up to `limit` a page (behaviour §15). */
+export async function usesOf(guildId: string, inviterId: string, page: { limit: number; cursor?: string }) {
+  const [, { uses, next_cursor }] = await requireEnabledWhile(guildId, MODULE, () => countedUsesPage(guildId, inviterId, page));
+  return { stats_uses: uses, next_cursor };
 }

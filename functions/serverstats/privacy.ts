@@ -7,7 +7,7 @@
  */
 import { starboardEntriesOfAuthor, starboardKeys } from './starboard-store.js';
 import { keyOf } from '#shared/db/batch.js';
-import { type Item, type Key, deleteKeys, memberRecordsPage, memberSessionKeys } from './store.js';
+import { type Item, type Key, deleteKeys, getPurge, memberRecordsPage, memberSessionKeys, storedBefore } from './store.js';
 
 /** Every page of the member's records, as keys. */
 async function memberRecordKeys(guildId: string, memberId: string): Promise<Key[]> {
@@ -21,9 +21,10 @@ async function memberRecordKeys(guildId: string, memberId: string): Promise<Key[
   return keys;
 }
 
+/** While a settings delete's removal runs, records stored before it are not counted: they read as gone. */
 export async function countMemberEntries(guildId: string, memberId: string) {
-  const [records, entries] = await Promise.all([memberRecordKeys(guildId, memberId), starboardEntriesOfAuthor(guildId, memberId)]);
-  return records.length + entries.length;
+  const [records, entries, purge] = await Promise.all([memberRecordKeys(guildId, memberId), starboardEntriesOfAuthor(guildId, memberId), getPurge(guildId)]);
+  return (purge ? records.filter((key) => !storedBefore(key, purge.cutoff)) : records).length + entries.length;
 }
 
 export async function deleteMemberEntries(guildId: string, memberId: string) {

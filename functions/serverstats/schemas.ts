@@ -95,6 +95,8 @@ export const DeletedAnswer = z.object({
   settings: z.nullable(SettingsRecord),
   counters: z.array(CounterRecord),
   starboard_entries: z.array(StarboardEntryRecord),
+  /** Added (behaviour §15): the statistic records read as gone now and are removed behind the answer. */
+  message: z.string(),
 });
 
 export const MessageAnswer = z.object({ message: z.string() });

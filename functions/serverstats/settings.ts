@@ -2,16 +2,18 @@
  * The serverstats settings (behaviour §D2, §11): a change stores
  * `"create"` as the category or starboard channel it makes on the platform
  * and `""` as null, and the settings-delete operation removes all the
- * module's data of the guild: statistic records, open sessions, counters
- * and starboard entries. Channels and posts on the platform stay: removing
+ * module's data of the guild: statistic records and open sessions (behind
+ * the answer), counters and starboard entries. Channels and posts on the platform stay: removing
  * data never depends on the platform.
  */
 import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
+import { writeDataSince } from '#shared/modules/store.js';
 import { platform } from '#shared/platform/client.js';
 import { counterData, counterRecord } from './counters-store.js';
 import type { SettingsInput } from './schemas.js';
 import { entryRecord, listStarboardEntries, starboardKeys } from './starboard-store.js';
-import { deleteKeys, guildStatKeysPage } from './store.js';
+import { purgeBehind } from './purge.js';
+import { deleteKeys } from './store.js';
 
 /** A channel setting as stored: a snowflake, null for `""`, a new channel's ID for `"create"`. */
 async function channelValue(guildId: string, value: string | undefined, create: RESTPostAPIGuildChannelJSONBody): Promise<string | null | undefined> {
@@ -32,15 +34,21 @@ export async function storedChanges(guildId: string, input: Omit<SettingsInput, 
   return changes;
 }
 
-/** Answers what it removed: the counters and the starboard entries. */
+/**
+ * Answers what it removed: the counters and the starboard entries, at once.
+ * The statistic records and open sessions (millions in a large guild) read
+ * as gone from now on and are removed behind the answer (`purge.ts`).
+ */
 export async function removeStatistics(guildId: string) {
-  const [{ counters, keys }, entries, first] = await Promise.all([counterData(guildId), listStarboardEntries(guildId), guildStatKeysPage(guildId)]);
-  await deleteKeys([...keys, ...starboardKeys(entries), ...first.keys]);
-  // Every record and open session of the guild is in one partition: the rest of it, page by page.
-  for (let start = first.lastKey; start; ) {
-    const page = await guildStatKeysPage(guildId, start);
-    await deleteKeys(page.keys);
-    start = page.lastKey;
-  }
-  return { counters: counters.map(counterRecord), starboard_entries: entries.map(entryRecord) };
+  const cutoff = new Date().toISOString();
+  const [{ counters, keys }, entries] = await Promise.all([counterData(guildId), listStarboardEntries(guildId)]);
+  await Promise.all([deleteKeys([...keys, ...starboardKeys(entries)]), writeDataSince(guildId, 'serverstats', cutoff), purgeBehind(guildId, cutoff)]);
+  return {
+    counters: counters.map(counterRecord),
+    starboard_entries: entries.map(entryRecord),
+    message:
+      `Removed ${counters.length} counter${counters.length === 1 ? '' : 's'} and ${entries.length} starboard ` +
+      `entr${entries.length === 1 ? 'y' : 'ies'}. The statistic records of guild ${guildId} read as gone from now on ` +
+      'and are being removed behind this answer; what is recorded from now on stays.',
+  };
 }

@@ -3,7 +3,7 @@
  * shape in `families.ts`: the recording body, the fetch query, the record.
  */
 import * as z from 'zod/mini';
-import { describe, meta, orNull, queryInt, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
+import { describe, keyPagination, meta, orNull, queryInt, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
 import { parseSnowflake } from '#shared/ids.js';
 import { type Family, type FamilyShape, filtersOf } from './families.js';
 
@@ -106,8 +106,7 @@ export function fetchQuery(family: Family) {
     days: z._default(queryInt(z.int().check(z.gte(1), z.lte(30))), 1),
     ...(filters.user ? { user_id: queryFilterId } : {}),
     ...(filters.channel ? { channel_id: queryFilterId } : {}),
-    limit: z._default(queryInt(z.int().check(z.gte(1), z.lte(1000))), 1000),
-    cursor: describe(z.optional(z.string().check(z.maxLength(4096))), 'The `next_cursor` of the previous page.'),
+    ...keyPagination,
   });
 }
 

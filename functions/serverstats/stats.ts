@@ -31,10 +31,18 @@ const MAX_ATTEMPTS = 8;
 
 type Body = Record<string, unknown> & { guild_id: string };
 
-/** The settings a recording needs, from the cache; 409 while disabled. Null: the family's toggle is off. */
-async function recordingAllowed(guildId: string, family: Family): Promise<boolean> {
+/**
+ * The settings a recording needs, from the cache; 409 while disabled. Null:
+ * the family's toggle is off; else since when the guild's data counts (a
+ * settings delete's time while its removal runs behind it, `''` when none).
+ */
+async function recordingSince(guildId: string, family: Family): Promise<string | null> {
   const state = assertEnabled(guildId, MODULE, await readModuleStateCached(guildId, MODULE, SETTINGS_CACHE_MS));
-  return state.settings?.[family.toggle] !== false;
+  return state.settings?.[family.toggle] === false ? null : (state.data_since ?? '');
+}
+
+async function recordingAllowed(guildId: string, family: Family): Promise<boolean> {
+  return (await recordingSince(guildId, family)) !== null;
 }
 
 const off = (family: Family) => ({ message: `Not recorded: '${family.toggle}' is off for this guild, so ${family.path} statistics are not kept.` });
@@ -108,15 +116,16 @@ export async function recordPresence(family: Family, body: Body & { presence_use
   const guildId = body.guild_id;
   const memberId = body.presence_user_id;
   // The member's open activities are read beside the state (on a cold cache, a request of its own).
-  const [allowed, first] = await checkedWhile(
-    () => recordingAllowed(guildId, family),
+  const [since, first] = await checkedWhile(
+    () => recordingSince(guildId, family),
     () => getOpenPresence(guildId, memberId),
   );
-  if (!allowed) return off(family);
+  if (since === null) return off(family);
   const listed = new Map(body.activities.map((a) => [activityKey(a), a]));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const open = attempt === 0 ? first : await getOpenPresence(guildId, memberId);
-    const current = open?.activities ?? [];
+    // Activities opened before a settings delete belong to records it removes: they are not open any more.
+    const current = (open?.activities ?? []).filter((a) => a.time >= since);
     const ended = current.filter((a) => !listed.has(activityKey(a)));
     const kept = current.filter((a) => listed.has(activityKey(a)));
     const openKeys = new Set(kept.map(activityKey));
@@ -171,9 +180,12 @@ export async function openVoiceSession(family: Family, body: Body & { channel_id
 
 /** PUT /stats/voice: the member left; closes their open session in that channel (none open: nothing stored). */
 export async function closeVoiceSession(family: Family, body: Body & { channel_id: string; left_member_id: string }): Promise<{ message: string }> {
-  if (!(await recordingAllowed(body.guild_id, family))) return off(family);
+  const since = await recordingSince(body.guild_id, family);
+  if (since === null) return off(family);
   const { guild_id: guildId, channel_id: channelId, left_member_id: memberId } = body;
-  const session = await closeVoice(guildId, channelId, memberId);
+  const found = await closeVoice(guildId, channelId, memberId);
+  // A session opened before a settings delete belongs to a record it removes: closing it stores nothing.
+  const session = found && found.time >= since ? found : null;
   if (!session) return { message: `Nothing stored: member ${memberId} has no open voice session in channel ${channelId}.` };
   await endRecord(statKey(guildId, family.path, session.time, session.id), 'left_at', new Date().toISOString());
   return { message: `Closed voice session ${session.id} of member ${memberId} in channel ${channelId}.` };
@@ -188,15 +200,22 @@ export interface FetchInput {
   cursor?: string;
 }
 
-/** GET /stats/<family>: the records of the last `days` days, newest first, a page at a time. */
+/**
+ * GET /stats/<family>: the records of the last `days` days, newest first, a
+ * page at a time. Records stored before a settings delete are not answered
+ * while its removal runs (the window starts at the delete, `data_since`).
+ */
 export async function fetchStats(family: Family, input: FetchInput): Promise<{ stats: Item[]; next_cursor: string | null }> {
-  assertEnabled(input.guild_id, MODULE, await readModuleStateCached(input.guild_id, MODULE, 0));
+  const state = assertEnabled(input.guild_id, MODULE, await readModuleStateCached(input.guild_id, MODULE, 0));
+  const window = new Date(Date.now() - input.days * 86_400_000).toISOString();
+  // The later of the two ISO times (strings, so no Math.max).
+  const since = [window, state.data_since ?? ''].sort()[1]!;
   const query = {
     guildId: input.guild_id,
     family: family.path,
     memberId: input.user_id ?? null,
     channelId: input.channel_id ?? null,
-    since: new Date(Date.now() - input.days * 86_400_000).toISOString(),
+    since,
     limit: input.limit,
   };
   const startKey = input.cursor ? await decodeCursor(input.cursor, query) : undefined;

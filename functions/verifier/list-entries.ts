@@ -1,12 +1,12 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { guildQuery } from '#shared/http/schemas.js';
 import { requireEnabledWhile } from '#shared/modules/state.js';
-import { EntriesAnswer } from './schemas.js';
-import { listVerifications, verificationRecord } from './store.js';
+import { EntriesAnswer, EntriesQuery } from './schemas.js';
+import { verificationRecord, verificationsPage } from './store.js';
 import { MODULE } from './verifier.js';
 
-/** A guild's verifications, newest first. */
-export const handler = endpoint({ query: guildQuery, response: EntriesAnswer }, async ({ query }) => {
-  const [, entries] = await requireEnabledWhile(query.guild_id, MODULE, () => listVerifications(query.guild_id));
-  return { entries: entries.map(verificationRecord) };
+/** A guild's verifications, newest first, up to `limit` a page (behaviour §15). */
+export const handler = endpoint({ query: EntriesQuery, response: EntriesAnswer }, async ({ query }) => {
+  const page = { limit: query.limit, cursor: query.cursor };
+  const [, { entries, next_cursor }] = await requireEnabledWhile(query.guild_id, MODULE, () => verificationsPage(query.guild_id, page));
+  return { entries: entries.map(verificationRecord), next_cursor };
 });

@@ -5,7 +5,9 @@ import {
   channelSetting,
   codedInt,
   describe,
+  guildQuery,
   interactionFields,
+  keyPagination,
   meta,
   nullableSnowflake,
   orKeep,
@@ -82,7 +84,9 @@ export const EntryRecord = meta(
   }),
   { id: 'Verification' },
 );
-export const EntriesAnswer = z.object({ entries: z.array(EntryRecord) });
+/** A page of a guild's verifications, newest first; `next_cursor` (added, behaviour §15) continues it, null on the last page. */
+export const EntriesAnswer = z.object({ entries: z.array(EntryRecord), next_cursor: z.nullable(z.string()) });
+export const EntriesQuery = z.extend(guildQuery, keyPagination);
 export const EntryAnswer = z.object({ entry: EntryRecord });
 export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), entries: z.array(EntryRecord) });
 export const MessageAnswer = z.object({ message: z.string() });

@@ -19,6 +19,7 @@ import { deleteKeys, getNamed } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
 import { queryAll } from '#shared/db/pagination.js';
+import { queryPage } from '#shared/db/key-page.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
@@ -193,6 +194,20 @@ export function updateVerification(v: Verification, fields: Partial<Verification
       }),
     ),
   );
+}
+
+/** One page of a guild's verifications, newest first (minted IDs start with the time), from where `page.cursor` says. */
+export async function verificationsPage(guildId: string, page: { limit: number; cursor?: string }) {
+  const { items, next_cursor } = await queryPage(
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': VerificationEntity.prefix },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    },
+    { ...page, scope: { guildId, family: 'verifier/entries', filter: {} } },
+  );
+  return { entries: items.map(VerificationEntity.parse), next_cursor };
 }
 
 export async function listVerifications(guildId: string): Promise<Verification[]> {

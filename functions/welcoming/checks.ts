@@ -7,7 +7,7 @@
  */
 import { AppError, platformFailed } from '#shared/errors.js';
 import { PlatformCode, isPlatformError, platform } from '#shared/platform/client.js';
-import { type CatchUpResult, cancelMemberGrants, catchUp, keepCatchingUp, scheduleJoinGrants } from './grants.js';
+import { type CatchUpResult, cancelMemberGrants, catchUp, goOnCatchingUp, keepCatchingUp, scheduleJoinGrants } from './grants.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
 import { responseRecords } from './records.js';
 import { pickResponse, renderResponse } from './render.js';
@@ -106,16 +106,21 @@ function describeCatchUp(guildId: string, r: CatchUpResult): string {
     `Checked ${plural(r.members, 'member')} of guild ${guildId} (${plural(r.pages, 'page')}): ` +
     `${r.due} timed role${r.due === 1 ? ' was' : 's were'} due and handed to the scheduler to grant now, ${later} scheduled for later, ` +
     `${r.holding} already held` +
-    (r.rescheduled > 0 ? `, ${r.rescheduled} overdue grant${r.rescheduled === 1 ? '' : 's'} scheduled again.` : '.')
+    (r.rescheduled > 0 ? `, ${r.rescheduled} overdue grant${r.rescheduled === 1 ? '' : 's'} scheduled again.` : '.') +
+    (r.done ? '' : ' The rest of the member list is under way on the scheduler, from where this check stopped.')
   );
 }
 
-/** `/check/role/timed`: catches up now, and keeps the guild's hourly catch-up going. */
+/**
+ * `/check/role/timed`: catches up now, as far as one call's budget goes; a
+ * pass it does not finish goes on at once on the scheduler, a finished one
+ * keeps the guild's hourly catch-up going.
+ */
 export async function checkTimedRoles(guildId: string) {
   const settings = await requireSettings(guildId);
   if (!settings.timedroles_enabled) return { message: `Nothing to do: timedroles_enabled is off for guild ${guildId}.` };
   const result = await catchUp(guildId);
-  if (result.pages === 0) return { message: `Nothing to do: guild ${guildId} has no timed roles.` };
-  await keepCatchingUp(guildId);
+  if (result.timedRoles === 0) return { message: `Nothing to do: guild ${guildId} has no timed roles.` };
+  await (result.done ? keepCatchingUp(guildId) : goOnCatchingUp(guildId));
   return { message: describeCatchUp(guildId, result) };
 }

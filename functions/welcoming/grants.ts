@@ -10,14 +10,32 @@
  * The catch-up (`/check/role/timed`, and hourly per guild) pages the guild's
  * members once for all timed roles and gives every member who lacks a role
  * and has no grant for it one, due at their `joined_at` + `add_after`: members
- * who joined while the service was down, or before the role existed.
+ * who joined while the service was down, or before the role existed. A pass
+ * over a large guild spans runs (behaviour §15): each run does a bounded
+ * number of pages, the pass's place is stored, and the next run is asked
+ * for before the current one ends.
  */
+import type { APIGuildMember } from 'discord-api-types/v10';
 import { PlatformCode, isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { readModuleState } from '#shared/modules/store.js';
+import { type RunBudget, answerBudget, mayGoOn, runBudget } from '#shared/scheduler/budget.js';
 import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '#shared/scheduler/index.js';
 import { WelcomingJobs, grantDueKey } from './keys.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
-import { deleteGrant, deleteGrants, grantContext, guildGrants, listTimedRoles, markGranted, memberGrants, putGrant } from './store.js';
+import {
+  catchUpPlace,
+  deleteGrant,
+  deleteGrants,
+  endCatchUp,
+  grantContext,
+  grantsOf,
+  guildGrants,
+  listTimedRoles,
+  markGranted,
+  memberGrants,
+  moveCatchUp,
+  putGrant,
+} from './store.js';
 import { errorField, log } from '#shared/observe/log.js';
 
 export const HOUR_MS = 3_600_000;
@@ -113,6 +131,8 @@ export async function cancelGuildWork(guildId: string, grants: readonly Grant[])
 export const keepCatchingUp = (guildId: string) => requestLater(WelcomingJobs.catchUp, guildId, HOUR_MS);
 
 export interface CatchUpResult {
+  /** Timed roles of the guild (0: nothing to catch up). */
+  timedRoles: number;
   members: number;
   pages: number;
   /** Grants made now, due at once or later. */
@@ -120,71 +140,117 @@ export interface CatchUpResult {
   due: number;
   holding: number;
   rescheduled: number;
+  /** Whether the pass reached the end of the member list (else it goes on from the stored place). */
+  done: boolean;
 }
 
 async function inBatches<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += PARALLEL) await Promise.all(items.slice(i, i + PARALLEL).map(work));
 }
 
-/**
- * Pages the guild's members once and owes every timed role a member lacks
- * and has no grant for, due at `joined_at` + `add_after` (at once when that
- * has passed). Members holding the role are skipped; pending grants the
- * scheduler lost are scheduled again.
- */
-export async function catchUp(guildId: string, now = Date.now()): Promise<CatchUpResult> {
-  const result: CatchUpResult = { members: 0, pages: 0, owed: 0, due: 0, holding: 0, rescheduled: 0 };
-  const timedRoles = await listTimedRoles(guildId);
-  if (timedRoles.length === 0) return result;
-  const known = new Map((await guildGrants(guildId)).map((g) => [`${g.member_id}#${g.timedrole_id}`, g]));
+/** What one call of `/check/role/timed` does before answering: 20 pages (`WELCOMING_CATCHUP_CHECK_PAGES` lowers it) within 4 s. */
+const apiBudget = () => answerBudget(20, 'WELCOMING_CATCHUP_CHECK_PAGES');
 
-  let after: string | undefined;
-  for (;;) {
-    const page = await platform.listMembers(guildId, after === undefined ? { limit: MEMBER_PAGE } : { limit: MEMBER_PAGE, after });
-    result.pages++;
-    const owed: Grant[] = [];
-    const stuck: Grant[] = [];
-    for (const member of page) {
-      const joinedAt = Date.parse(member.joined_at ?? '');
-      if (member.user.bot || Number.isNaN(joinedAt)) continue;
-      result.members++;
-      for (const timedRole of timedRoles) {
-        if (member.roles.includes(timedRole.role_id)) {
-          result.holding++;
-          continue;
-        }
-        const grant = known.get(`${member.user.id}#${timedRole.timedrole_id}`);
-        if (!grant) owed.push(grantFor(member.user.id, timedRole, joinedAt));
-        else if (grant.granted_at === undefined && grant.due_at < now - STUCK_AFTER_MS) stuck.push(grant);
-      }
+/** One page of members: owes every timed role a member lacks and has no grant for, and schedules again grants the scheduler lost. */
+async function catchUpPage(
+  guildId: string,
+  page: readonly APIGuildMember[],
+  timedRoles: readonly TimedRole[],
+  result: CatchUpResult,
+  now: number,
+): Promise<void> {
+  const lacking: { member: string; joinedAt: number; timedRole: TimedRole }[] = [];
+  for (const member of page) {
+    const joinedAt = Date.parse(member.joined_at ?? '');
+    if (member.user.bot || Number.isNaN(joinedAt)) continue;
+    result.members++;
+    for (const timedRole of timedRoles) {
+      if (member.roles.includes(timedRole.role_id)) result.holding++;
+      else lacking.push({ member: member.user.id, joinedAt, timedRole });
     }
-    await inBatches(owed, async (grant) => {
-      if (!(await owe(guildId, grant, 'catchUp'))) return;
-      result.owed++;
-      if (grant.due_at <= now) result.due++;
-    });
-    await inBatches(stuck, (grant) => scheduler.scheduleAt(WelcomingJobs.grant, dueKeyOf(guildId, grant), now));
-    result.rescheduled += stuck.length;
-    if (page.length < MEMBER_PAGE) break;
-    after = page[page.length - 1]!.user.id;
+  }
+  // The grants of this page's members only: a guild's grants are never read whole.
+  const known = new Map(
+    (
+      await grantsOf(
+        guildId,
+        lacking.map((l) => ({ memberId: l.member, timedRoleId: l.timedRole.timedrole_id })),
+      )
+    ).map((g) => [`${g.member_id}#${g.timedrole_id}`, g]),
+  );
+  const owed: Grant[] = [];
+  const stuck: Grant[] = [];
+  for (const { member, joinedAt, timedRole } of lacking) {
+    const grant = known.get(`${member}#${timedRole.timedrole_id}`);
+    if (!grant) owed.push(grantFor(member, timedRole, joinedAt));
+    else if (grant.granted_at === undefined && grant.due_at < now - STUCK_AFTER_MS) stuck.push(grant);
+  }
+  await inBatches(owed, async (grant) => {
+    if (!(await owe(guildId, grant, 'catchUp'))) return;
+    result.owed++;
+    if (grant.due_at <= now) result.due++;
+  });
+  await inBatches(stuck, (grant) => scheduler.scheduleAt(WelcomingJobs.grant, dueKeyOf(guildId, grant), now));
+  result.rescheduled += stuck.length;
+}
+
+/**
+ * Pages the guild's members, from where the running pass stands (the
+ * start when none runs), within `budget`, and owes every timed role a member
+ * lacks and has no grant for, due at `joined_at` + `add_after` (at once when
+ * that has passed). Members holding the role are skipped; pending grants
+ * the scheduler lost are scheduled again. After each page the pass's place
+ * moves on with one conditional write from where this run read it: a run
+ * that repeats pages (a redelivery after a crash) owes nothing twice, as a
+ * grant is written only where none exists, and a run that finds the place
+ * moved by another stops, leaving the pass to it.
+ */
+export async function catchUp(guildId: string, budget: RunBudget = apiBudget(), now = Date.now()): Promise<CatchUpResult> {
+  const result: CatchUpResult = { timedRoles: 0, members: 0, pages: 0, owed: 0, due: 0, holding: 0, rescheduled: 0, done: false };
+  const [timedRoles, from] = await Promise.all([listTimedRoles(guildId), catchUpPlace(guildId)]);
+  result.timedRoles = timedRoles.length;
+  if (timedRoles.length === 0) return { ...result, done: true };
+
+  let place = from;
+  while (mayGoOn(budget, result.pages)) {
+    const page = await platform.listMembers(guildId, place === null ? { limit: MEMBER_PAGE } : { limit: MEMBER_PAGE, after: place });
+    result.pages++;
+    await catchUpPage(guildId, page, timedRoles, result, now);
+    if (page.length < MEMBER_PAGE) {
+      if (place !== null) await endCatchUp(guildId, place);
+      result.done = true;
+      break;
+    }
+    const next = page[page.length - 1]!.user.id;
+    if (!(await moveCatchUp(guildId, place, next))) break;
+    place = next;
   }
   return result;
 }
+
+/** A scheduled run's budget from the time its function has left: at most 200 pages (`WELCOMING_CATCHUP_PAGES` lowers it). */
+export const catchUpBudget = (remainingMs: number) => runBudget(remainingMs, 200, 'WELCOMING_CATCHUP_PAGES');
+
+/** Asks the scheduler to go on with a pass at once (a call of `/check/role/timed` that did not finish it). */
+export const goOnCatchingUp = (guildId: string) => scheduler.scheduleAt(WelcomingJobs.catchUp, guildId, Date.now());
 
 /** After a failed hourly run (the platform unreachable), the next try comes this soon. */
 const RETRY_CATCH_UP_MS = 5 * 60_000;
 
 /**
- * The hourly catch-up of one guild (the scheduler's handler): catches up
- * while the module and its timed roles are on, and answers when to run
- * again, or null once the guild has no timed roles.
+ * A scheduled catch-up run of one guild (the scheduler's handler): while the
+ * module and its timed roles are on, goes on with the pass within `budget`
+ * and answers when to run again: at once while the pass goes on, in an hour
+ * once it reached the end, or null once the guild has no timed roles.
  */
-export async function hourlyCatchUp(guildId: string, now = Date.now()): Promise<number | null> {
+export async function hourlyCatchUp(guildId: string, budget: RunBudget = catchUpBudget(30_000), now = Date.now()): Promise<number | null> {
   const state = await readModuleState(guildId, 'welcoming');
   const on = Boolean(state?.enabled && (state.settings as WelcomingSettings | undefined)?.timedroles_enabled);
   if (!on) return (await listTimedRoles(guildId)).length > 0 ? now + HOUR_MS : null;
   try {
-    return (await catchUp(guildId, now)).pages > 0 ? now + HOUR_MS : null;
+    const result = await catchUp(guildId, budget, now);
+    if (result.timedRoles === 0) return null;
+    return result.done ? now + HOUR_MS : Date.now();
   } catch (error) {
     log('error', 'welcoming: hourly catch-up failed', { guild_id: guildId, error: errorField(error) });
     return now + RETRY_CATCH_UP_MS;

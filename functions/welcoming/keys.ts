@@ -14,6 +14,9 @@
  *   `WELCOME#GRANT#<member>#<timedrole_id>`, pending until granted, then
  *   kept a day as the proof that it was granted. A member's grants are one
  *   query (leave, privacy); the guild's are one query (catch-up).
+ * - The catch-up's place in the member list while a pass runs over several
+ *   runs: `WELCOME#CATCHUP`, the last member ID handled (gone between
+ *   passes).
  * - Due work in the shared scheduler: a grant at its time, keyed
  *   `<guild>#<member>#<timedrole_id>`, and the guild's hourly catch-up,
  *   keyed `<guild>`.
@@ -78,6 +81,14 @@ export const GrantEntity = entity({
     if (item.granted_at !== undefined) grant.granted_at = Number(item.granted_at);
     return grant;
   },
+});
+
+/** Where the running catch-up pass stands: the last member ID its pages reached (behaviour §12). */
+export const CatchUpEntity = entity({
+  name: 'welcoming_catchup',
+  prefix: 'WELCOME#CATCHUP',
+  pk: inGuild,
+  parse: (item): { after: string } => ({ after: String(item.after_member) }),
 });
 
 /** Everything the module stores in the guild partition begins with this (the module's reset deletes it all). */

@@ -224,6 +224,16 @@ export const pagination = {
   page_size: z._default(queryInt(z.int().check(z.gte(1), z.lte(100))), 10),
 };
 
+/**
+ * A list read by key (behaviour §11 and §15): `limit` 1..1000 (default
+ * 1000) and `cursor`, the `next_cursor` of the previous page. The answer
+ * carries `next_cursor` (null on the last page).
+ */
+export const keyPagination = {
+  limit: z._default(queryInt(z.int().check(z.gte(1), z.lte(1000))), 1000),
+  cursor: describe(z.optional(z.string().check(z.maxLength(4096))), 'The `next_cursor` of the previous page.'),
+};
+
 /** The query of a guild-scoped read: `guild_id` (req). */
 export const guildQuery = z.object({ guild_id: snowflake });
 

@@ -20,6 +20,12 @@ export interface ModuleStateItem {
   version: number;
   created_at: string;
   updated_at: string;
+  /**
+   * Set by a settings delete whose data is removed behind its answer
+   * (behaviour §15): the module reads only data stored at or after this
+   * time (ISO 8601), so it reads as reset while the removal runs.
+   */
+  data_since?: string;
 }
 
 /** The guild's partition key; every module's guild-scoped items live under it or derive from it. */
@@ -40,6 +46,7 @@ export const ModuleState = entity({
     };
     if (item.settings !== undefined) state.settings = item.settings as Record<string, unknown>;
     if (item.settings_id !== undefined) state.settings_id = Number(item.settings_id);
+    if (item.data_since !== undefined) state.data_since = String(item.data_since);
     return state;
   },
 });
@@ -189,6 +196,24 @@ export async function deleteModuleState(guildId: string, module: ModuleName): Pr
   forget(guildId, module);
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: moduleStateKey(guildId, module), ReturnValues: 'ALL_OLD' }));
   return (out.Attributes as ModuleStateItem | undefined) ?? null;
+}
+
+/**
+ * Notes on the module's state item (made, disabled, when the delete removed
+ * it) that its data older than `since` is being removed behind the answer:
+ * the module reads only what is stored at or after it (`data_since`).
+ * Enabling again keeps the note; a later delete replaces it.
+ */
+export async function writeDataSince(guildId: string, module: ModuleName, since: string): Promise<void> {
+  forget(guildId, module);
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: moduleStateKey(guildId, module),
+      UpdateExpression: 'SET data_since = :since, entity = :entity, updated_at = :now, created_at = if_not_exists(created_at, :now)',
+      ExpressionAttributeValues: { ':since': since, ':entity': ModuleState.name, ':now': new Date().toISOString() },
+    }),
+  );
 }
 
 /**

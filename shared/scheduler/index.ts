@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type ConsumerOptions, type DueHandler, type ProduceOptions, type ProduceResult, scheduler } from './scheduler.js';
+import { type ConsumerOptions, type DueHandler, type ProduceOptions, type ProduceResult, type RunContext, scheduler } from './scheduler.js';
 
 /**
  * The durable scheduler (behaviour §9): what modules and job files
@@ -11,6 +11,7 @@ export {
   runWillFollow,
   type DueWork,
   type DueHandler,
+  type RunContext,
   type HandlerResult,
   type Scheduler,
   type ProduceOptions,
@@ -25,7 +26,7 @@ export type { DueItem } from './store.js';
 /** What a job file exports: the SQS consumer and the scheduled producer (see `infra/jobs.ts`). */
 export interface ScheduledJob {
   /** The SQS consumer Lambda: handles each message, reports partial batch failures. */
-  handler: (event: SQSEvent) => Promise<SQSBatchResponse>;
+  handler: (event: SQSEvent, context?: RunContext) => Promise<SQSBatchResponse>;
   /** The producer Lambda (EventBridge schedule): sends what falls due soon. */
   produce: (event?: unknown) => Promise<ProduceResult>;
 }
@@ -45,7 +46,7 @@ function produceOptions(event: unknown): ProduceOptions {
 export function scheduledJob(job: string, handle: DueHandler, options: ConsumerOptions = {}): ScheduledJob {
   const consume = scheduler.consumer(job, handle, options);
   return {
-    handler: (event) => consume(event),
+    handler: (event, context) => consume(event, context),
     produce: (event) => scheduler.produce(job, produceOptions(event)),
   };
 }

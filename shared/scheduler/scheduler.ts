@@ -32,6 +32,17 @@ export interface DueWork {
   payload: Record<string, unknown>;
   /** 1 for the first delivery of this message. */
   receiveCount: number;
+  /**
+   * Milliseconds left before the function's time limit (the Lambda context's
+   * remaining time) or the end of the run's claim, whichever is sooner. Work done in bounded
+   * runs stops well before it and asks for the next run (`{ next }`).
+   */
+  remainingMs: () => number;
+}
+
+/** What the consumer reads of the Lambda context: the time left. */
+export interface RunContext {
+  getRemainingTimeInMillis(): number;
 }
 
 /** What a handler may answer: nothing (done), or run this item again at `next` (epoch ms). */
@@ -160,8 +171,8 @@ export interface Scheduler {
   requestSoon(job: string, key: string, delayMs: number, payload?: Record<string, unknown>, seen?: DueItem | null): Promise<void>;
   /** The job's producer: sends what falls due within the horizon. `recover` re-sends leased items at once (local mode's start). */
   produce(job: string, options?: ProduceOptions): Promise<ProduceResult>;
-  /** The job's SQS consumer (reports partial batch failures). */
-  consumer(job: string, handle: DueHandler, options?: ConsumerOptions): (event: SQSEvent) => Promise<SQSBatchResponse>;
+  /** The job's SQS consumer (reports partial batch failures); the Lambda context gives handlers the time left. */
+  consumer(job: string, handle: DueHandler, options?: ConsumerOptions): (event: SQSEvent, context?: RunContext) => Promise<SQSBatchResponse>;
 }
 
 /** A scheduler over the table, with the clock, sender and timings injectable (tests). */
@@ -291,7 +302,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     return result;
   }
 
-  async function handleRecord(job: string, record: SQSRecord, handle: DueHandler, options: ConsumerOptions): Promise<boolean> {
+  async function handleRecord(job: string, record: SQSRecord, handle: DueHandler, options: ConsumerOptions, context?: RunContext): Promise<boolean> {
     const message = parseMessage(record.body);
     if (!message || message.job !== job) {
       log('error', 'scheduler: message is not due work of this job', { job, messageId: record.messageId });
@@ -319,7 +330,10 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
       }
     }
 
-    const work: DueWork = { job, key: message.key, dueAt: claimed.due_at, payload: claimed.payload ?? {}, receiveCount };
+    // A run ends before its function's time limit and before its claim's lease, whichever comes first: past the lease, the item may be sent again.
+    const leaseEnd = now + timings.leaseMs;
+    const remainingMs = () => Math.min(context ? context.getRemainingTimeInMillis() : Number.POSITIVE_INFINITY, leaseEnd - deps.now());
+    const work: DueWork = { job, key: message.key, dueAt: claimed.due_at, payload: claimed.payload ?? {}, receiveCount, remainingMs };
     const startedAt = performance.now();
     let result: HandlerResult;
     try {
@@ -354,10 +368,10 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
   }
 
   function consumer(job: string, handle: DueHandler, options: ConsumerOptions = {}) {
-    return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    return async (event: SQSEvent, context?: RunContext): Promise<SQSBatchResponse> => {
       const outcomes = await Promise.all(
         event.Records.map((record) =>
-          handleRecord(job, record, handle, options).catch((error: unknown) => {
+          handleRecord(job, record, handle, options, context).catch((error: unknown) => {
             log('error', 'scheduler: consumer failure', { job, messageId: record.messageId, error: errorField(error) });
             return false;
           }),

@@ -101,6 +101,8 @@ export interface StoredGuild {
   name: string;
   /** null until the first join: until then every user counts as a member (joined long ago). */
   members: Map<string, StoredMembership> | null;
+  /** The tracked members' IDs in ascending order, kept until the next join or leave (pages of a large guild are then a search, not a sort). */
+  sorted?: string[];
   /** Set by `PUT /_sandbox/guilds/{g}/counts`: members online (else every member) and boosts (else 0). */
   presence_count?: number;
   boosts?: number;

@@ -328,6 +328,38 @@ describe('conformance (contract 11 and 12)', () => {
     expect((await postedIn(channel)).map((m) => m.content)).toEqual([`<@${member}> by <@${owner}>`]);
   });
 
+  it("pages an inviter's uses by key, newest first, each page at most limit long, with a cursor good only for its list", async () => {
+    const { guild, channel } = await trackerGuild();
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const members = Array.from({ length: 5 }, snowflake);
+    for (const m of members) {
+      await joinVia(guild, m, invite_code);
+      ok(await check(guild, m));
+    }
+    const all = await usesOf(guild, owner);
+    expect(all.map((u: { member_id: string }) => u.member_id)).toEqual([...members].reverse());
+    const page = (cursor?: string, inviter = owner) =>
+      service.call('GET', `${IT}/stats/uses`, { query: { guild_id: guild, inviter_id: inviter, limit: 2, ...(cursor ? { cursor } : {}) } });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const data = ok(await page(cursor));
+      expect(data.stats_uses.length).toBeLessThanOrEqual(2);
+      seen.push(...data.stats_uses.map((u: { member_id: string }) => u.member_id));
+      cursor = data.next_cursor ?? undefined;
+      pages++;
+    } while (cursor);
+    expect(seen).toEqual([...members].reverse());
+    expect(pages).toBeGreaterThanOrEqual(3);
+    // A cursor of one inviter's list is refused for another's.
+    const first = ok(await page()).next_cursor as string;
+    const refused = errorOf(await page(first, snowflake()));
+    expect(refused.code).toBe(422);
+    expect(refused.message).toContain("'cursor'");
+  });
+
   it('lists invites newest first', async () => {
     const { guild, channel } = await ownGuild();
     const made: string[] = [];

@@ -217,6 +217,25 @@ describe('verifier', () => {
     expect((await handle(member2, { verifier_id: other.verifier_id })).status).toBe(422);
   });
 
+  it('pages the entries by key, newest first, at most limit a page', async () => {
+    const { guild } = await verifierGuild();
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push(ok(await create(guild, snowflake())).verifier_id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const data = ok(await service.call('GET', `${VE}/entries`, { query: { guild_id: guild, limit: 2, ...(cursor ? { cursor } : {}) } }));
+      expect(data.entries.length).toBeLessThanOrEqual(2);
+      seen.push(...data.entries.map((e: { verifier_id: string }) => e.verifier_id));
+      cursor = data.next_cursor ?? undefined;
+      pages++;
+    } while (cursor);
+    expect(seen).toEqual([...made].reverse());
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect(ok(await service.call('GET', `${VE}/entries`, { query: { guild_id: guild } })).next_cursor).toBeNull();
+  });
+
   it('keeps to its guild and module state, lists entries, deletes with its settings and answers privacy', async () => {
     const { guild } = await verifierGuild();
     const member = snowflake();

@@ -18,6 +18,8 @@ export interface JoinOptions {
 export interface MemberControl {
   nameGuild(guildId: string, name: string): Promise<void>;
   join(guildId: string, userId: string, options?: JoinOptions): Promise<APIGuildMember>;
+  /** Many users join at once (up to 10,000 a call), at `joined_at` (else now), holding `roles`. */
+  joinMany(guildId: string, userIds: string[], options?: Pick<JoinOptions, 'joined_at' | 'roles'>): Promise<{ members: number }>;
   leave(guildId: string, userId: string): Promise<void>;
   refuseDms(userId: string): Promise<void>;
   acceptDms(userId: string): Promise<void>;
@@ -42,6 +44,7 @@ export function membersOf(service: TestService): MemberControl {
   return {
     nameGuild: (g, name) => call('PUT', `/guilds/${g}`, { name }),
     join: (g, u, options = {}) => call('POST', `/guilds/${g}/members/${u}/join`, options),
+    joinMany: (g, ids, options = {}) => call('POST', `/guilds/${g}/members/join-many`, { user_ids: ids, ...options }),
     leave: (g, u) => call('POST', `/guilds/${g}/members/${u}/leave`),
     refuseDms: (u) => call('POST', `/users/${u}/refuse-dms`),
     acceptDms: (u) => call('DELETE', `/users/${u}/refuse-dms`),

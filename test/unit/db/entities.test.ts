@@ -6,11 +6,11 @@ import { PollEntity, PollListEntity, PollMessageEntity, VoterEntity } from '#fun
 import { ClaimEntity, MessageEntity, PanelEntity } from '#functions/reactionroles/store.js';
 import { CounterEntity } from '#functions/serverstats/counters-store.js';
 import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
-import { statKey } from '#functions/serverstats/store.js';
+import { PurgeEntity, statKey } from '#functions/serverstats/store.js';
 import { EntryEntity } from '#functions/socials/store.js';
 import { CountEntity, NameEntity, TagEntity } from '#functions/tags/store.js';
 import { VerificationEntity } from '#functions/verifier/store.js';
-import { GrantEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
+import { CatchUpEntity, GrantEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
 import { ModuleState, guildKey, moduleStateKey } from '#shared/modules/store.js';
@@ -30,6 +30,7 @@ describe('entity keys (the stored layout)', () => {
       [TimedRoleEntity.key({ guildId: G, timedRoleId: 't1' }), 'G#111', 'WELCOME#TIMEDROLE#t1'],
       [RegistryEntity.key({ guildId: G }), 'G#111', 'WELCOME#REGISTRY'],
       [GrantEntity.key({ guildId: G, memberId: '5', timedRoleId: 't1' }), 'G#111', 'WELCOME#GRANT#5#t1'],
+      [CatchUpEntity.key({ guildId: G }), 'G#111', 'WELCOME#CATCHUP'],
       [TagEntity.key({ guildId: G, tagId: 'a' }), 'G#111', 'TAG#ENTRY#a'],
       [NameEntity.key({ guildId: G, key: 'hello' }), 'G#111', 'TAG#NAME#hello'],
       [CountEntity.key({ guildId: G }), 'G#111', 'TAG#COUNT'],
@@ -53,6 +54,7 @@ describe('entity keys (the stored layout)', () => {
       [CounterEntity.key({ guildId: G, counterId: 'c' }), 'G#111', 'COUNTER#c'],
       [StarboardEntity.key({ guildId: G, messageId: '9' }), 'G#111', 'STARBOARD#9'],
       [EntryEntity.key({ guildId: G, kind: 'forum', ident: 'news', channelId: '7' }), 'G#111', 'SOCIAL#forum#news#7'],
+      [PurgeEntity.key({ guildId: G }), 'STAT#111', 'PURGE'],
       [statKey(G, 'messages', '2026-01-01T00:00:00.000Z', 42), 'STAT#111', 'messages#2026-01-01T00:00:00.000Z#0000000000000042'],
     ];
     for (const [key, pk, sk] of layouts) expect(key).toEqual({ pk, sk });

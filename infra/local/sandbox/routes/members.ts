@@ -20,6 +20,8 @@
  *   PUT  /guilds/{g}                      `{name}`: names the guild
  *   POST /guilds/{g}/members/{u}/join     `{joined_at?, nick?, username?, global_name?, bot?, roles?}`:
  *                                         the user joins (now unless `joined_at`, an ISO time); answers the member
+ *   POST /guilds/{g}/members/join-many    `{user_ids, joined_at?, roles?}`: up to 10,000 users join at once
+ *                                         (a large guild for tests and the bench); answers `{members}`, the guild's count
  *   POST /guilds/{g}/members/{u}/leave    the member leaves (their roles go too); 404 10007 when not a member
  *   PUT  /users/{u}                       `{username?, global_name?, bot?}`: the user's names
  *   POST /users/{u}/refuse-dms            the user stops accepting DMs; DELETE: accepts them again
@@ -96,7 +98,7 @@ export function memberView(state: SandboxState, guildId: string, userId: string)
     user: userView(state, userId),
     nick: membership?.nick ?? null,
     avatar: null,
-    roles: [...rolesOf(state, guildId, userId)],
+    roles: [...(state.members.get(guildId)?.get(userId) ?? [])],
     joined_at: (membership?.joined_at ?? LONG_AGO).toISOString(),
     premium_since: null,
     deaf: false,
@@ -106,11 +108,23 @@ export function memberView(state: SandboxState, guildId: string, userId: string)
   };
 }
 
-/** Who is in the guild, by ascending user ID. */
+/** Who is in the guild, by ascending user ID (a tracked guild keeps the order until its membership changes). */
 function memberIds(state: SandboxState, guildId: string): string[] {
-  const members = state.guilds.get(guildId)?.members;
-  const ids = members ? [...members.keys()] : [...(state.members.get(guildId)?.keys() ?? [])];
-  return ids.sort(byId);
+  const guild = state.guilds.get(guildId);
+  if (guild?.members) return (guild.sorted ??= [...guild.members.keys()].sort(byId));
+  return [...(state.members.get(guildId)?.keys() ?? [])].sort(byId);
+}
+
+/** The index of the first ID above `after` in ascending IDs. */
+function firstAbove(ids: readonly string[], after: string): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (byId(ids[mid]!, after) > 0) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 type GuildView = Pick<APIGuild, 'id' | 'name' | 'icon' | 'owner_id' | 'roles' | 'emojis' | 'features'> &
@@ -131,10 +145,9 @@ function listMembers(state: SandboxState, guildId: string, query: URLSearchParam
     throw invalidField(['limit'], 'NUMBER_TYPE_MAX', `int value should be between 1 and ${MAX_MEMBERS_PAGE}.`);
   }
   const after = readSnowflakeQuery(query, 'after') ?? '0';
-  return memberIds(state, guildId)
-    .filter((id) => byId(id, after) > 0)
-    .slice(0, limit)
-    .map((id) => memberView(state, guildId, id));
+  const ids = memberIds(state, guildId);
+  const from = firstAbove(ids, after);
+  return ids.slice(from, from + limit).map((id) => memberView(state, guildId, id));
 }
 
 /** 403 code 50007 when the channel is a DM with someone who refuses DMs (called before the message is posted). */
@@ -164,6 +177,8 @@ function nameUser(state: SandboxState, userId: string, body: Record<string, unkn
 function trackedMembers(state: SandboxState, guildId: string): Map<string, StoredMembership> {
   const guild = guildOf(state, guildId);
   guild.members ??= new Map([...(state.members.get(guildId)?.keys() ?? [])].map((id) => [id, { joined_at: LONG_AGO, nick: null }]));
+  // The membership changes: the order is made again on the next page.
+  guild.sorted = undefined;
   return guild.members;
 }
 
@@ -198,6 +213,35 @@ export function memberUpdated(state: SandboxState, guildId: string, userId: stri
     d: { ...member, avatar: member.avatar ?? null, banner: member.banner ?? null, guild_id: guildId },
   });
   return member;
+}
+
+const MAX_JOIN_MANY = 10_000;
+
+/** Many users join at once, at `joined_at` (else now), holding `roles`: how a test or the bench makes a large guild. */
+function joinMany(state: SandboxState, guildId: string, input: unknown): { members: number } {
+  const body = fieldsOf(input);
+  const errors = new FormErrors();
+  const ids = body.user_ids;
+  if (!Array.isArray(ids) || ids.length > MAX_JOIN_MANY || !ids.every(isSnowflake)) {
+    errors.add(['user_ids'], 'BASE_TYPE_ARRAY', `Must be an array of at most ${MAX_JOIN_MANY} snowflake strings.`);
+  }
+  const joinedAt = body.joined_at === undefined ? new Date() : new Date(String(body.joined_at));
+  if (Number.isNaN(joinedAt.getTime())) errors.add(['joined_at'], 'DATE_TYPE_PARSE', 'Must be an ISO 8601 time.');
+  if (body.roles !== undefined && !(Array.isArray(body.roles) && body.roles.every(isSnowflake))) {
+    errors.add(['roles'], 'BASE_TYPE_ARRAY', 'Must be an array of snowflake strings.');
+  }
+  errors.throwIfAny();
+  const members = trackedMembers(state, guildId);
+  const roles = (body.roles as string[] | undefined) ?? [];
+  for (const id of ids as string[]) {
+    members.set(id, { joined_at: joinedAt, nick: null });
+    if (roles.length > 0 || state.members.get(guildId)?.has(id)) {
+      const held = rolesOf(state, guildId, id);
+      held.clear();
+      for (const role of roles) held.add(role);
+    }
+  }
+  return { members: members.size };
 }
 
 function leave(state: SandboxState, guildId: string, userId: string): void {
@@ -350,6 +394,11 @@ export const memberControlRoutes: Route[] = [
     method: 'POST',
     pattern: '/guilds/:guild/members/:user/join',
     handle: ({ state, params, body }) => ({ status: 200, body: join(state, params.guild!, params.user!, body) }),
+  },
+  {
+    method: 'POST',
+    pattern: '/guilds/:guild/members/join-many',
+    handle: ({ state, params, body }) => ({ status: 200, body: joinMany(state, params.guild!, body) }),
   },
   { method: 'POST', pattern: '/guilds/:guild/members/:user/leave', handle: ({ state, params }) => (leave(state, params.guild!, params.user!), noContent) },
   {

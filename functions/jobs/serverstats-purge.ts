@@ -1,0 +1,12 @@
+import { PURGE_JOB, purgeBudget, purgeRun } from '../serverstats/purge.js';
+import { scheduledJob } from '#shared/scheduler/index.js';
+
+/**
+ * Removes a deleted guild's statistic records behind the settings delete
+ * (key: the guild ID), in runs that each stop well inside the function's
+ * time limit and ask for the next before they end.
+ */
+export const { handler, produce } = scheduledJob(PURGE_JOB, async ({ key, remainingMs }) => {
+  const run = await purgeRun(key, purgeBudget(remainingMs()));
+  return run.done ? undefined : { next: Date.now() };
+});
