@@ -96,7 +96,8 @@ export function memberView(state: SandboxState, guildId: string, userId: string)
     user: userView(state, userId),
     nick: membership?.nick ?? null,
     avatar: null,
-    roles: [...rolesOf(state, guildId, userId)],
+    // Read without creating: looking at a member must not make them one.
+    roles: [...(state.members.get(guildId)?.get(userId) ?? [])],
     joined_at: (membership?.joined_at ?? LONG_AGO).toISOString(),
     premium_since: null,
     deaf: false,
