@@ -97,9 +97,6 @@ export interface Gateway {
   info(path: string, wsUrl: string): RESTGetAPIGatewayBotResult | { url: string } | null;
   /** Takes an HTTP upgrade of the sandbox's server; refuses any path but `/gateway`. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, wsUrl: string): void;
-  /** Sets the privileged intents the application has (a bitfield of them). */
-  setPrivilegedIntents(intents: number): void;
-  privilegedIntents(): number;
   close(): void;
 }
 
@@ -138,7 +135,6 @@ function withoutContent(event: SandboxEvent): SandboxEvent {
 export function createGateway(state: SandboxState, options: GatewayOptions): Gateway {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_PAYLOAD });
   const sessions = new Map<string, Session>();
-  let privileged = PRIVILEGED_INTENTS;
   let identifies = 0;
 
   const sendRaw = (socket: WebSocket, payload: unknown) => {
@@ -190,7 +186,7 @@ export function createGateway(state: SandboxState, options: GatewayOptions): Gat
       socket.close(GatewayCloseCodes.InvalidIntents, 'Invalid intent(s).');
       return null;
     }
-    if ((intents & PRIVILEGED_INTENTS & ~privileged) !== 0) {
+    if ((intents & PRIVILEGED_INTENTS & ~state.privilegedIntents) !== 0) {
       socket.close(GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
       return null;
     }
@@ -312,10 +308,6 @@ export function createGateway(state: SandboxState, options: GatewayOptions): Gat
         serve(ws, wsUrl);
       });
     },
-    setPrivilegedIntents(intents) {
-      privileged = intents & PRIVILEGED_INTENTS;
-    },
-    privilegedIntents: () => privileged,
     close() {
       state.listeners.delete(listener);
       for (const client of wss.clients) client.terminate();

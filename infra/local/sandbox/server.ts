@@ -193,7 +193,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const botToken = options.botToken ?? randomBytes(24).toString('base64url');
   const gateway = createGateway(state, { token: botToken, heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250 });
   const allApiRoutes = [...gatewayRoutes(gateway, () => gatewayUrl), ...apiRoutes];
-  const allControlRoutes = [...controlRoutes, ...gatewayControlRoutes(gateway), ...sourceControlRoutes(() => origin)];
+  const allControlRoutes = [...controlRoutes, ...gatewayControlRoutes, ...sourceControlRoutes(() => origin)];
   const limited = globalLimiter(options.globalRate ?? Number(process.env.SANDBOX_GLOBAL_RATE || 0));
 
   const server = createServer(async (req, res) => {

@@ -171,6 +171,8 @@ export interface SandboxState {
   voice: Map<string, Map<string, string>>;
   /** guild ID -> user ID -> their presence (members not here are offline). */
   presences: Map<string, Map<string, StoredPresence>>;
+  /** The privileged intents the application has (`PUT /_sandbox/application/intents`); all three by default. */
+  privilegedIntents: number;
   /** Who hears every event (the gateway's sessions); kept across a reset, never in a snapshot. */
   listeners: Set<(event: SandboxEvent) => void>;
 }
@@ -197,6 +199,8 @@ export function createState(): SandboxState {
     started: new Map(),
     voice: new Map(),
     presences: new Map(),
+    // GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
+    privilegedIntents: (1 << 1) | (1 << 8) | (1 << 15),
     listeners: new Set(),
   };
 }

@@ -21,8 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 beforeEach(async () => {
+  // A reset gives the application every privileged intent again (the 4014 test takes some away).
   sandbox.reset();
-  await control('PUT', '/application/intents', { intents: I.GuildMembers | I.GuildPresences | I.MessageContent });
   await control('PUT', `/guilds/${GUILD}`, { name: 'Gateway Guild' });
   await control('PUT', `/channels/${CHANNEL}`, { guild_id: GUILD, name: 'general' });
   await control('PUT', `/guilds/${GUILD}/roles/${ROLE}`, { name: 'Member' });
@@ -101,6 +101,8 @@ describe('the handshake', () => {
     const accepted = await identified(sandbox.gatewayUrl, sandbox.botToken, I.Guilds | I.MessageContent);
     accepted.close();
     expect((await control('PUT', '/application/intents', { intents: 1 })).status).toBe(400);
+    sandbox.reset();
+    expect((await control('GET', '/application/intents')).body).toEqual({ intents: I.GuildMembers | I.GuildPresences | I.MessageContent });
   });
 });
 

@@ -30,23 +30,19 @@ export function gatewayRoutes(gateway: Gateway, wsUrl: () => string): Route[] {
   ];
 }
 
-const intentsBody = (gateway: Gateway) => ({ intents: gateway.privilegedIntents() });
-
 /** The gateway's control routes; patterns are relative to `/_sandbox`. */
-export function gatewayControlRoutes(gateway: Gateway): Route[] {
-  return [
-    { method: 'GET', pattern: '/application/intents', handle: () => ({ status: 200, body: intentsBody(gateway) }) },
-    {
-      method: 'PUT',
-      pattern: '/application/intents',
-      handle: ({ body }) => {
-        const intents = (body as { intents?: unknown } | undefined)?.intents;
-        if (typeof intents !== 'number' || !Number.isInteger(intents) || intents < 0 || (intents & ~PRIVILEGED_INTENTS) !== 0) {
-          throw invalidField(['intents'], 'BASE_TYPE_CHOICES', `Must be a bitfield of the privileged intents (at most ${PRIVILEGED_INTENTS}).`);
-        }
-        gateway.setPrivilegedIntents(intents);
-        return { status: 200, body: intentsBody(gateway) };
-      },
+export const gatewayControlRoutes: Route[] = [
+  { method: 'GET', pattern: '/application/intents', handle: ({ state }) => ({ status: 200, body: { intents: state.privilegedIntents } }) },
+  {
+    method: 'PUT',
+    pattern: '/application/intents',
+    handle: ({ state, body }) => {
+      const intents = (body as { intents?: unknown } | undefined)?.intents;
+      if (typeof intents !== 'number' || !Number.isInteger(intents) || intents < 0 || (intents & ~PRIVILEGED_INTENTS) !== 0) {
+        throw invalidField(['intents'], 'BASE_TYPE_CHOICES', `Must be a bitfield of the privileged intents (at most ${PRIVILEGED_INTENTS}).`);
+      }
+      state.privilegedIntents = intents;
+      return { status: 200, body: { intents } };
     },
-  ];
-}
+  },
+];

@@ -98,6 +98,7 @@ export function memberView(state: SandboxState, guildId: string, userId: string)
     user: userView(state, userId),
     nick: membership?.nick ?? null,
     avatar: null,
+    // Read without creating: looking at a member must not make them one.
     roles: [...(state.members.get(guildId)?.get(userId) ?? [])],
     joined_at: (membership?.joined_at ?? LONG_AGO).toISOString(),
     premium_since: null,
