@@ -358,7 +358,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
   const { routes } = await import('#functions/routes.js');
   const { jobs } = await import('#infra/jobs.js');
   const outdir = mkdtempSync(join(tmpdir(), 'bench-cold-'));
-  const service = await startLocal({ port: 0, dataDir: null, jobs: false });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false, jobs: false });
   const proxy = await countingProxy(process.env.DYNAMODB_ENDPOINT!);
   const platform = await countingProxy(new URL(service.sandboxUrl!).origin);
   try {

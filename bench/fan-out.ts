@@ -121,7 +121,7 @@ async function measure(service: LocalService, count: number): Promise<Figure> {
 export async function runFanOutBench(): Promise<Row[]> {
   const previous = process.env.SANDBOX_GLOBAL_RATE;
   process.env.SANDBOX_GLOBAL_RATE = String(GLOBAL_RATE);
-  const service = await startLocal({ port: 0, dataDir: null });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
   const rows: Row[] = [];
   try {
     for (const count of COUNTS) {

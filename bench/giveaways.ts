@@ -39,7 +39,7 @@ async function create(service: LocalService, guild: string, endTime: string) {
 }
 
 export async function runGiveawaysBench(): Promise<Row[]> {
-  const service = await startLocal({ port: 0, dataDir: null });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
   const sandbox = service.sandboxUrl!.replace(/\/api\/v10$/, '');
   try {
     const guild = snowflake();

@@ -154,7 +154,7 @@ async function verifications(service: LocalService): Promise<Row[]> {
 
 export async function runInvitesVerifierBench(): Promise<Row[]> {
   // No in-process producers: their polling of the due index would count as requests of the work measured.
-  const service = await startLocal({ port: 0, dataDir: null, jobs: false });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false, jobs: false });
   try {
     return [...(await invites(service)), ...(await verifications(service))];
   } finally {

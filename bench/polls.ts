@@ -150,7 +150,7 @@ async function throughput(service: LocalService): Promise<Row[]> {
 
 /** Requests on the vote path alone (a service without background jobs). */
 async function requestPath(): Promise<Row[]> {
-  const service = await startLocal({ port: 0, dataDir: null, jobs: false });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false, jobs: false });
   try {
     const { guild, channel, pollId } = await setUpPoll(service);
     const counter = countDynamoRequests();
@@ -214,7 +214,7 @@ async function schedulingDelay(service: LocalService): Promise<Row[]> {
 /** The polls rows; starts (and stops) its own local mode. */
 export async function runPollsBench(): Promise<Row[]> {
   const rows: Row[] = [];
-  const service = await startLocal({ port: 0, dataDir: null });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
   try {
     rows.push(...(await throughput(service)));
     rows.push(...(await schedulingDelay(service)));

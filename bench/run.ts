@@ -27,7 +27,7 @@ const rows: Row[] = [];
 const cold = await coldRequestBench();
 rows.push(...sizeRows(cold), ...cold.rows);
 
-const service = await startLocal({ port: 0, dataDir: null });
+const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
 try {
   const counter = countDynamoRequests();
   rows.push(...(await foundationRequests(service, counter)));

@@ -153,7 +153,7 @@ async function bigGuildFetch(service: LocalService): Promise<Row[]> {
 
 export async function runServerstatsBench(): Promise<Row[]> {
   // No in-process producers: their polling of the due index would count as requests of the operations measured.
-  const service = await startLocal({ port: 0, dataDir: null, jobs: false });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false, jobs: false });
   try {
     return [...(await recordings(service)), ...(await counterRefresh(service)), ...(await bigGuildFetch(service))];
   } finally {

@@ -38,7 +38,7 @@ const messagesIn = async (service: LocalService, channel: string): Promise<unkno
 
 export async function runSocialsBench(): Promise<Row[]> {
   process.env.SOCIALS_POLL_SECONDS = String(INTERVAL_SECONDS);
-  const service = await startLocal({ port: 0, dataDir: null });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
   const control = sourcesControl(service);
   try {
     // 10 sources: 4 forum communities, 3 feeds, 3 stream accounts.

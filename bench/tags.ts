@@ -28,7 +28,7 @@ function client(service: LocalService) {
 }
 
 export async function runTagsBench(): Promise<Row[]> {
-  const service = await startLocal({ port: 0, dataDir: null });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
   const counter = countDynamoRequests();
   try {
     const call = client(service);

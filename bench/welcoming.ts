@@ -179,7 +179,7 @@ async function catchUpPages(service: LocalService): Promise<Row[]> {
 
 /** The welcoming rows; starts (and stops) its own local mode. */
 export async function runWelcomingBench(): Promise<Row[]> {
-  const service = await startLocal({ port: 0, dataDir: null });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
   try {
     return [...(await perJoin(service)), ...(await grantDelay(service)), ...(await catchUpPages(service))];
   } finally {

@@ -9,6 +9,7 @@ import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '#
 import { MAX_BODY_BYTES, payloadTooLarge } from '#shared/http/limits.js';
 import { type Route, matchPath } from '#shared/http/route.js';
 import { loadHandler, loadSpec } from '#shared/http/load-handler.js';
+import { log } from '#shared/observe/log.js';
 import { KeyRate } from './key-rate.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -174,15 +175,33 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
   } as unknown as APIGatewayProxyEvent;
 
   const handler = await loadHandler(route);
-  return handler(event, lambdaContext(route.id));
+  const result = await handler(event, lambdaContext(route.id));
+  handlerAnswers.add(result);
+  return result;
 }
+
+/** Answers a route's handler gave: the handler logged the request itself. */
+const handlerAnswers = new WeakSet<APIGatewayProxyResult>();
 
 /** An HTTP server answering every request through {@link handleRequest}; never a bare 500. */
 export function createApiServer(options: ApiServerOptions, routes: readonly Route[] = allRoutes): Server {
   const keyRate = new KeyRate(options.guildKeyRate);
   const server = createServer((req, res) => {
+    const started = performance.now();
     handleRequest(req, routes, keyRate)
-      .then((result) => send(req, res, result))
+      .then((result) => {
+        // What API Gateway answers itself (no such route, 405, the authorizer's 401 and 403, a guild key's 429, 413, 414) is logged here.
+        if (!handlerAnswers.has(result)) {
+          log('info', 'request', {
+            route: 'gateway',
+            method: req.method,
+            path: (req.url ?? '/').split('?', 1)[0]!.slice(0, 200),
+            status: result.statusCode,
+            duration_ms: Math.round(performance.now() - started),
+          });
+        }
+        send(req, res, result);
+      })
       .catch((error: unknown) => {
         console.error(JSON.stringify({ level: 'error', msg: 'local server failure', error: error instanceof Error ? error.stack : String(error) }));
         send(req, res, errorResponse(new AppError('InternalServerError', 'Something unexpected went wrong in local mode; see its log.')));

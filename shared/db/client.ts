@@ -3,13 +3,11 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { emit } from '../observe/emit.js';
 import { log } from '../observe/log.js';
 
-/** The errors DynamoDB answers when a table or partition is over its capacity. */
-const THROTTLES = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
-
 /** Counts a throttle the SDK gave up on (after its own retries), whoever called: the `TableThrottles` metric and a warn line. */
-function countThrottle(error: unknown, operation: string): void {
-  const name = (error as { name?: unknown } | null)?.name;
-  if (typeof name !== 'string' || !THROTTLES.has(name)) return;
+function countThrottle(error: unknown, operation: unknown): void {
+  // ProvisionedThroughputExceededException, ThrottlingException, RequestLimitExceeded: the table or account over its capacity.
+  const name = (error as Error | null)?.name;
+  if (!/^(ProvisionedThroughputExceeded|Throttling)Exception$|^RequestLimitExceeded$/.test(name ?? '')) return;
   log('warn', 'table throttled', { operation, error: name });
   emit({ tableThrottles: 1 });
 }
@@ -34,7 +32,7 @@ export function db(): DynamoDBDocumentClient {
         try {
           return await next(args);
         } catch (error) {
-          countThrottle(error, String(context.commandName ?? 'unknown'));
+          countThrottle(error, context.commandName);
           throw error;
         }
       },

@@ -11,7 +11,8 @@
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+/** The levels, least severe first. */
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /**
  * One event. `msg` names what happened (`request`, `job`, `platform call
@@ -47,19 +48,10 @@ export function onLog(listener: LogOutput): () => void {
   return () => listeners.delete(listener);
 }
 
-function threshold(): number {
-  const asked = process.env.LOG_LEVEL?.trim().toLowerCase() as LogLevel | undefined;
-  return (asked && RANK[asked]) || RANK.info;
-}
-
-/** Whether an event of this level is written now. */
-export function logs(level: LogLevel): boolean {
-  return RANK[level] >= threshold();
-}
-
-/** Writes one event, if its level is at or above `LOG_LEVEL`. Never throws. */
+/** Writes one event, if its level is at or above `LOG_LEVEL` (`info` when unset or unknown). Never throws. */
 export function log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-  if (!logs(level)) return;
+  const asked = LEVELS.indexOf(process.env.LOG_LEVEL?.trim().toLowerCase() as LogLevel);
+  if (LEVELS.indexOf(level) < (asked < 0 ? 1 : asked)) return;
   const event: LogEvent = { level, msg, ...fields };
   try {
     output?.(event);

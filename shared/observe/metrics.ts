@@ -2,7 +2,9 @@
  * The service's metrics, as data: the namespace, each metric's name, unit
  * and the dimension sets it is published under (CloudWatch embedded metric
  * format). Alarms, the dashboard and the docs read these names from here;
- * renaming one is a change of the operations contract.
+ * renaming one is a change of the operations contract. What each counts is
+ * said in comments, not fields, so function bundles carry only the names
+ * (docs/operations.md lists them).
  */
 
 /** The CloudWatch namespace every metric is published in. */
@@ -26,84 +28,42 @@ export interface MetricDefinition {
   unit: 'Count' | 'Milliseconds';
   /** Each set is published (an empty set: the metric without dimensions, for service-wide alarms). */
   dimensions: readonly (readonly DimensionName[])[];
-  description: string;
 }
 
 const { module, statusClass: status, job } = DIMENSIONS;
+const byStatus = [[module, status], [status]] as const;
+const byModule = [[module]] as const;
+const byJob = [[job], []] as const;
+const total = [[]] as const;
+
+/** A metric counting events (unit `Count`). */
+const count = <N extends string, D extends MetricDefinition['dimensions']>(name: N, dimensions: D) => ({ name, unit: 'Count' as const, dimensions });
 
 export const METRICS = {
-  requests: {
-    name: 'Requests',
-    unit: 'Count',
-    dimensions: [[module, status], [status]],
-    description: 'HTTP requests answered, by module and status class',
-  },
-  errors: {
-    name: 'Errors',
-    unit: 'Count',
-    dimensions: [[module, status], [status]],
-    description: 'HTTP requests answered 4xx or 5xx, by module and status class',
-  },
-  requestDuration: {
-    name: 'RequestDuration',
-    unit: 'Milliseconds',
-    dimensions: [[module]],
-    description: 'Time from the handler receiving a request to its answer, by module',
-  },
-  platformRateLimited: {
-    name: 'PlatformRateLimited',
-    unit: 'Count',
-    dimensions: [[]],
-    description: 'Platform answers 429 (each one, waited out or not)',
-  },
-  platformServerErrors: {
-    name: 'PlatformServerErrors',
-    unit: 'Count',
-    dimensions: [[]],
-    description: 'Platform answers 5xx (each attempt)',
-  },
-  tableThrottles: {
-    name: 'TableThrottles',
-    unit: 'Count',
-    dimensions: [[]],
-    description: 'DynamoDB ProvisionedThroughputExceeded or Throttling errors the service saw after the SDK retries',
-  },
-  jobsRun: {
-    name: 'JobsRun',
-    unit: 'Count',
-    dimensions: [[job], []],
-    description: 'Scheduled work items handled (one per delivery that ran the job, whatever its outcome)',
-  },
-  jobsRetried: {
-    name: 'JobsRetried',
-    unit: 'Count',
-    dimensions: [[job], []],
-    description: 'Scheduled work items that failed and will be delivered again',
-  },
-  jobsParked: {
-    name: 'JobsParked',
-    unit: 'Count',
-    dimensions: [[job], []],
-    description: 'Scheduled work items given up on (last delivery failed, or sent too often without completing)',
-  },
-  itemsAnnounced: {
-    name: 'ItemsAnnounced',
-    unit: 'Count',
-    dimensions: [[]],
-    description: 'Feed items announced in a channel (socials)',
-  },
-  votes: {
-    name: 'Votes',
-    unit: 'Count',
-    dimensions: [[]],
-    description: 'Poll votes recorded: each vote or vote removal a poll took (polls)',
-  },
-  entries: {
-    name: 'Entries',
-    unit: 'Count',
-    dimensions: [[]],
-    description: 'Giveaway entries recorded: each member who entered (giveaways)',
-  },
+  /** HTTP requests answered, by module and status class. */
+  requests: count('Requests', byStatus),
+  /** HTTP requests answered 4xx or 5xx, by module and status class. */
+  errors: count('Errors', byStatus),
+  /** Time from the handler receiving a request to its answer, by module. */
+  requestDuration: { name: 'RequestDuration', unit: 'Milliseconds', dimensions: byModule },
+  /** Platform answers 429 (each one, waited out or not). */
+  platformRateLimited: count('PlatformRateLimited', total),
+  /** Platform answers 5xx (each attempt). */
+  platformServerErrors: count('PlatformServerErrors', total),
+  /** DynamoDB ProvisionedThroughputExceeded or Throttling errors the service saw after the SDK retries. */
+  tableThrottles: count('TableThrottles', total),
+  /** Scheduled work items handled (one per delivery that ran the job, whatever its outcome). */
+  jobsRun: count('JobsRun', byJob),
+  /** Scheduled work items that failed and will be delivered again. */
+  jobsRetried: count('JobsRetried', byJob),
+  /** Scheduled work items given up on (last delivery failed, or sent too often without completing). */
+  jobsParked: count('JobsParked', byJob),
+  /** Feed items announced in a channel (socials). */
+  itemsAnnounced: count('ItemsAnnounced', total),
+  /** Poll votes recorded: each vote or vote removal a poll took (polls). */
+  votes: count('Votes', total),
+  /** Giveaway entries recorded: each member who entered (giveaways). */
+  entries: count('Entries', total),
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricKey = keyof typeof METRICS;

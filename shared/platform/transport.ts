@@ -137,11 +137,7 @@ function parseSuccess<T>(text: string, failure: () => PlatformError): T {
  * `{id}`, so a log line names the operation and carries no token.
  */
 export function routeTemplate(path: string): string {
-  return path
-    .split('?', 1)[0]!
-    .split('/')
-    .map((segment) => (segment === '' || /^@?[a-z][a-z-]*$/.test(segment) ? segment : '{id}'))
-    .join('/');
+  return path.replace(/\?.*/, '').replace(/\/(?!@?[a-z][a-z-]*(?:\/|$))[^/]+/g, '/{id}');
 }
 
 /** The platform call a log line is about: its method and route template. */

@@ -4,6 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as authorizer } from '#functions/auth/authorizer.js';
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys.js';
+import { observe } from '#test/helpers/observe.js';
 
 /**
  * Fair use in AWS: the authorizer names each caller's usage-plan key, and a
@@ -141,12 +142,12 @@ describe('guild keys and their API Gateway keys', () => {
   it('still mints the key when API Gateway fails (the authorizer registers it at first use)', async () => {
     dynamo.on(PutCommand).resolves({});
     vi.stubGlobal('fetch', async () => Response.json({ message: 'denied' }, { status: 403 }));
-    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const seen = observe();
     const key = await createApiKey(GUILD, null);
+    seen.stop();
     expect(key.secret).toMatch(/^gmk\./);
     expect(dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item).not.toHaveProperty('usage_key_id');
-    expect(error.mock.calls[0]![0]).toContain('guild key rate not registered');
-    error.mockRestore();
+    expect(seen.events('guild key rate not registered')).toEqual([expect.objectContaining({ level: 'error', guild_id: GUILD })]);
   });
 
   it("deletes a revoked key's API Gateway key", async () => {

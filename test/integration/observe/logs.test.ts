@@ -69,6 +69,17 @@ describe('logs and metrics in local mode', () => {
     }
   });
 
+  it('logs what the gateway answers itself (a refused credential), without the credential', async () => {
+    const seen = observe();
+    const res = await service.call('GET', '/modules/polls/status', { query: { guild_id: snowflake() }, token: 'not-the-token-7c1d' });
+    seen.stop();
+    expect(res.status).toBe(401);
+    expect(seen.events('request')).toEqual([
+      expect.objectContaining({ route: 'gateway', method: 'GET', path: '/modules/polls/status', status: 401, duration_ms: expect.any(Number) }),
+    ]);
+    expect(JSON.stringify(seen.logs)).not.toContain('not-the-token-7c1d');
+  });
+
   it('a giveaway refresh whose message is gone logs the platform 404 and the job run', async () => {
     const guild = snowflake();
     ok(await service.call('POST', '/modules/giveaways/enable', { body: { guild_id: guild } }));

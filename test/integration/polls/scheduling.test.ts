@@ -10,7 +10,7 @@ import { type PollRecord, createPoll, eventually, getPoll, messageOf, pollBody, 
 
 /** A test service over a table on disk, so it can be stopped and started again. */
 async function startOnDisk(dataDir: string): Promise<TestService> {
-  const service = await startLocal({ port: 0, dataDir, serviceToken: SERVICE_TOKEN });
+  const service = await startLocal({ port: 0, dataDir, serviceToken: SERVICE_TOKEN, printLogs: false });
   const call: TestService['call'] = async (method, path, options = {}) => {
     const url = new URL(service.url + path);
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));

@@ -9,7 +9,7 @@ import { SERVICE_TOKEN, snowflake } from '#test/helpers/local.js';
 const SS = '/modules/serverstats';
 
 async function serviceOn(dataDir: string | null) {
-  const service = await startLocal({ port: 0, dataDir, serviceToken: SERVICE_TOKEN, jobs: false });
+  const service = await startLocal({ port: 0, dataDir, serviceToken: SERVICE_TOKEN, printLogs: false, jobs: false });
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(service.url + path, {
       method,

@@ -13,7 +13,7 @@ import { addResponse, addTimedRole, check, dmsOf, eventually, failed, ok, startW
 
 /** Local mode over a table on disk, so it can be stopped and started again. */
 async function startOnDisk(dataDir: string): Promise<TestService> {
-  const service = await startLocal({ port: 0, dataDir, serviceToken: SERVICE_TOKEN });
+  const service = await startLocal({ port: 0, dataDir, serviceToken: SERVICE_TOKEN, printLogs: false });
   const call: TestService['call'] = async (method, path, options = {}) => {
     const res = await fetch(new URL(service.url + path), {
       method,

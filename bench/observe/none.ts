@@ -1,0 +1,2 @@
+/** The baseline: a handler writing nothing. */
+export const handler = async () => undefined;

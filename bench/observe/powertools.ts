@@ -1,0 +1,14 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { MetricUnit, Metrics } from '@aws-lambda-powertools/metrics';
+
+/** The same two lines with Powertools for AWS Lambda's Logger and Metrics. */
+const logger = new Logger({ serviceName: 'guild-modules' });
+const metrics = new Metrics({ namespace: 'GuildModules', serviceName: 'guild-modules' });
+
+export const handler = async () => {
+  logger.info('request', { route: 'polls.vote', guild_id: '1', status: 200, duration_ms: 1 });
+  metrics.addDimensions({ Module: 'polls', StatusClass: '2xx' });
+  metrics.addMetric('Requests', MetricUnit.Count, 1);
+  metrics.addMetric('RequestDuration', MetricUnit.Milliseconds, 1);
+  metrics.publishStoredMetrics();
+};
