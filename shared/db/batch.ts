@@ -6,7 +6,7 @@ import type { Key } from './entity.js';
 import { tableName } from './table.js';
 
 /**
- * Batch reads and deletes. DynamoDB may leave part of a batch unprocessed
+ * Batch reads and writes. DynamoDB may leave part of a batch unprocessed
  * under load; these ask again for the rest with a growing pause, and answer
  * 503 rather than silently dropping what the table kept refusing.
  */
@@ -29,25 +29,31 @@ async function untilDone<T>(pending: T[], send: (batch: T[]) => Promise<T[]>, wh
 /** The table key of an item read from it. */
 export const keyOf = (item: Item): Key => ({ pk: String(item.pk), sk: String(item.sk) });
 
-/** Deletes the items of these keys, unconditionally: up to PARALLEL_BATCHES batches at once. */
-export async function deleteKeys(keys: readonly Key[]): Promise<void> {
-  const batches: { DeleteRequest: { Key: Key } }[][] = [];
-  for (let i = 0; i < keys.length; i += WRITE_BATCH) batches.push(keys.slice(i, i + WRITE_BATCH).map((Key) => ({ DeleteRequest: { Key } })));
+type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Key } };
+
+/** Writes these items and deletes the items of these keys, unconditionally: batches of 25, up to PARALLEL_BATCHES at once. */
+export async function writeBatches(puts: readonly Item[], deletes: readonly Key[]): Promise<void> {
+  const requests: WriteRequest[] = [...puts.map((Item) => ({ PutRequest: { Item } })), ...deletes.map((Key) => ({ DeleteRequest: { Key } }))];
+  const batches: WriteRequest[][] = [];
+  for (let i = 0; i < requests.length; i += WRITE_BATCH) batches.push(requests.slice(i, i + WRITE_BATCH));
   for (let i = 0; i < batches.length; i += PARALLEL_BATCHES) {
     await Promise.all(
-      batches.slice(i, i + PARALLEL_BATCHES).map((requests) =>
+      batches.slice(i, i + PARALLEL_BATCHES).map((batch) =>
         untilDone(
-          requests,
-          async (batch) => {
-            const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }));
-            return (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+          batch,
+          async (pending) => {
+            const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+            return (out.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
           },
-          'delete',
+          'write',
         ),
       ),
     );
   }
 }
+
+/** Deletes the items of these keys, unconditionally: up to PARALLEL_BATCHES batches at once. */
+export const deleteKeys = (keys: readonly Key[]): Promise<void> => writeBatches([], keys);
 
 /** Reads the items of these keys, consistently; items that do not exist are absent from the answer. */
 export async function getKeys(keys: readonly Key[]): Promise<Item[]> {
