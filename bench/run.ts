@@ -20,9 +20,15 @@ import { type Row, printRows } from './table.js';
  * are notes. A module's own request counts go in bench/<module>.ts and are
  * listed here.
  */
+/** `npx tsx bench/run.ts --only cold`: the bundles and cold requests alone (a few minutes), not the module sections. */
+const onlyCold = process.argv.includes('--only') && process.argv[process.argv.indexOf('--only') + 1] === 'cold';
 const rows: Row[] = [];
 const cold = await coldRequestBench();
 rows.push(...sizeRows(cold), ...cold.rows);
+if (onlyCold) {
+  printRows(rows);
+  process.exit(0);
+}
 
 const service = await startLocal({ port: 0, dataDir: null });
 try {
