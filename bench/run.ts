@@ -8,6 +8,7 @@ import { runServerstatsBench } from './serverstats.js';
 import { runSocialsBench } from './socials.js';
 import { runFanOutBench } from './fan-out.js';
 import { runTagsBench } from './tags.js';
+import { runCostBench } from './cost.js';
 import { runWelcomingBench } from './welcoming.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
 import { sizeRows } from './sizes.js';
@@ -48,5 +49,6 @@ rows.push(...(await runFanOutBench()));
 rows.push(...(await runGiveawaysBench()));
 rows.push(...(await runInvitesVerifierBench()));
 rows.push(...(await runTagsBench()));
+rows.push(...(await runCostBench()));
 
 printRows(rows);
