@@ -15,11 +15,12 @@
  * condition failed still costs a write unit, and a write naming a global
  * secondary index's key costs one more unit per index (items here are under
  * 1 KB). The service makes no transactional writes (they would count
- * double). Lambda time: the route's time measured here, plus for each
+ * double). Lambda time: the route's median time measured here, plus for each
  * table request and platform call the round trip AWS adds (LATENCY, in
  * turn, an upper bound), and a millisecond for each other invocation (the
  * authorizer and job consumers, billed by the millisecond). Each job
- * message is an SQS send, a receive and a delete, and one invocation.
+ * message is an SQS send, a receive and a delete, and one invocation. Logs:
+ * the lines every invocation and API request write (LOG_BYTES).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,7 +54,16 @@ export const PRICES = {
   dynamoRead: 0.125 / 1e6,
   /** SQS standard queue, per request (each 64 KB of a message a request). */
   sqsRequest: 0.4 / 1e6,
+  /** CloudWatch Logs, per GB ingested (standard class). */
+  logsGb: 0.5,
 };
+
+/**
+ * Log bytes that go out whatever the code logs, assumed: Lambda's START, END
+ * and REPORT lines of each invocation, and the stage's JSON access log line
+ * of each API request (the functions log only failures and warnings).
+ */
+const LOG_BYTES = { invocation: 350, apiRequest: 450 };
 
 /** Round trips AWS adds to a function's time, in milliseconds (local mode's are a fraction of one): DynamoDB in region, the platform's REST API. */
 const LATENCY = { tableMs: 5, platformMs: 100 };
@@ -87,7 +97,8 @@ interface Usage {
   apiRequests: number;
   /** Invocations besides the routes': authorizers, job consumers, producers. */
   otherInvocations: number;
-  routeMs: number;
+  /** Each API request's time, as measured. */
+  routeMs: number[];
   tableRequests: number;
   readUnits: number;
   writeUnits: number;
@@ -115,7 +126,7 @@ function meter(service: LocalService) {
   const usage = (): Usage => ({
     apiRequests: 0,
     otherInvocations: 0,
-    routeMs: 0,
+    routeMs: [],
     tableRequests: 0,
     readUnits: 0,
     writeUnits: 0,
@@ -174,7 +185,7 @@ function meter(service: LocalService) {
     async api<T>(send: () => Promise<T>): Promise<T> {
       const started = performance.now();
       const out = await send();
-      used.routeMs += performance.now() - started;
+      used.routeMs.push(performance.now() - started);
       used.apiRequests++;
       used.otherInvocations++;
       return out;
@@ -316,14 +327,17 @@ const EVENTS_COSTED: CostedEvent[] = [
 function priced(u: Usage, events: number) {
   const per = (n: number) => n / events;
   const invocations = u.apiRequests + u.otherInvocations + u.sqsMessages;
-  const ms = u.routeMs + u.otherInvocations + u.sqsMessages + LATENCY.tableMs * u.tableRequests + LATENCY.platformMs * u.platformCalls;
+  // The median route time for each: a shared machine's outliers are not the route's.
+  const routeMs = u.routeMs.length > 0 ? median(u.routeMs) * u.routeMs.length : 0;
+  const ms = routeMs + u.otherInvocations + u.sqsMessages + LATENCY.tableMs * u.tableRequests + LATENCY.platformMs * u.platformCalls;
   const parts = {
     lambda: per(invocations * PRICES.lambdaRequest + (ms / 1000) * MEMORY_GB * PRICES.lambdaGbSecond),
     api: per(u.apiRequests * PRICES.apiRequest),
     dynamo: per(u.readUnits * PRICES.dynamoRead + u.writeUnits * PRICES.dynamoWrite),
     sqs: per(3 * u.sqsMessages * PRICES.sqsRequest),
+    logs: per(((invocations * LOG_BYTES.invocation + u.apiRequests * LOG_BYTES.apiRequest) / 1e9) * PRICES.logsGb),
   };
-  return { parts, total: parts.lambda + parts.api + parts.dynamo + parts.sqs, invocations: per(invocations), ms: per(ms) };
+  return { parts, total: parts.lambda + parts.api + parts.dynamo + parts.sqs + parts.logs, invocations: per(invocations), ms: per(ms) };
 }
 
 const dollars = (n: number) => (n >= 100 ? `$${n.toFixed(0)}` : n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(3)}`);
@@ -370,7 +384,7 @@ export async function runCostBench(): Promise<Row[]> {
         section: SECTION,
         measure: `a million of: ${event.name}`,
         value: dollars(c.total * 1e6),
-        note: `API Gateway ${dollars(c.parts.api * 1e6)}, DynamoDB ${dollars(c.parts.dynamo * 1e6)} (${(used.readUnits / (count * per)).toFixed(2)} RRU + ${(used.writeUnits / (count * per)).toFixed(2)} WRU in ${(used.tableRequests / (count * per)).toFixed(2)} requests), Lambda ${dollars(c.parts.lambda * 1e6)} (${c.invocations.toFixed(2)} invocations, ${c.ms.toFixed(1)} ms at ${DEFAULT_SETTINGS.memorySize} MB; ${(used.routeMs / Math.max(1, used.apiRequests)).toFixed(1)} ms a route measured, median event ${median(times).toFixed(1)} ms), SQS ${dollars(c.parts.sqs * 1e6)} (${(used.sqsMessages / (count * per)).toFixed(3)} messages); ${(used.platformCalls / (count * per)).toFixed(2)} platform calls; ${count * per} measured`,
+        note: `API Gateway ${dollars(c.parts.api * 1e6)}, DynamoDB ${dollars(c.parts.dynamo * 1e6)} (${(used.readUnits / (count * per)).toFixed(2)} RRU + ${(used.writeUnits / (count * per)).toFixed(2)} WRU in ${(used.tableRequests / (count * per)).toFixed(2)} requests), Lambda ${dollars(c.parts.lambda * 1e6)} (${c.invocations.toFixed(2)} invocations, ${c.ms.toFixed(1)} ms at ${DEFAULT_SETTINGS.memorySize} MB; ${used.routeMs.length > 0 ? median(used.routeMs).toFixed(1) : '0'} ms a route measured (median), median event ${median(times).toFixed(1)} ms), SQS ${dollars(c.parts.sqs * 1e6)} (${(used.sqsMessages / (count * per)).toFixed(3)} messages), logs ${dollars(c.parts.logs * 1e6)}; ${(used.platformCalls / (count * per)).toFixed(2)} platform calls; ${count * per} measured`,
       });
     }
   } finally {
@@ -400,7 +414,7 @@ export async function runCostBench(): Promise<Row[]> {
       section: SECTION,
       measure: 'prices (us-east-1 list, 2026-11-27)',
       value: 'bench/cost.ts',
-      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway REST $${PRICES.apiRequest * 1e6} a million; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform call`,
+      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway REST $${PRICES.apiRequest * 1e6} a million; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.invocation} B an invocation, ${LOG_BYTES.apiRequest} B an API request's access log); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform call`,
     },
   );
   return rows;
