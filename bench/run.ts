@@ -11,6 +11,7 @@ import { runEntrantsBench } from './entrants.js';
 import { runLoopBench } from './loop.js';
 import { runResumeBench } from './resume.js';
 import { runTagsBench } from './tags.js';
+import { runCostBench } from './cost.js';
 import { runWelcomingBench } from './welcoming.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
 import { sizeRows } from './sizes.js';
@@ -23,9 +24,15 @@ import { type Row, printRows } from './table.js';
  * are notes. A module's own request counts go in bench/<module>.ts and are
  * listed here.
  */
+/** `npx tsx bench/run.ts --only cold`: the bundles and cold requests alone (a few minutes), not the module sections. */
+const onlyCold = process.argv.includes('--only') && process.argv[process.argv.indexOf('--only') + 1] === 'cold';
 const rows: Row[] = [];
 const cold = await coldRequestBench();
 rows.push(...sizeRows(cold), ...cold.rows);
+if (onlyCold) {
+  printRows(rows);
+  process.exit(0);
+}
 
 const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
 try {
@@ -48,5 +55,6 @@ rows.push(...(await runEntrantsBench()));
 rows.push(...(await runInvitesVerifierBench()));
 rows.push(...(await runTagsBench()));
 rows.push(...(await runLoopBench()));
+rows.push(...(await runCostBench()));
 
 printRows(rows);

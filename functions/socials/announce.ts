@@ -25,7 +25,7 @@ import type { SourceItem } from './feed.js';
 import { ANNOUNCE_JOB, type AnnounceUnit, type Target, unitWork } from './fan-out.js';
 import { type Kind, normalizeLink } from './kinds.js';
 import { announcement } from './render.js';
-import { activeWatchersOf, claimMark, itemMark, linkMark, releaseMark, settleMark } from './store.js';
+import { type MarkState, activeWatchersOf, claimMark, itemMark, linkMark, settleMarks } from './store.js';
 
 /**
  * Announcement posts a second from one process (`SOCIALS_ANNOUNCE_RATE`,
@@ -56,9 +56,20 @@ async function deliver(target: Target, kind: Kind, ident: string, item: SourceIt
   // Posts and feed entries are marked by their link too: a send and a poll, or two feeds, may name one story by its link.
   const byLink = item.link && (kind === 'rss' || kind === 'forum') ? linkMark(normalizeLink(item.link)) : null;
   if (byLink && !(await claimMark(channel, byLink, CLAIM_LEASE_MS))) {
-    await settleMark(channel, mark, 'posted');
+    await settleMarks(channel, [[mark, 'posted']]);
     return 'already';
   }
+  // Both marks are settled in one batch write: a channel's delivery is its claims and this one request.
+  const settle = (itemState: MarkState, linkState: MarkState) =>
+    settleMarks(
+      channel,
+      byLink
+        ? [
+            [mark, itemState],
+            [byLink, linkState],
+          ]
+        : [[mark, itemState]],
+    );
   // The nonce is the (channel, item)'s: every try of this delivery, by any poll, unit or send, carries the same one.
   const body: MessageCreate = { ...announcement(kind, item, target.mention_everyone), nonce: nonceFrom(channel, byLink ?? mark) };
   try {
@@ -66,18 +77,15 @@ async function deliver(target: Target, kind: Kind, ident: string, item: SourceIt
     await platform.createMessage(channel, body);
   } catch (error) {
     if (isPlatformError(error) && (error.platformStatus === 403 || error.platformStatus === 404)) {
-      await settleMark(channel, mark, 'refused');
-      if (byLink) await releaseMark(channel, byLink);
+      await settle('refused', null);
       return 'refused';
     }
     // Offered again by the unit's next run (or the next send); the nonce keeps a post that did land from doubling.
     log('warn', 'announcement not posted for now', { channel_id: channel, error: errorField(error) });
-    await releaseMark(channel, mark);
-    if (byLink) await releaseMark(channel, byLink);
+    await settle(null, null);
     return 'failed';
   }
-  await settleMark(channel, mark, 'posted');
-  if (byLink) await settleMark(channel, byLink, 'posted');
+  await settle('posted', 'posted');
   emit({ itemsAnnounced: 1 });
   return 'posted';
 }

@@ -20,8 +20,8 @@
  * condition before the message is posted, so one channel gets one message
  * per item whoever delivers it; marks live 30 days.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys } from '#shared/db/batch.js';
+import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys, getKeys, writeBatches } from '#shared/db/batch.js';
 import { fixedKey } from '#shared/db/fixed-key.js';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
@@ -371,20 +371,21 @@ export function claimMark(channelId: string, mark: string, leaseMs: number): Pro
   );
 }
 
-export async function settleMark(channelId: string, mark: string, state: 'posted' | 'refused'): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: MarkEntity.key({ channelId, mark }),
-      UpdateExpression: 'SET #s = :s',
-      ExpressionAttributeNames: { '#s': 'state' },
-      ExpressionAttributeValues: { ':s': state },
-    }),
-  );
-}
+/** A settled mark's state; null releases it. */
+export type MarkState = 'posted' | 'refused' | null;
 
-export async function releaseMark(channelId: string, mark: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: MarkEntity.key({ channelId, mark }) }));
+/**
+ * Settles a delivery's marks in one batch write: each mark given a state
+ * is kept with it (posted or refused: never taken over again), each given
+ * null is released (its delivery may be tried again). A settle follows
+ * its own claim, so it writes without a condition.
+ */
+export async function settleMarks(channelId: string, marks: readonly (readonly [mark: string, state: MarkState])[]): Promise<void> {
+  const expires_at = Math.floor(Date.now() / 1000) + MARK_TTL_SECONDS;
+  await writeBatches(
+    marks.flatMap(([mark, state]) => (state ? [MarkEntity.item({ channelId, mark }, { state, expires_at })] : [])),
+    marks.flatMap(([mark, state]) => (state ? [] : [MarkEntity.key({ channelId, mark })])),
+  );
 }
 
 /** Removes every item of the module in a guild's partition (entries and their counts: sort keys starting with SOCIAL); answers the entries. */

@@ -6,7 +6,7 @@ import type { Key } from './entity.js';
 import { tableName } from './table.js';
 
 /**
- * Batch reads and deletes. DynamoDB may leave part of a batch unprocessed
+ * Batch reads and writes. DynamoDB may leave part of a batch unprocessed
  * under load; these ask again for the rest with a growing pause, and answer
  * 503 rather than silently dropping what the table kept refusing.
  */
@@ -64,6 +64,10 @@ export const putItems = (items: readonly Item[]): Promise<void> =>
     items.map((Item) => ({ PutRequest: { Item } })),
     'put',
   );
+
+/** Writes these items and deletes the items of these keys in the same batches, unconditionally. */
+export const writeBatches = (puts: readonly Item[], deletes: readonly Key[]): Promise<void> =>
+  writeAll([...puts.map((Item) => ({ PutRequest: { Item } })), ...deletes.map((Key) => ({ DeleteRequest: { Key } }))], 'write');
 
 /** Reads the items of these keys, consistently; items that do not exist are absent from the answer. */
 export async function getKeys(keys: readonly Key[]): Promise<Item[]> {

@@ -1,0 +1,425 @@
+/**
+ * What the service costs in dollars (`npx tsx bench/cost.ts` alone, or in
+ * `npm run bench`; issue 34 part 5): each bot event is sent through local
+ * mode as the bot sends it, many times over, and what it used is counted:
+ * API requests, Lambda invocations (the route, its authorizer, every job
+ * message its work queued), the Lambda time measured, DynamoDB read and
+ * write units (as the table reports them, `ReturnConsumedCapacity`), SQS
+ * requests and platform calls. Priced with the AWS list prices written once
+ * below, that gives the cost of a million of each event and of a month of a
+ * model community. Figures, not tests.
+ *
+ * Units: DynamoDB's own rules as dynalite applies them (a read unit per 4
+ * KB read strongly consistently, half eventually; a write unit per KB
+ * written), plus what dynalite does not report: a conditional write whose
+ * condition failed still costs a write unit, and a write naming a global
+ * secondary index's key costs one more unit per index (items here are under
+ * 1 KB). The service makes no transactional writes (they would count
+ * double). Lambda time: the route's median time measured here, plus for each
+ * table request and platform call the round trip AWS adds (LATENCY, in
+ * turn, an upper bound), and a millisecond for each other invocation (the
+ * authorizer and job consumers, billed by the millisecond). Each job
+ * message is an SQS send, a receive and a delete, and one invocation. Logs:
+ * the lines every invocation and API request write (LOG_BYTES).
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { pollSource } from '#functions/socials/polling.js';
+import { shardsOf } from '#shared/scheduler/keys.js';
+import { db } from '#shared/db/client.js';
+import { jobs } from '#infra/jobs.js';
+import { DEFAULT_SETTINGS } from '#infra/config.js';
+import { type LocalService, startLocal } from '#infra/local/start.js';
+import { control, drained, watchers } from './fan-out.js';
+import { setUpPoll, voteBody } from './polls.js';
+import { PANEL_SETTINGS } from './fixtures.js';
+import { ofGuild, snowflakes, succeed } from './requests.js';
+import { type Row, median, printRows } from './table.js';
+
+const SECTION = 'dollars';
+
+/**
+ * AWS list prices, us-east-1, on-demand, as published on the AWS pricing
+ * pages on 2026-11-27 (DynamoDB's since its November 2024 on-demand cut);
+ * free tiers left out. In dollars.
+ */
+export const PRICES = {
+  /** Lambda, arm64: per GB-second, and per request. */
+  lambdaGbSecond: 0.0000133334,
+  lambdaRequest: 0.2 / 1e6,
+  /** API Gateway REST API, per request (the first 333 million a month). */
+  apiRequest: 3.5 / 1e6,
+  /** DynamoDB on-demand: per write request unit, per read request unit. */
+  dynamoWrite: 0.625 / 1e6,
+  dynamoRead: 0.125 / 1e6,
+  /** SQS standard queue, per request (each 64 KB of a message a request). */
+  sqsRequest: 0.4 / 1e6,
+  /** CloudWatch Logs, per GB ingested (standard class). */
+  logsGb: 0.5,
+};
+
+/**
+ * Log bytes that go out whatever the code logs, assumed: Lambda's START, END
+ * and REPORT lines of each invocation, and the stage's JSON access log line
+ * of each API request (the functions log only failures and warnings).
+ */
+const LOG_BYTES = { invocation: 350, apiRequest: 450 };
+
+/** Round trips AWS adds to a function's time, in milliseconds (local mode's are a fraction of one): DynamoDB in region, the platform's REST API. */
+const LATENCY = { tableMs: 5, platformMs: 100 };
+/** Memory of every function (infra/config.ts), in GB. */
+const MEMORY_GB = DEFAULT_SETTINGS.memorySize / 1024;
+/** Events of each kind sent per figure. */
+const EVENTS = Number(process.env.BENCH_COST_EVENTS || 200);
+
+/**
+ * The model community: 50,000 members. Events a day of each kind, assumed:
+ * most members read, a tenth speak on a given day.
+ */
+const COMMUNITY = {
+  members: 50_000,
+  perDay: {
+    /** 5,000 members speaking, 10 messages each. */
+    'a statistics recording (a message sent)': 50_000,
+    /** A poll or two a day, 1,000 voters each. */
+    'a vote': 1_500,
+    /** New members picking roles, members changing them. */
+    'a reaction check (reaction roles)': 1_000,
+    /** 3% growth a month, with those who leave again. */
+    'a join with welcome and invite tracking': 100,
+    /** 20 feed items a day announced in 3 channels each. */
+    'a feed item announced, per channel': 60,
+  } as Record<string, number>,
+};
+
+/** What a run of events used. */
+interface Usage {
+  apiRequests: number;
+  /** Invocations besides the routes': authorizers, job consumers, producers. */
+  otherInvocations: number;
+  /** Each API request's time, as measured. */
+  routeMs: number[];
+  tableRequests: number;
+  readUnits: number;
+  writeUnits: number;
+  sqsMessages: number;
+  platformCalls: number;
+}
+
+const isRead = (command: string) => /Get|Query|Scan/.test(command);
+/** Global secondary index keys a write names: each costs a write unit in its index. */
+const indexWrites = (input: Record<string, any>) => {
+  const items: Record<string, unknown>[] = [
+    ...(input.Item ? [input.Item] : []),
+    ...Object.values((input.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: Record<string, unknown> } }[]>).flatMap((requests) =>
+      requests.flatMap((r) => (r.PutRequest ? [r.PutRequest.Item] : [])),
+    ),
+  ];
+  const named = Object.values((input.ExpressionAttributeNames ?? {}) as Record<string, string>).concat(String(input.UpdateExpression ?? ''));
+  const inItems = items.reduce((n, item) => n + Object.keys(item).filter((k) => /^gsi\dpk$/.test(k)).length, 0);
+  const inUpdate = input.UpdateExpression ? new Set(named.join(' ').match(/gsi\dpk/g) ?? []).size : 0;
+  return inItems + inUpdate;
+};
+
+/** Counts what the service uses from now until `take()`: table units, queue messages, platform calls. */
+function meter(service: LocalService) {
+  const usage = (): Usage => ({
+    apiRequests: 0,
+    otherInvocations: 0,
+    routeMs: [],
+    tableRequests: 0,
+    readUnits: 0,
+    writeUnits: 0,
+    sqsMessages: 0,
+    platformCalls: 0,
+  });
+  let used = usage();
+  const name = 'benchCostMeter';
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, any>;
+      // The producers' polls of the due index: local mode runs them every second, AWS every minute (priced apart).
+      if (input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#')) return next(args);
+      const read = isRead(String(context.commandName));
+      used.tableRequests++;
+      if (!read) used.writeUnits += indexWrites(input);
+      input.ReturnConsumedCapacity = 'TOTAL';
+      try {
+        const out = await next(args);
+        const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+        const units = [consumed ?? []].flat().reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+        if (read) used.readUnits += units;
+        else used.writeUnits += units;
+        return out;
+      } catch (error) {
+        // A write whose condition failed consumed a unit all the same.
+        if (!read && (error as { name?: string }).name === 'ConditionalCheckFailedException') used.writeUnits += 1;
+        throw error;
+      }
+    },
+    { step: 'initialize', name },
+  );
+  const restore: (() => void)[] = [];
+  for (const { queue } of service.jobs!.queues.values()) {
+    const send = queue.send.bind(queue);
+    queue.send = (body: string, delaySeconds?: number) => {
+      used.sqsMessages++;
+      return send(body, delaySeconds);
+    };
+    restore.push(() => {
+      queue.send = send;
+    });
+  }
+  const sandbox = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+  return {
+    /** Starts counting afresh (the platform's request log too). */
+    async reset() {
+      await fetch(`${sandbox}/_sandbox/requests`, { method: 'DELETE' });
+      used = usage();
+    },
+    async take(): Promise<Usage> {
+      used.platformCalls = ((await (await fetch(`${sandbox}/_sandbox/requests`)).json()) as unknown[]).length;
+      return used;
+    },
+    /** One API request the bot sends, timed: its route's invocation and its authorizer's. */
+    async api<T>(send: () => Promise<T>): Promise<T> {
+      const started = performance.now();
+      const out = await send();
+      used.routeMs.push(performance.now() - started);
+      used.apiRequests++;
+      used.otherInvocations++;
+      return out;
+    },
+    /** An invocation that is not an API request's (a producer's run). */
+    invoked() {
+      used.otherInvocations++;
+    },
+    stop() {
+      db().middlewareStack.remove(name);
+      for (const undo of restore) undo();
+    },
+  };
+}
+
+type Meter = ReturnType<typeof meter>;
+
+interface CostedEvent {
+  name: string;
+  /** Untimed set-up; answers the event, sent `EVENTS` times (the `i`th), and what one event is (1, or the channels of an item). */
+  prepare(service: LocalService, m: Meter): Promise<{ send: (i: number) => Promise<unknown>; per: number }>;
+  /** Waits for the work the events queued (refreshes, units) before counting stops. */
+  settle?: (service: LocalService) => Promise<void>;
+}
+
+const snowflake = snowflakes(8234567890000000000n);
+const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+const EVENTS_COSTED: CostedEvent[] = [
+  {
+    name: 'a vote',
+    async prepare(service, m) {
+      const poll = await setUpPoll(service);
+      return {
+        per: 1,
+        send: (i) =>
+          m.api(() =>
+            succeed(service, 'POST', '/modules/polls/entry/vote', voteBody(poll.guild, poll.channel, poll.pollId, (i % 4) + 1), {
+              'x-acting-user-id': snowflake(),
+            }),
+          ),
+      };
+    },
+    // The last refresh window's edit (2 s windows here).
+    settle: () => pause(4000),
+  },
+  {
+    name: 'a reaction check (reaction roles)',
+    async prepare(service, m) {
+      const guild = snowflake();
+      const channel = snowflake();
+      const role = snowflake();
+      await ofGuild(service, guild, { channels: [channel], roles: [role] });
+      await succeed(service, 'POST', '/modules/reactionroles/enable', { guild_id: guild });
+      const { panel } = await succeed(service, 'POST', '/modules/reactionroles/panels', {
+        guild_id: guild,
+        channel_id: channel,
+        is_register: false,
+        panel_type: 'emoji',
+        is_embed: false,
+        content: 'Pick',
+        ...PANEL_SETTINGS,
+      });
+      await succeed(service, 'POST', `/modules/reactionroles/panel/${panel.panel_id}/entries`, {
+        guild_id: guild,
+        role_ids: [role],
+        emoji_name: '😀',
+        emoji_id: null,
+        text: null,
+        description: null,
+      });
+      const body = { guild_id: guild, channel_id: channel, message_id: panel.message_id, interaction_type: 'reaction_add', emoji_name: '😀', emoji_id: null };
+      return { per: 1, send: () => m.api(() => succeed(service, 'POST', '/modules/reactionroles/check', body, { 'x-acting-user-id': snowflake() })) };
+    },
+  },
+  {
+    name: 'a join with welcome and invite tracking',
+    async prepare(service, m) {
+      const guild = snowflake();
+      const channel = snowflake();
+      await ofGuild(service, guild, { channels: [channel] });
+      await succeed(service, 'POST', '/modules/welcoming/enable', { guild_id: guild });
+      await succeed(service, 'POST', '/modules/welcoming/responses', {
+        guild_id: guild,
+        response_type: 2,
+        is_embed: false,
+        content: 'Welcome <user_mention>!',
+      });
+      await succeed(service, 'PUT', '/modules/welcoming/settings', { guild_id: guild, welcome_messages_enabled: true, welcome_messages_channel: channel });
+      await succeed(service, 'POST', '/modules/invite-tracker/enable', { guild_id: guild });
+      const { invite_code } = await succeed(
+        service,
+        'POST',
+        '/modules/invite-tracker/invites',
+        { guild_id: guild, channel_id: channel, max_uses: 0, max_age: 0, is_temporary: false },
+        { 'x-acting-user-id': snowflake() },
+      );
+      return {
+        per: 1,
+        send: async () => {
+          // The member joins on the platform (the sandbox's control route, not a platform call), then the bot sends both checks.
+          const member = snowflake();
+          await control(service, 'POST', `/_sandbox/guilds/${guild}/members/${member}/join-via-invite/${invite_code}`, {});
+          await m.api(() => succeed(service, 'POST', '/modules/welcoming/check/welcome/channel', { guild_id: guild }, { 'x-acting-user-id': member }));
+          await m.api(() => succeed(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': member }));
+        },
+      };
+    },
+  },
+  {
+    name: 'a statistics recording (a message sent)',
+    async prepare(service, m) {
+      const guild = snowflake();
+      await succeed(service, 'POST', '/modules/serverstats/enable', { guild_id: guild });
+      const body = () => ({ guild_id: guild, channel_id: snowflake(), author_id: snowflake(), message_id: snowflake() });
+      return { per: 1, send: () => m.api(() => succeed(service, 'POST', '/modules/serverstats/stats/messages/sent', body())) };
+    },
+  },
+  {
+    name: 'a feed item announced, per channel',
+    async prepare(service, m) {
+      const channels = 100;
+      const { community } = await watchers(service, channels);
+      return {
+        per: channels,
+        send: async (i) => {
+          await control(service, 'POST', `/_sandbox/sources/forum/${community}/posts`, { title: `Costed item ${i}` });
+          // The poll job's run finding the item (one invocation a source and interval, whatever the items).
+          m.invoked();
+          await pollSource('forum', community);
+          await drained(performance.now() + 120_000);
+        },
+      };
+    },
+  },
+];
+
+/** What one event costs, by service, in dollars. */
+function priced(u: Usage, events: number) {
+  const per = (n: number) => n / events;
+  const invocations = u.apiRequests + u.otherInvocations + u.sqsMessages;
+  // The median route time for each: a shared machine's outliers are not the route's.
+  const routeMs = u.routeMs.length > 0 ? median(u.routeMs) * u.routeMs.length : 0;
+  const ms = routeMs + u.otherInvocations + u.sqsMessages + LATENCY.tableMs * u.tableRequests + LATENCY.platformMs * u.platformCalls;
+  const parts = {
+    lambda: per(invocations * PRICES.lambdaRequest + (ms / 1000) * MEMORY_GB * PRICES.lambdaGbSecond),
+    api: per(u.apiRequests * PRICES.apiRequest),
+    dynamo: per(u.readUnits * PRICES.dynamoRead + u.writeUnits * PRICES.dynamoWrite),
+    sqs: per(3 * u.sqsMessages * PRICES.sqsRequest),
+    logs: per(((invocations * LOG_BYTES.invocation + u.apiRequests * LOG_BYTES.apiRequest) / 1e9) * PRICES.logsGb),
+  };
+  return { parts, total: parts.lambda + parts.api + parts.dynamo + parts.sqs + parts.logs, invocations: per(invocations), ms: per(ms) };
+}
+
+const dollars = (n: number) => (n >= 100 ? `$${n.toFixed(0)}` : n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(3)}`);
+
+/**
+ * What runs whatever the events: each scheduled producer once a minute per
+ * shard (an invocation of a few milliseconds and one Query of the due
+ * index, half a read unit), and Lambda's pollers of each job queue (five
+ * long polls of 20 s at a time: 648,000 receives a month a queue).
+ */
+function monthlyFixed() {
+  const minutes = 30 * 24 * 60;
+  const runs = jobs.filter((j) => j.schedule).reduce((n, j) => n + shardsOf(j.id) * minutes, 0);
+  const lambda = runs * (PRICES.lambdaRequest + ((10 + LATENCY.tableMs) / 1000) * MEMORY_GB * PRICES.lambdaGbSecond);
+  const dynamo = runs * 0.5 * PRICES.dynamoRead;
+  const sqs = jobs.length * 5 * 3 * minutes * PRICES.sqsRequest;
+  return { runs, total: lambda + dynamo + sqs };
+}
+
+export async function runCostBench(): Promise<Row[]> {
+  const service = await startLocal({ port: 0, dataDir: null });
+  const m = meter(service);
+  const rows: Row[] = [];
+  const perEvent = new Map<string, number>();
+  try {
+    for (const event of EVENTS_COSTED) {
+      const { send, per } = await event.prepare(service, m);
+      // A few first, untimed: a warm function, as most of a month's events meet.
+      for (let i = 0; i < 3; i++) await send(1_000_000 + i);
+      await event.settle?.(service);
+      await m.reset();
+      const times: number[] = [];
+      const count = event.name.startsWith('a feed') ? Math.max(1, Math.round(EVENTS / 100)) : EVENTS;
+      for (let i = 0; i < count; i++) {
+        const started = performance.now();
+        await send(i);
+        times.push(performance.now() - started);
+      }
+      await event.settle?.(service);
+      const used = await m.take();
+      const c = priced(used, count * per);
+      perEvent.set(event.name, c.total);
+      rows.push({
+        section: SECTION,
+        measure: `a million of: ${event.name}`,
+        value: dollars(c.total * 1e6),
+        note: `API Gateway ${dollars(c.parts.api * 1e6)}, DynamoDB ${dollars(c.parts.dynamo * 1e6)} (${(used.readUnits / (count * per)).toFixed(2)} RRU + ${(used.writeUnits / (count * per)).toFixed(2)} WRU in ${(used.tableRequests / (count * per)).toFixed(2)} requests), Lambda ${dollars(c.parts.lambda * 1e6)} (${c.invocations.toFixed(2)} invocations, ${c.ms.toFixed(1)} ms at ${DEFAULT_SETTINGS.memorySize} MB; ${used.routeMs.length > 0 ? median(used.routeMs).toFixed(1) : '0'} ms a route measured (median), median event ${median(times).toFixed(1)} ms), SQS ${dollars(c.parts.sqs * 1e6)} (${(used.sqsMessages / (count * per)).toFixed(3)} messages), logs ${dollars(c.parts.logs * 1e6)}; ${(used.platformCalls / (count * per)).toFixed(2)} platform calls; ${count * per} measured`,
+      });
+    }
+  } finally {
+    m.stop();
+    await service.stop();
+  }
+  const fixed = monthlyFixed();
+  const month = Object.entries(COMMUNITY.perDay).map(([name, perDay]) => ({ name, dollars: perDay * 30 * (perEvent.get(name) ?? Number.NaN) }));
+  const total = month.reduce((n, e) => n + e.dollars, 0) + fixed.total;
+  const ranked = [...month].sort((a, b) => b.dollars - a.dollars);
+  rows.push(
+    {
+      section: SECTION,
+      measure: 'fixed, a month: producers and queue pollers',
+      value: dollars(fixed.total),
+      note: `${fixed.runs} producer runs (each job once a minute per shard) and ${jobs.length} queues polled, whatever the events`,
+    },
+    {
+      section: SECTION,
+      measure: `a month of a model community of ${COMMUNITY.members.toLocaleString('en-US')} members`,
+      value: dollars(total),
+      note: `events a day assumed: ${Object.entries(COMMUNITY.perDay)
+        .map(([name, n]) => `${n.toLocaleString('en-US')} × ${name}`)
+        .join(', ')}; ${ranked.map((e) => `${e.name} ${dollars(e.dollars)}`).join(', ')}, fixed ${dollars(fixed.total)}`,
+    },
+    {
+      section: SECTION,
+      measure: 'prices (us-east-1 list, 2026-11-27)',
+      value: 'bench/cost.ts',
+      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway REST $${PRICES.apiRequest * 1e6} a million; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.invocation} B an invocation, ${LOG_BYTES.apiRequest} B an API request's access log); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform call`,
+    },
+  );
+  return rows;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  printRows(await runCostBench());
+}
