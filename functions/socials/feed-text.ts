@@ -5,7 +5,7 @@
  * styles are dropped; runs of white space become one space; and character
  * references are decoded once, with the full HTML named set (`entities`).
  */
-import { decodeHTML, decodeHTMLStrict } from 'entities';
+import { decodeHTML, decodeHTMLStrict } from 'entities/decode';
 
 /** Elements after and before which a line ends. */
 const BLOCKS = new Set([
