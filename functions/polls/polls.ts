@@ -8,7 +8,7 @@ import type { Caller } from '#shared/auth/caller.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
-import { checkedWhile, requireEnabled, requireEnabledWhile, requireEnabledWithState } from '#shared/modules/state.js';
+import { requireEnabled, requireEnabledWhile, requireEnabledWithState } from '#shared/modules/state.js';
 import { platform } from '#shared/platform/client.js';
 import { cancel } from '#shared/scheduler/index.js';
 import { type Interaction, tellMember } from '#shared/platform/interaction.js';
@@ -30,18 +30,15 @@ import {
 } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
-import { findPollByMessage, getPoll, insertPoll, listVoters, pollOf, pollPage, updatePoll } from './store.js';
+import { findPollByMessage, getPoll, insertPoll, pollOf, pollPage, updatePoll } from './store.js';
+import { readTally } from './tally.js';
 
 const MODULE = 'polls';
 const noVotes = (poll: Pick<Poll, 'answers'>): Tally => tallyOf(poll, []);
 
-async function tallyFor(poll: Poll): Promise<Tally> {
-  return tallyOf(poll, await listVoters(poll.guild_id, poll.poll_id));
-}
-
-/** The poll as its record, with counts from its voters (read now, unless the operation read them). */
+/** The poll as its record, with its counts (and voters, while few) read now, unless the operation read them. */
 export async function recordOf(poll: Poll, tally?: Tally): Promise<Record<string, unknown>> {
-  return pollRecord(poll, tally ?? (await tallyFor(poll)));
+  return pollRecord(poll, tally ?? (await readTally(poll)));
 }
 
 const recordOfNow = ({ poll, tally }: PollNow) => recordOf(poll, tally);
@@ -169,12 +166,7 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
 }
 
 export async function getPollRecord(guildId: string, pollId: string): Promise<Record<string, unknown>> {
-  // The voters are read beside the module state and the poll, not after them.
-  const [poll, voters] = await checkedWhile(
-    () => requireEnabledPoll(guildId, pollId),
-    () => listVoters(guildId, pollId),
-  );
-  return pollRecord(poll, tallyOf(poll, voters));
+  return recordOf(await requireEnabledPoll(guildId, pollId));
 }
 
 /** The guild's polls, newest first, one page read by key. */

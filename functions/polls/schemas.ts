@@ -25,7 +25,7 @@ import {
   snowflakeOut,
   timestamp,
 } from '#shared/http/schemas.js';
-import { ANSWER_TYPE_MEANINGS, POLL_TYPE_MEANINGS, PollType } from './model.js';
+import { ANSWER_TYPE_MEANINGS, LISTED_VOTES, POLL_TYPE_MEANINGS, PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,
   POLL_ID_PATTERN,
@@ -315,7 +315,9 @@ export const PollRecord = meta(
         emoji_name: z.nullable(z.string()),
         emoji_id: z.nullable(snowflakeOut),
         vote_count: z.int().check(z.gte(0)),
-        votes: meta(z.array(snowflakeOut), { description: 'Voter IDs, one per vote; [] on anonymous polls' }),
+        votes: meta(z.nullable(z.array(snowflakeOut)), {
+          description: `Voter IDs, one per vote, while the poll has at most ${LISTED_VOTES} votes in all; null above (page them from /entry/{poll_id}/voters); [] on anonymous polls`,
+        }),
       }),
     ),
   }),
