@@ -5,11 +5,16 @@
  * item of a large poll. A poll stored before counts were kept is counted
  * once (`settleCounts`).
  */
-import { LISTED_VOTES, type Poll, type Tally, countedTally, tallyOf } from './model.js';
+import { LISTED_VOTES, type Poll, type PollCounts, type Tally, countedTally, tallyOf } from './model.js';
 import { settleCounts, votersUpTo } from './store.js';
 
+/** The poll's counts as its item keeps them (counted first for a poll stored before; null when the poll is gone). */
+export async function countsNow(poll: Poll): Promise<PollCounts | null> {
+  return poll.counts ?? (await settleCounts(poll.guild_id, poll.poll_id));
+}
+
 export async function readTally(poll: Poll): Promise<Tally> {
-  const counts = poll.counts ?? (await settleCounts(poll.guild_id, poll.poll_id));
+  const counts = await countsNow(poll);
   if (!counts || counts.total === 0) return tallyOf(poll, []);
   if (poll.is_anonymous || counts.total > LISTED_VOTES) return countedTally(poll, counts);
   const voters = await votersUpTo(poll.guild_id, poll.poll_id, LISTED_VOTES);
