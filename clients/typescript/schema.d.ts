@@ -4335,7 +4335,7 @@ export interface components {
                 emoji_name: string | null;
                 emoji_id: string | null;
                 vote_count: number;
-                /** @description Voter IDs, one per vote, while the poll has at most 250 votes in all; null above (page them from /entry/{poll_id}/voters); [] on anonymous polls */
+                /** @description Voter IDs, one per vote, while the poll has at most 200 votes in all; null above (page them from /entry/{poll_id}/voters); [] on anonymous polls */
                 votes: string[] | null;
             }[];
         };

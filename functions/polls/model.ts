@@ -84,10 +84,10 @@ export interface PollCounts {
 /**
  * Up to this many votes in all, a poll record lists its voter IDs in
  * `answers[].votes`; above, `null` and the voters are paged from
- * `/entry/{poll_id}/voters` (behaviour §15: a page of 100 polls listing 250
+ * `/entry/{poll_id}/voters` (behaviour §15: a page of 100 polls listing 200
  * votes each stays well under 1 MiB).
  */
-export const LISTED_VOTES = 250;
+export const LISTED_VOTES = 200;
 
 /** One member's votes on one poll: answer ID -> how many votes (more than 1 only with max_votes_per_answer > 1). */
 export type MemberVotes = Record<string, number>;

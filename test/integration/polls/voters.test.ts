@@ -1,6 +1,6 @@
 /**
  * Polls at scale (behaviour §15): counts kept on the poll item, `votes`
- * listed up to 250 votes and null above, the paged voters route with signed
+ * listed up to 200 votes and null above, the paged voters route with signed
  * cursors, refused on anonymous polls, and polls stored before counts were
  * kept. Large polls are seeded straight into the table.
  */
