@@ -7,6 +7,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PollEntity, VoterEntity } from '#functions/polls/keys.js';
+import { getVoter, writeVoter } from '#functions/polls/store.js';
 import { putItems } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
@@ -167,6 +168,24 @@ describe('polls of a few voters, anonymous polls, and polls stored before counts
     expect(got.answers.map((x) => [x.vote_count, x.votes])).toEqual([
       [0, []],
       [1, []],
+      [0, []],
+    ]);
+  });
+
+  it('refuses a vote whose poll closed after it was read: neither the voter item nor the counts change', async () => {
+    const where = await pollGuild(service);
+    const poll = await createPoll(service, where);
+    const member = snowflake();
+    ok(await castVote(service, member, voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 1 })));
+    const voter = await getVoter(where.guild, poll.poll_id, member);
+    ok(await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, { body: { guild_id: where.guild, application_id: null, token: null } }));
+    // The write a vote read before the close would make.
+    expect(await writeVoter(where.guild, poll.poll_id, member, voter, { '2': 1 }, true)).toBe('refused');
+    expect((await getVoter(where.guild, poll.poll_id, member))?.votes).toEqual({ '1': 1 });
+    const got = ok(await getPoll(service, where.guild, poll.poll_id)).poll as PollRecord;
+    expect(got.answers.map((x) => [x.vote_count, x.votes])).toEqual([
+      [1, [member]],
+      [0, []],
       [0, []],
     ]);
   });
