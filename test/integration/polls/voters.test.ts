@@ -122,6 +122,18 @@ describe('a poll with thousands of voters', () => {
     expect(failed(await votersOf(where.guild, poll.poll_id, { answer_id: 9 }), 422, 'Unprocessable Entity')).toMatch(/answer_id/);
     expect(failed(await votersOf(where.guild, poll.poll_id, { page_size: 1001 }), 422, 'Unprocessable Entity')).toMatch(/page_size/);
   });
+  it('closes with the results from the counts: the message shows them without mentions, the record keeps votes null', async () => {
+    const closed = ok(
+      await service.call('POST', `/modules/polls/entry/${poll.poll_id}/close`, { body: { guild_id: where.guild, application_id: null, token: null } }),
+    ).poll as PollRecord;
+    expect(closed.status).toBe('closed');
+    expect(counts(closed)).toEqual([1666, 1668, 1667]);
+    expect(closed.answers.map((a) => a.votes)).toEqual([null, null, null]);
+    const text = await shownText(service, poll);
+    expect(text).toContain('final results');
+    expect(text).toContain('1668 votes');
+    expect(text).not.toContain('<@');
+  });
 });
 
 describe('polls of a few voters, anonymous polls, and polls stored before counts', () => {
