@@ -612,6 +612,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/modules/polls/entry/{poll_id}/voters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a poll's voters, in member order
+         * @description A page of a poll's voters, in member order. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["polls.list-voters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/modules/polls/entry/{poll_id}/close": {
         parameters: {
             query?: never;
@@ -4380,8 +4400,8 @@ export interface components {
                 emoji_name: string | null;
                 emoji_id: string | null;
                 vote_count: number;
-                /** @description Voter IDs, one per vote; [] on anonymous polls */
-                votes: string[];
+                /** @description Voter IDs, one per vote, while the poll has at most 200 votes in all; null above (page them from /entry/{poll_id}/voters); [] on anonymous polls */
+                votes: string[] | null;
             }[];
         };
         PollSettings: {
@@ -6867,6 +6887,78 @@ export interface operations {
             405: components["responses"]["MethodNotAllowedError"];
             409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
             413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "polls.list-voters": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+                /** @description Only the members voting for this answer; left out: every voter */
+                answer_id?: number;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                page_size?: number;
+                /** @description The `next_cursor` of the previous page (same guild_id and answer_id); it names the page, so `page` is then ignored. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The poll ID.
+                 * @example text
+                 */
+                poll_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Members who voted, in member order */
+                            voters: {
+                                /**
+                                 * @description Platform snowflake ID (uint64) as a decimal string
+                                 * @example 1234567890123456789
+                                 */
+                                user_id: string;
+                                /** @description The member's votes: answer IDs, one per vote (only answer_id's when it is given) */
+                                answer_ids: number[];
+                            }[];
+                            page: number;
+                            page_size: number;
+                            /** @description Members who voted (for answer_id when given) */
+                            total: number;
+                            /** @description Pass as `cursor` for the next page (read by key, the cheap way); null on the last page */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
             500: components["responses"]["InternalServerError"];

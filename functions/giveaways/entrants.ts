@@ -19,14 +19,13 @@
  * of it, and the set is moved into items before anything pages the list
  * (`moveLegacyEntrants`).
  */
-import { setTimeout as delay } from 'node:timers/promises';
-import { QueryCommand, TransactWriteCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys, keyOf, putItems } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
-import { databaseFailed } from '#shared/errors.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
+import { transact } from '#shared/db/transact.js';
 import { GiveawayEntity } from './store.js';
 
 const entrantsKey = partition<[guildId: string, entryId: string]>('GENTRANTS#');
@@ -46,34 +45,7 @@ export const EntrantEntity = entity({
 /** Why an enter or leave was refused: the giveaway's state, or the member's. */
 export type EntryChange = 'done' | 'not-running' | 'already' | 'not-entered' | 'gone';
 
-type Item = Record<string, NativeAttributeValue>;
-
-/** Tries of a transaction that DynamoDB cancels for another one in progress on its items (a rush of enters on one giveaway). */
-const TRANSACT_ATTEMPTS = 8;
-
-/**
- * Which action of a transaction found its condition false, or null when the
- * write went through. A transaction cancelled only because another was in
- * progress on the same item (`TransactionConflict`, which DynamoDB answers
- * under a rush on one giveaway and the SDK does not retry) is sent again
- * after a short random pause; still refused after TRANSACT_ATTEMPTS, 503.
- */
-async function transact(actions: Item[]): Promise<number | null> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: actions }));
-      return null;
-    } catch (error) {
-      const { name, CancellationReasons: reasons } = error as { name?: string; CancellationReasons?: { Code?: string }[] };
-      if (name !== 'TransactionCanceledException' || !reasons) throw error;
-      const at = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (at >= 0) return at;
-      if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw error;
-      if (attempt === TRANSACT_ATTEMPTS) throw databaseFailed('The giveaway is busy with other entries at this moment; try again shortly.');
-      await delay(Math.random() * 10 * 2 ** attempt);
-    }
-  }
-}
+const BUSY = 'The giveaway is busy with other entries at this moment; try again shortly.';
 
 const countChange = (guildId: string, entryId: string, by: 1 | -1, memberId: string, whileRunning: boolean) => ({
   Update: {
@@ -89,26 +61,32 @@ const countChange = (guildId: string, entryId: string, by: 1 | -1, memberId: str
 
 /** One member enters: one atomic conditional request, the entrant's item and the count. */
 export async function addEntrant(guildId: string, entryId: string, memberId: string): Promise<EntryChange> {
-  const failed = await transact([
-    {
-      Put: {
-        TableName: tableName(),
-        Item: EntrantEntity.item({ guildId, entryId, memberId }, { entered_at: new Date().toISOString() }),
-        ConditionExpression: 'attribute_not_exists(pk)',
+  const failed = await transact(
+    [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: EntrantEntity.item({ guildId, entryId, memberId }, { entered_at: new Date().toISOString() }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    },
-    countChange(guildId, entryId, 1, memberId, true),
-  ]);
+      countChange(guildId, entryId, 1, memberId, true),
+    ],
+    BUSY,
+  );
   if (failed === null) return 'done';
   return failed === 0 ? 'already' : whyRefused(guildId, entryId, true);
 }
 
 /** One member leaves: one atomic conditional request; a member of the old layout's set leaves it by one conditional update. */
 export async function removeEntrant(guildId: string, entryId: string, memberId: string): Promise<EntryChange> {
-  const failed = await transact([
-    { Delete: { TableName: tableName(), Key: EntrantEntity.key({ guildId, entryId, memberId }), ConditionExpression: 'attribute_exists(pk)' } },
-    countChange(guildId, entryId, -1, memberId, true),
-  ]);
+  const failed = await transact(
+    [
+      { Delete: { TableName: tableName(), Key: EntrantEntity.key({ guildId, entryId, memberId }), ConditionExpression: 'attribute_exists(pk)' } },
+      countChange(guildId, entryId, -1, memberId, true),
+    ],
+    BUSY,
+  );
   if (failed === null) return 'done';
   if (failed === 0 && (await leaveLegacy(guildId, entryId, memberId, true))) return 'done';
   return whyRefused(guildId, entryId, false);
@@ -138,10 +116,13 @@ async function whyRefused(guildId: string, entryId: string, entering: boolean): 
 
 /** Takes a member out of a giveaway's entrants, whatever its state (privacy); true when they were one. */
 export async function dropEntrant(guildId: string, entryId: string, memberId: string): Promise<boolean> {
-  const failed = await transact([
-    { Delete: { TableName: tableName(), Key: EntrantEntity.key({ guildId, entryId, memberId }), ConditionExpression: 'attribute_exists(pk)' } },
-    countChange(guildId, entryId, -1, memberId, false),
-  ]);
+  const failed = await transact(
+    [
+      { Delete: { TableName: tableName(), Key: EntrantEntity.key({ guildId, entryId, memberId }), ConditionExpression: 'attribute_exists(pk)' } },
+      countChange(guildId, entryId, -1, memberId, false),
+    ],
+    BUSY,
+  );
   return failed === null || leaveLegacy(guildId, entryId, memberId, false);
 }
 

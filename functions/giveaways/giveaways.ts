@@ -6,7 +6,7 @@
  */
 import { requireOwner } from '#shared/auth/owner.js';
 import type { Caller } from '#shared/auth/caller.js';
-import { issueCursor, positionOf } from '#shared/db/cursor.js';
+import { nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';
@@ -152,16 +152,11 @@ export async function createGiveaway(
 const scopeOf = (guildId: string, family: string) => ({ guildId, family: `giveaways/${family}`, filter: {} });
 
 /** Where a cursor continues: its page and the key part after which it starts. */
-async function cursorAt(guildId: string, family: string, cursor: string | undefined): Promise<{ page: number; after: string } | null> {
-  if (cursor === undefined) return null;
-  const position = await positionOf(cursor, scopeOf(guildId, family));
-  const [page, after] = [position.slice(0, position.indexOf(':')), position.slice(position.indexOf(':') + 1)];
-  return { page: Number(page), after };
-}
+const cursorAt = (guildId: string, family: string, cursor: string | undefined) => pageCursorAt(scopeOf(guildId, family), cursor);
 
 /** The next page's cursor, or null when this page is the last. */
-const nextCursor = async (guildId: string, family: string, page: number, pageSize: number, total: number, last: string | null) =>
-  last !== null && page * pageSize < total ? issueCursor(scopeOf(guildId, family), `${page + 1}:${last}`) : null;
+const nextCursor = (guildId: string, family: string, page: number, pageSize: number, total: number, last: string | null) =>
+  nextPageCursor(scopeOf(guildId, family), page, pageSize, total, last);
 
 export interface PageQuery {
   page: number;

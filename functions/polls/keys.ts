@@ -18,12 +18,38 @@
  */
 import { entity, partition } from '#shared/db/entity.js';
 import { guildKey } from '#shared/modules/store.js';
-import type { AnswerTypeValue, MemberVotes, Poll, PollAnswer, PollStatus, PollTypeValue, Voter } from './model.js';
+import type { AnswerTypeValue, MemberVotes, Poll, PollAnswer, PollCounts, PollStatus, PollTypeValue, Voter } from './model.js';
 
 const nullable = <T>(value: unknown, of: (value: unknown) => T): T | null => (value === null || value === undefined ? null : of(value));
 
 /** The fields a poll item may lack (older polls, or never set). */
 const OPTIONAL_FIELDS = ['closed_at', 'language', 'auto_delete', 'rendered_hash'] as const;
+
+/**
+ * The counts a poll item keeps (behaviour §15): per answer `count_<id>`
+ * (votes) and `members_<id>` (members voting for it), `vote_total`,
+ * `voter_total`, all changed by ADD in each vote's transaction, with
+ * `vote_seq` counting the votes written; `counted` marks a poll whose counts
+ * are complete (new polls from the start, older ones once counted).
+ */
+export const countAttributes = {
+  votes: (answerId: number) => `count_${answerId}`,
+  members: (answerId: number) => `members_${answerId}`,
+  total: 'vote_total',
+  voters: 'voter_total',
+  seq: 'vote_seq',
+  counted: 'counted',
+} as const;
+
+function countsIn(item: Record<string, unknown>, answers: readonly PollAnswer[]): PollCounts {
+  const n = (name: string) => Number(item[name] ?? 0);
+  return {
+    votes: Object.fromEntries(answers.map((a) => [a.answer_id, n(countAttributes.votes(a.answer_id))])),
+    members: Object.fromEntries(answers.map((a) => [a.answer_id, n(countAttributes.members(a.answer_id))])),
+    total: n(countAttributes.total),
+    voters: n(countAttributes.voters),
+  };
+}
 
 export const PollEntity = entity({
   name: 'poll',
@@ -55,6 +81,7 @@ export const PollEntity = entity({
       version: Number(item.version),
     };
     for (const field of OPTIONAL_FIELDS) if (item[field] !== undefined) Object.assign(poll, { [field]: item[field] });
+    if (item.counted === true) poll.counts = countsIn(item, poll.answers);
     return poll;
   },
 });

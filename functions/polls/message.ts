@@ -8,9 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PlatformCode, isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
-import { type Poll, PollType, type Tally, tallyOf } from './model.js';
+import { type Poll, PollType, type Tally } from './model.js';
 import { renderHash, renderPollMessage } from './render.js';
-import { listVoters, releaseRenderLease, takeRenderLease } from './store.js';
+import { releaseRenderLease, takeRenderLease } from './store.js';
+import { readTally } from './tally.js';
 
 /** Longer than one render with the platform client's retries; a holder that died frees it after this. */
 const RENDER_LEASE_MS = 30_000;
@@ -52,7 +53,7 @@ async function renderNow(poll: Poll): Promise<Rendered> {
     return { changes: { edited_with_results: true } };
   }
   if (!poll.message_id) return { changes: closed ? { edited_with_results: true } : {} };
-  const tally = tallyOf(poll, await listVoters(poll.guild_id, poll.poll_id));
+  const tally = await readTally(poll);
   const message = renderPollMessage(poll, tally);
   const hash = renderHash(message);
   if (hash !== poll.rendered_hash) {

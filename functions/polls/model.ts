@@ -65,7 +65,29 @@ export interface Poll {
   version: number;
   /** Hash of what the poll's message shows, so an unchanged render is not sent again. */
   rendered_hash?: string | null;
+  /** The counts the poll item keeps, changed by every vote in the same transaction as the voter item; absent on polls stored before counts were kept. */
+  counts?: PollCounts;
 }
+
+/** A poll's counts as its item keeps them (behaviour §15): exact, read with the poll, never by reading its voters. */
+export interface PollCounts {
+  /** Votes per answer ID. */
+  votes: Record<number, number>;
+  /** Members with at least one vote, per answer ID. */
+  members: Record<number, number>;
+  /** Votes in all. */
+  total: number;
+  /** Members with at least one vote. */
+  voters: number;
+}
+
+/**
+ * Up to this many votes in all, a poll record lists its voter IDs in
+ * `answers[].votes`; above, `null` and the voters are paged from
+ * `/entry/{poll_id}/voters` (behaviour §15: a page of 100 polls listing 200
+ * votes each stays well under 1 MiB).
+ */
+export const LISTED_VOTES = 200;
 
 /** One member's votes on one poll: answer ID -> how many votes (more than 1 only with max_votes_per_answer > 1). */
 export type MemberVotes = Record<string, number>;
@@ -76,11 +98,11 @@ export interface Voter {
   version: number;
 }
 
-/** Counts and voters per answer, derived from the voter items every time (never stored). */
+/** Counts and voters per answer, as a record or a message shows them. */
 export interface Tally {
   counts: Map<number, number>;
-  /** Voter IDs per answer, one entry per vote, in member order. */
-  voters: Map<number, string[]>;
+  /** Voter IDs per answer, one entry per vote, in member order; null when the poll is too large to list them (LISTED_VOTES). */
+  voters: Map<number, string[]> | null;
   total: number;
 }
 
@@ -107,12 +129,52 @@ export function tallyOf(poll: Pick<Poll, 'answers'>, voters: readonly Voter[]): 
   return { counts, voters: lists, total };
 }
 
+/** The counts of a poll's voter items (polls stored before counts were kept get theirs from this once). */
+export function countsOf(poll: Pick<Poll, 'answers'>, voters: readonly Voter[]): PollCounts {
+  const counts: PollCounts = { votes: {}, members: {}, total: 0, voters: 0 };
+  for (const answer of poll.answers) {
+    counts.votes[answer.answer_id] = 0;
+    counts.members[answer.answer_id] = 0;
+  }
+  for (const voter of voters) {
+    const change = countChange({}, voter.votes);
+    for (const [answer, n] of Object.entries(change.votes)) counts.votes[Number(answer)] = (counts.votes[Number(answer)] ?? 0) + n;
+    for (const [answer, n] of Object.entries(change.members)) counts.members[Number(answer)] = (counts.members[Number(answer)] ?? 0) + n;
+    counts.total += change.total;
+    counts.voters += change.voters;
+  }
+  return counts;
+}
+
+/** What a member's change of votes does to the poll's counts (the deltas; answers left unchanged are left out). */
+export function countChange(before: MemberVotes, after: MemberVotes): PollCounts {
+  const change: PollCounts = { votes: {}, members: {}, total: 0, voters: 0 };
+  for (const answer of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const [was, now] = [before[answer] ?? 0, after[answer] ?? 0];
+    if (now !== was) change.votes[Number(answer)] = now - was;
+    const member = Number(now > 0) - Number(was > 0);
+    if (member !== 0) change.members[Number(answer)] = member;
+    change.total += now - was;
+  }
+  change.voters = Number(votesIn(after) > 0) - Number(votesIn(before) > 0);
+  return change;
+}
+
+/** The tally of a poll from its stored counts alone: no voter IDs. */
+export function countedTally(poll: Pick<Poll, 'answers'>, counts: PollCounts): Tally {
+  return { counts: new Map(poll.answers.map((a) => [a.answer_id, counts.votes[a.answer_id] ?? 0])), voters: null, total: counts.total };
+}
+
 /** How many votes a member's votes hold in all. */
 export const votesIn = (votes: MemberVotes) => Object.values(votes).reduce((sum, n) => sum + n, 0);
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** The poll record the API answers (behaviour §6); voters are hidden on anonymous polls, counts are not. */
+/**
+ * The poll record the API answers (behaviour §6); voters are hidden on
+ * anonymous polls, counts are not, and above LISTED_VOTES votes are null
+ * (behaviour §15).
+ */
 export function pollRecord(poll: Poll, tally: Tally): Record<string, unknown> {
   return {
     id: poll.id,
@@ -142,7 +204,7 @@ export function pollRecord(poll: Poll, tally: Tally): Record<string, unknown> {
       emoji_name: answer.emoji_name,
       emoji_id: answer.emoji_id,
       vote_count: tally.counts.get(answer.answer_id) ?? 0,
-      votes: poll.is_anonymous ? [] : [...(tally.voters.get(answer.answer_id) ?? [])],
+      votes: poll.is_anonymous ? [] : tally.voters === null ? null : [...(tally.voters.get(answer.answer_id) ?? [])],
     })),
   };
 }

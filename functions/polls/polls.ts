@@ -5,10 +5,11 @@
  * (`handler/*`). Endpoints validate; these decide.
  */
 import type { Caller } from '#shared/auth/caller.js';
+import { nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
-import { checkedWhile, requireEnabled, requireEnabledWhile, requireEnabledWithState } from '#shared/modules/state.js';
+import { requireEnabled, requireEnabledWhile, requireEnabledWithState } from '#shared/modules/state.js';
 import { platform } from '#shared/platform/client.js';
 import { cancel } from '#shared/scheduler/index.js';
 import { type Interaction, tellMember } from '#shared/platform/interaction.js';
@@ -30,18 +31,15 @@ import {
 } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
-import { findPollByMessage, getPoll, insertPoll, listVoters, pollOf, pollPage, updatePoll } from './store.js';
+import { findPollByMessage, getPoll, insertPoll, pollOf, pollPage, updatePoll, voterPage } from './store.js';
+import { countsNow, readTally } from './tally.js';
 
 const MODULE = 'polls';
 const noVotes = (poll: Pick<Poll, 'answers'>): Tally => tallyOf(poll, []);
 
-async function tallyFor(poll: Poll): Promise<Tally> {
-  return tallyOf(poll, await listVoters(poll.guild_id, poll.poll_id));
-}
-
-/** The poll as its record, with counts from its voters (read now, unless the operation read them). */
+/** The poll as its record, with its counts (and voters, while few) read now, unless the operation read them. */
 export async function recordOf(poll: Poll, tally?: Tally): Promise<Record<string, unknown>> {
-  return pollRecord(poll, tally ?? (await tallyFor(poll)));
+  return pollRecord(poll, tally ?? (await readTally(poll)));
 }
 
 const recordOfNow = ({ poll, tally }: PollNow) => recordOf(poll, tally);
@@ -169,18 +167,55 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
 }
 
 export async function getPollRecord(guildId: string, pollId: string): Promise<Record<string, unknown>> {
-  // The voters are read beside the module state and the poll, not after them.
-  const [poll, voters] = await checkedWhile(
-    () => requireEnabledPoll(guildId, pollId),
-    () => listVoters(guildId, pollId),
-  );
-  return pollRecord(poll, tallyOf(poll, voters));
+  return recordOf(await requireEnabledPoll(guildId, pollId));
 }
 
 /** The guild's polls, newest first, one page read by key. */
 export async function listPollRecords(guildId: string, page: number, pageSize: number) {
   const [, listed] = await requireEnabledWhile(guildId, MODULE, () => pollPage(guildId, page, pageSize));
   return { polls: await Promise.all(listed.polls.map((poll) => recordOf(poll))), page, page_size: pageSize, total: listed.total };
+}
+
+export interface VotersQuery {
+  answer_id?: number | undefined;
+  page: number;
+  page_size: number;
+  cursor?: string | undefined;
+}
+
+/**
+ * A page of a poll's voters in member order (behaviour §15): `page` or the
+ * signed `cursor` of the page before, every voter or those of `answer_id`.
+ * Refused (422) on an anonymous poll: who voted there is shown to no one.
+ */
+export async function listVoterRecords(guildId: string, pollId: string, query: VotersQuery) {
+  const answerId = query.answer_id ?? null;
+  const scope = { guildId, family: `polls/voters/${pollId}`, filter: { answer_id: answerId === null ? null : String(answerId) } };
+  const from = await pageCursorAt(scope, query.cursor);
+  const poll = await requireEnabledPoll(guildId, pollId);
+  if (poll.is_anonymous) {
+    throw unprocessable(`Poll ${pollId} is anonymous: who voted is shown to no one; its counts are in the poll's answers[].vote_count.`);
+  }
+  if (answerId !== null && !poll.answers.some((a) => a.answer_id === answerId)) {
+    throw unprocessable(
+      `Query field 'answer_id': poll ${pollId} has no answer ${answerId}; its answers are ${poll.answers.map((a) => a.answer_id).join(', ')}.`,
+    );
+  }
+  const page = from?.page ?? query.page;
+  const counts = await countsNow(poll);
+  const total = (answerId === null ? counts?.voters : counts?.members[answerId]) ?? 0;
+  const voters = await voterPage(guildId, pollId, answerId, page, query.page_size, from?.after ?? null);
+  const shown = poll.answers.filter((a) => answerId === null || a.answer_id === answerId);
+  return {
+    voters: voters.map((voter) => ({
+      user_id: voter.member_id,
+      answer_ids: shown.flatMap((a) => Array<number>(voter.votes[String(a.answer_id)] ?? 0).fill(a.answer_id)),
+    })),
+    page,
+    page_size: query.page_size,
+    total,
+    next_cursor: await nextPageCursor(scope, page, query.page_size, total, voters.at(-1)?.member_id ?? null),
+  };
 }
 
 export interface EditInput {

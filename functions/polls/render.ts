@@ -81,13 +81,14 @@ function footerOf(poll: PollView, total: number): string {
 
 /**
  * Appends voter mentions under each answer while they fit `budget`
- * characters; the rest are summed up as "and N more".
+ * characters; the rest are summed up as "and N more". A poll too large to
+ * list its voters (`voters` null, behaviour §15) shows its counts alone.
  */
-function withVoters(blocks: string[], poll: PollView, tally: Tally, budget: number): string[] {
+function withVoters(blocks: string[], poll: PollView, lists: NonNullable<Tally['voters']>, budget: number): string[] {
   let left = budget;
   return blocks.map((block, i) => {
     const answer = poll.answers[i]!;
-    const voters = [...new Set(tally.voters.get(answer.answer_id) ?? [])];
+    const voters = [...new Set(lists.get(answer.answer_id) ?? [])];
     if (voters.length === 0) return block;
     const reserve = 24; // room for "… and 99999 more"
     let line = '\n↳ ';
@@ -121,10 +122,10 @@ export function renderPollMessage(poll: PollView, tally: Tally): PollMessage {
   const footer = footerOf(poll, total);
   const author = closed ? 'Poll closed: results' : 'Poll';
   const assemble = (parts: string[]) => `${head}${parts.join('\n\n')}\n\n${timeLine}`;
-  if (closed && !poll.is_anonymous) {
+  if (closed && !poll.is_anonymous && tally.voters) {
     const fixed = assemble(blocks).length;
     const budget = Math.min(MESSAGE_LIMITS.description - fixed, MESSAGE_LIMITS.embedTotal - fixed - poll.question.length - footer.length - author.length);
-    blocks = withVoters(blocks, poll, tally, Math.max(0, budget));
+    blocks = withVoters(blocks, poll, tally.voters, Math.max(0, budget));
   }
   const embed: Embed = {
     author: { name: author },

@@ -22,6 +22,14 @@ export const routes: Route[] = [
   { id: 'polls.create-poll', method: 'POST', path: `${base}/entries`, access: 'client', file: file('create-poll'), summary: 'Create a poll in a channel' },
   { id: 'polls.get-poll', method: 'GET', path: `${base}/entry/{poll_id}`, access: 'client', file: file('get-poll'), summary: 'One poll with its counts' },
   {
+    id: 'polls.list-voters',
+    method: 'GET',
+    path: `${base}/entry/{poll_id}/voters`,
+    access: 'client',
+    file: file('list-voters'),
+    summary: "A page of a poll's voters, in member order",
+  },
+  {
     id: 'polls.edit-poll',
     method: 'PUT',
     path: `${base}/entry/{poll_id}`,

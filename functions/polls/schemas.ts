@@ -20,12 +20,13 @@ import {
   orNull,
   pageFields,
   pagination,
+  queryInt,
   recordId,
   snowflake,
   snowflakeOut,
   timestamp,
 } from '#shared/http/schemas.js';
-import { ANSWER_TYPE_MEANINGS, POLL_TYPE_MEANINGS, PollType } from './model.js';
+import { ANSWER_TYPE_MEANINGS, LISTED_VOTES, POLL_TYPE_MEANINGS, PollType } from './model.js';
 import {
   MAX_VOTES_PER_ANSWER,
   POLL_ID_PATTERN,
@@ -205,6 +206,19 @@ export const PollPath = z.object({ poll_id: z.string() });
 
 export const GetPollQuery = guildQuery;
 export const ListPollsQuery = z.object({ guild_id: snowflake, ...pagination });
+/** Most voters a page of `/entry/{poll_id}/voters` answers. */
+export const VOTERS_PAGE_MAX = 1000;
+/** `GET /entry/{poll_id}/voters`: the page fields of behaviour §3.6, up to 1000 voters a page, optionally of one answer. */
+export const VotersQuery = z.object({
+  guild_id: snowflake,
+  answer_id: describe(z.optional(queryInt(z.int().check(z.gte(1)))), 'Only the members voting for this answer; left out: every voter'),
+  page: pagination.page,
+  page_size: z._default(queryInt(z.int().check(z.gte(1), z.lte(VOTERS_PAGE_MAX))), 10),
+  cursor: describe(
+    z.optional(z.string().check(z.maxLength(1024))),
+    'The `next_cursor` of the previous page (same guild_id and answer_id); it names the page, so `page` is then ignored.',
+  ),
+});
 
 export const VoteAction = z.enum(['add', 'remove']);
 
@@ -315,7 +329,9 @@ export const PollRecord = meta(
         emoji_name: z.nullable(z.string()),
         emoji_id: z.nullable(snowflakeOut),
         vote_count: z.int().check(z.gte(0)),
-        votes: meta(z.array(snowflakeOut), { description: 'Voter IDs, one per vote; [] on anonymous polls' }),
+        votes: meta(z.nullable(z.array(snowflakeOut)), {
+          description: `Voter IDs, one per vote, while the poll has at most ${LISTED_VOTES} votes in all; null above (page them from /entry/{poll_id}/voters); [] on anonymous polls`,
+        }),
       }),
     ),
   }),
@@ -325,6 +341,21 @@ export const PollRecord = meta(
 export const PollAnswer = z.object({ poll: PollRecord });
 export const MaybePollAnswer = z.object({ poll: meta(z.nullable(PollRecord), { description: 'The deleted poll, or null when the message carried none' }) });
 export const PollsPage = z.object({ polls: z.array(PollRecord), ...pageFields });
+export const VotersPage = z.object({
+  voters: describe(
+    z.array(
+      z.object({
+        user_id: snowflakeOut,
+        answer_ids: describe(z.array(z.int().check(z.gte(1))), "The member's votes: answer IDs, one per vote (only answer_id's when it is given)"),
+      }),
+    ),
+    'Members who voted, in member order',
+  ),
+  ...pageFields,
+  page_size: z.int().check(z.gte(1), z.lte(VOTERS_PAGE_MAX)),
+  total: describe(z.int().check(z.gte(0)), 'Members who voted (for answer_id when given)'),
+  next_cursor: describe(z.nullable(z.string()), 'Pass as `cursor` for the next page (read by key, the cheap way); null on the last page'),
+});
 export const PollSettingsAnswer = z.object({ settings: PollSettingsRecord });
 export const DeletedSettingsAnswer = z.object({ settings: z.nullable(PollSettingsRecord), polls: z.array(PollRecord) });
 

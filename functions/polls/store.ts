@@ -1,21 +1,22 @@
 /**
  * The polls module's DynamoDB access: the only file issuing its commands.
- * Every change is one conditional write on one item: a poll's fields under its `version`, a member's
- * votes under their voter item's `version`, the message render under a lease
+ * Every change is one conditional write: a poll's fields under its `version`, a member's
+ * votes under their voter item's `version` with the poll's counts in the same transaction, the message render under a lease
  * on the poll item. Beside each poll, its list pointer (`PollListEntity`),
  * written after it and deleted after it.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys, getNamed, putItems } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { isConditionFailed } from '#shared/db/errors.js';
 import { countAll, queryAll, queryPage } from '#shared/db/pagination.js';
 import { tableName } from '#shared/db/table.js';
+import { transact } from '#shared/db/transact.js';
 import { type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
 import type { DueItem } from '#shared/scheduler/index.js';
 import type { Item, Key } from '#shared/db/entity.js';
-import { PollEntity, PollListEntity, PollMessageEntity, VoterEntity, listedKey, votersPartition } from './keys.js';
-import type { MemberVotes, Poll, Voter } from './model.js';
+import { PollEntity, PollListEntity, PollMessageEntity, VoterEntity, countAttributes, listedKey, votersPartition } from './keys.js';
+import { type MemberVotes, type Poll, type PollCounts, type Voter, countChange, countsOf } from './model.js';
 
 /** A poll item read back (the render lease and other bookkeeping left out), or null for none. */
 export const pollOf = (item: Item | null | undefined): Poll | null => (item ? PollEntity.parse(item) : null);
@@ -136,7 +137,9 @@ export async function listPolls(guildId: string): Promise<Poll[]> {
  */
 export async function insertPoll(poll: Poll): Promise<boolean> {
   if (poll.message_id && !(await claimMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id))) return false;
-  const item = PollEntity.item({ guildId: poll.guild_id, pollId: poll.poll_id }, poll);
+  const { counts: _counts, ...fields } = poll;
+  // A new poll's counts are complete from the start: each vote adds to them (absent attributes count 0).
+  const item = PollEntity.item({ guildId: poll.guild_id, pollId: poll.poll_id }, { ...fields, [countAttributes.counted]: true });
   const done = await conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
   if (done === null && poll.message_id) await releaseMessage(poll.guild_id, poll.channel_id, poll.message_id, poll.poll_id);
   // Its place in the list; a crash before this leaves the list one short, which the next page read puts right.
@@ -300,8 +303,8 @@ export async function getVoter(guildId: string, pollId: string, memberId: string
   return out.Item ? VoterEntity.parse(out.Item) : null;
 }
 
-/** Every voter of a poll: the source every count is derived from. */
-export async function listVoters(guildId: string, pollId: string): Promise<Voter[]> {
+/** Every voter of a poll: read only to count a poll stored before counts were kept (`settleCounts`). */
+async function listVoters(guildId: string, pollId: string): Promise<Voter[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VoterEntity.prefix },
@@ -310,37 +313,166 @@ export async function listVoters(guildId: string, pollId: string): Promise<Voter
   return items.map(VoterEntity.parse);
 }
 
+/** What a voter write did: written, lost to another write of the member's votes, or refused by the poll (gone, or closed for a vote). */
+export type VoterWrite = 'done' | 'raced' | 'refused';
+
+const BUSY = 'The poll is busy with other votes at this moment; try again shortly.';
+
 /**
- * Writes a member's votes if their voter item is still at `expectedVersion`
- * (null: it must not exist yet); empty votes delete the item. Answers false
- * when someone else changed it first.
+ * Writes a member's votes (behaviour §15): one TransactWriteItems, the voter
+ * item put (or deleted, for no votes) if it is still as `before` was read
+ * (null: it must not exist yet), and the poll's counts changed by the
+ * difference, if the poll exists (and, `whileOpen`, is open). Both or
+ * neither, so the counts stay exact under any race or retry.
  */
-export async function writeVoter(guildId: string, pollId: string, memberId: string, votes: MemberVotes, expectedVersion: number | null): Promise<boolean> {
+export async function writeVoter(
+  guildId: string,
+  pollId: string,
+  memberId: string,
+  before: Voter | null,
+  votes: MemberVotes,
+  whileOpen: boolean,
+): Promise<VoterWrite> {
   const key = VoterEntity.key({ guildId, pollId, memberId });
+  if (Object.keys(votes).length === 0 && before === null) return 'done';
   const condition =
-    expectedVersion === null
+    before === null
       ? { ConditionExpression: 'attribute_not_exists(pk)' }
       : {
           ConditionExpression: '#version = :expected',
           ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':expected': expectedVersion },
+          ExpressionAttributeValues: { ':expected': before.version },
         };
-  if (Object.keys(votes).length === 0) {
-    if (expectedVersion === null) return true;
-    return (await conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key, ...condition })))) !== null;
-  }
-  const item = VoterEntity.item(
-    { guildId, pollId, memberId },
-    {
-      guild_id: guildId,
-      poll_id: pollId,
-      member_id: memberId,
-      votes,
-      version: (expectedVersion ?? 0) + 1,
-      updated_at: new Date().toISOString(),
+  const voterAction =
+    Object.keys(votes).length === 0
+      ? { Delete: { TableName: tableName(), Key: key, ...condition } }
+      : {
+          Put: {
+            TableName: tableName(),
+            Item: VoterEntity.item(
+              { guildId, pollId, memberId },
+              { guild_id: guildId, poll_id: pollId, member_id: memberId, votes, version: (before?.version ?? 0) + 1, updated_at: new Date().toISOString() },
+            ),
+            ...condition,
+          },
+        };
+  const failed = await transact([voterAction, countUpdate(guildId, pollId, countChange(before?.votes ?? {}, votes), whileOpen)], BUSY);
+  return failed === null ? 'done' : failed === 0 ? 'raced' : 'refused';
+}
+
+/** The poll's side of a voter write: its counts changed by `change`, `vote_seq` raised. */
+function countUpdate(guildId: string, pollId: string, change: PollCounts, whileOpen: boolean) {
+  const adds: [string, number][] = [
+    ...Object.entries(change.votes).map(([answer, n]) => [countAttributes.votes(Number(answer)), n] as [string, number]),
+    ...Object.entries(change.members).map(([answer, n]) => [countAttributes.members(Number(answer)), n] as [string, number]),
+    [countAttributes.total, change.total],
+    [countAttributes.voters, change.voters],
+    [countAttributes.seq, 1],
+  ];
+  const live = adds.filter(([, n]) => n !== 0);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: PollEntity.key({ guildId, pollId }),
+      UpdateExpression: `ADD ${live.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+      ConditionExpression: whileOpen ? 'attribute_exists(pk) AND #status = :open' : 'attribute_exists(pk)',
+      ExpressionAttributeNames: { ...Object.fromEntries(live.map(([name], i) => [`#c${i}`, name])), ...(whileOpen ? { '#status': 'status' } : {}) },
+      ExpressionAttributeValues: { ...Object.fromEntries(live.map(([, n], i) => [`:c${i}`, n])), ...(whileOpen ? { ':open': 'open' } : {}) },
     },
+  };
+}
+
+/** A poll's voter items when it has at most `max` of them (one bounded Query), else null. */
+export async function votersUpTo(guildId: string, pollId: string, max: number): Promise<Voter[] | null> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VoterEntity.prefix },
+      Limit: max + 1,
+      ConsistentRead: true,
+    }),
   );
-  return (await conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ...condition })))) !== null;
+  const items = out.Items ?? [];
+  return items.length > max || out.LastEvaluatedKey ? null : items.map(VoterEntity.parse);
+}
+
+/**
+ * A page of a poll's voters in member order (as text), optionally only
+ * those voting for `answerId`: up to `pageSize` after member `after`, or
+ * page `page` from the start (behaviour §3.6, §15); `last` is the member
+ * the page ends with.
+ */
+export async function voterPage(
+  guildId: string,
+  pollId: string,
+  answerId: number | null,
+  page: number,
+  pageSize: number,
+  after: string | null,
+): Promise<Voter[]> {
+  const filter =
+    answerId === null
+      ? {}
+      : { FilterExpression: 'attribute_exists(#votes.#answer)', ExpressionAttributeNames: { '#votes': 'votes', '#answer': String(answerId) } };
+  const { items } = await queryPage(
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VoterEntity.prefix },
+      ConsistentRead: true,
+      ...filter,
+    },
+    'pk, sk',
+    page,
+    pageSize,
+    after === null ? null : VoterEntity.key({ guildId, pollId, memberId: after }),
+  );
+  return items.map(VoterEntity.parse);
+}
+
+/**
+ * The counts of a poll stored before counts were kept (behaviour §15):
+ * counted once from its voter items and written with `counted`, on
+ * condition that no vote was written between the poll's read and the write
+ * (`vote_seq` unchanged), else counted again. Answers the counts.
+ */
+export async function settleCounts(guildId: string, pollId: string): Promise<PollCounts | null> {
+  for (let attempt = 0; ; attempt++) {
+    const item = (await db().send(new GetCommand({ TableName: tableName(), Key: PollEntity.key({ guildId, pollId }), ConsistentRead: true }))).Item;
+    const poll = pollOf(item);
+    if (!poll) return null;
+    if (poll.counts) return poll.counts;
+    const counts = countsOf(poll, await listVoters(guildId, pollId));
+    if (attempt >= 4) return counts;
+    const sets: [string, number][] = [
+      ...poll.answers.map((a) => [countAttributes.votes(a.answer_id), counts.votes[a.answer_id] ?? 0] as [string, number]),
+      ...poll.answers.map((a) => [countAttributes.members(a.answer_id), counts.members[a.answer_id] ?? 0] as [string, number]),
+      [countAttributes.total, counts.total],
+      [countAttributes.voters, counts.voters],
+    ];
+    const seq = item?.[countAttributes.seq];
+    const written = await conditional(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: PollEntity.key({ guildId, pollId }),
+          UpdateExpression: `SET ${sets.map((_, i) => `#s${i} = :s${i}`).join(', ')}, #counted = :true`,
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#counted) AND ${seq === undefined ? 'attribute_not_exists(#seq)' : '#seq = :seq'}`,
+          ExpressionAttributeNames: {
+            ...Object.fromEntries(sets.map(([name], i) => [`#s${i}`, name])),
+            '#counted': countAttributes.counted,
+            '#seq': countAttributes.seq,
+          },
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(sets.map(([, n], i) => [`:s${i}`, n])),
+            ':true': true,
+            ...(seq === undefined ? {} : { ':seq': seq }),
+          },
+        }),
+      ),
+    );
+    if (written !== null) return counts;
+  }
 }
 
 /** A member's voter items on several polls of a guild (privacy). */
@@ -349,9 +481,17 @@ export async function votersOfMember(guildId: string, pollIds: readonly string[]
   return new Map(items.map((item) => [String(item.poll_id), VoterEntity.parse(item)]));
 }
 
-/** Deletes one member's voter item (privacy). */
+/** Deletes one member's voter item (privacy), taking their votes off the poll's counts in the same transaction. */
 export async function deleteVoter(guildId: string, pollId: string, memberId: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: VoterEntity.key({ guildId, pollId, memberId }) }));
+  for (let voter = await getVoter(guildId, pollId, memberId); voter; voter = await getVoter(guildId, pollId, memberId)) {
+    const outcome = await writeVoter(guildId, pollId, memberId, voter, {}, false);
+    if (outcome === 'done') return;
+    if (outcome === 'refused') {
+      // The poll is gone: its voters go with it anyway.
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: VoterEntity.key({ guildId, pollId, memberId }) }));
+      return;
+    }
+  }
 }
 
 /** Deletes every voter item of a poll; answers how many. */

@@ -4,8 +4,9 @@
  * votes, and writes them only if nobody changed the item meanwhile; a lost
  * race reads again. So 100 members voting at once are all counted (100
  * items), and a dozen votes of one member at once end as that member's one
- * state. Counts are always derived from the voter items; the message
- * follows through a coalesced refresh.
+ * state. The poll's counts change in the same transaction as the voter
+ * item, conditional on the poll being open (behaviour §15), so they stay
+ * exact; the message follows through a coalesced refresh.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound, unprocessable } from '#shared/errors.js';
@@ -90,7 +91,13 @@ async function applyVote(
     const before = voter?.votes ?? {};
     const after = nextVotes(poll, before, action, answer);
     if ('problem' in after) throw unprocessable(after.problem as string);
-    if (await writeVoter(poll.guild_id, poll.poll_id, memberId, after, voter ? voter.version : null)) return { before, after };
+    const written = await writeVoter(poll.guild_id, poll.poll_id, memberId, voter, after, true);
+    if (written === 'done') return { before, after };
+    if (written === 'refused') {
+      // The poll closed, or went, since it was read: the vote changed nothing.
+      if (await getPoll(poll.guild_id, poll.poll_id)) throw unprocessable(`Poll ${poll.poll_id} is closed; it takes no more votes.`);
+      throw notFound(`There is no poll ${poll.poll_id} in guild ${poll.guild_id}.`);
+    }
     await sleep(Math.random() * Math.min(200, 5 * 2 ** Math.min(attempt, 6)));
   }
   throw databaseFailed(`The votes of member ${memberId} on poll ${poll.poll_id} kept changing while being saved; try again.`);
@@ -125,9 +132,8 @@ export async function vote(input: VoteInput): Promise<VoteOutcome> {
 
 /**
  * What a vote answers: the member's votes on the poll after it (answer IDs,
- * one entry per vote). Not the whole poll: its counts are a query over every
- * voter, which would make each vote cost as much as the poll is large; GET
- * the poll for them (the message shows them within seconds anyway).
+ * one entry per vote). Not the whole poll: GET the poll for its counts (the
+ * message shows them within seconds anyway).
  */
 export function voteRecord(outcome: VoteOutcome, memberId: string, action: VoteAction): Record<string, unknown> {
   const votes = outcome.poll.answers.flatMap((a) => Array<number>(outcome.after[String(a.answer_id)] ?? 0).fill(a.answer_id));

@@ -4,8 +4,9 @@
  * handlers, as DynamoDB never shares a Lambda's. Plain JavaScript, so the
  * thread starts under any loader: under tsx, vitest and bare Node alike.
  *
- * dynalite has no TransactWriteItems, which a giveaway's enter uses (the
- * entrant's item and the giveaway's count in one atomic request). This
+ * dynalite has no TransactWriteItems, which a giveaway's enter and a poll's
+ * vote use (the entrant's or voter's item and the count in one atomic
+ * request). This
  * thread answers it: the transactions run one at a time, each action as the
  * single conditional write it names (its old image kept), and when one
  * condition fails the writes before it are put back and the request is
