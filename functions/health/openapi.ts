@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { endpoint } from '#shared/http/endpoint.js';
 import { RawBody } from '#shared/http/envelope.js';
 import { routes as allRoutes } from '../routes.js';
+import * as routes from './routes.js';
 
 /**
  * The document is generated from the route rows' schemas. A deployed bundle
@@ -18,7 +19,7 @@ async function generate(): Promise<string> {
   return JSON.stringify(await loadOpenApiDocument(allRoutes));
 }
 
-export const handler = endpoint({ response: { contentType: 'application/json', description: 'This OpenAPI 3.1 document' } }, async () => {
+export const handler = endpoint(routes.openapi, async () => {
   documentText ??= generate().catch((error: unknown) => {
     documentText = undefined;
     throw error;

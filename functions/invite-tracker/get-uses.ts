@@ -1,6 +1,6 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { UsesAnswer, UsesQuery } from './schemas.js';
 import { usesOf } from './tracker.js';
+import * as routes from './routes.js';
 
 /** The counted joins attributed to an inviter (kept 31 days), newest first. */
-export const handler = endpoint({ query: UsesQuery, response: UsesAnswer }, ({ query }) => usesOf(query.guild_id, query.inviter_id));
+export const handler = endpoint(routes.getUses, ({ query }) => usesOf(query.guild_id, query.inviter_id));

@@ -1,7 +1,9 @@
-import type { Route } from '#shared/http/route.js';
+import { type Route, route } from '#shared/http/route.js';
 import { home, moduleBasicsRoutes, moduleStateRoute, moduleStateRoutes } from '../module-state/routes.js';
 import { KIND_LIST } from './kinds.js';
 import { SOCIALS_BASE as base, entriesPath, sendPath } from './paths.js';
+import { ForumFilterBody, MessageAnswer, StreamFilterBody, UploadsQuery, UploadsAnswer, MemeAnswer, MemeSendBody } from './schemas.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 
 const file = (name: string) => `functions/socials/${name}.ts`;
 
@@ -49,43 +51,65 @@ const basics = moduleBasicsRoutes('socials', {
   privacyDeleteUserEntries: 'Delete the member data the module keeps (none)',
 });
 
+export const forumRefreshFilter = route({
+  id: 'socials.forum-refresh-filter',
+  method: 'POST',
+  path: `${base}/handler/monitor/forum/refresh-filter`,
+  access: 'internal',
+  summary: 'Make sure a forum community is polled, or no longer',
+  body: ForumFilterBody,
+  response: MessageAnswer,
+});
+
+export const streamRefreshFilter = route({
+  id: 'socials.stream-refresh-filter',
+  method: 'POST',
+  path: `${base}/handler/monitors/stream/refresh-filter`,
+  access: 'internal',
+  summary: 'Make sure a stream account is polled, or no longer',
+  body: StreamFilterBody,
+  response: MessageAnswer,
+});
+
+export const getUploadsPlaylistId = route({
+  id: 'socials.get-uploads-playlist-id',
+  method: 'GET',
+  path: `${base}/handler/monitors/video/get-uploads-playlist-id`,
+  access: 'internal',
+  summary: "A video channel's uploads playlist",
+  query: UploadsQuery,
+  response: UploadsAnswer,
+});
+
+export const getMeme = route({
+  id: 'socials.get-meme',
+  method: 'GET',
+  path: `${base}/handler/meme/get`,
+  access: 'internal',
+  summary: 'A random meme',
+  response: MemeAnswer,
+});
+
+export const sendMeme = route({
+  id: 'socials.send-meme',
+  method: 'POST',
+  path: `${base}/meme/send`,
+  access: 'client',
+  summary: 'Edit a message into a random meme',
+  body: MemeSendBody,
+  owned: checkOwned,
+  response: MessageAnswer,
+});
+
 export const routes: Route[] = [
   ...moduleStateRoutes('socials'),
   moduleStateRoute(home, 'socials', { operation: 'handler-home', path: '/handler', summary: 'Home of the socials scheduling handler' }),
   ...basics.settings,
   ...entryRoutes,
-  {
-    id: 'socials.forum-refresh-filter',
-    method: 'POST',
-    path: `${base}/handler/monitor/forum/refresh-filter`,
-    access: 'internal',
-    file: file('forum-refresh-filter'),
-    summary: 'Make sure a forum community is polled, or no longer',
-  },
-  {
-    id: 'socials.stream-refresh-filter',
-    method: 'POST',
-    path: `${base}/handler/monitors/stream/refresh-filter`,
-    access: 'internal',
-    file: file('stream-refresh-filter'),
-    summary: 'Make sure a stream account is polled, or no longer',
-  },
-  {
-    id: 'socials.get-uploads-playlist-id',
-    method: 'GET',
-    path: `${base}/handler/monitors/video/get-uploads-playlist-id`,
-    access: 'internal',
-    file: file('get-uploads-playlist-id'),
-    summary: "A video channel's uploads playlist",
-  },
-  { id: 'socials.get-meme', method: 'GET', path: `${base}/handler/meme/get`, access: 'internal', file: file('get-meme'), summary: 'A random meme' },
-  {
-    id: 'socials.send-meme',
-    method: 'POST',
-    path: `${base}/meme/send`,
-    access: 'client',
-    file: file('send-meme'),
-    summary: 'Edit a message into a random meme',
-  },
+  forumRefreshFilter,
+  streamRefreshFilter,
+  getUploadsPlaylistId,
+  getMeme,
+  sendMeme,
   ...basics.privacy,
 ];

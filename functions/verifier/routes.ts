@@ -1,8 +1,11 @@
-import type { Route } from '#shared/http/route.js';
+import { type Route, route } from '#shared/http/route.js';
 import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
+import { guildQuery } from '#shared/http/schemas.js';
+import { EntriesAnswer, EntryPath, EntryAnswer, CreateBody, CreatedAnswer, HandleBody, MessageAnswer, WebPath, WebQuery } from './schemas.js';
+import { answerFailures } from '#shared/platform/interaction.js';
+import { webErrorPage, webAnswer } from './web-answers.js';
 
 const base = '/modules/verifier';
-const file = (name: string) => `functions/verifier/${name}.ts`;
 
 const basics = moduleBasicsRoutes('verifier', {
   getSettings: "A guild's verifier settings",
@@ -12,49 +15,82 @@ const basics = moduleBasicsRoutes('verifier', {
   privacyDeleteUserEntries: "Delete a member's verifications",
 });
 
+export const listEntries = route({
+  id: 'verifier.list-entries',
+  method: 'GET',
+  path: `${base}/entries`,
+  access: 'client',
+  summary: "A guild's verifications, newest first",
+  query: guildQuery,
+  response: EntriesAnswer,
+});
+
+export const getEntry = route({
+  id: 'verifier.get-entry',
+  method: 'GET',
+  path: `${base}/entries/{entry_id}`,
+  access: 'client',
+  summary: 'One verification',
+  params: EntryPath,
+  query: guildQuery,
+  response: EntryAnswer,
+});
+
+export const createVerification = route({
+  id: 'verifier.create-verification',
+  method: 'POST',
+  path: `${base}/event/create-verification`,
+  access: 'internal',
+  summary: 'Post a verification prompt for a member',
+  body: CreateBody,
+  actor: 'required',
+  response: CreatedAnswer,
+  answerFailures: answerFailures('The verification was not started.'),
+});
+
+export const handleVerification = route({
+  id: 'verifier.handle-verification',
+  method: 'POST',
+  path: `${base}/event/handle-verification`,
+  access: 'internal',
+  summary: "A member answers their verification's prompt",
+  body: HandleBody,
+  actor: 'required',
+  response: MessageAnswer,
+});
+
+export const webPage = route({
+  id: 'verifier.web-page',
+  method: 'GET',
+  path: `${base}/web/{verifier_id}`,
+  access: 'public',
+  summary: 'The verification web page (its one-time token is the credential)',
+  params: WebPath,
+  query: WebQuery,
+  errorPage: webErrorPage,
+  response: webAnswer('The verification page'),
+});
+
+export const webVerify = route({
+  id: 'verifier.web-verify',
+  method: 'POST',
+  path: `${base}/web/{verifier_id}`,
+  access: 'public',
+  summary: 'Verify on the web page',
+  params: WebPath,
+  query: WebQuery,
+  errorPage: webErrorPage,
+  response: webAnswer('The page saying the member is verified'),
+});
+
 export const routes: Route[] = [
   ...moduleStateRoutes('verifier'),
   ...basics.settings,
-  {
-    id: 'verifier.list-entries',
-    method: 'GET',
-    path: `${base}/entries`,
-    access: 'client',
-    file: file('list-entries'),
-    summary: "A guild's verifications, newest first",
-  },
-  { id: 'verifier.get-entry', method: 'GET', path: `${base}/entries/{entry_id}`, access: 'client', file: file('get-entry'), summary: 'One verification' },
-  {
-    id: 'verifier.create-verification',
-    method: 'POST',
-    path: `${base}/event/create-verification`,
-    access: 'internal',
-    file: file('create-verification'),
-    summary: 'Post a verification prompt for a member',
-  },
-  {
-    id: 'verifier.handle-verification',
-    method: 'POST',
-    path: `${base}/event/handle-verification`,
-    access: 'internal',
-    file: file('handle-verification'),
-    summary: "A member answers their verification's prompt",
-  },
-  {
-    id: 'verifier.web-page',
-    method: 'GET',
-    path: `${base}/web/{verifier_id}`,
-    access: 'public',
-    file: file('web-page'),
-    summary: 'The verification web page (its one-time token is the credential)',
-  },
-  {
-    id: 'verifier.web-verify',
-    method: 'POST',
-    path: `${base}/web/{verifier_id}`,
-    access: 'public',
-    file: file('web-verify'),
-    summary: 'Verify on the web page',
-  },
+  listEntries,
+  getEntry,
+  createVerification,
+  handleVerification,
+  webPage,
+  webVerify,
   ...basics.privacy,
 ];
