@@ -1,5 +1,5 @@
 import { type Route, route } from '#shared/http/route.js';
-import { CreateApiKeyBody, NewApiKeyAnswer, ApiKeysAnswer, DeleteApiKeyBody, ApiKeyAnswer } from './schemas.js';
+import { ApiKeyPath, CreateApiKeyBody, NewApiKeyAnswer, ApiKeysAnswer, DeleteApiKeyBody, ApiKeyAnswer } from './schemas.js';
 import { guildQuery } from '#shared/http/schemas.js';
 
 export const createApiKey = route({
@@ -22,6 +22,17 @@ export const listApiKeys = route({
   response: ApiKeysAnswer,
 });
 
+export const getApiKey = route({
+  id: 'auth.get-api-key',
+  method: 'GET',
+  path: '/auth/api-key/{key_id}',
+  access: 'internal',
+  summary: "One of a guild's API keys, with its last use (no secret)",
+  query: guildQuery,
+  params: ApiKeyPath,
+  response: ApiKeyAnswer,
+});
+
 export const deleteApiKey = route({
   id: 'auth.delete-api-key',
   method: 'DELETE',
@@ -32,7 +43,7 @@ export const deleteApiKey = route({
   response: ApiKeyAnswer,
 });
 
-export const routes: Route[] = [createApiKey, listApiKeys, deleteApiKey];
+export const routes: Route[] = [createApiKey, listApiKeys, getApiKey, deleteApiKey];
 
 /** The routes that mint and revoke guild keys, and so create and delete their API Gateway keys (shared/auth/usage-keys.ts). */
 export const KEY_ROUTE_IDS: readonly string[] = ['auth.create-api-key', 'auth.delete-api-key'];
