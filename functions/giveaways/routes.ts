@@ -1,20 +1,40 @@
 import { type Route, route } from '#shared/http/route.js';
-import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
+import {
+  moduleStateRoutes,
+  privacyCountRoute,
+  privacyDeleteRoute,
+  settingsDeleteRoute,
+  settingsReadRoute,
+  settingsUpdateRoute,
+} from '../module-state/routes.js';
+import {
+  DeletedSettingsAnswer,
+  SettingsAnswer,
+  SettingsBody,
+  EntriesAnswer,
+  CreateBody,
+  EntryAnswer,
+  EntryPath,
+  EntryQuery,
+  EditBody,
+  MessageAnswer,
+  ActionBody,
+} from './schemas.js';
 import { guildQuery } from '#shared/http/schemas.js';
-import { EntriesAnswer, CreateBody, EntryAnswer, EntryPath, EntryQuery, EditBody, MessageAnswer, ActionBody } from './schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 import { answerFailures } from '#shared/platform/interaction.js';
 
 const base = '/modules/giveaways';
 const entry = `${base}/entries/{entry_id}`;
 
-const basics = moduleBasicsRoutes('giveaways', {
-  getSettings: "A guild's giveaway settings",
-  updateSettings: "Change a guild's giveaway settings",
-  deleteSettings: 'Remove all giveaway data of a guild and reset the module',
-  privacyGetUserEntries: "Count a member's entries, wins and hosted giveaways",
-  privacyDeleteUserEntries: "Remove a member's entries, wins and hosting",
+export const getSettings = settingsReadRoute('giveaways', { summary: "A guild's giveaway settings", response: SettingsAnswer });
+export const updateSettings = settingsUpdateRoute('giveaways', { summary: "Change a guild's giveaway settings", body: SettingsBody, response: SettingsAnswer });
+export const deleteSettings = settingsDeleteRoute('giveaways', {
+  summary: 'Remove all giveaway data of a guild and reset the module',
+  response: DeletedSettingsAnswer,
 });
+export const privacyGetUserEntries = privacyCountRoute('giveaways', "Count a member's entries, wins and hosted giveaways");
+export const privacyDeleteUserEntries = privacyDeleteRoute('giveaways', "Remove a member's entries, wins and hosting");
 
 export const listEntries = route({
   id: 'giveaways.list-entries',
@@ -116,7 +136,9 @@ export const reroll = route({
 
 export const routes: Route[] = [
   ...moduleStateRoutes('giveaways'),
-  ...basics.settings,
+  getSettings,
+  updateSettings,
+  deleteSettings,
   listEntries,
   createEntry,
   getEntry,
@@ -125,5 +147,6 @@ export const routes: Route[] = [
   enter,
   leave,
   reroll,
-  ...basics.privacy,
+  privacyGetUserEntries,
+  privacyDeleteUserEntries,
 ];

@@ -1,7 +1,16 @@
 import { type Route, route } from '#shared/http/route.js';
-import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
-import { guildQuery, guildBody } from '#shared/http/schemas.js';
 import {
+  moduleStateRoutes,
+  privacyCountRoute,
+  privacyDeleteRoute,
+  settingsDeleteRoute,
+  settingsReadRoute,
+  settingsUpdateRoute,
+} from '../module-state/routes.js';
+import {
+  DeletedSettingsAnswer,
+  SettingsAnswer,
+  SettingsBody,
   InvitesAnswer,
   CreateInviteBody,
   CreatedAnswer,
@@ -12,18 +21,25 @@ import {
   InviteCreatedBody,
   InviteEventBody,
 } from './schemas.js';
+import { guildQuery, guildBody } from '#shared/http/schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 import { answerFailures } from '#shared/platform/interaction.js';
 
 const base = '/modules/invite-tracker';
 
-const basics = moduleBasicsRoutes('invite-tracker', {
-  getSettings: "A guild's invite-tracker settings",
-  updateSettings: "Change a guild's invite-tracker settings",
-  deleteSettings: 'Remove all invite-tracker data of a guild and reset the module',
-  privacyGetUserEntries: "Count a member's invite uses and invites",
-  privacyDeleteUserEntries: "Delete a member's invite uses and ownership",
+export const getSettings = settingsReadRoute('invite-tracker', { summary: "A guild's invite-tracker settings", response: SettingsAnswer });
+export const updateSettings = settingsUpdateRoute('invite-tracker', {
+  summary: "Change a guild's invite-tracker settings",
+  body: SettingsBody,
+  owned: checkOwned,
+  response: SettingsAnswer,
 });
+export const deleteSettings = settingsDeleteRoute('invite-tracker', {
+  summary: 'Remove all invite-tracker data of a guild and reset the module',
+  response: DeletedSettingsAnswer,
+});
+export const privacyGetUserEntries = privacyCountRoute('invite-tracker', "Count a member's invite uses and invites");
+export const privacyDeleteUserEntries = privacyDeleteRoute('invite-tracker', "Delete a member's invite uses and ownership");
 
 export const listInvites = route({
   id: 'invite-tracker.list-invites',
@@ -114,7 +130,9 @@ export const leaveCheck = route({
 
 export const routes: Route[] = [
   ...moduleStateRoutes('invite-tracker'),
-  ...basics.settings,
+  getSettings,
+  updateSettings,
+  deleteSettings,
   listInvites,
   createInvite,
   deleteInvite,
@@ -123,5 +141,6 @@ export const routes: Route[] = [
   inviteDeleted,
   joinCheck,
   leaveCheck,
-  ...basics.privacy,
+  privacyGetUserEntries,
+  privacyDeleteUserEntries,
 ];

@@ -1,6 +1,18 @@
 import { type Route, route } from '#shared/http/route.js';
-import { home, moduleBasicsRoutes, moduleStateRoute, moduleStateRoutes } from '../module-state/routes.js';
 import {
+  home,
+  moduleStateRoute,
+  moduleStateRoutes,
+  privacyCountRoute,
+  privacyDeleteRoute,
+  settingsDeleteRoute,
+  settingsReadRoute,
+  settingsUpdateRoute,
+} from '../module-state/routes.js';
+import {
+  DeletedSettingsAnswer,
+  PollSettingsAnswer,
+  SettingsBody,
   ListPollsQuery,
   PollsPage,
   CreatePollBody,
@@ -23,13 +35,15 @@ import { answerFailures } from '#shared/platform/interaction.js';
 
 const base = '/modules/polls';
 
-const basics = moduleBasicsRoutes('polls', {
-  getSettings: "A guild's poll settings",
-  updateSettings: "Change a guild's poll settings",
-  deleteSettings: { summary: 'Remove all poll data of a guild and reset the module', path: '/settings/delete' },
-  privacyGetUserEntries: "Count a member's votes and owned polls",
-  privacyDeleteUserEntries: "Delete a member's votes and owner references",
+export const getSettings = settingsReadRoute('polls', { summary: "A guild's poll settings", response: PollSettingsAnswer });
+export const updateSettings = settingsUpdateRoute('polls', { summary: "Change a guild's poll settings", body: SettingsBody, response: PollSettingsAnswer });
+export const deleteSettings = settingsDeleteRoute('polls', {
+  summary: 'Remove all poll data of a guild and reset the module',
+  path: '/settings/delete',
+  response: DeletedSettingsAnswer,
 });
+export const privacyGetUserEntries = privacyCountRoute('polls', "Count a member's votes and owned polls");
+export const privacyDeleteUserEntries = privacyDeleteRoute('polls', "Delete a member's votes and owner references");
 
 export const listPolls = route({
   id: 'polls.list-polls',
@@ -181,7 +195,9 @@ export const routes: Route[] = [
   ...moduleStateRoutes('polls'),
   moduleStateRoute(home, 'polls', { operation: 'handler-home', path: '/handler', summary: 'Home of the polls scheduling handler' }),
 
-  ...basics.settings,
+  getSettings,
+  updateSettings,
+  deleteSettings,
 
   listPolls,
   createPoll,
@@ -198,5 +214,6 @@ export const routes: Route[] = [
   handlerVote,
   handlerDelete,
 
-  ...basics.privacy,
+  privacyGetUserEntries,
+  privacyDeleteUserEntries,
 ];

@@ -1,5 +1,5 @@
 import { type Route, route } from '#shared/http/route.js';
-import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
+import { moduleStateRoutes, privacyCountRoute, privacyDeleteRoute, settingsDeleteRoute } from '../module-state/routes.js';
 import {
   ListPanelsQuery,
   PanelsPage,
@@ -25,11 +25,14 @@ const base = '/modules/reactionroles';
 const panel = `${base}/panel/{reactionrole_panel_id}`;
 const entry = `${panel}/entries/{reactionrole_entry_id}`;
 
-const basics = moduleBasicsRoutes('reactionroles', {
-  deleteSettings: { summary: 'Delete every panel, entry and claim of a guild and reset the module', operation: 'delete-module', path: '/delete' },
-  privacyGetUserEntries: { summary: 'Count the records referring to a member', operation: 'privacy-get' },
-  privacyDeleteUserEntries: { summary: "Delete a member's claims", operation: 'privacy-delete' },
+export const deleteSettings = settingsDeleteRoute('reactionroles', {
+  summary: 'Delete every panel, entry and claim of a guild and reset the module',
+  operation: 'delete-module',
+  path: '/delete',
+  response: RemovedAnswer,
 });
+export const privacyGetUserEntries = privacyCountRoute('reactionroles', { summary: 'Count the records referring to a member', operation: 'privacy-get' });
+export const privacyDeleteUserEntries = privacyDeleteRoute('reactionroles', { summary: "Delete a member's claims", operation: 'privacy-delete' });
 
 export const listPanels = route({
   id: 'reactionroles.list-panels',
@@ -165,7 +168,7 @@ export const checkDelete = route({
 
 export const routes: Route[] = [
   ...moduleStateRoutes('reactionroles'),
-  ...basics.settings,
+  deleteSettings,
   listPanels,
   createPanel,
   getPanel,
@@ -178,5 +181,6 @@ export const routes: Route[] = [
   editEntry,
   check,
   checkDelete,
-  ...basics.privacy,
+  privacyGetUserEntries,
+  privacyDeleteUserEntries,
 ];

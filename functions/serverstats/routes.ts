@@ -1,8 +1,16 @@
 import { type Route, route } from '#shared/http/route.js';
-import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
-import { FAMILIES, familyRoute } from './families.js';
-import { guildQuery, guildBody } from '#shared/http/schemas.js';
 import {
+  moduleStateRoutes,
+  privacyCountRoute,
+  privacyDeleteRoute,
+  settingsDeleteRoute,
+  settingsReadRoute,
+  settingsUpdateRoute,
+} from '../module-state/routes.js';
+import {
+  DeletedAnswer,
+  SettingsAnswer,
+  SettingsBody,
   CountersAnswer,
   CreateCounterBody,
   CounterAnswer,
@@ -14,52 +22,60 @@ import {
   MessageCheckBody,
   DeletedMessageBody,
 } from './schemas.js';
+import { FAMILIES, type Family, familyRoute } from './families.js';
+import { RecordedAnswer, fetchAnswer, fetchQuery, recordingBody } from './stats-schemas.js';
+import { routeFamily } from '#shared/http/route-family.js';
+import { guildQuery, guildBody } from '#shared/http/schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 
 const base = '/modules/serverstats';
 const file = (name: string) => `functions/serverstats/${name}.ts`;
 
-/** The statistic families: a fetch (GET) and a recording (POST; voice also PUT) each, from the one table. */
-const statsRoutes: Route[] = FAMILIES.flatMap((family) => {
-  const id = `serverstats.stats.${family.path.replaceAll('/', '.')}`;
-  const routes: Route[] = [
-    {
-      id: `${id}.fetch`,
-      method: 'GET',
-      path: familyRoute(family),
-      access: 'client',
-      file: file('fetch-stats'),
-      summary: `Fetch ${family.path} statistics of the last days`,
-    },
-    {
-      id: `${id}.record`,
-      method: 'POST',
-      path: familyRoute(family),
-      access: 'internal',
-      file: file('record-stat'),
-      summary: `Record a ${family.path} statistic`,
-    },
-  ];
-  if (family.shape.kind === 'voice') {
-    routes.push({
-      id: `${id}.close`,
-      method: 'PUT',
-      path: familyRoute(family),
-      access: 'internal',
-      file: file('record-stat'),
-      summary: "Close a member's voice session",
-    });
-  }
-  return routes;
+/** The statistic families: a fetch (GET) each, from the one table. */
+const statsId = (family: Family) => `serverstats.stats.${family.path.replaceAll('/', '.')}`;
+export const fetchStats = routeFamily({
+  members: FAMILIES,
+  row: (family) => ({
+    id: `${statsId(family)}.fetch`,
+    method: 'GET',
+    path: familyRoute(family),
+    access: 'client',
+    file: file('fetch-stats'),
+    summary: `Fetch ${family.path} statistics of the last days`,
+  }),
+  spec: (family) => ({ query: fetchQuery(family), response: fetchAnswer(family) }),
 });
 
-const basics = moduleBasicsRoutes('serverstats', {
-  getSettings: "A guild's serverstats settings",
-  updateSettings: "Change a guild's serverstats settings",
-  deleteSettings: 'Remove all serverstats data of a guild and reset the module',
-  privacyGetUserEntries: "Count a member's statistic records and starboard entries",
-  privacyDeleteUserEntries: "Delete a member's statistic records and starboard entries",
+/** Internal: the recording of a statistic of every family (POST), and the closing of voice sessions (PUT). */
+export const recordStat = routeFamily({
+  members: [
+    ...FAMILIES.map((family) => ({ family, method: 'POST' as const })),
+    ...FAMILIES.filter((family) => family.shape.kind === 'voice').map((family) => ({ family, method: 'PUT' as const })),
+  ],
+  row: ({ family, method }) => ({
+    id: `${statsId(family)}.${method === 'POST' ? 'record' : 'close'}`,
+    method,
+    path: familyRoute(family),
+    access: 'internal',
+    file: file('record-stat'),
+    summary: method === 'POST' ? `Record a ${family.path} statistic` : "Close a member's voice session",
+  }),
+  spec: ({ family, method }) => ({ body: recordingBody(family, method), response: RecordedAnswer }),
 });
+
+export const getSettings = settingsReadRoute('serverstats', { summary: "A guild's serverstats settings", response: SettingsAnswer });
+export const updateSettings = settingsUpdateRoute('serverstats', {
+  summary: "Change a guild's serverstats settings",
+  body: SettingsBody,
+  owned: checkOwned,
+  response: SettingsAnswer,
+});
+export const deleteSettings = settingsDeleteRoute('serverstats', {
+  summary: 'Remove all serverstats data of a guild and reset the module',
+  response: DeletedAnswer,
+});
+export const privacyGetUserEntries = privacyCountRoute('serverstats', "Count a member's statistic records and starboard entries");
+export const privacyDeleteUserEntries = privacyDeleteRoute('serverstats', "Delete a member's statistic records and starboard entries");
 
 export const listCounters = route({
   id: 'serverstats.list-counters',
@@ -179,7 +195,9 @@ export const starboardCheckDeletedMessage = route({
 
 export const routes: Route[] = [
   ...moduleStateRoutes('serverstats'),
-  ...basics.settings,
+  getSettings,
+  updateSettings,
+  deleteSettings,
   listCounters,
   createCounter,
   getCounter,
@@ -191,6 +209,8 @@ export const routes: Route[] = [
   starboardCheckRemove,
   starboardCheckDelete,
   starboardCheckDeletedMessage,
-  ...statsRoutes,
-  ...basics.privacy,
+  ...fetchStats.rows,
+  ...recordStat.rows,
+  privacyGetUserEntries,
+  privacyDeleteUserEntries,
 ];

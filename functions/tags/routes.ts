@@ -1,17 +1,18 @@
 import { type Route, route } from '#shared/http/route.js';
-import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
+import { moduleStateRoutes, privacyCountRoute, privacyDeleteRoute, settingsDeleteRoute } from '../module-state/routes.js';
+import { DeleteSettingsAnswer, TagsPageAnswer, TagAnswer, MessageAnswer } from './model.js';
 import { ListTagsQuery, CreateTagBody, GuildQuery, TagPath, EditTagBody, DeleteTagBody, SendTagBody } from './schemas.js';
-import { TagsPageAnswer, TagAnswer, MessageAnswer } from './model.js';
 import { answerFailures } from '#shared/platform/interaction.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 
 const base = '/modules/tags';
 
-const basics = moduleBasicsRoutes('tags', {
-  deleteSettings: 'Remove every tag and name of a guild and reset the module',
-  privacyGetUserEntries: "Count a member's tags",
-  privacyDeleteUserEntries: "Delete a member's tags",
+export const deleteSettings = settingsDeleteRoute('tags', {
+  summary: 'Remove every tag and name of a guild and reset the module',
+  response: DeleteSettingsAnswer,
 });
+export const privacyGetUserEntries = privacyCountRoute('tags', "Count a member's tags");
+export const privacyDeleteUserEntries = privacyDeleteRoute('tags', "Delete a member's tags");
 
 export const listEntries = route({
   id: 'tags.list-entries',
@@ -84,7 +85,7 @@ export const sendEntry = route({
 export const routes: Route[] = [
   ...moduleStateRoutes('tags'),
 
-  ...basics.settings,
+  deleteSettings,
 
   listEntries,
   createEntry,
@@ -93,5 +94,6 @@ export const routes: Route[] = [
   deleteEntry,
   sendEntry,
 
-  ...basics.privacy,
+  privacyGetUserEntries,
+  privacyDeleteUserEntries,
 ];

@@ -1,19 +1,46 @@
 import { type Route, route } from '#shared/http/route.js';
-import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
+import {
+  moduleStateRoutes,
+  privacyCountRoute,
+  privacyDeleteRoute,
+  settingsDeleteRoute,
+  settingsReadRoute,
+  settingsUpdateRoute,
+} from '../module-state/routes.js';
+import {
+  DeletedSettingsAnswer,
+  SettingsAnswer,
+  SettingsBody,
+  EntriesAnswer,
+  EntryPath,
+  EntryAnswer,
+  CreateBody,
+  CreatedAnswer,
+  HandleBody,
+  MessageAnswer,
+  WebPath,
+  WebQuery,
+} from './schemas.js';
+import { checkOwned } from '#shared/platform/ownership.js';
 import { guildQuery } from '#shared/http/schemas.js';
-import { EntriesAnswer, EntryPath, EntryAnswer, CreateBody, CreatedAnswer, HandleBody, MessageAnswer, WebPath, WebQuery } from './schemas.js';
 import { answerFailures } from '#shared/platform/interaction.js';
 import { webErrorPage, webAnswer } from './web-answers.js';
 
 const base = '/modules/verifier';
 
-const basics = moduleBasicsRoutes('verifier', {
-  getSettings: "A guild's verifier settings",
-  updateSettings: "Change a guild's verifier settings",
-  deleteSettings: 'Remove all verifier data of a guild and reset the module',
-  privacyGetUserEntries: "Count a member's verifications",
-  privacyDeleteUserEntries: "Delete a member's verifications",
+export const getSettings = settingsReadRoute('verifier', { summary: "A guild's verifier settings", response: SettingsAnswer });
+export const updateSettings = settingsUpdateRoute('verifier', {
+  summary: "Change a guild's verifier settings",
+  body: SettingsBody,
+  owned: checkOwned,
+  response: SettingsAnswer,
 });
+export const deleteSettings = settingsDeleteRoute('verifier', {
+  summary: 'Remove all verifier data of a guild and reset the module',
+  response: DeletedSettingsAnswer,
+});
+export const privacyGetUserEntries = privacyCountRoute('verifier', "Count a member's verifications");
+export const privacyDeleteUserEntries = privacyDeleteRoute('verifier', "Delete a member's verifications");
 
 export const listEntries = route({
   id: 'verifier.list-entries',
@@ -85,12 +112,15 @@ export const webVerify = route({
 
 export const routes: Route[] = [
   ...moduleStateRoutes('verifier'),
-  ...basics.settings,
+  getSettings,
+  updateSettings,
+  deleteSettings,
   listEntries,
   getEntry,
   createVerification,
   handleVerification,
   webPage,
   webVerify,
-  ...basics.privacy,
+  privacyGetUserEntries,
+  privacyDeleteUserEntries,
 ];

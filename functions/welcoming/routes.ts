@@ -1,18 +1,31 @@
 import { type Route, route } from '#shared/http/route.js';
-import { moduleBasicsRoutes, moduleStateRoutes } from '../module-state/routes.js';
-import { ListResponsesQuery, CreateResponseBody, GuildQuery, ResponsePath, GuildBody, CreateTimedRoleBody, TimedRolePath } from './schemas.js';
-import { ResponsesAnswer, ResponseAnswer, TimedRolesAnswer, TimedRoleAnswer, MessageAnswer } from './model.js';
+import {
+  moduleStateRoutes,
+  privacyCountRoute,
+  privacyDeleteRoute,
+  settingsDeleteRoute,
+  settingsReadRoute,
+  settingsUpdateRoute,
+} from '../module-state/routes.js';
+import { DeleteSettingsAnswer, SettingsAnswer, ResponsesAnswer, ResponseAnswer, TimedRolesAnswer, TimedRoleAnswer, MessageAnswer } from './model.js';
+import { SettingsBody, ListResponsesQuery, CreateResponseBody, GuildQuery, ResponsePath, GuildBody, CreateTimedRoleBody, TimedRolePath } from './schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 
 const base = '/modules/welcoming';
 
-const basics = moduleBasicsRoutes('welcoming', {
-  getSettings: "A guild's welcoming settings",
-  updateSettings: 'Change the welcoming settings given non-null',
-  deleteSettings: 'Remove all welcoming data of a guild and reset the module',
-  privacyGetUserEntries: "Count a member's pending timed-role grants",
-  privacyDeleteUserEntries: "Delete a member's timed-role grants",
+export const getSettings = settingsReadRoute('welcoming', { summary: "A guild's welcoming settings", response: SettingsAnswer });
+export const updateSettings = settingsUpdateRoute('welcoming', {
+  summary: 'Change the welcoming settings given non-null',
+  body: SettingsBody,
+  owned: checkOwned,
+  response: SettingsAnswer,
 });
+export const deleteSettings = settingsDeleteRoute('welcoming', {
+  summary: 'Remove all welcoming data of a guild and reset the module',
+  response: DeleteSettingsAnswer,
+});
+export const privacyGetUserEntries = privacyCountRoute('welcoming', "Count a member's pending timed-role grants");
+export const privacyDeleteUserEntries = privacyDeleteRoute('welcoming', "Delete a member's timed-role grants");
 
 export const listResponses = route({
   id: 'welcoming.list-responses',
@@ -156,7 +169,9 @@ export const checkRoleTimed = route({
 export const routes: Route[] = [
   ...moduleStateRoutes('welcoming'),
 
-  ...basics.settings,
+  getSettings,
+  updateSettings,
+  deleteSettings,
 
   listResponses,
   createResponse,
@@ -174,5 +189,6 @@ export const routes: Route[] = [
   checkRoleOnJoin,
   checkRoleTimed,
 
-  ...basics.privacy,
+  privacyGetUserEntries,
+  privacyDeleteUserEntries,
 ];
