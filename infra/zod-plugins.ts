@@ -47,9 +47,9 @@ export const zodRuntimeOnly: Plugin = {
 
 /** The project's files that declare schemas: they import Zod. */
 const DECLARES_SCHEMAS = /from 'zod\/mini'/;
-/** The project's files that declare route rows (`route(...)`) or make endpoints (`endpoint`, or a maker named `...Endpoint`): a spec may name a success schema. */
-const DECLARES_RESPONSE = /\b(route|endpoint|\w+Endpoint)\(/;
-const MAKES_ENDPOINT = /^(route|endpoint|\w+Endpoint)$/;
+/** The project's files that declare route rows (`route(...)`, a row maker named `...Route` as a module's basics, `routeFamily(...)`): a row may name a success schema. */
+const DECLARES_RESPONSE = /\b(route|routeFamily|\w+Route)\(/;
+const MAKES_ROW = /^(route|routeFamily|\w+Route)$/;
 /** A module's route table: one row per export (`route(...)`), each function bundling its own. */
 const DECLARES_ROUTES = /\broute\(/;
 /** A module's basics: one endpoint per export (made by shared/modules/basics/), each function bundling one of them. */
@@ -78,10 +78,11 @@ const DECLARES_BASICS = /from '[^']*shared\/modules\/basics\//;
  * wrapped the same way, so a function carries its own row and the schemas
  * it names only, never the module's other rows.
  *
- * An endpoint's `response` schema is never run by a function: the OpenAPI
+ * A route's `response` schema is never run by a function: the OpenAPI
  * document and the tests read it from the sources. So the `response`
- * property of every row and spec written in place (`route({...})`,
- * `endpoint({...})`, or a maker named `...Endpoint`) is left out of the bundle, and
+ * property of every row written in place (`route({...})`, or an argument
+ * of a row maker named `...Route`, as `settingsReadRoute('polls', {...})`,
+ * or anywhere in a `routeFamily({...})`) is left out of the bundle, and
  * with it the building of the success schema (a record with its nested
  * records: about a millisecond and a half of a cold request).
  */
@@ -90,7 +91,7 @@ export const unusedSchemasDropped: Plugin = {
   setup(build) {
     build.onLoad({ filter: /[\\/](functions|shared)[\\/].*\.ts$/ }, async (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (!DECLARES_SCHEMAS.test(source) && !DECLARES_RESPONSE.test(source)) return undefined;
+      if (![DECLARES_SCHEMAS, DECLARES_RESPONSE, DECLARES_BASICS].some((declares) => declares.test(source))) return undefined;
       const { default: ts } = await import('typescript');
       type Node = import('typescript').Node;
       const parse = (text: string) => ts.createSourceFile(args.path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -104,17 +105,21 @@ export const unusedSchemasDropped: Plugin = {
         return out;
       };
 
-      // 1. The `response` of every endpoint spec written in place.
-      const responses: Node[] = [];
+      // 1. The `response` of every row written in place.
+      const responses = new Set<Node>();
       const findResponses = (node: Node): void => {
-        const spec = ts.isCallExpression(node) && ts.isIdentifier(node.expression) && MAKES_ENDPOINT.test(node.expression.text) ? node.arguments[0] : undefined;
-        if (spec && ts.isObjectLiteralExpression(spec)) {
-          responses.push(...spec.properties.filter((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'response'));
-        }
+        const declaresRows = ts.isCallExpression(node) && ts.isIdentifier(node.expression) && MAKES_ROW.test(node.expression.text);
+        const findIn = (inner: Node): void => {
+          if (ts.isObjectLiteralExpression(inner)) {
+            for (const p of inner.properties) if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'response') responses.add(p);
+          }
+          ts.forEachChild(inner, findIn);
+        };
+        if (declaresRows) for (const argument of node.arguments) findIn(argument);
         ts.forEachChild(node, findResponses);
       };
       findResponses(parse(source));
-      const withoutResponses = rewrite(source, responses, () => 'response: undefined');
+      const withoutResponses = rewrite(source, [...responses], () => 'response: undefined');
 
       // 2. Top-level declarations that evaluate something, as pure calls.
       const file = parse(withoutResponses);

@@ -132,6 +132,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/api-key/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of a guild's API keys, with its last use (no secret)
+         * @description One of a guild's API keys, with its last use (no secret). Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        get: operations["auth.get-api-key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/modules/reactionroles/": {
         parameters: {
             query?: never;
@@ -4978,6 +4998,53 @@ export interface operations {
             404: components["responses"]["NotFoundError"];
             405: components["responses"]["MethodNotAllowedError"];
             413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "auth.get-api-key": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The key ID.
+                 * @example text
+                 */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            api_key: components["schemas"]["ApiKey"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundError"];
+            405: components["responses"]["MethodNotAllowedError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
             500: components["responses"]["InternalServerError"];

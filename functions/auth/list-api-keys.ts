@@ -1,6 +1,5 @@
 import { listApiKeys } from '#shared/auth/api-keys.js';
 import { endpoint } from '#shared/http/endpoint.js';
-import { guildQuery } from '#shared/http/schemas.js';
-import { ApiKeysAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ query: guildQuery, response: ApiKeysAnswer }, async ({ query }) => ({ api_keys: await listApiKeys(query.guild_id) }));
+export const handler = endpoint(routes.listApiKeys, async ({ query }) => ({ api_keys: await listApiKeys(query.guild_id) }));

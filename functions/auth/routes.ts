@@ -1,31 +1,49 @@
-import type { Route } from '#shared/http/route.js';
+import { type Route, route } from '#shared/http/route.js';
+import { ApiKeyPath, CreateApiKeyBody, NewApiKeyAnswer, ApiKeysAnswer, DeleteApiKeyBody, ApiKeyAnswer } from './schemas.js';
+import { guildQuery } from '#shared/http/schemas.js';
 
-export const routes: Route[] = [
-  {
-    id: 'auth.create-api-key',
-    method: 'POST',
-    path: '/auth/api-key',
-    access: 'internal',
-    file: 'functions/auth/create-api-key.ts',
-    summary: 'Mint a guild API key (the secret is shown once)',
-  },
-  {
-    id: 'auth.list-api-keys',
-    method: 'GET',
-    path: '/auth/api-key',
-    access: 'internal',
-    file: 'functions/auth/list-api-keys.ts',
-    summary: "List a guild's API keys (no secrets)",
-  },
-  {
-    id: 'auth.delete-api-key',
-    method: 'DELETE',
-    path: '/auth/api-key',
-    access: 'internal',
-    file: 'functions/auth/delete-api-key.ts',
-    summary: 'Revoke a guild API key at once',
-  },
-];
+export const createApiKey = route({
+  id: 'auth.create-api-key',
+  method: 'POST',
+  path: '/auth/api-key',
+  access: 'internal',
+  summary: 'Mint a guild API key (the secret is shown once)',
+  body: CreateApiKeyBody,
+  response: NewApiKeyAnswer,
+});
+
+export const listApiKeys = route({
+  id: 'auth.list-api-keys',
+  method: 'GET',
+  path: '/auth/api-key',
+  access: 'internal',
+  summary: "List a guild's API keys (no secrets)",
+  query: guildQuery,
+  response: ApiKeysAnswer,
+});
+
+export const getApiKey = route({
+  id: 'auth.get-api-key',
+  method: 'GET',
+  path: '/auth/api-key/{key_id}',
+  access: 'internal',
+  summary: "One of a guild's API keys, with its last use (no secret)",
+  query: guildQuery,
+  params: ApiKeyPath,
+  response: ApiKeyAnswer,
+});
+
+export const deleteApiKey = route({
+  id: 'auth.delete-api-key',
+  method: 'DELETE',
+  path: '/auth/api-key',
+  access: 'internal',
+  summary: 'Revoke a guild API key at once',
+  body: DeleteApiKeyBody,
+  response: ApiKeyAnswer,
+});
+
+export const routes: Route[] = [createApiKey, listApiKeys, getApiKey, deleteApiKey];
 
 /** The routes that mint and revoke guild keys, and so create and delete their API Gateway keys (shared/auth/usage-keys.ts). */
 export const KEY_ROUTE_IDS: readonly string[] = ['auth.create-api-key', 'auth.delete-api-key'];

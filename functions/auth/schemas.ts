@@ -26,5 +26,11 @@ export const CreateApiKeyBody = z.object({
   name: orNull(z.string().check(z.maxLength(100))),
 });
 
+/** A key's ID, as minted (`key_id` of the record). */
+const keyId = z.string().check(z.minLength(1), z.maxLength(64));
+
 /** `DELETE /auth/api-keys`: the guild and the key to revoke. */
-export const DeleteApiKeyBody = z.object({ guild_id: snowflake, key_id: z.string().check(z.minLength(1), z.maxLength(64)) });
+export const DeleteApiKeyBody = z.object({ guild_id: snowflake, key_id: keyId });
+
+/** `GET /auth/api-key/{key_id}`: the key asked for. */
+export const ApiKeyPath = z.object({ key_id: keyId });

@@ -1,7 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { getGiveawayRecord } from './giveaways.js';
-import { EntryAnswer, EntryPath, EntryQuery } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ path: EntryPath, query: EntryQuery, response: EntryAnswer }, ({ path, query }) =>
-  getGiveawayRecord(query.guild_id, path.entry_id),
-);
+export const handler = endpoint(routes.getEntry, ({ path, query }) => getGiveawayRecord(query.guild_id, path.entry_id));

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { endpoint } from '#shared/http/endpoint.js';
 import { RawBody } from '#shared/http/envelope.js';
+import * as routes from './routes.js';
 
 /** The renderer's script file: beside a deployed bundle (written by the build), else from the installed `redoc` package. */
 export const REDOC_FILE = 'redoc.standalone.js';
@@ -25,7 +26,7 @@ function load(): string {
 }
 
 /** The documentation page's renderer (Redoc), served by the service itself so /docs works offline. */
-export const handler = endpoint({ response: { contentType: 'application/javascript', description: "The documentation page's renderer (Redoc)" } }, () => {
+export const handler = endpoint(routes.renderer, () => {
   script ??= load();
   return new RawBody('application/javascript; charset=utf-8', script, { 'cache-control': 'public, max-age=86400' });
 });

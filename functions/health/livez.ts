@@ -1,4 +1,4 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { statusAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ response: statusAnswer }, () => ({ status: 'ok' }));
+export const handler = endpoint(routes.livez, () => ({ status: 'ok' }));

@@ -3,10 +3,10 @@ import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import { databaseFailed } from '#shared/errors.js';
 import { endpoint } from '#shared/http/endpoint.js';
-import { statusAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Ready when one read of the table answers within two seconds. */
-export const handler = endpoint({ response: statusAnswer }, async () => {
+export const handler = endpoint(routes.readyz, async () => {
   try {
     await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'HEALTH', sk: 'HEALTH' } }), {
       abortSignal: AbortSignal.timeout(2000),

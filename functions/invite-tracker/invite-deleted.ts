@@ -1,6 +1,6 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { InviteEventBody, MessageAnswer } from './schemas.js';
 import { inviteDeleted } from './tracker.js';
+import * as routes from './routes.js';
 
 /** Internal: an invite was deleted on the platform; it stays a join candidate for 60 seconds. */
-export const handler = endpoint({ body: InviteEventBody, response: MessageAnswer }, ({ body }) => inviteDeleted(body.guild_id, body.invite_code));
+export const handler = endpoint(routes.inviteDeleted, ({ body }) => inviteDeleted(body.guild_id, body.invite_code));

@@ -1,7 +1,6 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { guildQuery } from '#shared/http/schemas.js';
-import { InvitesAnswer } from './schemas.js';
 import { listInviteRecords } from './tracker.js';
+import * as routes from './routes.js';
 
 /** The invites the service tracks for the guild, newest first. */
-export const handler = endpoint({ query: guildQuery, response: InvitesAnswer }, ({ query }) => listInviteRecords(query.guild_id));
+export const handler = endpoint(routes.listInvites, ({ query }) => listInviteRecords(query.guild_id));

@@ -1,4 +1,6 @@
-import { guildBody, guildQuery } from '#shared/http/schemas.js';
+import type * as z from 'zod/mini';
+import { guildBody, guildQuery, messageAnswer, privacyCounts, privacyQuery } from '#shared/http/schemas.js';
+import type { OwnershipCheck } from '#shared/platform/ownership.js';
 import { type Access, type Method, type Route, fileOf, route } from '#shared/http/route.js';
 import type { ModuleName } from '#shared/modules/names.js';
 import { HomeAnswer, SnapshotAnswer, StatusAnswer } from './schemas.js';
@@ -54,8 +56,11 @@ export function moduleStateRoutes(module: ModuleName): Route[] {
 
 /**
  * The basics a module may have besides its state (behaviour §5 and §11): the
- * settings routes and the privacy pair, each served by the export of this
+ * settings routes and the privacy pair, each served by the export of its
  * name of `functions/<module>/basics.ts` (made by shared/modules/basics/).
+ * A module declares each row with the maker of its name below, giving its
+ * summary (with the operation of the id or the path where they are not the
+ * usual ones) and its own schemas; the rest is the same for every module.
  */
 const BASICS = {
   getSettings: { operation: 'get-settings', method: 'GET', path: '/settings', access: 'client' },
@@ -70,32 +75,37 @@ type Basic = keyof typeof BASICS;
 /** A basic route as its module declares it: its summary, with the operation (of the id) or path where they are not the usual ones. */
 type BasicRoute = string | { summary: string; operation?: string; path?: string };
 
-/** The settings routes a module has (every module has the settings-delete operation), and the privacy pair. */
-export interface ModuleBasics {
-  getSettings?: BasicRoute;
-  updateSettings?: BasicRoute;
-  deleteSettings: BasicRoute;
-  privacyGetUserEntries: BasicRoute;
-  privacyDeleteUserEntries: BasicRoute;
+/** What a basic row is besides its schemas: its id, method, path, access, summary, and the export of the module's basics file serving it. */
+function basicRow<B extends Basic>(module: ModuleName, basic: B, declared: BasicRoute) {
+  const { summary, operation = BASICS[basic].operation, path = BASICS[basic].path } = typeof declared === 'string' ? { summary: declared } : declared;
+  const { method, access } = BASICS[basic];
+  return { id: `${module}.${operation}`, method, path: `/modules/${module}${path}`, access, summary, file: `functions/${module}/basics.ts`, handler: basic };
 }
 
-/**
- * A module's basic routes, as the route table lists them: `settings` (those
- * it has of get, update, delete) and `privacy` (the pair), so the module
- * places each group in its table.
- */
-export function moduleBasicsRoutes(module: ModuleName, declared: ModuleBasics): { settings: Route[]; privacy: Route[] } {
-  const route = (basic: Basic): Route[] => {
-    const given = declared[basic];
-    if (given === undefined) return [];
-    const { summary, operation = BASICS[basic].operation, path = BASICS[basic].path } = typeof given === 'string' ? { summary: given } : given;
-    const { method, access } = BASICS[basic];
-    return [
-      { id: `${module}.${operation}`, method, path: `/modules/${module}${path}`, access, file: `functions/${module}/basics.ts`, handler: basic, summary },
-    ];
-  };
-  return {
-    settings: [...route('getSettings'), ...route('updateSettings'), ...route('deleteSettings')],
-    privacy: [...route('privacyGetUserEntries'), ...route('privacyDeleteUserEntries')],
-  };
+/** `GET .../settings`: the module's settings record (`response`). */
+export function settingsReadRoute<const S extends z.ZodMiniType>(module: ModuleName, declared: Exclude<BasicRoute, string> & { response: S }) {
+  return route({ ...basicRow(module, 'getSettings', declared), query: guildQuery, response: declared.response });
+}
+
+/** `PUT .../settings`: the settings fields a change may give (`body`, with `guild_id`), `owned` when one names a platform object. */
+export function settingsUpdateRoute<const B extends z.ZodMiniType<{ guild_id: string }>, const S extends z.ZodMiniType>(
+  module: ModuleName,
+  declared: Exclude<BasicRoute, string> & { body: B; owned?: OwnershipCheck; response: S },
+) {
+  return route({ ...basicRow(module, 'updateSettings', declared), body: declared.body, owned: declared.owned, response: declared.response });
+}
+
+/** The settings-delete operation (every module has it): what it answers removed (`response`). */
+export function settingsDeleteRoute<const S extends z.ZodMiniType>(module: ModuleName, declared: Exclude<BasicRoute, string> & { response: S }) {
+  return route({ ...basicRow(module, 'deleteSettings', declared), body: guildBody, response: declared.response });
+}
+
+/** `GET .../privacy/get-user-entries`: the counts of a member's references. */
+export function privacyCountRoute(module: ModuleName, declared: BasicRoute) {
+  return route({ ...basicRow(module, 'privacyGetUserEntries', declared), query: privacyQuery, response: privacyCounts });
+}
+
+/** `DELETE .../privacy/delete-user-entries`: removes a member's references, saying what it did. */
+export function privacyDeleteRoute(module: ModuleName, declared: BasicRoute) {
+  return route({ ...basicRow(module, 'privacyDeleteUserEntries', declared), body: privacyQuery, response: messageAnswer });
 }

@@ -1,10 +1,10 @@
 import { paginate } from '#shared/db/pagination.js';
 import { endpoint } from '#shared/http/endpoint.js';
 import { listParked } from '#shared/scheduler/parked.js';
-import { ParkedPageAnswer, ParkedQuery } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Latest parked first, paginated (behaviour §3.6). */
-export const handler = endpoint({ query: ParkedQuery, response: ParkedPageAnswer }, async ({ query }) => {
+export const handler = endpoint(routes.list, async ({ query }) => {
   const { items, ...page } = paginate(await listParked(), query.page, query.page_size);
   return { parked: items, ...page };
 });

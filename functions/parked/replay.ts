@@ -1,10 +1,10 @@
 import { notFound } from '#shared/errors.js';
 import { endpoint } from '#shared/http/endpoint.js';
 import { replayAllParked, replayParked } from '#shared/scheduler/replay.js';
-import { ReplayAnswer, ReplayBody } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Brings parked work back to due now; the job's producer sends it on its next run. */
-export const handler = endpoint({ body: ReplayBody, response: ReplayAnswer }, async ({ body }) => {
+export const handler = endpoint(routes.replay, async ({ body }) => {
   if (body.all === true) return { replayed: await replayAllParked() };
   const replayed = await replayParked(body.id!);
   if (!replayed)

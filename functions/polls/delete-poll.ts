@@ -1,12 +1,9 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { answerFailures, interactionOf } from '#shared/platform/interaction.js';
+import { interactionOf } from '#shared/platform/interaction.js';
 import { deletePollByOwner } from './polls.js';
-import { OwnerActionBody, PollAnswer, PollPath } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Owner-only (behaviour §4): service polls, and native polls the service sent; their message goes too. */
-export const handler = endpoint(
-  { body: OwnerActionBody, path: PollPath, actor: 'optional', answerFailures: answerFailures('Your poll could not be deleted.'), response: PollAnswer },
-  async ({ body, path, caller, actor }) => ({
-    poll: await deletePollByOwner(body.guild_id, path.poll_id, { caller, actor, interaction: interactionOf(body) }),
-  }),
-);
+export const handler = endpoint(routes.deletePoll, async ({ body, path, caller, actor }) => ({
+  poll: await deletePollByOwner(body.guild_id, path.poll_id, { caller, actor, interaction: interactionOf(body) }),
+}));

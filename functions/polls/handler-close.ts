@@ -1,7 +1,7 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { closePollDirectly } from './polls.js';
-import { HandlerPollBody, PollAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ body: HandlerPollBody, response: PollAnswer }, async ({ body }) => ({
+export const handler = endpoint(routes.handlerClose, async ({ body }) => ({
   poll: await closePollDirectly(body.guild_id, body.poll_id),
 }));

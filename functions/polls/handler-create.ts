@@ -1,7 +1,6 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { checkOwned } from '#shared/platform/ownership.js';
 import { registerPoll } from './polls.js';
-import { HandlerCreateBody, PollAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Internal: registers a poll the bot knows of, with its own ID, end_time and delete_at (epoch seconds). */
-export const handler = endpoint({ body: HandlerCreateBody, owned: checkOwned, response: PollAnswer }, async ({ body }) => ({ poll: await registerPoll(body) }));
+export const handler = endpoint(routes.handlerCreate, async ({ body }) => ({ poll: await registerPoll(body) }));

@@ -1,7 +1,7 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { deletePollDirectly } from './polls.js';
-import { HandlerPollBody, PollAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ body: HandlerPollBody, response: PollAnswer }, async ({ body }) => ({
+export const handler = endpoint(routes.handlerDelete, async ({ body }) => ({
   poll: await deletePollDirectly(body.guild_id, body.poll_id),
 }));

@@ -1,8 +1,8 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { editPollDirectly } from './polls.js';
-import { HandlerEditBody, PollAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ body: HandlerEditBody, response: PollAnswer }, async ({ body }) => ({
+export const handler = endpoint(routes.handlerEdit, async ({ body }) => ({
   poll: await editPollDirectly(body.guild_id, body.poll_id, {
     question: body.question,
     description: body.description,

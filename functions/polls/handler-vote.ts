@@ -1,9 +1,9 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { HandlerVoteBody, VoteAnswer } from './schemas.js';
 import { vote, voteRecord } from './voting.js';
+import * as routes from './routes.js';
 
 /** Internal: a vote by poll and answer ID, for the member named by X-Acting-User-Id (a vote needs a member). */
-export const handler = endpoint({ body: HandlerVoteBody, actor: 'required', response: VoteAnswer }, async ({ body, actor }) => {
+export const handler = endpoint(routes.handlerVote, async ({ body, actor }) => {
   const outcome = await vote({
     guildId: body.guild_id,
     memberId: actor,

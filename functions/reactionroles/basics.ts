@@ -2,10 +2,10 @@
 import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
 import { settingsDeleteEndpoint } from '#shared/modules/basics/settings.js';
 import { countMemberReferences, deleteMemberReferences, deleteModuleData } from './cleanup.js';
-import { RemovedAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
 /** `DELETE /modules/reactionroles/delete`, in any module state: resets the module and removes every panel, entry and claim. */
-export const deleteSettings = settingsDeleteEndpoint({ response: RemovedAnswer, remove: deleteModuleData });
-export const privacyGetUserEntries = privacyCountEndpoint(countMemberReferences);
+export const deleteSettings = settingsDeleteEndpoint(routes.deleteSettings, deleteModuleData);
+export const privacyGetUserEntries = privacyCountEndpoint(routes.privacyGetUserEntries, countMemberReferences);
 /** The member's claims go; roles already granted stay with the member. */
-export const privacyDeleteUserEntries = privacyDeleteEndpoint(deleteMemberReferences);
+export const privacyDeleteUserEntries = privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberReferences);

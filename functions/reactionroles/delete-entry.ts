@@ -1,8 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { guildBody } from '#shared/http/schemas.js';
 import { deleteEntry } from './entries.js';
-import { EntryAnswer, EntryPath } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ path: EntryPath, body: guildBody, response: EntryAnswer }, ({ path, body }) =>
-  deleteEntry(body.guild_id, path.reactionrole_panel_id, path.reactionrole_entry_id),
-);
+export const handler = endpoint(routes.deleteEntry, ({ path, body }) => deleteEntry(body.guild_id, path.reactionrole_panel_id, path.reactionrole_entry_id));

@@ -1,7 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { editPanel } from './panels.js';
-import { EditPanelBody, PanelAnswer, PanelPath } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ path: PanelPath, body: EditPanelBody, response: PanelAnswer }, ({ path, body }) =>
-  editPanel(body.guild_id, path.reactionrole_panel_id, body),
-);
+export const handler = endpoint(routes.editPanel, ({ path, body }) => editPanel(body.guild_id, path.reactionrole_panel_id, body));

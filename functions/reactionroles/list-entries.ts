@@ -1,8 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { guildQuery } from '#shared/http/schemas.js';
 import { listEntries } from './entries.js';
-import { EntriesAnswer, PanelPath } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ path: PanelPath, query: guildQuery, response: EntriesAnswer }, ({ path, query }) =>
-  listEntries(query.guild_id, path.reactionrole_panel_id),
-);
+export const handler = endpoint(routes.listEntries, ({ path, query }) => listEntries(query.guild_id, path.reactionrole_panel_id));

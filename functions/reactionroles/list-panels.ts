@@ -1,5 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { listPanels } from './panels.js';
-import { ListPanelsQuery, PanelsPage } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ query: ListPanelsQuery, response: PanelsPage }, ({ query }) => listPanels(query.guild_id, query.page, query.page_size));
+export const handler = endpoint(routes.listPanels, ({ query }) => listPanels(query.guild_id, query.page, query.page_size));

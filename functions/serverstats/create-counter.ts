@@ -1,7 +1,6 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { checkOwned } from '#shared/platform/ownership.js';
 import { createCounter } from './counters.js';
-import { CounterAnswer, CreateCounterBody } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Creates a voice channel in the counters category, named with the current figure. */
-export const handler = endpoint({ body: CreateCounterBody, owned: checkOwned, response: CounterAnswer }, ({ body }) => createCounter(body.guild_id, body));
+export const handler = endpoint(routes.createCounter, ({ body }) => createCounter(body.guild_id, body));

@@ -1,8 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { guildQuery } from '#shared/http/schemas.js';
 import { getCounterRecord } from './counters.js';
-import { CounterAnswer, CounterPath } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ path: CounterPath, query: guildQuery, response: CounterAnswer }, ({ path, query }) =>
-  getCounterRecord(query.guild_id, path.counter_id),
-);
+export const handler = endpoint(routes.getCounter, ({ path, query }) => getCounterRecord(query.guild_id, path.counter_id));

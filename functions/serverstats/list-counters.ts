@@ -1,6 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { guildQuery } from '#shared/http/schemas.js';
 import { listCounterRecords } from './counters.js';
-import { CountersAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ query: guildQuery, response: CountersAnswer }, ({ query }) => listCounterRecords(query.guild_id));
+export const handler = endpoint(routes.listCounters, ({ query }) => listCounterRecords(query.guild_id));

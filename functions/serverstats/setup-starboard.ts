@@ -1,9 +1,6 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { checkOwned } from '#shared/platform/ownership.js';
-import { StarboardBody, MessageAnswer } from './schemas.js';
 import { setUpStarboard } from './starboard.js';
+import * as routes from './routes.js';
 
 /** Sets the starboard channel and turns the starboard on. */
-export const handler = endpoint({ body: StarboardBody, owned: checkOwned, response: MessageAnswer }, ({ body }) =>
-  setUpStarboard(body.guild_id, body.channel_id),
-);
+export const handler = endpoint(routes.setupStarboard, ({ body }) => setUpStarboard(body.guild_id, body.channel_id));

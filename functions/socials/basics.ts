@@ -2,12 +2,12 @@
 import { privacyCountEndpoint, privacyDeleteEndpoint } from '#shared/modules/basics/privacy.js';
 import { settingsDeleteEndpoint, settingsReadEndpoint, settingsUpdateEndpoint } from '#shared/modules/basics/settings.js';
 import { countMemberEntries, deleteMemberEntries } from './privacy.js';
-import { DeletedSettingsAnswer, SettingsAnswer, SettingsBody } from './schemas.js';
 import { removeEntries } from './settings.js';
+import * as routes from './routes.js';
 
-export const getSettings = settingsReadEndpoint({ response: SettingsAnswer });
-export const updateSettings = settingsUpdateEndpoint({ body: SettingsBody, response: SettingsAnswer });
+export const getSettings = settingsReadEndpoint(routes.getSettings);
+export const updateSettings = settingsUpdateEndpoint(routes.updateSettings);
 /** Works in any module state: resets the module and removes every entry of the guild. */
-export const deleteSettings = settingsDeleteEndpoint({ response: DeletedSettingsAnswer, remove: removeEntries });
-export const privacyGetUserEntries = privacyCountEndpoint(countMemberEntries);
-export const privacyDeleteUserEntries = privacyDeleteEndpoint(deleteMemberEntries);
+export const deleteSettings = settingsDeleteEndpoint(routes.deleteSettings, removeEntries);
+export const privacyGetUserEntries = privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
+export const privacyDeleteUserEntries = privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);

@@ -1,8 +1,8 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { refreshFilter } from './handler-ops.js';
-import { ForumFilterBody, MessageAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Internal: makes sure a forum community is polled (add) or stops being polled when unwatched (remove). */
-export const handler = endpoint({ body: ForumFilterBody, response: MessageAnswer }, ({ body }) =>
+export const handler = endpoint(routes.forumRefreshFilter, ({ body }) =>
   refreshFilter('forum', body.action_type, body.community.ident, body.community.identifier),
 );

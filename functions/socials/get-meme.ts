@@ -1,6 +1,6 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { getMeme } from './handler-ops.js';
-import { MemeAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Internal: a random meme that is neither nsfw nor a spoiler. */
-export const handler = endpoint({ response: MemeAnswer }, () => getMeme());
+export const handler = endpoint(routes.getMeme, () => getMeme());

@@ -19,6 +19,8 @@ export interface KindSpec {
   normalize(value: string): string | null;
 }
 
+// Marked free of effects, so a function that does not read the kinds (the socials privacy pair) leaves the table out.
+/* @__NO_SIDE_EFFECTS__ */
 const lower = (pattern: RegExp) => (value: string) => (pattern.test(value) ? value.toLowerCase() : null);
 
 export const KINDS: Record<Kind, KindSpec> = {
@@ -52,7 +54,7 @@ export const KINDS: Record<Kind, KindSpec> = {
   },
 };
 
-export const KIND_LIST: KindSpec[] = Object.values(KINDS);
+export const KIND_LIST: KindSpec[] = /* @__PURE__ */ Object.values(KINDS);
 
 /** A feed URL as compared: scheme and host lower-cased, the fragment dropped (behaviour §7). */
 export function normalizeFeedUrl(value: string): string | null {

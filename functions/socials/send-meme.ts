@@ -1,9 +1,6 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { checkOwned } from '#shared/platform/ownership.js';
 import { sendMeme } from './handler-ops.js';
-import { MemeSendBody, MessageAnswer } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Edits an existing message into a meme: its title, link and image. */
-export const handler = endpoint({ body: MemeSendBody, owned: checkOwned, response: MessageAnswer }, ({ body }) =>
-  sendMeme(body.guild_id, body.channel_id, body.message_id),
-);
+export const handler = endpoint(routes.sendMeme, ({ body }) => sendMeme(body.guild_id, body.channel_id, body.message_id));

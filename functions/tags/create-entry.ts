@@ -1,10 +1,8 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { answerFailures, interactionOf } from '#shared/platform/interaction.js';
-import { TagAnswer } from './model.js';
-import { CreateTagBody } from './schemas.js';
+import { interactionOf } from '#shared/platform/interaction.js';
 import { createTag } from './tags.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint(
-  { body: CreateTagBody, answerFailures: answerFailures('The tag was not created.'), response: TagAnswer },
-  ({ body, caller, actor }) => createTag(body.guild_id, body, { caller, actor, interaction: interactionOf(body) }),
+export const handler = endpoint(routes.createEntry, ({ body, caller, actor }) =>
+  createTag(body.guild_id, body, { caller, actor, interaction: interactionOf(body) }),
 );

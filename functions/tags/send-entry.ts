@@ -1,12 +1,10 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { interactionOf } from '#shared/platform/interaction.js';
-import { checkOwned } from '#shared/platform/ownership.js';
-import { MessageAnswer } from './model.js';
-import { SendTagBody, TagPath } from './schemas.js';
 import { sendTag } from './send.js';
+import * as routes from './routes.js';
 
 /** Internal. A private tag sent by anyone but its owner is a 403. */
-export const handler = endpoint({ body: SendTagBody, owned: checkOwned, path: TagPath, response: MessageAnswer }, ({ body, path, caller, actor }) =>
+export const handler = endpoint(routes.sendEntry, ({ body, path, caller, actor }) =>
   sendTag(
     body.guild_id,
     path.entry_id,

@@ -1,12 +1,11 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { guildQuery } from '#shared/http/schemas.js';
 import { requireEnabledRecord } from '#shared/modules/state.js';
-import { EntryAnswer, EntryPath } from './schemas.js';
 import { VerificationEntity, verificationRecord } from './store.js';
 import { MODULE } from './verifier.js';
+import * as routes from './routes.js';
 
 /** One verification; `entry_id` is its verifier_id. */
-export const handler = endpoint({ path: EntryPath, query: guildQuery, response: EntryAnswer }, async ({ path, query }) => {
+export const handler = endpoint(routes.getEntry, async ({ path, query }) => {
   const item = await requireEnabledRecord(
     query.guild_id,
     MODULE,

@@ -1,11 +1,11 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { requireEnabledWhile } from '#shared/modules/state.js';
-import { EntriesAnswer, EntriesQuery } from './schemas.js';
 import { verificationRecord, verificationsPage } from './store.js';
 import { MODULE } from './verifier.js';
+import * as routes from './routes.js';
 
 /** A guild's verifications, newest first, up to `limit` a page (behaviour §15). */
-export const handler = endpoint({ query: EntriesQuery, response: EntriesAnswer }, async ({ query }) => {
+export const handler = endpoint(routes.listEntries, async ({ query }) => {
   const page = { limit: query.limit, cursor: query.cursor };
   const [, { entries, next_cursor }] = await requireEnabledWhile(query.guild_id, MODULE, () => verificationsPage(query.guild_id, page));
   return { entries: entries.map(verificationRecord), next_cursor };

@@ -1,7 +1,6 @@
 import { endpoint } from '#shared/http/endpoint.js';
 import { checkTimedRoles } from './checks.js';
-import { MessageAnswer } from './model.js';
-import { GuildBody } from './schemas.js';
+import * as routes from './routes.js';
 
 /** Internal: grant the timed roles that are due and catch up members the join checks missed. */
-export const handler = endpoint({ body: GuildBody, response: MessageAnswer }, ({ body }) => checkTimedRoles(body.guild_id));
+export const handler = endpoint(routes.checkRoleTimed, ({ body }) => checkTimedRoles(body.guild_id));

@@ -1,6 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { ResponseAnswer } from './model.js';
 import { createResponse } from './responses.js';
-import { CreateResponseBody } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ body: CreateResponseBody, response: ResponseAnswer }, ({ body: { guild_id, ...input } }) => createResponse(guild_id, input));
+export const handler = endpoint(routes.createResponse, ({ body: { guild_id, ...input } }) => createResponse(guild_id, input));

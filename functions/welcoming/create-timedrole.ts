@@ -1,9 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { checkOwned } from '#shared/platform/ownership.js';
-import { TimedRoleAnswer } from './model.js';
-import { CreateTimedRoleBody } from './schemas.js';
 import { createTimedRole } from './timedroles.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ body: CreateTimedRoleBody, owned: checkOwned, response: TimedRoleAnswer }, ({ body: { guild_id, ...input } }) =>
-  createTimedRole(guild_id, input),
-);
+export const handler = endpoint(routes.createTimedrole, ({ body: { guild_id, ...input } }) => createTimedRole(guild_id, input));

@@ -1,8 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { ResponseAnswer } from './model.js';
 import { getResponseRecord } from './responses.js';
-import { GuildQuery, ResponsePath } from './schemas.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ query: GuildQuery, path: ResponsePath, response: ResponseAnswer }, ({ query, path }) =>
-  getResponseRecord(query.guild_id, path.response_id),
-);
+export const handler = endpoint(routes.getResponse, ({ query, path }) => getResponseRecord(query.guild_id, path.response_id));

@@ -1,6 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { TimedRolesAnswer } from './model.js';
-import { GuildQuery } from './schemas.js';
 import { listTimedRoleRecords } from './timedroles.js';
+import * as routes from './routes.js';
 
-export const handler = endpoint({ query: GuildQuery, response: TimedRolesAnswer }, ({ query }) => listTimedRoleRecords(query.guild_id));
+export const handler = endpoint(routes.listTimedroles, ({ query }) => listTimedRoleRecords(query.guild_id));

@@ -110,8 +110,11 @@ function usesOf(source: ts.SourceFile, name: string, skip: ts.Node[]): number {
   let count = 0;
   const visit = (node: ts.Node): void => {
     if (skip.includes(node) || ts.isImportDeclaration(node)) return;
-    const isName = (ts.isPropertyAccessExpression(node.parent) || ts.isPropertyAssignment(node.parent)) && node.parent.name === node;
-    if (ts.isIdentifier(node) && node.text === name && !isName) count += 1;
+    if (ts.isIdentifier(node) && node.text === name) {
+      const parent = node.parent;
+      const isName = (ts.isPropertyAccessExpression(parent) || ts.isPropertyAssignment(parent)) && parent.name === node;
+      if (!isName) count += 1;
+    }
     ts.forEachChild(node, visit);
   };
   visit(source);

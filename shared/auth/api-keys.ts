@@ -113,6 +113,13 @@ export async function listApiKeys(guildId: string): Promise<ApiKeyRecord[]> {
   return items.map(ApiKeyEntity.parse).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
 }
 
+/** One of the guild's keys, read consistently; 404 when the guild has no key of that ID. */
+export async function getApiKey(guildId: string, keyId: string): Promise<ApiKeyRecord> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: ApiKeyEntity.key({ guildId, keyId }), ConsistentRead: true }));
+  if (!out.Item) throw notFound(`Guild ${guildId} has no API key '${keyId}'.`);
+  return ApiKeyEntity.parse(out.Item);
+}
+
 export async function revokeApiKey(guildId: string, keyId: string): Promise<ApiKeyRecord> {
   const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: ApiKeyEntity.key({ guildId, keyId }), ReturnValues: 'ALL_OLD' }));
   if (!out.Attributes) throw notFound(`Guild ${guildId} has no API key '${keyId}'.`);

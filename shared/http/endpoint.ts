@@ -15,7 +15,7 @@ import { noteParties, withRequestLog } from './request-log.js';
 import { type RouteSpec, specOf } from './route.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
-/** What an endpoint validates. Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
+/** What an endpoint validates, as its row declares it (`specOf`, shared/http/route.ts; `path` for the row's `params`). Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
 export interface EndpointSpec {
   query?: z.ZodMiniType;
   body?: z.ZodMiniType;
@@ -88,8 +88,8 @@ export interface EndpointInput<Q, B, P, A extends ActorMode | undefined = undefi
   requestId: string;
 }
 
-/** A Lambda handler that also carries the schemas it validates with (read by the OpenAPI document). */
-export type Handler = ((event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>) & { spec: EndpointSpec };
+/** A route's Lambda handler (its schemas are its row's: shared/http/route.ts). */
+export type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 const ACTOR_HEADER = 'x-acting-user-id';
 
@@ -144,33 +144,9 @@ export type RowInput<R extends RouteSpec> = EndpointInput<Declared<R, 'query'>, 
  * (403), rules (422), IDs and query values past the store's limits (404,
  * 422), the platform objects the request names being the guild's (422,
  * behaviour §13), then the use case and the envelope.
- *
- * The makers of endpoints of one shape (a module's basics, a route family)
- * pass a spec of their own instead of a row (`path` for the path schema).
  */
-export function endpoint<R extends RouteSpec & { id: string }>(row: R, run: (input: RowInput<R>) => Promise<object> | object): Handler;
-export function endpoint<
-  Q extends z.ZodMiniType | undefined = undefined,
-  B extends z.ZodMiniType | undefined = undefined,
-  P extends z.ZodMiniType | undefined = undefined,
-  A extends ActorMode | undefined = undefined,
->(
-  spec: { query?: Q; body?: B; path?: P; actor?: A; answerFailures?: Mw; errorPage?: ErrorPage; owned?: OwnershipCheck; response?: z.ZodMiniType | RawAnswer },
-  run: (input: EndpointInput<Q, B, P, A>) => Promise<object> | object,
-): Handler;
-export function endpoint(
-  declared: EndpointSpec | (RouteSpec & { id: string }),
-  run: (input: EndpointInput<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType, ActorMode>) => Promise<object> | object,
-): Handler {
-  const spec: EndpointSpec = 'id' in declared ? rowSpec(declared) : declared;
-  return build(spec, run);
-}
-
-/** A row's spec; a row served by `endpoint` declares one (with its `response`). */
-function rowSpec(row: RouteSpec & { id: string }): EndpointSpec {
-  const spec = specOf(row);
-  if (!spec) throw new Error(`Route ${row.id} declares no response, so no spec: name its answer schema`);
-  return spec;
+export function endpoint<R extends RouteSpec & { id: string }>(row: R, run: (input: RowInput<R>) => Promise<object> | object): Handler {
+  return build(specOf(row), run as (input: EndpointInput<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType, ActorMode>) => Promise<object> | object);
 }
 
 function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | undefined, P extends z.ZodMiniType | undefined, A extends ActorMode | undefined>(
@@ -251,6 +227,5 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 });
   // onError runs in reverse order of use: the envelope is built first, then the member is told.
   if (spec.answerFailures) chain.use(spec.answerFailures);
-  const handler = chain.use(errorEnvelope(spec.errorPage)).use(bodyLimit()).handler(core);
-  return Object.assign(withRequestLog(handler), { spec: spec as EndpointSpec }) as Handler;
+  return withRequestLog(chain.use(errorEnvelope(spec.errorPage)).use(bodyLimit()).handler(core));
 }

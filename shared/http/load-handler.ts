@@ -1,8 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EndpointSpec, Handler } from './endpoint.js';
-import { type Entry, type Route, entryOf, fileOf, specOf, splitEntry } from './route.js';
-import type { FamilyHandler } from './route-family.js';
+import { type Entry, type Route, entryOf, specOf, splitEntry } from './route.js';
 
 /** The repository root, where route `file`s are relative to. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -23,25 +22,12 @@ function importHandler(entry: string): Promise<Handler> {
   return handler;
 }
 
-/**
- * The handler of a route's file, imported once, as Lambda would load its
- * bundle. Given the route's method and path, its `spec` is that route's own
- * (a file serving a family of routes has one spec per route).
- */
-export async function loadHandler(route: Entry & Partial<Pick<Route, 'method' | 'path'>>): Promise<Handler> {
-  const handler = await importHandler(entryOf(route));
-  const family = handler as Partial<FamilyHandler>;
-  if (!family.specFor || !route.method || !route.path) return handler;
-  const spec = family.specFor({ method: route.method, path: route.path });
-  if (!spec) throw new Error(`${fileOf(route)} serves no route ${route.method} ${route.path}`);
-  return Object.assign((...args: Parameters<Handler>) => handler(...args), { spec });
+/** The handler of a route's file (or its named export), imported once, as Lambda would load its bundle: what local mode runs. */
+export function loadHandler(route: Entry): Promise<Handler> {
+  return importHandler(entryOf(route));
 }
 
-/**
- * A route's spec, as its row declares it; for a row whose handler still
- * declares its own (a module's basics, a route family), read from the
- * handler. What the OpenAPI document and the tests read.
- */
+/** A route's spec, as its row declares it: what the OpenAPI document and the tests read. No handler is imported. */
 export async function loadSpec(route: Route): Promise<EndpointSpec> {
-  return specOf(route) ?? (await loadHandler(route)).spec;
+  return specOf(route);
 }

@@ -92,13 +92,8 @@ export function fileOf(route: Entry): string {
   return `functions/${route.id.slice(0, dot)}/${route.id.slice(dot + 1)}.ts`;
 }
 
-/**
- * The spec of a row that declares one, as the endpoint factory reads it
- * (path parameters as `path`); undefined for a row whose handler still
- * declares its own (made by a module's basics or a route family).
- */
-export function specOf(route: RouteSpec): EndpointSpec | undefined {
-  if (!('response' in route)) return undefined;
+/** The spec a row declares, as the endpoint factory, the OpenAPI document and the tests read it (path parameters as `path`). */
+export function specOf(route: RouteSpec): EndpointSpec {
   const { query, body, params, actor, answerFailures, errorPage, owned, response } = route;
   return { query, body, path: params, actor, answerFailures, errorPage, owned, response };
 }

@@ -37,7 +37,7 @@ const Body = z.object({
   kind: z.optional(z.enum(['a', 'b'])),
 });
 
-const echo = endpoint({ body: Body }, ({ body, actor, caller, module }) => ({ body, actor, caller, module }));
+const echo = endpoint({ id: 'test.endpoint', body: Body }, ({ body, actor, caller, module }) => ({ body, actor, caller, module }));
 
 async function call(handler: typeof echo, e: APIGatewayProxyEvent) {
   const result = await handler(e, lambdaContext('test'));
@@ -79,7 +79,7 @@ describe('the endpoint factory', () => {
   });
 
   it('reads an ID that may be None as null whether sent as null or left out', async () => {
-    const optional = endpoint({ body: z.object({ guild_id: snowflake, message_id: nullableSnowflake }) }, ({ body }) => body);
+    const optional = endpoint({ id: 'test.endpoint', body: z.object({ guild_id: snowflake, message_id: nullableSnowflake }) }, ({ body }) => body);
     for (const text of ['{"guild_id": 1}', '{"guild_id": 1, "message_id": null}']) {
       const res = await call(optional as typeof echo, event({ body: text }));
       expect(res.body.data).toEqual({ guild_id: '1', message_id: null });
@@ -150,7 +150,7 @@ describe('the endpoint factory', () => {
   });
 
   it('reads X-Acting-User-Id, requires it where asked, and refuses a malformed one', async () => {
-    const needs = endpoint({ body: Body, actor: 'required' }, ({ actor }) => ({ actor }));
+    const needs = endpoint({ id: 'test.endpoint', body: Body, actor: 'required' }, ({ actor }) => ({ actor }));
     const body = '{"guild_id": "1", "count": 1}';
     const missing = await call(needs, event({ body }));
     expect(missing.status).toBe(400);
@@ -164,7 +164,7 @@ describe('the endpoint factory', () => {
   });
 
   it('validates query strings: pagination defaults, 422 outside 1..100, 400 for non-numbers', async () => {
-    const list = endpoint({ query: z.object({ guild_id: snowflake, ...pagination }) }, ({ query }) => query);
+    const list = endpoint({ id: 'test.endpoint', query: z.object({ guild_id: snowflake, ...pagination }) }, ({ query }) => query);
     const defaults = await call(list, event({ method: 'GET', query: { guild_id: '5' } }));
     expect(defaults.body.data).toEqual({ guild_id: '5', page: 1, page_size: 10 });
     const outside = await call(list, event({ method: 'GET', query: { guild_id: '5', page_size: '101' } }));
@@ -183,7 +183,7 @@ describe('the endpoint factory', () => {
   });
 
   it('answers an AppError as its envelope, including the check quirk code', async () => {
-    const quirk = endpoint({}, () => {
+    const quirk = endpoint({ id: 'test.endpoint' }, () => {
       throw new AppError('Unprocessable Entity', 'No entry uses this emoji.', { status: 404 });
     });
     const res = await call(quirk, event({ method: 'GET' }));
@@ -192,7 +192,7 @@ describe('the endpoint factory', () => {
   });
 
   it('answers an unexpected failure as a 500 naming the request ID and nothing internal', async () => {
-    const broken = endpoint({}, () => {
+    const broken = endpoint({ id: 'test.endpoint' }, () => {
       throw new TypeError('secret internal detail');
     });
     const res = await call(broken, event({ method: 'GET' }));
@@ -203,7 +203,7 @@ describe('the endpoint factory', () => {
   });
 
   it('answers an unreachable table as 503 with Retry-After', async () => {
-    const throttled = endpoint({}, () => {
+    const throttled = endpoint({ id: 'test.endpoint' }, () => {
       throw Object.assign(new Error('slow down'), { name: 'ThrottlingException', $metadata: {} });
     });
     const res = await call(throttled, event({ method: 'GET' }));
@@ -218,7 +218,7 @@ describe('the endpoint factory', () => {
     expect(res.body.error.message).toBe(
       'Unprocessable Entity! Field \'count\' must be at most 5 (1 more problem in the body). Field \'kind\' must be one of: "a", "b".',
     );
-    const List = endpoint({ body: z.object({ ids: z.array(z.string().check(z.maxLength(1))) }) }, () => ({}));
+    const List = endpoint({ id: 'test.endpoint', body: z.object({ ids: z.array(z.string().check(z.maxLength(1))) }) }, () => ({}));
     const many = await call(List, event({ body: JSON.stringify({ ids: Array(30).fill('xx') }) }));
     expect(many.body.error.message).toMatch(/^Unprocessable Entity! Field 'ids\[0\]' must be at most 1 characters \(29 more problems in the body\)\. /);
     expect(many.body.error.message).toMatch(/Field 'ids\[24\]' must be at most 1 characters\. \(5 more not listed\.\)$/);
@@ -229,13 +229,13 @@ describe('the endpoint factory', () => {
     const res = await call(echo, event({ body: raw }));
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^Bad Request! Field 'kind' must be one of: "a", "b", not /);
-    const Required = endpoint({ body: z.object({ kind: z.enum(['a', 'b']) }) }, () => ({}));
+    const Required = endpoint({ id: 'test.endpoint', body: z.object({ kind: z.enum(['a', 'b']) }) }, () => ({}));
     const missing = await call(Required, event({ body: '{}' }));
     expect(missing.body.error).toEqual({ code: 400, name: 'BadRequestError', message: 'Bad Request! Field \'kind\' is required (one of: "a", "b").' });
   });
 
   it('answers a path ID longer than any ID with 404 before anything else', async () => {
-    const Get = endpoint({ path: z.object({ thing_id: z.string() }) }, () => {
+    const Get = endpoint({ id: 'test.endpoint', params: z.object({ thing_id: z.string() }) }, () => {
       throw new Error('must not run');
     });
     const res = await call(Get, { ...event({ method: 'GET' }), pathParameters: { thing_id: 'x'.repeat(1020) } });
@@ -282,7 +282,7 @@ describe('the endpoint factory', () => {
       ],
     ];
     for (const [label, run, e, status] of failures) {
-      const result = await endpoint({ query: Query, errorPage: page }, run as () => object)(e, lambdaContext('test'));
+      const result = await endpoint({ id: 'test.endpoint', query: Query, errorPage: page }, run as () => object)(e, lambdaContext('test'));
       expect(result.statusCode, label).toBe(status);
       expect(result.headers?.['content-type'], label).toBe('text/html; charset=utf-8');
       expect(result.headers?.['cache-control'], label).toBe('no-store');
@@ -302,10 +302,12 @@ describe('the endpoint factory', () => {
     });
 
     it('will not build an endpoint that declares such fields without naming the check, nor one naming it for nothing', () => {
-      expect(() => endpoint({ body: Owned }, () => ({}))).toThrow(
+      expect(() => endpoint({ id: 'test.endpoint', body: Owned }, () => ({}))).toThrow(
         /body\.channel_id, body\.message_id, body\.setting, body\.entries\.\*\.role_id.*owned: checkOwned/,
       );
-      expect(() => endpoint({ body: Body, owned: async () => undefined }, () => ({}))).toThrow(/no field of its schemas names a platform object/);
+      expect(() => endpoint({ id: 'test.endpoint', body: Body, owned: async () => undefined }, () => ({}))).toThrow(
+        /no field of its schemas names a platform object/,
+      );
     });
 
     it('hands the check every named object, as a client writes its field, before the use case; a refusal runs nothing', async () => {
@@ -314,6 +316,7 @@ describe('the endpoint factory', () => {
       const refuse = new Set<string>();
       const handler = endpoint(
         {
+          id: 'test.endpoint',
           body: Owned,
           owned: async (guild, named) => {
             seen.push({ guild, named });

@@ -87,6 +87,29 @@ describe('guild API keys', () => {
     expect((await service.call('GET', '/auth/api-key', { query: { guild_id: guild } })).body.data.api_keys).toEqual([]);
   });
 
+  it("answers one key by its ID, with its last use and never its secret; another guild's or a revoked one is a 404", async () => {
+    const guild = snowflake();
+    const key = await mintKey(guild, 'status board');
+    const used = await service.call('GET', '/modules/polls/status', { token: key.secret, query: { guild_id: guild } });
+    expect(used.status).toBe(200);
+    const path = `/auth/api-key/${key.key_id}`;
+    const one = await service.call('GET', path, { query: { guild_id: guild } });
+    expect(one.status).toBe(200);
+    const { secret: _secret, ...record } = key;
+    expect(one.body.data.api_key).toEqual({ ...record, last_use: expect.any(String) });
+    expect(Date.parse(one.body.data.api_key.last_use)).toBeGreaterThan(Date.parse(key.created_at) - 1000);
+    expect(JSON.stringify(one.body)).not.toContain(key.secret.split('.')[3]!);
+
+    const elsewhere = await service.call('GET', path, { query: { guild_id: snowflake() } });
+    expect(elsewhere.status).toBe(404);
+    expect(errorOf(elsewhere).message).toContain(`has no API key '${key.key_id}'`);
+    expect((await service.call('GET', path, { token: key.secret, query: { guild_id: guild } })).status).toBe(403);
+    expect((await service.call('GET', path, {})).status).toBe(400);
+
+    expect((await service.call('DELETE', '/auth/api-key', { body: { guild_id: guild, key_id: key.key_id } })).status).toBe(200);
+    expect((await service.call('GET', path, { query: { guild_id: guild } })).status).toBe(404);
+  });
+
   it('validates its inputs: guild_id shape (400) and name length (422)', async () => {
     expect((await service.call('POST', '/auth/api-key', { looseBody: { name: 'x' } })).status).toBe(400);
     const long = await service.call('POST', '/auth/api-key', { body: { guild_id: snowflake(), name: 'x'.repeat(101) } });

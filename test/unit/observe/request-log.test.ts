@@ -30,8 +30,8 @@ function event(body: unknown, headers: Record<string, string> = {}): APIGatewayP
 }
 
 const Body = z.object({ guild_id: snowflake });
-const ok = endpoint({ body: Body, actor: 'required' }, () => ({ done: true }));
-const broken = endpoint({ body: Body }, () => {
+const ok = endpoint({ id: 'test.endpoint', body: Body, actor: 'required' }, () => ({ done: true }));
+const broken = endpoint({ id: 'test.endpoint', body: Body }, () => {
   throw new Error('something internal broke');
 });
 
