@@ -5017,7 +5017,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -5105,7 +5105,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -6166,7 +6166,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -6254,7 +6254,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -7570,7 +7570,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -7658,7 +7658,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -9475,7 +9475,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -9563,7 +9563,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -9842,6 +9842,7 @@ export interface operations {
                                 star_count: number;
                                 monitoring_start: string;
                             }[];
+                            starboard_entries_total: number;
                             message: string;
                         };
                     };
@@ -16245,7 +16246,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -16333,7 +16334,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -17606,7 +17607,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -17694,7 +17695,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -17852,6 +17853,7 @@ export interface operations {
                             settings: components["schemas"]["InviteTrackerSettings"] | null;
                             invites: components["schemas"]["Invite"][];
                             stats_uses: components["schemas"]["InviteUse"][];
+                            stats_uses_total: number;
                         };
                     };
                 };
@@ -18549,7 +18551,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -18637,7 +18639,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -19525,7 +19527,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -19613,7 +19615,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -19767,6 +19769,7 @@ export interface operations {
                         data: {
                             settings: components["schemas"]["VerifierSettings"] | null;
                             entries: components["schemas"]["Verification"][];
+                            entries_total: number;
                         };
                     };
                 };
@@ -20416,7 +20419,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -20504,7 +20507,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
