@@ -25,7 +25,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { getPurge } from '#functions/serverstats/store.js';
+import { getPurge } from '#functions/serverstats/purge.js';
 import { WelcomingJobs } from '#functions/welcoming/keys.js';
 import { catchUpPlace } from '#functions/welcoming/store.js';
 import { type LocalService, startLocal } from '#infra/local/start.js';

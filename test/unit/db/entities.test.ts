@@ -9,7 +9,7 @@ import { PurgeEntity, statKey } from '#functions/serverstats/store.js';
 import { EntryEntity } from '#functions/socials/store.js';
 import { CountEntity, NameEntity, TagEntity } from '#functions/tags/store.js';
 import { VerificationEntity } from '#functions/verifier/store.js';
-import { CatchUpEntity, GrantEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
+import { CatchUpEntity, GrantEntity, GrantSweepEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
 import { ModuleState, guildKey, moduleStateKey } from '#shared/modules/store.js';
@@ -30,6 +30,7 @@ describe('entity keys (the stored layout)', () => {
       [RegistryEntity.key({ guildId: G }), 'G#111', 'WELCOME#REGISTRY'],
       [GrantEntity.key({ guildId: G, memberId: '5', timedRoleId: 't1' }), 'G#111', 'WELCOME#GRANT#5#t1'],
       [CatchUpEntity.key({ guildId: G }), 'G#111', 'WELCOME#CATCHUP'],
+      [GrantSweepEntity.key({ guildId: G }), 'G#111', 'WELCOME#SWEEP'],
       [TagEntity.key({ guildId: G, tagId: 'a' }), 'G#111', 'TAG#ENTRY#a'],
       [NameEntity.key({ guildId: G, key: 'hello' }), 'G#111', 'TAG#NAME#hello'],
       [CountEntity.key({ guildId: G }), 'G#111', 'TAG#COUNT'],
