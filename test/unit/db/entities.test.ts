@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GiveawayEntity } from '#functions/giveaways/store.js';
 import { InviteEntity, MemberLatestEntity, UseEntity } from '#functions/invite-tracker/store.js';
 import { PollEntity, PollMessageEntity, VoterEntity } from '#functions/polls/keys.js';
-import { ClaimEntity, MessageEntity, PanelEntity } from '#functions/reactionroles/store.js';
+import { ClaimEntity, ClaimSweepEntity, MessageEntity, PanelEntity } from '#functions/reactionroles/store.js';
 import { CounterEntity } from '#functions/serverstats/counters-store.js';
 import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
 import { PurgeEntity, statKey } from '#functions/serverstats/store.js';
@@ -40,6 +40,7 @@ describe('entity keys (the stored layout)', () => {
       [PanelEntity.key({ guildId: G, panelId: 'x' }), 'G#111', 'RR#PANEL#x'],
       [MessageEntity.key({ guildId: G, channelId: '7', messageId: '8' }), 'G#111', 'RR#MSG#7#8'],
       [ClaimEntity.key({ guildId: G, panelId: 'x', memberId: '5' }), 'G#111', 'RR#CLAIM#x#5'],
+      [ClaimSweepEntity.key({ guildId: G }), 'G#111', 'RR#SWEEP'],
       [GiveawayEntity.key({ guildId: G, entryId: 'e' }), 'G#111', 'GIVEAWAY#e'],
       [InviteEntity.key({ guildId: G, code: 'abc' }), 'G#111', 'INVITE#abc'],
       [MemberLatestEntity.key({ guildId: G, memberId: '5' }), 'G#111', 'INVITEMEMBER#5'],
