@@ -12,7 +12,11 @@
  *   run (`WELCOMING_CATCHUP_PAGES`; local mode's 10 s lease ends a run
  *   sooner), from its start to the end of the member list. Per member:
  *   time, DynamoDB requests, platform requests.
- * - Delete: a guild with N statistic records (batch-written first), then
+ * - Welcoming delete: the catch-up's guild, its N grants pending with their
+ *   due work, then `DELETE /settings`: the answer's time, and the time until
+ *   the grants' removal behind it ends, 10 pages of 2000 a run
+ *   (`WELCOMING_SWEEP_PAGES`). Per grant: time, DynamoDB requests.
+ * - Serverstats delete: a guild with N statistic records (batch-written first), then
  *   `DELETE /settings`: the answer's time, and the time until the removal
  *   behind it ends, 10 pages of 2000 keys a run (`SERVERSTATS_PURGE_PAGES`).
  *   Per record: time, DynamoDB requests.
@@ -25,7 +29,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { getPurge } from '#functions/serverstats/store.js';
+import { getPurge } from '#functions/serverstats/purge.js';
+import { grantSweep } from '#functions/welcoming/grants.js';
 import { WelcomingJobs } from '#functions/welcoming/keys.js';
 import { catchUpPlace } from '#functions/welcoming/store.js';
 import { type LocalService, startLocal } from '#infra/local/start.js';
@@ -84,7 +89,7 @@ interface Figure {
   answerMs?: number;
 }
 
-async function catchUpOf(service: LocalService, members: number): Promise<Figure> {
+async function catchUpOf(service: LocalService, members: number): Promise<Figure & { guild: string }> {
   const guild = snowflake();
   const role = snowflake();
   await succeed(service, 'POST', '/modules/welcoming/enable', { guild_id: guild });
@@ -110,7 +115,19 @@ async function catchUpOf(service: LocalService, members: number): Promise<Figure
   counter.stop();
   const log = (await sandbox(service, 'GET', '/requests')) as { method: string; path: string }[];
   const platform = log.filter((r) => r.path.startsWith(`/guilds/${guild}/`)).length;
-  return { n: members, ms: done === null ? null : done - started, dynamo, platform };
+  return { n: members, ms: done === null ? null : done - started, dynamo, platform, guild };
+}
+
+/** The welcoming settings delete of a guild whose catch-up left `grants` pending grants. */
+async function grantDeleteOf(service: LocalService, guild: string, grants: number): Promise<Figure> {
+  const counter = countDynamoRequests(() => watching.getStore() !== true);
+  const started = performance.now();
+  await succeed(service, 'DELETE', '/modules/welcoming/settings', { guild_id: guild });
+  const answerMs = performance.now() - started;
+  const done = await until(async () => (await grantSweep.get(guild)) === null, started);
+  const dynamo = handlerRequests(counter.take());
+  counter.stop();
+  return { n: grants, ms: done === null ? null : done - started, dynamo, answerMs };
 }
 
 async function deleteOf(service: LocalService, records: number): Promise<Figure> {
@@ -131,9 +148,10 @@ async function deleteOf(service: LocalService, records: number): Promise<Figure>
 const perUnit = (f: Figure, unit: string) => (f.ms === null ? `> ${LIMIT_MS / 1000} s` : `${((f.ms * 1000) / f.n).toFixed(0)} µs/${unit}`);
 
 export async function runResumeBench(): Promise<Row[]> {
-  const previous = { pages: process.env.WELCOMING_CATCHUP_PAGES, purge: process.env.SERVERSTATS_PURGE_PAGES };
+  const previous = { pages: process.env.WELCOMING_CATCHUP_PAGES, purge: process.env.SERVERSTATS_PURGE_PAGES, sweep: process.env.WELCOMING_SWEEP_PAGES };
   process.env.WELCOMING_CATCHUP_PAGES = '5';
   process.env.SERVERSTATS_PURGE_PAGES = '10';
+  process.env.WELCOMING_SWEEP_PAGES = '10';
   const service = await startLocal({ port: 0, dataDir: null });
   const rows: Row[] = [];
   try {
@@ -144,6 +162,14 @@ export async function runResumeBench(): Promise<Row[]> {
         measure: `timed-role catch-up, ${n} members: per member caught up`,
         value: perUnit(f, 'member'),
         note: `${(f.dynamo / n).toFixed(3)} DynamoDB requests and ${(f.platform! / n).toFixed(4)} platform requests a member; ${f.ms === null ? '-' : (f.ms / 1000).toFixed(1)} s from the first run to the end of the pass`,
+      });
+      if (f.ms === null) continue;
+      const d = await grantDeleteOf(service, f.guild, n);
+      rows.push({
+        section: SECTION,
+        measure: `welcoming settings delete, ${n} grants: per grant deleted`,
+        value: perUnit(d, 'grant'),
+        note: `${(d.dynamo / n).toFixed(3)} DynamoDB requests a grant; answered in ${d.answerMs!.toFixed(0)} ms, removal done ${d.ms === null ? '-' : (d.ms / 1000).toFixed(1)} s after the call`,
       });
     }
     for (const n of RECORDS) {
@@ -160,6 +186,7 @@ export async function runResumeBench(): Promise<Row[]> {
     for (const [name, value] of [
       ['WELCOMING_CATCHUP_PAGES', previous.pages],
       ['SERVERSTATS_PURGE_PAGES', previous.purge],
+      ['WELCOMING_SWEEP_PAGES', previous.sweep],
     ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;

@@ -116,6 +116,20 @@ export const jobs: Job[] = [
     batchSize: 1,
     description: 'Hourly per guild: timed roles for members the join checks missed',
   },
+  {
+    id: 'welcoming.grant-sweep',
+    file: 'functions/jobs/welcoming-grant-sweep.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: 'Removes the grants of deleted timed roles behind the delete, in bounded runs that resume',
+  },
+  {
+    id: 'reactionroles.claim-sweep',
+    file: 'functions/jobs/reactionroles-claim-sweep.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: 'Removes the claims of deleted panels behind the module delete, in bounded runs that resume',
+  },
 ];
 
 /** The environment variable holding a job queue's URL, e.g. `polls.close` -> `QUEUE_URL_POLLS_CLOSE`. */

@@ -5192,7 +5192,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -5280,7 +5280,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -6341,7 +6341,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -6429,7 +6429,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -7817,7 +7817,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -7905,7 +7905,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -9722,7 +9722,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -9810,7 +9810,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -10089,6 +10089,7 @@ export interface operations {
                                 star_count: number;
                                 monitoring_start: string;
                             }[];
+                            starboard_entries_total: number;
                             message: string;
                         };
                     };
@@ -16492,7 +16493,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -16580,7 +16581,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -17853,7 +17854,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -17941,7 +17942,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -18099,6 +18100,7 @@ export interface operations {
                             settings: components["schemas"]["InviteTrackerSettings"] | null;
                             invites: components["schemas"]["Invite"][];
                             stats_uses: components["schemas"]["InviteUse"][];
+                            stats_uses_total: number;
                         };
                     };
                 };
@@ -18796,7 +18798,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -18884,7 +18886,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -19845,7 +19847,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -19933,7 +19935,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -20087,6 +20089,7 @@ export interface operations {
                         data: {
                             settings: components["schemas"]["VerifierSettings"] | null;
                             entries: components["schemas"]["Verification"][];
+                            entries_total: number;
                         };
                     };
                 };
@@ -20736,7 +20739,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };
@@ -20824,7 +20827,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                            };
+                            } | number;
                         };
                     };
                 };

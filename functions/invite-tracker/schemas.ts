@@ -84,7 +84,13 @@ export const InvitesAnswer = z.object({ invites: z.array(InviteRecord) });
 /** A page of an inviter's uses, newest first; `next_cursor` (added, behaviour §15) continues it, null on the last page. */
 export const UsesAnswer = z.object({ stats_uses: z.array(UseRecord), next_cursor: z.nullable(z.string()) });
 export const CreatedAnswer = z.object({ invite_code: z.string(), invite_url: z.string(), invite: InviteRecord });
-export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), invites: z.array(InviteRecord), stats_uses: z.array(UseRecord) });
+/** The newest 1000 uses and, added (behaviour §15), how many there were: `GET /stats/uses` pages them all. */
+export const DeletedSettingsAnswer = z.object({
+  settings: z.nullable(SettingsRecord),
+  invites: z.array(InviteRecord),
+  stats_uses: z.array(UseRecord),
+  stats_uses_total: z.int(),
+});
 export const MessageAnswer = z.object({ message: z.string() });
 
 export const CreateInviteBody = z.object({

@@ -4,6 +4,7 @@
  * settings-delete operation removes the module's invites and uses.
  */
 import { unprocessable } from '#shared/errors.js';
+import { answerList } from '#shared/modules/store.js';
 import { templateProblem } from '#shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
 import { deleteModuleItems } from './store.js';
@@ -22,5 +23,5 @@ export function checkedChanges(_guildId: string, changes: Omit<SettingsInput, 'g
 
 export async function removeInvites(guildId: string) {
   const { invites, uses } = await deleteModuleItems(guildId);
-  return { invites: invites.sort(newestFirst).map(inviteRecord), stats_uses: uses };
+  return { invites: invites.sort(newestFirst).map(inviteRecord), ...answerList('stats_uses', uses) };
 }

@@ -1,4 +1,4 @@
-import { PURGE_JOB, purgeBudget, purgeRun } from '../serverstats/purge.js';
+import { PURGE_JOB, statsRemoval } from '../serverstats/purge.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**
@@ -7,6 +7,6 @@ import { scheduledJob } from '#shared/scheduler/index.js';
  * time limit and ask for the next before they end.
  */
 export const { handler, produce } = scheduledJob(PURGE_JOB, async ({ key, remainingMs }) => {
-  const run = await purgeRun(key, purgeBudget(remainingMs()));
+  const run = await statsRemoval.run(key, statsRemoval.budget(remainingMs()));
   return run.done ? undefined : { next: Date.now() };
 });

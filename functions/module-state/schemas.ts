@@ -21,7 +21,8 @@ export const SnapshotAnswer = meta(
       status: meta(z.optional(z.boolean()), { description: 'Part 1 modules: whether the module is now enabled' }),
       settings: meta(z.optional(z.nullable(record)), { description: "The module's settings record, where it has settings" }),
     }),
-    z.union([z.array(record), z.record(z.string(), z.array(record))]),
+    // `<list>_total`: the count of a list that can grow without bound, whose newest 1000 records the snapshot shows (behaviour §15).
+    z.union([z.array(record), z.record(z.string(), z.array(record)), z.int()]),
   ),
   { description: "The module's snapshot: its settings and its records, by the keys its document lists" },
 );

@@ -4,7 +4,21 @@
  */
 import { requireEnabledWhile, requireEnabledWith } from '#shared/modules/state.js';
 import { MODULE, type Panel, entryRecords, newestFirst, panelRecord } from './model.js';
-import { deleteAll, findChannelPanels, getPanel, listMemberClaims, listModuleItems, listPanelClaims, MessageEntity } from './store.js';
+import { keyOf } from '#shared/db/batch.js';
+import { guildKey } from '#shared/modules/store.js';
+import { removal } from '#shared/scheduler/removal.js';
+import {
+  ClaimEntity,
+  ClaimSweepEntity,
+  MessageEntity,
+  deleteAll,
+  findChannelPanels,
+  getPanel,
+  listMemberClaims,
+  listPanelClaims,
+  listPanelsConsistently,
+  livePanelIds,
+} from './store.js';
 
 function removed(panels: Panel[]) {
   const sorted = [...panels].sort(newestFirst);
@@ -41,20 +55,52 @@ async function messagePanel(guildId: string, channelId: string, messageId: strin
  * this removes data, not messages.
  */
 export async function deleteModuleData(guildId: string) {
-  const { panels, claims } = await listModuleItems(guildId);
-  await deleteAll(panels, claims);
+  const panels = await listPanelsConsistently(guildId);
+  await deleteAll(panels, []);
+  if (panels.length > 0) await claimSweep.start(guildId, new Date().toISOString());
   return removed(panels);
 }
 
-/** How many stored records refer to the member: their claims (the module keeps no names). */
+/**
+ * The claims of the panels a module delete removed, millions in a large
+ * guild, go behind its answer in bounded runs (behaviour §15). Until then
+ * they refer to no panel, so nothing reads them: a check finds no panel,
+ * and privacy counts only claims of existing panels. Each page of claims is
+ * judged against the panels read after it, so claims of a panel made
+ * meanwhile (its panel is stored before its first claim) stay.
+ */
+export const CLAIM_SWEEP_JOB = 'reactionroles.claim-sweep';
+export const claimSweep = removal({
+  job: CLAIM_SWEEP_JOB,
+  place: (guildId) => ClaimSweepEntity.key({ guildId }),
+  placeEntity: ClaimSweepEntity.name,
+  range: (guildId) => ({ pk: guildKey(guildId), prefix: ClaimEntity.prefix }),
+  projection: 'pk, sk, panel_id',
+  select: async (guildId, _pending, items) => {
+    if (items.length === 0) return [];
+    const live = await livePanelIds(guildId);
+    return items.filter((item) => !live.has(String(item.panel_id))).map(keyOf);
+  },
+  maxPages: 200,
+  pagesEnv: 'REACTIONROLES_SWEEP_PAGES',
+});
+
+/** The member's claims that still refer to a panel. */
+async function liveClaims(guildId: string, memberId: string) {
+  const [claims, live] = await Promise.all([listMemberClaims(guildId, memberId), livePanelIds(guildId)]);
+  return claims.filter((claim) => live.has(claim.panel_id));
+}
+
+/** How many stored records refer to the member: their claims of existing panels (the module keeps no names). */
 export async function countMemberReferences(guildId: string, memberId: string) {
-  const claims = await listMemberClaims(guildId, memberId);
-  return claims.length;
+  return (await liveClaims(guildId, memberId)).length;
 }
 
 /** Deletes the member's claims; roles already granted stay with the member. */
 export async function deleteMemberReferences(guildId: string, memberId: string) {
-  const claims = await listMemberClaims(guildId, memberId);
+  // Claims of deleted panels go too, uncounted: they were already gone to every read.
+  const [claims, live] = await Promise.all([listMemberClaims(guildId, memberId), livePanelIds(guildId)]);
   await deleteAll([], claims);
-  return `Deleted ${claims.length} reaction-role claim${claims.length === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}; roles already granted stay with the member.`;
+  const counted = claims.filter((claim) => live.has(claim.panel_id)).length;
+  return `Deleted ${counted} reaction-role claim${counted === 1 ? '' : 's'} of member ${memberId} in guild ${guildId}; roles already granted stay with the member.`;
 }

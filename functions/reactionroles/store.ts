@@ -84,9 +84,6 @@ export const ClaimEntity = entity({
 });
 const memberIndexKey = partition<[guildId: string, memberId: string]>('RR#MEMBER#');
 
-/** Every item of this module in a guild's partition starts with this. */
-const MODULE_PREFIX = 'RR#';
-
 export const panelOf = PanelEntity.parse;
 
 function panelItem(panel: Panel): Item {
@@ -204,6 +201,12 @@ export async function getClaim(guildId: string, panelId: string, memberId: strin
  * one read (`read` null: there was none). No entries deletes the claim.
  * Answers false when another write came first.
  */
+/** A claim's item, listed under its member in the index (privacy). */
+export function claimItem(claim: Claim): Item {
+  const { guild_id: guildId, panel_id: panelId, member_id: memberId } = claim;
+  return { ...ClaimEntity.item({ guildId, panelId, memberId }, claim), gsi1pk: memberIndexKey(guildId, memberId), gsi1sk: `${ClaimEntity.prefix}${panelId}` };
+}
+
 export async function writeClaim(guildId: string, panelId: string, memberId: string, entryIds: string[], read: Claim | null): Promise<boolean> {
   const key = ClaimEntity.key({ guildId, panelId, memberId });
   if (entryIds.length === 0) {
@@ -214,12 +217,7 @@ export async function writeClaim(guildId: string, panelId: string, memberId: str
       ),
     );
   }
-  const claim: Claim = { guild_id: guildId, panel_id: panelId, member_id: memberId, entry_ids: entryIds, version: mintId() };
-  const item = {
-    ...ClaimEntity.item({ guildId, panelId, memberId }, claim),
-    gsi1pk: memberIndexKey(guildId, memberId),
-    gsi1sk: `${ClaimEntity.prefix}${panelId}`,
-  };
+  const item = claimItem({ guild_id: guildId, panel_id: panelId, member_id: memberId, entry_ids: entryIds, version: mintId() });
   return read ? put(item, 'version = :v', { ':v': read.version }) : put(item, 'attribute_not_exists(pk)');
 }
 
@@ -245,11 +243,11 @@ export async function listMemberClaims(guildId: string, memberId: string): Promi
 
 // ---- bulk -----------------------------------------------------------------
 
-/** Every item of the module in a guild: panels and claims. */
+/** Every item of the module in a guild: panels and claims (what tests look at). */
 export async function listModuleItems(guildId: string): Promise<{ panels: Panel[]; claims: Claim[] }> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': MODULE_PREFIX },
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': 'RR#' },
     ConsistentRead: true,
   });
   return {
@@ -257,6 +255,35 @@ export async function listModuleItems(guildId: string): Promise<{ panels: Panel[
     claims: items.filter((i) => i.entity === ClaimEntity.name).map(ClaimEntity.parse),
   };
 }
+
+/** The IDs of the guild's panels, read strongly consistently (which claims still have a panel). */
+export async function livePanelIds(guildId: string): Promise<Set<string>> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PanelEntity.prefix },
+    ProjectionExpression: 'panel_id',
+    ConsistentRead: true,
+  });
+  return new Set(items.map((item) => String(item.panel_id)));
+}
+
+/** Every panel of a guild, read strongly consistently (the module delete). */
+export async function listPanelsConsistently(guildId: string): Promise<Panel[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PanelEntity.prefix },
+    ConsistentRead: true,
+  });
+  return items.map(panelOf);
+}
+
+/** The removal under way of claims whose panel is gone (behaviour §15): its cutoff and place. */
+export const ClaimSweepEntity = entity({
+  name: 'reactionrole_claim_sweep',
+  prefix: 'RR#SWEEP',
+  pk: inGuild,
+  parse: (item) => item,
+});
 
 /** Deletes panels' items (with their message items) and claim items, unconditionally. */
 export function deleteAll(

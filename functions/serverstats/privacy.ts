@@ -7,7 +7,8 @@
  */
 import { starboardEntriesOfAuthor, starboardKeys } from './starboard-store.js';
 import { keyOf } from '#shared/db/batch.js';
-import { type Item, type Key, deleteKeys, getPurge, memberRecordsPage, memberSessionKeys, storedBefore } from './store.js';
+import { getPurge } from './purge.js';
+import { type Item, type Key, deleteKeys, memberRecordsPage, memberSessionKeys, storedBefore } from './store.js';
 
 /** Every page of the member's records, as keys. */
 async function memberRecordKeys(guildId: string, memberId: string): Promise<Key[]> {

@@ -95,6 +95,8 @@ export const DeletedAnswer = z.object({
   settings: z.nullable(SettingsRecord),
   counters: z.array(CounterRecord),
   starboard_entries: z.array(StarboardEntryRecord),
+  /** Added (behaviour §15): how many starboard entries were removed; `starboard_entries` shows the newest 1000. */
+  starboard_entries_total: z.int(),
   /** Added (behaviour §15): the statistic records read as gone now and are removed behind the answer. */
   message: z.string(),
 });

@@ -7,7 +7,7 @@
  * data never depends on the platform.
  */
 import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
-import { writeDataSince } from '#shared/modules/store.js';
+import { answerList, writeDataSince } from '#shared/modules/store.js';
 import { platform } from '#shared/platform/client.js';
 import { counterData, counterRecord } from './counters-store.js';
 import type { SettingsInput } from './schemas.js';
@@ -45,7 +45,7 @@ export async function removeStatistics(guildId: string) {
   await Promise.all([deleteKeys([...keys, ...starboardKeys(entries)]), writeDataSince(guildId, 'serverstats', cutoff), purgeBehind(guildId, cutoff)]);
   return {
     counters: counters.map(counterRecord),
-    starboard_entries: entries.map(entryRecord),
+    ...answerList('starboard_entries', entries.map(entryRecord)),
     message:
       `Removed ${counters.length} counter${counters.length === 1 ? '' : 's'} and ${entries.length} starboard ` +
       `entr${entries.length === 1 ? 'y' : 'ies'}. The statistic records of guild ${guildId} read as gone from now on ` +

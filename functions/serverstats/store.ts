@@ -261,68 +261,16 @@ export async function memberRecordsPage(guildId: string, memberId: string, start
 
 // ---- a settings delete under way ------------------------------------------------
 
-/** A delete of the guild's statistics under way: what was stored before `cutoff` goes, from after the sort key `after` (null: the start). */
-export interface Purge {
-  cutoff: string;
-  after: string | null;
-}
-
+/** The pending delete of the guild's statistics (behaviour §15; `purge.ts` runs it with the shared removal). */
 export const PurgeEntity = entity({
   name: 'stat_purge',
   prefix: 'PURGE',
   pk: (f: { guildId: string }) => statPartition(f.guildId),
-  parse: (item): Purge => ({ cutoff: String(item.cutoff), after: item.after_sk === undefined ? null : String(item.after_sk) }),
+  parse: (item) => item,
 });
 
-const purgeKey = (guildId: string): Key => PurgeEntity.key({ guildId });
-const parsePurge = (item: Item | null): Purge | null => (item ? PurgeEntity.parse(item) : null);
-
-export async function getPurge(guildId: string): Promise<Purge | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: purgeKey(guildId), ConsistentRead: true }));
-  return parsePurge(out.Item ?? null);
-}
-
-/**
- * A delete at `cutoff`: everything stored before it goes, from the start of
- * the partition (a delete during another one's removal starts it again, as
- * what was written between the two is now old too).
- */
-export async function startPurge(guildId: string, cutoff: string): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: PurgeEntity.item({ guildId }, { cutoff }) }));
-}
-
-/**
- * Moves the removal of the delete at `purge.cutoff` on to `after`, only from
- * where it was read and only while no later delete replaced it. Answers
- * whether it moved.
- */
-export function movePurge(guildId: string, purge: Purge, after: string): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: purgeKey(guildId),
-        UpdateExpression: 'SET after_sk = :after',
-        ConditionExpression: `cutoff = :cutoff AND ${purge.after === null ? 'attribute_not_exists(after_sk)' : 'after_sk = :from'}`,
-        ExpressionAttributeValues: { ':after': after, ':cutoff': purge.cutoff, ...(purge.after === null ? {} : { ':from': purge.after }) },
-      }),
-    ),
-  );
-}
-
-/** The removal of the delete at `cutoff` reached the end of the partition: the delete is done, unless a later one replaced it. */
-export function endPurge(guildId: string, cutoff: string): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: purgeKey(guildId),
-        ConditionExpression: 'cutoff = :cutoff',
-        ExpressionAttributeValues: { ':cutoff': cutoff },
-      }),
-    ),
-  );
-}
+/** The guild's statistics partition, which a delete's removal reads whole. */
+export const statPartitionOf = (guildId: string) => statPartition(guildId);
 
 /** When a record was stored: the time in its sort key (`<family>#<time>#<id>`). */
 const recordTime = (sk: string) => sk.split('#')[1] ?? '';
@@ -338,26 +286,6 @@ export function storedBefore(item: Item, cutoff: string): boolean {
   if (sk === PurgeEntity.prefix) return false;
   if (sk.startsWith(SESSION_PREFIX)) return Number(item.expires_at) < Math.floor(Date.parse(cutoff) / 1000) + RECORD_TTL_SECONDS;
   return recordTime(sk) < cutoff;
-}
-
-/** Keys read a page while removing: a page of keys is a few hundred KiB at most. */
-const PURGE_PAGE = 2000;
-
-/** One page of the guild's partition after the sort key `after`, as much as a removal needs (keys and expiry). */
-export async function statPartitionPage(guildId: string, after: string | null): Promise<{ items: Item[]; lastSk: string | null }> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': statPartition(guildId) },
-      ProjectionExpression: 'pk, sk, expires_at',
-      ConsistentRead: true,
-      Limit: PURGE_PAGE,
-      ExclusiveStartKey: after === null ? undefined : { pk: statPartition(guildId), sk: after },
-    }),
-  );
-  const last = out.LastEvaluatedKey as Item | undefined;
-  return { items: (out.Items as Item[] | undefined) ?? [], lastSk: last ? String(last.sk) : null };
 }
 
 /** The keys of the member's open presence and voice sessions (privacy): one range of the guild's partition. */

@@ -88,7 +88,8 @@ export const EntryRecord = meta(
 export const EntriesAnswer = z.object({ entries: z.array(EntryRecord), next_cursor: z.nullable(z.string()) });
 export const EntriesQuery = z.extend(guildQuery, keyPagination);
 export const EntryAnswer = z.object({ entry: EntryRecord });
-export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), entries: z.array(EntryRecord) });
+/** The newest 1000 entries and, added (behaviour §15), how many there were: `GET /entries` pages them all. */
+export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), entries: z.array(EntryRecord), entries_total: z.int() });
 export const MessageAnswer = z.object({ message: z.string() });
 export const CreatedAnswer = z.object({ message: z.string(), verifier_id: z.string() });
 

@@ -8,6 +8,7 @@ import { clockNow } from '#shared/clock.js';
 import { unprocessable } from '#shared/errors.js';
 import { templateProblem } from '#shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
+import { answerList } from '#shared/modules/store.js';
 import { deleteVerifications, listVerifications, verificationRecord } from './store.js';
 import { LINKS_SINCE, VerifierType } from './verifier.js';
 
@@ -32,5 +33,5 @@ export function storedChanges(_guildId: string, changes: Omit<SettingsInput, 'gu
 export async function removeVerifications(guildId: string) {
   const entries = await listVerifications(guildId);
   await deleteVerifications(entries);
-  return { entries: entries.map(verificationRecord) };
+  return answerList('entries', entries.map(verificationRecord));
 }

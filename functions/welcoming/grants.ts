@@ -17,10 +17,11 @@
  */
 import type { APIGuildMember } from 'discord-api-types/v10';
 import { PlatformCode, isPlatformNotFound, platform } from '#shared/platform/client.js';
-import { readModuleState } from '#shared/modules/store.js';
+import { guildKey, readModuleState } from '#shared/modules/store.js';
+import { removal } from '#shared/scheduler/removal.js';
 import { type RunBudget, answerBudget, mayGoOn, runBudget } from '#shared/scheduler/budget.js';
 import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '#shared/scheduler/index.js';
-import { WelcomingJobs, grantDueKey } from './keys.js';
+import { GrantEntity, GrantSweepEntity, WelcomingJobs, grantDueKey } from './keys.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
 import {
   catchUpPlace,
@@ -29,7 +30,6 @@ import {
   endCatchUp,
   grantContext,
   grantsOf,
-  guildGrants,
   listTimedRoles,
   markGranted,
   memberGrants,
@@ -114,17 +114,50 @@ export async function cancelMemberGrants(guildId: string, memberId: string): Pro
   return grants;
 }
 
-/** A timed role was deleted: nobody gets it any more. */
-export async function cancelTimedRoleGrants(guildId: string, timedRoleId: string): Promise<void> {
-  await forget(
-    guildId,
-    (await guildGrants(guildId)).filter((g) => g.timedrole_id === timedRoleId),
-  );
+/**
+ * The grants whose timed role is gone, a million in a large guild, are
+ * removed behind the answer of the delete that removed the timed role (or
+ * all of them), with their due work (behaviour §15). Until then they own
+ * nothing: a due one finds its timed role gone and is cancelled, the
+ * catch-up reads only the grants of existing timed roles, and privacy counts
+ * only those. Each page of grants is judged against the timed roles read
+ * after it, so a grant of a timed role made meanwhile (its role is stored
+ * before its first grant) always stays.
+ */
+export const grantSweep = removal({
+  job: WelcomingJobs.sweep,
+  place: (guildId) => GrantSweepEntity.key({ guildId }),
+  placeEntity: GrantSweepEntity.name,
+  range: (guildId) => ({ pk: guildKey(guildId), prefix: GrantEntity.prefix }),
+  projection: 'pk, sk, member_id, timedrole_id, role_id, due_at, granted_at',
+  select: async (guildId, _pending, items) => {
+    if (items.length === 0) return [];
+    const gone = await withoutTimedRole(guildId, items.map(GrantEntity.parse));
+    return [...gone.map((g) => GrantEntity.key({ guildId, memberId: g.member_id, timedRoleId: g.timedrole_id })), ...dueKeysOf(pendingWork(guildId, gone))];
+  },
+  maxPages: 200,
+  pagesEnv: 'WELCOMING_SWEEP_PAGES',
+});
+
+/** The grants among these whose timed role no longer exists. */
+async function withoutTimedRole(guildId: string, grants: readonly Grant[]): Promise<Grant[]> {
+  const live = new Set((await listTimedRoles(guildId)).map((t) => t.timedrole_id));
+  return grants.filter((g) => !live.has(g.timedrole_id));
 }
 
-/** The module's items of the guild are deleted (the grants' with them): the grants' due work and the hourly catch-up go too. */
-export async function cancelGuildWork(guildId: string, grants: readonly Grant[]): Promise<void> {
-  await cancelAll([...pendingWork(guildId, grants), { job: WelcomingJobs.catchUp, key: guildId }]);
+/** The grants among these that still own something: those of existing timed roles. */
+export async function liveGrants(guildId: string, grants: readonly Grant[]): Promise<Grant[]> {
+  if (grants.length === 0) return [];
+  const gone = new Set(await withoutTimedRole(guildId, grants));
+  return grants.filter((g) => !gone.has(g));
+}
+
+/** A timed role (or the module) was deleted: nobody gets it any more; its grants go behind the answer. */
+export const sweepGrants = (guildId: string) => grantSweep.start(guildId, new Date().toISOString());
+
+/** The module's items of the guild are deleted: the hourly catch-up goes, and the grants behind the answer. */
+export async function cancelGuildWork(guildId: string): Promise<void> {
+  await Promise.all([cancelAll([{ job: WelcomingJobs.catchUp, key: guildId }]), sweepGrants(guildId)]);
 }
 
 /** Makes sure the guild's hourly catch-up is on the scheduler (an existing one keeps its time). */

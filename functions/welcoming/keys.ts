@@ -91,8 +91,19 @@ export const CatchUpEntity = entity({
   parse: (item): { after: string } => ({ after: String(item.after_member) }),
 });
 
-/** Everything the module stores in the guild partition begins with this (the module's reset deletes it all). */
-export const MODULE_PREFIX = 'WELCOME#';
+/**
+ * The removal behind the answer of grants whose timed role is gone (a timed
+ * role or the module deleted; behaviour §15): its cutoff and place.
+ */
+export const GrantSweepEntity = entity({
+  name: 'welcoming_grant_sweep',
+  prefix: 'WELCOME#SWEEP',
+  pk: inGuild,
+  parse: (item) => item,
+});
+
+/** What the module's reset deletes before its answer: all but the grants (removed behind it) and a sweep under way. */
+export const RESET_PREFIXES = [ResponseEntity.prefix, TimedRoleEntity.prefix, RegistryEntity.prefix, CatchUpEntity.prefix];
 
 /** The registry map of a response type (`responses_1` ...) and of timed roles. */
 export const responsesMap = (type: number) => `responses_${type}`;
@@ -111,7 +122,7 @@ export const isMintedId = (text: string) => /^[0-9a-z]{9}[A-Za-z0-9_-]{22}$/.tes
 export const quoted = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 
 /** The scheduler jobs of the module (see `infra/jobs.ts`). */
-export const WelcomingJobs = { grant: 'welcoming.timedrole-grant', catchUp: 'welcoming.timedrole-catchup' } as const;
+export const WelcomingJobs = { grant: 'welcoming.timedrole-grant', catchUp: 'welcoming.timedrole-catchup', sweep: 'welcoming.grant-sweep' } as const;
 
 /** A grant's key in the scheduler. Guild and member IDs are digits, so `#` splits it. */
 export const grantDueKey = (guildId: string, memberId: string, timedRoleId: string) => `${guildId}#${memberId}#${timedRoleId}`;

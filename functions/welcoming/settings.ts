@@ -70,9 +70,9 @@ export async function forgetNamedResponse(guildId: string, responseId: string): 
 
 /** Answers what it removed: the responses and the timed roles. */
 export async function removeWelcoming(guildId: string) {
-  // The items first: a due grant that runs meanwhile finds its grant gone.
+  // The timed roles first: from then on their grants own nothing (a due one is cancelled) and go behind the answer.
   const removed = await deleteModuleItems(guildId);
   // Without timed roles nothing is due: a catch-up left by timed roles deleted before finds none and ends by itself.
-  if (removed.timedRoles.length > 0 || removed.grants.length > 0) await cancelGuildWork(guildId, removed.grants);
+  if (removed.timedRoles.length > 0) await cancelGuildWork(guildId);
   return { responses: removed.responses.reverse(), timedroles: removed.timedRoles.reverse() };
 }

@@ -14,7 +14,7 @@ import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey } from
 import {
   CatchUpEntity,
   GrantEntity,
-  MODULE_PREFIX,
+  RESET_PREFIXES,
   RegistryEntity,
   ResponseEntity,
   TimedRoleEntity,
@@ -243,20 +243,16 @@ export function endCatchUp(guildId: string, from: string): Promise<boolean> {
   );
 }
 
-/** Every grant of the guild. */
-export const guildGrants = async (guildId: string) => (await itemsUnder(guildId, GrantEntity.prefix)).map(GrantEntity.parse);
-
 /** Deletes these grants' items. */
 /** Deletes grant items, and in the same batches any other keys given (their due work). */
 export const deleteGrants = (guildId: string, grants: readonly Grant[], alsoKeys: readonly Key[] = []) =>
   deleteKeys([...grants.map((g) => GrantEntity.key({ guildId, memberId: g.member_id, timedRoleId: g.timedrole_id })), ...alsoKeys]);
 
-/** Removes every item of the module in the guild (responses, timed roles, grants, registry); answers the records among them, oldest first. */
-export async function deleteModuleItems(guildId: string): Promise<{ responses: WelcomeResponse[]; timedRoles: TimedRole[]; grants: Grant[] }> {
-  const items = await deleteGuildItems(guildId, MODULE_PREFIX);
+/** Removes the module's items of the guild but its grants (responses, timed roles, registry, catch-up place); answers the records among them, oldest first. */
+export async function deleteModuleItems(guildId: string): Promise<{ responses: WelcomeResponse[]; timedRoles: TimedRole[] }> {
+  const items = (await Promise.all(RESET_PREFIXES.map((prefix) => deleteGuildItems(guildId, prefix)))).flat();
   return {
     responses: items.filter(ResponseEntity.holds).map(ResponseEntity.parse),
     timedRoles: items.filter(TimedRoleEntity.holds).map(TimedRoleEntity.parse),
-    grants: items.filter(GrantEntity.holds).map(GrantEntity.parse),
   };
 }

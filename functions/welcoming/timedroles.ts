@@ -7,7 +7,7 @@
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { unprocessable } from '#shared/errors.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '#shared/modules/state.js';
-import { cancelTimedRoleGrants, keepCatchingUp } from './grants.js';
+import { keepCatchingUp, sweepGrants } from './grants.js';
 import { TimedRoleEntity, mintOrderedId, quoted } from './keys.js';
 import { MAX_TIMED_ROLES, type TimedRole } from './model.js';
 import { timedRoleRecords } from './records.js';
@@ -64,6 +64,6 @@ export async function deleteTimedRole(guildId: string, timedRoleId: string) {
   const timedRole = await requireTimedRole(guildId, timedRoleId);
   await unregister(guildId, timedRolePlace(timedRole), timedRole.timedrole_id);
   await deleteTimedRoleItem(guildId, timedRoleId);
-  await cancelTimedRoleGrants(guildId, timedRoleId);
+  await sweepGrants(guildId);
   return { timedrole: timedRole };
 }

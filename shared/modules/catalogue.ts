@@ -13,6 +13,12 @@ export interface ModuleDefinition {
   snapshotStatus: boolean;
   /** Snapshot lists: key in `data` -> sort-key prefix of the guild's items. */
   lists: Record<string, string>;
+  /**
+   * Snapshot lists that can grow without bound (behaviour §15): the snapshot
+   * shows their newest ANSWER_LIST_LIMIT records and adds `<key>_total`,
+   * their count; the whole list is paged from its own route.
+   */
+  counted?: string[];
   /** Lists grouped under one key, e.g. socials' `entries: {forum: [], ...}`. */
   groupedLists?: { key: string; groups: Record<string, string> };
 }
@@ -67,6 +73,7 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
     },
     snapshotStatus: false,
     lists: { counters: 'COUNTER#', starboard_entries: 'STARBOARD#' },
+    counted: ['starboard_entries'],
   },
   welcoming: {
     defaults: {
@@ -103,6 +110,7 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
     },
     snapshotStatus: false,
     lists: { invites: 'INVITE#', stats_uses: 'INVITEUSE#' },
+    counted: ['stats_uses'],
   },
   giveaways: {
     defaults: { save_duration_timeout: 604800, delete_ended_giveaways: false },
@@ -122,6 +130,7 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
     },
     snapshotStatus: false,
     lists: { entries: 'VERIFICATION#' },
+    counted: ['entries'],
   },
   tags: { defaults: null, snapshotStatus: true, lists: {} },
 };

@@ -4,7 +4,18 @@ import type { Key } from '../db/entity.js';
 import { nextRecordId } from '../db/record-ids.js';
 import { MODULE_CATALOGUE } from './catalogue.js';
 import type { ModuleName } from './names.js';
-import { type ModuleStateItem, deleteModuleState, listGuildRecords, moduleStateKey, readModuleState, writeDisabled, writeEnabled } from './store.js';
+import {
+  type ModuleStateItem,
+  countGuildItems,
+  deleteModuleState,
+  firstGuildItems,
+  listGuildRecords,
+  recordOf,
+  moduleStateKey,
+  readModuleState,
+  writeDisabled,
+  writeEnabled,
+} from './store.js';
 
 /**
  * Module enable/disable/status for every module (behaviour §5), and
@@ -27,15 +38,26 @@ export async function moduleSnapshot(guildId: string, module: ModuleName, state:
   if (definition.defaults) snapshot.settings = state ? settingsRecord(guildId, state) : null;
   const lists = Object.entries(definition.lists);
   const groups = Object.entries(definition.groupedLists?.groups ?? {});
+  const counted = new Set(definition.counted);
   const [listed, grouped] = await Promise.all([
-    Promise.all(lists.map(([, prefix]) => listGuildRecords(guildId, prefix))),
+    Promise.all(lists.map(([key, prefix]) => (counted.has(key) ? firstRecordsAndCount(guildId, prefix) : listGuildRecords(guildId, prefix)))),
     Promise.all(groups.map(([, prefix]) => listGuildRecords(guildId, prefix))),
   ]);
-  lists.forEach(([key], i) => (snapshot[key] = listed[i]));
+  lists.forEach(([key], i) => {
+    const list = listed[i]!;
+    if (Array.isArray(list)) snapshot[key] = list;
+    else [snapshot[key], snapshot[`${key}_total`]] = [list.records, list.total];
+  });
   if (definition.groupedLists) {
     snapshot[definition.groupedLists.key] = Object.fromEntries(groups.map(([key], i) => [key, grouped[i]]));
   }
   return snapshot;
+}
+
+/** A list that can grow without bound, as an answer shows it: its newest ANSWER_LIST_LIMIT records and its count (behaviour §15). */
+export async function firstRecordsAndCount(guildId: string, prefix: string): Promise<{ records: Record<string, unknown>[]; total: number }> {
+  const [items, total] = await Promise.all([firstGuildItems(guildId, prefix), countGuildItems(guildId, prefix)]);
+  return { records: items.map(recordOf), total };
 }
 
 export async function moduleStatus(guildId: string, module: ModuleName): Promise<{ status: boolean }> {

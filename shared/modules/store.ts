@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, keyOf } from '../db/batch.js';
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
@@ -229,6 +229,65 @@ export async function deleteGuildItems(guildId: string, prefix: string): Promise
   });
   await deleteKeys(items.map(keyOf));
   return items;
+}
+
+/**
+ * At most this many records of a list that can grow without bound go in an
+ * answer that is not that list's own route (a snapshot, a settings delete):
+ * the newest, with the list's count beside them (behaviour §15).
+ */
+export const ANSWER_LIST_LIMIT = 1000;
+
+/** A whole list as an answer that is not its own route shows it: its first ANSWER_LIST_LIMIT records under `key`, its count under `<key>_total`. */
+export function answerList<K extends string, T>(key: K, records: T[]): Record<K, T[]> & Record<`${K}_total`, number> {
+  return { [key]: records.slice(0, ANSWER_LIST_LIMIT), [`${key}_total`]: records.length } as Record<K, T[]> & Record<`${K}_total`, number>;
+}
+
+/**
+ * The first `limit` items of the guild under a sort-key prefix, newest first
+ * (sort keys end in a time-ordered part): Queries of at most what is still
+ * missing, never the rest of the list.
+ */
+export async function firstGuildItems(guildId: string, prefix: string, limit = ANSWER_LIST_LIMIT): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        Limit: limit - items.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...((out.Items as Record<string, unknown>[] | undefined) ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start && items.length < limit);
+  return items;
+}
+
+/** How many items the guild has under a sort-key prefix: the table counts them, none is answered. */
+export async function countGuildItems(guildId: string, prefix: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
 }
 
 /** The guild's records under a sort-key prefix, newest first (sort keys end in a time-ordered part). */

@@ -13,11 +13,11 @@ const SNAPSHOT_KEYS: Record<string, string[]> = {
   reactionroles: ['status'],
   polls: ['status', 'settings'],
   socials: ['status', 'settings', 'entries'],
-  serverstats: ['settings', 'counters', 'starboard_entries'],
+  serverstats: ['settings', 'counters', 'starboard_entries', 'starboard_entries_total'],
   welcoming: ['settings', 'responses', 'timedroles'],
-  'invite-tracker': ['settings', 'invites', 'stats_uses'],
+  'invite-tracker': ['settings', 'invites', 'stats_uses', 'stats_uses_total'],
   giveaways: ['settings', 'giveaways'],
-  verifier: ['settings', 'entries'],
+  verifier: ['settings', 'entries', 'entries_total'],
   tags: ['status'],
 };
 

@@ -7,7 +7,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '#functions/serverstats/families.js';
-import { getPurge } from '#functions/serverstats/store.js';
+import { getPurge } from '#functions/serverstats/purge.js';
 import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';

@@ -3,14 +3,14 @@ import { EntrantEntity } from '#functions/giveaways/entrants.js';
 import { GiveawayEntity } from '#functions/giveaways/store.js';
 import { InviteEntity, MemberLatestEntity, UseEntity } from '#functions/invite-tracker/store.js';
 import { PollEntity, PollListEntity, PollMessageEntity, VoterEntity } from '#functions/polls/keys.js';
-import { ClaimEntity, MessageEntity, PanelEntity } from '#functions/reactionroles/store.js';
+import { ClaimEntity, ClaimSweepEntity, MessageEntity, PanelEntity } from '#functions/reactionroles/store.js';
 import { CounterEntity } from '#functions/serverstats/counters-store.js';
 import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
 import { PurgeEntity, statKey } from '#functions/serverstats/store.js';
 import { EntryEntity } from '#functions/socials/store.js';
 import { CountEntity, NameEntity, TagEntity } from '#functions/tags/store.js';
 import { VerificationEntity } from '#functions/verifier/store.js';
-import { CatchUpEntity, GrantEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
+import { CatchUpEntity, GrantEntity, GrantSweepEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
 import { ModuleState, guildKey, moduleStateKey } from '#shared/modules/store.js';
@@ -31,6 +31,7 @@ describe('entity keys (the stored layout)', () => {
       [RegistryEntity.key({ guildId: G }), 'G#111', 'WELCOME#REGISTRY'],
       [GrantEntity.key({ guildId: G, memberId: '5', timedRoleId: 't1' }), 'G#111', 'WELCOME#GRANT#5#t1'],
       [CatchUpEntity.key({ guildId: G }), 'G#111', 'WELCOME#CATCHUP'],
+      [GrantSweepEntity.key({ guildId: G }), 'G#111', 'WELCOME#SWEEP'],
       [TagEntity.key({ guildId: G, tagId: 'a' }), 'G#111', 'TAG#ENTRY#a'],
       [NameEntity.key({ guildId: G, key: 'hello' }), 'G#111', 'TAG#NAME#hello'],
       [CountEntity.key({ guildId: G }), 'G#111', 'TAG#COUNT'],
@@ -45,6 +46,7 @@ describe('entity keys (the stored layout)', () => {
       [PanelEntity.key({ guildId: G, panelId: 'x' }), 'G#111', 'RR#PANEL#x'],
       [MessageEntity.key({ guildId: G, channelId: '7', messageId: '8' }), 'G#111', 'RR#MSG#7#8'],
       [ClaimEntity.key({ guildId: G, panelId: 'x', memberId: '5' }), 'G#111', 'RR#CLAIM#x#5'],
+      [ClaimSweepEntity.key({ guildId: G }), 'G#111', 'RR#SWEEP'],
       [GiveawayEntity.key({ guildId: G, entryId: 'e' }), 'G#111', 'GIVEAWAY#e'],
       [EntrantEntity.key({ guildId: G, entryId: 'e', memberId: '5' }), 'GENTRANTS#111#e', 'ENTRANT#00000000000000000005'],
       [InviteEntity.key({ guildId: G, code: 'abc' }), 'G#111', 'INVITE#abc'],

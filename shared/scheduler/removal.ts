@@ -1,0 +1,157 @@
+/**
+ * A removal behind an answer (behaviour §15): a delete of a guild's data
+ * that may be millions of items answers at once, notes a pending removal
+ * (its cutoff, the delete's time) and asks the scheduler to remove the
+ * items behind the answer in bounded runs. Each run reads the module's range
+ * a page at a time from the stored place, deletes what the module says
+ * goes, and moves the place on with one write conditional on the place it
+ * read and on the cutoff. A repeated run deletes what is already gone and
+ * its move fails; a second delete while one runs moves the cutoff and
+ * starts again from the start of the range. The module keeps its reads
+ * reset meanwhile (a cutoff on its reads, or records whose owner is gone).
+ */
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys } from '../db/batch.js';
+import { db } from '../db/client.js';
+import type { Item, Key } from '../db/entity.js';
+import { conditional } from '../db/errors.js';
+import { tableName } from '../db/table.js';
+import { type RunBudget, mayGoOn, runBudget } from './budget.js';
+import { requestLater } from './table-only.js';
+
+/** A removal under way: what goes is decided against `cutoff`, from after the sort key `after` (null: the start). */
+export interface PendingRemoval {
+  cutoff: string;
+  after: string | null;
+}
+
+export interface RemovalSpec {
+  /** The scheduler job that runs it; its key is the scope (a guild ID, or more). */
+  job: string;
+  /** The pending removal's item of a scope and its entity name; the item is never removed by its own run. */
+  place: (scope: string) => Key;
+  placeEntity: string;
+  /** The range read: a partition and, optionally, the sort-key prefix of the module's items in it. */
+  range: (scope: string) => { pk: string; prefix?: string };
+  /** The attributes a page reads (the keys and what `select` looks at). */
+  projection: string;
+  /** Items a page reads (a page of keys stays a few hundred KiB). */
+  pageSize?: number;
+  /**
+   * The keys to delete for a page read (what stays gives none). Called after
+   * the page is read, so what it reads to decide (the records that still
+   * own items) is at least as new as the page.
+   */
+  select: (scope: string, removal: PendingRemoval, items: Item[]) => Key[] | Promise<Key[]>;
+  /** Pages a scheduled run reads at most, and the environment variable that lowers it (tests, the bench). */
+  maxPages: number;
+  pagesEnv: string;
+}
+
+export interface RemovalRun {
+  /** Items read and keys deleted in this run. */
+  read: number;
+  deleted: number;
+  pages: number;
+  /** Whether the removal is complete. */
+  done: boolean;
+}
+
+export interface Removal {
+  /** Notes a delete at `cutoff` and asks the scheduler for its removal. */
+  start(scope: string, cutoff: string): Promise<void>;
+  get(scope: string): Promise<PendingRemoval | null>;
+  /** One run from where the removal stands, within `budget`. */
+  run(scope: string, budget: RunBudget): Promise<RemovalRun>;
+  /** A scheduled run's budget from the time its function has left. */
+  budget(remainingMs: number): RunBudget;
+}
+
+const parse = (item: Item): PendingRemoval => ({ cutoff: String(item.cutoff), after: item.after_sk === undefined ? null : String(item.after_sk) });
+
+export function removal(spec: RemovalSpec): Removal {
+  const { job, place, range } = spec;
+
+  async function get(scope: string): Promise<PendingRemoval | null> {
+    const out = await db().send(new GetCommand({ TableName: tableName(), Key: place(scope), ConsistentRead: true }));
+    return out.Item ? parse(out.Item) : null;
+  }
+
+  /** A delete at `cutoff`: from the start of the range (what was written since an earlier delete is now old too). */
+  async function start(scope: string, cutoff: string): Promise<void> {
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...place(scope), entity: spec.placeEntity, cutoff } }));
+    await requestLater(job, scope, 0);
+  }
+
+  /** Moves the removal at `at.cutoff` on to `after`, only from where it was read. */
+  const move = (scope: string, at: PendingRemoval, after: string) =>
+    conditional(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: place(scope),
+          UpdateExpression: 'SET after_sk = :after',
+          ConditionExpression: `cutoff = :cutoff AND ${at.after === null ? 'attribute_not_exists(after_sk)' : 'after_sk = :from'}`,
+          ExpressionAttributeValues: { ':after': after, ':cutoff': at.cutoff, ...(at.after === null ? {} : { ':from': at.after }) },
+        }),
+      ),
+    );
+
+  /** The removal at `cutoff` reached the end of the range: done, unless a later delete replaced it. */
+  const end = (scope: string, cutoff: string) =>
+    conditional(() =>
+      db().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: place(scope),
+          ConditionExpression: 'cutoff = :cutoff',
+          ExpressionAttributeValues: { ':cutoff': cutoff },
+        }),
+      ),
+    );
+
+  async function page(scope: string, after: string | null): Promise<{ items: Item[]; lastSk: string | null }> {
+    const { pk, prefix } = range(scope);
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: prefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ...(prefix === undefined ? {} : { ':prefix': prefix }) },
+        ProjectionExpression: spec.projection,
+        ConsistentRead: true,
+        Limit: spec.pageSize ?? 2000,
+        ExclusiveStartKey: after === null ? undefined : { pk, sk: after },
+      }),
+    );
+    const last = out.LastEvaluatedKey as Item | undefined;
+    return { items: (out.Items as Item[] | undefined) ?? [], lastSk: last ? String(last.sk) : null };
+  }
+
+  async function run(scope: string, budget: RunBudget): Promise<RemovalRun> {
+    const result: RemovalRun = { read: 0, deleted: 0, pages: 0, done: false };
+    let at = await get(scope);
+    if (!at) return { ...result, done: true };
+    const own = place(scope);
+    while (mayGoOn(budget, result.pages)) {
+      const read = await page(scope, at.after);
+      const keys = await spec.select(
+        scope,
+        at,
+        read.items.filter((item) => !(item.pk === own.pk && item.sk === own.sk)),
+      );
+      await deleteKeys(keys);
+      result.pages++;
+      result.read += read.items.length;
+      result.deleted += keys.length;
+      if (read.lastSk === null) {
+        result.done = await end(scope, at.cutoff);
+        break;
+      }
+      if (!(await move(scope, at, read.lastSk))) break;
+      at = { ...at, after: read.lastSk };
+    }
+    return result;
+  }
+
+  return { start, get, run, budget: (remainingMs) => runBudget(remainingMs, spec.maxPages, spec.pagesEnv) };
+}
