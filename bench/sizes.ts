@@ -9,9 +9,11 @@ import { type Row, kib } from './table.js';
  * issue 31 asks for: the full HTML named-entity set (`entities`, 38 KiB;
  * feeds use those names undeclared) and the address classes a source may
  * not reach (`ipaddr.js`, 12.5 KiB, and the code connecting to the checked
- * address).
+ * address). And 3 KiB more (188) for what every function now carries: its
+ * request log line and metrics (shared/observe, about 2.5 KiB, issue 36) and
+ * its own route row (issue 33).
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 60, largestOverFloorKiB: 185 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 60, largestOverFloorKiB: 188 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
 export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {
