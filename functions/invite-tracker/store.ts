@@ -17,8 +17,7 @@ import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from
 import { deleteKeys } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
-import { queryAll } from '#shared/db/pagination.js';
-import { queryPage } from '#shared/db/key-page.js';
+import { queryAfterCursor, queryAll } from '#shared/db/pagination.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { deleteGuildItems, guildKey } from '#shared/modules/store.js';
@@ -297,7 +296,7 @@ export async function usesByInviter(guildId: string, inviterId: string): Promise
 /** One page of the counted uses attributed to an inviter (gsi1), newest first, from where `page.cursor` says. */
 export async function countedUsesPage(guildId: string, inviterId: string, page: { limit: number; cursor?: string }) {
   const scope = { guildId, family: 'invite-tracker/stats/uses', filter: { inviter_id: inviterId } };
-  const { items, next_cursor } = await queryPage(
+  const { items, next_cursor } = await queryAfterCursor(
     {
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',

@@ -18,8 +18,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttrib
 import { deleteKeys, getNamed } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
-import { queryAll } from '#shared/db/pagination.js';
-import { queryPage } from '#shared/db/key-page.js';
+import { queryAfterCursor, queryAll } from '#shared/db/pagination.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
@@ -198,7 +197,7 @@ export function updateVerification(v: Verification, fields: Partial<Verification
 
 /** One page of a guild's verifications, newest first (minted IDs start with the time), from where `page.cursor` says. */
 export async function verificationsPage(guildId: string, page: { limit: number; cursor?: string }) {
-  const { items, next_cursor } = await queryPage(
+  const { items, next_cursor } = await queryAfterCursor(
     {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': VerificationEntity.prefix },
