@@ -50,6 +50,12 @@ const FLOOR_KINDS_FILE = 'bench/floor-kinds.ts';
 const BARE_FILE = 'bench/bare.ts';
 export const COLD_RATIO_BUDGET = 1.15;
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS || 9);
+/**
+ * BENCH_COLD_PROFILE=<dir>: a CPU profile of each cold request there, with the times its init and first request
+ * began and ended beside it; bundles built with source maps and kept (a diagnosis: profiling slows what it
+ * measures, so its figures are not the bench's).
+ */
+const PROFILE_DIR = process.env.BENCH_COLD_PROFILE || undefined;
 /** The floor runs again after this many functions. */
 const FLOOR_EVERY = 6;
 
@@ -62,17 +68,21 @@ const run = promisify(execFile);
  * metrics lines as in Lambda; the child's sample is the last line.
  */
 const CHILD = `process.stdout;process.stderr;
-const { file, name, event } = JSON.parse(process.env.BENCH_INVOKE);
+const { file, name, event, profileTo } = JSON.parse(process.env.BENCH_INVOKE);
+const mark = () => Number(process.hrtime.bigint() / 1000n);
+const m0 = mark();
 const context = { awsRequestId: 'bench-cold', functionName: 'bench', getRemainingTimeInMillis: () => 10000, callbackWaitsForEmptyEventLoop: false };
 const c0 = process.cpuUsage();
 const t0 = performance.now();
 const mod = await import(file);
 const t1 = performance.now();
+const m1 = mark();
 let status;
 let out;
 try { out = await mod[name](event, context); status = out && out.statusCode !== undefined ? out.statusCode : 'ok'; } catch (e) { status = 'threw: ' + (e && e.message); }
 const t2 = performance.now();
 const c = process.cpuUsage(c0);
+if (profileTo) (await import('node:fs')).writeFileSync(profileTo, JSON.stringify({ init: [m0, m1], first: [m1, mark()] }));
 const refused = status === 400 || status === 422 || status === 500 ? JSON.parse(out.body).error.message : undefined;
 const line = JSON.stringify({ init: t1 - t0, first: t2 - t1, cpu: (c.user + c.system) / 1000, status, refused });
 process.stdout.write('\\n' + line);`;
@@ -341,6 +351,16 @@ function requestCount(counts: number[], what: string): string {
   return [said(usual![0]), ...others.map(([n, times]) => `(${said(n)} in ${times} of ${counts.length})`)].join(' ');
 }
 
+/** Where a bundle's input comes from: its package, a module's folder, or shared/ (the project's other files by top folder). */
+function sourceOf(path: string): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (pkg) return pkg[1]!;
+  const own = /^(functions\/[^/]+|[^/:]+)\//.exec(path);
+  return own ? own[1]! : path.replace(/^.*:/, '');
+}
+
+const signed = (ms: number) => `${ms < 0 ? '-' : '+'}${Math.abs(ms).toFixed(1)}`;
+
 function shuffle<T>(items: T[]): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -376,9 +396,28 @@ export async function coldRequestBench(): Promise<ColdResult> {
   const proxy = await countingProxy(process.env.DYNAMODB_ENDPOINT!);
   const platform = await countingProxy(new URL(service.sandboxUrl!).origin);
   try {
-    const { bundles, metafile } = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE, FLOOR_FILE, FLOOR_KINDS_FILE, BARE_FILE], outdir });
+    const { bundles, metafile } = await buildFunctions({
+      routes,
+      jobs,
+      extraFiles: [AUTHORIZER_FILE, FLOOR_FILE, FLOOR_KINDS_FILE, BARE_FILE],
+      outdir,
+      sourceMaps: PROFILE_DIR !== undefined,
+    });
     await writeServedFiles(routes, bundles);
-    const bytesOf = (dir: string) => Object.entries(metafile.outputs).find(([path]) => path.endsWith(`/${dir}/index.mjs`))![1].bytes;
+    const outputOf = (dir: string) => Object.entries(metafile.outputs).find(([path]) => path.endsWith(`/${dir}/index.mjs`))![1];
+    const bytesOf = (dir: string) => outputOf(dir).bytes;
+    /** What a bundle carries beyond its floor's, by source (a package, a module's folder, shared/), largest first. */
+    const codeBeyond = (key: string, floorKey: string) => {
+      const [mine, floors] = [key, floorKey].map((dir) => {
+        const by = new Map<string, number>();
+        for (const [path, input] of Object.entries(outputOf(dir).inputs)) by.set(sourceOf(path), (by.get(sourceOf(path)) ?? 0) + input.bytesInOutput);
+        return by;
+      }) as [Map<string, number>, Map<string, number>];
+      return [...mine]
+        .map(([source, bytes]) => [source, bytes - (floors.get(source) ?? 0)] as const)
+        .filter(([, bytes]) => bytes >= 512)
+        .sort((a, b) => b[1] - a[1]);
+    };
     const keyOf = (file: string) => bundles.get(file)!.split(/[\\/]/).pop()!;
     const only = process.env.BENCH_COLD_ONLY ? new RegExp(process.env.BENCH_COLD_ONLY) : null;
     const calls = (await invocations(routes, jobs, keyOf)).filter((c) => !only || only.test(c.key));
@@ -415,8 +454,13 @@ export async function coldRequestBench(): Promise<ColdResult> {
       proxy.take();
       platform.take();
       seen.length = 0;
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
-        env: { ...env, BENCH_INVOKE: JSON.stringify({ file, name: call.name, event }) },
+      const profileName = PROFILE_DIR && `${(call.label ?? call.key).replace(/[^\w.-]+/g, '_')}.${guilds}`;
+      const profile = profileName ? ['--cpu-prof', '--cpu-prof-interval=50', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${profileName}.cpuprofile`] : [];
+      const { stdout } = await run(process.execPath, [...profile, '--input-type=module', '-e', CHILD], {
+        env: {
+          ...env,
+          BENCH_INVOKE: JSON.stringify({ file, name: call.name, event, profileTo: profileName && join(PROFILE_DIR!, `${profileName}.marks.json`) }),
+        },
         encoding: 'utf8',
       });
       // The function's own log and metrics lines come first; the sample is the last line.
@@ -458,7 +502,15 @@ export async function coldRequestBench(): Promise<ColdResult> {
       const own = ownFloor(kinds);
       const floorOf = own === null ? floorMs : samples.has(own) ? total(own) : Number.NaN;
       const cpuOf = own === null ? part(floor.key, 'cpu') : samples.has(own) ? part(own, 'cpu') : Number.NaN;
-      return { kinds, n: kinds.split(',').filter(Boolean).length, floorMs: floorOf, ratio: total(key) / floorOf, cpu: part(key, 'cpu') / cpuOf };
+      return {
+        kinds,
+        n: kinds.split(',').filter(Boolean).length,
+        floorKey: own ?? floor.key,
+        floorBundle: own === null ? floor.key : floorKinds.key,
+        floorMs: floorOf,
+        ratio: total(key) / floorOf,
+        cpu: part(key, 'cpu') / cpuOf,
+      };
     };
     const measured = calls
       .map((c) => ({
@@ -531,12 +583,33 @@ export async function coldRequestBench(): Promise<ColdResult> {
         note: `the earlier target, against the SDK floor whatever the requests; median ${median(measured.map((m) => m.ratio)).toFixed(2)}x, worst ${byOneRead[0]!.key} ${byOneRead[0]!.ratio.toFixed(2)}x`,
       },
     );
+    // Where each function over the budget spends its time beyond its floor's: loading more code (init), or its
+    // first request's own work (validation, the module's logic, the answer, the log line), and how much of it is CPU.
+    const over = measured.filter((m) => m.own.ratio > COLD_RATIO_BUDGET);
+    const beyond = (m: (typeof measured)[number], which: 'init' | 'first' | 'cpu') =>
+      samples.has(m.own.floorKey) ? part(m.key, which) - part(m.own.floorKey, which) : Number.NaN;
+    if (over.length > 0) {
+      const initShare = median(over.map((m) => beyond(m, 'init') / (m.ms - m.own.floorMs)));
+      rows.push({
+        section: 'cold request',
+        measure: `over ${COLD_RATIO_BUDGET}x: where the time beyond the floor goes`,
+        value: `${over.length} functions`,
+        note: `median ${(100 * initShare).toFixed(0)}% of it loading code the floor does not carry, the rest the first request's own work; each function's row says how much, which code, and its CPU time beyond the floor's`,
+      });
+    }
     for (const m of measured) {
+      const excess =
+        m.own.ratio > COLD_RATIO_BUDGET
+          ? `; beyond the floor: init ${signed(beyond(m, 'init'))} ms loading ${codeBeyond(m.key, m.own.floorBundle)
+              .slice(0, 4)
+              .map(([source, bytes]) => `${source} ${kib(bytes)}`)
+              .join(', ')}, first request ${signed(beyond(m, 'first'))} ms, CPU ${signed(beyond(m, 'cpu'))} ms`
+          : '';
       rows.push({
         section: 'cold request',
         measure: m.key,
         value: `${m.own.ratio.toFixed(2)}x its floor`,
-        note: `${m.ms.toFixed(1)} ms (init ${part(m.key, 'init').toFixed(1)}) against ${m.own.floorMs.toFixed(1)} ms making ${m.own.kinds ? m.own.kinds.replaceAll(',', ', ') : 'no requests (the SDK floor)'}; ${m.own.cpu.toFixed(2)}x its CPU time; ${m.ratio.toFixed(2)}x the one-read floor; ${kib(bytesOf(m.key))}; first answer ${m.status}${samples.get(m.key)![0]!.refused ? ` (${samples.get(m.key)![0]!.refused})` : ''} after ${m.requests}`,
+        note: `${m.ms.toFixed(1)} ms (init ${part(m.key, 'init').toFixed(1)}) against ${m.own.floorMs.toFixed(1)} ms making ${m.own.kinds ? m.own.kinds.replaceAll(',', ', ') : 'no requests (the SDK floor)'}; ${m.own.cpu.toFixed(2)}x its CPU time; ${m.ratio.toFixed(2)}x the one-read floor; ${kib(bytesOf(m.key))}; first answer ${m.status}${samples.get(m.key)![0]!.refused ? ` (${samples.get(m.key)![0]!.refused})` : ''} after ${m.requests}${excess}`,
       });
     }
     const sizes = new Map(calls.map((c) => [c.key, bytesOf(c.key)]));
@@ -545,6 +618,7 @@ export async function coldRequestBench(): Promise<ColdResult> {
     proxy.close();
     platform.close();
     await service.stop();
-    rmSync(outdir, { recursive: true, force: true });
+    if (PROFILE_DIR) console.log(`the profiled bundles and their source maps are kept in ${outdir}`);
+    else rmSync(outdir, { recursive: true, force: true });
   }
 }
