@@ -306,12 +306,12 @@ async function countingProxy(target: string): Promise<{ url: string; take(): num
   const server = createServer((req, res) => {
     count++;
     const operation = req.headers['x-amz-target'];
-    seen.push(
-      operation
-        ? { kind: String(operation).replace(/^DynamoDB_\d+\./, ''), what: String(operation).replace(/^DynamoDB_\d+\./, '') }
-        : { kind: `platform ${req.method}`, what: `${req.method} ${req.url}` },
-    );
+    const noted = operation
+      ? { kind: String(operation).replace(/^DynamoDB_\d+\./, ''), what: String(operation).replace(/^DynamoDB_\d+\./, '') }
+      : { kind: `platform ${req.method}`, what: `${req.method} ${req.url}` };
+    seen.push(noted);
     const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      noted.what += ` ${answer.statusCode}`;
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

@@ -8,6 +8,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 
@@ -78,6 +79,25 @@ export const handler = async (event: { guild_id?: string; requests?: string[] })
         break;
       case 'DeleteItem':
         await client.send(new DeleteCommand({ TableName, Key }));
+        break;
+      case 'TransactWriteItems':
+        // Two items, as the service's transactions write (an entrant or voter item and the count it moves).
+        await client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName, Item: { ...Key, at: Date.now() }, ConditionExpression: 'attribute_not_exists(pk)' } },
+              {
+                Update: {
+                  TableName,
+                  Key: { pk, sk: 'count' },
+                  UpdateExpression: 'ADD #n :one',
+                  ExpressionAttributeNames: { '#n': 'n' },
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+            ],
+          }),
+        );
         break;
       case 'BatchWriteItem':
         await client.send(new BatchWriteCommand({ RequestItems: { [TableName!]: [{ PutRequest: { Item: { ...Key, at: Date.now() } } }] } }));
