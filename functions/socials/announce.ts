@@ -86,7 +86,7 @@ async function deliver(target: Target, kind: Kind, ident: string, item: SourceIt
 }
 
 /** Marks settled a request: one batch write. */
-const SETTLE_BATCH = 25;
+export const SETTLE_BATCH = 25;
 
 /**
  * The outcomes of a run's deliveries, recorded together: a batch write as
