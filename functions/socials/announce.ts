@@ -90,9 +90,9 @@ export const SETTLE_BATCH = 25;
 
 /**
  * The outcomes of a run's deliveries, recorded together: a batch write as
- * soon as 25 marks wait (a unit's 25 channels are two when items are marked
- * by link too, else one), the rest when the run's posts are done, well
- * inside the claims' lease. A batch the table refuses leaves its marks
+ * soon as 25 marks wait (a unit of 25 channels makes two such writes when
+ * its item is marked by link too, else one), the rest when the run's posts
+ * are done, well inside the claims' lease. A batch the table refuses leaves its marks
  * claimed: their channels count as failed for now, so the unit runs again
  * after the lease and takes them over, posting with the same nonce.
  */
