@@ -19,11 +19,13 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SETTLE_BATCH } from '#functions/socials/announce.js';
 import { ANNOUNCE_JOB, CHANNELS_PER_UNIT } from '#functions/socials/fan-out.js';
 import { pollSource } from '#functions/socials/polling.js';
 import { putWatcher } from '#functions/socials/store.js';
 import { type LocalService, startLocal } from '#infra/local/start.js';
 import { SPREAD } from '#shared/scheduler/keys.js';
+import { onWorkDone } from '#shared/scheduler/index.js';
 import { queryDue } from '#shared/scheduler/store.js';
 import { countDynamoRequests, handlerRequests, ofGuild, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
@@ -34,6 +36,19 @@ const COUNTS = (process.env.BENCH_FANOUT_CHANNELS || '100,1000,10000')
   .split(',')
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
+/** Requests of the scheduler for each unit of an announcement: asking for it, the consumer's claim, its completion. */
+const UNIT_REQUESTS = 3;
+/** Marks a forum post is claimed and settled with in each channel: the post's, and its link's. */
+const MARKS = 2;
+/**
+ * The requests a channel costs at least: one conditional request claiming
+ * its marks before the post, its share of the batch writes settling them,
+ * and its share of its unit's scheduling. The poll's own few reads (the
+ * source, its watchers, the guilds' module states, the source written back)
+ * are shared by all N and come on top.
+ */
+const FLOOR = 1 + MARKS / SETTLE_BATCH + UNIT_REQUESTS / CHANNELS_PER_UNIT;
+
 /** A count that has not finished by then is reported as such (10,000 channels at 50 posts a second take 200 s). */
 const LIMIT_MS = 15 * 60_000;
 
@@ -103,6 +118,8 @@ interface Figure {
   delivered: number;
   perChannel: number;
   rateLimited: number;
+  /** Units that ran more than once (a channel failed for now, or a message came back): each run again claims its channels anew. */
+  again: number;
 }
 
 async function measure(service: LocalService, count: number): Promise<Figure> {
@@ -110,16 +127,21 @@ async function measure(service: LocalService, count: number): Promise<Figure> {
   await control(service, 'DELETE', '/_sandbox/requests');
   await control(service, 'POST', `/_sandbox/sources/forum/${community}/posts`, { title: `Fan-out to ${count}` });
   const counter = countDynamoRequests();
+  let again = 0;
+  const stopWatching = onWorkDone((done) => {
+    if (done.job === ANNOUNCE_JOB && done.receiveCount > 1) again++;
+  });
   const started = performance.now();
   await pollSource('forum', community);
   const done = await drained(started + LIMIT_MS);
   const ms = done === null ? null : done - started;
   const requests = handlerRequests(counter.take());
   counter.stop();
+  stopWatching();
   const state = await control(service, 'GET', '/_sandbox/state');
   const delivered = (state.channels as { id: string; messages: unknown[] }[]).filter((c) => channels.has(c.id) && c.messages.length === 1).length;
   const log = (await control(service, 'GET', '/_sandbox/requests')) as { status: number }[];
-  return { channels: count, ms, delivered, perChannel: requests / count, rateLimited: log.filter((r) => r.status === 429).length };
+  return { channels: count, ms, delivered, perChannel: requests / count, rateLimited: log.filter((r) => r.status === 429).length, again };
 }
 
 /** 10000 as 10^4, other counts as they are. */
@@ -138,8 +160,8 @@ export async function runFanOutBench(): Promise<Row[]> {
       rows.push({
         section: SECTION,
         measure: `channels watching a source, N = ${power(count)}${largest}: time and DynamoDB requests per channel`,
-        value: `${f.ms === null ? `> ${((LIMIT_MS / count) | 0).toFixed(0)}` : (f.ms / count).toFixed(1)} ms, ${f.perChannel.toFixed(2)} requests`,
-        note: `${f.ms === null ? `not done in ${LIMIT_MS / 1000} s` : `${(f.ms / 1000).toFixed(1)} s`} to the last channel, floor ${floorS.toFixed(1)} s (${count} posts at the platform's ${GLOBAL_RATE}/s, 20 ms a channel); ${f.delivered}/${count} channels got 1 message; ${Math.ceil(count / CHANNELS_PER_UNIT)} units; ${f.rateLimited} global 429s waited out; requests floor 1 (the conditional write claiming the delivery), here 3 a channel (the item mark and the link mark claimed, both settled in one batch write) plus each unit's scheduling and the poll's reads`,
+        value: `${f.ms === null ? `> ${((LIMIT_MS / count) | 0).toFixed(0)}` : (f.ms / count).toFixed(0)} ms, ${f.perChannel.toFixed(2)} requests (floor ${FLOOR.toFixed(2)})`,
+        note: `${f.ms === null ? `not done in ${LIMIT_MS / 1000} s` : `${(f.ms / 1000).toFixed(1)} s`} to the last channel, floor ${floorS.toFixed(1)} s (${count} posts at the platform's ${GLOBAL_RATE}/s); ${f.delivered}/${count} channels got 1 message; ${Math.ceil(count / CHANNELS_PER_UNIT)} units, ${f.again} run again; ${f.rateLimited} global 429s waited out; request floor a channel: 1 claiming its marks before the post, ${MARKS}/${SETTLE_BATCH} settling them, ${UNIT_REQUESTS}/${CHANNELS_PER_UNIT} its unit's scheduling; the poll's reads shared by all N`,
       });
     }
   } finally {

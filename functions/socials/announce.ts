@@ -1,12 +1,15 @@
 /**
  * Announcing an item of a source to every channel watching it (behaviour §7),
- * exactly once per channel: the delivery is claimed with a conditional
- * write on a per-(channel, item) mark before the message is posted, and the
- * post carries a nonce the platform enforces, so a poll, a send, two
+ * exactly once per channel: the delivery is claimed with one conditional
+ * request on a per-(channel, item) mark before the message is posted, and
+ * the post carries a nonce the platform enforces, so a poll, a send, two
  * overlapping polls or a redelivered message make one message. Feed entries
  * and forum posts are also marked by their link (without `utm_*` and
- * fragment), so two feeds carrying the same link post it once. A channel the platform refuses
- * is skipped; the others still get the item.
+ * fragment), claimed with the item's mark in the same request, so two feeds
+ * carrying the same link post it once. A channel the platform refuses is
+ * skipped; the others still get the item. The outcomes (posted, refused, or
+ * released for another try) are recorded 25 marks a batch write, so a
+ * channel costs the table its claim and a share of a batch (docs/performance.md).
  *
  * A poll does not post itself: it hands its new items to units of work
  * (`socials.announce` jobs) of one item and up to {@link CHANNELS_PER_UNIT}
@@ -25,7 +28,7 @@ import type { SourceItem } from './feed.js';
 import { ANNOUNCE_JOB, type AnnounceUnit, type Target, unitWork } from './fan-out.js';
 import { type Kind, normalizeLink } from './kinds.js';
 import { announcement } from './render.js';
-import { type MarkState, activeWatchersOf, claimMark, itemMark, linkMark, settleMarks } from './store.js';
+import { type MarkState, type Settled, activeWatchersOf, claimDelivery, itemMark, linkMark, settleMarks } from './store.js';
 
 /**
  * Announcement posts a second from one process (`SOCIALS_ANNOUNCE_RATE`,
@@ -49,45 +52,83 @@ export interface Delivery {
   failed: number;
 }
 
-async function deliver(target: Target, kind: Kind, ident: string, item: SourceItem): Promise<keyof Delivery> {
+/** A channel's delivery: its outcome, and the marks it claimed with the state each is settled in. */
+interface Outcome {
+  outcome: keyof Delivery;
+  settled: Settled[];
+}
+
+async function deliver(target: Target, kind: Kind, ident: string, item: SourceItem): Promise<Outcome> {
   const channel = target.channel_id;
   const mark = itemMark(kind, ident, item.key);
-  if (!(await claimMark(channel, mark, CLAIM_LEASE_MS))) return 'already';
   // Posts and feed entries are marked by their link too: a send and a poll, or two feeds, may name one story by its link.
   const byLink = item.link && (kind === 'rss' || kind === 'forum') ? linkMark(normalizeLink(item.link)) : null;
-  if (byLink && !(await claimMark(channel, byLink, CLAIM_LEASE_MS))) {
-    await settleMarks(channel, [[mark, 'posted']]);
-    return 'already';
-  }
-  // Both marks are settled in one batch write: a channel's delivery is its claims and this one request.
-  const settle = (itemState: MarkState, linkState: MarkState) =>
-    settleMarks(
-      channel,
-      byLink
-        ? [
-            [mark, itemState],
-            [byLink, linkState],
-          ]
-        : [[mark, itemState]],
-    );
+  const marks = byLink ? [mark, byLink] : [mark];
+  // The claim: one conditional request taking the item's mark and its link's together, before anything is posted.
+  if (!(await claimDelivery(channel, marks, CLAIM_LEASE_MS))) return { outcome: 'already', settled: [] };
+  const ended = (outcome: keyof Delivery, itemState: MarkState, linkState: MarkState): Outcome => ({
+    outcome,
+    settled: marks.map((m) => ({ channelId: channel, mark: m, state: m === mark ? itemState : linkState })),
+  });
   // The nonce is the (channel, item)'s: every try of this delivery, by any poll, unit or send, carries the same one.
   const body: MessageCreate = { ...announcement(kind, item, target.mention_everyone), nonce: nonceFrom(channel, byLink ?? mark) };
   try {
     await announcePace();
     await platform.createMessage(channel, body);
   } catch (error) {
-    if (isPlatformError(error) && (error.platformStatus === 403 || error.platformStatus === 404)) {
-      await settle('refused', null);
-      return 'refused';
-    }
+    if (isPlatformError(error) && (error.platformStatus === 403 || error.platformStatus === 404)) return ended('refused', 'refused', null);
     // Offered again by the unit's next run (or the next send); the nonce keeps a post that did land from doubling.
     log('warn', 'announcement not posted for now', { channel_id: channel, error: errorField(error) });
-    await settle(null, null);
-    return 'failed';
+    return ended('failed', null, null);
   }
-  await settle('posted', 'posted');
   emit({ itemsAnnounced: 1 });
-  return 'posted';
+  return ended('posted', 'posted', 'posted');
+}
+
+/** Marks settled a request: one batch write. */
+export const SETTLE_BATCH = 25;
+
+/**
+ * The outcomes of a run's deliveries, recorded together: a batch write as
+ * soon as 25 marks wait (a unit of 25 channels makes two such writes when
+ * its item is marked by link too, else one), the rest when the run's posts
+ * are done, well inside the claims' lease. A batch the table refuses leaves its marks
+ * claimed: their channels count as failed for now, so the unit runs again
+ * after the lease and takes them over, posting with the same nonce.
+ */
+function outcomes(result: Delivery) {
+  let waiting: { of: Outcome; mark: Settled }[] = [];
+  const lost = new Set<Outcome>();
+  const writes: Promise<void>[] = [];
+  const flush = () => {
+    const batch = waiting;
+    waiting = [];
+    if (batch.length === 0) return;
+    writes.push(
+      settleMarks(batch.map((w) => w.mark)).catch((error: unknown) => {
+        log('warn', 'announcement outcomes not recorded', { marks: batch.length, error: errorField(error) });
+        for (const { of } of batch) {
+          if (lost.has(of)) continue;
+          lost.add(of);
+          result[of.outcome]--;
+          result.failed++;
+        }
+      }),
+    );
+  };
+  return {
+    add(of: Outcome) {
+      result[of.outcome]++;
+      for (const mark of of.settled) {
+        waiting.push({ of, mark });
+        if (waiting.length === SETTLE_BATCH) flush();
+      }
+    },
+    async done() {
+      flush();
+      await Promise.all(writes);
+    },
+  };
 }
 
 /** Posts a unit makes at once: its 25 channels in about five rounds, so parallel units stay near the platform's global rate. */
@@ -96,19 +137,21 @@ const POSTS_AT_ONCE = 5;
 /** Posts the item to the given channels, a few at once, each at most once ever. */
 export async function deliverTo(targets: Target[], kind: Kind, ident: string, item: SourceItem): Promise<Delivery> {
   const result: Delivery = { posted: 0, already: 0, refused: 0, failed: 0 };
+  const recorded = outcomes(result);
   let next = 0;
   const worker = async () => {
     while (next < targets.length) {
       const target = targets[next++]!;
       // One channel's trouble (even a table error) is that channel's: it is offered again, the others go on.
-      const outcome = await deliver(target, kind, ident, item).catch((error: unknown) => {
+      const outcome = await deliver(target, kind, ident, item).catch((error: unknown): Outcome => {
         log('warn', 'announcement failed in the table', { channel_id: target.channel_id, error: errorField(error) });
-        return 'failed' as const;
+        return { outcome: 'failed', settled: [] };
       });
-      result[outcome]++;
+      recorded.add(outcome);
     }
   };
   await Promise.all(Array.from({ length: Math.min(POSTS_AT_ONCE, targets.length) }, worker));
+  await recorded.done();
   return result;
 }
 

@@ -61,11 +61,12 @@ export const unitWork = (unit: AnnounceUnit, batch: string, part: number) => ({
  * part a chain of units, one item each, the next asked for when one is done,
  * so every channel gets the items oldest first and the parts run in
  * parallel, started at the pace the platform takes their posts. Answers how
- * many chains there are.
+ * many chains there are. A poll that has read the source's watchers passes
+ * them, so they are read once.
  */
-export async function fanOut(kind: Kind, ident: string, items: SourceItem[]): Promise<number> {
+export async function fanOut(kind: Kind, ident: string, items: SourceItem[], watchers?: Watcher[]): Promise<number> {
   if (items.length === 0) return 0;
-  const targets: Target[] = (await activeWatchersOf(kind, ident)).map((w) => ({ channel_id: w.channel_id, mention_everyone: w.mention_everyone }));
+  const targets: Target[] = (await activeWatchersOf(kind, ident, watchers)).map((w) => ({ channel_id: w.channel_id, mention_everyone: w.mention_everyone }));
   const handed = items.slice(-MAX_ITEMS_PER_POLL).map(shown);
   const batch = seenKey(handed.map((i) => i.key).join('\u0000'));
   const parts: Target[][] = [];

@@ -112,7 +112,8 @@ async function failed(source: Source, error: unknown, now: number): Promise<numb
 export async function pollSource(kind: Kind, ident: string): Promise<number | null> {
   const source = await getSource(kind, ident);
   if (!source) return null;
-  if ((await watchersOf(kind, ident)).length === 0) {
+  const watchers = await watchersOf(kind, ident);
+  if (watchers.length === 0) {
     await deleteSource(source);
     return null;
   }
@@ -133,6 +134,7 @@ export async function pollSource(kind: Kind, ident: string): Promise<number | nu
       kind,
       ident,
       recent.filter((i) => !seen.has(seenKey(i.key))),
+      watchers,
     );
     polled.seen = seenAfter(source.seen, recent);
     polled.latest = latestOf(kind, fetched.items) ?? source.latest;

@@ -28,6 +28,7 @@ import { conditional } from '#shared/db/errors.js';
 import { queryAll } from '#shared/db/pagination.js';
 import { type Key, entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
+import { transact } from '#shared/db/transact.js';
 import { ModuleState, deleteGuildItems, guildKey, moduleStateKey } from '#shared/modules/store.js';
 import { shardOf } from '#shared/scheduler/keys.js';
 import { KINDS, type Kind } from './kinds.js';
@@ -333,9 +334,9 @@ export async function watchersOf(kind: Kind, ident: string): Promise<Watcher[]> 
   return items.map(WatcherEntity.parse);
 }
 
-/** The watchers whose guild has the module and this kind's component on. */
-export async function activeWatchersOf(kind: Kind, ident: string): Promise<Watcher[]> {
-  const watchers = await watchersOf(kind, ident);
+/** The watchers whose guild has the module and this kind's component on, of those given when the caller has read them already. */
+export async function activeWatchersOf(kind: Kind, ident: string, read?: Watcher[]): Promise<Watcher[]> {
+  const watchers = read ?? (await watchersOf(kind, ident));
   const guilds = [...new Set(watchers.map((w) => w.guild_id))];
   const states = await getKeys(guilds.map((g) => moduleStateKey(g, 'socials')));
   const on = new Set(
@@ -351,40 +352,60 @@ export async function activeWatchersOf(kind: Kind, ident: string): Promise<Watch
 
 // ---- delivery marks ----------------------------------------------------------------------
 
+/** A mark may be claimed when it is absent, or claimed by a delivery that never settled it and whose lease passed. */
+const claimCondition = (now: number) => ({
+  ConditionExpression: 'attribute_not_exists(pk) OR (#s = :claimed AND lease_until < :now)',
+  ExpressionAttributeNames: { '#s': 'state' },
+  ExpressionAttributeValues: { ':claimed': 'claimed', ':now': now },
+});
+
+const CLAIM_BUSY = 'The announcement is being delivered by another run at this moment; it is offered again shortly.';
+
 /**
- * Claims the delivery of an item to a channel: one conditional write. A
- * claim whose post never completed (its lease passed) may be taken over;
- * the post carries the same nonce, so the platform still makes one message.
+ * Claims the delivery of an item to a channel: one conditional request
+ * taking every mark given (the item's, and its link's), all or none. A mark
+ * is free when it is absent or when a claim on it was never settled and its
+ * lease passed; a post under a taken-over claim carries the same nonce, so
+ * the platform still makes one message. Answers false when a mark is held
+ * (posted, refused, or claimed by a delivery still under way).
  */
-export function claimMark(channelId: string, mark: string, leaseMs: number): Promise<boolean> {
+export async function claimDelivery(channelId: string, marks: readonly string[], leaseMs: number): Promise<boolean> {
   const now = Date.now();
-  return conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: MarkEntity.item({ channelId, mark }, { state: 'claimed', lease_until: now + leaseMs, expires_at: Math.floor(now / 1000) + MARK_TTL_SECONDS }),
-        ConditionExpression: 'attribute_not_exists(pk) OR (#s = :claimed AND lease_until < :now)',
-        ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: { ':claimed': 'claimed', ':now': now },
-      }),
-    ),
+  const items = marks.map((mark) =>
+    MarkEntity.item({ channelId, mark }, { state: 'claimed', lease_until: now + leaseMs, expires_at: Math.floor(now / 1000) + MARK_TTL_SECONDS }),
+  );
+  if (items.length === 1) {
+    return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: items[0]!, ...claimCondition(now) })));
+  }
+  return (
+    (await transact(
+      items.map((Item) => ({ Put: { TableName: tableName(), Item, ...claimCondition(now) } })),
+      CLAIM_BUSY,
+    )) === null
   );
 }
 
 /** A settled mark's state; null releases it. */
 export type MarkState = 'posted' | 'refused' | null;
 
+/** A claimed mark of a channel and the state its delivery ended in. */
+export interface Settled {
+  channelId: string;
+  mark: string;
+  state: MarkState;
+}
+
 /**
- * Settles a delivery's marks in one batch write: each mark given a state
- * is kept with it (posted or refused: never taken over again), each given
- * null is released (its delivery may be tried again). A settle follows
- * its own claim, so it writes without a condition.
+ * Settles claimed marks, of any channels, in batch writes of 25: each mark
+ * given a state is kept with it (posted or refused: never taken over
+ * again), each given null is released (its delivery may be tried again). A
+ * settle follows its own claim, so it writes without a condition.
  */
-export async function settleMarks(channelId: string, marks: readonly (readonly [mark: string, state: MarkState])[]): Promise<void> {
+export async function settleMarks(settled: readonly Settled[]): Promise<void> {
   const expires_at = Math.floor(Date.now() / 1000) + MARK_TTL_SECONDS;
   await writeBatches(
-    marks.flatMap(([mark, state]) => (state ? [MarkEntity.item({ channelId, mark }, { state, expires_at })] : [])),
-    marks.flatMap(([mark, state]) => (state ? [] : [MarkEntity.key({ channelId, mark })])),
+    settled.flatMap(({ channelId, mark, state }) => (state ? [MarkEntity.item({ channelId, mark }, { state, expires_at })] : [])),
+    settled.flatMap(({ channelId, mark, state }) => (state ? [] : [MarkEntity.key({ channelId, mark })])),
   );
 }
 

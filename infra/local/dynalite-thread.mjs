@@ -11,9 +11,11 @@
  * single conditional write it names (its old image kept), and when one
  * condition fails the writes before it are put back and the request is
  * refused as DynamoDB refuses it (TransactionCanceledException with a
- * reason per action). A single write landing between two actions of a
- * transaction can see the first one for that moment, which DynamoDB never
- * shows; every condition still decides on the item as it is.
+ * reason per action). Asked for its consumed capacity, a transaction
+ * answers twice the units of its writes, as DynamoDB bills them. A single
+ * write landing between two actions of a transaction can see the first one
+ * for that moment, which DynamoDB never shows; every condition still
+ * decides on the item as it is.
  */
 import { request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -57,6 +59,7 @@ function singleWrite(action) {
     ExpressionAttributeNames: a.ExpressionAttributeNames,
     ExpressionAttributeValues: a.ExpressionAttributeValues,
     ReturnValues: 'ALL_OLD',
+    ReturnConsumedCapacity: 'TOTAL',
   });
   if (action.Put) return ['PutItem', { TableName: action.Put.TableName, Item: action.Put.Item, ...expression(action.Put) }];
   if (action.Delete) return ['DeleteItem', { TableName: action.Delete.TableName, Key: action.Delete.Key, ...expression(action.Delete) }];
@@ -76,6 +79,7 @@ let queue = Promise.resolve();
 async function transact(headers, body) {
   const actions = body.TransactItems ?? [];
   const done = [];
+  let units = 0;
   for (let i = 0; i < actions.length; i++) {
     const write = singleWrite(actions[i]);
     if (!write)
@@ -86,6 +90,7 @@ async function transact(headers, body) {
     const answer = await call(headers, write[0], write[1]);
     if (answer.status === 200) {
       done.push({ action: actions[i], old: answer.body.Attributes });
+      units += 2 * (answer.body.ConsumedCapacity?.CapacityUnits ?? 0);
       continue;
     }
     // Put back what the earlier actions changed, newest first.
@@ -106,7 +111,9 @@ async function transact(headers, body) {
       },
     };
   }
-  return { status: 200, body: {} };
+  if (!body.ReturnConsumedCapacity || body.ReturnConsumedCapacity === 'NONE' || actions.length === 0) return { status: 200, body: {} };
+  const table = (actions[0].Put ?? actions[0].Delete ?? actions[0].Update).TableName;
+  return { status: 200, body: { ConsumedCapacity: [{ TableName: table, CapacityUnits: units }] } };
 }
 
 server.on('request', (req, res) => {

@@ -3,12 +3,16 @@
  * in units (socials.announce jobs run by local mode's queues), one failing
  * channel holds back no other and gets the item once it recovers; stream
  * accounts are polled in shards, reading every page of live streams; and a
- * send counts as the live session it announces.
+ * send counts as the live session it announces. A unit delivered twice, or
+ * run while another run of it holds its claims, posts nothing twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNELS_PER_UNIT } from '#functions/socials/fan-out.js';
+import { runAnnounceUnit } from '#functions/socials/announce.js';
+import type { SourceItem } from '#functions/socials/feed.js';
+import { type AnnounceUnit, CHANNELS_PER_UNIT } from '#functions/socials/fan-out.js';
+import { normalizeLink } from '#functions/socials/kinds.js';
 import { pollAllStreams, pollSource, pollStreams } from '#functions/socials/polling.js';
-import { streamShardOf } from '#functions/socials/store.js';
+import { claimDelivery, itemMark, linkMark, streamShardOf } from '#functions/socials/store.js';
 import { type TestService, startTestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import { eventually } from '../polls/helpers.js';
@@ -66,6 +70,59 @@ describe('announcing to many channels', () => {
       const shown = await shownIn(service, channel);
       expect(shown.map((c) => c.split('\n')[0])).toEqual(['**One**', '**Two**', '**Three**']);
     }
+  });
+});
+
+describe('a unit of an announcement', () => {
+  /** A unit posting a new forum post of a fresh community to `count` channels of one guild, as a poll hands it out. */
+  async function unitFor(count: number): Promise<{ unit: AnnounceUnit & { batch: string; part: number }; channels: string[]; item: SourceItem }> {
+    const community = unique('unit');
+    const guild = await socialGuild(service);
+    const channels: string[] = [];
+    for (let i = 0; i < count; i++) channels.push(await sandboxOf(service).channelIn(guild));
+    const link = `https://forum.example/r/${community}/comments/${unique('p')}`;
+    const item: SourceItem = { key: `u:${link}`, title: 'Posted once', description: null, link, published: Date.now() };
+    const targets = channels.map((channel_id) => ({ channel_id, mention_everyone: false }));
+    return { unit: { kind: 'forum', ident: community, items: [item], index: 0, targets, batch: unique('b'), part: 0 }, channels, item };
+  }
+  /** The posts the service asked the platform to make in a channel. */
+  const postsTo = async (channel: string) =>
+    (await sandboxOf(service).requests()).filter((r) => r.method === 'POST' && r.path === `/channels/${channel}/messages`).length;
+
+  it('delivered twice at once and again afterwards, posts once in each channel; a refusing channel is asked once and holds back no other', async () => {
+    const { unit, channels } = await unitFor(CHANNELS_PER_UNIT);
+    const refusing = channels[7]!;
+    await sandboxOf(service).fault({ method: 'POST', path: `^/channels/${refusing}/messages$`, status: 403, times: 1000 });
+    // A redelivery racing the first delivery, then one after both are done: the second and third find every claim taken.
+    await Promise.all([runAnnounceUnit(unit), runAnnounceUnit(unit)]);
+    await runAnnounceUnit(unit);
+    for (const channel of channels.filter((c) => c !== refusing)) {
+      const messages = await posted(service, channel);
+      expect(
+        messages.map((m) => m.content.split('\n')[0]),
+        channel,
+      ).toEqual(['**Posted once**']);
+      // Claimed before posting: no run posted twice, not even a post the platform would have matched by its nonce.
+      expect(await postsTo(channel), channel).toBe(1);
+    }
+    expect(await posted(service, refusing)).toHaveLength(0);
+    // The refusal is recorded: the channel is not asked again.
+    expect(await postsTo(refusing)).toBe(1);
+  });
+
+  it('takes over a claim whose run stopped before posting once its lease has passed, and leaves one still under way alone', async () => {
+    const { unit, channels, item } = await unitFor(3);
+    const [stopped, underWay, fresh] = channels as [string, string, string];
+    const marks = [itemMark('forum', unit.ident, item.key), linkMark(normalizeLink(item.link!))];
+    // A run that claimed and then stopped (its lease already passed), and a run still posting (its lease a minute long).
+    expect(await claimDelivery(stopped, marks, -1)).toBe(true);
+    expect(await claimDelivery(underWay, marks, 60_000)).toBe(true);
+    await runAnnounceUnit(unit);
+    await runAnnounceUnit(unit);
+    expect(await posted(service, stopped)).toHaveLength(1);
+    expect(await posted(service, fresh)).toHaveLength(1);
+    expect(await posted(service, underWay)).toHaveLength(0);
+    expect(await postsTo(underWay)).toBe(0);
   });
 });
 
