@@ -39,6 +39,13 @@ export const jobs: Job[] = [
     description: "Deletes closed polls' data at delete_at",
   },
   {
+    id: 'polls.voter-sweep',
+    file: 'functions/jobs/polls-voter-sweep.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: "Removes a deleted poll's voters behind the delete, in bounded runs that resume",
+  },
+  {
     id: 'polls.refresh',
     file: 'functions/jobs/polls-refresh.ts',
     schedule: 'rate(1 minute)',
