@@ -131,6 +131,13 @@ export const jobs: Job[] = [
     description: 'Removes the grants of deleted timed roles behind the delete, in bounded runs that resume',
   },
   {
+    id: 'invite-tracker.use-sweep',
+    file: 'functions/jobs/invite-tracker-use-sweep.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: 'Removes the invite uses stored before a settings delete, behind it, in bounded runs that resume',
+  },
+  {
     id: 'reactionroles.claim-sweep',
     file: 'functions/jobs/reactionroles-claim-sweep.ts',
     schedule: 'rate(1 minute)',
