@@ -138,6 +138,13 @@ export const jobs: Job[] = [
     description: 'Removes the invite uses stored before a settings delete, behind it, in bounded runs that resume',
   },
   {
+    id: 'verifier.entry-sweep',
+    file: 'functions/jobs/verifier-entry-sweep.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: 'Removes the verification entries stored before a settings delete, behind it, in bounded runs that resume',
+  },
+  {
     id: 'reactionroles.claim-sweep',
     file: 'functions/jobs/reactionroles-claim-sweep.ts',
     schedule: 'rate(1 minute)',

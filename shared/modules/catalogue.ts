@@ -1,3 +1,4 @@
+import { orderedIdFloor } from '../ids.js';
 import type { ModuleName } from './names.js';
 
 /**
@@ -140,6 +141,8 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
     snapshotStatus: false,
     lists: { entries: 'VERIFICATION#' },
     counted: ['entries'],
+    // An entry's sort key is its verifier ID, which starts with its time.
+    since: { entries: (dataSince) => `VERIFICATION#${orderedIdFloor(Date.parse(dataSince))}` },
   },
   tags: { defaults: null, snapshotStatus: true, lists: {} },
 };

@@ -9,7 +9,7 @@ import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
 import { PurgeEntity, statKey } from '#functions/serverstats/store.js';
 import { EntryEntity } from '#functions/socials/store.js';
 import { CountEntity, NameEntity, TagEntity } from '#functions/tags/store.js';
-import { VerificationEntity } from '#functions/verifier/store.js';
+import { EntrySweepEntity, VerificationEntity, entriesFrom } from '#functions/verifier/store.js';
 import { CatchUpEntity, GrantEntity, GrantSweepEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
@@ -55,6 +55,7 @@ describe('entity keys (the stored layout)', () => {
       [UseEntity.key({ guild_id: G, timestamp: '2026-01-01T00:00:00.000Z', id: 7 }), 'G#111', 'INVITEUSE#2026-01-01T00:00:00.000Z#7'],
       [UseSweepEntity.key({ guildId: G }), 'G#111', 'INVITESWEEP'],
       [VerificationEntity.key({ guildId: G, verifierId: 'v' }), 'G#111', 'VERIFICATION#v'],
+      [EntrySweepEntity.key({ guildId: G }), 'G#111', 'VERIFSWEEP'],
       [CounterEntity.key({ guildId: G, counterId: 'c' }), 'G#111', 'COUNTER#c'],
       [StarboardEntity.key({ guildId: G, messageId: '9' }), 'G#111', 'STARBOARD#9'],
       [EntryEntity.key({ guildId: G, kind: 'forum', ident: 'news', channelId: '7' }), 'G#111', 'SOCIAL#forum#news#7'],
@@ -75,6 +76,7 @@ describe('entity keys (the stored layout)', () => {
     expect(UseEntity.key({ guild_id: '111', timestamp: since, id: 7 }).sk.startsWith(usesFrom(since))).toBe(true);
     expect(MODULE_CATALOGUE.giveaways.lists).toEqual({ giveaways: GiveawayEntity.prefix });
     expect(MODULE_CATALOGUE.verifier.lists).toEqual({ entries: VerificationEntity.prefix });
+    expect(MODULE_CATALOGUE.verifier.since?.entries?.(since)).toBe(entriesFrom(since));
     const groups = MODULE_CATALOGUE.socials.groupedLists!.groups;
     for (const kind of ['forum', 'stream', 'rss', 'video'] as const) expect(groups[kind]).toBe(EntryEntity.under(kind));
   });
