@@ -8,11 +8,11 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { voterSweep } from '#functions/polls/lifecycle.js';
 import { VoterEntity, dueKeyOf, votersPartition } from '#functions/polls/keys.js';
-import { putItems } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { type PollRecord, answer, castVote, createPoll, getPoll, pollGuild, voteBody } from './helpers.js';
+import { seedVoters } from './seed.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -22,19 +22,6 @@ afterAll(() => service.stop());
 afterEach(() => {
   delete process.env.POLLS_SWEEP_PAGES;
 });
-
-/** `n` voters of the poll, written straight into the table. */
-async function seedVoters(guild: string, pollId: string, n: number): Promise<void> {
-  await putItems(
-    Array.from({ length: n }, (_, i) => {
-      const memberId = snowflake();
-      return VoterEntity.item(
-        { guildId: guild, pollId, memberId },
-        { guild_id: guild, poll_id: pollId, member_id: memberId, votes: { [String((i % 2) + 1)]: 1 }, version: 1, updated_at: new Date().toISOString() },
-      );
-    }),
-  );
-}
 
 /** How many voter items the poll's partition holds. */
 async function storedVoters(guild: string, pollId: string): Promise<number> {
