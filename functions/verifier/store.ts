@@ -23,7 +23,7 @@ import { queryAfterCursor, queryAll } from '#shared/db/pagination.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { orderedIdFloor } from '#shared/ids.js';
-import { type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
+import { type ModuleStateItem, guildKey, moduleStateKey, prefixRange } from '#shared/modules/store.js';
 import type { Selected } from '#shared/scheduler/removal.js';
 
 export interface Verification {
@@ -230,11 +230,7 @@ export async function verificationsPage(guildId: string, page: { limit: number; 
 /** The guild's verifications stored at or after `since` (none: all), newest first. */
 export async function listVerifications(guildId: string, since?: string): Promise<Verification[]> {
   const items = await queryAll({
-    KeyConditionExpression: since === undefined ? 'pk = :pk AND begins_with(sk, :p)' : 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues:
-      since === undefined
-        ? { ':pk': guildKey(guildId), ':p': VerificationEntity.prefix }
-        : { ':pk': guildKey(guildId), ':from': entriesFrom(since), ':to': `${VerificationEntity.prefix}\uffff` },
+    ...prefixRange(guildId, VerificationEntity.prefix, since === undefined ? undefined : entriesFrom(since)),
     ScanIndexForward: false,
     ConsistentRead: true,
   });

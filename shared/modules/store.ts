@@ -248,7 +248,7 @@ export function answerList<K extends string, T>(key: K, records: T[]): Record<K,
  * sort key `from` on when given (records stored at or after a delete whose
  * older ones are still being removed: behaviour §15).
  */
-function prefixRange(guildId: string, prefix: string, from?: string) {
+export function prefixRange(guildId: string, prefix: string, from?: string) {
   return from === undefined
     ? { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix } }
     : // Sort keys are ASCII: every key under the prefix sorts before the prefix and U+FFFF.
