@@ -20,15 +20,21 @@
  *   `DELETE /settings`: the answer's time, and the time until the removal
  *   behind it ends, 10 pages of 2000 keys a run (`SERVERSTATS_PURGE_PAGES`).
  *   Per record: time, DynamoDB requests.
+ * - Poll delete: a poll with N voters (batch-written first), then
+ *   `DELETE /handler/delete`: the answer's time, and the time until its
+ *   voters' removal behind it ends, 10 pages of 2000 keys a run
+ *   (`POLLS_SWEEP_PAGES`). Per voter: time, DynamoDB requests.
  *
- * `BENCH_RESUME_MEMBERS` and `BENCH_RESUME_RECORDS` (comma-separated) pick
- * other counts. On the 2-core development machine under load, 10,000
+ * `BENCH_RESUME_MEMBERS`, `BENCH_RESUME_RECORDS` and `BENCH_RESUME_VOTERS`
+ * (comma-separated; `0` leaves that curve out) pick other counts. On the 2-core development machine under load, 10,000
  * members take about 3 minutes (two writes a member: the grant and its due
  * work) and 30,000 records about a minute.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { voterSweep } from '#functions/polls/lifecycle.js';
+import { dueKeyOf } from '#functions/polls/keys.js';
 import { getPurge } from '#functions/serverstats/purge.js';
 import { grantSweep } from '#functions/welcoming/grants.js';
 import { WelcomingJobs } from '#functions/welcoming/keys.js';
@@ -36,6 +42,7 @@ import { catchUpPlace } from '#functions/welcoming/store.js';
 import { type LocalService, startLocal } from '#infra/local/start.js';
 import { scheduler } from '#shared/scheduler/index.js';
 import { getDue } from '#shared/scheduler/store.js';
+import { seedVoters } from '#test/integration/polls/seed.js';
 import { seedMessages } from '#test/integration/serverstats/seed.js';
 import { countDynamoRequests, handlerRequests, ofGuild, snowflakes, succeed } from './requests.js';
 import { type Row, printRows } from './table.js';
@@ -48,6 +55,7 @@ const counts = (name: string, fallback: string) =>
     .filter((n) => Number.isInteger(n) && n > 0);
 const MEMBERS = counts('BENCH_RESUME_MEMBERS', '100,1000,10000');
 const RECORDS = counts('BENCH_RESUME_RECORDS', '100,1000,10000,30000');
+const VOTERS = counts('BENCH_RESUME_VOTERS', '100,1000,10000,30000');
 /** A pass or removal not done by then is reported as such. */
 const LIMIT_MS = 10 * 60_000;
 const HOUR_MS = 3_600_000;
@@ -145,13 +153,59 @@ async function deleteOf(service: LocalService, records: number): Promise<Figure>
   return { n: records, ms: done === null ? null : done - started, dynamo, answerMs };
 }
 
+/** A poll of `voters` voters deleted: the answer, then its voters' removal behind it. */
+async function pollDeleteOf(service: LocalService, voters: number): Promise<Figure> {
+  const guild = snowflake();
+  const channel = snowflake();
+  const pollId = `bench-${snowflake()}`;
+  await ofGuild(service, guild, { channels: [channel] });
+  await succeed(service, 'POST', '/modules/polls/enable', { guild_id: guild });
+  await succeed(service, 'POST', '/modules/polls/handler/create', {
+    guild_id: guild,
+    poll_id: pollId,
+    channel_id: channel,
+    poll_type: 2,
+    message_id: null,
+    edited_with_results: false,
+    poll_answer_type: 2,
+    question: 'Bench?',
+    description: null,
+    end_time: Math.floor(Date.now() / 1000) + 3600,
+    delete_at: null,
+    language: 'en',
+    auto_delete: 0,
+    answers: ['Yes', 'No'].map((answer_text) => ({ answer_text, label: null, description: null, emoji_name: null, emoji_id: null })),
+    is_multi_select: false,
+    is_anonymous: false,
+    max_votes_per_answer: 1,
+    sent_by_service: false,
+    poll_owner_id: null,
+  });
+  await seedVoters(guild, pollId, voters);
+
+  const counter = countDynamoRequests(() => watching.getStore() !== true);
+  const started = performance.now();
+  await succeed(service, 'DELETE', '/modules/polls/handler/delete', { guild_id: guild, poll_id: pollId });
+  const answerMs = performance.now() - started;
+  const done = await until(async () => (await voterSweep.get(dueKeyOf(guild, pollId))) === null, started);
+  const dynamo = handlerRequests(counter.take());
+  counter.stop();
+  return { n: voters, ms: done === null ? null : done - started, dynamo, answerMs };
+}
+
 const perUnit = (f: Figure, unit: string) => (f.ms === null ? `> ${LIMIT_MS / 1000} s` : `${((f.ms * 1000) / f.n).toFixed(0)} µs/${unit}`);
 
 export async function runResumeBench(): Promise<Row[]> {
-  const previous = { pages: process.env.WELCOMING_CATCHUP_PAGES, purge: process.env.SERVERSTATS_PURGE_PAGES, sweep: process.env.WELCOMING_SWEEP_PAGES };
+  const previous = {
+    pages: process.env.WELCOMING_CATCHUP_PAGES,
+    purge: process.env.SERVERSTATS_PURGE_PAGES,
+    sweep: process.env.WELCOMING_SWEEP_PAGES,
+    voters: process.env.POLLS_SWEEP_PAGES,
+  };
   process.env.WELCOMING_CATCHUP_PAGES = '5';
   process.env.SERVERSTATS_PURGE_PAGES = '10';
   process.env.WELCOMING_SWEEP_PAGES = '10';
+  process.env.POLLS_SWEEP_PAGES = '10';
   const service = await startLocal({ port: 0, dataDir: null });
   const rows: Row[] = [];
   try {
@@ -181,12 +235,22 @@ export async function runResumeBench(): Promise<Row[]> {
         note: `${(f.dynamo / n).toFixed(3)} DynamoDB requests a record; answered in ${f.answerMs!.toFixed(0)} ms, removal done ${f.ms === null ? '-' : (f.ms / 1000).toFixed(1)} s after the call`,
       });
     }
+    for (const n of VOTERS) {
+      const f = await pollDeleteOf(service, n);
+      rows.push({
+        section: SECTION,
+        measure: `poll delete, ${n} voters: per voter deleted`,
+        value: perUnit(f, 'voter'),
+        note: `${(f.dynamo / n).toFixed(3)} DynamoDB requests a voter; answered in ${f.answerMs!.toFixed(0)} ms, removal done ${f.ms === null ? '-' : (f.ms / 1000).toFixed(1)} s after the call`,
+      });
+    }
   } finally {
     await service.stop();
     for (const [name, value] of [
       ['WELCOMING_CATCHUP_PAGES', previous.pages],
       ['SERVERSTATS_PURGE_PAGES', previous.purge],
       ['WELCOMING_SWEEP_PAGES', previous.sweep],
+      ['POLLS_SWEEP_PAGES', previous.voters],
     ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;

@@ -39,6 +39,13 @@ export const jobs: Job[] = [
     description: "Deletes closed polls' data at delete_at",
   },
   {
+    id: 'polls.voter-sweep',
+    file: 'functions/jobs/polls-voter-sweep.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: "Removes a deleted poll's voters behind the delete, in bounded runs that resume",
+  },
+  {
     id: 'polls.refresh',
     file: 'functions/jobs/polls-refresh.ts',
     schedule: 'rate(1 minute)',
@@ -122,6 +129,20 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: 'Removes the grants of deleted timed roles behind the delete, in bounded runs that resume',
+  },
+  {
+    id: 'invite-tracker.use-sweep',
+    file: 'functions/jobs/invite-tracker-use-sweep.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: 'Removes the invite uses stored before a settings delete, behind it, in bounded runs that resume',
+  },
+  {
+    id: 'verifier.entry-sweep',
+    file: 'functions/jobs/verifier-entry-sweep.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: 'Removes the verification entries stored before a settings delete, behind it, in bounded runs that resume',
   },
   {
     id: 'reactionroles.claim-sweep',

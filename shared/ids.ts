@@ -37,4 +37,7 @@ export function mintSecret(): string {
  * {@link mintId}'s random part. Records keyed by it list newest first from
  * their sort keys alone.
  */
-export const mintOrderedId = (now = Date.now()) => `${now.toString(36).padStart(9, '0')}${mintId()}`;
+export const mintOrderedId = (now = Date.now()) => `${orderedIdFloor(now)}${mintId()}`;
+
+/** The time part of an ordered ID minted at `ms`: every ID minted then or later sorts at or after it. */
+export const orderedIdFloor = (ms: number) => ms.toString(36).padStart(9, '0');

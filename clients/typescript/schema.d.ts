@@ -6609,6 +6609,7 @@ export interface operations {
                         data: {
                             settings: components["schemas"]["PollSettings"] | null;
                             polls: components["schemas"]["Poll"][];
+                            polls_total: number;
                         };
                     };
                 };

@@ -1,13 +1,22 @@
 /**
  * The privacy pair (behaviour §12): uses where the member joined or invited,
  * and their ownership of invites. Deleting removes those uses and makes
- * them own no invite (`owner_id` null). No names are kept.
+ * them own no invite (`owner_id` null). No names are kept. Uses stored
+ * before a settings delete are gone already (behaviour §15): not counted.
  */
-import { deleteUses, listInvites, updateInvite, usesByInviter, usesOfMember } from './store.js';
+import { readModuleState } from '#shared/modules/store.js';
+import { deleteUses, listInvites, storedSince, updateInvite, usesByInviter, usesOfMember } from './store.js';
+import { MODULE } from './tracker.js';
 
 async function referencesOf(guildId: string, memberId: string) {
-  const [joined, invited, invites] = await Promise.all([usesOfMember(guildId, memberId), usesByInviter(guildId, memberId), listInvites(guildId)]);
-  const uses = [...new Map([...joined, ...invited].map((u) => [u.id, u])).values()];
+  const [joined, invited, invites, state] = await Promise.all([
+    usesOfMember(guildId, memberId),
+    usesByInviter(guildId, memberId),
+    listInvites(guildId),
+    readModuleState(guildId, MODULE),
+  ]);
+  const live = [...joined, ...invited].filter((u) => storedSince(u, state?.data_since));
+  const uses = [...new Map(live.map((u) => [u.id, u])).values()];
   return { uses, owned: invites.filter((i) => i.owner_id === memberId) };
 }
 

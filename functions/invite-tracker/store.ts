@@ -8,6 +8,7 @@
  * | vanity        | `INVITEVANITY`              | the vanity URL's uses claimed by joins                  |
  * | use           | `INVITEUSE#<time>#<id>`     | the record (31 days); gsi1 by inviter, gsi2 by member   |
  * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use, whether its join message was posted, and the join check under way (`pending`) |
+ * | removal       | `INVITESWEEP`               | a settings delete's removal of uses and members' latest uses behind its answer (cutoff, place) |
  *
  * A join claims one increment of an invite's uses with a conditional write
  * of `current_uses` from n to n + 1, so two joins at once never claim the
@@ -20,7 +21,8 @@ import { conditional } from '#shared/db/errors.js';
 import { queryAfterCursor, queryAll } from '#shared/db/pagination.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
-import { deleteGuildItems, guildKey } from '#shared/modules/store.js';
+import { guildKey } from '#shared/modules/store.js';
+import type { Selected } from '#shared/scheduler/removal.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -89,6 +91,14 @@ export const MemberLatestEntity = entity({
   sk: (f: { guildId: string; memberId: string }) => [f.memberId],
   parse: (item): Item => item,
 });
+/** The removal of the uses and members' latest uses stored before a settings delete (`shared/scheduler/removal.ts`). */
+export const UseSweepEntity = entity({ name: 'invite_use_sweep', prefix: 'INVITESWEEP', pk: inGuild, parse: (item) => item });
+
+/** The first sort key of the uses stored at or after `since` (ISO 8601): a use's sort key starts with its time. */
+export const usesFrom = (since: string) => `${UseEntity.prefix}${since}`;
+/** Whether a use was stored at or after `since` (none: every use is). */
+export const storedSince = (use: Pick<InviteUse, 'timestamp'>, since: string | undefined) => since === undefined || use.timestamp >= since;
+
 const inviterIndex = partition<[guildId: string, inviterId: string]>('INVUSE#');
 const memberIndex = partition<[guildId: string, memberId: string]>('INVUSEM#');
 
@@ -222,8 +232,8 @@ export async function memberPointer(guildId: string, memberId: string): Promise<
   return out.Item ?? null;
 }
 
-/** Stores a use and makes it the member's latest (ending the check's claim). */
-export async function insertUse(use: InviteUse): Promise<void> {
+/** A use's item and the member's latest-use item naming it, as stored. */
+export function useItems(use: InviteUse): { use: Item; latest: Item } {
   const item = UseEntity.item(use, {
     ...use,
     expires_at: Math.floor(Date.parse(use.timestamp) / 1000) + USE_TTL_SECONDS,
@@ -231,13 +241,15 @@ export async function insertUse(use: InviteUse): Promise<void> {
     gsi2sk: use.timestamp,
   });
   if (use.inviter_id) Object.assign(item, { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp });
-  await db().send(new PutCommand({ TableName: tableName(), Item: item }));
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: MemberLatestEntity.item({ guildId: use.guild_id, memberId: use.member_id }, { use_sk: item.sk, expires_at: item.expires_at }),
-    }),
-  );
+  const latest = MemberLatestEntity.item({ guildId: use.guild_id, memberId: use.member_id }, { use_sk: item.sk, expires_at: item.expires_at });
+  return { use: item, latest };
+}
+
+/** Stores a use and makes it the member's latest (ending the check's claim). */
+export async function insertUse(use: InviteUse): Promise<void> {
+  const items = useItems(use);
+  await db().send(new PutCommand({ TableName: tableName(), Item: items.use }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: items.latest }));
 }
 
 /** The member's latest use, read strongly consistently through their pointer item. */
@@ -326,15 +338,39 @@ export async function deleteUses(uses: InviteUse[]): Promise<void> {
   ]);
 }
 
+/** The module's range in the guild's partition: every item's sort key starts with `INVITE`. */
+export const moduleRange = (guildId: string) => ({ pk: guildKey(guildId), prefix: MODULE_PREFIX });
+
 /**
- * Removes every item of the module in the guild (invites, uses, the vanity
- * URL's count, members' latest uses: all their sort keys start with
- * `INVITE`); answers the invites and uses among them (uses newest first).
+ * The invites and the vanity URL's count of a guild (a few: the platform
+ * keeps at most 1000 invites), removed before a settings delete answers;
+ * answers the invites.
  */
-export async function deleteModuleItems(guildId: string): Promise<{ invites: Invite[]; uses: InviteUse[] }> {
-  const items = await deleteGuildItems(guildId, MODULE_PREFIX);
-  return {
-    invites: items.filter(InviteEntity.holds).map(InviteEntity.parse),
-    uses: items.filter(UseEntity.holds).map(UseEntity.parse).reverse(),
-  };
+export async function deleteInvitesOf(guildId: string): Promise<Invite[]> {
+  const invites = await listInvites(guildId);
+  await deleteKeys([...invites.map((i) => InviteEntity.key({ guildId, code: i.invite_id })), VanityEntity.key({ guildId })]);
+  return invites;
+}
+
+/**
+ * What a removal behind a settings delete at `cutoff` deletes of a page of
+ * the module's range: the uses stored before it, and the members' latest
+ * uses still naming such a use with no join check begun since (a pointer
+ * a join after the delete wrote again stays). Invites and the vanity URL's
+ * count were removed before the answer; those stored since stay.
+ */
+export function removedBefore(guildId: string, cutoff: string, items: Item[]): Selected[] {
+  const old = usesFrom(cutoff);
+  return items.flatMap((item): Selected[] => {
+    const sk = String(item.sk);
+    if (UseEntity.holds(item)) return sk < old ? [{ pk: guildKey(guildId), sk }] : [];
+    if (!MemberLatestEntity.holds(item)) return [];
+    return [
+      {
+        key: { pk: guildKey(guildId), sk },
+        condition: '(attribute_not_exists(use_sk) OR use_sk < :old) AND (attribute_not_exists(pending_at) OR pending_at < :at)',
+        values: { ':old': old, ':at': Date.parse(cutoff) },
+      },
+    ];
+  });
 }

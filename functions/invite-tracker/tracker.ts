@@ -27,6 +27,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound } from '#shared/errors.js';
 import { nextRecordId, recordIdAhead } from '#shared/db/record-ids.js';
 import { requireEnabled, requireEnabledWhile, requireEnabledWith, requireEnabledWithState } from '#shared/modules/state.js';
+import type { ModuleStateItem } from '#shared/modules/store.js';
 import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
 import type { GuildMember, User } from '#shared/platform/types.js';
 import { type TemplateVariables, memberVariables, renderMessage } from '#shared/templates/index.js';
@@ -52,6 +53,7 @@ import {
   updateInvite,
   useOfPointer,
   countedUsesPage,
+  storedSince,
   usesByInviter,
 } from './store.js';
 
@@ -233,10 +235,12 @@ async function attribute(guildId: string): Promise<Attribution> {
   throw databaseFailed(`The invites of guild ${guildId} kept changing while this join was attributed; try the check again.`);
 }
 
-/** The inviter's counted joins of the last 31 days that have not left. */
-async function inviteCount(guildId: string, inviterId: string, current: InviteUse): Promise<number> {
+/** The inviter's counted joins of the last 31 days (since the module's data was deleted, `dataSince`) that have not left. */
+async function inviteCount(guildId: string, inviterId: string, current: InviteUse, dataSince: string | undefined): Promise<number> {
   const since = Date.now() - COUNT_WINDOW_MS;
-  const uses = (await usesByInviter(guildId, inviterId)).filter((u) => u.counted && !u.has_left && Date.parse(u.timestamp) >= since && u.id !== current.id);
+  const uses = (await usesByInviter(guildId, inviterId)).filter(
+    (u) => u.counted && !u.has_left && Date.parse(u.timestamp) >= since && storedSince(u, dataSince) && u.id !== current.id,
+  );
   return uses.length + (current.counted && !current.has_left ? 1 : 0);
 }
 
@@ -248,11 +252,12 @@ async function inviteCount(guildId: string, inviterId: string, current: InviteUs
  */
 async function postMessage(
   guildId: string,
-  settings: Record<string, unknown>,
+  state: ModuleStateItem,
   which: 'join' | 'leave',
   use: InviteUse | null,
   memberOf: () => Promise<User & { nick?: string | null }>,
 ): Promise<boolean> {
+  const settings = state.settings ?? {};
   const channel = settings[`${which}_messages_channel`];
   const content = settings[`${which}_message_content`];
   if (settings[`${which}_messages_enabled`] !== true || typeof channel !== 'string' || typeof content !== 'string') return false;
@@ -269,17 +274,25 @@ async function postMessage(
     inviter_mention: use?.inviter_id ? `<@${use.inviter_id}>` : 'someone unknown',
     inviter_id: use?.inviter_id ?? 'unknown',
     invite_code: use?.invite_id ?? (use?.attribution === 'vanity' ? 'vanity URL' : 'unknown'),
-    current_invite_count: use?.inviter_id ? await inviteCount(guildId, use.inviter_id, use) : 0,
+    current_invite_count: use?.inviter_id ? await inviteCount(guildId, use.inviter_id, use, state.data_since) : 0,
   };
   const message = renderMessage(content, settings[`${which}_message_is_embed`] === true, variables, { users: [member.id] });
   await platform.createMessage(channel, which === 'join' && use ? { ...message, nonce: `invite-join-${use.id}`, enforce_nonce: true } : message);
   return true;
 }
 
-/** The join this check retries or redelivers: the member's latest use, recent and not left; else null (a new join). */
-async function joinRetried(guildId: string, pointer: Record<string, unknown> | null): Promise<{ use: InviteUse; posted: boolean } | null> {
+/**
+ * The join this check retries or redelivers: the member's latest use, recent,
+ * not left and stored since the module's data was deleted (`dataSince`);
+ * else null (a new join).
+ */
+async function joinRetried(
+  guildId: string,
+  pointer: Record<string, unknown> | null,
+  dataSince: string | undefined,
+): Promise<{ use: InviteUse; posted: boolean } | null> {
   const latest = pointer && (await useOfPointer(guildId, pointer));
-  return latest && !latest.use.has_left && Date.now() - Date.parse(latest.use.timestamp) < JOIN_RETRY_MS ? latest : null;
+  return latest && !latest.use.has_left && storedSince(latest.use, dataSince) && Date.now() - Date.parse(latest.use.timestamp) < JOIN_RETRY_MS ? latest : null;
 }
 
 /** Attributes a new join (claiming its increment) and records its use. */
@@ -341,7 +354,7 @@ export async function checkJoin(guildId: string, memberId: string) {
   const id = recordIdAhead('invite-tracker.use');
   const { state, item: pointer } = await requireEnabledWithState(guildId, MODULE, MemberLatestEntity.key({ guildId, memberId }));
   const settings = state.settings ?? {};
-  let join = await joinRetried(guildId, pointer);
+  let join = await joinRetried(guildId, pointer, state.data_since);
   let postsHere = true;
   if (!join) {
     const underWay = typeof pointer?.pending === 'string' && Date.now() - Number(pointer.pending_at) < JOIN_CLAIM_MS;
@@ -355,7 +368,7 @@ export async function checkJoin(guildId: string, memberId: string) {
   const use = join.use;
   let posted = join.posted;
   if (!posted && postsHere) {
-    posted = await postMessage(guildId, settings, 'join', use, async () => {
+    posted = await postMessage(guildId, state, 'join', use, async () => {
       const member = (await platform.getMember(guildId, memberId)) as GuildMember & { user: User };
       return { ...member.user, nick: member.nick ?? null };
     });
@@ -370,15 +383,11 @@ export async function checkJoin(guildId: string, memberId: string) {
 
 /** `/events/leave/check-invite` (acting member: who left). */
 export async function checkLeave(guildId: string, memberId: string) {
-  const [state, use] = await requireEnabledWhile(guildId, MODULE, () => latestUseOf(guildId, memberId));
+  const [state, latest] = await requireEnabledWhile(guildId, MODULE, () => latestUseOf(guildId, memberId));
+  // A join stored before the module's data was deleted is gone to every read, the leave's included.
+  const use = latest && storedSince(latest, state.data_since) ? latest : null;
   if (use) await markLeft(use);
-  const posted = await postMessage(
-    guildId,
-    state.settings ?? {},
-    'leave',
-    use ? { ...use, has_left: true } : null,
-    async () => (await platform.getUser(memberId)) as User,
-  );
+  const posted = await postMessage(guildId, state, 'leave', use ? { ...use, has_left: true } : null, async () => (await platform.getUser(memberId)) as User);
   return {
     message: `Member ${memberId} left${use ? `; their join through ${use.invite_id ?? use.attribution} is marked as left` : '; no join of theirs is recorded'}.${posted ? ' The leave message was posted.' : ''}`,
   };
@@ -386,6 +395,8 @@ export async function checkLeave(guildId: string, memberId: string) {
 
 /** `GET /stats/uses`: the counted uses attributed to an inviter, newest first, up to `limit` a page (behaviour §15). */
 export async function usesOf(guildId: string, inviterId: string, page: { limit: number; cursor?: string }) {
-  const [, { uses, next_cursor }] = await requireEnabledWhile(guildId, MODULE, () => countedUsesPage(guildId, inviterId, page));
-  return { stats_uses: uses, next_cursor };
+  const [state, { uses, next_cursor }] = await requireEnabledWhile(guildId, MODULE, () => countedUsesPage(guildId, inviterId, page));
+  // Newest first: past the first use stored before the module's data was deleted, every use is older.
+  const live = uses.filter((use) => storedSince(use, state.data_since));
+  return { stats_uses: live, next_cursor: live.length < uses.length ? null : next_cursor };
 }

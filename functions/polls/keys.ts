@@ -13,8 +13,10 @@
  * - Voters: one item per member and poll, in the poll's own partition
  *   `POLLVOTES#<guild>#<poll_id>`, sort key `VOTER#<member>`, so a burst of
  *   votes spreads over items and counting is one query.
- * - Due work (close, delete, message refresh) in the shared scheduler, keyed
- *   `<guild>#<poll_id>`.
+ * - A deleted poll's voters removed behind the delete (behaviour §15): the
+ *   removal's place `SWEEP` in the voters' partition.
+ * - Due work (close, delete, message refresh, voter sweep) in the shared
+ *   scheduler, keyed `<guild>#<poll_id>`.
  */
 import { entity, partition } from '#shared/db/entity.js';
 import { guildKey } from '#shared/modules/store.js';
@@ -96,6 +98,14 @@ export const VoterEntity = entity({
   parse: (item): Voter => ({ member_id: String(item.member_id), votes: (item.votes as MemberVotes | undefined) ?? {}, version: Number(item.version ?? 0) }),
 });
 
+/** The removal of a deleted poll's voters (`shared/scheduler/removal.ts`): its cutoff and place, beside the voters. */
+export const VoterSweepEntity = entity({
+  name: 'poll_voter_sweep',
+  prefix: 'SWEEP',
+  pk: (f: { guildId: string; pollId: string }) => votersPartition(f.guildId, f.pollId),
+  parse: (item) => item,
+});
+
 /** The pointer from a poll's message to the poll (`poll_id`). */
 export const PollMessageEntity = entity({
   name: 'poll_message',
@@ -107,6 +117,8 @@ export const PollMessageEntity = entity({
 
 /** The scheduler jobs of the module (see `infra/jobs.ts`). */
 export const PollJobs = { close: 'polls.close', delete: 'polls.delete', refresh: 'polls.refresh' } as const;
+/** The removal of a deleted poll's voters: not one of {@link PollJobs}, which go with the poll. */
+export const VOTER_SWEEP_JOB = 'polls.voter-sweep';
 
 /** A poll's key in the scheduler. Guild IDs are digits, so the first `#` splits it. */
 export const dueKeyOf = (guildId: string, pollId: string) => `${guildId}#${pollId}`;

@@ -9,11 +9,13 @@ import { notFound, unprocessable } from '#shared/errors.js';
 import { type ModuleStateItem, readModuleState } from '#shared/modules/store.js';
 import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
 import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
+import { keyOf } from '#shared/db/batch.js';
+import { removal } from '#shared/scheduler/removal.js';
 import { type DueItem, cancel, cancelAll, scheduler } from '#shared/scheduler/index.js';
-import { PollJobs, dueKeyOf } from './keys.js';
+import { PollJobs, VOTER_SWEEP_JOB, VoterEntity, VoterSweepEntity, dueKeyOf, parseDueKey, votersPartition } from './keys.js';
 import { type Synced, syncPollMessage } from './message.js';
 import { type Poll, type PollNow, PollType } from './model.js';
-import { deletePollItem, deleteVoters, getPoll, updatePoll } from './store.js';
+import { deletePollItem, getPoll, updatePoll } from './store.js';
 
 /** The module's settings as the use cases read them. */
 export interface PollSettings {
@@ -103,11 +105,45 @@ export async function closePoll(poll: Poll, trigger: CloseTrigger, settings?: Po
   return { poll: synced.poll ?? (await getPoll(guildId, pollId)) ?? closed, tally: synced.tally };
 }
 
+/** A voter removal's scope is the poll's key in the scheduler, `<guild>#<poll_id>`. */
+const sweepScopeOf = (scope: string) => parseDueKey(scope)!;
+
 /**
- * Removes a poll's data: its voters, its timers, its item; first its
- * message when `deleteMessage` (a message already gone is fine; with
- * `tolerateRefusal`, so is a platform that refuses, e.g. a member's message
- * the bot may not delete). Answers the poll as it was, or null.
+ * The voters of a deleted poll, 100,000 or more, go behind the answer of
+ * the delete in bounded runs (behaviour §15). The removal is noted before
+ * the poll item goes, so a crash between the two leaves a removal that
+ * finishes once the poll is gone; until then a run deletes nothing (it
+ * fails, and the scheduler runs it again). Once the poll is gone its voters
+ * own nothing: a vote needs the poll, every listing and count starts from
+ * it, and `handler/create` refuses its ID until the removal is over.
+ */
+export const voterSweep = removal({
+  job: VOTER_SWEEP_JOB,
+  place: (scope) => VoterSweepEntity.key(sweepScopeOf(scope)),
+  placeEntity: VoterSweepEntity.name,
+  range: (scope) => {
+    const { guildId, pollId } = sweepScopeOf(scope);
+    return { pk: votersPartition(guildId, pollId), prefix: VoterEntity.prefix };
+  },
+  projection: 'pk, sk',
+  select: async (scope, _pending, items) => {
+    const { guildId, pollId } = sweepScopeOf(scope);
+    if (items.length > 0 && (await getPoll(guildId, pollId))) throw new Error(`poll ${pollId} of guild ${guildId} is not deleted yet; its voters stay`);
+    return items.map(keyOf);
+  },
+  maxPages: 200,
+  pagesEnv: 'POLLS_SWEEP_PAGES',
+});
+
+/** Whether the voters of a deleted poll with this ID are still being removed (its ID is not free yet). */
+export const votersBeingRemoved = async (guildId: string, pollId: string) => (await voterSweep.get(dueKeyOf(guildId, pollId))) !== null;
+
+/**
+ * Removes a poll's data: its timers, its item, and its voters behind the
+ * answer ({@link voterSweep}); first its message when `deleteMessage` (a
+ * message already gone is fine; with `tolerateRefusal`, so is a platform
+ * that refuses, e.g. a member's message the bot may not delete). Answers
+ * the poll as it was, or null.
  */
 export async function removePoll(poll: Poll, options: { deleteMessage: boolean; tolerateRefusal?: boolean; runningJob?: string }): Promise<Poll | null> {
   if (options.deleteMessage && poll.message_id) {
@@ -118,7 +154,7 @@ export async function removePoll(poll: Poll, options: { deleteMessage: boolean; 
       if (!isPlatformNotFound(error) && !(options.tolerateRefusal && refused)) throw error;
     }
   }
-  await deleteVoters(poll.guild_id, poll.poll_id);
+  await voterSweep.start(dueKeyOf(poll.guild_id, poll.poll_id), new Date().toISOString());
   await cancelPollWork(poll.guild_id, poll.poll_id, options.runningJob);
   return deletePollItem(poll.guild_id, poll.poll_id);
 }

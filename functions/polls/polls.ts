@@ -9,13 +9,13 @@ import { nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
-import { requireEnabled, requireEnabledWhile, requireEnabledWithState } from '#shared/modules/state.js';
+import { checkedWhile, requireEnabled, requireEnabledWhile, requireEnabledWithState } from '#shared/modules/state.js';
 import { platform } from '#shared/platform/client.js';
 import { cancel } from '#shared/scheduler/index.js';
 import { type Interaction, tellMember } from '#shared/platform/interaction.js';
 import { requireOwner } from '#shared/auth/owner.js';
 import { PollEntity, PollJobs, dueKeyOf } from './keys.js';
-import { type PollSettings, closePoll, removePoll, scheduleClose, scheduleDelete, settingsOf } from './lifecycle.js';
+import { type PollSettings, closePoll, removePoll, scheduleClose, scheduleDelete, settingsOf, votersBeingRemoved } from './lifecycle.js';
 import { type Synced, syncPollMessage } from './message.js';
 import {
   AnswerType,
@@ -327,8 +327,13 @@ export interface RegisterInput extends Omit<CreatePollInput, 'poll_duration' | '
  */
 export async function registerPoll(input: RegisterInput): Promise<Record<string, unknown>> {
   const id = recordIdAhead('polls.poll');
-  const { state, item } = await requireEnabledWithState(input.guild_id, MODULE, PollEntity.key({ guildId: input.guild_id, pollId: input.poll_id }));
+  const [{ state, item }, sweeping] = await checkedWhile(
+    () => requireEnabledWithState(input.guild_id, MODULE, PollEntity.key({ guildId: input.guild_id, pollId: input.poll_id })),
+    () => votersBeingRemoved(input.guild_id, input.poll_id),
+  );
   if (item) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
+  // The voters of a deleted poll with this ID would count as its own: the ID is free once they are gone.
+  if (sweeping) throw unprocessable(`Field 'poll_id': the voters of a deleted poll ${input.poll_id} are still being removed; try again in a minute.`);
   const now = Date.now();
   const endTime = input.end_time * 1000;
   const closed = input.edited_with_results;

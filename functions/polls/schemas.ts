@@ -357,7 +357,8 @@ export const VotersPage = z.object({
   next_cursor: describe(z.nullable(z.string()), 'Pass as `cursor` for the next page (read by key, the cheap way); null on the last page'),
 });
 export const PollSettingsAnswer = z.object({ settings: PollSettingsRecord });
-export const DeletedSettingsAnswer = z.object({ settings: z.nullable(PollSettingsRecord), polls: z.array(PollRecord) });
+/** The newest 1000 polls removed and, added (behaviour §15), how many there were. */
+export const DeletedSettingsAnswer = z.object({ settings: z.nullable(PollSettingsRecord), polls: z.array(PollRecord), polls_total: z.int() });
 
 /** A vote: the member's votes on the poll after it (answer IDs, one per vote). */
 export const VoteAnswer = z.object({

@@ -493,15 +493,3 @@ export async function deleteVoter(guildId: string, pollId: string, memberId: str
     }
   }
 }
-
-/** Deletes every voter item of a poll; answers how many. */
-export async function deleteVoters(guildId: string, pollId: string): Promise<number> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': votersPartition(guildId, pollId), ':prefix': VoterEntity.prefix },
-    ProjectionExpression: 'pk, sk',
-    ConsistentRead: true,
-  });
-  await deleteKeys(items.map((item) => ({ pk: item.pk, sk: item.sk })));
-  return items.length;
-}

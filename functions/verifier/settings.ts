@@ -2,15 +2,18 @@
  * The verifier's settings (behaviour §11): a change is checked (a type 2
  * needs a passphrase; prompts must fit the platform's limits) and a type
  * change voids the web links issued before it; the settings-delete
- * operation removes every verification of the guild.
+ * operation removes every verification of the guild (behind its answer,
+ * behaviour §15).
  */
 import { clockNow } from '#shared/clock.js';
 import { unprocessable } from '#shared/errors.js';
 import { templateProblem } from '#shared/templates/index.js';
 import type { SettingsInput } from './schemas.js';
-import { answerList } from '#shared/modules/store.js';
-import { deleteVerifications, listVerifications, verificationRecord } from './store.js';
-import { LINKS_SINCE, VerifierType } from './verifier.js';
+import { firstRecordsAndCount } from '#shared/modules/state.js';
+import { writeDataSince } from '#shared/modules/store.js';
+import { VerificationEntity, entriesFrom } from './store.js';
+import { entrySweep } from './sweep.js';
+import { LINKS_SINCE, MODULE, VerifierType } from './verifier.js';
 
 /** The fields a change stores, once the settings it leaves are valid (422 otherwise). */
 export function storedChanges(_guildId: string, changes: Omit<SettingsInput, 'guild_id'>, current: Record<string, unknown>) {
@@ -30,8 +33,16 @@ export function storedChanges(_guildId: string, changes: Omit<SettingsInput, 'gu
   return typeChanged ? { ...changes, [LINKS_SINCE]: clockNow() } : changes;
 }
 
+/**
+ * Answers the newest 1000 entries and their count (those stored since an
+ * earlier delete still being removed: the older ones were answered by it).
+ * The entries read as gone from now on and are removed behind the answer
+ * (`sweep.ts`).
+ */
 export async function removeVerifications(guildId: string) {
-  const entries = await listVerifications(guildId);
-  await deleteVerifications(entries);
-  return answerList('entries', entries.map(verificationRecord));
+  const cutoff = new Date().toISOString();
+  const earlier = await entrySweep.get(guildId);
+  const entries = await firstRecordsAndCount(guildId, VerificationEntity.prefix, earlier ? entriesFrom(earlier.cutoff) : undefined);
+  await Promise.all([writeDataSince(guildId, MODULE, cutoff), entrySweep.start(guildId, cutoff)]);
+  return { entries: entries.records, entries_total: entries.total };
 }

@@ -6,6 +6,7 @@
  * | entry          | `G#<guild>`            | `VERIFICATION#<verifier_id>`| the record, the token hash and life, the lockout |
  * | member's open  | `G#<guild>`            | `VERIFYMEMBER#<member>`     | the member's latest entry and its prompt  |
  * | by verifier id | `VERIFIERID#<id>`      | `ENTRY`                     | the guild (handling and the web page)     |
+ * | removal        | `G#<guild>`            | `VERIFSWEEP`                | a settings delete's removal of entries behind its answer (cutoff, place) |
  *
  * Verifier IDs start with the time, so entries list newest first. Every
  * change of an entry is conditional on what was read (`_version`), so a
@@ -21,7 +22,9 @@ import { conditional } from '#shared/db/errors.js';
 import { queryAfterCursor, queryAll } from '#shared/db/pagination.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
-import { type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
+import { orderedIdFloor } from '#shared/ids.js';
+import { type ModuleStateItem, guildKey, moduleStateKey, prefixRange } from '#shared/modules/store.js';
+import type { Selected } from '#shared/scheduler/removal.js';
 
 export interface Verification {
   id: number;
@@ -60,6 +63,13 @@ export const VerificationEntity = entity({
   },
 });
 
+/** The first verifier ID of the entries stored at or after `since` (ISO 8601): verifier IDs start with their time. */
+const idsFrom = (since: string) => orderedIdFloor(Date.parse(since));
+/** The first sort key of the entries stored at or after `since`. */
+export const entriesFrom = (since: string) => `${VerificationEntity.prefix}${idsFrom(since)}`;
+/** Whether an entry was stored at or after `since` (none: every entry is); older ones are being removed behind a settings delete. */
+export const storedSince = (v: Pick<Verification, 'verifier_id'>, since: string | undefined) => since === undefined || v.verifier_id >= idsFrom(since);
+
 /** The entry's API record (behaviour §11). */
 export function verificationRecord(v: Verification) {
   const { _token_hash: _t, _token_issued_at: _i, _token_expires_at: _e, _locked_until: _l, _version: _v, ...record } = v;
@@ -77,7 +87,9 @@ export async function findVerificationWithState(verifierId: string): Promise<{ e
   if (!out.Item) return null;
   const guildId = IdEntity.parse(out.Item);
   const found = await getNamed({ entry: VerificationEntity.key({ guildId, verifierId }), state: moduleStateKey(guildId, 'verifier') });
-  return found.entry && { entry: VerificationEntity.parse(found.entry), state: found.state as ModuleStateItem | null };
+  const state = found.state as ModuleStateItem | null;
+  const entry = found.entry && VerificationEntity.parse(found.entry);
+  return entry && storedSince(entry, state?.data_since) ? { entry, state } : null;
 }
 
 /** The member's pointer: their latest entry, and the prompt send that last claimed it (null on pointers written before claims). */
@@ -120,8 +132,10 @@ export async function openVerificationWithState(
 ): Promise<{ state: ModuleStateItem | null; open: Verification | null; latest: Verification | null; pointer: MemberPointer | null }> {
   const found = await getNamed({ state: moduleStateKey(guildId, 'verifier'), member: MemberEntity.key({ guildId, memberId }) });
   const pointer = pointerOf(found.member);
-  const latest = pointer && (await getVerification(guildId, pointer.verifier_id));
-  return { state: found.state as ModuleStateItem | null, open: latest && !latest.is_verified ? latest : null, latest, pointer };
+  const state = found.state as ModuleStateItem | null;
+  // An entry stored before a settings delete is gone to every read, though its removal may still run.
+  const latest = pointer && storedSince(pointer, state?.data_since) ? await getVerification(guildId, pointer.verifier_id) : null;
+  return { state, open: latest && !latest.is_verified ? latest : null, latest, pointer };
 }
 
 export async function memberPointer(guildId: string, memberId: string): Promise<MemberPointer | null> {
@@ -163,18 +177,22 @@ export async function releasePrompt(guildId: string, memberId: string, claimed: 
   );
 }
 
+/** An entry's items as stored: the entry, its ID pointer, and the member's pointer naming it (claimed when the entry was made). */
+export function entryItems(v: Verification): { entry: Item; id: Item; member: Item } {
+  return {
+    entry: VerificationEntity.item({ guildId: v.guild_id, verifierId: v.verifier_id }, v),
+    id: IdEntity.item({ verifierId: v.verifier_id }, { guild_id: v.guild_id }),
+    member: MemberEntity.item({ guildId: v.guild_id, memberId: v.user_id }, { verifier_id: v.verifier_id, claimed_at: Date.parse(v.timestamp) }),
+  };
+}
+
 /** Stores a new entry and its ID pointer (the member's pointer names it already: {@link claimPrompt}). */
 export async function insertVerification(v: Verification): Promise<void> {
+  const items = entryItems(v);
   // At once: the ID is new, so the entry's condition always holds.
   await Promise.all([
-    db().send(new PutCommand({ TableName: tableName(), Item: IdEntity.item({ verifierId: v.verifier_id }, { guild_id: v.guild_id }) })),
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: VerificationEntity.item({ guildId: v.guild_id, verifierId: v.verifier_id }, v),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
+    db().send(new PutCommand({ TableName: tableName(), Item: items.id })),
+    db().send(new PutCommand({ TableName: tableName(), Item: items.entry, ConditionExpression: 'attribute_not_exists(pk)' })),
   ]);
 }
 
@@ -209,10 +227,10 @@ export async function verificationsPage(guildId: string, page: { limit: number; 
   return { entries: items.map(VerificationEntity.parse), next_cursor };
 }
 
-export async function listVerifications(guildId: string): Promise<Verification[]> {
+/** The guild's verifications stored at or after `since` (none: all), newest first. */
+export async function listVerifications(guildId: string, since?: string): Promise<Verification[]> {
   const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': VerificationEntity.prefix },
+    ...prefixRange(guildId, VerificationEntity.prefix, since === undefined ? undefined : entriesFrom(since)),
     ScanIndexForward: false,
     ConsistentRead: true,
   });
@@ -227,4 +245,34 @@ export async function deleteVerifications(entries: Verification[]): Promise<void
       MemberEntity.key({ guildId: v.guild_id, memberId: v.user_id }),
     ]),
   );
+}
+
+/** The removal of the entries stored before a settings delete (`shared/scheduler/removal.ts`): its cutoff and place. */
+export const EntrySweepEntity = entity({
+  name: 'verification_sweep',
+  prefix: 'VERIFSWEEP',
+  pk: (f: { guildId: string }) => guildKey(f.guildId),
+  parse: (item) => item,
+});
+
+/** The module's range in the guild's partition: entries and members' pointers (`VERIFICATION#`, `VERIFYMEMBER#`) start with `VERIF`. */
+export const moduleRange = (guildId: string) => ({ pk: guildKey(guildId), prefix: 'VERIF' });
+
+/**
+ * What a removal behind a settings delete at `cutoff` deletes of a page of
+ * the module's range: the entries stored before it with their ID pointers,
+ * and the members' pointers still naming such an entry (a pointer a prompt
+ * after the delete claimed again names a newer one, and stays).
+ */
+export function removedBefore(guildId: string, cutoff: string, items: Item[]): Selected[] {
+  const floor = idsFrom(cutoff);
+  return items.flatMap((item): Selected[] => {
+    const sk = String(item.sk);
+    if (VerificationEntity.holds(item)) {
+      const verifierId = sk.slice(VerificationEntity.prefix.length);
+      return verifierId < floor ? [{ pk: guildKey(guildId), sk }, IdEntity.key({ verifierId })] : [];
+    }
+    if (!MemberEntity.holds(item)) return [];
+    return [{ key: { pk: guildKey(guildId), sk }, condition: 'verifier_id < :floor', values: { ':floor': floor } }];
+  });
 }

@@ -1,3 +1,4 @@
+import { orderedIdFloor } from '../ids.js';
 import type { ModuleName } from './names.js';
 
 /**
@@ -19,6 +20,13 @@ export interface ModuleDefinition {
    * their count; the whole list is paged from its own route.
    */
   counted?: string[];
+  /**
+   * Counted lists whose records a settings delete removes behind its answer
+   * (behaviour §15): list key -> the first sort key of the records stored at
+   * or after the delete (the state's `data_since`, ISO 8601). The snapshot
+   * reads those only, while the older ones are being removed.
+   */
+  since?: Record<string, (dataSince: string) => string>;
   /** Lists grouped under one key, e.g. socials' `entries: {forum: [], ...}`. */
   groupedLists?: { key: string; groups: Record<string, string> };
 }
@@ -111,6 +119,8 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
     snapshotStatus: false,
     lists: { invites: 'INVITE#', stats_uses: 'INVITEUSE#' },
     counted: ['stats_uses'],
+    // A use's sort key is its time (ISO 8601), then its id.
+    since: { stats_uses: (dataSince) => `INVITEUSE#${dataSince}` },
   },
   giveaways: {
     defaults: { save_duration_timeout: 604800, delete_ended_giveaways: false },
@@ -131,6 +141,8 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
     snapshotStatus: false,
     lists: { entries: 'VERIFICATION#' },
     counted: ['entries'],
+    // An entry's sort key is its verifier ID, which starts with its time.
+    since: { entries: (dataSince) => `VERIFICATION#${orderedIdFloor(Date.parse(dataSince))}` },
   },
   tags: { defaults: null, snapshotStatus: true, lists: {} },
 };

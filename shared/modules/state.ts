@@ -2,7 +2,7 @@ import { moduleDisabled, moduleEnabled, notFound, settingsMissing } from '../err
 import { getNamed } from '../db/batch.js';
 import type { Key } from '../db/entity.js';
 import { nextRecordId } from '../db/record-ids.js';
-import { MODULE_CATALOGUE } from './catalogue.js';
+import { MODULE_CATALOGUE, type ModuleDefinition } from './catalogue.js';
 import type { ModuleName } from './names.js';
 import {
   type ModuleStateItem,
@@ -40,7 +40,11 @@ export async function moduleSnapshot(guildId: string, module: ModuleName, state:
   const groups = Object.entries(definition.groupedLists?.groups ?? {});
   const counted = new Set(definition.counted);
   const [listed, grouped] = await Promise.all([
-    Promise.all(lists.map(([key, prefix]) => (counted.has(key) ? firstRecordsAndCount(guildId, prefix) : listGuildRecords(guildId, prefix)))),
+    Promise.all(
+      lists.map(([key, prefix]) =>
+        counted.has(key) ? firstRecordsAndCount(guildId, prefix, sinceKey(definition, key, state)) : listGuildRecords(guildId, prefix),
+      ),
+    ),
     Promise.all(groups.map(([, prefix]) => listGuildRecords(guildId, prefix))),
   ]);
   lists.forEach(([key], i) => {
@@ -54,9 +58,19 @@ export async function moduleSnapshot(guildId: string, module: ModuleName, state:
   return snapshot;
 }
 
-/** A list that can grow without bound, as an answer shows it: its newest ANSWER_LIST_LIMIT records and its count (behaviour §15). */
-export async function firstRecordsAndCount(guildId: string, prefix: string): Promise<{ records: Record<string, unknown>[]; total: number }> {
-  const [items, total] = await Promise.all([firstGuildItems(guildId, prefix), countGuildItems(guildId, prefix)]);
+/** Where a counted list starts while a delete's older records are being removed (its `data_since`), else undefined: the whole list. */
+function sinceKey(definition: ModuleDefinition, key: string, state: ModuleStateItem | null): string | undefined {
+  const first = definition.since?.[key];
+  return first && state?.data_since !== undefined ? first(state.data_since) : undefined;
+}
+
+/**
+ * A list that can grow without bound, as an answer shows it: its newest
+ * ANSWER_LIST_LIMIT records and its count (behaviour §15), from the sort key
+ * `from` on when given.
+ */
+export async function firstRecordsAndCount(guildId: string, prefix: string, from?: string): Promise<{ records: Record<string, unknown>[]; total: number }> {
+  const [items, total] = await Promise.all([firstGuildItems(guildId, prefix, undefined, from), countGuildItems(guildId, prefix, from)]);
   return { records: items.map(recordOf), total };
 }
 

@@ -244,19 +244,33 @@ export function answerList<K extends string, T>(key: K, records: T[]): Record<K,
 }
 
 /**
- * The first `limit` items of the guild under a sort-key prefix, newest first
- * (sort keys end in a time-ordered part): Queries of at most what is still
- * missing, never the rest of the list.
+ * The key condition of the guild's items under a sort-key prefix, from the
+ * sort key `from` on when given (records stored at or after a delete whose
+ * older ones are still being removed: behaviour §15).
  */
-export async function firstGuildItems(guildId: string, prefix: string, limit = ANSWER_LIST_LIMIT): Promise<Record<string, unknown>[]> {
+export function prefixRange(guildId: string, prefix: string, from?: string) {
+  return from === undefined
+    ? { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix } }
+    : // Sort keys are ASCII: every key under the prefix sorts before the prefix and U+FFFF.
+      {
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': guildKey(guildId), ':from': from, ':to': `${prefix}\uffff` },
+      };
+}
+
+/**
+ * The first `limit` items of the guild under a sort-key prefix (from `from`
+ * on), newest first (sort keys end in a time-ordered part): Queries of at
+ * most what is still missing, never the rest of the list.
+ */
+export async function firstGuildItems(guildId: string, prefix: string, limit = ANSWER_LIST_LIMIT, from?: string): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+        ...prefixRange(guildId, prefix, from),
         ScanIndexForward: false,
         ConsistentRead: true,
         Limit: limit - items.length,
@@ -269,16 +283,15 @@ export async function firstGuildItems(guildId: string, prefix: string, limit = A
   return items;
 }
 
-/** How many items the guild has under a sort-key prefix: the table counts them, none is answered. */
-export async function countGuildItems(guildId: string, prefix: string): Promise<number> {
+/** How many items the guild has under a sort-key prefix (from `from` on): the table counts them, none is answered. */
+export async function countGuildItems(guildId: string, prefix: string, from?: string): Promise<number> {
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {
     const out = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
+        ...prefixRange(guildId, prefix, from),
         Select: 'COUNT',
         ConsistentRead: true,
         ExclusiveStartKey: start,

@@ -25,6 +25,42 @@ export interface PendingRemoval {
   after: string | null;
 }
 
+/** A key deleted only while `condition` holds on its item (one conditional delete each; a failed condition keeps the item). */
+export interface GuardedKey {
+  key: Key;
+  condition: string;
+  values: Record<string, unknown>;
+}
+
+/** What a page's selection deletes: a key (in batches, unconditionally) or a guarded key. */
+export type Selected = Key | GuardedKey;
+
+const isGuarded = (selected: Selected): selected is GuardedKey => 'condition' in selected;
+
+/** Guarded deletes sent at once. */
+const PARALLEL_GUARDED = 25;
+
+/** Deletes the keys unconditionally and the guarded keys each on its condition; answers how many went. */
+async function deleteSelected(selected: readonly Selected[]): Promise<number> {
+  const keys = selected.filter((s): s is Key => !isGuarded(s));
+  const guarded = selected.filter(isGuarded);
+  await deleteKeys(keys);
+  let deleted = keys.length;
+  for (let i = 0; i < guarded.length; i += PARALLEL_GUARDED) {
+    const done = await Promise.all(
+      guarded
+        .slice(i, i + PARALLEL_GUARDED)
+        .map((g) =>
+          conditional(() =>
+            db().send(new DeleteCommand({ TableName: tableName(), Key: g.key, ConditionExpression: g.condition, ExpressionAttributeValues: g.values })),
+          ),
+        ),
+    );
+    deleted += done.filter(Boolean).length;
+  }
+  return deleted;
+}
+
 export interface RemovalSpec {
   /** The scheduler job that runs it; its key is the scope (a guild ID, or more). */
   job: string;
@@ -40,16 +76,18 @@ export interface RemovalSpec {
   /**
    * The keys to delete for a page read (what stays gives none). Called after
    * the page is read, so what it reads to decide (the records that still
-   * own items) is at least as new as the page.
+   * own items) is at least as new as the page. An item a write after the
+   * cutoff may have made anew under the same key (a member's pointer) goes
+   * as a {@link GuardedKey}, deleted only while it is still old.
    */
-  select: (scope: string, removal: PendingRemoval, items: Item[]) => Key[] | Promise<Key[]>;
+  select: (scope: string, removal: PendingRemoval, items: Item[]) => Selected[] | Promise<Selected[]>;
   /** Pages a scheduled run reads at most, and the environment variable that lowers it (tests, the bench). */
   maxPages: number;
   pagesEnv: string;
 }
 
 export interface RemovalRun {
-  /** Items read and keys deleted in this run. */
+  /** Items read and items deleted in this run (a guarded key whose item stayed is not counted). */
   read: number;
   deleted: number;
   pages: number;
@@ -134,15 +172,14 @@ export function removal(spec: RemovalSpec): Removal {
     const own = place(scope);
     while (mayGoOn(budget, result.pages)) {
       const read = await page(scope, at.after);
-      const keys = await spec.select(
+      const selected = await spec.select(
         scope,
         at,
         read.items.filter((item) => !(item.pk === own.pk && item.sk === own.sk)),
       );
-      await deleteKeys(keys);
+      result.deleted += await deleteSelected(selected);
       result.pages++;
       result.read += read.items.length;
-      result.deleted += keys.length;
       if (read.lastSk === null) {
         result.done = await end(scope, at.cutoff);
         break;

@@ -37,11 +37,17 @@ function resolveSpecifier(file: string, specifier: string): string | null {
   return null;
 }
 
+/** The modules' folders, longest first: a job file's name starts with its module's (`invite-tracker-use-sweep.ts`). */
+const MODULE_FOLDERS = readdirSync(fileURLToPath(new URL('../../functions', import.meta.url)), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'jobs')
+  .map((entry) => entry.name)
+  .sort((a, b) => b.length - a.length);
+
 /** The module a file under functions/ belongs to, or null for files of no module (functions/routes.ts). */
 function moduleOf(path: string): string | null {
   const [top, folder, name] = path.split('/');
   if (top !== 'functions' || name === undefined) return null;
-  if (folder === 'jobs') return name.split('-')[0]!;
+  if (folder === 'jobs') return MODULE_FOLDERS.find((module) => name.startsWith(`${module}-`)) ?? name.split('-')[0]!;
   return folder!;
 }
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { EntrantEntity } from '#functions/giveaways/entrants.js';
 import { GiveawayEntity } from '#functions/giveaways/store.js';
-import { InviteEntity, MemberLatestEntity, UseEntity } from '#functions/invite-tracker/store.js';
-import { PollEntity, PollListEntity, PollMessageEntity, VoterEntity } from '#functions/polls/keys.js';
+import { InviteEntity, MemberLatestEntity, UseEntity, UseSweepEntity, usesFrom } from '#functions/invite-tracker/store.js';
+import { PollEntity, PollListEntity, PollMessageEntity, VoterEntity, VoterSweepEntity } from '#functions/polls/keys.js';
 import { ClaimEntity, ClaimSweepEntity, MessageEntity, PanelEntity } from '#functions/reactionroles/store.js';
 import { CounterEntity } from '#functions/serverstats/counters-store.js';
 import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
 import { PurgeEntity, statKey } from '#functions/serverstats/store.js';
 import { EntryEntity } from '#functions/socials/store.js';
 import { CountEntity, NameEntity, TagEntity } from '#functions/tags/store.js';
-import { VerificationEntity } from '#functions/verifier/store.js';
+import { EntrySweepEntity, VerificationEntity, entriesFrom } from '#functions/verifier/store.js';
 import { CatchUpEntity, GrantEntity, GrantSweepEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
@@ -43,6 +43,7 @@ describe('entity keys (the stored layout)', () => {
         'POLLAT#2026-01-01T00:00:00.000Z#0000000000000042#p',
       ],
       [VoterEntity.key({ guildId: G, pollId: 'p', memberId: '5' }), 'POLLVOTES#111#p', 'VOTER#5'],
+      [VoterSweepEntity.key({ guildId: G, pollId: 'p' }), 'POLLVOTES#111#p', 'SWEEP'],
       [PanelEntity.key({ guildId: G, panelId: 'x' }), 'G#111', 'RR#PANEL#x'],
       [MessageEntity.key({ guildId: G, channelId: '7', messageId: '8' }), 'G#111', 'RR#MSG#7#8'],
       [ClaimEntity.key({ guildId: G, panelId: 'x', memberId: '5' }), 'G#111', 'RR#CLAIM#x#5'],
@@ -52,7 +53,9 @@ describe('entity keys (the stored layout)', () => {
       [InviteEntity.key({ guildId: G, code: 'abc' }), 'G#111', 'INVITE#abc'],
       [MemberLatestEntity.key({ guildId: G, memberId: '5' }), 'G#111', 'INVITEMEMBER#5'],
       [UseEntity.key({ guild_id: G, timestamp: '2026-01-01T00:00:00.000Z', id: 7 }), 'G#111', 'INVITEUSE#2026-01-01T00:00:00.000Z#7'],
+      [UseSweepEntity.key({ guildId: G }), 'G#111', 'INVITESWEEP'],
       [VerificationEntity.key({ guildId: G, verifierId: 'v' }), 'G#111', 'VERIFICATION#v'],
+      [EntrySweepEntity.key({ guildId: G }), 'G#111', 'VERIFSWEEP'],
       [CounterEntity.key({ guildId: G, counterId: 'c' }), 'G#111', 'COUNTER#c'],
       [StarboardEntity.key({ guildId: G, messageId: '9' }), 'G#111', 'STARBOARD#9'],
       [EntryEntity.key({ guildId: G, kind: 'forum', ident: 'news', channelId: '7' }), 'G#111', 'SOCIAL#forum#news#7'],
@@ -67,8 +70,13 @@ describe('entity keys (the stored layout)', () => {
     expect(MODULE_CATALOGUE.serverstats.lists).toEqual({ counters: CounterEntity.prefix, starboard_entries: StarboardEntity.prefix });
     expect(MODULE_CATALOGUE.welcoming.lists).toEqual({ responses: ResponseEntity.prefix, timedroles: TimedRoleEntity.prefix });
     expect(MODULE_CATALOGUE['invite-tracker'].lists).toEqual({ invites: InviteEntity.prefix, stats_uses: UseEntity.prefix });
+    // Where the uses stored since a delete begin: the sort key of a use at that time, less its id.
+    const since = '2026-01-01T00:00:00.000Z';
+    expect(MODULE_CATALOGUE['invite-tracker'].since?.stats_uses?.(since)).toBe(usesFrom(since));
+    expect(UseEntity.key({ guild_id: '111', timestamp: since, id: 7 }).sk.startsWith(usesFrom(since))).toBe(true);
     expect(MODULE_CATALOGUE.giveaways.lists).toEqual({ giveaways: GiveawayEntity.prefix });
     expect(MODULE_CATALOGUE.verifier.lists).toEqual({ entries: VerificationEntity.prefix });
+    expect(MODULE_CATALOGUE.verifier.since?.entries?.(since)).toBe(entriesFrom(since));
     const groups = MODULE_CATALOGUE.socials.groupedLists!.groups;
     for (const kind of ['forum', 'stream', 'rss', 'video'] as const) expect(groups[kind]).toBe(EntryEntity.under(kind));
   });
