@@ -6608,7 +6608,10 @@ export interface operations {
                         success: true;
                         data: {
                             settings: components["schemas"]["PollSettings"] | null;
+                            /** @description The removed polls, newest first: at most 1000, as many as fit in the answer (behaviour §15) */
                             polls: components["schemas"]["Poll"][];
+                            /** @description How many polls were removed */
+                            polls_total: number;
                         };
                     };
                 };
@@ -6639,6 +6642,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page; it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6656,10 +6661,13 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
+                            /** @description The page: `page_size` polls, fewer on the last page or when more would pass the answer size (behaviour §15) */
                             polls: components["schemas"]["Poll"][];
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page (read by key, and the way to every poll when a page ended early); null on the last page */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -19032,7 +19040,10 @@ export interface operations {
                         success: true;
                         data: {
                             settings: components["schemas"]["GiveawaySettings"] | null;
+                            /** @description The removed giveaways, newest first: at most 1000, as many as fit in the answer (behaviour §15) */
                             giveaways: components["schemas"]["Giveaway"][];
+                            /** @description How many giveaways were removed */
+                            giveaways_total: number;
                         };
                     };
                 };
@@ -19082,6 +19093,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
+                            /** @description The page: `page_size` giveaways, fewer on the last page or when more would pass the answer size (behaviour §15) */
                             entries: components["schemas"]["Giveaway"][];
                             page: number;
                             page_size: number;

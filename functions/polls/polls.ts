@@ -5,7 +5,8 @@
  * (`handler/*`). Endpoints validate; these decide.
  */
 import type { Caller } from '#shared/auth/caller.js';
-import { nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
+import { countedPageAt, nextCountedCursor, nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
+import { fitting } from '#shared/http/limits.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
@@ -31,7 +32,7 @@ import {
 } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
-import { findPollByMessage, getPoll, insertPoll, pollOf, pollPage, updatePoll, voterPage } from './store.js';
+import { countPolls, findPollByMessage, getPoll, insertPoll, pollOf, pollPage, pollsNewestFirst, updatePoll, voterPage } from './store.js';
 import { countsNow, readTally } from './tally.js';
 
 const MODULE = 'polls';
@@ -170,10 +171,38 @@ export async function getPollRecord(guildId: string, pollId: string): Promise<Re
   return recordOf(await requireEnabledPoll(guildId, pollId));
 }
 
-/** The guild's polls, newest first, one page read by key. */
-export async function listPollRecords(guildId: string, page: number, pageSize: number) {
-  const [, listed] = await requireEnabledWhile(guildId, MODULE, () => pollPage(guildId, page, pageSize));
-  return { polls: await Promise.all(listed.polls.map((poll) => recordOf(poll))), page, page_size: pageSize, total: listed.total };
+/**
+ * The guild's polls, newest first, one page read by key (behaviour §3.6,
+ * §15): `page`, or the signed `cursor` of the page before. A page holds
+ * `page_size` polls unless its answer would pass its bytes (`LIST_BYTES`):
+ * it then ends early, and `next_cursor` continues right after its last poll.
+ */
+export async function listPollRecords(guildId: string, query: PageQuery) {
+  const scope = { guildId, family: 'polls/list', filter: {} };
+  const from = await countedPageAt(scope, query.cursor, query.page_size);
+  const page = from?.page ?? query.page;
+  // Counted first: the count puts the list pointers right when they disagree with the polls, before the page reads them.
+  const [, [total, listed]] = await requireEnabledWhile(guildId, MODULE, async () => {
+    const total = await countPolls(guildId);
+    return [total, await pollPage(guildId, page, query.page_size, from?.after ?? null)] as const;
+  });
+  const records = fitting(await Promise.all(listed.polls.map(({ poll }) => recordOf(poll))));
+  const cut = records.length < listed.polls.length;
+  const last = cut ? (listed.polls[records.length - 1]?.place ?? null) : listed.last;
+  const through = (from?.before ?? (page - 1) * query.page_size) + records.length;
+  return { polls: records, page, page_size: query.page_size, total, next_cursor: await nextCountedCursor(scope, page, through, total, last) };
+}
+
+/** The page fields of a list read by key (behaviour §3.6): `page`, or the `cursor` that names it. */
+export interface PageQuery {
+  page: number;
+  page_size: number;
+  cursor?: string | undefined;
+}
+
+/** The guild's polls as records, newest first, read a page of the list at a time: only the pages the reader takes (a settings delete's answer). */
+export async function* pollRecordPages(guildId: string): AsyncGenerator<Record<string, unknown>[]> {
+  for await (const polls of pollsNewestFirst(guildId, 100)) yield Promise.all(polls.map((poll) => recordOf(poll)));
 }
 
 export interface VotersQuery {

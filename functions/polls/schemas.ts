@@ -205,7 +205,11 @@ export const OwnerActionBody = z.object({ guild_id: snowflake, ...interactionFie
 export const PollPath = z.object({ poll_id: z.string() });
 
 export const GetPollQuery = guildQuery;
-export const ListPollsQuery = z.object({ guild_id: snowflake, ...pagination });
+export const ListPollsQuery = z.object({
+  guild_id: snowflake,
+  ...pagination,
+  cursor: describe(z.optional(z.string().check(z.maxLength(1024))), 'The `next_cursor` of the previous page; it names the page, so `page` is then ignored.'),
+});
 /** Most voters a page of `/entry/{poll_id}/voters` answers. */
 export const VOTERS_PAGE_MAX = 1000;
 /** `GET /entry/{poll_id}/voters`: the page fields of behaviour §3.6, up to 1000 voters a page, optionally of one answer. */
@@ -340,7 +344,14 @@ export const PollRecord = meta(
 
 export const PollAnswer = z.object({ poll: PollRecord });
 export const MaybePollAnswer = z.object({ poll: meta(z.nullable(PollRecord), { description: 'The deleted poll, or null when the message carried none' }) });
-export const PollsPage = z.object({ polls: z.array(PollRecord), ...pageFields });
+export const PollsPage = z.object({
+  polls: describe(z.array(PollRecord), 'The page: `page_size` polls, fewer on the last page or when more would pass the answer size (behaviour §15)'),
+  ...pageFields,
+  next_cursor: describe(
+    z.nullable(z.string()),
+    'Pass as `cursor` for the next page (read by key, and the way to every poll when a page ended early); null on the last page',
+  ),
+});
 export const VotersPage = z.object({
   voters: describe(
     z.array(
@@ -357,7 +368,11 @@ export const VotersPage = z.object({
   next_cursor: describe(z.nullable(z.string()), 'Pass as `cursor` for the next page (read by key, the cheap way); null on the last page'),
 });
 export const PollSettingsAnswer = z.object({ settings: PollSettingsRecord });
-export const DeletedSettingsAnswer = z.object({ settings: z.nullable(PollSettingsRecord), polls: z.array(PollRecord) });
+export const DeletedSettingsAnswer = z.object({
+  settings: z.nullable(PollSettingsRecord),
+  polls: describe(z.array(PollRecord), 'The removed polls, newest first: at most 1000, as many as fit in the answer (behaviour §15)'),
+  polls_total: describe(z.int().check(z.gte(0)), 'How many polls were removed'),
+});
 
 /** A vote: the member's votes on the poll after it (answer IDs, one per vote). */
 export const VoteAnswer = z.object({

@@ -4,17 +4,19 @@
  * Messages on the platform are left as they are: removing data never
  * depends on the platform answering.
  */
+import { answerList, shownList } from '#shared/modules/store.js';
 import { removePoll } from './lifecycle.js';
-import { recordOf } from './polls.js';
-import { listPolls } from './store.js';
+import { pollRecordPages } from './polls.js';
+import { countPolls, listPolls } from './store.js';
 
-/** Answers the polls it removed. */
+/**
+ * Answers the polls it removed as an answer shows a list that can grow
+ * without bound (behaviour §15): the newest, read a page of the list at a
+ * time and only until the answer is full, with `polls_total`.
+ */
 export async function removePolls(guildId: string) {
-  const polls = await listPolls(guildId);
-  const removed: Record<string, unknown>[] = [];
-  for (const poll of polls) {
-    removed.push(await recordOf(poll));
-    await removePoll(poll, { deleteMessage: false });
-  }
-  return { polls: removed };
+  const total = await countPolls(guildId);
+  const shown = await shownList(pollRecordPages(guildId));
+  for (const poll of await listPolls(guildId)) await removePoll(poll, { deleteMessage: false });
+  return answerList('polls', shown, total);
 }

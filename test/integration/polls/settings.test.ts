@@ -113,6 +113,6 @@ describe('settings delete', () => {
     expect(removed.status).toBe(200);
     expect(removed.body.data.polls).toHaveLength(1);
     const never = await service.call('DELETE', '/modules/polls/settings/delete', { body: { guild_id: snowflake() } });
-    expect(never.body.data).toEqual({ settings: null, polls: [] });
+    expect(never.body.data).toEqual({ settings: null, polls: [], polls_total: 0 });
   });
 });
