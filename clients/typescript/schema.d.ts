@@ -5362,6 +5362,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5383,6 +5385,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -6642,7 +6646,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
-                /** @description The `next_cursor` of the previous page; it names the page, so `page` is then ignored. */
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
                 cursor?: string;
             };
             header?: never;
@@ -6661,12 +6665,11 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            /** @description The page: `page_size` polls, fewer on the last page or when more would pass the answer size (behaviour §15) */
                             polls: components["schemas"]["Poll"][];
                             page: number;
                             page_size: number;
                             total: number;
-                            /** @description Pass as `cursor` for the next page (read by key, and the way to every poll when a page ended early); null on the last page */
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
                             next_cursor: string | null;
                         };
                     };
@@ -8205,6 +8208,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -8238,6 +8243,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -8465,6 +8472,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -8498,6 +8507,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -8722,6 +8733,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -8756,6 +8769,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -8987,6 +9002,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -9022,6 +9039,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -19093,7 +19112,6 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            /** @description The page: `page_size` giveaways, fewer on the last page or when more would pass the answer size (behaviour §15) */
                             entries: components["schemas"]["Giveaway"][];
                             page: number;
                             page_size: number;
@@ -20921,6 +20939,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
                 /** @description Only the tag with this name (ignoring case) */
                 name?: string;
             };
@@ -20947,6 +20967,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -21390,6 +21412,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -21411,6 +21435,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };

@@ -7,6 +7,7 @@
 import { requireOwner } from '#shared/auth/owner.js';
 import type { Caller } from '#shared/auth/caller.js';
 import { countedPageAt, nextCountedCursor, nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
+import type { PageQuery } from '#shared/db/pagination.js';
 import { fitting } from '#shared/http/limits.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
@@ -158,12 +159,6 @@ const cursorAt = (guildId: string, family: string, cursor: string | undefined) =
 /** The next page's cursor, or null when this page is the last. */
 const nextCursor = (guildId: string, family: string, page: number, pageSize: number, total: number, last: string | null) =>
   nextPageCursor(scopeOf(guildId, family), page, pageSize, total, last);
-
-export interface PageQuery {
-  page: number;
-  page_size: number;
-  cursor?: string | undefined;
-}
 
 /**
  * A page of the guild's giveaways, newest first, read by key (behaviour

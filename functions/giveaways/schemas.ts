@@ -71,8 +71,9 @@ export const GiveawayRecord = meta(
 export const EntryAnswer = z.object({ entry: GiveawayRecord });
 const nextCursor = describe(z.nullable(z.string()), 'Pass as `cursor` for the next page (read by key, the cheap way); null on the last page');
 export const EntriesAnswer = z.object({
-  entries: describe(z.array(GiveawayRecord), 'The page: `page_size` giveaways, fewer on the last page or when more would pass the answer size (behaviour §15)'),
+  entries: z.array(GiveawayRecord),
   ...pageFields,
+  page_size: z.int().check(z.gte(1), z.lte(50)),
   next_cursor: nextCursor,
 });
 export const ParticipantsAnswer = z.object({

@@ -6,6 +6,7 @@
  */
 import type { Caller } from '#shared/auth/caller.js';
 import { countedPageAt, nextCountedCursor, nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
+import type { PageQuery } from '#shared/db/pagination.js';
 import { fitting } from '#shared/http/limits.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
@@ -191,13 +192,6 @@ export async function listPollRecords(guildId: string, query: PageQuery) {
   const last = cut ? (listed.polls[records.length - 1]?.place ?? null) : listed.last;
   const through = (from?.before ?? (page - 1) * query.page_size) + records.length;
   return { polls: records, page, page_size: query.page_size, total, next_cursor: await nextCountedCursor(scope, page, through, total, last) };
-}
-
-/** The page fields of a list read by key (behaviour §3.6): `page`, or the `cursor` that names it. */
-export interface PageQuery {
-  page: number;
-  page_size: number;
-  cursor?: string | undefined;
 }
 
 /** The guild's polls as records, newest first, read a page of the list at a time: only the pages the reader takes (a settings delete's answer). */

@@ -205,11 +205,7 @@ export const OwnerActionBody = z.object({ guild_id: snowflake, ...interactionFie
 export const PollPath = z.object({ poll_id: z.string() });
 
 export const GetPollQuery = guildQuery;
-export const ListPollsQuery = z.object({
-  guild_id: snowflake,
-  ...pagination,
-  cursor: describe(z.optional(z.string().check(z.maxLength(1024))), 'The `next_cursor` of the previous page; it names the page, so `page` is then ignored.'),
-});
+export const ListPollsQuery = z.object({ guild_id: snowflake, ...pagination });
 /** Most voters a page of `/entry/{poll_id}/voters` answers. */
 export const VOTERS_PAGE_MAX = 1000;
 /** `GET /entry/{poll_id}/voters`: the page fields of behaviour §3.6, up to 1000 voters a page, optionally of one answer. */
@@ -344,14 +340,7 @@ export const PollRecord = meta(
 
 export const PollAnswer = z.object({ poll: PollRecord });
 export const MaybePollAnswer = z.object({ poll: meta(z.nullable(PollRecord), { description: 'The deleted poll, or null when the message carried none' }) });
-export const PollsPage = z.object({
-  polls: describe(z.array(PollRecord), 'The page: `page_size` polls, fewer on the last page or when more would pass the answer size (behaviour §15)'),
-  ...pageFields,
-  next_cursor: describe(
-    z.nullable(z.string()),
-    'Pass as `cursor` for the next page (read by key, and the way to every poll when a page ended early); null on the last page',
-  ),
-});
+export const PollsPage = z.object({ polls: z.array(PollRecord), ...pageFields });
 export const VotersPage = z.object({
   voters: describe(
     z.array(
