@@ -4,8 +4,9 @@
  * giveaway grows, at N = 100, 1,000, 10,000, 100,000 and 1,000,000 entrants
  * (CONTRACT 15's target; `BENCH_ENTRANTS`, comma-separated, picks others).
  * A flat line is the point: cost per entrant stays the same as N grows.
- * Figures, not tests. The million takes some 7 minutes on a 2-core machine,
- * most of it writing the entrants into local dynalite.
+ * Figures, not tests. The million takes 8 to 18 minutes on a busy 2-core
+ * machine, most of it writing the entrants into local dynalite (the row
+ * says how long); the draw itself some 30 to 70 s.
  *
  * For each N a giveaway is filled with N entrants: through the API while N
  * is at most API_ENTERS, else written straight into the table with the

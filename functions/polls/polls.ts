@@ -5,7 +5,7 @@
  * (`handler/*`). Endpoints validate; these decide.
  */
 import type { Caller } from '#shared/auth/caller.js';
-import { countedPageAt, nextCountedCursor, nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
+import { countedPageAt, nextCountedCursor } from '#shared/db/cursor.js';
 import type { PageQuery } from '#shared/db/pagination.js';
 import { fitting } from '#shared/http/limits.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
@@ -214,7 +214,7 @@ export interface VotersQuery {
 export async function listVoterRecords(guildId: string, pollId: string, query: VotersQuery) {
   const answerId = query.answer_id ?? null;
   const scope = { guildId, family: `polls/voters/${pollId}`, filter: { answer_id: answerId === null ? null : String(answerId) } };
-  const from = await pageCursorAt(scope, query.cursor);
+  const from = await countedPageAt(scope, query.cursor, query.page_size);
   const poll = await requireEnabledPoll(guildId, pollId);
   if (poll.is_anonymous) {
     throw unprocessable(`Poll ${pollId} is anonymous: who voted is shown to no one; its counts are in the poll's answers[].vote_count.`);
@@ -229,16 +229,16 @@ export async function listVoterRecords(guildId: string, pollId: string, query: V
   const total = (answerId === null ? counts?.voters : counts?.members[answerId]) ?? 0;
   const voters = await voterPage(guildId, pollId, answerId, page, query.page_size, from?.after ?? null);
   const shown = poll.answers.filter((a) => answerId === null || a.answer_id === answerId);
-  return {
-    voters: voters.map((voter) => ({
+  // Members holding many votes each make long records: the page ends early rather than pass 1 MiB (behaviour §15).
+  const records = fitting(
+    voters.map((voter) => ({
       user_id: voter.member_id,
       answer_ids: shown.flatMap((a) => Array<number>(voter.votes[String(a.answer_id)] ?? 0).fill(a.answer_id)),
     })),
-    page,
-    page_size: query.page_size,
-    total,
-    next_cursor: await nextPageCursor(scope, page, query.page_size, total, voters.at(-1)?.member_id ?? null),
-  };
+  );
+  const last = records.length < voters.length ? (records.at(-1)?.user_id ?? null) : (voters.at(-1)?.member_id ?? null);
+  const through = (from?.before ?? (page - 1) * query.page_size) + records.length;
+  return { voters: records, page, page_size: query.page_size, total, next_cursor: await nextCountedCursor(scope, page, through, total, last) };
 }
 
 export interface EditInput {

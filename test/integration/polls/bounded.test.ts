@@ -6,7 +6,7 @@
  * on to every poll exactly once, newest first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PollEntity, PollListEntity } from '#functions/polls/keys.js';
+import { PollEntity, PollListEntity, VoterEntity } from '#functions/polls/keys.js';
 import { type TestService, ok, snowflake, startTestService } from '#test/helpers/local.js';
 import { putAll } from '#test/helpers/seed.js';
 
@@ -127,5 +127,47 @@ describe('polls that grow without bound', { timeout: 300_000 }, () => {
     expect(removed.polls.length).toBeGreaterThan(0);
     expect(removed.polls.length).toBeLessThan(60);
     expect(ids(removed.polls)).toEqual(newest(150, removed.polls.length));
+  });
+
+  it('ends a page of voters holding 2500 votes each early, and its cursors lead to every voter once', async () => {
+    const guild = await seedGuild(0, 0);
+    const [pollItem, pointer] = pollItems(guild, 1, false);
+    const pollId = 'poll-00001';
+    const answers = Array.from({ length: 25 }, (_, a) => ({
+      answer_id: a + 1,
+      answer_text: `Answer ${a + 1}`,
+      label: null,
+      description: null,
+      emoji_name: null,
+      emoji_id: null,
+    }));
+    const votes = Object.fromEntries(answers.map((a) => [String(a.answer_id), 100]));
+    const members = Array.from({ length: 300 }, (_, i) => String(1_300_000_000_000_000_000n + BigInt(i)));
+    const poll = { ...pollItem, answers, is_multi_select: true, max_votes_per_answer: 100, voter_total: 300, vote_total: 300 * 2500 };
+    await putAll([
+      poll,
+      pointer!,
+      ...members.map((member) => VoterEntity.item({ guildId: guild, pollId: pollId, memberId: member }, { member_id: member, votes, version: 1 })),
+    ]);
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await service.call('GET', `/modules/polls/entry/${pollId}/voters`, {
+        query: { guild_id: guild, page_size: '300', ...(cursor === null ? {} : { cursor }) },
+      });
+      const page = ok(res);
+      expect(Buffer.byteLength(res.text)).toBeLessThan(MiB);
+      expect(page.total).toBe(300);
+      pages++;
+      sizes.push(page.voters.length);
+      seen.push(...page.voters.map((v: { user_id: string; answer_ids: number[] }) => v.user_id));
+      expect(page.voters.every((v: { answer_ids: number[] }) => v.answer_ids.length === 2500)).toBe(true);
+      cursor = page.next_cursor;
+    } while (cursor !== null && pages < 20);
+    expect(sizes[0]).toBeGreaterThan(0);
+    expect(sizes[0]).toBeLessThan(300);
+    expect(seen).toEqual(members);
   });
 });
