@@ -5362,6 +5362,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5383,6 +5385,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -6608,7 +6612,9 @@ export interface operations {
                         success: true;
                         data: {
                             settings: components["schemas"]["PollSettings"] | null;
+                            /** @description The removed polls, newest first: at most 1000, as many as fit in the answer (behaviour §15) */
                             polls: components["schemas"]["Poll"][];
+                            /** @description How many polls were removed */
                             polls_total: number;
                         };
                     };
@@ -6640,6 +6646,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6661,6 +6669,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -8198,6 +8208,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -8231,6 +8243,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -8458,6 +8472,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -8491,6 +8507,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -8715,6 +8733,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -8749,6 +8769,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -8980,6 +9002,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -9015,6 +9039,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -19033,7 +19059,10 @@ export interface operations {
                         success: true;
                         data: {
                             settings: components["schemas"]["GiveawaySettings"] | null;
+                            /** @description The removed giveaways, newest first: at most 1000, as many as fit in the answer (behaviour §15) */
                             giveaways: components["schemas"]["Giveaway"][];
+                            /** @description How many giveaways were removed */
+                            giveaways_total: number;
                         };
                     };
                 };
@@ -20910,6 +20939,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
                 /** @description Only the tag with this name (ignoring case) */
                 name?: string;
             };
@@ -20936,6 +20967,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -21379,6 +21412,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 page_size?: number;
+                /** @description The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -21400,6 +21435,8 @@ export interface operations {
                             page: number;
                             page_size: number;
                             total: number;
+                            /** @description Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };

@@ -6,7 +6,9 @@
  */
 import { requireOwner } from '#shared/auth/owner.js';
 import type { Caller } from '#shared/auth/caller.js';
-import { nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
+import { countedPageAt, nextCountedCursor, nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
+import type { PageQuery } from '#shared/db/pagination.js';
+import { fitting } from '#shared/http/limits.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';
@@ -158,26 +160,24 @@ const cursorAt = (guildId: string, family: string, cursor: string | undefined) =
 const nextCursor = (guildId: string, family: string, page: number, pageSize: number, total: number, last: string | null) =>
   nextPageCursor(scopeOf(guildId, family), page, pageSize, total, last);
 
-export interface PageQuery {
-  page: number;
-  page_size: number;
-  cursor?: string | undefined;
-}
-
-/** A page of the guild's giveaways, newest first, read by key (behaviour §3.6, §15): `page` or the signed `cursor` of the page before. */
+/**
+ * A page of the guild's giveaways, newest first, read by key (behaviour
+ * §3.6, §15): `page` or the signed `cursor` of the page before. A page holds
+ * `page_size` giveaways unless its answer would pass its bytes
+ * (`LIST_BYTES`): it then ends early, and `next_cursor` continues right after
+ * its last giveaway.
+ */
 export async function listGiveawayRecords(guildId: string, query: PageQuery) {
-  const from = await cursorAt(guildId, 'entries', query.cursor);
+  const scope = scopeOf(guildId, 'entries');
+  const from = await countedPageAt(scope, query.cursor, query.page_size);
   const page = from?.page ?? query.page;
   const [, [listed, total]] = await requireEnabledWhile(guildId, MODULE, () =>
     Promise.all([giveawayPage(guildId, page, query.page_size, from?.after ?? null), countGiveaways(guildId)]),
   );
-  return {
-    entries: await giveawayRecords(listed.giveaways),
-    page,
-    page_size: query.page_size,
-    total,
-    next_cursor: await nextCursor(guildId, 'entries', page, query.page_size, total, listed.last),
-  };
+  const entries = fitting(await giveawayRecords(listed.giveaways));
+  const last = entries.length < listed.giveaways.length ? (entries.at(-1)?.entry_id ?? null) : listed.last;
+  const through = (from?.before ?? (page - 1) * query.page_size) + entries.length;
+  return { entries, page, page_size: query.page_size, total, next_cursor: await nextCountedCursor(scope, page, through, total, last) };
 }
 
 export async function getGiveawayRecord(guildId: string, entryId: string) {

@@ -70,7 +70,12 @@ export const GiveawayRecord = meta(
 
 export const EntryAnswer = z.object({ entry: GiveawayRecord });
 const nextCursor = describe(z.nullable(z.string()), 'Pass as `cursor` for the next page (read by key, the cheap way); null on the last page');
-export const EntriesAnswer = z.object({ entries: z.array(GiveawayRecord), ...pageFields, next_cursor: nextCursor });
+export const EntriesAnswer = z.object({
+  entries: z.array(GiveawayRecord),
+  ...pageFields,
+  page_size: z.int().check(z.gte(1), z.lte(50)),
+  next_cursor: nextCursor,
+});
 export const ParticipantsAnswer = z.object({
   participants: describe(z.array(id), 'Member IDs in numeric order'),
   page: z.int().check(z.gte(1)),
@@ -78,7 +83,11 @@ export const ParticipantsAnswer = z.object({
   total: describe(z.int().check(z.gte(0)), 'participant_count'),
   next_cursor: nextCursor,
 });
-export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), giveaways: z.array(GiveawayRecord) });
+export const DeletedSettingsAnswer = z.object({
+  settings: z.nullable(SettingsRecord),
+  giveaways: describe(z.array(GiveawayRecord), 'The removed giveaways, newest first: at most 1000, as many as fit in the answer (behaviour §15)'),
+  giveaways_total: describe(z.int().check(z.gte(0)), 'How many giveaways were removed'),
+});
 export const MessageAnswer = z.object({ message: z.string() });
 
 export const EntryPath = z.object({ entry_id: z.string().check(z.minLength(1), z.maxLength(128)) });

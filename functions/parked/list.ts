@@ -1,10 +1,10 @@
-import { paginate } from '#shared/db/pagination.js';
+import { pageWithin } from '#shared/db/pagination.js';
 import { endpoint } from '#shared/http/endpoint.js';
 import { listParked } from '#shared/scheduler/parked.js';
 import * as routes from './routes.js';
 
 /** Latest parked first, paginated (behaviour §3.6). */
 export const handler = endpoint(routes.list, async ({ query }) => {
-  const { items, ...page } = paginate(await listParked(), query.page, query.page_size);
+  const { items, ...page } = await pageWithin(await listParked(), query, { guildId: '', family: 'parked', filter: {} });
   return { parked: items, ...page };
 });

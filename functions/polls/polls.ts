@@ -5,7 +5,9 @@
  * (`handler/*`). Endpoints validate; these decide.
  */
 import type { Caller } from '#shared/auth/caller.js';
-import { nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
+import { countedPageAt, nextCountedCursor } from '#shared/db/cursor.js';
+import type { PageQuery } from '#shared/db/pagination.js';
+import { fitting } from '#shared/http/limits.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
@@ -31,7 +33,7 @@ import {
 } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
-import { findPollByMessage, getPoll, insertPoll, pollOf, pollPage, updatePoll, voterPage } from './store.js';
+import { countPolls, findPollByMessage, getPoll, insertPoll, pollOf, pollPage, pollsNewestFirst, updatePoll, voterPage } from './store.js';
 import { countsNow, readTally } from './tally.js';
 
 const MODULE = 'polls';
@@ -170,10 +172,31 @@ export async function getPollRecord(guildId: string, pollId: string): Promise<Re
   return recordOf(await requireEnabledPoll(guildId, pollId));
 }
 
-/** The guild's polls, newest first, one page read by key. */
-export async function listPollRecords(guildId: string, page: number, pageSize: number) {
-  const [, listed] = await requireEnabledWhile(guildId, MODULE, () => pollPage(guildId, page, pageSize));
-  return { polls: await Promise.all(listed.polls.map((poll) => recordOf(poll))), page, page_size: pageSize, total: listed.total };
+/**
+ * The guild's polls, newest first, one page read by key (behaviour §3.6,
+ * §15): `page`, or the signed `cursor` of the page before. A page holds
+ * `page_size` polls unless its answer would pass its bytes (`LIST_BYTES`):
+ * it then ends early, and `next_cursor` continues right after its last poll.
+ */
+export async function listPollRecords(guildId: string, query: PageQuery) {
+  const scope = { guildId, family: 'polls/list', filter: {} };
+  const from = await countedPageAt(scope, query.cursor, query.page_size);
+  const page = from?.page ?? query.page;
+  // Counted first: the count puts the list pointers right when they disagree with the polls, before the page reads them.
+  const [, [total, listed]] = await requireEnabledWhile(guildId, MODULE, async () => {
+    const total = await countPolls(guildId);
+    return [total, await pollPage(guildId, page, query.page_size, from?.after ?? null)] as const;
+  });
+  const records = fitting(await Promise.all(listed.polls.map(({ poll }) => recordOf(poll))));
+  const cut = records.length < listed.polls.length;
+  const last = cut ? (listed.polls[records.length - 1]?.place ?? null) : listed.last;
+  const through = (from?.before ?? (page - 1) * query.page_size) + records.length;
+  return { polls: records, page, page_size: query.page_size, total, next_cursor: await nextCountedCursor(scope, page, through, total, last) };
+}
+
+/** The guild's polls as records, newest first, read a page of the list at a time: only the pages the reader takes (a settings delete's answer). */
+export async function* pollRecordPages(guildId: string): AsyncGenerator<Record<string, unknown>[]> {
+  for await (const polls of pollsNewestFirst(guildId, 100)) yield Promise.all(polls.map((poll) => recordOf(poll)));
 }
 
 export interface VotersQuery {
@@ -191,7 +214,7 @@ export interface VotersQuery {
 export async function listVoterRecords(guildId: string, pollId: string, query: VotersQuery) {
   const answerId = query.answer_id ?? null;
   const scope = { guildId, family: `polls/voters/${pollId}`, filter: { answer_id: answerId === null ? null : String(answerId) } };
-  const from = await pageCursorAt(scope, query.cursor);
+  const from = await countedPageAt(scope, query.cursor, query.page_size);
   const poll = await requireEnabledPoll(guildId, pollId);
   if (poll.is_anonymous) {
     throw unprocessable(`Poll ${pollId} is anonymous: who voted is shown to no one; its counts are in the poll's answers[].vote_count.`);
@@ -206,16 +229,16 @@ export async function listVoterRecords(guildId: string, pollId: string, query: V
   const total = (answerId === null ? counts?.voters : counts?.members[answerId]) ?? 0;
   const voters = await voterPage(guildId, pollId, answerId, page, query.page_size, from?.after ?? null);
   const shown = poll.answers.filter((a) => answerId === null || a.answer_id === answerId);
-  return {
-    voters: voters.map((voter) => ({
+  // Members holding many votes each make long records: the page ends early rather than pass 1 MiB (behaviour §15).
+  const records = fitting(
+    voters.map((voter) => ({
       user_id: voter.member_id,
       answer_ids: shown.flatMap((a) => Array<number>(voter.votes[String(a.answer_id)] ?? 0).fill(a.answer_id)),
     })),
-    page,
-    page_size: query.page_size,
-    total,
-    next_cursor: await nextPageCursor(scope, page, query.page_size, total, voters.at(-1)?.member_id ?? null),
-  };
+  );
+  const last = records.length < voters.length ? (records.at(-1)?.user_id ?? null) : (voters.at(-1)?.member_id ?? null);
+  const through = (from?.before ?? (page - 1) * query.page_size) + records.length;
+  return { voters: records, page, page_size: query.page_size, total, next_cursor: await nextCountedCursor(scope, page, through, total, last) };
 }
 
 export interface EditInput {

@@ -357,8 +357,11 @@ export const VotersPage = z.object({
   next_cursor: describe(z.nullable(z.string()), 'Pass as `cursor` for the next page (read by key, the cheap way); null on the last page'),
 });
 export const PollSettingsAnswer = z.object({ settings: PollSettingsRecord });
-/** The newest 1000 polls removed and, added (behaviour §15), how many there were. */
-export const DeletedSettingsAnswer = z.object({ settings: z.nullable(PollSettingsRecord), polls: z.array(PollRecord), polls_total: z.int() });
+export const DeletedSettingsAnswer = z.object({
+  settings: z.nullable(PollSettingsRecord),
+  polls: describe(z.array(PollRecord), 'The removed polls, newest first: at most 1000, as many as fit in the answer (behaviour §15)'),
+  polls_total: describe(z.int().check(z.gte(0)), 'How many polls were removed'),
+});
 
 /** A vote: the member's votes on the poll after it (answer IDs, one per vote). */
 export const VoteAnswer = z.object({

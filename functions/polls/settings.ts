@@ -5,20 +5,25 @@
  * platform are left as they are: removing data never depends on the
  * platform answering.
  */
-import { ANSWER_LIST_LIMIT } from '#shared/modules/store.js';
+import { answerList, shownList } from '#shared/modules/store.js';
 import { removePoll } from './lifecycle.js';
-import { recordOf } from './polls.js';
-import { listPolls } from './store.js';
+import { pollRecordPages } from './polls.js';
+import { countPolls, listPolls } from './store.js';
 
 /** Polls removed at once. */
 const PARALLEL = 25;
 
-/** Answers the polls it removed, newest first: the first 1000 records and how many there were (`polls_total`). */
+/**
+ * Answers the polls it removed as an answer shows a list that can grow
+ * without bound (behaviour §15): the newest, read a page of the list at a
+ * time and only until the answer is full, with `polls_total`.
+ */
 export async function removePolls(guildId: string) {
-  const polls = (await listPolls(guildId)).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
-  const shown = await Promise.all(polls.slice(0, ANSWER_LIST_LIMIT).map((poll) => recordOf(poll)));
+  const total = await countPolls(guildId);
+  const shown = await shownList(pollRecordPages(guildId));
+  const polls = await listPolls(guildId);
   for (let i = 0; i < polls.length; i += PARALLEL) {
     await Promise.all(polls.slice(i, i + PARALLEL).map((poll) => removePoll(poll, { deleteMessage: false })));
   }
-  return { polls: shown, polls_total: polls.length };
+  return answerList('polls', shown, total);
 }

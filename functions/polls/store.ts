@@ -83,22 +83,55 @@ const guildRange = (guildId: string, prefix: string) => ({
 });
 
 /**
- * One page of the guild's polls, newest first, read by key (behaviour §3.6,
- * §15): a Query of the list pointers with a limit, then the page's polls in
- * one batch read; `total` by COUNT queries. When the pointers and the polls
- * do not agree in number (polls stored before pointers were kept, or a
- * crash between a poll's write and its pointer's), the pointers are put
- * right first (`reconcileList`), once.
+ * How many polls the guild has (COUNT queries). When the polls and their
+ * list pointers do not agree in number (polls stored before pointers were
+ * kept, or a crash between a poll's write and its pointer's), the pointers
+ * are put right first (`reconcileList`), once.
  */
-export async function pollPage(guildId: string, page: number, pageSize: number): Promise<{ polls: Poll[]; total: number }> {
-  let [total, listed] = await Promise.all([countAll(guildRange(guildId, PollEntity.prefix)), countAll(guildRange(guildId, PollListEntity.prefix))]);
-  if (total !== listed) listed = await reconcileList(guildId);
-  const { items } = await queryPage({ ...guildRange(guildId, PollListEntity.prefix), ScanIndexForward: false }, 'pk, sk', page, pageSize, null);
-  const ids = items.map((item) => PollListEntity.parse(item));
+export async function countPolls(guildId: string): Promise<number> {
+  const [total, listed] = await Promise.all([countAll(guildRange(guildId, PollEntity.prefix)), countAll(guildRange(guildId, PollListEntity.prefix))]);
+  if (total !== listed) await reconcileList(guildId);
+  return total;
+}
+
+/** A poll as its list reads it: the poll and the sort key of its list pointer, where a page ending at it is continued from. */
+export interface ListedPoll {
+  poll: Poll;
+  place: string;
+}
+
+/**
+ * One page of the guild's polls, newest first, read by key (behaviour §3.6,
+ * §15): a Query of the list pointers with a limit, from after the pointer
+ * `after` names (a cursor's) or else after the keys of the pages before
+ * `page`, then the page's polls in one batch read. `last`: the sort key
+ * of the page's last pointer when the Query stopped at its limit (the list
+ * may go on from there), else null.
+ */
+export async function pollPage(guildId: string, page: number, pageSize: number, after: string | null): Promise<{ polls: ListedPoll[]; last: string | null }> {
+  const start = after === null ? null : { pk: guildKey(guildId), sk: after };
+  const { items, lastKey } = await queryPage({ ...guildRange(guildId, PollListEntity.prefix), ScanIndexForward: false }, 'pk, sk', page, pageSize, start);
   const found = new Map(
-    (await getKeys(ids.map((pollId) => PollEntity.key({ guildId, pollId })))).map((item) => [String(item.poll_id), PollEntity.parse(item)]),
+    (await getKeys(items.map((item) => PollEntity.key({ guildId, pollId: PollListEntity.parse(item) })))).map((item) => [
+      String(item.poll_id),
+      PollEntity.parse(item),
+    ]),
   );
-  return { polls: ids.flatMap((id) => found.get(id) ?? []), total };
+  const polls = items.flatMap((item) => {
+    const poll = found.get(PollListEntity.parse(item));
+    return poll ? [{ poll, place: String(item.sk) }] : [];
+  });
+  return { polls, last: lastKey === null ? null : String(items.at(-1)?.sk) };
+}
+
+/** The guild's polls, newest first, a page of `pageSize` at a time, read by key: only as many pages as the reader takes. */
+export async function* pollsNewestFirst(guildId: string, pageSize: number): AsyncGenerator<Poll[]> {
+  let after: string | null = null;
+  do {
+    const page = await pollPage(guildId, 1, pageSize, after);
+    if (page.polls.length) yield page.polls.map((listed) => listed.poll);
+    after = page.last;
+  } while (after !== null);
 }
 
 /** Writes the pointers polls lack and deletes those whose poll is gone; answers how many are listed. */

@@ -2,4 +2,4 @@ import { endpoint } from '#shared/http/endpoint.js';
 import { listPanels } from './panels.js';
 import * as routes from './routes.js';
 
-export const handler = endpoint(routes.listPanels, ({ query }) => listPanels(query.guild_id, query.page, query.page_size));
+export const handler = endpoint(routes.listPanels, ({ query }) => listPanels(query.guild_id, query));

@@ -2,7 +2,7 @@
  * Panel use cases: list, create (post a message or register one), get,
  * edit, delete.
  */
-import { paginate } from '#shared/db/pagination.js';
+import { type PageQuery, pageWithin } from '#shared/db/pagination.js';
 import { unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
@@ -49,11 +49,11 @@ function settingsOf(input: SettingsInput): PanelSettings {
   };
 }
 
-export async function listPanels(guildId: string, page: number, pageSize: number) {
+/** A page of the guild's panels, newest first (behaviour §3.6; a page ends early rather than pass 1 MiB, §15). */
+export async function listPanels(guildId: string, query: PageQuery) {
   const [, stored] = await requireEnabledWhile(guildId, MODULE, () => listPanelItems(guildId));
-  const panels = stored.sort(newestFirst);
-  const { items, ...pageFields } = paginate(panels, page, pageSize);
-  return { panels: items.map(panelRecord), ...pageFields };
+  const { items, ...pageFields } = await pageWithin(stored.sort(newestFirst).map(panelRecord), query, { guildId, family: 'reactionroles/panels', filter: {} });
+  return { panels: items, ...pageFields };
 }
 
 export async function getPanel(guildId: string, panelId: string) {

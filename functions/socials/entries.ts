@@ -7,7 +7,7 @@
  */
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
-import { paginate } from '#shared/db/pagination.js';
+import { type PageQuery, pageWithin } from '#shared/db/pagination.js';
 import { requireEnabled, requireEnabledWhile } from '#shared/modules/state.js';
 import { cancel, requestLater } from '#shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
@@ -60,9 +60,10 @@ export async function entryRecords(entries: Entry[]) {
     .map((e) => entryRecord(e, sources.get(sourcePartition(e.kind, e.ident))));
 }
 
-export async function listKindEntries(guildId: string, kind: Kind, page: number, pageSize: number) {
+/** A page of the guild's entries of one kind, newest first (behaviour §3.6; a page ends early rather than pass 1 MiB, §15). */
+export async function listKindEntries(guildId: string, kind: Kind, query: PageQuery) {
   const [, entries] = await requireEnabledWhile(guildId, MODULE, () => listEntries(guildId, kind));
-  const { items, ...pageFields } = paginate(await entryRecords(entries), page, pageSize);
+  const { items, ...pageFields } = await pageWithin(await entryRecords(entries), query, { guildId, family: `socials/${kind}`, filter: {} });
   return { entries: items, ...pageFields };
 }
 

@@ -7,5 +7,5 @@ export const handler = familyEndpoint(
   routes.listEntries,
   ({ kind }) =>
     ({ query }) =>
-      listKindEntries(query.guild_id, kind, query.page, query.page_size),
+      listKindEntries(query.guild_id, kind, query),
 );

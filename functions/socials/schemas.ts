@@ -4,7 +4,7 @@
  * allowed form for the kind (422), canonicalised for comparison.
  */
 import * as z from 'zod/mini';
-import { channelId, describe, guildQuery, messageIn, pagination, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
+import { channelId, describe, guildQuery, messageIn, pageFields, pagination, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
 
 /** An identifier of a kind: answers both spellings, as written and as compared. */
@@ -60,7 +60,7 @@ export function entryRecordSchema(kind: Kind) {
 }
 
 export const listQuery = () => z.extend(guildQuery, pagination);
-export const listAnswer = (kind: Kind) => z.object({ entries: z.array(entryRecordSchema(kind)), page: z.int(), page_size: z.int(), total: z.int() });
+export const listAnswer = (kind: Kind) => z.object({ entries: z.array(entryRecordSchema(kind)), ...pageFields });
 
 export const createBody = (kind: Kind) =>
   z.object({ guild_id: snowflake, [KINDS[kind].field]: identifierOf(KINDS[kind]), target_channel_id: channelId, mention_everyone: z.boolean() });

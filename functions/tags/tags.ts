@@ -8,7 +8,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Caller } from '#shared/auth/caller.js';
 import { requireOwner } from '#shared/auth/owner.js';
-import { paginate } from '#shared/db/pagination.js';
+import { type PageQuery, pageWithin } from '#shared/db/pagination.js';
 import { nextRecordIdFromBlock, recordIdAhead } from '#shared/db/record-ids.js';
 import { databaseFailed, notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';
@@ -82,7 +82,7 @@ export async function getTagRecord(guildId: string, tagId: string): Promise<TagW
 }
 
 /** The guild's tags newest first, a page at a time; with `name`, only the tag holding that name (a key lookup). */
-export async function listTagRecords(guildId: string, page: number, pageSize: number, name?: string) {
+export async function listTagRecords(guildId: string, query: PageQuery, name?: string) {
   let all: StoredTag[];
   if (name !== undefined) {
     const found = await tagNamed(guildId, name);
@@ -90,8 +90,9 @@ export async function listTagRecords(guildId: string, page: number, pageSize: nu
   } else {
     [, all] = await requireEnabledWhile(guildId, MODULE, () => listTags(guildId));
   }
-  const { items, ...fields } = paginate(all, page, pageSize);
-  return { entries: items.map(answer), ...fields };
+  const scope = { guildId, family: 'tags', filter: { name: name ?? null } };
+  const { items, ...fields } = await pageWithin(all.map(answer), query, scope);
+  return { entries: items, ...fields };
 }
 
 /**

@@ -110,3 +110,31 @@ export async function pageCursorAt(scope: CursorScope, cursor: string | undefine
 export async function nextPageCursor(scope: CursorScope, page: number, pageSize: number, total: number, last: string | null): Promise<string | null> {
   return last !== null && page * pageSize < total ? issueCursor(scope, `${page + 1}:${last}`) : null;
 }
+
+/**
+ * Where a page cursor of a list whose pages may end early continues
+ * (behaviour §15: a page stops before its answer would pass its bytes): its
+ * page, how many records came before that page, and the key part after
+ * which it starts (`<page>:<before>|<after>`). A cursor issued before the
+ * count was kept continues after `page - 1` full pages.
+ */
+export async function countedPageAt(
+  scope: CursorScope,
+  cursor: string | undefined,
+  pageSize: number,
+): Promise<{ page: number; before: number; after: string } | null> {
+  const at = await pageCursorAt(scope, cursor);
+  if (!at) return null;
+  const bar = at.after.indexOf('|');
+  if (bar < 0) return { ...at, before: (at.page - 1) * pageSize };
+  return { page: at.page, before: Number(at.after.slice(0, bar)), after: at.after.slice(bar + 1) };
+}
+
+/**
+ * The cursor of the page after `page`, a page whose last record, at `last`,
+ * is the `through`-th of the list (counting from the list's start); null
+ * when the list ends there (`through` reached `total`, or nothing follows).
+ */
+export async function nextCountedCursor(scope: CursorScope, page: number, through: number, total: number, last: string | null): Promise<string | null> {
+  return last !== null && through < total ? issueCursor(scope, `${page + 1}:${through}|${last}`) : null;
+}

@@ -1,7 +1,8 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.js';
-import { type CursorScope, foreignCursor, issueCursor, positionOf } from './cursor.js';
+import { fitting } from '../http/limits.js';
+import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import { tableName } from './table.js';
 
 /** A page of a list as behaviour §3.6 answers it. */
@@ -30,10 +31,27 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
   return items;
 }
 
-/** Cuts one page out of a list that is already newest first. */
-export function paginate<T>(all: T[], page: number, pageSize: number): Page<T> {
-  const from = (page - 1) * pageSize;
-  return { items: all.slice(from, from + pageSize), page, page_size: pageSize, total: all.length };
+/** The page fields of a request (behaviour §3.6): `page`, or the signed `cursor` of the page before, which names the page. */
+export interface PageQuery {
+  page: number;
+  page_size: number;
+  cursor?: string | undefined;
+}
+
+/**
+ * One page of a list read whole, its records as answered, newest first
+ * (behaviour §3.6, §15): page `page` (`page_size` records from
+ * (page - 1) * page_size), or from where the signed `cursor` says. A page
+ * ends early when its records would pass LIST_BYTES, and `next_cursor`
+ * (null once nothing follows) continues right after its last record.
+ */
+export async function pageWithin<T>(all: readonly T[], query: PageQuery, scope: CursorScope): Promise<Page<T> & { next_cursor: string | null }> {
+  const from = await countedPageAt(scope, query.cursor, query.page_size);
+  const page = from?.page ?? query.page;
+  const offset = from?.before ?? (page - 1) * query.page_size;
+  const items = fitting(all.slice(offset, offset + query.page_size));
+  const through = offset + items.length;
+  return { items, page, page_size: query.page_size, total: all.length, next_cursor: await nextCountedCursor(scope, page, through, all.length, '') };
 }
 
 type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit' | 'Select'>;

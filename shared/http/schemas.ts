@@ -222,6 +222,10 @@ export const queryBool = meta(
 export const pagination = {
   page: z._default(queryInt(z.int().check(z.gte(1))), 1),
   page_size: z._default(queryInt(z.int().check(z.gte(1), z.lte(100))), 10),
+  cursor: describe(
+    z.optional(z.string().check(z.maxLength(1024))),
+    'The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored.',
+  ),
 };
 
 /**
@@ -306,6 +310,10 @@ export const pageFields = {
   page: z.int().check(z.gte(1)),
   page_size: z.int().check(z.gte(1), z.lte(100)),
   total: z.int().check(z.gte(0)),
+  next_cursor: describe(
+    z.nullable(z.string()),
+    'Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it.',
+  ),
 };
 
 /** What every privacy count answers (behaviour §5): records holding the member's ID and names. */

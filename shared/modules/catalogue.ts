@@ -16,8 +16,9 @@ export interface ModuleDefinition {
   lists: Record<string, string>;
   /**
    * Snapshot lists that can grow without bound (behaviour §15): the snapshot
-   * shows their newest ANSWER_LIST_LIMIT records and adds `<key>_total`,
-   * their count; the whole list is paged from its own route.
+   * shows their newest ANSWER_LIST_LIMIT records, as many as fit in the
+   * bytes the rest of the snapshot leaves, and adds `<key>_total`, their
+   * count; the whole list is paged from its own route.
    */
   counted?: string[];
   /**
@@ -126,6 +127,7 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
     defaults: { save_duration_timeout: 604800, delete_ended_giveaways: false },
     snapshotStatus: false,
     lists: { giveaways: 'GIVEAWAY#' },
+    counted: ['giveaways'],
   },
   verifier: {
     defaults: {

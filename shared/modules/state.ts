@@ -1,3 +1,4 @@
+import { LIST_BYTES, jsonBytes } from '../http/limits.js';
 import { moduleDisabled, moduleEnabled, notFound, settingsMissing } from '../errors.js';
 import { getNamed } from '../db/batch.js';
 import type { Key } from '../db/entity.js';
@@ -6,6 +7,7 @@ import { MODULE_CATALOGUE, type ModuleDefinition } from './catalogue.js';
 import type { ModuleName } from './names.js';
 import {
   type ModuleStateItem,
+  answerList,
   countGuildItems,
   deleteModuleState,
   firstGuildItems,
@@ -47,14 +49,18 @@ export async function moduleSnapshot(guildId: string, module: ModuleName, state:
     ),
     Promise.all(groups.map(([, prefix]) => listGuildRecords(guildId, prefix))),
   ]);
+  const countedLists: [string, { records: Record<string, unknown>[]; total: number }][] = [];
   lists.forEach(([key], i) => {
     const list = listed[i]!;
     if (Array.isArray(list)) snapshot[key] = list;
-    else [snapshot[key], snapshot[`${key}_total`]] = [list.records, list.total];
+    else countedLists.push([key, list]);
   });
   if (definition.groupedLists) {
     snapshot[definition.groupedLists.key] = Object.fromEntries(groups.map(([key], i) => [key, grouped[i]]));
   }
+  // The counted lists share the bytes the rest of the snapshot leaves (behaviour §15: the answer stays under 1 MiB).
+  const bytes = Math.floor((LIST_BYTES - jsonBytes(snapshot)) / Math.max(1, countedLists.length));
+  for (const [key, list] of countedLists) Object.assign(snapshot, answerList(key, list.records, list.total, bytes));
   return snapshot;
 }
 

@@ -5,6 +5,7 @@ import { isConditionFailed } from '../db/errors.js';
 import { queryAll } from '../db/pagination.js';
 import { entity, partition } from '../db/entity.js';
 import { TABLE, tableName } from '../db/table.js';
+import { LIST_BYTES, ListBudget, fitting } from '../http/limits.js';
 import type { ModuleName } from './names.js';
 
 /**
@@ -234,13 +235,44 @@ export async function deleteGuildItems(guildId: string, prefix: string): Promise
 /**
  * At most this many records of a list that can grow without bound go in an
  * answer that is not that list's own route (a snapshot, a settings delete):
- * the newest, with the list's count beside them (behaviour §15).
+ * the newest, with the list's count beside them (behaviour §15), and no more
+ * than fit in the list's bytes (`LIST_BYTES`), so the answer stays under
+ * 1 MiB however large each record may be.
  */
 export const ANSWER_LIST_LIMIT = 1000;
 
-/** A whole list as an answer that is not its own route shows it: its first ANSWER_LIST_LIMIT records under `key`, its count under `<key>_total`. */
-export function answerList<K extends string, T>(key: K, records: T[]): Record<K, T[]> & Record<`${K}_total`, number> {
-  return { [key]: records.slice(0, ANSWER_LIST_LIMIT), [`${key}_total`]: records.length } as Record<K, T[]> & Record<`${K}_total`, number>;
+/**
+ * A list as an answer that is not its own route shows it: the head of
+ * `records` (newest first), at most ANSWER_LIST_LIMIT of them within `bytes`
+ * of JSON, under `key`, and its count, `total` (all of `records` when they
+ * are the whole list), under `<key>_total`.
+ */
+export function answerList<K extends string, T>(
+  key: K,
+  records: readonly T[],
+  total: number = records.length,
+  bytes: number = LIST_BYTES,
+): Record<K, T[]> & Record<`${K}_total`, number> {
+  return { [key]: fitting(records.slice(0, ANSWER_LIST_LIMIT), bytes), [`${key}_total`]: total } as Record<K, T[]> & Record<`${K}_total`, number>;
+}
+
+/**
+ * The head of a list an answer shows (behaviour §15), taken from `pages`
+ * (records newest first, a page at a time) record by record, at most
+ * ANSWER_LIST_LIMIT within `bytes` of JSON: no page past the one that fills
+ * it is read, so a list whose records each cost reads (a poll's votes, a
+ * giveaway's entrants) costs only those shown.
+ */
+export async function shownList<T>(pages: AsyncIterable<T[]>, bytes: number = LIST_BYTES): Promise<T[]> {
+  const budget = new ListBudget(bytes);
+  const shown: T[] = [];
+  for await (const page of pages) {
+    for (const record of page) {
+      if (shown.length === ANSWER_LIST_LIMIT || !budget.take(record)) return shown;
+      shown.push(record);
+    }
+  }
+  return shown;
 }
 
 /**

@@ -16,7 +16,7 @@ const SNAPSHOT_KEYS: Record<string, string[]> = {
   serverstats: ['settings', 'counters', 'starboard_entries', 'starboard_entries_total'],
   welcoming: ['settings', 'responses', 'timedroles'],
   'invite-tracker': ['settings', 'invites', 'stats_uses', 'stats_uses_total'],
-  giveaways: ['settings', 'giveaways'],
+  giveaways: ['settings', 'giveaways', 'giveaways_total'],
   verifier: ['settings', 'entries', 'entries_total'],
   tags: ['status'],
 };

@@ -57,13 +57,20 @@ describe('tags', () => {
     for (const spelling of ['Hello', 'hello', 'HELLO', 'hI']) expect(await tagNamed(world, guild, spelling)).toEqual(tag);
     expect(await tagNamed(world, guild, 'nope')).toBeNull();
     const page = ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'nope' } }));
-    expect(page).toEqual({ entries: [], page: 1, page_size: 10, total: 0 });
-    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'HI' } }))).toEqual({ entries: [tag], page: 1, page_size: 10, total: 1 });
+    expect(page).toEqual({ entries: [], page: 1, page_size: 10, total: 0, next_cursor: null });
+    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'HI' } }))).toEqual({
+      entries: [tag],
+      page: 1,
+      page_size: 10,
+      total: 1,
+      next_cursor: null,
+    });
     expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, name: 'HI', page: 2, page_size: 5 } }))).toEqual({
       entries: [],
       page: 2,
       page_size: 5,
       total: 1,
+      next_cursor: null,
     });
   });
 
@@ -88,18 +95,26 @@ describe('tags', () => {
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await addTag(world, guild, { names: [`t${i}`] }));
     const newest = [...made].reverse();
-    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild } }))).toEqual({ entries: newest, page: 1, page_size: 10, total: 5 });
+    expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild } }))).toEqual({
+      entries: newest,
+      page: 1,
+      page_size: 10,
+      total: 5,
+      next_cursor: null,
+    });
     expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, page: 2, page_size: 2 } }))).toEqual({
       entries: newest.slice(2, 4),
       page: 2,
       page_size: 2,
       total: 5,
+      next_cursor: expect.any(String),
     });
     expect(ok(await world.call('GET', '/entries', { query: { guild_id: guild, page: 4, page_size: 2 } }))).toEqual({
       entries: [],
       page: 4,
       page_size: 2,
       total: 5,
+      next_cursor: null,
     });
     failed(await world.call('GET', '/entries', { query: { guild_id: guild, page: 0 } }), 422, 'Unprocessable Entity');
     failed(await world.call('GET', '/entries', { query: { guild_id: guild, page_size: 101 } }), 422, 'Unprocessable Entity');
