@@ -9,7 +9,7 @@ import { notFound, unprocessable } from '#shared/errors.js';
 import { type ModuleStateItem, readModuleState } from '#shared/modules/store.js';
 import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
 import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
-import { type DueItem, cancel, cancelAll, scheduler } from '#shared/scheduler/index.js';
+import { type DueItem, type HandlerResult, cancel, cancelAll, scheduler } from '#shared/scheduler/index.js';
 import { PollJobs, dueKeyOf } from './keys.js';
 import { type Synced, syncPollMessage } from './message.js';
 import { type Poll, type PollNow, PollType } from './model.js';
@@ -24,6 +24,17 @@ export interface PollSettings {
 
 /** After the first vote, the message is re-rendered this much later; votes within the window share one edit. */
 export const REFRESH_DELAY_MS = 1500;
+/**
+ * In a rush the window widens (behaviour §7): after a render, the next one
+ * waits this many milliseconds for each vote a second the poll received
+ * since the render before, at least REFRESH_DELAY_MS and at most
+ * MAX_REFRESH_SPACING_MS. A window then holds about rate² / 4 votes (400 at
+ * 40 votes a second), so its few requests are under 0.02 a vote from about
+ * 40 votes a second up, while a poll with a few votes a second keeps its
+ * 1.5 s windows.
+ */
+export const SPACING_PER_VOTE_RATE_MS = 250;
+export const MAX_REFRESH_SPACING_MS = 10_000;
 
 const DEFAULTS = MODULE_CATALOGUE.polls.defaults as unknown as PollSettings;
 
@@ -48,6 +59,37 @@ export function scheduleDelete(guildId: string, pollId: string, at: number): Pro
 /** Asks for the poll's message to be re-rendered soon (votes; coalesced per poll); `seen` is the pending refresh as read before the vote was saved. */
 export function requestRefresh(guildId: string, pollId: string, seen?: DueItem | null): Promise<void> {
   return scheduler.requestSoon(PollJobs.refresh, dueKeyOf(guildId, pollId), REFRESH_DELAY_MS, payloadOf(guildId, pollId), seen);
+}
+
+/**
+ * How long after a render the next may start: from the votes written since
+ * the render before (`read`, the poll as this render read it), over at
+ * least REFRESH_DELAY_MS (a first render counts from the poll's creation).
+ */
+export function refreshSpacing(read: Poll, now: number): number {
+  const since = read.rendered_at ?? Date.parse(read.created_at);
+  const votes = Math.max(0, (read.vote_seq ?? 0) - (read.rendered_seq ?? 0));
+  const perSecond = votes / (Math.max(REFRESH_DELAY_MS, now - since) / 1000);
+  return Math.round(Math.min(MAX_REFRESH_SPACING_MS, Math.max(REFRESH_DELAY_MS, perSecond * SPACING_PER_VOTE_RATE_MS)));
+}
+
+/**
+ * The refresh job's run: renders the message from the store, then says when
+ * the next run may come. Votes written while it rendered (the poll's
+ * `vote_seq` past the one it showed) are the next window's at once, one
+ * write, instead of a completion that fails on their requests; otherwise
+ * the run is done, and requests that came in meanwhile run again after the
+ * window.
+ */
+export async function refreshPollMessage(guildId: string, pollId: string): Promise<HandlerResult> {
+  const synced = await syncPollMessage(guildId, pollId);
+  // Another writer holds the message (an edit, a close): try again shortly.
+  if (synced.outcome === 'busy') return { next: Date.now() + 1000 };
+  if (!synced.read) return;
+  const now = Date.now();
+  const spacingMs = refreshSpacing(synced.read, now);
+  if ((synced.poll?.vote_seq ?? 0) > (synced.read.vote_seq ?? 0)) return { next: now + spacingMs };
+  return { spacingMs };
 }
 
 /** Forgets the poll's timers and pending refresh, except the job currently running (it completes itself). */

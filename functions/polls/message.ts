@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PlatformCode, isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { type Poll, PollType, type Tally } from './model.js';
 import { renderHash, renderPollMessage } from './render.js';
-import { releaseRenderLease, takeRenderLease } from './store.js';
+import { type RenderChanges, releaseRenderLease, takeRenderLease } from './store.js';
 import { readTally } from './tally.js';
 
 /** Longer than one render with the platform client's retries; a holder that died frees it after this. */
@@ -23,17 +23,20 @@ export type SyncOutcome = 'done' | 'busy' | 'gone';
 /**
  * What a sync did. When it rendered: the poll as the render left it, and the
  * counts the message shows (none for a native poll or one without a
- * message), so a caller answering with the poll need not read either again.
+ * message), so a caller answering with the poll need not read either again;
+ * and the poll as the render read it (its `vote_seq` is what the message
+ * shows at least, its `rendered_seq` and `rendered_at` the render before).
  */
 export interface Synced {
   outcome: SyncOutcome;
   poll?: Poll;
   tally?: Tally;
+  read?: Poll;
 }
 
 /** What a render changed on the poll item, and the counts it showed. */
 interface Rendered {
-  changes: { rendered_hash?: string | null; edited_with_results?: boolean };
+  changes: RenderChanges;
   tally?: Tally;
 }
 
@@ -64,7 +67,9 @@ async function renderNow(poll: Poll): Promise<Rendered> {
       if (!isPlatformNotFound(error)) throw error;
     }
   }
-  return { changes: closed ? { rendered_hash: hash, edited_with_results: true } : { rendered_hash: hash }, tally };
+  // The counts came with the poll as the lease read it: the message shows at least its vote_seq.
+  const shown = { rendered_hash: hash, rendered_seq: poll.vote_seq ?? 0, rendered_at: Date.now() };
+  return { changes: closed ? { ...shown, edited_with_results: true } : shown, tally };
 }
 
 /**
@@ -93,6 +98,6 @@ export async function syncPollMessage(guildId: string, pollId: string, options: 
       throw error;
     }
     const poll = await releaseRenderLease(guildId, pollId, leaseId, rendered.changes);
-    return { outcome: 'done', poll: poll ?? undefined, tally: rendered.tally };
+    return { outcome: 'done', poll: poll ?? undefined, tally: rendered.tally, read: taken };
   }
 }
