@@ -203,7 +203,7 @@ async function throughput(service: LocalService): Promise<Row[]> {
       section: SECTION,
       measure: 'refresh overhead per vote, beyond its 2 requests',
       value: `${overhead.toFixed(3)} (target 0.02)`,
-      note: `issue 34, a vote's floor being its 2 requests; ${(overhead * VOTES).toFixed(1)} requests a burst of ${VOTES} votes at ${votesPerSecond.toFixed(0)} votes/s, ${edits} message edits a burst (each counted until its last refresh ended and the message showed all ${VOTES}): what remains is per refresh window (widening with the vote rate, ${MAX_REFRESH_SPACING_MS / 1000} s at 40 votes/s and up) its claim, the render lease taken and given back (the counts come with it; the voters' Query only while a poll has at most 200 votes), the release into the next window or the completion; per burst the first vote's request; at a window's edge a vote's follow-up (docs/performance.md, polls)`,
+      note: `issue 34, a vote's floor being its 2 requests; ${(overhead * VOTES).toFixed(1)} requests a burst of ${VOTES} votes at ${votesPerSecond.toFixed(0)} votes/s, ${edits} message edits a burst (each counted until its last refresh ended and the message showed all ${VOTES}): what remains is per refresh window (widening with the vote rate, ${MAX_REFRESH_SPACING_MS / 1000} s at 40 votes/s and up) its claim, the render lease taken and given back (the counts come with it; an open poll's message reads no voters), the release into the next window or the completion; per burst the first vote's request; at a window's edge a vote's follow-up (docs/performance.md, polls)`,
     },
   ];
 }

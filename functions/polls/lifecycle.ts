@@ -28,13 +28,13 @@ export const REFRESH_DELAY_MS = 1500;
  * In a rush the window widens (behaviour §7): after a render, the next one
  * waits this many milliseconds for each vote a second the poll received
  * since the render before, at least REFRESH_DELAY_MS and at most
- * MAX_REFRESH_SPACING_MS. A window then holds about rate² / 4 votes (400 at
- * 40 votes a second), so its few requests are under 0.02 a vote from about
- * 40 votes a second up, while a poll with a few votes a second keeps its
- * 1.5 s windows.
+ * MAX_REFRESH_SPACING_MS. A window of `r` votes a second then holds about
+ * 0.375 r² votes (600 at 40 a second), so its five-odd requests are under
+ * 0.01 a vote from 40 votes a second up, while a poll with a few votes a
+ * second keeps its 1.5 s windows (up to 4 a second; 7.5 s at 20).
  */
-export const SPACING_PER_VOTE_RATE_MS = 250;
-export const MAX_REFRESH_SPACING_MS = 10_000;
+export const SPACING_PER_VOTE_RATE_MS = 375;
+export const MAX_REFRESH_SPACING_MS = 15_000;
 
 const DEFAULTS = MODULE_CATALOGUE.polls.defaults as unknown as PollSettings;
 
@@ -131,7 +131,7 @@ export async function closePoll(poll: Poll, trigger: CloseTrigger, settings?: Po
   }
   let synced: Synced;
   try {
-    synced = await syncPollMessage(guildId, pollId, { wait: true });
+    synced = await syncPollMessage(guildId, pollId, { wait: true, answer: true });
     // Another render held the message too long: the results follow through the refresh job.
     if (synced.outcome === 'busy') await requestRefresh(guildId, pollId);
   } catch (error) {

@@ -11,7 +11,7 @@ import { PlatformCode, isPlatformError, isPlatformNotFound, platform } from '#sh
 import { type Poll, PollType, type Tally } from './model.js';
 import { renderHash, renderPollMessage } from './render.js';
 import { type RenderChanges, releaseRenderLease, takeRenderLease } from './store.js';
-import { readTally } from './tally.js';
+import { readCountedTally, readTally } from './tally.js';
 
 /** Longer than one render with the platform client's retries; a holder that died frees it after this. */
 const RENDER_LEASE_MS = 30_000;
@@ -40,7 +40,7 @@ interface Rendered {
   tally?: Tally;
 }
 
-async function renderNow(poll: Poll): Promise<Rendered> {
+async function renderNow(poll: Poll, answer: boolean): Promise<Rendered> {
   const closed = poll.status === 'closed';
   if (poll.poll_type === PollType.Native) {
     if (!closed || poll.edited_with_results) return { changes: {} };
@@ -56,7 +56,8 @@ async function renderNow(poll: Poll): Promise<Rendered> {
     return { changes: { edited_with_results: true } };
   }
   if (!poll.message_id) return { changes: closed ? { edited_with_results: true } : {} };
-  const tally = await readTally(poll);
+  // An open poll's message shows counts only: its voters are read when it shows them (closed) or the caller answers with them.
+  const tally = closed || answer ? await readTally(poll) : await readCountedTally(poll);
   const message = renderPollMessage(poll, tally);
   const hash = renderHash(message);
   if (hash !== poll.rendered_hash) {
@@ -76,9 +77,11 @@ async function renderNow(poll: Poll): Promise<Rendered> {
  * Renders the poll's message from the store under the render lease.
  * `wait`: wait a little for another render in progress; otherwise answer
  * `busy` at once. `gone`: the poll no longer exists. A platform failure
- * throws (the lease is given back first).
+ * throws (the lease is given back first). `answer`: the caller answers with
+ * the poll, so the tally lists its voters (an open poll's message alone
+ * needs its counts, which come with the lease).
  */
-export async function syncPollMessage(guildId: string, pollId: string, options: { wait?: boolean } = {}): Promise<Synced> {
+export async function syncPollMessage(guildId: string, pollId: string, options: { wait?: boolean; answer?: boolean } = {}): Promise<Synced> {
   const leaseId = randomUUID();
   const giveUpAt = Date.now() + (options.wait ? WAIT_FOR_LEASE_MS : 0);
   for (let round = 0; ; round++) {
@@ -92,7 +95,7 @@ export async function syncPollMessage(guildId: string, pollId: string, options: 
     }
     let rendered: Rendered;
     try {
-      rendered = await renderNow(taken);
+      rendered = await renderNow(taken, options.answer === true);
     } catch (error) {
       await releaseRenderLease(guildId, pollId, leaseId, {});
       throw error;
