@@ -66,8 +66,9 @@ export function requestRefresh(guildId: string, pollId: string, seen?: DueItem |
  * the render before (`read`, the poll as this render read it), over at
  * least REFRESH_DELAY_MS (a first render counts from the poll's creation).
  */
-export function refreshSpacing(read: Poll, now: number): number {
+export function refreshSpacing(read: Pick<Poll, 'created_at' | 'vote_seq' | 'rendered_seq' | 'rendered_at'>, now: number): number {
   const since = read.rendered_at ?? Date.parse(read.created_at);
+  if (!Number.isFinite(since)) return REFRESH_DELAY_MS;
   const votes = Math.max(0, (read.vote_seq ?? 0) - (read.rendered_seq ?? 0));
   const perSecond = votes / (Math.max(REFRESH_DELAY_MS, now - since) / 1000);
   return Math.round(Math.min(MAX_REFRESH_SPACING_MS, Math.max(REFRESH_DELAY_MS, perSecond * SPACING_PER_VOTE_RATE_MS)));
