@@ -248,24 +248,26 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
    * starts after any work saved meanwhile, as the runs it promises start at
    * least the job's spacing, more than the margin, after that request.
    */
-  const lastAsked = new Map<string, { item: DueItem; at: number }>();
+  const lastAsked = new Map<string, { item: DueItem; at: number; payload: string }>();
 
-  function remember(id: string, item: DueItem | null, at: number): void {
+  function remember(id: string, item: DueItem | null, at: number, payload: string): void {
     if (lastAsked.size >= 1000) lastAsked.clear();
-    if (item) lastAsked.set(id, { item, at });
+    if (item) lastAsked.set(id, { item, at, payload });
   }
 
   async function ask(id: string, job: string, key: string, delayMs: number, payload: Record<string, unknown>, seen: DueItem | null | undefined): Promise<void> {
     const now = deps.now();
     const known = lastAsked.get(id);
-    if (known && now - known.at < EARLY_START_MARGIN_MS && runWillFollow(known.item, EARLY_START_MARGIN_MS, now)) return;
+    const text = JSON.stringify(payload);
+    // Only a request with the same payload: another one is written, as the payload it brings is the run's.
+    if (known && known.payload === text && now - known.at < EARLY_START_MARGIN_MS && runWillFollow(known.item, EARLY_START_MARGIN_MS, now)) return;
     const waiting = seen?.phase === 'pending' || seen?.phase === 'dispatched';
     const followed = waiting ? await store.requestFollowUp(job, key, now) : null;
-    remember(id, followed, now);
+    remember(id, followed, now, text);
     if (followed) return;
     const lease = leaseIfNear(job, now + delayMs);
     const item = await requestItem(job, key, now + delayMs, payload, now, lease);
-    remember(id, item, now);
+    remember(id, item, now, text);
     if (!item) return;
     // Only the request that made the item sends it (made as dispatched when due soon); later ones ride along.
     if (item.gen === 1 && lease !== undefined) await send(item);
