@@ -14,8 +14,10 @@
  * written), plus what dynalite does not report: a conditional write whose
  * condition failed still costs a write unit, and a write naming a global
  * secondary index's key costs one more unit per index (items here are under
- * 1 KB). The service makes no transactional writes (they would count
- * double). Lambda time: the route's median time measured here, plus for each
+ * 1 KB). A transaction (a vote: the voter item and the poll's counts; an
+ * enter: the entrant and the giveaway's count) costs 2 write units an item
+ * it writes, DynamoDB's prepare and commit, which dynalite does not report
+ * either; a cancelled one is counted the same, an upper bound. Lambda time: the route's median time measured here, plus for each
  * table request and platform call the round trip AWS adds (LATENCY, in
  * turn, an upper bound), and a millisecond for each other invocation (the
  * authorizer and job consumers, billed by the millisecond). Each job
@@ -24,6 +26,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MAX_REFRESH_SPACING_MS } from '#functions/polls/lifecycle.js';
 import { pollSource } from '#functions/socials/polling.js';
 import { shardsOf } from '#shared/scheduler/keys.js';
 import { db } from '#shared/db/client.js';
@@ -121,6 +124,12 @@ const indexWrites = (input: Record<string, any>) => {
   return inItems + inUpdate;
 };
 
+/** The actions of a TransactWriteItems, each as the single write it names. */
+const transactionWrites = (input: Record<string, any>): Record<string, any>[] =>
+  ((input.TransactItems ?? []) as Record<string, any>[]).map((action) => action.Put ?? action.Update ?? action.Delete);
+/** Write units of a transaction: 2 an item it writes (items here under 1 KB), and the index writes its items name. */
+const transactionUnits = (input: Record<string, any>) => transactionWrites(input).reduce((n, write) => n + 2 + indexWrites(write), 0);
+
 /** Counts what the service uses from now until `take()`: table units, queue messages, platform calls. */
 function meter(service: LocalService) {
   const usage = (): Usage => ({
@@ -142,6 +151,11 @@ function meter(service: LocalService) {
       if (input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#')) return next(args);
       const read = isRead(String(context.commandName));
       used.tableRequests++;
+      // dynalite answers a transaction with no consumed capacity: its units are counted from what it writes, whether it goes through or not.
+      if (input.TransactItems) {
+        used.writeUnits += transactionUnits(input);
+        return next(args);
+      }
       if (!read) used.writeUnits += indexWrites(input);
       input.ReturnConsumedCapacity = 'TOTAL';
       try {
@@ -229,8 +243,8 @@ const EVENTS_COSTED: CostedEvent[] = [
           ),
       };
     },
-    // The last refresh window's edit (2 s windows here).
-    settle: () => pause(4000),
+    // The last refresh window's edit: windows widen with the vote rate, to MAX_REFRESH_SPACING_MS.
+    settle: () => pause(MAX_REFRESH_SPACING_MS + 3000),
   },
   {
     name: 'a reaction check (reaction roles)',

@@ -1,20 +1,18 @@
-import { REFRESH_DELAY_MS } from '../polls/lifecycle.js';
-import { syncPollMessage } from '../polls/message.js';
+import { REFRESH_DELAY_MS, refreshPollMessage } from '../polls/lifecycle.js';
 import { PollJobs, parseDueKey } from '../polls/keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**
  * Re-renders a poll's message after votes: one run per poll however many
- * votes came in, the next at least REFRESH_DELAY_MS later, so a burst of
- * votes stays within the platform's rate limits and the last state wins.
+ * votes came in, the next at least REFRESH_DELAY_MS later and further apart
+ * the faster votes come (`refreshSpacing`), so a burst of votes costs a few
+ * renders, stays within the platform's rate limits, and the last state wins.
  */
 export const { handler, produce } = scheduledJob(
   PollJobs.refresh,
   async ({ key }) => {
     const poll = parseDueKey(key);
-    if (!poll) return;
-    // Another writer holds the message (an edit, a close): try again shortly.
-    if ((await syncPollMessage(poll.guildId, poll.pollId)).outcome === 'busy') return { next: Date.now() + 1000 };
+    if (poll) return refreshPollMessage(poll.guildId, poll.pollId);
   },
   { minSpacingMs: REFRESH_DELAY_MS },
 );

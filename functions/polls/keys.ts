@@ -25,7 +25,7 @@ import type { AnswerTypeValue, MemberVotes, Poll, PollAnswer, PollCounts, PollSt
 const nullable = <T>(value: unknown, of: (value: unknown) => T): T | null => (value === null || value === undefined ? null : of(value));
 
 /** The fields a poll item may lack (older polls, or never set). */
-const OPTIONAL_FIELDS = ['closed_at', 'language', 'auto_delete', 'rendered_hash'] as const;
+const OPTIONAL_FIELDS = ['closed_at', 'language', 'auto_delete', 'rendered_hash', 'rendered_seq', 'rendered_at'] as const;
 
 /**
  * The counts a poll item keeps (behaviour §15): per answer `count_<id>`
@@ -84,6 +84,7 @@ export const PollEntity = entity({
     };
     for (const field of OPTIONAL_FIELDS) if (item[field] !== undefined) Object.assign(poll, { [field]: item[field] });
     if (item.counted === true) poll.counts = countsIn(item, poll.answers);
+    if (item[countAttributes.seq] !== undefined) poll.vote_seq = Number(item[countAttributes.seq]);
     return poll;
   },
 });

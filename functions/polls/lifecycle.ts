@@ -11,7 +11,7 @@ import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
 import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { keyOf } from '#shared/db/batch.js';
 import { removal } from '#shared/scheduler/removal.js';
-import { type DueItem, cancel, cancelAll, scheduler } from '#shared/scheduler/index.js';
+import { type DueItem, type HandlerResult, cancel, cancelAll, scheduler } from '#shared/scheduler/index.js';
 import { PollJobs, VOTER_SWEEP_JOB, VoterEntity, VoterSweepEntity, dueKeyOf, parseDueKey, votersPartition } from './keys.js';
 import { type Synced, syncPollMessage } from './message.js';
 import { type Poll, type PollNow, PollType } from './model.js';
@@ -26,6 +26,17 @@ export interface PollSettings {
 
 /** After the first vote, the message is re-rendered this much later; votes within the window share one edit. */
 export const REFRESH_DELAY_MS = 1500;
+/**
+ * In a rush the window widens (behaviour §7): after a render, the next one
+ * waits this many milliseconds for each vote a second the poll received
+ * since the render before, at least REFRESH_DELAY_MS and at most
+ * MAX_REFRESH_SPACING_MS. A window of `r` votes a second then holds about
+ * 0.375 r² votes (600 at 40 a second), so its five-odd requests are under
+ * 0.01 a vote from 40 votes a second up, while a poll with a few votes a
+ * second keeps its 1.5 s windows (up to 4 a second; 7.5 s at 20).
+ */
+export const SPACING_PER_VOTE_RATE_MS = 375;
+export const MAX_REFRESH_SPACING_MS = 15_000;
 
 const DEFAULTS = MODULE_CATALOGUE.polls.defaults as unknown as PollSettings;
 
@@ -50,6 +61,38 @@ export function scheduleDelete(guildId: string, pollId: string, at: number): Pro
 /** Asks for the poll's message to be re-rendered soon (votes; coalesced per poll); `seen` is the pending refresh as read before the vote was saved. */
 export function requestRefresh(guildId: string, pollId: string, seen?: DueItem | null): Promise<void> {
   return scheduler.requestSoon(PollJobs.refresh, dueKeyOf(guildId, pollId), REFRESH_DELAY_MS, payloadOf(guildId, pollId), seen);
+}
+
+/**
+ * How long after a render the next may start: from the votes written since
+ * the render before (`read`, the poll as this render read it), over at
+ * least REFRESH_DELAY_MS (a first render counts from the poll's creation).
+ */
+export function refreshSpacing(read: Pick<Poll, 'created_at' | 'vote_seq' | 'rendered_seq' | 'rendered_at'>, now: number): number {
+  const since = read.rendered_at ?? Date.parse(read.created_at);
+  if (!Number.isFinite(since)) return REFRESH_DELAY_MS;
+  const votes = Math.max(0, (read.vote_seq ?? 0) - (read.rendered_seq ?? 0));
+  const perSecond = votes / (Math.max(REFRESH_DELAY_MS, now - since) / 1000);
+  return Math.round(Math.min(MAX_REFRESH_SPACING_MS, Math.max(REFRESH_DELAY_MS, perSecond * SPACING_PER_VOTE_RATE_MS)));
+}
+
+/**
+ * The refresh job's run: renders the message from the store, then says when
+ * the next run may come. Votes written while it rendered (the poll's
+ * `vote_seq` past the one it showed) are the next window's at once, one
+ * write, instead of a completion that fails on their requests; otherwise
+ * the run is done, and requests that came in meanwhile run again after the
+ * window.
+ */
+export async function refreshPollMessage(guildId: string, pollId: string): Promise<HandlerResult> {
+  const synced = await syncPollMessage(guildId, pollId);
+  // Another writer holds the message (an edit, a close): try again shortly.
+  if (synced.outcome === 'busy') return { next: Date.now() + 1000 };
+  if (!synced.read) return;
+  const now = Date.now();
+  const spacingMs = refreshSpacing(synced.read, now);
+  if ((synced.poll?.vote_seq ?? 0) > (synced.read.vote_seq ?? 0)) return { next: now + spacingMs };
+  return { spacingMs };
 }
 
 /** Forgets the poll's timers and pending refresh, except the job currently running (it completes itself). */
@@ -91,7 +134,7 @@ export async function closePoll(poll: Poll, trigger: CloseTrigger, settings?: Po
   }
   let synced: Synced;
   try {
-    synced = await syncPollMessage(guildId, pollId, { wait: true });
+    synced = await syncPollMessage(guildId, pollId, { wait: true, answer: true });
     // Another render held the message too long: the results follow through the refresh job.
     if (synced.outcome === 'busy') await requestRefresh(guildId, pollId);
   } catch (error) {

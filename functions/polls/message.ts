@@ -10,8 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PlatformCode, isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { type Poll, PollType, type Tally } from './model.js';
 import { renderHash, renderPollMessage } from './render.js';
-import { releaseRenderLease, takeRenderLease } from './store.js';
-import { readTally } from './tally.js';
+import { type RenderChanges, releaseRenderLease, takeRenderLease } from './store.js';
+import { readCountedTally, readTally } from './tally.js';
 
 /** Longer than one render with the platform client's retries; a holder that died frees it after this. */
 const RENDER_LEASE_MS = 30_000;
@@ -23,21 +23,24 @@ export type SyncOutcome = 'done' | 'busy' | 'gone';
 /**
  * What a sync did. When it rendered: the poll as the render left it, and the
  * counts the message shows (none for a native poll or one without a
- * message), so a caller answering with the poll need not read either again.
+ * message), so a caller answering with the poll need not read either again;
+ * and the poll as the render read it (its `vote_seq` is what the message
+ * shows at least, its `rendered_seq` and `rendered_at` the render before).
  */
 export interface Synced {
   outcome: SyncOutcome;
   poll?: Poll;
   tally?: Tally;
+  read?: Poll;
 }
 
 /** What a render changed on the poll item, and the counts it showed. */
 interface Rendered {
-  changes: { rendered_hash?: string | null; edited_with_results?: boolean };
+  changes: RenderChanges;
   tally?: Tally;
 }
 
-async function renderNow(poll: Poll): Promise<Rendered> {
+async function renderNow(poll: Poll, answer: boolean): Promise<Rendered> {
   const closed = poll.status === 'closed';
   if (poll.poll_type === PollType.Native) {
     if (!closed || poll.edited_with_results) return { changes: {} };
@@ -53,7 +56,8 @@ async function renderNow(poll: Poll): Promise<Rendered> {
     return { changes: { edited_with_results: true } };
   }
   if (!poll.message_id) return { changes: closed ? { edited_with_results: true } : {} };
-  const tally = await readTally(poll);
+  // An open poll's message shows counts only: its voters are read when it shows them (closed) or the caller answers with them.
+  const tally = closed || answer ? await readTally(poll) : await readCountedTally(poll);
   const message = renderPollMessage(poll, tally);
   const hash = renderHash(message);
   if (hash !== poll.rendered_hash) {
@@ -64,16 +68,20 @@ async function renderNow(poll: Poll): Promise<Rendered> {
       if (!isPlatformNotFound(error)) throw error;
     }
   }
-  return { changes: closed ? { rendered_hash: hash, edited_with_results: true } : { rendered_hash: hash }, tally };
+  // The counts came with the poll as the lease read it: the message shows at least its vote_seq.
+  const shown = { rendered_hash: hash, rendered_seq: poll.vote_seq ?? 0, rendered_at: Date.now() };
+  return { changes: closed ? { ...shown, edited_with_results: true } : shown, tally };
 }
 
 /**
  * Renders the poll's message from the store under the render lease.
  * `wait`: wait a little for another render in progress; otherwise answer
  * `busy` at once. `gone`: the poll no longer exists. A platform failure
- * throws (the lease is given back first).
+ * throws (the lease is given back first). `answer`: the caller answers with
+ * the poll, so the tally lists its voters (an open poll's message alone
+ * needs its counts, which come with the lease).
  */
-export async function syncPollMessage(guildId: string, pollId: string, options: { wait?: boolean } = {}): Promise<Synced> {
+export async function syncPollMessage(guildId: string, pollId: string, options: { wait?: boolean; answer?: boolean } = {}): Promise<Synced> {
   const leaseId = randomUUID();
   const giveUpAt = Date.now() + (options.wait ? WAIT_FOR_LEASE_MS : 0);
   for (let round = 0; ; round++) {
@@ -87,12 +95,12 @@ export async function syncPollMessage(guildId: string, pollId: string, options: 
     }
     let rendered: Rendered;
     try {
-      rendered = await renderNow(taken);
+      rendered = await renderNow(taken, options.answer === true);
     } catch (error) {
       await releaseRenderLease(guildId, pollId, leaseId, {});
       throw error;
     }
     const poll = await releaseRenderLease(guildId, pollId, leaseId, rendered.changes);
-    return { outcome: 'done', poll: poll ?? undefined, tally: rendered.tally };
+    return { outcome: 'done', poll: poll ?? undefined, tally: rendered.tally, read: taken };
   }
 }

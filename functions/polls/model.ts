@@ -65,6 +65,11 @@ export interface Poll {
   version: number;
   /** Hash of what the poll's message shows, so an unchanged render is not sent again. */
   rendered_hash?: string | null;
+  /** Votes written on the poll so far (`vote_seq`, raised by each vote's transaction); absent before the first. */
+  vote_seq?: number;
+  /** The `vote_seq` the message showed at its last render, and when that render ended (epoch ms): how fast votes come. */
+  rendered_seq?: number;
+  rendered_at?: number;
   /** The counts the poll item keeps, changed by every vote in the same transaction as the voter item; absent on polls stored before counts were kept. */
   counts?: PollCounts;
 }

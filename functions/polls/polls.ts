@@ -268,7 +268,7 @@ async function editPoll(poll: Poll, changes: EditInput): Promise<PollNow> {
   }
   let synced: Synced;
   try {
-    synced = await syncPollMessage(poll.guild_id, poll.poll_id, { wait: true });
+    synced = await syncPollMessage(poll.guild_id, poll.poll_id, { wait: true, answer: true });
   } catch (error) {
     const { question, description, max_votes_per_answer, is_multi_select, is_anonymous } = poll;
     await updatePoll(poll.guild_id, poll.poll_id, { question, description, max_votes_per_answer, is_multi_select, is_anonymous }, { version: updated.version });

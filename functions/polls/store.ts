@@ -290,23 +290,18 @@ export async function takeRenderLease(guildId: string, pollId: string, leaseId: 
   return (await getPoll(guildId, pollId)) ? 'busy' : null;
 }
 
-/** Gives the render lease back, recording what the message now shows; answers the poll as it is then (null: the lease was lost). */
-export async function releaseRenderLease(
-  guildId: string,
-  pollId: string,
-  leaseId: string,
-  changes: { rendered_hash?: string | null; edited_with_results?: boolean },
-): Promise<Poll | null> {
-  const sets: string[] = [];
-  const values: Item = { ':id': leaseId };
-  if (changes.rendered_hash !== undefined) {
-    sets.push('rendered_hash = :hash');
-    values[':hash'] = changes.rendered_hash;
-  }
-  if (changes.edited_with_results !== undefined) {
-    sets.push('edited_with_results = :edited');
-    values[':edited'] = changes.edited_with_results;
-  }
+/** What a render records on the poll item as it gives the lease back. */
+export type RenderChanges = Partial<Pick<Poll, 'rendered_hash' | 'rendered_seq' | 'rendered_at' | 'edited_with_results'>>;
+
+/**
+ * Gives the render lease back, recording what the message now shows (in the
+ * same write); answers the poll as it is then, its `vote_seq` telling
+ * whether votes came in while it rendered (null: the lease was lost).
+ */
+export async function releaseRenderLease(guildId: string, pollId: string, leaseId: string, changes: RenderChanges): Promise<Poll | null> {
+  const fields = (Object.keys(changes) as (keyof RenderChanges)[]).filter((field) => changes[field] !== undefined);
+  const sets = fields.map((field) => `${field} = :${field}`);
+  const values: Item = { ':id': leaseId, ...Object.fromEntries(fields.map((field) => [`:${field}`, changes[field]])) };
   const out = await conditional(() =>
     db().send(
       new UpdateCommand({

@@ -13,6 +13,12 @@ export async function countsNow(poll: Poll): Promise<PollCounts | null> {
   return poll.counts ?? (await settleCounts(poll.guild_id, poll.poll_id));
 }
 
+/** The poll's counts alone, without voter IDs: what an open poll's message shows. */
+export async function readCountedTally(poll: Poll): Promise<Tally> {
+  const counts = await countsNow(poll);
+  return counts ? countedTally(poll, counts) : tallyOf(poll, []);
+}
+
 export async function readTally(poll: Poll): Promise<Tally> {
   const counts = await countsNow(poll);
   if (!counts || counts.total === 0) return tallyOf(poll, []);

@@ -45,8 +45,14 @@ export interface RunContext {
   getRemainingTimeInMillis(): number;
 }
 
-/** What a handler may answer: nothing (done), or run this item again at `next` (epoch ms). */
-export type HandlerResult = void | { next: number };
+/**
+ * What a handler may answer: nothing (done), run this item again at `next`
+ * (epoch ms), or done with `spacingMs`: when work was requested while it
+ * ran, the next run starts that long after this one ends (instead of the
+ * job's `minSpacingMs`; a handler that knows how busy its work is widens
+ * its own window).
+ */
+export type HandlerResult = void | { next: number } | { spacingMs: number };
 
 export type DueHandler = (work: DueWork) => Promise<HandlerResult>;
 
@@ -235,12 +241,33 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     if (lease !== undefined) await send(item);
   }
 
-  async function ask(job: string, key: string, delayMs: number, payload: Record<string, unknown>, seen: DueItem | null | undefined): Promise<void> {
+  /**
+   * The item as this process's last request for it left it, and when: for
+   * EARLY_START_MARGIN_MS after, it speaks for the table. A run it promises
+   * (due beyond the margin, a follow-up, a rerun after the running claim)
+   * starts after any work saved meanwhile, as the runs it promises start at
+   * least the job's spacing, more than the margin, after that request.
+   */
+  const lastAsked = new Map<string, { item: DueItem; at: number; payload: string }>();
+
+  function remember(id: string, item: DueItem | null, at: number, payload: string): void {
+    if (lastAsked.size >= 1000) lastAsked.clear();
+    if (item) lastAsked.set(id, { item, at, payload });
+  }
+
+  async function ask(id: string, job: string, key: string, delayMs: number, payload: Record<string, unknown>, seen: DueItem | null | undefined): Promise<void> {
     const now = deps.now();
+    const known = lastAsked.get(id);
+    const text = JSON.stringify(payload);
+    // Only a request with the same payload: another one is written, as the payload it brings is the run's.
+    if (known && known.payload === text && now - known.at < EARLY_START_MARGIN_MS && runWillFollow(known.item, EARLY_START_MARGIN_MS, now)) return;
     const waiting = seen?.phase === 'pending' || seen?.phase === 'dispatched';
-    if (waiting && (await store.requestFollowUp(job, key, now))) return;
+    const followed = waiting ? await store.requestFollowUp(job, key, now) : null;
+    remember(id, followed, now, text);
+    if (followed) return;
     const lease = leaseIfNear(job, now + delayMs);
     const item = await requestItem(job, key, now + delayMs, payload, now, lease);
+    remember(id, item, now, text);
     if (!item) return;
     // Only the request that made the item sends it (made as dispatched when due soon); later ones ride along.
     if (item.gen === 1 && lease !== undefined) await send(item);
@@ -259,7 +286,7 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     const id = `${job}\n${key}`;
     const shared = asking.get(id);
     if (shared) return shared;
-    const request = ask(job, key, delayMs, payload, seen).finally(() => asking.delete(id));
+    const request = ask(id, job, key, delayMs, payload, seen).finally(() => asking.delete(id));
     asking.set(id, request);
     return request;
   }
@@ -347,17 +374,18 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
       return false;
     }
 
-    reportRun(work, result && typeof result.next === 'number' ? 'again' : 'done', startedAt);
+    const again = result && 'next' in result ? result.next : undefined;
+    reportRun(work, again === undefined ? 'done' : 'again', startedAt);
     const doneAt = deps.now();
-    if (result && typeof result.next === 'number') {
-      await release(job, message.key, claimId, result.next, doneAt);
+    if (again !== undefined) {
+      await release(job, message.key, claimId, again, doneAt);
       return true;
     }
     // A follow-up asked for before the claim makes the delete's condition fail: go straight to the rerun.
     if (claimed.follow === true || !(await store.completeDue(job, message.key, claimId, claimed.gen))) {
       // New work was requested while this run went on: run again (spaced), unless the claim was lost.
       // Only when the item was also moved later meanwhile (or the claim lost) is it read, to run at its time.
-      const next = doneAt + (options.minSpacingMs ?? 0);
+      const next = doneAt + (result && 'spacingMs' in result ? result.spacingMs : (options.minSpacingMs ?? 0));
       if (!(await release(job, message.key, claimId, next, doneAt, true))) {
         const item = await store.getDue(job, message.key);
         if (item?.claim_id === claimId) await release(job, message.key, claimId, Math.max(item.due_at, next), doneAt);

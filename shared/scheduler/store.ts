@@ -164,17 +164,16 @@ export async function requestDue(
 /**
  * Asks for one more run after the next, on an item that waits for its run
  * (pending or dispatched): for work saved when that run may already be
- * starting. Answers false when the item is not waiting any more.
+ * starting. Answers the item, or null when it is not waiting any more.
  */
-export async function requestFollowUp(job: string, key: string, now: number): Promise<boolean> {
-  const item = await update(
+export async function requestFollowUp(job: string, key: string, now: number): Promise<DueItem | null> {
+  return update(
     job,
     key,
     'SET follow = :true, #updated = :now ADD #gen :one',
     { ':true': true, ':now': new Date(now).toISOString(), ':one': 1, ':pending': 'pending', ':dispatched': 'dispatched' },
     '#phase IN (:pending, :dispatched)',
   );
-  return item !== null;
 }
 
 /** Brings a dead item back to pending at `dueAt` (a new request for work that had failed for good). */

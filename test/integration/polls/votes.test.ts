@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
-import { type PollRecord, answer, castVote, createPoll, eventually, getPoll, pollGuild, shownText, voteBody } from './helpers.js';
+import { type PollRecord, answer, castVote, createPoll, eventually, getPoll, messageOf, pollGuild, shownText, voteBody } from './helpers.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -222,6 +222,52 @@ describe('the poll message follows the votes', () => {
     }
     await eventually(async () => /\*\*Cafe\*\*\n\S+ 3 votes/.test(await shownText(service, poll)), 15_000, 'the votes made during the render');
     expect(await shownText(service, poll)).toMatch(/\*\*Park\*\*\n\S+ 1 vote\b/);
+  }, 60000);
+
+  it('ends a burst of 50 members voting at once with the exact final counts on the message', async () => {
+    const where = await pollGuild(service);
+    const poll = await createPoll(service, where);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        castVote(service, snowflake(), voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: i < 25 ? 1 : i < 40 ? 2 : 3 })),
+      ),
+    );
+    expect(results.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
+    expect(await countsOf(where.guild, poll.poll_id)).toEqual([25, 15, 10]);
+    const shown = await eventually(
+      async () => {
+        const message = await messageOf(service, poll);
+        return message?.embeds[0]?.footer?.text?.startsWith('50 votes') ? message : undefined;
+      },
+      30_000,
+      'all 50 votes on the message',
+    );
+    const text = shown.embeds[0]?.description ?? '';
+    expect(text).toContain('**Park**\n▓▓▓▓▓░░░░░ 25 votes · 50%');
+    expect(text).toContain('**Cafe**\n▓▓▓░░░░░░░ 15 votes · 30%');
+    expect(text).toContain('**Library**\n▓▓░░░░░░░░ 10 votes · 20%');
+  }, 60000);
+
+  it('shows a burst that lands while a refresh is rendering once that refresh is over', async () => {
+    const where = await pollGuild(service);
+    const sandbox = sandboxOf(service);
+    const poll = await createPoll(service, where);
+    // The first edit hangs 3 s (then fails, and its retry goes through): the render holds the message all that time.
+    await sandbox.fault({ method: 'PATCH', path: `/messages/${poll.message_id}$`, status: 500, delay_ms: 3000 });
+    await castVote(service, snowflake(), voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: 1 }));
+    // That vote's render starts about 2 s later and hangs until about 5 s: the burst lands during it.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        castVote(service, snowflake(), voteBody(where.guild, where.channel, { poll_id: poll.poll_id, answer_id: i < 30 ? 2 : 3 })),
+      ),
+    );
+    expect(results.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
+    await eventually(async () => (await messageOf(service, poll))?.embeds[0]?.footer?.text?.startsWith('51 votes'), 30_000, 'the burst on the message');
+    const text = await shownText(service, poll);
+    expect(text).toMatch(/\*\*Park\*\*\n\S+ 1 vote\b/);
+    expect(text).toMatch(/\*\*Cafe\*\*\n\S+ 30 votes/);
+    expect(text).toMatch(/\*\*Library\*\*\n\S+ 20 votes/);
   }, 60000);
 
   it('catches up after the platform failed a refresh', async () => {

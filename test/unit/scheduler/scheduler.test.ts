@@ -317,13 +317,42 @@ describe('coalesced requests', () => {
     expect(await getDue('job.m', k)).toBeNull();
   });
 
-  it('lets callers asking at the same moment share one write', async () => {
+  it('lets callers asking at the same moment share one write, and the next rely on the run it promised', async () => {
     const t = testScheduler();
     const k = key();
     await Promise.all(Array.from({ length: 10 }, () => t.scheduler.requestSoon('job.h', k, 1000)));
     expect(await getDue('job.h', k)).toMatchObject({ gen: 1 });
+    // The item that write left is due beyond the start margin: its run sees work saved now, so asking again writes nothing.
     await t.scheduler.requestSoon('job.h', k, 1000);
-    expect(await getDue('job.h', k)).toMatchObject({ gen: 2 });
+    expect(await getDue('job.h', k)).toMatchObject({ gen: 1 });
+    // Work due at once promises no later run: each request is written.
+    const now = key();
+    await t.scheduler.requestSoon('job.h', now, 0);
+    await t.scheduler.requestSoon('job.h', now, 0);
+    expect(await getDue('job.h', now)).toMatchObject({ gen: 2 });
+  });
+
+  it('spaces the rerun of work asked for during a run by the spacing its handler answers, not the job default', async () => {
+    const t = testScheduler();
+    const k = key();
+    let runs = 0;
+    const consume = t.scheduler.consumer(
+      'job.w',
+      async () => {
+        // Work arrives while the run goes on; the handler says how far apart the next run must be.
+        if (++runs === 1) await requestLater('job.w', k, 0);
+        return { spacingMs: 6000 };
+      },
+      { minSpacingMs: 1500 },
+    );
+    await t.scheduler.requestSoon('job.w', k, 0);
+    await consume(t.eventOf([t.sent[0]!]));
+    expect(t.sent).toHaveLength(2);
+    expect(t.sent[1]!.delaySeconds).toBe(6);
+    t.advance(6000);
+    await consume(t.eventOf([t.sent[1]!]));
+    expect(runs).toBe(2);
+    expect(await getDue('job.w', k)).toBeNull();
   });
 
   it('runs again at the time a handler asks for', async () => {
