@@ -22,7 +22,7 @@
  * turn, an upper bound), and a millisecond for each other invocation (the
  * authorizer and job consumers, billed by the millisecond). Each job
  * message is an SQS send, a receive and a delete, and one invocation. Logs:
- * the lines every invocation and API request write (LOG_BYTES).
+ * the lines every invocation and API request write (LOG_BYTES) and the functions' own lines, measured.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +30,8 @@ import { MAX_REFRESH_SPACING_MS } from '#functions/polls/lifecycle.js';
 import { pollSource } from '#functions/socials/polling.js';
 import { shardsOf } from '#shared/scheduler/keys.js';
 import { db } from '#shared/db/client.js';
+import { setMetricOutput } from '#shared/observe/emit.js';
+import { jsonLine, setLogOutput } from '#shared/observe/log.js';
 import { jobs } from '#infra/jobs.js';
 import { DEFAULT_SETTINGS } from '#infra/config.js';
 import { type LocalService, startLocal } from '#infra/local/start.js';
@@ -64,7 +66,8 @@ export const PRICES = {
 /**
  * Log bytes that go out whatever the code logs, assumed: Lambda's START, END
  * and REPORT lines of each invocation, and the stage's JSON access log line
- * of each API request (the functions log only failures and warnings).
+ * of each API request. What the functions write themselves (a request's or
+ * job run's line, their metric lines, any warning) is measured.
  */
 const LOG_BYTES = { invocation: 350, apiRequest: 450 };
 
@@ -107,6 +110,8 @@ interface Usage {
   writeUnits: number;
   sqsMessages: number;
   platformCalls: number;
+  /** Bytes of the log and metric lines the functions wrote, as Lambda writes them. */
+  logBytes: number;
 }
 
 const isRead = (command: string) => /Get|Query|Scan/.test(command);
@@ -141,6 +146,7 @@ function meter(service: LocalService) {
     writeUnits: 0,
     sqsMessages: 0,
     platformCalls: 0,
+    logBytes: 0,
   });
   let used = usage();
   const name = 'benchCostMeter';
@@ -151,7 +157,7 @@ function meter(service: LocalService) {
       if (input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#')) return next(args);
       const read = isRead(String(context.commandName));
       used.tableRequests++;
-      // dynalite answers a transaction with no consumed capacity: its units are counted from what it writes, whether it goes through or not.
+      // A transaction's units are counted from what it writes, whether it goes through or not (local mode's table reports none for one cancelled, nor any index writes).
       if (input.TransactItems) {
         used.writeUnits += transactionUnits(input);
         return next(args);
@@ -173,7 +179,17 @@ function meter(service: LocalService) {
     },
     { step: 'initialize', name },
   );
-  const restore: (() => void)[] = [];
+  const lines = (text: string) => {
+    used.logBytes += Buffer.byteLength(text) + 1;
+  };
+  const logOutput = setLogOutput((event) => lines(jsonLine(event)));
+  const metricOutput = setMetricOutput(lines);
+  const restore: (() => void)[] = [
+    () => {
+      setLogOutput(logOutput);
+      setMetricOutput(metricOutput);
+    },
+  ];
   for (const { queue } of service.jobs!.queues.values()) {
     const send = queue.send.bind(queue);
     queue.send = (body: string, delaySeconds?: number) => {
@@ -349,7 +365,7 @@ function priced(u: Usage, events: number) {
     api: per(u.apiRequests * PRICES.apiRequest),
     dynamo: per(u.readUnits * PRICES.dynamoRead + u.writeUnits * PRICES.dynamoWrite),
     sqs: per(3 * u.sqsMessages * PRICES.sqsRequest),
-    logs: per(((invocations * LOG_BYTES.invocation + u.apiRequests * LOG_BYTES.apiRequest) / 1e9) * PRICES.logsGb),
+    logs: per(((invocations * LOG_BYTES.invocation + u.apiRequests * LOG_BYTES.apiRequest + u.logBytes) / 1e9) * PRICES.logsGb),
   };
   return { parts, total: parts.lambda + parts.api + parts.dynamo + parts.sqs + parts.logs, invocations: per(invocations), ms: per(ms) };
 }
@@ -398,7 +414,7 @@ export async function runCostBench(): Promise<Row[]> {
         section: SECTION,
         measure: `a million of: ${event.name}`,
         value: dollars(c.total * 1e6),
-        note: `API Gateway ${dollars(c.parts.api * 1e6)}, DynamoDB ${dollars(c.parts.dynamo * 1e6)} (${(used.readUnits / (count * per)).toFixed(2)} RRU + ${(used.writeUnits / (count * per)).toFixed(2)} WRU in ${(used.tableRequests / (count * per)).toFixed(2)} requests), Lambda ${dollars(c.parts.lambda * 1e6)} (${c.invocations.toFixed(2)} invocations, ${c.ms.toFixed(1)} ms at ${DEFAULT_SETTINGS.memorySize} MB; ${used.routeMs.length > 0 ? median(used.routeMs).toFixed(1) : '0'} ms a route measured (median), median event ${median(times).toFixed(1)} ms), SQS ${dollars(c.parts.sqs * 1e6)} (${(used.sqsMessages / (count * per)).toFixed(3)} messages), logs ${dollars(c.parts.logs * 1e6)}; ${(used.platformCalls / (count * per)).toFixed(2)} platform calls; ${count * per} measured`,
+        note: `API Gateway ${dollars(c.parts.api * 1e6)}, DynamoDB ${dollars(c.parts.dynamo * 1e6)} (${(used.readUnits / (count * per)).toFixed(2)} RRU + ${(used.writeUnits / (count * per)).toFixed(2)} WRU in ${(used.tableRequests / (count * per)).toFixed(2)} requests), Lambda ${dollars(c.parts.lambda * 1e6)} (${c.invocations.toFixed(2)} invocations, ${c.ms.toFixed(1)} ms at ${DEFAULT_SETTINGS.memorySize} MB; ${used.routeMs.length > 0 ? median(used.routeMs).toFixed(1) : '0'} ms a route measured (median), median event ${median(times).toFixed(1)} ms), SQS ${dollars(c.parts.sqs * 1e6)} (${(used.sqsMessages / (count * per)).toFixed(3)} messages), logs ${dollars(c.parts.logs * 1e6)} (the functions' own lines ${(used.logBytes / (count * per)).toFixed(0)} B); ${(used.platformCalls / (count * per)).toFixed(2)} platform calls; ${count * per} measured`,
       });
     }
   } finally {
@@ -428,7 +444,7 @@ export async function runCostBench(): Promise<Row[]> {
       section: SECTION,
       measure: 'prices (us-east-1 list, 2026-11-27)',
       value: 'bench/cost.ts',
-      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway REST $${PRICES.apiRequest * 1e6} a million; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.invocation} B an invocation, ${LOG_BYTES.apiRequest} B an API request's access log); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform call`,
+      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway REST $${PRICES.apiRequest * 1e6} a million; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.invocation} B an invocation, ${LOG_BYTES.apiRequest} B an API request's access log, the functions' own lines measured); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform call`,
     },
   );
   return rows;

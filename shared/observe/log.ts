@@ -27,9 +27,12 @@ export interface LogEvent {
 
 export type LogOutput = (event: LogEvent) => void;
 
-/** The JSON line Lambda writes (time first, then the event). */
+/** An event as the JSON line Lambda writes (time first, then the event), without its line end. */
+export const jsonLine = (event: LogEvent) => JSON.stringify({ time: new Date().toISOString(), ...event });
+
+/** Writes each event as its JSON line. */
 export const jsonLines: LogOutput = (event) => {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
+  process.stdout.write(`${jsonLine(event)}\n`);
 };
 
 let output: LogOutput | null = jsonLines;
