@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseEntity } from '#functions/invite-tracker/store.js';
 import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
 import { VerificationEntity } from '#functions/verifier/store.js';
+import { mintOrderedId } from '#shared/ids.js';
 import { type TestService, ok, snowflake, startTestService } from '#test/helpers/local.js';
 import { putAll } from '#test/helpers/seed.js';
 
@@ -51,7 +52,8 @@ const cases: Case[] = [
     seed: (guild) =>
       Array.from({ length: SEEDED }, (_, n) => {
         const i = n + 1;
-        const verifierId = nth(i);
+        // Verifier IDs are minted from their time (the settings delete reads entries since it by that order).
+        const verifierId = mintOrderedId(Date.parse(at(i)));
         return VerificationEntity.item(
           { guildId: guild, verifierId },
           {
