@@ -16825,6 +16825,7 @@ export interface operations {
                                 welcome_message_response_id: string | null;
                                 leave_message_response_id: string | null;
                             } | null;
+                            /** @description The removed responses, newest first: as many as fit in the answer (behaviour §15) */
                             responses: {
                                 id: number;
                                 /** @description Platform snowflake ID */
@@ -16839,6 +16840,8 @@ export interface operations {
                                 content: string;
                                 created_at: string;
                             }[];
+                            /** @description How many responses were removed */
+                            responses_total: number;
                             timedroles: {
                                 id: number;
                                 /** @description Platform snowflake ID */
@@ -16878,6 +16881,8 @@ export interface operations {
                 guild_id: string;
                 /** @description 1: DM welcome: sent as a direct message to the member who joined; 2: channel welcome: posted in welcome_messages_channel when a member joins; 3: channel leave: posted in leave_messages_channel when a member leaves. */
                 response_type?: 1 | 2 | 3;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -16909,6 +16914,8 @@ export interface operations {
                                 content: string;
                                 created_at: string;
                             }[];
+                            /** @description Null once every response was answered. The list holds every response unless they would pass the answer size (1 MiB, behaviour §15): it then ends early, and passing this as `cursor` continues right after it. */
+                            next_cursor: string | null;
                         };
                     };
                 };

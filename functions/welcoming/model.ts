@@ -3,7 +3,7 @@
  * and the limits of behaviour §12.
  */
 import * as z from 'zod/mini';
-import { codedInt, meta } from '#shared/http/schemas.js';
+import { codedInt, describe, meta } from '#shared/http/schemas.js';
 
 /** `response_type`: what a response is for. */
 export const ResponseType = { DmWelcome: 1, ChannelWelcome: 2, ChannelLeave: 3 } as const;
@@ -136,11 +136,18 @@ export const TimedRoleRecord = z.object({
 export const SettingsAnswer = z.object({ settings: SettingsRecord });
 export const DeleteSettingsAnswer = z.object({
   settings: z.nullable(SettingsRecord),
-  responses: z.array(ResponseRecord),
+  responses: describe(z.array(ResponseRecord), 'The removed responses, newest first: as many as fit in the answer (behaviour §15)'),
+  responses_total: describe(z.int().check(z.gte(0)), 'How many responses were removed'),
   timedroles: z.array(TimedRoleRecord),
 });
 export const ResponseAnswer = z.object({ response: ResponseRecord });
-export const ResponsesAnswer = z.object({ responses: z.array(ResponseRecord) });
+export const ResponsesAnswer = z.object({
+  responses: z.array(ResponseRecord),
+  next_cursor: describe(
+    z.nullable(z.string()),
+    'Null once every response was answered. The list holds every response unless they would pass the answer size (1 MiB, behaviour §15): it then ends early, and passing this as `cursor` continues right after it.',
+  ),
+});
 export const TimedRoleAnswer = z.object({ timedrole: TimedRoleRecord });
 export const TimedRolesAnswer = z.object({ timedroles: z.array(TimedRoleRecord) });
 export const MessageAnswer = z.object({ message: z.string() });

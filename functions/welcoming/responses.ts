@@ -4,6 +4,7 @@
  * is written first and taken back when the registry is full, so a crash in
  * between can only leave the guild one response over, never locked out.
  */
+import { pageWithin } from '#shared/db/pagination.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { unprocessable } from '#shared/errors.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '#shared/modules/state.js';
@@ -19,9 +20,17 @@ export interface CreateResponseInput {
   content: string;
 }
 
-export async function listResponseRecords(guildId: string, type?: number) {
-  const [, responses] = await requireEnabledWhile(guildId, MODULE, () => responseRecords(guildId, type as ResponseTypeValue | undefined));
-  return { responses };
+/**
+ * Every response (of a type), newest first: one page of the whole list, which
+ * ends early only when the responses would pass the answer's bytes, its
+ * `next_cursor` continuing right after (behaviour §15).
+ */
+export async function listResponseRecords(guildId: string, query: { response_type?: number | undefined; cursor?: string | undefined }) {
+  const type = query.response_type as ResponseTypeValue | undefined;
+  const [, all] = await requireEnabledWhile(guildId, MODULE, () => responseRecords(guildId, type));
+  const scope = { guildId, family: 'welcoming/responses', filter: { response_type: type === undefined ? null : String(type) } };
+  const { items, next_cursor } = await pageWithin(all, { page: 1, page_size: Math.max(1, all.length), cursor: query.cursor }, scope);
+  return { responses: items, next_cursor };
 }
 
 /** The response, when the module is enabled (409 first, then 404): both read in one request. */

@@ -4,7 +4,7 @@
  * its value, `""` clears a nullable channel or ID.
  */
 import * as z from 'zod/mini';
-import { booleanSetting, brokenRule, channelSetting, codedInt, queryInt, roleId, snowflake } from '#shared/http/schemas.js';
+import { booleanSetting, brokenRule, channelSetting, codedInt, keyPagination, queryInt, roleId, snowflake } from '#shared/http/schemas.js';
 import { templateProblem } from '#shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES, RESPONSE_TYPE_MEANINGS } from './model.js';
 
@@ -56,9 +56,11 @@ export const CreateResponseBody = z
     }),
   );
 
+/** Every response (of a type), and `cursor`: the `next_cursor` of an answer that ended early at its bytes (behaviour §15). */
 export const ListResponsesQuery = z.object({
   guild_id: snowflake,
   response_type: z.optional(queryInt(responseType)),
+  cursor: keyPagination.cursor,
 });
 
 export const ResponsePath = z.object({ response_id: z.string() });

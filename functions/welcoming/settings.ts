@@ -6,7 +6,7 @@
  */
 import { unprocessable } from '#shared/errors.js';
 import { requireEnabled } from '#shared/modules/state.js';
-import { readModuleState, writeSettings } from '#shared/modules/store.js';
+import { answerList, readModuleState, writeSettings } from '#shared/modules/store.js';
 import { cancelGuildWork } from './grants.js';
 import { quoted } from './keys.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
@@ -68,11 +68,11 @@ export async function forgetNamedResponse(guildId: string, responseId: string): 
   }
 }
 
-/** Answers what it removed: the responses and the timed roles. */
+/** Answers what it removed: the responses as many as fit, with `responses_total` (behaviour §15), and the timed roles. */
 export async function removeWelcoming(guildId: string) {
   // The timed roles first: from then on their grants own nothing (a due one is cancelled) and go behind the answer.
   const removed = await deleteModuleItems(guildId);
   // Without timed roles nothing is due: a catch-up left by timed roles deleted before finds none and ends by itself.
   if (removed.timedRoles.length > 0) await cancelGuildWork(guildId);
-  return { responses: removed.responses.reverse(), timedroles: removed.timedRoles.reverse() };
+  return { ...answerList('responses', removed.responses.reverse()), timedroles: removed.timedRoles.reverse() };
 }

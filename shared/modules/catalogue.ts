@@ -103,6 +103,8 @@ export const MODULE_CATALOGUE: Record<ModuleName, ModuleDefinition> = {
     },
     snapshotStatus: false,
     lists: { responses: 'WELCOME#RESPONSE#', timedroles: 'WELCOME#TIMEDROLE#' },
+    // At most 60 (20 of each type), but each up to what a 64 KiB body holds: counted for their bytes.
+    counted: ['responses'],
   },
   'invite-tracker': {
     defaults: {

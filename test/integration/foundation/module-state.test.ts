@@ -14,7 +14,7 @@ const SNAPSHOT_KEYS: Record<string, string[]> = {
   polls: ['status', 'settings'],
   socials: ['status', 'settings', 'entries'],
   serverstats: ['settings', 'counters', 'starboard_entries', 'starboard_entries_total'],
-  welcoming: ['settings', 'responses', 'timedroles'],
+  welcoming: ['settings', 'responses', 'responses_total', 'timedroles'],
   'invite-tracker': ['settings', 'invites', 'stats_uses', 'stats_uses_total'],
   giveaways: ['settings', 'giveaways', 'giveaways_total'],
   verifier: ['settings', 'entries', 'entries_total'],

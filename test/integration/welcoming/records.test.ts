@@ -22,8 +22,9 @@ describe('responses', () => {
       content: 'Welcome <user_mention> to <server_name>!',
       created_at: expect.any(String),
     });
-    expect(ok(await world.call('GET', '/responses', { query: { guild_id: guild } })).responses).toEqual([leave, embed, first]);
-    expect(ok(await world.call('GET', '/responses', { query: { guild_id: guild, response_type: 2 } })).responses).toEqual([embed]);
+    // A small guild's responses fit in one answer: all of them, and nothing to continue with.
+    expect(ok(await world.call('GET', '/responses', { query: { guild_id: guild } }))).toEqual({ responses: [leave, embed, first], next_cursor: null });
+    expect(ok(await world.call('GET', '/responses', { query: { guild_id: guild, response_type: 2 } }))).toEqual({ responses: [embed], next_cursor: null });
     expect(ok(await world.call('GET', `/responses/${embed.response_id}`, { query: { guild_id: guild } }))).toEqual({ response: embed });
     expect(ok(await world.call('DELETE', `/responses/${embed.response_id}`, { body: { guild_id: guild } }))).toEqual({ response: embed });
     failed(await world.call('GET', `/responses/${embed.response_id}`, { query: { guild_id: guild } }), 404, 'NotFoundError');

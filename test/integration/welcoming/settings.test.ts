@@ -25,7 +25,7 @@ describe('enable and the settings record', () => {
   it('enable answers default settings with empty responses and timed roles; get answers the same record', async () => {
     const guild = snowflake();
     const enabled = ok(await world.call('POST', '/enable', { body: { guild_id: guild } }));
-    expect(enabled).toEqual({ settings: { id: expect.any(Number), guild_id: guild, ...DEFAULTS }, responses: [], timedroles: [] });
+    expect(enabled).toEqual({ settings: { id: expect.any(Number), guild_id: guild, ...DEFAULTS }, responses: [], responses_total: 0, timedroles: [] });
     expect(ok(await world.call('GET', '/settings', { query: { guild_id: guild } }))).toEqual({ settings: enabled.settings });
   });
 
@@ -40,7 +40,12 @@ describe('enable and the settings record', () => {
       409,
       'ModuleDisabledError',
     );
-    expect(ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } }))).toEqual({ settings: null, responses: [], timedroles: [] });
+    expect(ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } }))).toEqual({
+      settings: null,
+      responses: [],
+      responses_total: 0,
+      timedroles: [],
+    });
   });
 });
 
@@ -132,11 +137,11 @@ describe('DELETE /settings', () => {
     ok(await world.call('POST', '/check/role/on-join', { body: { guild_id: guild }, headers: { 'X-Acting-User-Id': member } }));
 
     const removed = ok(await world.call('DELETE', '/settings', { body: { guild_id: guild } }));
-    expect(removed).toMatchObject({ settings: { guild_id: guild, timedroles_enabled: true }, responses, timedroles });
+    expect(removed).toMatchObject({ settings: { guild_id: guild, timedroles_enabled: true }, responses, responses_total: 2, timedroles });
     expect(ok(await world.call('GET', '/status', { query: { guild_id: guild } }))).toEqual({ status: false });
     const privacy = ok(await world.call('GET', '/privacy/get-user-entries', { query: { guild_id: guild, privacy_member_id: member } }));
     expect(privacy.id).toBe(0);
     const again = ok(await world.call('POST', '/enable', { body: { guild_id: guild } }));
-    expect(again).toMatchObject({ settings: DEFAULTS, responses: [], timedroles: [] });
+    expect(again).toMatchObject({ settings: DEFAULTS, responses: [], responses_total: 0, timedroles: [] });
   });
 });
