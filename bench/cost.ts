@@ -388,7 +388,7 @@ function monthlyFixed() {
 }
 
 export async function runCostBench(): Promise<Row[]> {
-  const service = await startLocal({ port: 0, dataDir: null });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
   const m = meter(service);
   const rows: Row[] = [];
   const perEvent = new Map<string, number>();

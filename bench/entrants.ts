@@ -138,7 +138,7 @@ async function measure(service: LocalService, n: number): Promise<Figure> {
 }
 
 export async function runEntrantsBench(): Promise<Row[]> {
-  const service = await startLocal({ port: 0, dataDir: null });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
   const rows: Row[] = [];
   try {
     for (const n of COUNTS) {

@@ -206,7 +206,7 @@ export async function runResumeBench(): Promise<Row[]> {
   process.env.SERVERSTATS_PURGE_PAGES = '10';
   process.env.WELCOMING_SWEEP_PAGES = '10';
   process.env.POLLS_SWEEP_PAGES = '10';
-  const service = await startLocal({ port: 0, dataDir: null });
+  const service = await startLocal({ port: 0, dataDir: null, printLogs: false });
   const rows: Row[] = [];
   try {
     for (const n of MEMBERS) {
