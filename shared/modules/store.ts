@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { deleteKeys, keyOf } from '../db/batch.js';
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
-import { queryAll } from '../db/pagination.js';
+import { countAll, queryAll } from '../db/pagination.js';
 import { entity, partition } from '../db/entity.js';
 import { TABLE, tableName } from '../db/table.js';
 import { LIST_BYTES, ListBudget, fitting } from '../http/limits.js';
@@ -317,22 +317,7 @@ export async function firstGuildItems(guildId: string, prefix: string, limit = A
 
 /** How many items the guild has under a sort-key prefix (from `from` on): the table counts them, none is answered. */
 export async function countGuildItems(guildId: string, prefix: string, from?: string): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...prefixRange(guildId, prefix, from),
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return count;
+  return countAll({ ...prefixRange(guildId, prefix, from), ConsistentRead: true });
 }
 
 /** The guild's records under a sort-key prefix, newest first (sort keys end in a time-ordered part). */

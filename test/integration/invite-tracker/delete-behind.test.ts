@@ -1,17 +1,7 @@
-/**
- * A settings delete of a guild with thousands of invite uses (behaviour
- * §15): the answer comes at once with the newest 1000 uses and their count,
- * the guild reads as reset from then on, the uses and members' latest uses
- * go behind the answer in bounded runs on the scheduler, and a join recorded
- * meanwhile (even by a member whose old latest use is being removed) stays.
- * Uses are seeded straight into the table.
- */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type InviteUse, useItems } from '#functions/invite-tracker/store.js';
 import { useSweep } from '#functions/invite-tracker/sweep.js';
-import { db } from '#shared/db/client.js';
-import { tableName } from '#shared/db/table.js';
+import { countAll } from '#shared/db/pagination.js';
 import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import { putAll } from '#test/helpers/seed.js';
@@ -51,23 +41,11 @@ async function seedUses(guild: string, inviter: string, code: string, n: number)
 
 /** How many items of each kind the module keeps in the guild's partition (uses, members' latest uses). */
 async function stored(guild: string, prefix: 'INVITEUSE#' | 'INVITEMEMBER#'): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': `G#${guild}`, ':p': prefix },
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return count;
+  return countAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': `G#${guild}`, ':p': prefix },
+    ConsistentRead: true,
+  });
 }
 
 async function removalEnds(guild: string, timeoutMs = 60_000): Promise<void> {

@@ -1,15 +1,7 @@
-/**
- * Deleting a poll with thousands of voters (behaviour §15): the delete
- * answers at once, the poll reads as gone from then on, its voters go behind
- * the answer in bounded runs on the scheduler, and votes on other polls made
- * meanwhile stay. Voters are seeded straight into the table.
- */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { voterSweep } from '#functions/polls/lifecycle.js';
 import { VoterEntity, dueKeyOf, votersPartition } from '#functions/polls/keys.js';
-import { db } from '#shared/db/client.js';
-import { tableName } from '#shared/db/table.js';
+import { countAll } from '#shared/db/pagination.js';
 import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { type PollRecord, answer, castVote, createPoll, getPoll, pollGuild, voteBody } from './helpers.js';
 import { seedVoters } from './seed.js';
@@ -25,23 +17,11 @@ afterEach(() => {
 
 /** How many voter items the poll's partition holds. */
 async function storedVoters(guild: string, pollId: string): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': votersPartition(guild, pollId), ':p': VoterEntity.prefix },
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return count;
+  return countAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': votersPartition(guild, pollId), ':p': VoterEntity.prefix },
+    ConsistentRead: true,
+  });
 }
 
 /** Waits until the removal of the poll's voters is over. */

@@ -1,15 +1,7 @@
-/**
- * A settings delete of a guild with many statistic records (behaviour §15):
- * the answer comes at once, the guild reads as reset from then on, the
- * records go behind the answer in bounded runs on the scheduler, and what is
- * recorded after the delete survives the removal.
- */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '#functions/serverstats/families.js';
 import { getPurge } from '#functions/serverstats/purge.js';
-import { db } from '#shared/db/client.js';
-import { tableName } from '#shared/db/table.js';
+import { countAll } from '#shared/db/pagination.js';
 import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
 import { SS, fetchStats, ok, recordStat, sample, statsGuild } from './helpers.js';
 import { seedMessages } from './seed.js';
@@ -28,23 +20,7 @@ const voice = FAMILIES.find((f) => f.path === 'voice')!;
 
 /** How many items the guild's statistics partition holds (records, open sessions, a pending delete). */
 async function stored(guild: string): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `STAT#${guild}` },
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return count;
+  return countAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `STAT#${guild}` }, ConsistentRead: true });
 }
 
 const privacyCount = async (guild: string, member: string) =>

@@ -6,11 +6,12 @@
  * verification made meanwhile (even by a member whose old entry is being
  * removed) stays. Entries are seeded straight into the table.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Verification, entryItems } from '#functions/verifier/store.js';
 import { entrySweep } from '#functions/verifier/sweep.js';
 import { db } from '#shared/db/client.js';
+import { countAll } from '#shared/db/pagination.js';
 import { tableName } from '#shared/db/table.js';
 import { mintOrderedId } from '#shared/ids.js';
 import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
@@ -58,23 +59,11 @@ async function seedEntries(guild: string, n: number): Promise<Verification[]> {
 
 /** How many items of a kind the module keeps in the guild's partition (entries, members' pointers). */
 async function stored(guild: string, prefix: 'VERIFICATION#' | 'VERIFYMEMBER#'): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': `G#${guild}`, ':p': prefix },
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return count;
+  return countAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': `G#${guild}`, ':p': prefix },
+    ConsistentRead: true,
+  });
 }
 
 async function removalEnds(guild: string, timeoutMs = 60_000): Promise<void> {
