@@ -6,9 +6,8 @@
  */
 import { requireOwner } from '#shared/auth/owner.js';
 import type { Caller } from '#shared/auth/caller.js';
-import { countedPageAt, nextCountedCursor, nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
-import type { PageQuery } from '#shared/db/pagination.js';
-import { fitting } from '#shared/http/limits.js';
+import { nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
+import { type PageQuery, fittedPage, pageStart } from '#shared/db/pagination.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';
@@ -169,15 +168,14 @@ const nextCursor = (guildId: string, family: string, page: number, pageSize: num
  */
 export async function listGiveawayRecords(guildId: string, query: PageQuery) {
   const scope = scopeOf(guildId, 'entries');
-  const from = await countedPageAt(scope, query.cursor, query.page_size);
-  const page = from?.page ?? query.page;
+  const start = await pageStart(scope, query);
   const [, [listed, total]] = await requireEnabledWhile(guildId, MODULE, () =>
-    Promise.all([giveawayPage(guildId, page, query.page_size, from?.after ?? null), countGiveaways(guildId)]),
+    Promise.all([giveawayPage(guildId, start.page, query.page_size, start.after), countGiveaways(guildId)]),
   );
-  const entries = fitting(await giveawayRecords(listed.giveaways));
-  const last = entries.length < listed.giveaways.length ? (entries.at(-1)?.entry_id ?? null) : listed.last;
-  const through = (from?.before ?? (page - 1) * query.page_size) + entries.length;
-  return { entries, page, page_size: query.page_size, total, next_cursor: await nextCountedCursor(scope, page, through, total, last) };
+  const records = await giveawayRecords(listed.giveaways);
+  const lastKept = (kept: number) => (kept < records.length ? (records[kept - 1]?.entry_id ?? null) : listed.last);
+  const { items, ...fields } = await fittedPage(scope, start, query.page_size, records, total, lastKept);
+  return { entries: items, ...fields };
 }
 
 export async function getGiveawayRecord(guildId: string, entryId: string) {

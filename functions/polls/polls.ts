@@ -5,9 +5,7 @@
  * (`handler/*`). Endpoints validate; these decide.
  */
 import type { Caller } from '#shared/auth/caller.js';
-import { countedPageAt, nextCountedCursor } from '#shared/db/cursor.js';
-import type { PageQuery } from '#shared/db/pagination.js';
-import { fitting } from '#shared/http/limits.js';
+import { type PageQuery, fittedPage, pageStart } from '#shared/db/pagination.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
@@ -180,18 +178,16 @@ export async function getPollRecord(guildId: string, pollId: string): Promise<Re
  */
 export async function listPollRecords(guildId: string, query: PageQuery) {
   const scope = { guildId, family: 'polls/list', filter: {} };
-  const from = await countedPageAt(scope, query.cursor, query.page_size);
-  const page = from?.page ?? query.page;
+  const start = await pageStart(scope, query);
   // Counted first: the count puts the list pointers right when they disagree with the polls, before the page reads them.
   const [, [total, listed]] = await requireEnabledWhile(guildId, MODULE, async () => {
     const total = await countPolls(guildId);
-    return [total, await pollPage(guildId, page, query.page_size, from?.after ?? null)] as const;
+    return [total, await pollPage(guildId, start.page, query.page_size, start.after)] as const;
   });
-  const records = fitting(await Promise.all(listed.polls.map(({ poll }) => recordOf(poll))));
-  const cut = records.length < listed.polls.length;
-  const last = cut ? (listed.polls[records.length - 1]?.place ?? null) : listed.last;
-  const through = (from?.before ?? (page - 1) * query.page_size) + records.length;
-  return { polls: records, page, page_size: query.page_size, total, next_cursor: await nextCountedCursor(scope, page, through, total, last) };
+  const records = await Promise.all(listed.polls.map(({ poll }) => recordOf(poll)));
+  const lastKept = (kept: number) => (kept < records.length ? (listed.polls[kept - 1]?.place ?? null) : listed.last);
+  const { items, ...fields } = await fittedPage(scope, start, query.page_size, records, total, lastKept);
+  return { polls: items, ...fields };
 }
 
 /** The guild's polls as records, newest first, read a page of the list at a time: only the pages the reader takes (a settings delete's answer). */
@@ -214,7 +210,7 @@ export interface VotersQuery {
 export async function listVoterRecords(guildId: string, pollId: string, query: VotersQuery) {
   const answerId = query.answer_id ?? null;
   const scope = { guildId, family: `polls/voters/${pollId}`, filter: { answer_id: answerId === null ? null : String(answerId) } };
-  const from = await countedPageAt(scope, query.cursor, query.page_size);
+  const start = await pageStart(scope, query);
   const poll = await requireEnabledPoll(guildId, pollId);
   if (poll.is_anonymous) {
     throw unprocessable(`Poll ${pollId} is anonymous: who voted is shown to no one; its counts are in the poll's answers[].vote_count.`);
@@ -224,21 +220,17 @@ export async function listVoterRecords(guildId: string, pollId: string, query: V
       `Query field 'answer_id': poll ${pollId} has no answer ${answerId}; its answers are ${poll.answers.map((a) => a.answer_id).join(', ')}.`,
     );
   }
-  const page = from?.page ?? query.page;
   const counts = await countsNow(poll);
   const total = (answerId === null ? counts?.voters : counts?.members[answerId]) ?? 0;
-  const voters = await voterPage(guildId, pollId, answerId, page, query.page_size, from?.after ?? null);
+  const voters = await voterPage(guildId, pollId, answerId, start.page, query.page_size, start.after);
   const shown = poll.answers.filter((a) => answerId === null || a.answer_id === answerId);
+  const records = voters.map((voter) => ({
+    user_id: voter.member_id,
+    answer_ids: shown.flatMap((a) => Array<number>(voter.votes[String(a.answer_id)] ?? 0).fill(a.answer_id)),
+  }));
   // Members holding many votes each make long records: the page ends early rather than pass 1 MiB (behaviour §15).
-  const records = fitting(
-    voters.map((voter) => ({
-      user_id: voter.member_id,
-      answer_ids: shown.flatMap((a) => Array<number>(voter.votes[String(a.answer_id)] ?? 0).fill(a.answer_id)),
-    })),
-  );
-  const last = records.length < voters.length ? (records.at(-1)?.user_id ?? null) : (voters.at(-1)?.member_id ?? null);
-  const through = (from?.before ?? (page - 1) * query.page_size) + records.length;
-  return { voters: records, page, page_size: query.page_size, total, next_cursor: await nextCountedCursor(scope, page, through, total, last) };
+  const { items, ...fields } = await fittedPage(scope, start, query.page_size, records, total, (kept) => records[kept - 1]?.user_id ?? null);
+  return { voters: items, ...fields };
 }
 
 export interface EditInput {

@@ -38,20 +38,49 @@ export interface PageQuery {
   cursor?: string | undefined;
 }
 
-/**
- * One page of a list read whole, its records as answered, newest first
- * (behaviour §3.6, §15): page `page` (`page_size` records from
- * (page - 1) * page_size), or from where the signed `cursor` says. A page
- * ends early when its records would pass LIST_BYTES, and `next_cursor`
- * (null once nothing follows) continues right after its last record.
- */
-export async function pageWithin<T>(all: readonly T[], query: PageQuery, scope: CursorScope): Promise<Page<T> & { next_cursor: string | null }> {
+/** Where a page starts (behaviour §3.6, §15): its number, how many records come before it, and the key it reads after (null: from its number). */
+export interface PageStart {
+  page: number;
+  before: number;
+  after: string | null;
+}
+
+/** Where the page a request asks for starts: page `page`, or where the signed `cursor` of the page before says. */
+export async function pageStart(scope: CursorScope, query: PageQuery): Promise<PageStart> {
   const from = await countedPageAt(scope, query.cursor, query.page_size);
   const page = from?.page ?? query.page;
-  const offset = from?.before ?? (page - 1) * query.page_size;
-  const items = fitting(all.slice(offset, offset + query.page_size));
-  const through = offset + items.length;
-  return { items, page, page_size: query.page_size, total: all.length, next_cursor: await nextCountedCursor(scope, page, through, all.length, '') };
+  return { page, before: from?.before ?? (page - 1) * query.page_size, after: from?.after ?? null };
+}
+
+/**
+ * A page of `records` as answered, from `start`: the head of them that
+ * fits in LIST_BYTES (a page ends early rather than pass 1 MiB, behaviour
+ * §15), the page fields, and `next_cursor` (null once nothing follows),
+ * which continues after the key `lastKept` names for the records kept.
+ */
+export async function fittedPage<T>(
+  scope: CursorScope,
+  start: PageStart,
+  pageSize: number,
+  records: readonly T[],
+  total: number,
+  lastKept: (kept: number) => string | null,
+): Promise<Page<T> & { next_cursor: string | null }> {
+  const items = fitting(records);
+  const through = start.before + items.length;
+  return {
+    items,
+    page: start.page,
+    page_size: pageSize,
+    total,
+    next_cursor: await nextCountedCursor(scope, start.page, through, total, lastKept(items.length)),
+  };
+}
+
+/** One page of a list read whole, its records as answered, newest first (behaviour §3.6, §15); positions are its keys. */
+export async function pageWithin<T>(all: readonly T[], query: PageQuery, scope: CursorScope): Promise<Page<T> & { next_cursor: string | null }> {
+  const start = await pageStart(scope, query);
+  return fittedPage(scope, start, query.page_size, all.slice(start.before, start.before + query.page_size), all.length, () => '');
 }
 
 type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit' | 'Select'>;
