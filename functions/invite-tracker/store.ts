@@ -7,17 +7,22 @@
  * | invite        | `INVITE#<code>`             | the record; `current_uses` = uses claimed by joins      |
  * | vanity        | `INVITEVANITY`              | the vanity URL's uses claimed by joins                  |
  * | use           | `INVITEUSE#<time>#<id>`     | the record (31 days); gsi1 by inviter, gsi2 by member   |
- * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use, whether its join message was posted, and the join check under way (`pending`) |
+ * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use, that join's identity (`joined_at`) and whether its join message was posted |
  * | removal       | `INVITESWEEP`               | a settings delete's removal of uses and members' latest uses behind its answer (cutoff, place) |
  *
  * A join claims one increment of an invite's uses with a conditional write
  * of `current_uses` from n to n + 1, so two joins at once never claim the
  * same increment and there are never more attributions than increments.
+ * A join is one use: the use, its increment and the member's pointer are
+ * written in one transaction, conditional on the pointer not naming the
+ * join's identity already (the member's `joined_at`), so no time decides
+ * what is a repeat.
  */
 import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
+import { transact } from '#shared/db/transact.js';
 import { queryAfterCursor, queryAll } from '#shared/db/pagination.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
@@ -83,7 +88,7 @@ export const UseEntity = entity({
   sk: (f) => [f.timestamp, String(f.id)],
   parse: (item): InviteUse => strip(item) as InviteUse,
 });
-/** The member's latest use (`use_sk`), whether its join message was posted, and the join check under way (`pending`). */
+/** The member's latest use (`use_sk`), its join's identity (`joined_at`, as the platform gave it) and whether its join message was posted. */
 export const MemberLatestEntity = entity({
   name: 'invite_member_latest',
   prefix: 'INVITEMEMBER#',
@@ -124,19 +129,20 @@ export function insertInvite(invite: Invite): Promise<boolean> {
   );
 }
 
-/** Claims increment `n` of an invite's uses for one join: `current_uses` from n - 1 to n. */
-export function claimInviteUse(guildId: string, code: string, n: number): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: InviteEntity.key({ guildId, code }),
-        UpdateExpression: 'SET current_uses = :n',
-        ConditionExpression: 'current_uses = :before',
-        ExpressionAttributeValues: { ':n': n, ':before': n - 1 },
-      }),
-    ),
-  );
+/**
+ * The claim of increment `n` of an invite's uses, as an action of the join's
+ * transaction ({@link recordUse}): `current_uses` from n - 1 to n.
+ */
+export function inviteUseClaim(guildId: string, code: string, n: number): Item {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: InviteEntity.key({ guildId, code }),
+      UpdateExpression: 'SET current_uses = :n',
+      ConditionExpression: 'current_uses = :before',
+      ExpressionAttributeValues: { ':n': n, ':before': n - 1 },
+    },
+  };
 }
 
 export async function updateInvite(guildId: string, code: string, fields: Partial<Invite>): Promise<void> {
@@ -162,18 +168,16 @@ export async function claimedVanityUses(guildId: string): Promise<number | null>
   return out.Item ? VanityEntity.parse(out.Item) : null;
 }
 
-/** Claims increment `n` of the vanity URL's uses (the first time, records `n - 1` as the baseline). */
-export function claimVanityUse(guildId: string, n: number, first: boolean): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: VanityEntity.item({ guildId }, { current_uses: n }),
-        ConditionExpression: first ? 'attribute_not_exists(pk)' : 'current_uses = :before',
-        ExpressionAttributeValues: first ? undefined : { ':before': n - 1 },
-      }),
-    ),
-  );
+/** The claim of increment `n` of the vanity URL's uses, as an action of the join's transaction. */
+export function vanityUseClaim(guildId: string, n: number): Item {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: VanityEntity.item({ guildId }, { current_uses: n }),
+      ConditionExpression: 'current_uses = :before',
+      ExpressionAttributeValues: { ':before': n - 1 },
+    },
+  };
 }
 
 export function setVanityBaseline(guildId: string, uses: number): Promise<boolean> {
@@ -184,56 +188,17 @@ export function setVanityBaseline(guildId: string, uses: number): Promise<boolea
   );
 }
 
-/**
- * Claims the member's join for one check: the pointer, as it was read
- * (`read`, null when there was none), gets `pending` (this check's token).
- * The one conditional write that decides between two deliveries of a join
- * at once: false when another check claimed it first.
- */
-export function claimJoin(guildId: string, memberId: string, read: Item | null, token: string): Promise<boolean> {
-  const values: Item = { ':t': token, ':now': Date.now(), ':e': MemberLatestEntity.name, ':ttl': Math.floor(Date.now() / 1000) + USE_TTL_SECONDS };
-  let condition = 'attribute_not_exists(pk)';
-  if (read) {
-    condition = read.use_sk === undefined ? 'attribute_not_exists(use_sk)' : 'use_sk = :sk';
-    if (read.use_sk !== undefined) values[':sk'] = read.use_sk;
-    condition += read.pending === undefined ? ' AND attribute_not_exists(pending)' : ' AND pending = :p';
-    if (read.pending !== undefined) values[':p'] = read.pending;
-  }
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: MemberLatestEntity.key({ guildId, memberId }),
-        UpdateExpression: 'SET pending = :t, pending_at = :now, entity = :e, expires_at = if_not_exists(expires_at, :ttl)',
-        ConditionExpression: condition,
-        ExpressionAttributeValues: values,
-      }),
-    ),
-  );
-}
-
-/** Gives back a join check's claim that recorded nothing (it failed before), so a retry need not wait for it. */
-export async function releaseJoin(guildId: string, memberId: string, token: string): Promise<void> {
-  await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: MemberLatestEntity.key({ guildId, memberId }),
-        UpdateExpression: 'REMOVE pending, pending_at',
-        ConditionExpression: 'pending = :t',
-        ExpressionAttributeValues: { ':t': token },
-      }),
-    ),
-  );
-}
-
 export async function memberPointer(guildId: string, memberId: string): Promise<Item | null> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: MemberLatestEntity.key({ guildId, memberId }), ConsistentRead: true }));
   return out.Item ?? null;
 }
 
-/** A use's item and the member's latest-use item naming it, as stored. */
-export function useItems(use: InviteUse): { use: Item; latest: Item } {
+/**
+ * A use's item and the member's latest-use item naming it, as stored; the
+ * latter keeps the join's identity (`joined_at` as the platform gave it;
+ * none for a member already gone when checked).
+ */
+export function useItems(use: InviteUse, joinedAt: string | null = null): { use: Item; latest: Item } {
   const item = UseEntity.item(use, {
     ...use,
     expires_at: Math.floor(Date.parse(use.timestamp) / 1000) + USE_TTL_SECONDS,
@@ -241,15 +206,53 @@ export function useItems(use: InviteUse): { use: Item; latest: Item } {
     gsi2sk: use.timestamp,
   });
   if (use.inviter_id) Object.assign(item, { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp });
-  const latest = MemberLatestEntity.item({ guildId: use.guild_id, memberId: use.member_id }, { use_sk: item.sk, expires_at: item.expires_at });
+  const latest = MemberLatestEntity.item(
+    { guildId: use.guild_id, memberId: use.member_id },
+    { use_sk: item.sk, expires_at: item.expires_at, ...(joinedAt === null ? {} : { joined_at: joinedAt }) },
+  );
   return { use: item, latest };
 }
 
-/** Stores a use and makes it the member's latest (ending the check's claim). */
-export async function insertUse(use: InviteUse): Promise<void> {
-  const items = useItems(use);
-  await db().send(new PutCommand({ TableName: tableName(), Item: items.use }));
-  await db().send(new PutCommand({ TableName: tableName(), Item: items.latest }));
+/** What {@link recordUse} did: recorded the use; found the join recorded already; or lost the increment it claimed to another join. */
+export type Recorded = 'recorded' | 'repeat' | 'claim-lost';
+
+/**
+ * Records a join's use, the increment it claims (`claim`, none for an
+ * unknown join) and the member's pointer naming it, all or none, in one
+ * transaction. The pointer's write is the one conditional write that makes
+ * a join one use: it holds only while the pointer names no join of this
+ * identity (`joinedAt`; for a member gone when checked, while it names no
+ * use), or names one stored before `dataSince` (the module's data was
+ * deleted since: the guild reads as reset). The pointer is the last action,
+ * so no read ever sees a pointer whose use is not there.
+ */
+export async function recordUse(use: InviteUse, joinedAt: string | null, claim: Item | null, dataSince: string | undefined): Promise<Recorded> {
+  const items = useItems(use, joinedAt);
+  const values: Item = {};
+  let condition = joinedAt === null ? 'attribute_not_exists(use_sk)' : 'attribute_not_exists(joined_at) OR joined_at <> :j';
+  if (joinedAt !== null) values[':j'] = joinedAt;
+  if (dataSince !== undefined) {
+    condition += ' OR use_sk < :old';
+    values[':old'] = usesFrom(dataSince);
+  }
+  const actions: Item[] = [
+    { Put: { TableName: tableName(), Item: items.use, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...(claim ? [claim] : []),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: items.latest,
+        ConditionExpression: condition,
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      },
+    },
+  ];
+  const failed = await transact(
+    actions,
+    `Joins of guild ${use.guild_id} kept colliding while member ${use.member_id}'s join was recorded; try the check again.`,
+  );
+  if (failed === null) return 'recorded';
+  return failed === actions.length - 1 ? 'repeat' : 'claim-lost';
 }
 
 /** The member's latest use, read strongly consistently through their pointer item. */
@@ -280,12 +283,15 @@ export async function markJoinPosted(use: InviteUse): Promise<void> {
   );
 }
 
-export async function markLeft(use: InviteUse): Promise<void> {
+export const markLeft = (use: InviteUse): Promise<void> => markLeftAt(use.guild_id, UseEntity.key(use).sk);
+
+/** Marks the use stored under sort key `sk` left; one removed already is left alone. */
+export async function markLeftAt(guildId: string, sk: string): Promise<void> {
   await conditional(() =>
     db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: UseEntity.key(use),
+        Key: { pk: guildKey(guildId), sk },
         UpdateExpression: 'SET has_left = :t',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':t': true },
@@ -355,8 +361,8 @@ export async function deleteInvitesOf(guildId: string): Promise<Invite[]> {
 /**
  * What a removal behind a settings delete at `cutoff` deletes of a page of
  * the module's range: the uses stored before it, and the members' latest
- * uses still naming such a use with no join check begun since (a pointer
- * a join after the delete wrote again stays). Invites and the vanity URL's
+ * uses still naming such a use (a pointer a join after the delete wrote
+ * again stays). Invites and the vanity URL's
  * count were removed before the answer; those stored since stay.
  */
 export function removedBefore(guildId: string, cutoff: string, items: Item[]): Selected[] {
@@ -368,8 +374,8 @@ export function removedBefore(guildId: string, cutoff: string, items: Item[]): S
     return [
       {
         key: { pk: guildKey(guildId), sk },
-        condition: '(attribute_not_exists(use_sk) OR use_sk < :old) AND (attribute_not_exists(pending_at) OR pending_at < :at)',
-        values: { ':old': old, ':at': Date.parse(cutoff) },
+        condition: 'attribute_not_exists(use_sk) OR use_sk < :old',
+        values: { ':old': old },
       },
     ];
   });

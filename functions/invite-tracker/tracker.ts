@@ -14,15 +14,17 @@
  *   `exact`;
  * - the vanity URL's uses went up: `vanity`; else `unknown`.
  *
- * A check first claims the member's join on their pointer item (one
- * conditional write), so two deliveries of one join at once attribute it
- * once: the other waits for its result. The use is recorded before the
- * join message is posted, and the pointer notes the post: a check retried
- * after a failed post (a 502) finds the use it recorded, attributes nothing
- * again, and posts the message once (with a nonce the platform enforces,
- * so a post that went through before the failure is not doubled).
+ * A join's identity is the member's `joined_at` as the platform gives it
+ * (one read of the member a check): a check whose member's pointer names
+ * that `joined_at` already is the same join retried or redelivered, and a
+ * member who left (reported or not) and joined again is a new join, however
+ * soon. No time decides. The use, its increment and the pointer are
+ * written in one transaction, conditional on the pointer not naming the
+ * join yet, so two deliveries of one join at once record it once: the
+ * other finds it recorded. The join message carries a nonce of its use that
+ * the platform enforces, and the pointer notes the post: a check retried
+ * after a failed post (a 502) posts the message once.
  */
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound } from '#shared/errors.js';
 import { nextRecordId, recordIdAhead } from '#shared/db/record-ids.js';
@@ -35,23 +37,24 @@ import { guildNamedIfUsed } from '#shared/templates/members.js';
 import {
   type Invite,
   type InviteUse,
-  claimInviteUse,
-  claimVanityUse,
-  claimJoin,
+  type Recorded,
   claimedVanityUses,
   insertInvite,
-  insertUse,
   InviteEntity,
+  inviteUseClaim,
   latestUseOf,
   listInvites,
   markJoinPosted,
   markLeft,
+  markLeftAt,
   MemberLatestEntity,
   memberPointer,
-  releaseJoin,
+  recordUse,
   setVanityBaseline,
   updateInvite,
+  usesFrom,
   useOfPointer,
+  vanityUseClaim,
   countedUsesPage,
   storedSince,
   usesByInviter,
@@ -59,12 +62,6 @@ import {
 
 export const MODULE = 'invite-tracker';
 const DELETED_CANDIDATE_MS = 60_000;
-/** A join check for a member whose latest use is this recent and not left is the same join retried (or redelivered). */
-const JOIN_RETRY_MS = 15 * 60 * 1000;
-/** How long a claimed join check may take before another check of the member takes it over (the first one crashed). */
-const JOIN_CLAIM_MS = 60_000;
-/** How long a check that lost the claim to another check of the same join waits for its result. */
-const JOIN_WAIT_MS = 5_000;
 const COUNT_WINDOW_MS = 31 * 24 * 3600 * 1000;
 /** Joins racing for increments each retry after losing one; as many as may arrive at once. */
 const MAX_ATTEMPTS = 50;
@@ -190,8 +187,15 @@ interface Attribution {
   invite: Invite | null;
 }
 
-/** Finds and claims the increment this join made; see the top of this file. */
-async function attribute(guildId: string): Promise<Attribution> {
+/** Records the join as attributed, with the increment it claims (a transaction action; null when it claims none). */
+type Commit = (found: Attribution, claim: Record<string, unknown> | null) => Promise<Recorded>;
+
+/**
+ * Finds the increment this join made and records the join with its claim
+ * (`commit`); see the top of this file. Answers whether the join was
+ * recorded here or found recorded already.
+ */
+async function attribute(guildId: string, commit: Commit): Promise<'recorded' | 'repeat'> {
   const [live, vanity] = await Promise.all([platform.getGuildInvites(guildId) as Promise<PlatformInvite[]>, vanityOf(guildId)]);
   const liveCodes = new Set(live.map((i) => i.code));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -201,35 +205,33 @@ async function attribute(guildId: string): Promise<Attribution> {
       const record = fromPlatform(guildId, await nextRecordId('invite-tracker.invite'), invite, invite.uses ?? 0);
       if (await insertInvite(record)) recorded.set(record.invite_id, record);
     }
+    let done: Recorded;
     const candidates = live.filter((i) => (i.uses ?? 0) > (recorded.get(i.code)?.current_uses ?? Number.POSITIVE_INFINITY));
-    if (candidates.length > 0) {
-      const target = recorded.get(candidates[0]!.code)!;
-      if (await claimInviteUse(guildId, target.invite_id, target.current_uses + 1)) {
-        return candidates.length === 1 ? { attribution: 'exact', invite: target } : { attribution: 'ambiguous', invite: null };
-      }
-      await sleep(Math.random() * 20);
-      continue;
-    }
     const now = Date.now();
     const deleted = [...recorded.values()].filter((i) => !liveCodes.has(i.invite_id) && i.max_uses === 1 && i.current_uses < 1 && goneOnItsUse(i, now));
-    if (deleted.length > 0) {
-      if (await claimInviteUse(guildId, deleted[0]!.invite_id, 1))
-        return deleted.length === 1 ? { attribution: 'exact', invite: deleted[0]! } : { attribution: 'ambiguous', invite: null };
-      continue;
-    }
-    if (vanity) {
+    if (candidates.length > 0) {
+      const target = recorded.get(candidates[0]!.code)!;
+      const found: Attribution = candidates.length === 1 ? { attribution: 'exact', invite: target } : { attribution: 'ambiguous', invite: null };
+      done = await commit(found, inviteUseClaim(guildId, target.invite_id, target.current_uses + 1));
+    } else if (deleted.length > 0) {
+      const found: Attribution = deleted.length === 1 ? { attribution: 'exact', invite: deleted[0]! } : { attribution: 'ambiguous', invite: null };
+      done = await commit(found, inviteUseClaim(guildId, deleted[0]!.invite_id, 1));
+    } else if (vanity) {
       const claimed = await claimedVanityUses(guildId);
       if (claimed === null) {
         // First sight of the vanity URL: its uses so far are the baseline, not this join's.
         await setVanityBaseline(guildId, vanity.uses);
-        return { attribution: 'unknown', invite: null };
+        done = await commit({ attribution: 'unknown', invite: null }, null);
+      } else if (vanity.uses > claimed) {
+        done = await commit({ attribution: 'vanity', invite: null }, vanityUseClaim(guildId, claimed + 1));
+      } else {
+        done = await commit({ attribution: 'unknown', invite: null }, null);
       }
-      if (vanity.uses > claimed) {
-        if (await claimVanityUse(guildId, claimed + 1, false)) return { attribution: 'vanity', invite: null };
-        continue;
-      }
+    } else {
+      done = await commit({ attribution: 'unknown', invite: null }, null);
     }
-    return { attribution: 'unknown', invite: null };
+    if (done !== 'claim-lost') return done;
+    await sleep(Math.random() * 20);
   }
   // Never guess: a join that could not claim an increment in time is told to try again.
   throw databaseFailed(`The invites of guild ${guildId} kept changing while this join was attributed; try the check again.`);
@@ -281,103 +283,94 @@ async function postMessage(
   return true;
 }
 
-/**
- * The join this check retries or redelivers: the member's latest use, recent,
- * not left and stored since the module's data was deleted (`dataSince`);
- * else null (a new join).
- */
-async function joinRetried(
-  guildId: string,
-  pointer: Record<string, unknown> | null,
-  dataSince: string | undefined,
-): Promise<{ use: InviteUse; posted: boolean } | null> {
-  const latest = pointer && (await useOfPointer(guildId, pointer));
-  return latest && !latest.use.has_left && storedSince(latest.use, dataSince) && Date.now() - Date.parse(latest.use.timestamp) < JOIN_RETRY_MS ? latest : null;
-}
+type PlatformMember = GuildMember & { user: User; joined_at?: string | null };
 
-/** Attributes a new join (claiming its increment) and records its use. */
-async function recordJoin(guildId: string, memberId: string, settings: Record<string, unknown>, id: Promise<number>): Promise<InviteUse> {
-  const { attribution, invite } = await attribute(guildId);
-  const inviterId = invite?.owner_id ?? null;
-  const use: InviteUse = {
-    id: await id,
-    guild_id: guildId,
-    invite_id: invite?.invite_id ?? null,
-    member_id: memberId,
-    timestamp: new Date().toISOString(),
-    channel_id: invite?.channel_id ?? null,
-    inviter_id: inviterId,
-    has_left: false,
-    attribution,
-    counted: !(settings.prevent_own_invite_code === true && inviterId === memberId),
-  };
-  await insertUse(use);
-  return use;
-}
-
-/**
- * Another check of the same join (delivered twice at once) claimed it: its
- * result, once recorded, is this one's too. It posts the message; this one
- * does not.
- */
-async function sameJoinElsewhere(guildId: string, memberId: string, read: Record<string, unknown> | null): Promise<{ use: InviteUse; posted: boolean }> {
-  const deadline = Date.now() + JOIN_WAIT_MS;
-  while (Date.now() < deadline) {
-    await sleep(100);
-    const pointer = await memberPointer(guildId, memberId);
-    if (pointer && pointer.use_sk !== undefined && pointer.use_sk !== read?.use_sk) {
-      const found = await useOfPointer(guildId, pointer);
-      if (found) return found;
-    }
-  }
-  throw databaseFailed(`Another check of member ${memberId}'s join is under way; try this one again.`);
-}
-
-/** {@link recordJoin} under this check's claim: a failure before the use is recorded gives the claim back (a failed request changes nothing). */
-async function recordJoinOrRelease(
-  guildId: string,
-  memberId: string,
-  settings: Record<string, unknown>,
-  id: Promise<number>,
-  token: string,
-): Promise<InviteUse> {
+/** The member as the platform has them now; null when they are in the guild no more. */
+async function currentMember(guildId: string, memberId: string): Promise<PlatformMember | null> {
   try {
-    return await recordJoin(guildId, memberId, settings, id);
+    return (await platform.getMember(guildId, memberId)) as PlatformMember;
   } catch (error) {
-    await releaseJoin(guildId, memberId, token).catch(() => undefined);
+    if (isPlatformNotFound(error)) return null;
     throw error;
   }
 }
 
-/** `/events/join/check-invite` (acting member: who joined). */
+/** Whether the platform time `a` is later than `b`; false when either cannot be read. */
+const laterThan = (a: string, b: string) => Date.parse(a) > Date.parse(b);
+
+/** The join a check found recorded already (its use, null if removed since), and whether its message was posted. */
+async function recordedJoin(guildId: string, memberId: string, pointer: Record<string, unknown> | null) {
+  const current = pointer ?? (await memberPointer(guildId, memberId));
+  return current ? await useOfPointer(guildId, current) : null;
+}
+
+/**
+ * `/events/join/check-invite` (acting member: who joined). The join is the
+ * member's `joined_at`; a member the platform no longer lists has none to
+ * tell one join from another, so their check is taken as a repeat of their
+ * latest recorded join, or, with none, as a join of its own (marked left).
+ */
 export async function checkJoin(guildId: string, memberId: string) {
   const id = recordIdAhead('invite-tracker.use');
+  // Read beside the module state; settled here so a disabled module's 409 is not left unhandled behind it.
+  const memberRead = currentMember(guildId, memberId).then(
+    (member) => ({ member }),
+    (error: unknown) => ({ error }),
+  );
   const { state, item: pointer } = await requireEnabledWithState(guildId, MODULE, MemberLatestEntity.key({ guildId, memberId }));
+  const read = await memberRead;
+  if ('error' in read) throw read.error;
+  const { member } = read;
   const settings = state.settings ?? {};
-  let join = await joinRetried(guildId, pointer, state.data_since);
-  let postsHere = true;
-  if (!join) {
-    const underWay = typeof pointer?.pending === 'string' && Date.now() - Number(pointer.pending_at) < JOIN_CLAIM_MS;
-    const token = randomUUID();
-    const claimed = !underWay && (await claimJoin(guildId, memberId, pointer, token));
-    postsHere = claimed;
-    join = claimed
-      ? { use: await recordJoinOrRelease(guildId, memberId, settings, id, token), posted: false }
-      : await sameJoinElsewhere(guildId, memberId, pointer);
+  const joinedAt = member ? String(member.joined_at ?? '') : null;
+  // Whether the pointer names a join still on record: one stored before the module's data was deleted reads as never recorded.
+  const usePointed = pointer && typeof pointer.use_sk === 'string' && (state.data_since === undefined || pointer.use_sk >= usesFrom(state.data_since));
+  const pointedJoin = usePointed && typeof pointer.joined_at === 'string' ? pointer.joined_at : null;
+  if (joinedAt !== null && pointedJoin !== null && pointedJoin !== joinedAt && laterThan(pointedJoin, joinedAt)) {
+    // This check read the member before a later join of theirs was recorded: that one is the member's, not a new one.
+    return { message: `Member ${memberId} joined again (at ${pointedJoin}) since this check read their join (at ${joinedAt}); nothing more is recorded.` };
   }
-  const use = join.use;
+  let join: { use: InviteUse; posted: boolean } | null;
+  if (joinedAt === null ? usePointed : pointedJoin === joinedAt) {
+    join = await recordedJoin(guildId, memberId, pointer);
+  } else {
+    let use: InviteUse | null = null;
+    const commit: Commit = async ({ attribution, invite }, claim) => {
+      const inviterId = invite?.owner_id ?? null;
+      use = {
+        id: await id,
+        guild_id: guildId,
+        invite_id: invite?.invite_id ?? null,
+        member_id: memberId,
+        timestamp: new Date().toISOString(),
+        channel_id: invite?.channel_id ?? null,
+        inviter_id: inviterId,
+        has_left: member === null,
+        attribution,
+        counted: !(settings.prevent_own_invite_code === true && inviterId === memberId),
+      };
+      const done = await recordUse(use, joinedAt, claim, state.data_since);
+      if (done !== 'claim-lost') return done;
+      // Lost the increment, perhaps to another delivery of this same join that recorded it meanwhile.
+      const now = await memberPointer(guildId, memberId);
+      return now && (joinedAt === null ? typeof now.use_sk === 'string' : now.joined_at === joinedAt) && now.use_sk !== pointer?.use_sk ? 'repeat' : done;
+    };
+    const recorded = (await attribute(guildId, commit)) === 'recorded' ? (use as InviteUse | null) : null;
+    // A member who joins again left the join before, whether or not the leave was reported.
+    if (recorded && member && usePointed) await markLeftAt(guildId, String(pointer.use_sk));
+    join = recorded ? { use: recorded, posted: false } : await recordedJoin(guildId, memberId, null);
+  }
+  if (!join) return { message: `Member ${memberId}'s join was recorded already.` };
+  const { use } = join;
   let posted = join.posted;
-  if (!posted && postsHere) {
-    posted = await postMessage(guildId, state, 'join', use, async () => {
-      const member = (await platform.getMember(guildId, memberId)) as GuildMember & { user: User };
-      return { ...member.user, nick: member.nick ?? null };
-    });
+  if (!posted && member) {
+    posted = await postMessage(guildId, state, 'join', use, async () => ({ ...member.user, nick: member.nick ?? null }));
     if (posted) await markJoinPosted(use);
   }
   const by = use.inviter_id ? `, invited by ${use.inviter_id}` : '';
   const through = use.invite_id ? ` through invite ${use.invite_id}` : '';
   return {
-    message: `Member ${memberId} joined: ${use.attribution}${through}${by}${use.counted ? '' : ' (their own invite: not counted)'}.${posted ? ' The join message was posted.' : ''}`,
+    message: `Member ${memberId} joined: ${use.attribution}${through}${by}${use.counted ? '' : ' (their own invite: not counted)'}${member ? '' : ' (no longer in the guild)'}.${posted ? ' The join message was posted.' : ''}`,
   };
 }
 

@@ -20,6 +20,7 @@ import {
   findVerificationWithState,
   getVerification,
   insertVerification,
+  markPromptSent,
   memberPointer,
   openVerificationWithState,
   releasePrompt,
@@ -30,10 +31,13 @@ export const MODULE = 'verifier';
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCKOUT_MS = 10 * 60 * 1000;
 const MAX_ATTEMPTS = 8;
-/** How long a claimed first prompt may take (platform retries included) before another call takes it over. */
+/**
+ * A claimed prompt not marked sent after this long belongs to a call that
+ * died (no call lives this long: API Gateway gives up after 29 s), and is
+ * taken over. It tells a dead claim from a live one, never a repeat from a
+ * new call.
+ */
 const CLAIM_IN_FLIGHT_MS = 60_000;
-/** Calls for a member with an open entry within this long of its last prompt came at once with it: they send no prompt of their own. */
-export const RESEND_AFTER_MS = 10_000;
 
 export const VerifierType = { Click: 1, Passphrase: 2, Web: 3 } as const;
 
@@ -68,7 +72,7 @@ export async function createVerification(guildId: string, memberId: string, requ
   const issuedAt = clockNow();
   // Taken beside the read; an open verification reused leaves it unused.
   const id = recordIdAhead('verifier.entry');
-  const { state, open: reused, latest, pointer } = await openVerificationWithState(guildId, memberId);
+  const { state, open: reused, pointer } = await openVerificationWithState(guildId, memberId);
   const settings = assertEnabled(guildId, MODULE, state).settings ?? {};
   const type = Number(settings.verifier_type ?? VerifierType.Click);
   if (type === VerifierType.Passphrase && !settings.verifier_passphrase) {
@@ -77,10 +81,8 @@ export async function createVerification(guildId: string, memberId: string, requ
   const token = type === VerifierType.Web ? randomBytes(32).toString('base64url') : null;
   const now = new Date();
   const claim = { verifier_id: reused?.verifier_id ?? mintOrderedId(now.getTime()), prompt: randomBytes(16).toString('hex'), claimed_at: clockNow() };
-  const sinceClaim = pointer ? claim.claimed_at - pointer.claimed_at : Number.POSITIVE_INFINITY;
-  // A pointer to no entry yet, claimed moments ago: another call's first prompt is under way (older: it crashed, and is taken over).
-  // An open entry prompted moments ago: this call came at once with that one, which sent the member's prompt.
-  const underWay = pointer !== null && ((latest === null && sinceClaim < CLAIM_IN_FLIGHT_MS) || (reused !== null && sinceClaim < RESEND_AFTER_MS));
+  // A claimed prompt not yet sent: a call made at once with this one is sending the member's prompt. Once it has answered, a call sends it again.
+  const underWay = pointer?.prompt != null && pointer.sent !== pointer.prompt && claim.claimed_at - pointer.claimed_at < CLAIM_IN_FLIGHT_MS;
   if (underWay || !(await claimPrompt(guildId, memberId, pointer, claim))) {
     // Another call for the member claimed the prompt first: its entry and its one prompt are the member's.
     const current = underWay ? pointer : await memberPointer(guildId, memberId);
@@ -130,12 +132,10 @@ export async function createVerification(guildId: string, memberId: string, requ
     _token_issued_at: token ? issuedAt : 0,
     _token_expires_at: token ? issuedAt + linkLifetimeMs() : 0,
   };
-  if (reused) {
-    if (!(await updateVerification(reused, fields)))
-      throw unprocessable(`The verification of member ${memberId} changed while its prompt was sent again; try again.`);
-  } else {
-    await insertVerification({ ...entry, ...fields });
-  }
+  const written = reused ? await updateVerification(reused, fields) : (await insertVerification({ ...entry, ...fields }), true);
+  // Marked sent only after the entry is written: a call that sees it sent finds the entry, and sends the prompt again.
+  await markPromptSent(guildId, memberId, claim);
+  if (!written) throw unprocessable(`The verification of member ${memberId} changed while its prompt was sent again; try again.`);
   return {
     message: `The verification prompt was ${reused ? 'sent again' : 'sent'} to member ${memberId}${typeof settings.verifier_channel === 'string' ? ` in channel ${channelId}` : ' as a DM'}.`,
     verifier_id: entry.verifier_id,

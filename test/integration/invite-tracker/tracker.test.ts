@@ -1,5 +1,5 @@
 /** The invite tracker: attribution of every join as honest as the counts allow, invites on the platform, messages, privacy. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Message } from '#shared/platform/types.js';
 import { errorOf, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
@@ -326,6 +326,88 @@ describe('conformance (contract 11 and 12)', () => {
     for (const answer of answers) expect(ok(answer).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
     expect(await allUses(guild)).toEqual([expect.objectContaining({ member_id: member, inviter_id: owner, attribution: 'exact' })]);
     expect((await postedIn(channel)).map((m) => m.content)).toEqual([`<@${member}> by <@${owner}>`]);
+  });
+
+  const joinMessages = (channel: string) => ({
+    join_messages_enabled: true,
+    join_messages_channel: channel,
+    join_message_content: '<user_mention> by <inviter_mention> (<current_invite_count>)',
+  });
+  const leave = (guild: string, member: string) => control('POST', `/guilds/${guild}/members/${member}/leave`, {});
+  const currentUses = async (guild: string) =>
+    ok(await service.call('GET', `${IT}/invites`, { query: { guild_id: guild } })).invites.map((i: { current_uses: number }) => i.current_uses);
+
+  it('counts a member who left unreported and joined again at once as a second join: two uses, two join messages (contract 16)', async () => {
+    const { guild, channel } = await ownGuild(joinMessages);
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    expect(ok(await check(guild, member)).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    // The member leaves and nothing reports it; they come back through the same invite straight away.
+    await leave(guild, member);
+    await joinVia(guild, member, invite_code);
+    expect(ok(await check(guild, member)).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    const uses = await usesOf(guild, owner);
+    expect(uses.map((u: { member_id: string; attribution: string; has_left: boolean }) => [u.member_id, u.attribution, u.has_left])).toEqual([
+      [member, 'exact', false],
+      // The join before ended, though its leave was never reported.
+      [member, 'exact', true],
+    ]);
+    expect(await currentUses(guild)).toEqual([2]);
+    expect((await postedIn(channel)).map((m) => m.content).reverse()).toEqual([`<@${member}> by <@${owner}> (1)`, `<@${member}> by <@${owner}> (1)`]);
+  });
+
+  it('gives an owner who rejoins through their own invite after an unreported leave a second use, not counted (contract 16)', async () => {
+    const { guild, channel } = await ownGuild();
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    for (let i = 0; i < 2; i++) {
+      await joinVia(guild, owner, invite_code);
+      expect(ok(await check(guild, owner)).message).toContain('not counted');
+      await leave(guild, owner);
+    }
+    expect(await currentUses(guild)).toEqual([2]);
+    expect(await allUses(guild)).toEqual([
+      expect.objectContaining({ member_id: owner, inviter_id: owner, counted: false }),
+      expect.objectContaining({ member_id: owner, inviter_id: owner, counted: false }),
+    ]);
+  });
+
+  it('records a check of the same join tried again 20 minutes later once: one use, one message (contract 16)', async () => {
+    const { guild, channel } = await ownGuild(joinMessages);
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    ok(await check(guild, member));
+    // The service runs in this process: its clock (Date) moves on 20 minutes with the test's.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      vi.setSystemTime(Date.now() + 20 * 60_000);
+      expect(ok(await check(guild, member)).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await usesOf(guild, owner)).toEqual([expect.objectContaining({ member_id: member, attribution: 'exact', has_left: false })]);
+    expect(await currentUses(guild)).toEqual([1]);
+    expect((await postedIn(channel)).map((m) => m.content)).toEqual([`<@${member}> by <@${owner}> (1)`]);
+  });
+
+  it('records a check of a join tried again after the member left and the leave was reported once (contract 16)', async () => {
+    const { guild, channel } = await ownGuild(joinMessages);
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    ok(await check(guild, member));
+    await leave(guild, member);
+    ok(await check(guild, member, 'leave'));
+    // The join's check comes once more (a redelivery): the member is gone, and their one join is recorded already.
+    expect(ok(await check(guild, member)).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    expect(await usesOf(guild, owner)).toEqual([expect.objectContaining({ member_id: member, attribution: 'exact', has_left: true })]);
+    expect(await allUses(guild)).toHaveLength(1);
+    expect(await postedIn(channel)).toHaveLength(1);
   });
 
   it("pages an inviter's uses by key, newest first, each page at most limit long, with a cursor good only for its list", async () => {

@@ -4,7 +4,6 @@ import type { Message } from '#test/helpers/sandbox.js';
 import { errorOf, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
-import { RESEND_AFTER_MS } from '#functions/verifier/verifier.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -34,15 +33,6 @@ const create = (guild: string, member: string) =>
 const handle = (member: string, body: Record<string, unknown>) =>
   service.call('POST', `${VE}/event/handle-verification`, { looseBody: body, headers: { 'x-acting-user-id': member } });
 const entry = async (guild: string, verifierId: string) => ok(await service.call('GET', `${VE}/entries/${verifierId}`, { query: { guild_id: guild } })).entry;
-/** Moves the shared clock past the calls made at once with the last prompt (behaviour §12: a later call sends the prompt again). */
-const later = async () => {
-  const res = await fetch(`${sandboxOf(service).origin}/_sandbox/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ advance_ms: RESEND_AFTER_MS }),
-  });
-  expect(res.status).toBe(204);
-};
 const prompt = async (channel: string): Promise<Message> => (await membersOf(service).api<Message[]>(`/channels/${channel}/messages`)).body[0]!;
 
 describe('verifier', () => {
@@ -177,7 +167,6 @@ describe('verifier', () => {
     const { guild } = await verifierGuild({ verifier_channel: '' });
     const member = snowflake();
     const first = ok(await create(guild, member));
-    await later();
     const second = ok(await create(guild, member));
     expect(second.verifier_id).toBe(first.verifier_id);
     expect(second.message).toContain('sent again');
@@ -310,12 +299,39 @@ describe('create-verification', () => {
     const prompts = await promptsIn(channel);
     expect(prompts).toHaveLength(1);
     expect(prompts[0]!.components![0]!.components[0]!.custom_id).toBe(`verifier:click:${entries[0]!.verifier_id}`);
-    // Asked again later (the clock moved past the calls at once), the open entry is reused and its prompt sent again.
-    await later();
+    // Asked again once those have answered, the open entry is reused and its prompt sent again.
     const again = ok(await create(guild, member));
     expect(again.verifier_id).toBe(entries[0]!.verifier_id);
     expect(await entriesOf(guild)).toHaveLength(1);
     expect(await promptsIn(channel)).toHaveLength(2);
+  });
+
+  it('sends the prompt again for a call made right after the first answered: two prompts, one entry (contract 16)', async () => {
+    const { guild, channel } = await ownGuild();
+    const member = snowflake();
+    const first = ok(await create(guild, member));
+    expect(first.message).toContain('was sent to member');
+    const second = ok(await create(guild, member));
+    expect(second.verifier_id).toBe(first.verifier_id);
+    expect(second.message).toContain('was sent again to member');
+    const prompts = await promptsIn(channel);
+    expect(prompts).toHaveLength(2);
+    for (const posted of prompts) expect(posted.components![0]!.components[0]!.custom_id).toBe(`verifier:click:${first.verifier_id}`);
+    expect((await entriesOf(guild)).map((e) => e.verifier_id)).toEqual([first.verifier_id]);
+  });
+
+  it('sends one more prompt for two calls at once after an answered one, keeping the one entry (contract 16)', async () => {
+    const { guild, channel } = await ownGuild();
+    const member = snowflake();
+    const first = ok(await create(guild, member));
+    // The next prompt's post is held a moment (a rate limit), so the two calls are surely at once.
+    await sandboxOf(service).fault({ method: 'POST', path: `^/channels/${channel}/messages$`, status: 429, retry_after: 0.3, delay_ms: 300 });
+    const answers = (await Promise.all([create(guild, member), create(guild, member)])).map(ok);
+    expect(answers.map((a) => a.verifier_id)).toEqual([first.verifier_id, first.verifier_id]);
+    expect(answers.filter((a) => a.message.includes('was sent again'))).toHaveLength(1);
+    expect(answers.filter((a) => a.message.includes('made at the same time'))).toHaveLength(1);
+    expect(await promptsIn(channel)).toHaveLength(2);
+    expect((await entriesOf(guild)).map((e) => e.verifier_id)).toEqual([first.verifier_id]);
   });
 
   it('leaves nothing behind when the prompt cannot be posted, so the retry makes the one entry', async () => {
