@@ -69,8 +69,8 @@ async function invites(service: LocalService): Promise<Row[]> {
     {
       section: 'invite-tracker',
       measure: 'one join check (exact): DynamoDB requests / platform calls',
-      value: `${single.requests} (floor 4) / ${single.platform} (floor 2)`,
-      note: 'platform: the guild invites, the vanity URL; table: state, recorded invites, the claim, the use and its pointer, an id (floor: the two reads, the claim, the use)',
+      value: `${single.requests} (floor 3) / ${single.platform} (floor 3)`,
+      note: "platform: the member (their joined_at is the join), the guild invites, the vanity URL; table: state with the member's pointer, recorded invites, an id, the use with its increment and the pointer in one transaction (floor: the two reads, the transaction)",
     },
     {
       section: 'invite-tracker',

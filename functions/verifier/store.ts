@@ -12,10 +12,12 @@
  * change of an entry is conditional on what was read (`_version`), so a
  * verification, a wrong passphrase and the lockout each count once. Each
  * prompt sent is first claimed on the member's pointer (`prompt`, a fresh
- * token, written conditional on the one read), and marked sent (`sent`)
- * once the prompt is out and its entry written: calls at once for one
- * member end with one entry and one prompt, and a call after the last one
- * answered sends the prompt again. No time tells them apart.
+ * token, written conditional on the one read), and the entry's write
+ * after the prompt went out names that claim (`_prompt`): while the
+ * pointer's claim is not the one its entry names, a prompt is in flight.
+ * So calls at once for one member end with one entry and one prompt, and a
+ * call after the last one answered sends the prompt again; no time tells
+ * them apart.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getNamed } from '#shared/db/batch.js';
@@ -48,6 +50,8 @@ export interface Verification {
   /** Answers are refused until then (epoch ms) after 5 wrong passphrases. */
   _locked_until: number;
   _version: number;
+  /** The claim (the member pointer's `prompt`) whose prompt this entry carries; absent on entries stored before it was kept. */
+  _prompt?: string;
 }
 
 type Item = Record<string, NativeAttributeValue>;
@@ -74,7 +78,7 @@ export const storedSince = (v: Pick<Verification, 'verifier_id'>, since: string 
 
 /** The entry's API record (behaviour §11). */
 export function verificationRecord(v: Verification) {
-  const { _token_hash: _t, _token_issued_at: _i, _token_expires_at: _e, _locked_until: _l, _version: _v, ...record } = v;
+  const { _token_hash: _t, _token_issued_at: _i, _token_expires_at: _e, _locked_until: _l, _version: _v, _prompt: _p, ...record } = v;
   return record;
 }
 
@@ -100,8 +104,6 @@ export interface MemberPointer {
   prompt: string | null;
   /** When the prompt was claimed (epoch ms). */
   claimed_at: number;
-  /** The claim whose prompt went out and whose entry was written; while it is not `prompt`, that prompt is in flight. */
-  sent?: string | null;
 }
 
 const MemberEntity = entity({
@@ -113,11 +115,8 @@ const MemberEntity = entity({
     verifier_id: String(item.verifier_id),
     prompt: typeof item.prompt === 'string' ? item.prompt : null,
     claimed_at: Number(item.claimed_at ?? 0),
-    sent: typeof item.sent === 'string' ? item.sent : null,
   }),
 });
-/** A pointer as stored: a field without a value is left out. */
-const pointerFields = (p: MemberPointer): Item => Object.fromEntries(Object.entries(p).filter(([, value]) => value !== null && value !== undefined));
 const pointerOf = (item: Item | null | undefined): MemberPointer | null => (item ? MemberEntity.parse(item) : null);
 
 /** By verifier ID: the entry's guild (`guild_id`), for handling and the web page. */
@@ -162,28 +161,7 @@ export function claimPrompt(guildId: string, memberId: string, read: MemberPoint
       : read.prompt === null
         ? { ConditionExpression: 'verifier_id = :id AND attribute_not_exists(prompt)', ExpressionAttributeValues: { ':id': read.verifier_id } }
         : { ConditionExpression: 'prompt = :prompt', ExpressionAttributeValues: { ':prompt': read.prompt } };
-  return conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: MemberEntity.item({ guildId, memberId }, pointerFields(next)), ...condition })),
-  );
-}
-
-/**
- * Notes that the claimed prompt went out and its entry was written: from
- * now on a call for the member sends the prompt again. A claim taken over
- * meanwhile (this call outlived its claim) is left alone.
- */
-export async function markPromptSent(guildId: string, memberId: string, claimed: MemberPointer): Promise<void> {
-  await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: MemberEntity.key({ guildId, memberId }),
-        UpdateExpression: 'SET sent = :prompt',
-        ConditionExpression: 'prompt = :prompt',
-        ExpressionAttributeValues: { ':prompt': claimed.prompt },
-      }),
-    ),
-  );
+  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: MemberEntity.item({ guildId, memberId }, next), ...condition })));
 }
 
 /** Gives back a claim whose prompt could not be sent: the pointer is again as it was read (a failed request changes nothing). */
@@ -195,7 +173,10 @@ export async function releasePrompt(guildId: string, memberId: string, claimed: 
       : db().send(
           new PutCommand({
             TableName: tableName(),
-            Item: MemberEntity.item({ guildId, memberId }, pointerFields(read)),
+            Item: MemberEntity.item(
+              { guildId, memberId },
+              { verifier_id: read.verifier_id, claimed_at: read.claimed_at, ...(read.prompt ? { prompt: read.prompt } : {}) },
+            ),
             ...mine,
           }),
         ),

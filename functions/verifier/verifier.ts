@@ -20,10 +20,10 @@ import {
   findVerificationWithState,
   getVerification,
   insertVerification,
-  markPromptSent,
   memberPointer,
   openVerificationWithState,
   releasePrompt,
+  storedSince,
   updateVerification,
 } from './store.js';
 
@@ -32,9 +32,9 @@ export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCKOUT_MS = 10 * 60 * 1000;
 const MAX_ATTEMPTS = 8;
 /**
- * A claimed prompt not marked sent after this long belongs to a call that
- * died (no call lives this long: API Gateway gives up after 29 s), and is
- * taken over. It tells a dead claim from a live one, never a repeat from a
+ * A claimed prompt its entry does not carry after this long belongs to a
+ * call that died (no call lives this long: API Gateway gives up after
+ * 29 s), and is taken over. It tells a dead claim from a live one, never a repeat from a
  * new call.
  */
 const CLAIM_IN_FLIGHT_MS = 60_000;
@@ -72,7 +72,7 @@ export async function createVerification(guildId: string, memberId: string, requ
   const issuedAt = clockNow();
   // Taken beside the read; an open verification reused leaves it unused.
   const id = recordIdAhead('verifier.entry');
-  const { state, open: reused, pointer } = await openVerificationWithState(guildId, memberId);
+  const { state, open: reused, latest, pointer } = await openVerificationWithState(guildId, memberId);
   const settings = assertEnabled(guildId, MODULE, state).settings ?? {};
   const type = Number(settings.verifier_type ?? VerifierType.Click);
   if (type === VerifierType.Passphrase && !settings.verifier_passphrase) {
@@ -81,8 +81,11 @@ export async function createVerification(guildId: string, memberId: string, requ
   const token = type === VerifierType.Web ? randomBytes(32).toString('base64url') : null;
   const now = new Date();
   const claim = { verifier_id: reused?.verifier_id ?? mintOrderedId(now.getTime()), prompt: randomBytes(16).toString('hex'), claimed_at: clockNow() };
-  // A claimed prompt not yet sent: a call made at once with this one is sending the member's prompt. Once it has answered, a call sends it again.
-  const underWay = pointer?.prompt != null && pointer.sent !== pointer.prompt && claim.claimed_at - pointer.claimed_at < CLAIM_IN_FLIGHT_MS;
+  // A claim its entry does not carry yet: a call made at once with this one is sending the member's prompt. Once that call has
+  // written the entry (after the prompt went out), a call sends the prompt again. A pointer to an entry stored before the
+  // module's data was deleted names nothing in flight.
+  const pointed = latest ? latest._prompt !== pointer?.prompt : pointer !== null && storedSince(pointer, state?.data_since);
+  const underWay = pointer?.prompt != null && pointed && claim.claimed_at - pointer.claimed_at < CLAIM_IN_FLIGHT_MS;
   if (underWay || !(await claimPrompt(guildId, memberId, pointer, claim))) {
     // Another call for the member claimed the prompt first: its entry and its one prompt are the member's.
     const current = underWay ? pointer : await memberPointer(guildId, memberId);
@@ -124,6 +127,8 @@ export async function createVerification(guildId: string, memberId: string, requ
     throw error;
   }
   const fields = {
+    // This claim's prompt went out: from this write on, a call for the member sends it again.
+    _prompt: claim.prompt,
     verify_message_id: message.id,
     verify_channel_id: channelId,
     requester_id: requesterId,
@@ -132,10 +137,12 @@ export async function createVerification(guildId: string, memberId: string, requ
     _token_issued_at: token ? issuedAt : 0,
     _token_expires_at: token ? issuedAt + linkLifetimeMs() : 0,
   };
-  const written = reused ? await updateVerification(reused, fields) : (await insertVerification({ ...entry, ...fields }), true);
-  // Marked sent only after the entry is written: a call that sees it sent finds the entry, and sends the prompt again.
-  await markPromptSent(guildId, memberId, claim);
-  if (!written) throw unprocessable(`The verification of member ${memberId} changed while its prompt was sent again; try again.`);
+  if (reused) {
+    if (!(await updateVerification(reused, fields)))
+      throw unprocessable(`The verification of member ${memberId} changed while its prompt was sent again; try again.`);
+  } else {
+    await insertVerification({ ...entry, ...fields });
+  }
   return {
     message: `The verification prompt was ${reused ? 'sent again' : 'sent'} to member ${memberId}${typeof settings.verifier_channel === 'string' ? ` in channel ${channelId}` : ' as a DM'}.`,
     verifier_id: entry.verifier_id,
