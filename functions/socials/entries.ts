@@ -13,7 +13,7 @@ import { cancel, requestLater } from '#shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind } from './kinds.js';
 import { latestOf, pollIntervalMs, pollJob, recentOf, seenAfter } from './polling.js';
-import { SourceError, feedItems, forumItems, sourceDeadline, streamAccountExists, uploadsPlaylistOf, videoItems } from './sources.js';
+import { SourceError, feedItems, forumItems, shownSource, sourceDeadline, streamAccountExists, uploadsPlaylistOf, videoItems } from './sources.js';
 import {
   type Entry,
   type Source,
@@ -153,7 +153,9 @@ export async function createEntry(
       created_at: new Date().toISOString(),
     };
     if (!(await insertEntry(entry))) {
-      throw unprocessable(`Field '${field}': channel ${input.target_channel_id} of guild ${guildId} already watches ${input.identifier}.`);
+      throw unprocessable(
+        `Field '${field}': channel ${input.target_channel_id} of guild ${guildId} already watches the ${shownSource(kind, input.identifier)}.`,
+      );
     }
   } catch (error) {
     await giveEntrySlots(guildId, kind, 1);
@@ -178,7 +180,7 @@ export async function dropUnwatchedSource(kind: Kind, ident: string): Promise<bo
 export async function deleteEntry(guildId: string, kind: Kind, ident: string, identifier: string) {
   await requireEnabled(guildId, MODULE);
   const entries = await listEntries(guildId, kind, ident);
-  if (entries.length === 0) throw notFound(`Guild ${guildId} watches no ${kind} ${identifier}.`);
+  if (entries.length === 0) throw notFound(`Guild ${guildId} does not watch the ${shownSource(kind, identifier)}.`);
   const records = await entryRecords(entries);
   await deleteEntries(entries);
   await deleteWatchers(

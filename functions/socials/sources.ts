@@ -11,6 +11,7 @@
  */
 import { configuredSecret } from '#shared/secrets.js';
 import { type SourceItem, parseFeed } from './feed.js';
+import type { Kind } from './kinds.js';
 import { type ReachRule, type Reached, SourceRefused, TooLarge, reach } from './reach.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -44,6 +45,9 @@ export function originOf(url: string): string {
     return '(not a URL)';
   }
 }
+
+/** A watched source as messages to callers name it: `rss feed at <origin>`, or the kind and its identifier (a name, never a secret). */
+export const shownSource = (kind: Kind, identifier: string) => (kind === 'rss' ? `rss feed at ${originOf(identifier)}` : `${kind} ${identifier}`);
 
 /**
  * A source that did not answer as it should; `unknown` when it said the

@@ -145,4 +145,29 @@ describe('a source that stalls, trickles or closes mid-body', () => {
     const [entry] = await entriesOf(other);
     expect(entry).toMatchObject({ failures: 0 });
   });
+
+  it('ends a scheduled poll at its run deadline when that comes before the source limit: the feed fails and backs off', { timeout: 60_000 }, async () => {
+    setEnv('SOCIALS_POLL_SECONDS', '1');
+    setEnv('SOURCE_TIMEOUT_MS', '120000');
+    setEnv('JOB_TIME_LIMIT_SECONDS', '2');
+    try {
+      const guild = await socialGuild(service);
+      const { path, url } = feed();
+      ok(await watch(service, guild, 'rss', url, await sandboxOf(service).channelIn(guild)));
+      modes.set(path, 'stall');
+      const stalledAt = Date.now();
+      // Long before the source's 120 s: the run's own deadline (2 s, less its margins) ended the read.
+      const [entry] = await eventually(
+        async () => {
+          const entries = await entriesOf(guild);
+          return Number(entries[0]?.failures) >= 1 ? entries : null;
+        },
+        20_000,
+        'the stalled poll ended by its run deadline',
+      );
+      expect(Date.parse(String(entry!.next_poll_at)) - stalledAt).toBeGreaterThanOrEqual(5 * 60_000 - 1000);
+    } finally {
+      process.env.SOURCE_TIMEOUT_MS = String(SOURCE_LIMIT_MS);
+    }
+  });
 });
