@@ -13,7 +13,7 @@ import { cancel, requestLater } from '#shared/scheduler/index.js';
 import type { SourceItem } from './feed.js';
 import { KINDS, type Kind } from './kinds.js';
 import { latestOf, pollIntervalMs, pollJob, recentOf, seenAfter } from './polling.js';
-import { SourceError, feedItems, forumItems, streamAccountExists, uploadsPlaylistOf, videoItems } from './sources.js';
+import { SourceError, feedItems, forumItems, shownSource, sourceDeadline, streamAccountExists, uploadsPlaylistOf, videoItems } from './sources.js';
 import {
   type Entry,
   type Source,
@@ -67,20 +67,21 @@ export async function listKindEntries(guildId: string, kind: Kind, query: PageQu
   return { entries: items, ...pageFields };
 }
 
-/** Checks a source that nothing watches yet, and answers it with its baseline. */
+/** Checks a source that nothing watches yet, and answers it with its baseline: every request of the check within one source limit. */
 async function checkSource(kind: Kind, ident: string, identifier: string): Promise<Source> {
   let items: SourceItem[] = [];
   let uploads: string | null = null;
   let etag: string | null = null;
   let lastModified: string | null = null;
+  const deadline = sourceDeadline();
   try {
-    if (kind === 'forum') items = await forumItems(ident);
-    else if (kind === 'stream') await streamAccountExists(ident);
+    if (kind === 'forum') items = await forumItems(ident, deadline);
+    else if (kind === 'stream') await streamAccountExists(ident, deadline);
     else if (kind === 'video') {
-      uploads = await uploadsPlaylistOf(identifier);
-      items = await videoItems(uploads);
+      uploads = await uploadsPlaylistOf(identifier, deadline);
+      items = await videoItems(uploads, deadline);
     } else {
-      const feed = await feedItems(identifier);
+      const feed = await feedItems(identifier, {}, deadline);
       items = feed?.items ?? [];
       etag = feed?.etag ?? null;
       lastModified = feed?.lastModified ?? null;
@@ -152,7 +153,9 @@ export async function createEntry(
       created_at: new Date().toISOString(),
     };
     if (!(await insertEntry(entry))) {
-      throw unprocessable(`Field '${field}': channel ${input.target_channel_id} of guild ${guildId} already watches ${input.identifier}.`);
+      throw unprocessable(
+        `Field '${field}': channel ${input.target_channel_id} of guild ${guildId} already watches the ${shownSource(kind, input.identifier)}.`,
+      );
     }
   } catch (error) {
     await giveEntrySlots(guildId, kind, 1);
@@ -177,7 +180,7 @@ export async function dropUnwatchedSource(kind: Kind, ident: string): Promise<bo
 export async function deleteEntry(guildId: string, kind: Kind, ident: string, identifier: string) {
   await requireEnabled(guildId, MODULE);
   const entries = await listEntries(guildId, kind, ident);
-  if (entries.length === 0) throw notFound(`Guild ${guildId} watches no ${kind} ${identifier}.`);
+  if (entries.length === 0) throw notFound(`Guild ${guildId} does not watch the ${shownSource(kind, identifier)}.`);
   const records = await entryRecords(entries);
   await deleteEntries(entries);
   await deleteWatchers(

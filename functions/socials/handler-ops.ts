@@ -9,23 +9,24 @@ import { isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { fitLimits } from '#shared/templates/limits.js';
 import { dropUnwatchedSource, schedulePolling } from './entries.js';
 import type { Kind } from './kinds.js';
-import { type Meme, SourceError, fetchMeme, uploadsPlaylistOf } from './sources.js';
+import { type Meme, SourceError, fetchMeme, shownSource, uploadsPlaylistOf } from './sources.js';
 import { getSource, watchersOf } from './store.js';
 
 const MEME_TRIES = 3;
 
-/** `add`: the source is polled (it is, while any guild watches it); `remove`: it stops when no guild watches it. */
+/** `add`: the source is polled (it is, while any guild watches it); `remove`: it stops when no guild watches it. A feed is named by its origin only. */
 export async function refreshFilter(kind: Kind, action: 'add' | 'remove', ident: string, identifier: string) {
   const watchers = await watchersOf(kind, ident);
+  const shown = shownSource(kind, identifier);
   if (action === 'add') {
     if (watchers.length === 0 || !(await getSource(kind, ident))) {
-      return { message: `No guild watches ${kind} ${identifier}, so it is not polled; create an entry to watch it.` };
+      return { message: `No guild watches ${shown}, so it is not polled; create an entry to watch it.` };
     }
     await schedulePolling(kind, ident);
-    return { message: `${kind} ${identifier} is polled for ${watchers.length} channel${watchers.length === 1 ? '' : 's'}.` };
+    return { message: `${shown} is polled for ${watchers.length} channel${watchers.length === 1 ? '' : 's'}.` };
   }
-  if (await dropUnwatchedSource(kind, ident)) return { message: `${kind} ${identifier} is no longer polled: no guild watches it.` };
-  return { message: `${kind} ${identifier} is still polled: ${watchers.length} channel${watchers.length === 1 ? '' : 's'} watch it.` };
+  if (await dropUnwatchedSource(kind, ident)) return { message: `${shown} is no longer polled: no guild watches it.` };
+  return { message: `${shown} is still polled: ${watchers.length} channel${watchers.length === 1 ? '' : 's'} watch it.` };
 }
 
 export async function uploadsPlaylist(handle: string) {

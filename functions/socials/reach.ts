@@ -6,12 +6,18 @@
  * connects to those (a `lookup` of its own on the connection), so nothing
  * resolves the name a second time between the check and the connection.
  * Every redirect, at most 5, is checked the same way.
+ *
+ * One signal bounds the whole read (behaviour §13, "Sources answer in
+ * time"): the lookup, each connection and redirect, the headers, the body
+ * and its decompression. The body runs through `stream.pipeline`, so a
+ * socket that closes mid-body, a compressed body that stops arriving, or the
+ * signal's end destroys every stream of the read and rejects it.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type http from 'node:http';
 import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import ipaddr from 'ipaddr.js';
 
@@ -166,12 +172,12 @@ export interface Target {
  * and the allowed hosts); answers where to connect, or throws
  * {@link SourceRefused} naming the rule.
  */
-export async function checkTarget(url: URL, resolve: Resolver, allowed: ReadonlySet<string>): Promise<Target> {
+export async function checkTarget(url: URL, resolve: Resolver, allowed: ReadonlySet<string>, signal?: AbortSignal): Promise<Target> {
   if (!(url.protocol in PORTS)) throw new SourceRefused('scheme', `its scheme is '${url.protocol.replace(/:$/, '')}'; a source must be http or https`);
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   // An IP address is connected to as written (and checked as it is); a name, at the addresses it resolved to.
   const isAddress = ipaddr.isValid(literal);
-  const addresses = async () => (isAddress ? [] : resolveAll(literal, resolve));
+  const addresses = async () => (isAddress ? [] : resolveAll(literal, resolve, signal));
   if (allowed.has(hostPort(url))) return { url, addresses: await addresses() };
   const port = Number(url.port || PORTS[url.protocol]);
   if (port !== 80 && port !== 443) throw new SourceRefused('port', `it names port ${port}; a source must be on port 80 or 443`);
@@ -187,11 +193,23 @@ export async function checkTarget(url: URL, resolve: Resolver, allowed: Readonly
   return { url, addresses: resolved };
 }
 
-async function resolveAll(host: string, resolve: Resolver): Promise<Address[]> {
+/** Rejects with the signal's reason once it ends, whether or not `promise` has settled (a lookup cannot be cancelled, only left). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+async function resolveAll(host: string, resolve: Resolver, signal?: AbortSignal): Promise<Address[]> {
   let addresses: Address[];
   try {
-    addresses = await resolve(host);
-  } catch {
+    addresses = await untilAborted(resolve(host), signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
     addresses = [];
   }
   if (addresses.length === 0) throw new SourceRefused('unresolvable', `its host ${host} does not resolve`);
@@ -222,6 +240,7 @@ export class TooLarge extends Error {}
 
 export interface ReachOptions {
   headers: Record<string, string>;
+  /** Ends the whole read: lookups, connections, redirects, headers, body and decompression. */
   signal: AbortSignal;
   maxBytes: number;
   resolve?: Resolver;
@@ -244,7 +263,8 @@ function requestOnce(target: Target, options: ReachOptions): Promise<http.Incomi
       ...(target.addresses.length > 0 ? { lookup: pinnedLookup(target.addresses) } : {}),
     });
     request.once('response', resolve);
-    request.once('error', reject);
+    // `on`, not `once`: a second error of a request already settled must not go unhandled.
+    request.on('error', reject);
     request.end();
   });
 }
@@ -254,20 +274,28 @@ const DECODERS: Record<string, () => zlib.Gunzip | zlib.Inflate> = {
   deflate: () => zlib.createInflate(),
 };
 
-async function readCapped(response: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
+/**
+ * The body, decompressed, at most `maxBytes`. Through `pipeline`, an error or
+ * early close of the response reaches the decoder (which `pipe` would leave
+ * waiting forever) and the signal's end destroys both.
+ */
+async function readCapped(response: http.IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
   const encoding = String(response.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
   const decoder = DECODERS[encoding];
-  const stream: Readable = decoder ? response.pipe(decoder()) : response;
   const chunks: Buffer[] = [];
   let size = 0;
-  try {
-    for await (const chunk of stream) {
-      size += (chunk as Buffer).byteLength;
+  const collect = async (body: AsyncIterable<Buffer>) => {
+    for await (const chunk of body) {
+      size += chunk.byteLength;
       if (size > maxBytes) throw new TooLarge();
-      chunks.push(chunk as Buffer);
+      chunks.push(chunk);
     }
+  };
+  try {
+    if (decoder) await pipeline(response, decoder(), collect, { signal });
+    else await pipeline(response, collect, { signal });
   } finally {
     response.destroy();
   }
@@ -287,11 +315,16 @@ export async function reach(start: string, options: ReachOptions): Promise<Reach
   let url = new URL(start);
   let headers = options.headers;
   for (let redirects = 0; ; redirects++) {
-    const target = await checkTarget(url, resolve, allowed);
+    const target = await checkTarget(url, resolve, allowed, options.signal);
     const response = await requestOnce(target, { ...options, headers });
     const location = response.headers.location;
     if (!REDIRECTS.has(response.statusCode ?? 0) || !location) {
-      return { status: response.statusCode ?? 0, headers: response.headers, bytes: await readCapped(response, options.maxBytes), url: url.toString() };
+      return {
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        bytes: await readCapped(response, options.maxBytes, options.signal),
+        url: url.toString(),
+      };
     }
     response.destroy();
     if (redirects === MAX_REDIRECTS) throw new SourceRefused('redirects', `it redirected more than ${MAX_REDIRECTS} times`);

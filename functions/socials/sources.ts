@@ -2,18 +2,52 @@
  * The watched sources over real HTTP (behaviour §7, wire formats there): the
  * forum's listing, the stream service's users and streams, the video
  * service's channels and uploads, RSS and Atom feeds, and the meme source.
- * Every request goes only where sources may be (reach.ts), has a time limit
- * and a 5 MiB cap, feeds are fetched with `If-None-Match` /
- * `If-Modified-Since`, and every failure is a {@link SourceError} naming
- * the class of what went wrong.
+ * Every request goes only where sources may be (reach.ts), ends within the
+ * source limit whatever the source does and within the caller's own
+ * deadline when it gives one, has a 5 MiB cap, feeds are fetched with
+ * `If-None-Match` / `If-Modified-Since`, and every failure is a
+ * {@link SourceError} naming the class of what went wrong, a feed by its
+ * origin only (its userinfo, path and query may hold credentials).
  */
 import { configuredSecret } from '#shared/secrets.js';
 import { type SourceItem, parseFeed } from './feed.js';
+import type { Kind } from './kinds.js';
 import { type ReachRule, type Reached, SourceRefused, TooLarge, reach } from './reach.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
-/** How long a source may take to answer (`SOURCE_TIMEOUT_MS`, default 10 s). */
-const timeoutMs = () => Number(process.env.SOURCE_TIMEOUT_MS) || 10_000;
+/**
+ * How long one read of a source may take, whole: lookup, connections,
+ * redirects, headers, body and decompression (`SOURCE_TIMEOUT_MS`, default
+ * 8 s). A create checks its source within it, so the default leaves the
+ * route function (10 s) time to answer the 422.
+ */
+export function sourceLimitMs(): number {
+  const value = Number(process.env.SOURCE_TIMEOUT_MS);
+  return Number.isFinite(value) && value > 0 ? value : 8_000;
+}
+
+/** One deadline of the source limit, ending sooner with `outer` (a run's or a create's own deadline) when given. */
+export function sourceDeadline(outer?: AbortSignal): AbortSignal {
+  const own = AbortSignal.timeout(sourceLimitMs());
+  return outer ? AbortSignal.any([own, outer]) : own;
+}
+
+/**
+ * A source URL as logs and answers show it: scheme, host and port only. Its
+ * userinfo, path and query may carry credentials (`?token=`, `user:pass@`),
+ * and its fixed-size key tells sources apart where that is needed.
+ */
+export function originOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** A watched source as messages to callers name it: `rss feed at <origin>`, or the kind and its identifier (a name, never a secret). */
+export const shownSource = (kind: Kind, identifier: string) => (kind === 'rss' ? `rss feed at ${originOf(identifier)}` : `${kind} ${identifier}`);
 
 /**
  * A source that did not answer as it should; `unknown` when it said the
@@ -64,22 +98,27 @@ export interface Fetched {
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
 
 /**
- * GET with a time limit and a size cap, only where sources may be (reach.ts);
- * 304 is an answer, any other non-2xx a SourceError.
+ * GET within the source limit (and `signal`, when given) and a size cap,
+ * only where sources may be (reach.ts); 304 is an answer, any other non-2xx
+ * a SourceError. `what` names the source in errors: never the URL itself.
  */
-export async function get(url: string, headers: Record<string, string> = {}, what = url): Promise<Fetched> {
+export async function get(url: string, headers: Record<string, string>, what: string, signal?: AbortSignal): Promise<Fetched> {
   let reached: Reached;
+  const deadline = sourceDeadline(signal);
   try {
     reached = await reach(url, {
       headers: { 'user-agent': 'guild-module-management-service (feed poller)', ...headers },
-      signal: AbortSignal.timeout(timeoutMs()),
+      signal: deadline,
       maxBytes: MAX_BODY_BYTES,
     });
   } catch (error) {
     if (error instanceof SourceRefused) throw new SourceError(`${what} is refused: ${error.message}`, false, error.rule);
     if (error instanceof TooLarge) throw new SourceError(`${what} sent more than the 5 MiB a source may send`, false, null, { cause: error });
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new SourceError(`${what} could not be reached${timedOut ? `: no answer within ${timeoutMs() / 1000} s` : ''}`, false, null, { cause: error });
+    // The source limit, or the caller's own deadline (a run's, a create's) when that came first.
+    if (deadline.aborted)
+      throw new SourceError(`${what} did not answer in full in time (a source has ${sourceLimitMs() / 1000} s)`, false, null, { cause: error });
+    // A refused connection and a body cut off alike: the 422 names the class, the cause (logs) the detail.
+    throw new SourceError(`${what} could not be reached`, false, null, { cause: error });
   }
   const fetched: Fetched = {
     status: reached.status,
@@ -106,11 +145,11 @@ function json<T>(fetched: Fetched, what: string): T {
 
 // ---- forum ------------------------------------------------------------------------
 
-export async function forumItems(community: string): Promise<SourceItem[]> {
+export async function forumItems(community: string, signal?: AbortSignal): Promise<SourceItem[]> {
   const c = sourceConfig();
   const what = `The forum community '${community}'`;
   const listing = json<{ data?: { children?: { data?: Record<string, unknown> }[] } }>(
-    await get(`${c.forumApi}/r/${encodeURIComponent(community)}/new.json?limit=25`, {}, what),
+    await get(`${c.forumApi}/r/${encodeURIComponent(community)}/new.json?limit=25`, {}, what, signal),
     what,
   );
   const children = listing.data?.children;
@@ -137,10 +176,13 @@ const streamHeaders = async () => ({
 /** The video service's key; it may be a secret (`VIDEO_API_KEY_SECRET_ARN`). */
 const videoKey = async () => encodeURIComponent((await configuredSecret('VIDEO_API_KEY')) ?? '');
 
-export async function streamAccountExists(account: string): Promise<void> {
+export async function streamAccountExists(account: string, signal?: AbortSignal): Promise<void> {
   const c = sourceConfig();
   const what = `The stream account '${account}'`;
-  const users = json<{ data?: unknown[] }>(await get(`${c.streamApi}/helix/users?login=${encodeURIComponent(account)}`, await streamHeaders(), what), what);
+  const users = json<{ data?: unknown[] }>(
+    await get(`${c.streamApi}/helix/users?login=${encodeURIComponent(account)}`, await streamHeaders(), what, signal),
+    what,
+  );
   if (!Array.isArray(users.data) || users.data.length === 0) throw new SourceError(`${what} does not exist (the stream service lists no such user)`, true);
 }
 
@@ -158,7 +200,7 @@ const STREAM_PAGE = 100;
 const MAX_STREAM_PAGES = 10;
 
 /** The accounts live now, for up to 100 accounts in one request, reading every page of the answer. */
-export async function liveStreams(accounts: string[]): Promise<LiveStream[]> {
+export async function liveStreams(accounts: string[], signal?: AbortSignal): Promise<LiveStream[]> {
   const c = sourceConfig();
   const query = accounts.map((a) => `user_login=${encodeURIComponent(a)}`).join('&');
   const what = `The stream service (${accounts.length} accounts)`;
@@ -168,7 +210,7 @@ export async function liveStreams(accounts: string[]): Promise<LiveStream[]> {
     if (page === MAX_STREAM_PAGES) throw new SourceError(`${what} answered more than ${MAX_STREAM_PAGES} pages`);
     const after: string = cursor ? `&after=${encodeURIComponent(cursor)}` : '';
     const streams = json<{ data?: Record<string, unknown>[]; pagination?: { cursor?: unknown } }>(
-      await get(`${c.streamApi}/helix/streams?${query}&first=${STREAM_PAGE}${after}`, await streamHeaders(), what),
+      await get(`${c.streamApi}/helix/streams?${query}&first=${STREAM_PAGE}${after}`, await streamHeaders(), what, signal),
       what,
     );
     if (!Array.isArray(streams.data)) throw new SourceError(`${what} answered without data`);
@@ -192,11 +234,11 @@ export const streamUrl = (account: string) => `${sourceConfig().streamWeb}/${acc
 
 // ---- video ------------------------------------------------------------------------
 
-export async function uploadsPlaylistOf(handle: string): Promise<string> {
+export async function uploadsPlaylistOf(handle: string, signal?: AbortSignal): Promise<string> {
   const c = sourceConfig();
   const what = `The video channel '${handle}'`;
   const channels = json<{ items?: { contentDetails?: { relatedPlaylists?: { uploads?: string } } }[] }>(
-    await get(`${c.videoApi}/youtube/v3/channels?part=contentDetails&forHandle=${encodeURIComponent(handle)}&key=${await videoKey()}`, {}, what),
+    await get(`${c.videoApi}/youtube/v3/channels?part=contentDetails&forHandle=${encodeURIComponent(handle)}&key=${await videoKey()}`, {}, what, signal),
     what,
   );
   const uploads = channels.items?.[0]?.contentDetails?.relatedPlaylists?.uploads;
@@ -204,7 +246,7 @@ export async function uploadsPlaylistOf(handle: string): Promise<string> {
   return uploads;
 }
 
-export async function videoItems(uploadsPlaylistId: string): Promise<SourceItem[]> {
+export async function videoItems(uploadsPlaylistId: string, signal?: AbortSignal): Promise<SourceItem[]> {
   const c = sourceConfig();
   const what = `The uploads playlist '${uploadsPlaylistId}'`;
   const playlist = json<{ items?: { snippet?: { title?: string; publishedAt?: string; resourceId?: { videoId?: string } } }[] }>(
@@ -212,6 +254,7 @@ export async function videoItems(uploadsPlaylistId: string): Promise<SourceItem[
       `${c.videoApi}/youtube/v3/playlistItems?part=snippet&playlistId=${encodeURIComponent(uploadsPlaylistId)}&maxResults=10&key=${await videoKey()}`,
       {},
       what,
+      signal,
     ),
     what,
   );
@@ -235,12 +278,13 @@ export const videoUrl = (videoId: string) => `${sourceConfig().videoWeb}/watch?v
 export async function feedItems(
   url: string,
   validators: { etag?: string | null; lastModified?: string | null } = {},
+  signal?: AbortSignal,
 ): Promise<{ items: SourceItem[]; etag: string | null; lastModified: string | null } | null> {
   const headers: Record<string, string> = {};
   if (validators.etag) headers['If-None-Match'] = validators.etag;
   if (validators.lastModified) headers['If-Modified-Since'] = validators.lastModified;
-  const what = `The feed ${url}`;
-  const fetched = await get(url, headers, what);
+  const what = `The feed at ${originOf(url)}`;
+  const fetched = await get(url, headers, what, signal);
   if (fetched.status === 304) return null;
   try {
     return {

@@ -7,7 +7,7 @@
  * | entries taken  | `G#<guild>`                | `SOCIALCOUNT#<kind>`                 |
  * | source         | `SRC#<kind>#<id>`          | `SOURCE`                             |
  * | watcher        | `SRC#<kind>#<id>`          | `W#<guild>#<channel>`                |
- * | sources of kind| `SRCKIND#<kind>` (stream: `SRCKIND#stream#<shard>`) | `<id>`      |
+ * | sources of kind| `SRCKIND#<kind>` (stream: `SRCKIND#stream#<bucket>`) | `<id>`     |
  * | playlist       | `SRCPLAYLIST#<uploads id>` | `SOURCE` (-> the video handle)       |
  * | delivery mark  | `SOCIALPOST#<channel>`     | `<kind>#<id>#<item>` or `LINK#<link>`|
  *
@@ -25,7 +25,7 @@ import { deleteKeys, getKeys, writeBatches } from '#shared/db/batch.js';
 import { fixedKey } from '#shared/db/fixed-key.js';
 import { db } from '#shared/db/client.js';
 import { conditional } from '#shared/db/errors.js';
-import { queryAll } from '#shared/db/pagination.js';
+import { countAll, queryAll } from '#shared/db/pagination.js';
 import { type Key, entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { transact } from '#shared/db/transact.js';
@@ -151,15 +151,19 @@ const WatcherEntity = entity({
   parse: (item): Watcher => ({ guild_id: String(item.guild_id), channel_id: String(item.channel_id), mention_everyone: Boolean(item.mention_everyone) }),
 });
 
-/** Stream accounts are polled in this many shards, each its own job (polling.ts). */
-export const STREAM_SHARDS = 8;
-export const streamShardOf = (account: string) => shardOf(account, STREAM_SHARDS);
+/**
+ * The stream accounts' list is kept in this many partitions (buckets, by a
+ * stable hash of the account); a shard of the polling reads a share of them
+ * (polling.ts), so shards can grow up to this many without moving an item.
+ */
+export const STREAM_BUCKETS = 8;
+export const streamBucketOf = (account: string) => shardOf(account, STREAM_BUCKETS);
 const kindList = partition<[kind: Kind] | [kind: 'stream', shard: string]>('SRCKIND#');
 /** The list a source is on: a stream account's shard, or its kind; its sort key is the identifier's key. */
 const SourceOfKindEntity = entity({
   name: 'social_source_of_kind',
   prefix: '',
-  pk: (f: { kind: Kind; ident: string }) => (f.kind === 'stream' ? kindList('stream', String(streamShardOf(f.ident))) : kindList(f.kind)),
+  pk: (f: { kind: Kind; ident: string }) => (f.kind === 'stream' ? kindList('stream', String(streamBucketOf(f.ident))) : kindList(f.kind)),
   sk: (f) => [identKey(f.kind, f.ident)],
   parse: (item) => String(item.sk),
 });
@@ -299,14 +303,22 @@ export async function deleteSource(source: Pick<Source, 'kind' | 'ident' | 'uplo
   await deleteKeys(keys);
 }
 
-/** The stream accounts of a shard (`streamShardOf`). */
-export async function streamAccountsOfShard(shard: number): Promise<string[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': kindList('stream', String(shard)) },
-    ConsistentRead: true,
-  });
-  return items.map(SourceOfKindEntity.parse);
+const bucketQuery = (bucket: number) => ({
+  KeyConditionExpression: 'pk = :pk',
+  ExpressionAttributeValues: { ':pk': kindList('stream', String(bucket)) },
+  ConsistentRead: true,
+});
+
+/** How many stream accounts are watched, over every bucket. */
+export async function streamAccountCount(): Promise<number> {
+  const counts = await Promise.all(Array.from({ length: STREAM_BUCKETS }, (_, bucket) => countAll(bucketQuery(bucket))));
+  return counts.reduce((sum, n) => sum + n, 0);
+}
+
+/** The stream accounts of the buckets given (`streamBucketOf`). */
+export async function streamAccountsOfBuckets(buckets: readonly number[]): Promise<string[]> {
+  const lists = await Promise.all(buckets.map(async (bucket) => (await queryAll(bucketQuery(bucket))).map(SourceOfKindEntity.parse)));
+  return lists.flat();
 }
 
 export async function videoHandleOfPlaylist(uploads: string): Promise<string | null> {

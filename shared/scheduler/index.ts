@@ -9,6 +9,8 @@ export {
   scheduler,
   createScheduler,
   runWillFollow,
+  runDeadline,
+  RunDeadlineError,
   type DueWork,
   type DueHandler,
   type RunContext,

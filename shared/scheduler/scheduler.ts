@@ -38,6 +38,13 @@ export interface DueWork {
    * runs stops well before it and asks for the next run (`{ next }`).
    */
   remainingMs: () => number;
+  /**
+   * Ends shortly before the run's deadline (its function's remaining time,
+   * less a margin): whatever the run waits on (a source, a platform call)
+   * should stop then, so the run can still record its own outcome before
+   * the scheduler gives it up.
+   */
+  signal: AbortSignal;
 }
 
 /** What the consumer reads of the Lambda context: the time left. */
@@ -119,6 +126,49 @@ interface JobMessage {
   job: string;
   key: string;
   due_at: number;
+}
+
+/**
+ * A run is given up this long before its function's time limit, or a tenth
+ * of the time it has when that is less, so the scheduler can still release
+ * its claim; its `signal` ends as long again before that, so the run can
+ * record its own outcome first.
+ */
+const RUN_STOP_MARGIN_MS = 2_000;
+
+/** When, from now, a run with `remainingMs` left is signalled to stop and is given up (ms). */
+export function runDeadline(remainingMs: number): { signalAt: number; stopAt: number } {
+  const margin = Math.min(RUN_STOP_MARGIN_MS, remainingMs / 10);
+  const stopAt = Math.max(0, remainingMs - margin);
+  return { signalAt: Math.max(0, stopAt - margin), stopAt };
+}
+
+/** A run that did not end before its deadline: it is given up, its claim released so the work runs again. */
+export class RunDeadlineError extends Error {
+  constructor(ms: number) {
+    super(`the run did not end within its deadline (${Math.round(ms)} ms)`);
+    this.name = 'RunDeadlineError';
+  }
+}
+
+/**
+ * The handler's answer, or RunDeadlineError once the context's time (less
+ * the margin) has passed; `controller` is aborted a margin before that. The
+ * handler's promise is left behind, its waits ended by the signal.
+ */
+async function withinDeadline<T>(run: (signal: AbortSignal) => Promise<T>, controller: AbortController, context: RunContext | undefined): Promise<T> {
+  if (!context) return run(controller.signal);
+  const { signalAt, stopAt } = runDeadline(context.getRemainingTimeInMillis());
+  const timers: NodeJS.Timeout[] = [];
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      timers.push(setTimeout(() => controller.abort(new DOMException('The run reached its deadline.', 'TimeoutError')), signalAt));
+      timers.push(setTimeout(() => reject(new RunDeadlineError(stopAt)), stopAt));
+      run(controller.signal).then(resolve, reject);
+    });
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+  }
 }
 
 /** A message arriving this early still counts as on time (SQS delays are whole seconds, clocks differ a little). */
@@ -360,12 +410,24 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
     // A run ends before its function's time limit and before its claim's lease, whichever comes first: past the lease, the item may be sent again.
     const leaseEnd = now + timings.leaseMs;
     const remainingMs = () => Math.min(context ? context.getRemainingTimeInMillis() : Number.POSITIVE_INFINITY, leaseEnd - deps.now());
-    const work: DueWork = { job, key: message.key, dueAt: claimed.due_at, payload: claimed.payload ?? {}, receiveCount, remainingMs };
+    const controller = new AbortController();
+    const work: DueWork = {
+      job,
+      key: message.key,
+      dueAt: claimed.due_at,
+      payload: claimed.payload ?? {},
+      receiveCount,
+      remainingMs,
+      signal: controller.signal,
+    };
     const startedAt = performance.now();
     let result: HandlerResult;
     try {
-      result = await handle(work);
+      // Every run ends by its deadline: one that has not is given up as failed, which releases its claim (below).
+      result = await withinDeadline(() => handle(work), controller, context);
     } catch (error) {
+      // Whatever the given-up run still waits on stops now.
+      controller.abort(error);
       const reason = errorField(error);
       const last = receiveCount >= timings.maxReceiveCount;
       reportRun(work, last ? 'parked' : 'retry', startedAt, reason);

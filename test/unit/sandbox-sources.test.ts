@@ -311,7 +311,7 @@ describe("the socials module's source client against the sandbox", () => {
     process.env.SOURCE_TIMEOUT_MS = '200';
     try {
       await control('POST', '/faults', { source: 'forum', mode: 'timeout' });
-      await expect(forumItems('f')).rejects.toThrow(/no answer within/);
+      await expect(forumItems('f')).rejects.toThrow(/did not answer in full in time/);
     } finally {
       delete process.env.SOURCE_TIMEOUT_MS;
     }

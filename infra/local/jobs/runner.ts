@@ -27,6 +27,29 @@ export interface LocalJobsOptions {
   maxReceiveCount?: number;
   /** Batches one job's consumer runs at once (Lambda scales out; so does this, a little). Default 4. */
   concurrency?: number;
+  /**
+   * How long one consumer batch may run, as a Lambda's timeout: its context
+   * says so, and a batch still running then is given up as a Lambda's would
+   * be (its messages come back after the visibility timeout). Default
+   * `JOB_TIME_LIMIT_SECONDS`, else 30 s, the deployed consumers' timeout.
+   */
+  jobTimeLimitMs?: number;
+}
+
+/** The deployed consumers' timeout (infra/constructs/job-queues.ts), local mode's default job time limit. */
+const DEFAULT_JOB_TIME_LIMIT_MS = 30_000;
+
+/** A consumer batch still running at the job time limit. */
+class JobTimeLimit extends Error {
+  constructor(limitMs: number) {
+    super(`the batch ran past the job time limit of ${limitMs} ms`);
+  }
+}
+
+/** `JOB_TIME_LIMIT_SECONDS`, else the default. */
+export function jobTimeLimitMs(): number {
+  const seconds = Number(process.env.JOB_TIME_LIMIT_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : DEFAULT_JOB_TIME_LIMIT_MS;
 }
 
 /** What a job file exports. */
@@ -80,6 +103,7 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
   const produceEveryMs = options.produceEveryMs ?? 1000;
   const visibilityTimeoutMs = options.visibilityTimeoutMs ?? 3000;
   const concurrency = options.concurrency ?? 4;
+  const timeLimitMs = () => options.jobTimeLimitMs ?? jobTimeLimitMs();
   const queues = new Map<string, LocalJobQueues>();
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<unknown>>();
@@ -128,13 +152,22 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
     const runBatch = async (batch: Delivery[]) => {
       const event: SQSEvent = { Records: batch.map((d) => recordOf(queue, d)) };
       let failed = new Set<string>(batch.map((d) => d.messageId));
+      const limitMs = timeLimitMs();
+      let timer: NodeJS.Timeout | undefined;
       try {
         const mod = await moduleOf(job);
-        const result = await mod.handler(event, lambdaContext(`${job.id}-consumer`, 30_000));
+        const timedOut = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new JobTimeLimit(limitMs)), limitMs);
+        });
+        // As Lambda ends a function at its timeout: the batch is given up and its slot freed, whatever its handler still waits on.
+        const result = await Promise.race([mod.handler(event, lambdaContext(`${job.id}-consumer`, limitMs)), timedOut]);
         failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       } catch (error) {
         // A thrown handler fails the whole batch, as with Lambda.
-        logError('local jobs: consumer threw', { job: job.id, error: error instanceof Error ? error.stack : String(error) });
+        if (error instanceof JobTimeLimit) logError('local jobs: consumer ran past the job time limit', { job: job.id, limit_ms: limitMs });
+        else logError('local jobs: consumer threw', { job: job.id, error: error instanceof Error ? error.stack : String(error) });
+      } finally {
+        clearTimeout(timer);
       }
       for (const delivery of batch) if (!failed.has(delivery.messageId)) queue.delete(delivery.receiptHandle);
     };

@@ -4,7 +4,9 @@ import { readableLine } from '#infra/local/console-log.js';
 import { SERVICE_TOKEN, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { observe } from '#test/helpers/observe.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
+import { pollSource } from '#functions/socials/polling.js';
 import { castVote, createPoll, eventually, pollGuild, voteBody } from '../polls/helpers.js';
+import { socialGuild, sourcesOf, unique, watch } from '../socials/helpers.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -67,6 +69,36 @@ describe('logs and metrics in local mode', () => {
     for (const secret of [interactionToken, SERVICE_TOKEN, 'sandbox-bot-token', question, 'whispered words', 'Cafe']) {
       expect(written).not.toContain(secret);
     }
+  });
+
+  it("never logs a feed URL's credentials (its query or userinfo), nor shows them in an error, when the feed fails", async () => {
+    const sources = sourcesOf(service);
+    /** A sandbox feed's URL with a user and password and a token in its query. */
+    const secretUrl = async (password: string, token: string) => {
+      const url = new URL(await sources.feed(unique('secretfeed')));
+      url.username = 'feed-user-5e';
+      url.password = password;
+      url.searchParams.set('token', token);
+      return url.toString();
+    };
+    const watched = await secretUrl('feed-pass-3a', 'feed-token-1f');
+    const guild = await socialGuild(service);
+    ok(await watch(service, guild, 'rss', watched, await sandboxOf(service).channelIn(guild)));
+    const seen = observe();
+    await sources.fault({ source: 'feed', mode: 'status', status: 500, times: 1 });
+    await pollSource('rss', watched);
+    // A create whose check fails: the 422 names the feed without them too.
+    await sources.fault({ source: 'feed', mode: 'status', status: 503, times: 1 });
+    const refused = await watch(service, guild, 'rss', await secretUrl('feed-pass-7b', 'feed-token-2c'), await sandboxOf(service).channelIn(guild));
+    seen.stop();
+
+    expect(refused.status).toBe(422);
+    const origin = new URL(watched).origin;
+    expect(seen.events('source failed')).toEqual([
+      expect.objectContaining({ kind: 'rss', source_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), source_origin: origin, failures: 1 }),
+    ]);
+    const written = [...seen.logs.map((event) => JSON.stringify(event)), ...seen.logs.map((event) => readableLine(event)), refused.text].join('\n');
+    for (const secret of ['feed-user-5e', 'feed-pass-3a', 'feed-token-1f', 'feed-pass-7b', 'feed-token-2c']) expect(written).not.toContain(secret);
   });
 
   it('logs what the gateway answers itself (a refused credential), without the credential', async () => {

@@ -101,6 +101,27 @@ describe('the local job runner', () => {
     expect(log.produced.length).toBeGreaterThan(1);
   });
 
+  it('gives up a batch still running at the job time limit, as Lambda does at its timeout: the message comes back and the queue keeps flowing', async () => {
+    const log = ((globalThis as { __fixtureJob?: FixtureLog }).__fixtureJob ??= { handled: [], deliveries: {}, produced: [] });
+    jobs = await startLocalJobs({
+      jobs: [{ id: 'test.hanging', file: 'test/unit/scheduler/fixture-job.ts', batchSize: 1 }],
+      visibilityTimeoutMs: 50,
+      maxReceiveCount: 2,
+      concurrency: 1,
+      jobTimeLimitMs: 200,
+    });
+    const sender = jobSender();
+    await sender.send('test.hanging', 'hang-1', 0);
+    await sender.send('test.hanging', 'ok-after-hang', 0);
+    const { deadLetters } = jobs.queues.get('test.hanging')!;
+    const deadline = Date.now() + 5000;
+    while ((!log.handled.includes('ok-after-hang') || deadLetters.size === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // One consumer at a time: the second message ran only because the hanging batch was given up, twice, then sent to the dead letters.
+    expect(log.handled).toContain('ok-after-hang');
+    expect(log.deliveries['hang-1']).toBe(2);
+    expect(deadLetters.list().map((m) => m.body)).toEqual(['hang-1']);
+  });
+
   it("runs a spread job's producer once per shard, as its schedule does in AWS", async () => {
     const log = ((globalThis as { __fixtureJob?: FixtureLog }).__fixtureJob ??= { handled: [], deliveries: {}, produced: [] });
     log.produced.length = 0;

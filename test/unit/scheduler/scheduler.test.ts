@@ -5,7 +5,7 @@ import { tableName } from '#shared/db/table.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 import { dueItemKey, PARKED_INDEX_PARTITION, producerInputs, shardOf } from '#shared/scheduler/keys.js';
 import { getDue, queryDue, queryParked } from '#shared/scheduler/store.js';
-import { runWillFollow } from '#shared/scheduler/scheduler.js';
+import { runDeadline, runWillFollow } from '#shared/scheduler/scheduler.js';
 import { cancel, requestLater } from '#shared/scheduler/table-only.js';
 import { TIMINGS, countRequests, startTable, testScheduler } from './harness.js';
 
@@ -173,6 +173,36 @@ describe('consuming', () => {
     expect(await consume(t.eventOf([message], 3))).toEqual({ batchItemFailures: [] });
     expect(attempts).toBe(2);
     expect(await getDue('job.h', k)).toBeNull();
+  });
+
+  it('gives up a run still going at its deadline (the time its function has left, less a margin): its signal ends, its claim is released, and the work runs again', async () => {
+    const t = testScheduler();
+    const k = key();
+    let attempts = 0;
+    let signalled: unknown = null;
+    const consume = t.scheduler.consumer('job.deadline', async (work) => {
+      attempts++;
+      if (attempts > 1) return;
+      work.signal.addEventListener('abort', () => (signalled = work.signal.reason));
+      await new Promise(() => undefined);
+    });
+    await t.scheduler.scheduleAt('job.deadline', k, t.clock.now);
+    const message = t.sent[0]!;
+    const context = { getRemainingTimeInMillis: () => 300 };
+    expect((await consume(t.eventOf([message]), context)).batchItemFailures).toHaveLength(1);
+    expect(signalled).toMatchObject({ name: 'TimeoutError' });
+    const item = await getDue('job.deadline', k);
+    expect(item).toMatchObject({ phase: 'retrying', failures: 1, last_error: expect.stringContaining('deadline') });
+    expect(item?.claim_id).toBeUndefined();
+    t.advance(TIMINGS.retryMs);
+    expect((await consume(t.eventOf([message], 2), context)).batchItemFailures).toHaveLength(0);
+    expect(attempts).toBe(2);
+    expect(await getDue('job.deadline', k)).toBeNull();
+  });
+
+  it('signals a run and gives it up a margin before its time limit: 2 s each with 30 s left, a tenth each with less', () => {
+    expect(runDeadline(30_000)).toEqual({ signalAt: 26_000, stopAt: 28_000 });
+    expect(runDeadline(1_000)).toEqual({ signalAt: 800, stopAt: 900 });
   });
 
   it('reports a message that is not due work as failed without touching the others', async () => {

@@ -1,6 +1,6 @@
 /** The pure parts of polling: which source a poll job names, what a stream poll does with a session, and the bounded memory of seen items. */
 import { describe, expect, it } from 'vitest';
-import { SEEN_MAX, STREAM_SESSION_MS, pollJob, polledSource, recentOf, seenAfter, streamStep } from '#functions/socials/polling.js';
+import { SEEN_MAX, STREAM_SESSION_MS, pollJob, polledSource, recentOf, seenAfter, streamShardCount, streamStep } from '#functions/socials/polling.js';
 import { seenKey } from '#functions/socials/store.js';
 
 describe('poll jobs', () => {
@@ -9,7 +9,12 @@ describe('poll jobs', () => {
     const { key, payload } = pollJob('rss', url);
     expect(key).toMatch(/^rss:[A-Za-z0-9_-]{43}$/);
     expect(polledSource(payload, key)).toEqual({ kind: 'rss', ident: url });
-    expect(pollJob('stream', 'someone').key).toMatch(/^shard:\d$/);
+    // Shard 0 runs while any account is watched, and asks for the others when the count needs them.
+    expect(pollJob('stream', 'someone').key).toBe('shard:0');
+  });
+
+  it('poll stream accounts in one shard until a shard would hold more than 1000, then in twice as many, at most 8', () => {
+    expect([1, 22, 250, 1000, 1001, 2000, 2001, 4001, 8001, 250_000].map(streamShardCount)).toEqual([1, 1, 1, 1, 2, 2, 4, 8, 8, 8]);
   });
 
   it('read the source from the key of work asked for before payloads named it, and nothing from a stranger key', () => {
