@@ -22,6 +22,10 @@ export interface Job {
   maxConcurrency?: number;
   /** One line saying what the job does (logs, local mode's listing). Optional. */
   description?: string;
+  /** Its functions call the platform: its role may read the bot token (infra/access.ts). */
+  platform?: boolean;
+  /** Its functions read the operator's named secrets (`functionSecretArns`: the socials sources' credentials). */
+  namedSecrets?: boolean;
 }
 
 /**
@@ -30,13 +34,21 @@ export interface Job {
  * what falls due within the next two, delayed to the due time.
  */
 export const jobs: Job[] = [
-  { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10, description: 'Closes polls at their end time' },
+  {
+    id: 'polls.close',
+    file: 'functions/jobs/polls-close.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 10,
+    description: 'Closes polls at their end time',
+    platform: true,
+  },
   {
     id: 'polls.delete',
     file: 'functions/jobs/polls-delete.ts',
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: "Deletes closed polls' data at delete_at",
+    platform: true,
   },
   {
     id: 'polls.voter-sweep',
@@ -44,6 +56,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: "Removes a deleted poll's voters behind the delete, in bounded runs that resume",
+    platform: true,
   },
   {
     id: 'polls.refresh',
@@ -51,6 +64,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: 'Re-renders poll messages after votes, batched per poll',
+    platform: true,
   },
   {
     id: 'giveaways.end',
@@ -58,6 +72,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: 'Ends giveaways at their end time, once: winners drawn, message edited, one announcement',
+    platform: true,
   },
   {
     id: 'giveaways.delete',
@@ -65,6 +80,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: "Deletes ended giveaways' data at delete_at",
+    platform: true,
   },
   {
     id: 'giveaways.refresh',
@@ -72,6 +88,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: 'Shows entrant counts on giveaway messages, batched per giveaway',
+    platform: true,
   },
   {
     id: 'socials.poll',
@@ -79,6 +96,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 5,
     description: 'Polls a watched forum, feed or video channel once per interval and announces new items',
+    namedSecrets: true,
   },
   {
     id: 'socials.streams',
@@ -86,6 +104,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 4,
     description: 'Polls one shard of the watched stream accounts, 100 a request, every live page',
+    namedSecrets: true,
   },
   {
     id: 'socials.announce',
@@ -94,6 +113,7 @@ export const jobs: Job[] = [
     batchSize: 4,
     maxConcurrency: 2,
     description: 'Posts a new item of a source to up to 25 of the channels watching it, once each, paced (SOCIALS_ANNOUNCE_RATE a consumer)',
+    platform: true,
   },
   {
     id: 'serverstats.counters',
@@ -101,6 +121,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 5,
     description: "Refreshes a guild's counters within the platform's rename limit",
+    platform: true,
   },
   {
     id: 'serverstats.purge',
@@ -115,6 +136,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: 'Grants timed roles at join time + add_after, once',
+    platform: true,
   },
   {
     id: 'welcoming.timedrole-catchup',
@@ -122,6 +144,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: 'Hourly per guild: timed roles for members the join checks missed',
+    platform: true,
   },
   {
     id: 'welcoming.grant-sweep',
@@ -129,6 +152,7 @@ export const jobs: Job[] = [
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: 'Removes the grants of deleted timed roles behind the delete, in bounded runs that resume',
+    platform: true,
   },
   {
     id: 'invite-tracker.use-sweep',

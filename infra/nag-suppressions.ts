@@ -23,10 +23,10 @@ export const NAG_REASONS = {
     'Callers are the bot (service token) and guild dashboards (guild API keys), not Cognito users; a Lambda REQUEST authorizer checks those bearer tokens on every non-public method. Public methods and the 405 mocks have no authorizer on purpose (see APIG4).',
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]':
     "AWS's managed policy for API Gateway's account-level logging role, as AWS documents it; the log groups it writes (execution logs) are created by API Gateway with names not known at synth time.",
-  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/*/keys]':
-    "Adding a guild key's API Gateway key to the guild-key usage plan: the plan's ID cannot be written into these roles, as the plan depends on the stage, the stage on the deployment and the deployment on the functions holding these roles (a cycle); the code adds keys only to the plan it finds by its name (shared/auth/usage-keys.ts).",
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/tags/arn%3A<AWS::Partition>%3Aapigateway%3A<AWS::Region>%3A%3A%2Fapikeys%2F*]':
+    "Tagging a guild key's API Gateway key as it is created: API Gateway authorises tags given at creation as a PUT on the new key's tags, and the key's ID is not known before. Allowed only with the guild-key plan's tag and no other (aws:RequestTag, aws:TagKeys); the role cannot list API keys, so it cannot learn other keys' IDs to tag them.",
   'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]':
-    "Deleting a revoked guild key's API Gateway key: those keys are created at run time, one per guild key, so their IDs are not known at synth time.",
+    "Deleting a revoked guild key's API Gateway key: those keys are created at run time, one per guild key, so their IDs are not known at synth time; the statement allows only keys tagged with the guild-key plan's name (aws:ResourceTag).",
   'AwsSolutions-SMG4':
     'The service token is shared with the bot outside AWS and the bot token is issued by the platform; Secrets Manager cannot rotate either without the other side changing too. Operators rotate them by hand (new value in the secret, then in the bot).',
   'AwsSolutions-ECS2':
@@ -54,11 +54,12 @@ export function applyNagSuppressions(stack: ServiceStack): void {
     if (endpoint.route.access === 'public') acknowledge(endpoint.method, 'AwsSolutions-APIG4', NAG_REASONS['AwsSolutions-APIG4 (public)']);
   }
 
-  const addKeys = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/usageplans/*/keys]' as const;
+  const tagKeys =
+    'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/tags/arn%3A<AWS::Partition>%3Aapigateway%3A<AWS::Region>%3A%3A%2Fapikeys%2F*]' as const;
   const deleteKeys = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]' as const;
-  for (const { role, deletes } of stack.usageKeyRoles) {
-    acknowledge(role, addKeys, NAG_REASONS[addKeys]);
-    if (deletes) acknowledge(role, deleteKeys, NAG_REASONS[deleteKeys]);
+  for (const { policy, deletes } of stack.usagePlans.grants) {
+    acknowledge(policy, tagKeys, NAG_REASONS[tagKeys]);
+    if (deletes) acknowledge(policy, deleteKeys, NAG_REASONS[deleteKeys]);
   }
 
   // Only secrets this app creates; imported ones are the operator's.

@@ -12,6 +12,7 @@ import { Construct } from 'constructs';
 import { DEFAULT_TIMINGS } from '#shared/scheduler/config.js';
 import { producerInputs } from '#shared/scheduler/keys.js';
 import { deadLetterUrlEnvName } from '#shared/scheduler/queue-env.js';
+import { jobModule } from '../access.js';
 import { type Job, queueUrlEnvName } from '../jobs.js';
 import { ModuleRuntime } from './module-runtime.js';
 import { serviceFunction } from './service-function.js';
@@ -34,7 +35,8 @@ export interface JobQueuesProps {
   codeFor: (file: string) => lambda.Code;
   table: dynamodb.ITable;
   indexNames: readonly string[];
-  secrets: readonly secretsmanager.ISecret[];
+  /** The secrets a job's functions read, and the environment naming them (from the job's `platform` and `namedSecrets`). */
+  secretsOf: (job: Job) => { secrets: readonly secretsmanager.ISecret[]; environment: Readonly<Record<string, string>> };
   /** Environment every job function gets (table, platform settings). */
   environment: Readonly<Record<string, string>>;
   logRetention: logs.RetentionDays;
@@ -45,14 +47,17 @@ export interface JobQueuesProps {
  * Per job: an encrypted SQS queue with a dead-letter queue, a consumer
  * Lambda reporting partial batch failures (so one bad message is retried
  * alone), and, for jobs with a schedule, a producer Lambda fired by an
- * EventBridge rule. All job functions share one role and log group.
+ * EventBridge rule. Each job's consumer and producer share a role and log
+ * group of the job's own: the role may send to the queues of its module's
+ * jobs only (`polls.close` to the `polls.*` queues: a job schedules its
+ * module's follow-up work) and read only the secrets the job declares.
  */
 export class JobQueues extends Construct {
   /** Job id -> its queue. */
   readonly queues = new Map<string, sqs.Queue>();
   /** Job id -> its dead-letter queue. */
   readonly deadLetterQueues = new Map<string, sqs.Queue>();
-  /** `QUEUE_URL_<JOB>` for every queue, for the functions that enqueue work. */
+  /** `QUEUE_URL_<JOB>` for every queue; each function gets those of the queues it sends to. */
   readonly queueEnvironment: Record<string, string> = {};
   /** `DLQ_URL_<JOB>` for every dead-letter queue, for the function replaying parked work only. */
   readonly deadLetterEnvironment: Record<string, string> = {};
@@ -78,24 +83,30 @@ export class JobQueues extends Construct {
       this.deadLetterEnvironment[deadLetterUrlEnvName(job.id)] = deadLetters.queueUrl;
     }
 
-    const runtime = new ModuleRuntime(this, 'Runtime', {
-      module: 'jobs',
-      table: props.table,
-      indexNames: props.indexNames,
-      secrets: props.secrets,
-      queues: [...this.queues.values()],
-      logRetention: props.logRetention,
-    });
-    const shared = {
-      role: runtime.role,
-      logGroup: runtime.logGroup,
-      environment: { ...props.environment, ...this.queueEnvironment },
-      memorySize: props.memorySize,
-    };
-
     for (const job of props.jobs) {
       const jobScope = this.node.findChild(job.id);
       const queue = this.queues.get(job.id)!;
+      const module = jobModule(job.id);
+      const ownQueues = props.jobs.filter((j) => jobModule(j.id) === module).map((j) => j.id);
+      const { secrets, environment: secretEnvironment } = props.secretsOf(job);
+      const runtime = new ModuleRuntime(jobScope, 'Runtime', {
+        module: `job ${job.id}`,
+        table: props.table,
+        indexNames: props.indexNames,
+        secrets,
+        queues: ownQueues.map((id) => this.queues.get(id)!),
+        logRetention: props.logRetention,
+      });
+      const shared = {
+        role: runtime.role,
+        logGroup: runtime.logGroup,
+        environment: {
+          ...props.environment,
+          ...secretEnvironment,
+          ...Object.fromEntries(ownQueues.map((id) => [queueUrlEnvName(id), this.queueEnvironment[queueUrlEnvName(id)]!])),
+        },
+        memorySize: props.memorySize,
+      };
       const code = props.codeFor(job.file);
       const consumer = serviceFunction(jobScope, 'Consumer', {
         runtime: { ...shared, timeout: CONSUMER_TIMEOUT },

@@ -5,6 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { PROBE_KEY } from '../access.js';
 
 /**
  * Item-level DynamoDB actions a module may use. No Scan (docs/architecture.md: every list
@@ -29,13 +30,16 @@ export interface ModuleRuntimeProps {
   table: dynamodb.ITable;
   /** Names of the table's secondary indexes; each gets its own ARN in the policy. */
   indexNames: readonly string[];
-  /** Secrets the module's functions read (the platform bot token). */
+  /** Secrets the module's functions read (infra/access.ts says which). */
   secrets: readonly secretsmanager.ISecret[];
-  /** Job queues the module may send to. */
+  /** Job queues the module sends to (infra/access.ts). */
   queues: readonly sqs.IQueue[];
   logRetention: logs.RetentionDays;
-  /** DynamoDB actions allowed (default TABLE_DATA_ACTIONS); the authorizer needs fewer. */
-  tableActions?: readonly string[];
+  /**
+   * What of the table: `items` (default), TABLE_DATA_ACTIONS on the table and its indexes; a list of actions on
+   * the table and its indexes (the authorizer needs fewer); or `probe`, GetItem of the readiness probe's item alone.
+   */
+  tableAccess?: 'items' | 'probe' | readonly string[];
   /** Further permissions the module's functions need (managing guild keys' API Gateway keys). */
   statements?: readonly iam.PolicyStatement[];
 }
@@ -45,8 +49,9 @@ export interface ModuleRuntimeProps {
  * them (instead of CDK's role and log group per function) is what keeps 279
  * functions inside the per-stack resource limit, and a module's functions
  * need the same access anyway. Permissions are written out, least privilege:
- * the table and its named indexes, GetSecretValue on the given secrets, send
- * on existing job queues, and writing to this log group only.
+ * the table and its named indexes (or the probe's item alone), GetSecretValue
+ * on the secrets the module reads, send on the queues it sends to, and
+ * writing to this log group only (infra/access.ts says what each module gets).
  */
 export class ModuleRuntime extends Construct {
   readonly role: iam.Role;
@@ -61,12 +66,21 @@ export class ModuleRuntime extends Construct {
     });
 
     const { tableArn } = props.table;
+    const access = props.tableAccess ?? 'items';
     const statements = [
-      new iam.PolicyStatement({
-        sid: 'TableData',
-        actions: [...(props.tableActions ?? TABLE_DATA_ACTIONS)],
-        resources: [tableArn, ...props.indexNames.map((name) => `${tableArn}/index/${name}`)],
-      }),
+      access === 'probe'
+        ? new iam.PolicyStatement({
+            sid: 'TableProbe',
+            actions: ['dynamodb:GetItem'],
+            resources: [tableArn],
+            // The probe's partition only: a public route's role can read nothing a guild stored.
+            conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [PROBE_KEY.pk] } },
+          })
+        : new iam.PolicyStatement({
+            sid: 'TableData',
+            actions: [...(access === 'items' ? TABLE_DATA_ACTIONS : access)],
+            resources: [tableArn, ...props.indexNames.map((name) => `${tableArn}/index/${name}`)],
+          }),
       new iam.PolicyStatement({
         sid: 'WriteLogs',
         actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],

@@ -1,7 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -19,8 +18,8 @@ export interface RequestAuthorizerProps {
   serviceTokenSecret: secretsmanager.ISecret;
   logRetention: logs.RetentionDays;
   memorySize: number;
-  /** Naming callers to the usage plans: what the authorizer reads, and may do to register a guild key's API Gateway key. */
-  usage: { environment: Record<string, string>; statements: readonly iam.PolicyStatement[] };
+  /** Naming callers to the usage plans: what the authorizer reads (its grants are attached by CallerUsagePlans). */
+  usage: { environment: Record<string, string> };
 }
 
 /**
@@ -45,9 +44,8 @@ export class RequestAuthorizer extends Construct {
       secrets: [props.serviceTokenSecret],
       queues: [],
       logRetention: props.logRetention,
-      // Looks keys up and records their last use; never writes anything else.
-      tableActions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-      statements: props.usage.statements,
+      // Looks keys up and records their last use and usage key; never writes anything else.
+      tableAccess: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
     });
     this.function = serviceFunction(this, 'Function', {
       runtime: {

@@ -1,8 +1,9 @@
 import { Aws, Stack } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { usageKeyValue } from '#shared/auth/usage-keys.js';
+import { GUILD_USAGE_KEY_TAG, usageKeyValue } from '#shared/auth/usage-keys.js';
 
 /** The limits: the stage's (the service token's alone) and each guild key's. */
 export interface CallerUsagePlansProps {
@@ -27,26 +28,29 @@ export interface CallerUsagePlansProps {
  * bucket per method shared by every caller, which is how a dashboard script
  * could starve the bot.
  *
- * The guild-key plan is found by name at run time: its ID cannot be given to
- * the functions, since the plan depends on the stage and the stage on every
- * function (through the deployment).
+ * The guild-key plan's ID cannot be given to the functions or written into
+ * their roles' own policies: the plan depends on the stage, the stage on the
+ * deployment and the deployment on every function and role. So the ID is
+ * published in an SSM parameter the functions read, and the grants naming
+ * the plan are policies of their own here, attached to the roles after the
+ * plan exists ({@link CallerUsagePlans.grantGuildKeys}).
  */
 export class CallerUsagePlans extends Construct {
   readonly service: apigw.UsagePlan;
   readonly guildKeys: apigw.UsagePlan;
   readonly serviceKey: apigw.ApiKey;
+  /** Holds the guild-key plan's ID for the functions (see above). */
+  readonly guildPlanId: ssm.StringParameter;
   /** What the authorizer and the key-managing functions read. */
   readonly environment: Record<string, string>;
-  /** Creating a guild key's API Gateway key and adding it to the plan (the authorizer and the key routes). */
-  readonly registerStatements: iam.PolicyStatement[];
-  /** Deleting a revoked key's API Gateway key (the key routes). */
-  readonly dropStatements: iam.PolicyStatement[];
+  /** The policies granting guild-key management, one per role given to {@link grantGuildKeys}. */
+  readonly grants: { role: iam.IRole; policy: iam.Policy; deletes: boolean }[] = [];
 
   constructor(scope: Construct, id: string, props: CallerUsagePlansProps) {
     super(scope, id);
-    const guildPlanName = `${Stack.of(this).stackName}-guild-keys`;
+    const stackName = Stack.of(this).stackName;
     this.service = new apigw.UsagePlan(this, 'Service', {
-      name: `${Stack.of(this).stackName}-service`,
+      name: `${stackName}-service`,
       description: 'The service (bot) token: the stage limit, shared with no guild key',
       throttle: { rateLimit: props.serviceRateLimit, burstLimit: props.serviceBurstLimit },
     });
@@ -57,18 +61,68 @@ export class CallerUsagePlans extends Construct {
     });
     this.service.addApiKey(this.serviceKey);
     this.guildKeys = new apigw.UsagePlan(this, 'GuildKeys', {
-      name: guildPlanName,
+      name: `${stackName}-guild-keys`,
       description: 'Each guild API key, throttled on its own (GUILD_KEY_RATE)',
       throttle: { rateLimit: props.guildKeyRateLimit, burstLimit: props.guildKeyBurstLimit },
     });
+    // The name as a plain string: a reference to the parameter would make the functions depend on the plan.
+    const parameterName = `/${stackName}/guild-keys-usage-plan-id`;
+    this.guildPlanId = new ssm.StringParameter(this, 'GuildKeysId', {
+      parameterName,
+      description: "The guild-key usage plan's ID, for the functions that add guild keys to it",
+      stringValue: this.guildKeys.usagePlanId,
+    });
+    this.environment = {
+      USAGE_API_ID: props.api.restApiId,
+      GUILD_USAGE_PLAN_NAME: `${stackName}-guild-keys`,
+      GUILD_USAGE_PLAN_PARAMETER: parameterName,
+    };
+  }
 
-    this.environment = { USAGE_API_ID: props.api.restApiId, GUILD_USAGE_PLAN_NAME: guildPlanName };
+  /**
+   * Lets `role` give guild keys their API Gateway keys and, with `deletes`,
+   * delete them; nothing else of API Gateway's. It may create keys only
+   * tagged with the guild-key plan's name, add keys to (and look them up
+   * in) that plan only, and delete only keys so tagged. It cannot list the
+   * account's API keys (`GET /apikeys` would show every key's value, other
+   * APIs' included).
+   */
+  grantGuildKeys(role: iam.IRole, id: string, options: { deletes: boolean }): iam.Policy {
     const arn = (path: string) => `arn:${Aws.PARTITION}:apigateway:${Aws.REGION}::${path}`;
-    this.registerStatements = [
-      new iam.PolicyStatement({ sid: 'FindUsageKeys', actions: ['apigateway:GET'], resources: [arn('/apikeys'), arn('/usageplans')] }),
-      new iam.PolicyStatement({ sid: 'CreateUsageKeys', actions: ['apigateway:POST'], resources: [arn('/apikeys'), arn('/usageplans/*/keys')] }),
+    const planName = this.environment.GUILD_USAGE_PLAN_NAME!;
+    const taggedForPlan = {
+      StringEquals: { [`aws:RequestTag/${GUILD_USAGE_KEY_TAG}`]: planName },
+      'ForAllValues:StringEquals': { 'aws:TagKeys': [GUILD_USAGE_KEY_TAG] },
+    };
+    const statements = [
+      new iam.PolicyStatement({ sid: 'ReadGuildPlanId', actions: ['ssm:GetParameter'], resources: [this.guildPlanId.parameterArn] }),
+      new iam.PolicyStatement({ sid: 'CreateGuildUsageKeys', actions: ['apigateway:POST'], resources: [arn('/apikeys')], conditions: taggedForPlan }),
+      // Tags given at creation are authorised as a PUT on the new key's tags, whose ID is not known before.
+      new iam.PolicyStatement({
+        sid: 'TagGuildUsageKeys',
+        actions: ['apigateway:PUT'],
+        resources: [arn(`/tags/arn%3A${Aws.PARTITION}%3Aapigateway%3A${Aws.REGION}%3A%3A%2Fapikeys%2F*`)],
+        conditions: taggedForPlan,
+      }),
+      new iam.PolicyStatement({
+        sid: 'GuildPlanKeys',
+        actions: ['apigateway:POST', 'apigateway:GET'],
+        resources: [arn(`/usageplans/${this.guildKeys.usagePlanId}/keys`)],
+      }),
     ];
-    this.dropStatements = [new iam.PolicyStatement({ sid: 'DeleteUsageKeys', actions: ['apigateway:DELETE'], resources: [arn('/apikeys/*')] })];
+    if (options.deletes) {
+      statements.push(
+        new iam.PolicyStatement({
+          sid: 'DeleteGuildUsageKeys',
+          actions: ['apigateway:DELETE'],
+          resources: [arn('/apikeys/*')],
+          conditions: { StringEquals: { [`aws:ResourceTag/${GUILD_USAGE_KEY_TAG}`]: planName } },
+        }),
+      );
+    }
+    const policy = new iam.Policy(this, `${id}Grant`, { statements, roles: [role] });
+    this.grants.push({ role, policy, deletes: options.deletes });
+    return policy;
   }
 
   /** Both plans apply to the stage. */

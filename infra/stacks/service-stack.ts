@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { CfnOutput, CfnParameter, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -13,7 +12,8 @@ import { AUTHORIZER_FILE, bundleDir } from '../bundles.js';
 import { KEY_ROUTE_IDS } from '#functions/auth/routes.js';
 import { DEAD_LETTER_ROUTE_IDS } from '#functions/parked/routes.js';
 import { DEFAULT_SETTINGS, guildKeyBurst, parseGuildKeyRate, type ServiceSettings, settingsFromContext } from '../config.js';
-import type { Job } from '../jobs.js';
+import { accessOf } from '../access.js';
+import { type Job, queueUrlEnvName } from '../jobs.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, checkRoutes, methodsByPath, pathOwners, planStacks, resourcePathOf, type StackPlan } from '../plan.js';
 import { ApiPaths } from '../constructs/api-paths.js';
 import { apiStage } from '../constructs/api-stage.js';
@@ -87,8 +87,6 @@ export class ServiceStack extends Stack {
   readonly paths: ApiPaths;
   readonly authorizer?: RequestAuthorizer;
   readonly usagePlans: CallerUsagePlans;
-  /** The roles that create guild keys' API Gateway keys (the authorizer's, the key routes' module's) and whether they also delete them. */
-  readonly usageKeyRoles: { role: iam.IRole; deletes: boolean }[] = [];
   readonly jobQueues?: JobQueues;
   readonly monitoring: Monitoring;
   readonly endpoints = new Map<string, RouteEndpoint>();
@@ -140,16 +138,25 @@ export class ServiceStack extends Stack {
       name,
       secret: secretsmanager.Secret.fromSecretCompleteArn(this, `Secret${name}`, arn),
     }));
+    // Plain settings every function gets; secrets (by ARN) and queue URLs only where they are read (infra/access.ts).
     const environment: Record<string, string> = {
       ...settings.functionEnvironment,
       ...(settings.sourceAllowedHosts.length > 0 ? { SOURCE_ALLOWED_HOSTS: [...parseAllowedHosts(settings.sourceAllowedHosts.join(','))].join(',') } : {}),
-      ...Object.fromEntries(extraSecrets.map(({ name, secret }) => [`${name}_SECRET_ARN`, secret.secretArn])),
       TABLE_NAME: this.table.tableName,
       PLATFORM_API_BASE_URL: settings.platformApiBaseUrl,
-      PLATFORM_BOT_TOKEN_SECRET_ARN: this.platformBotTokenSecret.secretArn,
-      CURSOR_SECRET_SECRET_ARN: this.cursorSecret.secretArn,
       VERIFIER_LINK_SECONDS: String(settings.verifierLinkSeconds),
       ...(props.sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
+    };
+    const secretsOf = (reads: { platform: boolean; cursors: boolean; namedSecrets: boolean }) => {
+      const read = [
+        ...(reads.platform ? [{ name: 'PLATFORM_BOT_TOKEN', secret: this.platformBotTokenSecret }] : []),
+        ...(reads.cursors ? [{ name: 'CURSOR_SECRET', secret: this.cursorSecret }] : []),
+        ...(reads.namedSecrets ? extraSecrets : []),
+      ];
+      return {
+        secrets: read.map((r) => r.secret),
+        environment: Object.fromEntries(read.map(({ name, secret }) => [`${name}_SECRET_ARN`, secret.secretArn])),
+      };
     };
 
     if (props.jobs && props.jobs.length > 0) {
@@ -159,12 +166,11 @@ export class ServiceStack extends Stack {
         codeFor,
         table: this.table,
         indexNames,
-        secrets: [this.platformBotTokenSecret, ...extraSecrets.map((e) => e.secret)],
+        secretsOf: (job) => secretsOf({ platform: job.platform ?? false, cursors: false, namedSecrets: job.namedSecrets ?? false }),
         environment,
         logRetention,
         memorySize: settings.memorySize,
       });
-      Object.assign(environment, this.jobQueues.queueEnvironment);
     }
 
     this.api = new apigw.RestApi(this, 'Api', {
@@ -203,9 +209,10 @@ export class ServiceStack extends Stack {
         serviceTokenSecret: this.serviceTokenSecret,
         logRetention,
         memorySize: settings.memorySize,
-        usage: { environment: this.usagePlans.environment, statements: this.usagePlans.registerStatements },
+        usage: { environment: this.usagePlans.environment },
       });
-      this.usageKeyRoles.push({ role: this.authorizer.function.role!, deletes: false });
+      // Keys minted before usage keys existed, or whose registration failed, get theirs at first use (shared/auth/api-keys.ts).
+      this.usagePlans.grantGuildKeys(this.authorizer.function.role!, 'Authorizer', { deletes: false });
     }
 
     // Nested stacks first, so that every path's owning scope exists before any path is created.
@@ -215,28 +222,32 @@ export class ServiceStack extends Stack {
       const managesKeys = (props.routeGroups[plan.group] ?? []).some((route) => KEY_ROUTE_IDS.includes(route.id));
       // The module replaying parked work takes replayed items' messages off the dead-letter queues.
       const drainsDeadLetters = this.jobQueues !== undefined && (props.routeGroups[plan.group] ?? []).some((route) => DEAD_LETTER_ROUTE_IDS.includes(route.id));
+      const access = accessOf(plan.group);
+      const { secrets, environment: secretEnvironment } = secretsOf(access);
+      // Queues of jobs this deployment has (a test's job list may leave some out).
+      const sends = access.sends.filter((job) => this.jobQueues?.queues.has(job));
       const stack = new RoutesStack(this, {
         plan,
         runtime: {
           table: this.table,
           indexNames,
-          secrets: [this.platformBotTokenSecret, this.cursorSecret, ...extraSecrets.map((e) => e.secret)],
-          queues: [...(this.jobQueues?.queues.values() ?? [])],
+          tableAccess: access.table,
+          secrets,
+          queues: sends.map((job) => this.jobQueues!.queues.get(job)!),
           logRetention,
-          statements: [
-            ...(managesKeys ? [...this.usagePlans.registerStatements, ...this.usagePlans.dropStatements] : []),
-            ...(drainsDeadLetters ? [this.jobQueues!.drainStatement()] : []),
-          ],
+          statements: drainsDeadLetters ? [this.jobQueues!.drainStatement()] : [],
         },
       });
       this.routeStacks.set(plan.id, stack);
-      if (stack.moduleRuntime && managesKeys) this.usageKeyRoles.push({ role: stack.moduleRuntime.role, deletes: true });
+      if (stack.moduleRuntime && managesKeys) this.usagePlans.grantGuildKeys(stack.moduleRuntime.role, `Module${plan.group}`, { deletes: true });
       if (stack.moduleRuntime) {
         runtimes.set(plan.group, {
           role: stack.moduleRuntime.role,
           logGroup: stack.moduleRuntime.logGroup,
           environment: {
             ...environment,
+            ...secretEnvironment,
+            ...Object.fromEntries(sends.map((job) => [queueUrlEnvName(job), this.jobQueues!.queueEnvironment[queueUrlEnvName(job)]!])),
             ...(managesKeys ? this.usagePlans.environment : {}),
             ...(drainsDeadLetters ? this.jobQueues!.deadLetterEnvironment : {}),
           },

@@ -1,4 +1,4 @@
-import { AwsRefusal, awsRest } from '../aws-json.js';
+import { AwsRefusal, awsJson, awsRest } from '../aws-json.js';
 import type { Caller } from './caller.js';
 
 /**
@@ -17,9 +17,22 @@ import type { Caller } from './caller.js';
  * has none yet (minted before this, or its registration failed then).
  *
  * Set by CDK: `USAGE_API_ID` (the REST API), `GUILD_USAGE_PLAN_NAME` (the
- * guild-key plan). Unset (local mode), there is nothing to register, and local
- * mode holds each key to its rate itself.
+ * guild-key plan's name, which every guild key's API Gateway key carries as
+ * its {@link GUILD_USAGE_KEY_TAG} tag) and `GUILD_USAGE_PLAN_PARAMETER` (the
+ * SSM parameter holding the plan's ID). Unset (local mode), there is nothing
+ * to register, and local mode holds each key to its rate itself.
+ *
+ * What the roles may do is as narrow as this (infra/constructs/usage-plans.ts):
+ * create keys tagged for the plan, add keys to and read the keys of that plan,
+ * delete keys so tagged. Listing the account's API keys (`GET /apikeys`) is not
+ * among it, so a key is found, when its creation conflicts, in the plan.
  */
+
+/**
+ * The tag every guild key's API Gateway key carries, valued with the guild-key
+ * plan's name: IAM lets the key routes delete only keys so tagged.
+ */
+export const GUILD_USAGE_KEY_TAG = 'guild-modules:usage-plan';
 
 /** What follows the API ID in the service key's value (values are 20 to 128 letters and digits). */
 export const SERVICE_USAGE_KEY_SUFFIX = 'servicetoken';
@@ -43,14 +56,20 @@ interface Listed<T> {
   item?: T[];
 }
 
-/** The guild-key plan's ID, looked up by name once per container (the plan cannot be named to functions by ID: it depends on the stage, which depends on every function). */
+/** The guild-key plan's ID, read once per container from the SSM parameter CDK writes it to (it cannot be in the environment: the plan depends on the stage, which depends on every function). */
 let guildPlanId: Promise<string> | null = null;
-function guildPlan(name: string): Promise<string> {
-  guildPlanId ??= apigateway<Listed<{ id: string; name: string }>>('GET', '/usageplans', { query: { limit: '500' } })
+function guildPlan(parameter: string): Promise<string> {
+  guildPlanId ??= awsJson<{ Parameter?: { Value?: string } }>({
+    service: 'ssm',
+    region: region(),
+    target: 'AmazonSSM.GetParameter',
+    jsonVersion: '1.1',
+    body: { Name: parameter },
+  })
     .then((out) => {
-      const plan = out.item?.find((p) => p.name === name);
-      if (!plan) throw new Error(`No API Gateway usage plan named ${name}`);
-      return plan.id;
+      const id = out.Parameter?.Value;
+      if (!id) throw new Error(`SSM parameter ${parameter} holds no usage plan ID`);
+      return id;
     })
     .catch((error: unknown) => {
       guildPlanId = null;
@@ -59,9 +78,9 @@ function guildPlan(name: string): Promise<string> {
   return guildPlanId;
 }
 
-/** The API Gateway key of this name, if there is one. */
-async function keyNamed(name: string): Promise<string | null> {
-  const out = await apigateway<Listed<{ id: string; name: string }>>('GET', '/apikeys', { query: { name, includeValues: 'false' } });
+/** The ID of the plan's API Gateway key of this name, if the plan has it. */
+async function keyInPlan(planId: string, name: string): Promise<string | null> {
+  const out = await apigateway<Listed<{ id: string; name: string }>>('GET', `/usageplans/${planId}/keys`, { query: { nameQuery: name, limit: '500' } });
   return out.item?.find((k) => k.name === name)?.id ?? null;
 }
 
@@ -72,25 +91,29 @@ async function keyNamed(name: string): Promise<string | null> {
 export async function registerUsageKey(guildId: string, keyId: string): Promise<string | null> {
   const apiId = process.env.USAGE_API_ID;
   const planName = process.env.GUILD_USAGE_PLAN_NAME;
-  if (!apiId || !planName) return null;
+  const planParameter = process.env.GUILD_USAGE_PLAN_PARAMETER;
+  if (!apiId || !planName || !planParameter) return null;
   const value = usageKeyValue(apiId, { kind: 'guild', guildId, keyId });
-  let id = await keyNamed(value);
-  if (!id) {
-    try {
-      id = (
-        await apigateway<{ id: string }>('POST', '/apikeys', {
-          body: { name: value, value, enabled: true, description: `Rate of guild ${guildId}'s API key ${keyId}` },
-        })
-      ).id;
-    } catch (error) {
-      // Another request registered it at the same moment.
-      if (!(error instanceof AwsRefusal && error.status === 409)) throw error;
-      id = await keyNamed(value);
-      if (!id) throw error;
-    }
+  const planId = await guildPlan(planParameter);
+  let id: string;
+  try {
+    id = (
+      await apigateway<{ id: string }>('POST', '/apikeys', {
+        body: { name: value, value, enabled: true, description: `Rate of guild ${guildId}'s API key ${keyId}`, tags: { [GUILD_USAGE_KEY_TAG]: planName } },
+      })
+    ).id;
+  } catch (error) {
+    // Its value exists: registered before, or by another request at the same moment; then it is in the plan, or soon will be.
+    if (!(error instanceof AwsRefusal && error.status === 409)) throw error;
+    const found = await keyInPlan(planId, value);
+    if (!found)
+      throw new Error(
+        `An API Gateway key named ${value} exists but is not on the usage plan ${planName} (yet): registration is tried again at the key's next use`,
+      );
+    return found;
   }
   try {
-    await apigateway('POST', `/usageplans/${await guildPlan(planName)}/keys`, { body: { keyId: id, keyType: 'API_KEY' } });
+    await apigateway('POST', `/usageplans/${planId}/keys`, { body: { keyId: id, keyType: 'API_KEY' } });
   } catch (error) {
     if (!(error instanceof AwsRefusal && error.status === 409)) throw error;
   }

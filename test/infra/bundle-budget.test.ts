@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIZE_BUDGET } from '../../bench/sizes.js';
-import { routes } from '#functions/routes.js';
+import { routeGroups, routes } from '#functions/routes.js';
+import { accessOf } from '#infra/access.js';
 import { buildFunctions } from '#infra/build.js';
 import { AUTHORIZER_FILE } from '#infra/bundles.js';
 import { jobs } from '#infra/jobs.js';
+import { entryOf } from '#shared/http/route.js';
 
 /**
  * What every Lambda bundle may carry, read from esbuild's metafile of one
@@ -42,7 +44,9 @@ const packageOf = (input: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i
 
 let outdir: string;
 let metafile: Metafile;
-let bundles: { key: string; bytes: number; inputs: string[] }[];
+let bundles: { key: string; bytes: number; inputs: string[]; used: string[] }[];
+/** Entry (a route's, a job's, the authorizer's) -> its bundle's key. */
+let keyOfEntry: (entry: string) => string;
 let floorBytes: number;
 
 describe('function bundles', () => {
@@ -56,8 +60,16 @@ describe('function bundles', () => {
     floorBytes = outputs.find(([path]) => keyOf(path) === floorKey)![1].bytes;
     bundles = outputs
       .filter(([path]) => keyOf(path) !== floorKey)
-      .map(([path, out]) => ({ key: keyOf(path), bytes: out.bytes, inputs: Object.keys(out.inputs) }));
-  }, 120_000);
+      .map(([path, out]) => ({
+        key: keyOf(path),
+        bytes: out.bytes,
+        inputs: Object.keys(out.inputs),
+        used: Object.entries(out.inputs)
+          .filter(([, input]) => input.bytesInOutput > 0)
+          .map(([input]) => input),
+      }));
+    keyOfEntry = (entry) => built.bundles.get(entry)!.split(/[\\/]/).pop()!;
+  }, 300_000);
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
   it('carry no credential chain, Secrets Manager client or build-time-only Zod module', () => {
@@ -148,6 +160,37 @@ describe('function bundles', () => {
       false,
       true,
     ]);
+  });
+
+  it('reach the bot token, the cursor key, source credentials and the job queues where their role grants them, and nowhere else (infra/access.ts)', () => {
+    /** What a bundle can reach, from the code it carries. */
+    const reach = (entry: string) => {
+      const key = keyOfEntry(entry);
+      const used = (file: string) => bundles.find((b) => b.key === key)!.used.some((input) => input.endsWith(file));
+      return {
+        platform: used('shared/platform/transport.ts'),
+        // The cursor key is read in one function, kept only where a page's cursor is issued or checked.
+        cursors: readFileSync(join(outdir, key, 'index.mjs'), 'utf8').includes('No cursor secret'),
+        namedSecrets: used('functions/socials/sources.ts'),
+        sends: used('shared/scheduler/sender.ts'),
+      };
+    };
+    const any = (entries: string[], what: keyof ReturnType<typeof reach>) => entries.some((entry) => reach(entry)[what]);
+    const mismatches: string[] = [];
+    const compare = (who: string, granted: Record<keyof ReturnType<typeof reach>, boolean>, entries: string[]) => {
+      for (const what of ['platform', 'cursors', 'namedSecrets', 'sends'] as const) {
+        if (granted[what] !== any(entries, what)) mismatches.push(`${who}: ${what} granted ${granted[what]}, reached ${!granted[what]}`);
+      }
+    };
+    for (const [group, groupRoutes] of Object.entries(routeGroups)) {
+      const access = accessOf(group);
+      compare(group, { ...access, sends: access.sends.length > 0 }, groupRoutes.map(entryOf));
+    }
+    // A job's role may send to its module's queues (its producer sends its own) and reads no cursor key.
+    for (const job of jobs)
+      compare(job.id, { platform: job.platform ?? false, cursors: false, namedSecrets: job.namedSecrets ?? false, sends: true }, [job.file]);
+    compare('authorizer', { platform: false, cursors: false, namedSecrets: false, sends: false }, [AUTHORIZER_FILE]);
+    expect(mismatches).toEqual([]);
   });
 
   it("carry of package.json only the User-Agent's URL and version, and no entity checker the feed parser never reaches", () => {

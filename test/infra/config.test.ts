@@ -38,7 +38,8 @@ describe('operator settings', () => {
     );
     const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
     expect(fn.properties.Environment.Variables.PLATFORM_API_BASE_URL).toBe('http://127.0.0.1:9999/api/v10');
-  });
+    // The file's first synthesis loads the CDK libraries: over 30 s on a busy machine.
+  }, 120_000);
 
   it('lets props win over context', () => {
     const synth = synthService(routes, { context: { throttleRateLimit: '10', guildKeyRate: '3' }, settings: { throttleRateLimit: 7, guildKeyRate: 2 } });
@@ -61,26 +62,38 @@ describe('operator settings', () => {
     expect(nagFindings(synth.app)).toEqual([]);
   });
 
-  it("gives every function the operator's plain settings and the ARNs of named secrets, with read access to them", () => {
+  it("gives every function the operator's plain settings, and the ARNs of named secrets, with read access, to the socials module alone", () => {
     const STREAM_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:stream-token-AbCdEf';
-    const synth = synthService(routes, {
-      context: {
-        functionEnvironment: JSON.stringify({ PUBLIC_BASE_URL: 'https://bot.example.org', SOCIALS_POLL_SECONDS: '120' }),
-        functionSecretArns: { STREAM_API_TOKEN: STREAM_ARN },
+    const socials: Route = {
+      id: 'socials.status',
+      method: 'GET',
+      path: '/modules/socials/status',
+      access: 'client',
+      file: 'functions/module-state/status.ts',
+      summary: 'status',
+    };
+    const synth = synthService(
+      { ...routes, socials: [socials] },
+      {
+        context: {
+          functionEnvironment: JSON.stringify({ PUBLIC_BASE_URL: 'https://bot.example.org', SOCIALS_POLL_SECONDS: '120' }),
+          functionSecretArns: { STREAM_API_TOKEN: STREAM_ARN },
+        },
       },
-    });
+    );
     const templates = templatesOf(synth);
-    const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('tags.status:'))!;
-    expect(fn.properties.Environment.Variables).toMatchObject({
+    const functionOf = (id: string) => resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith(`${id}:`))!;
+    const roleOf = (group: string) => JSON.stringify(resourcesOfType(templates, 'AWS::IAM::Role').find((r) => r.stack.node.id === group)!.properties);
+    expect(functionOf('socials.status').properties.Environment.Variables).toMatchObject({
       PUBLIC_BASE_URL: 'https://bot.example.org',
       SOCIALS_POLL_SECONDS: '120',
       STREAM_API_TOKEN_SECRET_ARN: STREAM_ARN,
     });
-    expect(fn.properties.Environment.Variables).not.toHaveProperty('STREAM_API_TOKEN');
-    const policies = JSON.stringify(
-      [...resourcesOfType(templates, 'AWS::IAM::Policy'), ...resourcesOfType(templates, 'AWS::IAM::Role')].map((p) => p.properties),
-    );
-    expect(policies).toContain(STREAM_ARN);
+    expect(functionOf('socials.status').properties.Environment.Variables).not.toHaveProperty('STREAM_API_TOKEN');
+    expect(roleOf('socials')).toContain(STREAM_ARN);
+    expect(functionOf('tags.status').properties.Environment.Variables).toMatchObject({ PUBLIC_BASE_URL: 'https://bot.example.org' });
+    expect(functionOf('tags.status').properties.Environment.Variables).not.toHaveProperty('STREAM_API_TOKEN_SECRET_ARN');
+    expect(roleOf('tags')).not.toContain(STREAM_ARN);
     expect(() => synthService(routes, { context: { functionEnvironment: '{"lower": "x"}' } })).toThrow(/UPPER_CASE/);
   });
 

@@ -12,7 +12,7 @@ const fakeRoutes: Record<string, Route[]> = {
   ],
 };
 const fakeJobs: Job[] = [
-  { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10 },
+  { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10, platform: true },
   { id: 'socials.feeds', file: 'functions/jobs/socials-feeds.ts', schedule: 'rate(5 minutes)', batchSize: 5 },
   { id: 'polls.render', file: 'functions/jobs/polls-render.ts', batchSize: 1, maxConcurrency: 2 },
   { id: 'polls.refresh', file: 'functions/jobs/polls-refresh.ts', schedule: 'rate(1 minute)', batchSize: 10 },
@@ -64,14 +64,39 @@ describe('job queues (fake job list)', () => {
     expect(inputs.find((i) => i.length > 1)).toEqual([{ shard: 0 }, { shard: 1 }, { shard: 2 }, { shard: 3 }]);
   });
 
-  it('lets route functions send to the job queues, and tells them the queue URLs', () => {
+  it('lets route functions send to the queues of the jobs they schedule at once, and tells them those URLs only', () => {
     const routeRole = resourcesOfType(templates, 'AWS::IAM::Role').find((r) => r.stack.node.id === 'polls')!;
     const statements = routeRole.properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
     const send = statements.find((s: any) => s.Sid === 'SendJobs');
     expect(send.Action).toBe('sqs:SendMessage');
-    expect(send.Resource).toHaveLength(fakeJobs.length);
+    // polls sends polls.close and polls.refresh (infra/access.ts); polls.render and socials.feeds it never sends.
+    expect(send.Resource).toHaveLength(2);
     const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('polls.status:'))!;
-    for (const job of fakeJobs) expect(fn.properties.Environment.Variables).toHaveProperty(queueUrlEnvName(job.id));
+    const urls = Object.keys(fn.properties.Environment.Variables).filter((name) => name.startsWith('QUEUE_URL_'));
+    expect(urls.sort()).toEqual([queueUrlEnvName('polls.close'), queueUrlEnvName('polls.refresh')]);
+  });
+
+  it("gives each job a role of its own: its module's queues, and the bot token only to a job that posts", () => {
+    const byJob = (id: string) => {
+      const consumer = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => f.properties.Description === `${id}: consumer`)!;
+      const role = resourcesOfType(templates, 'AWS::IAM::Role').find(
+        (r) => r.stack === consumer.stack && r.logicalId === consumer.properties.Role['Fn::GetAtt'][0],
+      )!;
+      const statements = role.properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+      return { consumer, role, statements, sid: (sid: string) => statements.find((s: any) => s.Sid === sid) };
+    };
+    const polls = byJob('polls.close');
+    expect(polls.sid('SendJobs').Resource).toHaveLength(3);
+    expect(polls.sid('ReadSecrets')).toBeDefined();
+    expect(Object.keys(polls.consumer.properties.Environment.Variables)).toContain('PLATFORM_BOT_TOKEN_SECRET_ARN');
+    const socials = byJob('socials.feeds');
+    expect([socials.sid('SendJobs').Resource].flat()).toHaveLength(1);
+    expect(socials.sid('ReadSecrets')).toBeUndefined();
+    expect(Object.keys(socials.consumer.properties.Environment.Variables).filter((name) => name.endsWith('_SECRET_ARN'))).toEqual([]);
+    expect(Object.keys(socials.consumer.properties.Environment.Variables).filter((name) => name.startsWith('QUEUE_URL_'))).toEqual([
+      queueUrlEnvName('socials.feeds'),
+    ]);
+    expect(polls.role.logicalId).not.toBe(byJob('polls.refresh').role.logicalId);
   });
 
   it('leaves no unacknowledged cdk-nag AwsSolutions finding', () => {

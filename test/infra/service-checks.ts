@@ -10,6 +10,7 @@ import type { Route } from '#shared/http/route.js';
 import { TABLE } from '#shared/db/table.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '#infra/plan.js';
 import type { RoutesStack } from '#infra/stacks/routes-stack.js';
+import { accessOf } from '#infra/access.js';
 import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
 import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON } from '#shared/auth/messages.js';
 
@@ -53,8 +54,13 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
       }
       for (const f of functions.filter((f) => f.stack !== synth.stack)) {
         expect(f.properties.Environment.Variables).toMatchObject({ PLATFORM_API_BASE_URL: 'https://discord.com/api/v10' });
-        expect(f.properties.Environment.Variables).toHaveProperty('PLATFORM_BOT_TOKEN_SECRET_ARN');
         expect(f.properties.LoggingConfig).toHaveProperty('LogGroup');
+      }
+      // The bot token's ARN only where the module calls the platform (infra/access.ts).
+      for (const route of routes) {
+        const fn = functions.find((f) => String(f.properties.Description).startsWith(`${route.id}:`))!;
+        const group = Object.keys(groups).find((g) => groups[g]!.includes(route))!;
+        expect(Boolean(fn.properties.Environment.Variables.PLATFORM_BOT_TOKEN_SECRET_ARN), route.id).toBe(accessOf(group).platform);
       }
       // One role and one log group per module (group), plus the authorizer's.
       const groupCount = Object.values(groups).filter((g) => g.length > 0).length;
@@ -70,8 +76,11 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
         expect(actions.filter((a: string) => a.includes('*'))).toEqual([]);
         for (const s of statements) expect([s.Resource].flat()).not.toContain('*');
         const table = statements.find((s: any) => s.Sid === 'TableData');
-        expect(JSON.stringify(table.Resource)).toContain(`/index/${TABLE.indexes[0]!.name}`);
-        expect(statements.find((s: any) => s.Sid === 'ReadSecrets').Action).toBe('secretsmanager:GetSecretValue');
+        // The health module's role reads the probe's item alone, through no index.
+        if (table) expect(JSON.stringify(table.Resource)).toContain(`/index/${TABLE.indexes[0]!.name}`);
+        else expect(JSON.stringify(statements.find((s: any) => s.Sid === 'TableProbe').Resource)).not.toContain('/index/');
+        const secrets = statements.find((s: any) => s.Sid === 'ReadSecrets');
+        if (secrets) expect(secrets.Action).toBe('secretsmanager:GetSecretValue');
       }
     });
 
@@ -267,24 +276,28 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
       const usageEnv = { USAGE_API_ID: apiRef, GUILD_USAGE_PLAN_NAME: `${synth.stack.stackName}-guild-keys` };
       const authorizerFn = functions.find((f) => String(f.properties.Description).startsWith('REQUEST authorizer'))!;
       expect(authorizerFn.properties.Environment.Variables).toMatchObject(usageEnv);
-      const roleStatements = (r: { properties: any }) => r.properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
-      const authorizerRole = resourcesOfType(templates, 'AWS::IAM::Role').find((r) => r.logicalId === authorizerFn.properties.Role['Fn::GetAtt'][0])!;
-      expect(
-        roleStatements(authorizerRole)
-          .filter((s: any) => String(s.Action).startsWith('apigateway:'))
-          .map((s: any) => s.Sid),
-      ).toEqual(['FindUsageKeys', 'CreateUsageKeys']);
-      const keyFn = functions.find((f) => String(f.properties.Description).startsWith('auth.create-api-key:'));
-      if (keyFn) {
-        const keyRole = resourcesOfType(templates, 'AWS::IAM::Role').find(
-          (r) => r.stack === keyFn.stack && r.logicalId === keyFn.properties.Role['Fn::GetAtt'][0],
-        )!;
-        expect(
-          roleStatements(keyRole)
-            .filter((s: any) => String(s.Action).startsWith('apigateway:'))
-            .map((s: any) => s.Sid),
-        ).toEqual(['FindUsageKeys', 'CreateUsageKeys', 'DeleteUsageKeys']);
-      }
+      // Their grants are policies of their own (they name the plan, which the roles' stacks cannot reference).
+      const keyModuleRole = synth.stack.routeStacks.get('auth')?.moduleRuntime?.role;
+      const grants = synth.stack.usagePlans.grants.map((g) => ({
+        // Identity, not deep equality: a role's construct tree is not for comparing.
+        role: g.role === synth.stack.authorizer!.function.role ? 'authorizer' : g.role === keyModuleRole ? 'auth module' : 'another',
+        deletes: g.deletes,
+        sids: (synth.stack.resolve(g.policy.document.toJSON()).Statement as { Sid: string }[]).map((st) => st.Sid),
+      }));
+      const keyRoutes = routes.some((r) => r.id === 'auth.create-api-key');
+      expect(grants).toEqual([
+        { role: 'authorizer', deletes: false, sids: ['ReadGuildPlanId', 'CreateGuildUsageKeys', 'TagGuildUsageKeys', 'GuildPlanKeys'] },
+        ...(keyRoutes
+          ? [
+              {
+                role: 'auth module',
+                deletes: true,
+                sids: ['ReadGuildPlanId', 'CreateGuildUsageKeys', 'TagGuildUsageKeys', 'GuildPlanKeys', 'DeleteGuildUsageKeys'],
+              },
+            ]
+          : []),
+      ]);
+      for (const role of resourcesOfType(templates, 'AWS::IAM::Role')) expect(JSON.stringify(role.properties), role.logicalId).not.toContain('apigateway:');
       // The module role is shared, so the whole module of the key routes has it, and no other.
       const keyModule = Object.values(groups).find((group) => group.some((r) => r.id === 'auth.create-api-key')) ?? [];
       for (const route of routes) {

@@ -4,6 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as authorizer } from '#functions/auth/authorizer.js';
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys.js';
+import { GUILD_USAGE_KEY_TAG } from '#shared/auth/usage-keys.js';
 import { observe } from '#test/helpers/observe.js';
 
 /**
@@ -26,35 +27,42 @@ const keyItem = {
   last_use: new Date().toISOString(),
 };
 
-/** API Gateway as the management API answers; each request is recorded as `METHOD path?query` with its body. */
-let gateway: { calls: { call: string; body: unknown; authorization: string }[]; keys: Map<string, string> };
+/**
+ * API Gateway as the management API answers, and SSM with the guild-key plan's ID; each request is recorded as
+ * `METHOD path?query` (SSM's as `SSM <target> <name>`) with its body. `keys` holds the API keys by value, `planKeys`
+ * the values of those on the guild-key plan.
+ */
+let gateway: { calls: { call: string; body: any; authorization: string }[]; keys: Map<string, string>; planKeys: Set<string> };
 function fakeApiGateway(): void {
-  gateway = { calls: [], keys: new Map() };
+  gateway = { calls: [], keys: new Map(), planKeys: new Set() };
   vi.stubGlobal('fetch', async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
-    const { pathname, search, host } = new URL(url);
-    expect(host).toBe('apigateway.eu-west-1.amazonaws.com');
+    const { pathname, search, host, searchParams } = new URL(url);
     const body = init.body ? JSON.parse(init.body) : undefined;
-    gateway.calls.push({ call: `${init.method} ${pathname}${search}`, body, authorization: init.headers.authorization ?? '' });
-    if (init.method === 'GET' && pathname === '/usageplans')
-      return Response.json({
-        item: [
-          { id: 'other', name: 'someone-elses' },
-          { id: PLAN_ID, name: 'Service-guild-keys' },
-        ],
-      });
-    if (init.method === 'GET' && pathname === '/apikeys') {
-      const name = new URL(url).searchParams.get('name')!;
-      return Response.json({ item: gateway.keys.has(name) ? [{ id: gateway.keys.get(name), name }] : [] });
+    if (host === 'ssm.eu-west-1.amazonaws.com') {
+      gateway.calls.push({ call: `SSM ${init.headers['x-amz-target']} ${body.Name}`, body, authorization: init.headers.authorization ?? '' });
+      return Response.json({ Parameter: { Name: body.Name, Value: PLAN_ID } });
     }
+    expect(host).toBe('apigateway.eu-west-1.amazonaws.com');
+    gateway.calls.push({ call: `${init.method} ${pathname}${search}`, body, authorization: init.headers.authorization ?? '' });
     if (init.method === 'POST' && pathname === '/apikeys') {
-      gateway.keys.set(body.name, 'k-123');
+      if (gateway.keys.has(body.value)) return Response.json({ message: 'API Key value already exists' }, { status: 409 });
+      gateway.keys.set(body.value, 'k-123');
       return Response.json({ id: 'k-123', name: body.name, value: body.value, enabled: true }, { status: 201 });
     }
-    if (init.method === 'POST' && pathname === `/usageplans/${PLAN_ID}/keys`) return Response.json({ id: body.keyId, type: 'API_KEY' }, { status: 201 });
+    if (init.method === 'GET' && pathname === `/usageplans/${PLAN_ID}/keys`) {
+      const name = searchParams.get('nameQuery')!;
+      return Response.json({ item: gateway.planKeys.has(name) ? [{ id: gateway.keys.get(name), type: 'API_KEY', name, value: name }] : [] });
+    }
+    if (init.method === 'POST' && pathname === `/usageplans/${PLAN_ID}/keys`) {
+      gateway.planKeys.add([...gateway.keys].find(([, id]) => id === body.keyId)![0]);
+      return Response.json({ id: body.keyId, type: 'API_KEY' }, { status: 201 });
+    }
     if (init.method === 'DELETE' && pathname === '/apikeys/k-123') return new Response(null, { status: 202 });
     return Response.json({ message: 'not expected' }, { status: 400 });
   });
 }
+/** The calls made, without the plan ID's read (once a process, maybe by an earlier test). */
+const gatewayCalls = () => gateway.calls.map((c) => c.call).filter((call) => !call.startsWith('SSM '));
 
 const event = (resource: string, httpMethod: string, authorization: string) =>
   ({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:api/v1/GET/x', resource, httpMethod, headers: { Authorization: authorization } }) as never;
@@ -71,10 +79,11 @@ beforeEach(() => {
     SERVICE_TOKEN: 'the-service-token',
     USAGE_API_ID: API_ID,
     GUILD_USAGE_PLAN_NAME: 'Service-guild-keys',
+    GUILD_USAGE_PLAN_PARAMETER: '/Service/guild-keys-usage-plan-id',
   });
 });
 afterEach(() => {
-  for (const name of ['SERVICE_TOKEN', 'USAGE_API_ID', 'GUILD_USAGE_PLAN_NAME']) delete process.env[name];
+  for (const name of ['SERVICE_TOKEN', 'USAGE_API_ID', 'GUILD_USAGE_PLAN_NAME', 'GUILD_USAGE_PLAN_PARAMETER']) delete process.env[name];
   if (regionBefore === undefined) delete process.env.AWS_REGION;
   else process.env.AWS_REGION = regionBefore;
   vi.unstubAllGlobals();
@@ -91,17 +100,22 @@ describe('the authorizer names each caller to the usage plans', () => {
     expect((await authorizer(event('/auth/api-key', 'POST', TOKEN))).usageIdentifierKey).toBeUndefined();
   });
 
-  it('gives a guild key without one its API Gateway key on the guild-key plan first, and records it', async () => {
+  it('gives a guild key without one its API Gateway key, tagged for the guild-key plan and on it, and records it', async () => {
     dynamo.on(GetCommand).resolves({ Item: keyItem });
     expect((await authorizer(event('/modules/polls/status', 'GET', TOKEN))).usageIdentifierKey).toBe(guildUsageKey);
+    // The plan's ID from the SSM parameter CDK writes it to; the account's API keys and plans are never listed.
     expect(gateway.calls.map((c) => c.call)).toEqual([
-      `GET /apikeys?name=${guildUsageKey}&includeValues=false`,
+      'SSM AmazonSSM.GetParameter /Service/guild-keys-usage-plan-id',
       'POST /apikeys',
-      'GET /usageplans?limit=500',
       `POST /usageplans/${PLAN_ID}/keys`,
     ]);
-    expect(gateway.calls[1]!.body).toMatchObject({ name: guildUsageKey, value: guildUsageKey, enabled: true });
-    expect(gateway.calls[3]!.body).toEqual({ keyId: 'k-123', keyType: 'API_KEY' });
+    expect(gateway.calls[1]!.body).toMatchObject({
+      name: guildUsageKey,
+      value: guildUsageKey,
+      enabled: true,
+      tags: { [GUILD_USAGE_KEY_TAG]: 'Service-guild-keys' },
+    });
+    expect(gateway.calls[2]!.body).toEqual({ keyId: 'k-123', keyType: 'API_KEY' });
     expect(gateway.calls[1]!.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/apigateway\/aws4_request/);
     const recorded = dynamo
       .commandCalls(UpdateCommand)
@@ -112,6 +126,28 @@ describe('the authorizer names each caller to the usage plans', () => {
       ExpressionAttributeValues: { ':id': 'k-123' },
       ConditionExpression: 'attribute_exists(pk)',
     });
+  });
+
+  it('finds a key registered meanwhile on the plan when its creation conflicts, and records that one', async () => {
+    gateway.keys.set(guildUsageKey, 'k-123');
+    gateway.planKeys.add(guildUsageKey);
+    dynamo.on(GetCommand).resolves({ Item: keyItem });
+    expect((await authorizer(event('/modules/polls/status', 'GET', TOKEN))).usageIdentifierKey).toBe(guildUsageKey);
+    expect(gatewayCalls()).toEqual(['POST /apikeys', `GET /usageplans/${PLAN_ID}/keys?nameQuery=${guildUsageKey}&limit=500`]);
+    const recorded = dynamo.commandCalls(UpdateCommand).find((c) => c.args[0].input.UpdateExpression === 'SET usage_key_id = :id');
+    expect(recorded!.args[0].input.ExpressionAttributeValues).toEqual({ ':id': 'k-123' });
+  });
+
+  it('still lets the key in, recording nothing, when a key of its value exists off the plan (tried again at the next use)', async () => {
+    gateway.keys.set(guildUsageKey, 'k-123');
+    dynamo.on(GetCommand).resolves({ Item: keyItem });
+    const seen = observe();
+    const answer = await authorizer(event('/modules/polls/status', 'GET', TOKEN));
+    seen.stop();
+    expect(answer.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
+    expect(answer.usageIdentifierKey).toBe(guildUsageKey);
+    expect(dynamo.commandCalls(UpdateCommand).filter((c) => c.args[0].input.UpdateExpression === 'SET usage_key_id = :id')).toHaveLength(0);
+    expect(seen.events('guild key rate not registered')).toEqual([expect.objectContaining({ level: 'error', key_id: KEY_ID })]);
   });
 
   it('names no usage key in local mode', async () => {
@@ -127,12 +163,8 @@ describe('guild keys and their API Gateway keys', () => {
     dynamo.on(PutCommand).resolves({});
     const key = await createApiKey(GUILD, 'dashboard');
     const usageKey = `${API_ID}guildkey${Buffer.from(key.key_id).toString('hex')}`;
-    // The plan's ID is looked up once a process (maybe by an earlier test), so that call is left out here.
-    expect(gateway.calls.map((c) => c.call).filter((call) => !call.startsWith('GET /usageplans'))).toEqual([
-      `GET /apikeys?name=${usageKey}&includeValues=false`,
-      'POST /apikeys',
-      `POST /usageplans/${PLAN_ID}/keys`,
-    ]);
+    expect(gatewayCalls()).toEqual(['POST /apikeys', `POST /usageplans/${PLAN_ID}/keys`]);
+    expect(gateway.calls.find((c) => c.call === 'POST /apikeys')!.body.value).toBe(usageKey);
     // Stored by the key's one write.
     expect(dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item).toMatchObject({ sk: `APIKEY#${key.key_id}`, usage_key_id: 'k-123' });
     expect(dynamo.commandCalls(UpdateCommand).filter((c) => c.args[0].input.UpdateExpression === 'SET usage_key_id = :id')).toHaveLength(0);
