@@ -216,7 +216,8 @@ export function updateGiveaway(
     values[':running'] = 'running';
   }
   if (expect.count !== undefined) {
-    conditions.push('participant_count = :count');
+    // A giveaway nobody entered may never have had the count written.
+    conditions.push(expect.count === 0 ? '(attribute_not_exists(participant_count) OR participant_count = :count)' : 'participant_count = :count');
     values[':count'] = expect.count;
   }
   return conditional(() =>
