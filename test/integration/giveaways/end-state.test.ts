@@ -222,6 +222,33 @@ describe('a giveaway never shows a half-finished end', () => {
     expect(await refusedWith('leave', members[1]!)).toBe(closedText);
   }, 120_000);
 
+  it('finishes a giveaway an earlier version left ended before its draw, keeping its delete_at, and writes the rest whole', async () => {
+    const guild = await giveawayGuild();
+    const g = await create(guild, 2);
+    const members = await seedEntrants(guild, g.entry_id, 3000);
+    expect(await endGiveaway(guild, g.entry_id, 1000)).toEqual({ next: expect.any(Number) });
+    // As the version before left it mid-draw: status ended first, delete_at set, no _closed.
+    const deleteAt = new Date(Date.now() + 3_600_000).toISOString();
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: GiveawayEntity.key({ guildId: guild, entryId: g.entry_id }),
+        UpdateExpression: 'SET #s = :ended, delete_at = :at REMOVE #closed',
+        ExpressionAttributeNames: { '#s': 'status', '#closed': '_closed' },
+        ExpressionAttributeValues: { ':ended': 'ended', ':at': deleteAt },
+      }),
+    );
+    while (await endGiveaway(guild, g.entry_id, 1000));
+    const ended = await get(guild, g.entry_id);
+    expectWhole(ended, 'finished');
+    expect(ended).toMatchObject({
+      delete_at: deleteAt,
+      winners: drawRounds(ended.seed, g.entry_id, 1, 2, members)[0]!.join(','),
+      participants_hash: entrantsHash(members),
+    });
+    expect(await announcementsIn(g.channel_id, g.message_id)).toHaveLength(1);
+  }, 120_000);
+
   it('ends exactly once when every piece is delivered twice at once and the run that publishes fails after announcing', async () => {
     const guild = await giveawayGuild();
     const g = await create(guild, 3);
