@@ -5,8 +5,8 @@
  * numeric order, the order the draw sorts them in, a page at a time.
  *
  * Entering is one TransactWriteItems: the entrant's item put if absent and
- * the giveaway's `participant_count` raised if it is running, both or
- * neither. That single atomic request keeps the two invariants (one entry a
+ * the giveaway's `participant_count` raised if entries are open (running,
+ * not closed by the end, before `end_time`), both or neither. That single atomic request keeps the two invariants (one entry a
  * member; entries only while running) and the exact count together, with no
  * read before the write; leaving is the same with a delete. A partition a
  * giveaway holds alone also keeps a rush of entrants off the guild's other
@@ -26,7 +26,7 @@ import { conditional } from '#shared/db/errors.js';
 import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { transact } from '#shared/db/transact.js';
-import { GiveawayEntity } from './store.js';
+import { GiveawayEntity, OPEN_CONDITION, OPEN_NAMES, entriesOpen } from './store.js';
 
 const entrantsKey = partition<[guildId: string, entryId: string]>('GENTRANTS#');
 const ID_DIGITS = 20;
@@ -47,17 +47,23 @@ export type EntryChange = 'done' | 'not-running' | 'already' | 'not-entered' | '
 
 const BUSY = 'The giveaway is busy with other entries at this moment; try again shortly.';
 
-const countChange = (guildId: string, entryId: string, by: 1 | -1, memberId: string, whileRunning: boolean) => ({
-  Update: {
-    TableName: tableName(),
-    Key: GiveawayEntity.key({ guildId, entryId }),
-    UpdateExpression: 'ADD participant_count :by',
-    // An entrant of the old layout is in the set: entering again is refused there.
-    ConditionExpression: `attribute_exists(pk)${whileRunning ? ' AND #s = :running' : ''}${by === 1 ? ' AND NOT contains(participants, :id)' : ''}`,
-    ...(whileRunning ? { ExpressionAttributeNames: { '#s': 'status' } } : {}),
-    ExpressionAttributeValues: { ':by': by, ...(whileRunning ? { ':running': 'running' } : {}), ...(by === 1 ? { ':id': memberId } : {}) },
-  },
-});
+/** While entries are open (OPEN_CONDITION) at `now`: its names and values, to go with the rest of a condition. */
+const whileOpen = (now: string) => ({ condition: ` AND ${OPEN_CONDITION}`, names: OPEN_NAMES, values: { ':running': 'running', ':now': now } });
+
+const countChange = (guildId: string, entryId: string, by: 1 | -1, memberId: string, whileRunning: boolean) => {
+  const open = whileRunning ? whileOpen(new Date().toISOString()) : null;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: GiveawayEntity.key({ guildId, entryId }),
+      UpdateExpression: 'ADD participant_count :by',
+      // An entrant of the old layout is in the set: entering again is refused there.
+      ConditionExpression: `attribute_exists(pk)${open?.condition ?? ''}${by === 1 ? ' AND NOT contains(participants, :id)' : ''}`,
+      ...(open ? { ExpressionAttributeNames: open.names } : {}),
+      ExpressionAttributeValues: { ':by': by, ...open?.values, ...(by === 1 ? { ':id': memberId } : {}) },
+    },
+  };
+};
 
 /** One member enters: one atomic conditional request, the entrant's item and the count. */
 export async function addEntrant(guildId: string, entryId: string, memberId: string): Promise<EntryChange> {
@@ -93,15 +99,16 @@ export async function removeEntrant(guildId: string, entryId: string, memberId: 
 }
 
 function leaveLegacy(guildId: string, entryId: string, memberId: string, whileRunning: boolean): Promise<boolean> {
+  const open = whileRunning ? whileOpen(new Date().toISOString()) : null;
   return conditional(() =>
     db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: GiveawayEntity.key({ guildId, entryId }),
         UpdateExpression: 'DELETE participants :m ADD participant_count :minus',
-        ConditionExpression: `contains(participants, :id)${whileRunning ? ' AND #s = :running' : ''}`,
-        ...(whileRunning ? { ExpressionAttributeNames: { '#s': 'status' } } : {}),
-        ExpressionAttributeValues: { ':m': new Set([memberId]), ':id': memberId, ':minus': -1, ...(whileRunning ? { ':running': 'running' } : {}) },
+        ConditionExpression: `contains(participants, :id)${open?.condition ?? ''}`,
+        ...(open ? { ExpressionAttributeNames: open.names } : {}),
+        ExpressionAttributeValues: { ':m': new Set([memberId]), ':id': memberId, ':minus': -1, ...open?.values },
       }),
     ),
   );
@@ -110,7 +117,8 @@ function leaveLegacy(guildId: string, entryId: string, memberId: string, whileRu
 async function whyRefused(guildId: string, entryId: string, entering: boolean): Promise<EntryChange> {
   const [item] = await getKeys([GiveawayEntity.key({ guildId, entryId })]);
   if (!item) return 'gone';
-  if (item.status !== 'running') return 'not-running';
+  // Closed by the end or past end_time: refused as after the end, with the same words.
+  if (!entriesOpen(GiveawayEntity.parse(item), Date.now())) return 'not-running';
   return entering ? 'already' : 'not-entered';
 }
 

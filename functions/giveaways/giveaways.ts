@@ -29,6 +29,7 @@ import {
   GiveawayEntity,
   giveawayPage,
   MARK_EVERY,
+  entriesOpen,
   insertGiveaway,
   updateGiveaway,
 } from './store.js';
@@ -222,10 +223,12 @@ async function withoutLegacy(g: Giveaway): Promise<Giveaway> {
 export async function editGiveaway(guildId: string, entryId: string, changes: { prize?: string; description?: string; winner_count?: number }, asker: Asker) {
   const g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'edit');
-  if (g.status !== 'running') throw unprocessable(`Giveaway ${entryId} has ended; only a running giveaway can be edited.`);
+  // Past end_time the draw may be running on what it read: refused as after the end.
+  const now = Date.now();
+  if (!entriesOpen(g, now)) throw unprocessable(`Giveaway ${entryId} has ended; only a running giveaway can be edited.`);
   const fields = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   if (Object.keys(fields).length === 0) return { message: `Nothing to change in giveaway ${entryId}.` };
-  if (!(await updateGiveaway(guildId, entryId, fields, { version: g._version, status: 'running' }))) {
+  if (!(await updateGiveaway(guildId, entryId, fields, { version: g._version, open: new Date(now).toISOString() }))) {
     throw unprocessable(`Giveaway ${entryId} changed or ended while being edited; read it again and retry.`);
   }
   await showGiveaway(guildId, entryId);

@@ -7,6 +7,9 @@
  *   the same atomic request as each entrant's own item (`entrants.ts`, where
  *   the entrants live; giveaways stored before kept them here, in the
  *   string set `participants`, read as `legacy` until moved);
+ * - `_closed`: when the end closed entries (the count is then final); the
+ *   giveaway stays `running` until its draw is done, and `_closed` or a past
+ *   `end_time` refuses enters, leaves and edits as the end does.
  * - `_draw`: while the end's draw reads the entrants piece by piece, where it
  *   stands (`DrawProgress`); `participants_hash` then commits to the list.
  * - `_seed`: the secret seed (published as `seed` at the end); `_version`:
@@ -51,6 +54,8 @@ export interface Giveaway {
   /** The hash of the ordered entrant list the end drew from (`entrantsHash`), null before the draw and for giveaways drawn before it was kept. */
   participants_hash: string | null;
   _draw: DrawProgress | null;
+  /** When the end closed entries (ISO); absent before, and on giveaways ended before it was kept. */
+  _closed?: string;
   winners: string[];
   seed_hash: string;
   seed: string | null;
@@ -87,9 +92,24 @@ export interface DrawProgress {
   hash: string;
   ranks: number[];
   found: Record<string, string>;
+  /** When the last piece was read (round 1's `drawn_at`): the draw is done, and the end writes it with everything else in one write. */
+  done?: string;
 }
 
 type Item = Record<string, NativeAttributeValue>;
+
+/**
+ * Entries are open (enter, leave, edit): running, not closed by the end, and
+ * `end_time` still ahead of `:now` (ISO 8601 in UTC, as `end_time` is
+ * stored, so the strings compare as the times do). Past `end_time` they are
+ * refused as after the end, whether or not the end has run yet.
+ */
+export const OPEN_CONDITION = '#s = :running AND attribute_not_exists(#closed) AND #end > :now';
+export const OPEN_NAMES = { '#s': 'status', '#closed': '_closed', '#end': 'end_time' } as const;
+
+/** Whether entries are open at `now` (epoch ms), as OPEN_CONDITION decides it in the table. */
+export const entriesOpen = (g: Pick<Giveaway, 'status' | '_closed' | 'end_time'>, now: number) =>
+  g.status === 'running' && g._closed === undefined && g.end_time > new Date(now).toISOString();
 
 /**
  * Giveaways stored before `rounds` kept each round's time held `_rounds`,
@@ -167,7 +187,7 @@ export function updateGiveaway(
   guildId: string,
   entryId: string,
   fields: Record<string, unknown>,
-  expect: { version?: number; status?: Giveaway['status'] } = {},
+  expect: { version?: number; status?: Giveaway['status']; open?: string; count?: number } = {},
 ): Promise<boolean> {
   const names: Record<string, string> = { '#v': '_version' };
   const values: Record<string, unknown> = { ':one': 1 };
@@ -188,6 +208,17 @@ export function updateGiveaway(
     conditions.push('#s = :s');
     names['#s'] = 'status';
     values[':s'] = expect.status;
+  }
+  if (expect.open !== undefined) {
+    conditions.push(OPEN_CONDITION);
+    Object.assign(names, OPEN_NAMES);
+    values[':now'] = expect.open;
+    values[':running'] = 'running';
+  }
+  if (expect.count !== undefined) {
+    // A giveaway nobody entered may never have had the count written.
+    conditions.push(expect.count === 0 ? '(attribute_not_exists(participant_count) OR participant_count = :count)' : 'participant_count = :count');
+    values[':count'] = expect.count;
   }
   return conditional(() =>
     db().send(

@@ -25,7 +25,7 @@ import type { AnswerTypeValue, MemberVotes, Poll, PollAnswer, PollCounts, PollSt
 const nullable = <T>(value: unknown, of: (value: unknown) => T): T | null => (value === null || value === undefined ? null : of(value));
 
 /** The fields a poll item may lack (older polls, or never set). */
-const OPTIONAL_FIELDS = ['closed_at', 'language', 'auto_delete', 'rendered_hash', 'rendered_seq', 'rendered_at'] as const;
+const OPTIONAL_FIELDS = ['closed_at', 'closing_at', 'closing_delete_at', 'language', 'auto_delete', 'rendered_hash', 'rendered_seq', 'rendered_at'] as const;
 
 /**
  * The counts a poll item keeps (behaviour §15): per answer `count_<id>`

@@ -108,13 +108,19 @@ export async function cancelPollWork(guildId: string, pollId: string, except?: s
 export type CloseTrigger = 'request' | 'timer';
 
 /**
- * Closes an open poll: status closed, `delete_at` = now + the guild's
+ * Closes an open poll: `delete_at` = now + the guild's
  * `save_duration_timeout` (unless the bot gave one), the message edited with
- * the results (a native poll ended on the platform), `edited_with_results`.
+ * the results (a native poll ended on the platform), then `status` closed
+ * with `closed_at`, `delete_at` and `edited_with_results` in one write
+ * (CONTRACT 16). First a close under way is noted (`closing_at`, one write
+ * conditional on the poll being open with none under way): from then votes
+ * and edits are refused, so the results shown are final; the render that
+ * shows them writes the close as it gives its lease back.
  *
- * For a request, a platform failure undoes the close and answers 502, and a
- * poll closed meanwhile is 422. For the timer, a poll already closed only
- * gets what it still lacks (results, delete timer), and failures retry.
+ * For a request, a platform failure undoes its close (the poll open again)
+ * and answers 502, and a poll closed already is 422; a close under way by
+ * the timer is finished with it. For the timer, a poll already closing or
+ * closed only gets what it still lacks, and failures retry.
  */
 export async function closePoll(poll: Poll, trigger: CloseTrigger, settings?: PollSettings): Promise<PollNow> {
   const { guild_id: guildId, poll_id: pollId } = poll;
@@ -122,30 +128,31 @@ export async function closePoll(poll: Poll, trigger: CloseTrigger, settings?: Po
   const deleteAt = poll.delete_at ?? closedAt + (settings ?? (await pollSettings(guildId))).save_duration_timeout * 1000;
   // The delete timer goes first: a closed poll always has one.
   if (poll.delete_at === null) await scheduleDelete(guildId, pollId, deleteAt);
-  let closed = await updatePoll(guildId, pollId, { status: 'closed', closed_at: closedAt, delete_at: deleteAt }, { status: 'open' });
-  if (!closed) {
+  let closing = await updatePoll(guildId, pollId, { closing_at: closedAt, closing_delete_at: deleteAt }, { status: 'open', notClosing: true });
+  const mine = closing !== null;
+  if (!closing) {
     const current = await getPoll(guildId, pollId);
     if (!current) {
       if (trigger === 'request') throw notFound(`There is no poll ${pollId} in guild ${guildId}.`);
       return { poll };
     }
-    if (trigger === 'request') throw unprocessable(`Poll ${pollId} is closed already.`);
-    closed = current;
+    if (trigger === 'request' && current.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
+    closing = current;
   }
   let synced: Synced;
   try {
     synced = await syncPollMessage(guildId, pollId, { wait: true, answer: true });
-    // Another render held the message too long: the results follow through the refresh job.
+    // Another render held the message too long: the results, and the close with them, follow through the refresh job.
     if (synced.outcome === 'busy') await requestRefresh(guildId, pollId);
   } catch (error) {
-    if (trigger === 'request' && closed.closed_at === closedAt) {
-      await updatePoll(guildId, pollId, { status: 'open', closed_at: null, delete_at: poll.delete_at }, { status: 'closed' });
+    if (trigger === 'request' && mine) {
+      await updatePoll(guildId, pollId, { closing_at: 0 }, { status: 'open' });
       if (poll.delete_at === null) await cancel(PollJobs.delete, dueKeyOf(guildId, pollId));
     }
     throw error;
   }
   if (trigger === 'request') await cancel(PollJobs.close, dueKeyOf(guildId, pollId));
-  return { poll: synced.poll ?? (await getPoll(guildId, pollId)) ?? closed, tally: synced.tally };
+  return { poll: synced.poll ?? (await getPoll(guildId, pollId)) ?? closing, tally: synced.tally };
 }
 
 /** A voter removal's scope is the poll's key in the scheduler, `<guild>#<poll_id>`. */

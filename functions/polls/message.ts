@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PlatformCode, isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
-import { type Poll, PollType, type Tally } from './model.js';
+import { type Poll, PollType, type Tally, isClosing } from './model.js';
 import { renderHash, renderPollMessage } from './render.js';
 import { type RenderChanges, releaseRenderLease, takeRenderLease } from './store.js';
 import { readCountedTally, readTally } from './tally.js';
@@ -41,9 +41,15 @@ interface Rendered {
 }
 
 async function renderNow(poll: Poll, answer: boolean): Promise<Rendered> {
-  const closed = poll.status === 'closed';
+  const closing = isClosing(poll);
+  const closed = poll.status === 'closed' || closing;
+  // A close under way ends here: the results shown, then closed with them in the lease's one write (CONTRACT 16).
+  const results: RenderChanges = closing
+    ? { status: 'closed', closed_at: poll.closing_at!, delete_at: poll.closing_delete_at ?? poll.delete_at, edited_with_results: true }
+    : { edited_with_results: true };
+  const shownAs: Poll = closing ? { ...poll, status: 'closed', closed_at: poll.closing_at! } : poll;
   if (poll.poll_type === PollType.Native) {
-    if (!closed || poll.edited_with_results) return { changes: {} };
+    if (!closed || (poll.edited_with_results && !closing)) return { changes: {} };
     // Only the author may end a native poll; a member's poll the bot registered ends on the platform by itself.
     if (poll.sent_by_service && poll.message_id) {
       try {
@@ -53,12 +59,12 @@ async function renderNow(poll: Poll, answer: boolean): Promise<Rendered> {
         if (!alreadyOver) throw error;
       }
     }
-    return { changes: { edited_with_results: true } };
+    return { changes: results };
   }
-  if (!poll.message_id) return { changes: closed ? { edited_with_results: true } : {} };
+  if (!poll.message_id) return { changes: closed ? results : {} };
   // An open poll's message shows counts only: its voters are read when it shows them (closed) or the caller answers with them.
   const tally = closed || answer ? await readTally(poll) : await readCountedTally(poll);
-  const message = renderPollMessage(poll, tally);
+  const message = renderPollMessage(shownAs, tally);
   const hash = renderHash(message);
   if (hash !== poll.rendered_hash) {
     try {
@@ -70,7 +76,7 @@ async function renderNow(poll: Poll, answer: boolean): Promise<Rendered> {
   }
   // The counts came with the poll as the lease read it: the message shows at least its vote_seq.
   const shown = { rendered_hash: hash, rendered_seq: poll.vote_seq ?? 0, rendered_at: Date.now() };
-  return { changes: closed ? { ...shown, edited_with_results: true } : shown, tally };
+  return { changes: closed ? { ...shown, ...results } : shown, tally };
 }
 
 /**

@@ -24,6 +24,11 @@ export const ANSWER_TYPE_MEANINGS: Record<AnswerTypeValue, string> = {
 
 export type PollStatus = 'open' | 'closed';
 
+/** Whether a close is under way: still `open`, but taking no votes or edits (see `closing_at`). */
+export const isClosing = (poll: Pick<Poll, 'status' | 'closing_at'>) => poll.status === 'open' && (poll.closing_at ?? 0) > 0;
+/** Whether the poll takes no more votes or edits: closed, or closing. */
+export const isShut = (poll: Pick<Poll, 'status' | 'closing_at'>) => poll.status === 'closed' || isClosing(poll);
+
 /** One answer as stored; `answer_id` counts from 1 in the order given (as native polls number them). */
 export interface PollAnswer {
   answer_id: number;
@@ -58,6 +63,14 @@ export interface Poll {
   created_at: string;
   answers: PollAnswer[];
   closed_at?: number | null;
+  /**
+   * A close under way (epoch ms; 0 or absent: none): votes and edits are
+   * refused, the poll still reads `open`, and the render that shows the
+   * results writes `status` closed, `closed_at` (this), `delete_at`
+   * (`closing_delete_at`) and `edited_with_results` in one write.
+   */
+  closing_at?: number | null;
+  closing_delete_at?: number | null;
   /** Given by the bot on `handler/create`; kept, not shown. */
   language?: string | null;
   auto_delete?: number | null;

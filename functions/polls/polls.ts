@@ -26,6 +26,7 @@ import {
   PollType,
   type PollTypeValue,
   type Tally,
+  isShut,
   pollRecord,
   tallyOf,
 } from './model.js';
@@ -249,13 +250,13 @@ export interface EditInput {
  */
 async function editPoll(poll: Poll, changes: EditInput): Promise<PollNow> {
   if (poll.poll_type === PollType.Native) throw unprocessable(`Poll ${poll.poll_id} is a platform-native poll; the platform does not let polls be edited.`);
-  if (poll.status === 'closed') throw unprocessable(`Poll ${poll.poll_id} is closed; a closed poll cannot be edited.`);
+  if (isShut(poll)) throw unprocessable(`Poll ${poll.poll_id} is closed; a closed poll cannot be edited.`);
   const problem = renderProblem({ ...poll, ...changes });
   if (problem) throw unprocessable(problem);
-  const updated = await updatePoll(poll.guild_id, poll.poll_id, changes, { version: poll.version, status: 'open' });
+  const updated = await updatePoll(poll.guild_id, poll.poll_id, changes, { version: poll.version, status: 'open', notClosing: true });
   if (!updated) {
     const current = await requirePoll(poll.guild_id, poll.poll_id);
-    if (current.status === 'closed') throw unprocessable(`Poll ${poll.poll_id} is closed; a closed poll cannot be edited.`);
+    if (isShut(current)) throw unprocessable(`Poll ${poll.poll_id} is closed; a closed poll cannot be edited.`);
     return editPoll(current, changes);
   }
   let synced: Synced;

@@ -207,10 +207,15 @@ async function releaseMessage(guildId: string, channelId: string, messageId: str
   );
 }
 
+/** No close under way (`Poll.closing_at`): absent, or 0 once a close by request was undone. */
+const NOT_CLOSING = '(attribute_not_exists(#closing_at) OR #closing_at = :notClosing)';
+
 /** What a conditional poll change requires of the stored poll. */
 export interface PollExpectation {
   version?: number;
   status?: Poll['status'];
+  /** No close under way (`closing_at` absent or 0). */
+  notClosing?: boolean;
 }
 
 /**
@@ -223,7 +228,7 @@ export async function updatePoll(guildId: string, pollId: string, changes: Parti
   const values: Item = { ':one': 1 };
   fields.forEach((field, i) => (values[`:v${i}`] = (changes as Item)[field]));
   const conditions = ['attribute_exists(pk)'];
-  const names = aliases([...fields, 'version', 'status']);
+  const names = aliases([...fields, 'version', 'status', 'closing_at']);
   if (expect.version !== undefined) {
     conditions.push('#version = :expectVersion');
     values[':expectVersion'] = expect.version;
@@ -231,6 +236,10 @@ export async function updatePoll(guildId: string, pollId: string, changes: Parti
   if (expect.status !== undefined) {
     conditions.push('#status = :expectStatus');
     values[':expectStatus'] = expect.status;
+  }
+  if (expect.notClosing) {
+    conditions.push(NOT_CLOSING);
+    values[':notClosing'] = 0;
   }
   const sets = fields.map((field, i) => `#${field} = :v${i}`);
   const expression = `${sets.length ? `SET ${sets.join(', ')} ` : ''}ADD #version :one`;
@@ -291,7 +300,9 @@ export async function takeRenderLease(guildId: string, pollId: string, leaseId: 
 }
 
 /** What a render records on the poll item as it gives the lease back. */
-export type RenderChanges = Partial<Pick<Poll, 'rendered_hash' | 'rendered_seq' | 'rendered_at' | 'edited_with_results'>>;
+export type RenderChanges = Partial<
+  Pick<Poll, 'rendered_hash' | 'rendered_seq' | 'rendered_at' | 'edited_with_results' | 'status' | 'closed_at' | 'delete_at'>
+>;
 
 /**
  * Gives the render lease back, recording what the message now shows (in the
@@ -300,7 +311,7 @@ export type RenderChanges = Partial<Pick<Poll, 'rendered_hash' | 'rendered_seq' 
  */
 export async function releaseRenderLease(guildId: string, pollId: string, leaseId: string, changes: RenderChanges): Promise<Poll | null> {
   const fields = (Object.keys(changes) as (keyof RenderChanges)[]).filter((field) => changes[field] !== undefined);
-  const sets = fields.map((field) => `${field} = :${field}`);
+  const sets = fields.map((field) => `#${field} = :${field}`);
   const values: Item = { ':id': leaseId, ...Object.fromEntries(fields.map((field) => [`:${field}`, changes[field]])) };
   const out = await conditional(() =>
     db().send(
@@ -309,6 +320,7 @@ export async function releaseRenderLease(guildId: string, pollId: string, leaseI
         Key: PollEntity.key({ guildId, pollId }),
         UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}REMOVE render_lock, render_until`,
         ConditionExpression: 'render_lock = :id',
+        ...(fields.length ? { ExpressionAttributeNames: aliases(fields) } : {}),
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
@@ -403,9 +415,13 @@ function countUpdate(guildId: string, pollId: string, change: PollCounts, whileO
       TableName: tableName(),
       Key: PollEntity.key({ guildId, pollId }),
       UpdateExpression: `ADD ${live.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
-      ConditionExpression: whileOpen ? 'attribute_exists(pk) AND #status = :open' : 'attribute_exists(pk)',
-      ExpressionAttributeNames: { ...Object.fromEntries(live.map(([name], i) => [`#c${i}`, name])), ...(whileOpen ? { '#status': 'status' } : {}) },
-      ExpressionAttributeValues: { ...Object.fromEntries(live.map(([, n], i) => [`:c${i}`, n])), ...(whileOpen ? { ':open': 'open' } : {}) },
+      // Open: not closed, and no close under way (its results are being shown).
+      ConditionExpression: whileOpen ? `attribute_exists(pk) AND #status = :open AND ${NOT_CLOSING}` : 'attribute_exists(pk)',
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(live.map(([name], i) => [`#c${i}`, name])),
+        ...(whileOpen ? { '#status': 'status', '#closing_at': 'closing_at' } : {}),
+      },
+      ExpressionAttributeValues: { ...Object.fromEntries(live.map(([, n], i) => [`:c${i}`, n])), ...(whileOpen ? { ':open': 'open', ':notClosing': 0 } : {}) },
     },
   };
 }

@@ -18,7 +18,7 @@ import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
 import { PollJobs, PollMessageEntity, dueKeyOf } from './keys.js';
 import { requestRefresh } from './lifecycle.js';
-import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType, type Voter } from './model.js';
+import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType, type Voter, isShut } from './model.js';
 import { getPoll, getVoteContext, getVoter, writeVoter } from './store.js';
 
 /** A dozen votes of one member at once settle within a dozen rounds; far more means the table is struggling. */
@@ -115,7 +115,8 @@ async function dropLeftReactions(poll: Poll, memberId: string, before: MemberVot
 /** A member votes: 409 while disabled, 404 for no such poll, 422 for a closed poll, an unknown answer or a broken rule. */
 export async function vote(input: VoteInput): Promise<VoteOutcome> {
   const { poll, voter, refresh } = await resolvePoll(input);
-  if (poll.status === 'closed') throw unprocessable(`Poll ${poll.poll_id} is closed; it takes no more votes.`);
+  // Closing too: the results being shown are final (CONTRACT 16).
+  if (isShut(poll)) throw unprocessable(`Poll ${poll.poll_id} is closed; it takes no more votes.`);
   const answer = findAnswer(poll, input);
   if (!answer) {
     const named = input.answerId !== null ? `answer_id ${input.answerId}` : `emoji '${input.emojiName ?? input.emojiId}'`;
