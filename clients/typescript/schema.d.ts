@@ -20398,7 +20398,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            405: components["responses"]["MethodNotAllowedError"];
+            /** @description The page saying the link is opened with GET and the form posts with POST (the Allow header lists both) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The page saying verification is switched off in the server */
             409: {
                 headers: {
@@ -20482,7 +20490,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            405: components["responses"]["MethodNotAllowedError"];
+            /** @description The page saying the link is opened with GET and the form posts with POST (the Allow header lists both) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The page saying verification is switched off in the server */
             409: {
                 headers: {

@@ -14,7 +14,17 @@ import { KEY_ROUTE_IDS } from '#functions/auth/routes.js';
 import { DEAD_LETTER_ROUTE_IDS } from '#functions/parked/routes.js';
 import { DEFAULT_SETTINGS, guildKeyBurst, parseGuildKeyRate, type ServiceSettings, settingsFromContext } from '../config.js';
 import type { Job } from '../jobs.js';
-import { API_RESOURCE_QUOTA, apiResourcePaths, checkRoutes, methodsByPath, pathOwners, planStacks, resourcePathOf, type StackPlan } from '../plan.js';
+import {
+  API_RESOURCE_QUOTA,
+  apiResourcePaths,
+  checkRoutes,
+  methodNotAllowedPages,
+  methodsByPath,
+  pathOwners,
+  planStacks,
+  resourcePathOf,
+  type StackPlan,
+} from '../plan.js';
 import { ApiPaths } from '../constructs/api-paths.js';
 import { apiStage } from '../constructs/api-stage.js';
 import { addErrorResponses, errorResponses } from '../constructs/gateway-responses.js';
@@ -255,6 +265,7 @@ export class ServiceStack extends Stack {
         return owner ? this.routeStacks.get(owner)!.paths : rootPaths;
       },
       allowed: methodsByPath(routes),
+      pages: methodNotAllowedPages(routes),
     });
     for (const path of apiPaths) this.paths.resource(path);
 
@@ -291,6 +302,7 @@ export class ServiceStack extends Stack {
     deployment.addToLogicalId({
       routes: this.plans.flatMap((plan) => plan.routes.map((r) => [plan.id, r.id, r.method, r.path, r.access])),
       allowed: [...methodsByPath(routes)],
+      pages: [...methodNotAllowedPages(routes)],
       responses,
     });
     this.api.deploymentStage = this.stage;
