@@ -3,7 +3,7 @@
  * shape in `families.ts`: the recording body, the fetch query, the record.
  */
 import * as z from 'zod/mini';
-import { describe, keyPagination, meta, orNull, queryInt, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
+import { describe, keyPagination, meta, orNull, queryInt, reject, snowflake, snowflakeText as id, storedNumber } from '#shared/http/schemas.js';
 import { parseSnowflake } from '#shared/ids.js';
 import { type Family, type FamilyShape, filtersOf } from './families.js';
 
@@ -45,7 +45,7 @@ function recordingFields(s: FamilyShape, method: 'POST' | 'PUT'): z.core.$ZodSha
     case 'none':
       return {};
     case 'number':
-      return { [s.field]: z.number().check(z.gte(0), z.lte(1e12)) };
+      return { [s.field]: storedNumber(z.number().check(z.gte(0), z.lte(1e12))) };
     case 'statuses':
       return { online_count: count, offline_count: count, dnd_count: count };
     case 'total':

@@ -163,6 +163,33 @@ export function interactionProblem(applicationId: string | null, token: string |
   return null;
 }
 
+/**
+ * What the table holds of a number (behaviour §3.5): DynamoDB keeps no
+ * nonzero magnitude below 1e-130 ("Number underflow"), and the table client
+ * refuses to write a magnitude past 2^53 - 1 (its reads would not give it
+ * back exactly).
+ */
+export const STORED_NUMBER = { smallest: 1e-130, largest: Number.MAX_SAFE_INTEGER } as const;
+
+/**
+ * A number that is stored (a measurement such as a check time): `bounds`
+ * (`z.number().check(...)`, its own range a 422) within what the table
+ * holds, a larger magnitude a 422 naming the limit. A nonzero magnitude
+ * below what the table keeps is that number at the table's precision, 0,
+ * so every value the schema takes is stored. Every float of a request
+ * that reaches the table goes through here (test/unit/number-extremes).
+ */
+export function storedNumber(bounds: z.ZodMiniNumber<number>) {
+  const { smallest, largest } = STORED_NUMBER;
+  return z.pipe(
+    bounds,
+    z.transform((value, ctx) => {
+      if (Math.abs(value) > largest) return reject(ctx, `must be at most ${largest} in magnitude (the largest number stored exactly)`, 422);
+      return Math.abs(value) < smallest ? 0 : value;
+    }),
+  );
+}
+
 /** A list of platform IDs. */
 export const snowflakeList = z.array(snowflake);
 
