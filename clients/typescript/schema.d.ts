@@ -16719,8 +16719,11 @@ export interface operations {
                     autorole_role_ids?: ("" | string[]) | null;
                     timedroles_enabled?: boolean | null;
                     welcome_messages_dm_randomized?: boolean | null;
+                    /** @description A response of this module (its `response_id`); "" clears it; null or left out keeps it */
                     welcome_message_dm_response_id?: string | null;
+                    /** @description A response of this module (its `response_id`); "" clears it; null or left out keeps it */
                     welcome_message_response_id?: string | null;
+                    /** @description A response of this module (its `response_id`); "" clears it; null or left out keeps it */
                     leave_message_response_id?: string | null;
                 };
             };

@@ -135,6 +135,23 @@ export const messageIn = (channelField: string) => owned(snowflake, { kind: 'mes
 /** The same, or null. */
 export const nullableMessageIn = (channelField: string) => owned(nullableSnowflake, { kind: 'message', channelField });
 
+/**
+ * An ID that is text: one the service mints (a poll, a key, a verification)
+ * or one another module or platform names (a trigger, a video, a component's
+ * custom ID). `rules` (a string schema) states its form and length, a 422
+ * (behaviour §3.2: lengths and forms are rules); the empty string is no ID
+ * at all, a 400 like any ID that is not one (behaviour §3.4).
+ */
+export function textId(rules: z.ZodMiniType<string, string> = z.string()) {
+  return meta(
+    z.pipe(
+      rules,
+      z.transform((value: string, ctx) => (value === '' ? reject(ctx, 'must be an ID, not empty') : value)),
+    ),
+    { minLength: 1 },
+  );
+}
+
 /** A field that may be left out or null, both meaning null. */
 export const orNull = <T extends z.ZodMiniType>(schema: T) =>
   z.pipe(
