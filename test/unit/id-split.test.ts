@@ -111,6 +111,20 @@ async function findings(c: Case): Promise<string[]> {
   return found;
 }
 
+/** Query scalars that are not IDs (integers, booleans): a value not written as one is malformed too (behaviour §3.5), a 400. */
+const NOT_SCALARS: Record<'integer' | 'boolean', string[]> = {
+  integer: ['', ' ', 'abc', '1.5', '1e3', '0x10', '+1', 'null'],
+  boolean: ['', 'yes', '1', 'TRUE', 'null'],
+};
+const scalarCases: (Omit<Case, 'field'> & { field: { path: string[]; kind: 'integer' | 'boolean' } })[] = [];
+for (const route of routes) {
+  const query = (await loadSpec(route)).query;
+  for (const [name, schema] of Object.entries(query ? (inputSchema(query).properties ?? {}) : {})) {
+    const kind = typesOf(schema).find((t): t is 'integer' | 'boolean' => t === 'integer' || t === 'boolean');
+    if (kind && !isIdName(name) && !schema.enum) scalarCases.push({ name: `${route.id} query ${name}`, route, where: 'query', field: { path: [name], kind } });
+  }
+}
+
 describe('ID fields of bodies and queries, in every route', () => {
   it('are found in the routes that have them, nested ones and minted ones among them', () => {
     const names = cases.map((c) => c.name);
@@ -128,5 +142,21 @@ describe('ID fields of bodies and queries, in every route', () => {
 
   it.each(cases.map((c) => [c.name, c] as const))('%s: a value that is not an ID is a 400 naming the field', async (_name, c) => {
     expect(await findings(c)).toEqual([]);
+  });
+});
+
+describe('integer and boolean query fields, in every route', () => {
+  it('are found in the routes that have them', () => {
+    expect(scalarCases.map((c) => c.name)).toEqual(expect.arrayContaining(['polls.list-polls query page', 'serverstats.stats.voice.fetch query days']));
+  });
+
+  it.each(scalarCases.map((c) => [c.name, c] as const))('%s: a value not written as one is a 400 naming the field', async (_name, c) => {
+    const found: string[] = [];
+    for (const value of NOT_SCALARS[c.field.kind]) {
+      const { status, name, message } = await callWith({ ...c, field: { path: c.field.path, kind: 'text', emptyAllowed: false } }, value);
+      if (status !== 400 || name !== 'BadRequestError' || !message.includes(`'${c.field.path[0]}'`)) found.push(`${shown(value)} -> ${status} ${name}`);
+    }
+    if (process.env.ID_SPLIT_REPORT) for (const line of found) appendFileSync(process.env.ID_SPLIT_REPORT, `${c.name}: ${line}\n`);
+    expect(found).toEqual([]);
   });
 });
