@@ -12,6 +12,7 @@
  * it in a list. (Moving an API method between stacks fails on deploy: the new
  * stack creates it before the old one deletes it.)
  */
+import { methodNotAllowed } from '#shared/http/envelope.js';
 import type { Method, Route } from '#shared/http/route.js';
 
 /** Resources per route: the function, its invoke permission, its API method. */
@@ -63,6 +64,20 @@ export function methodsByPath(routes: readonly Route[]): Map<string, Method[]> {
     byPath.set(path, [...(byPath.get(path) ?? []), route.method].sort());
   }
   return byPath;
+}
+
+/**
+ * Resource path -> the 405 page of a path whose routes answer pages (their
+ * `errorPage`, behaviour §13), the method left to API Gateway's
+ * `$context.httpMethod`.
+ */
+export function methodNotAllowedPages(routes: readonly Route[]): Map<string, string> {
+  const pages = new Map<string, string>();
+  for (const [path, methods] of methodsByPath(routes)) {
+    const errorPage = routes.find((route) => resourcePathOf(route.path) === path && route.errorPage)?.errorPage;
+    if (errorPage) pages.set(path, errorPage(methodNotAllowed('$context.httpMethod', path, methods)).body);
+  }
+  return pages;
 }
 
 /** An upper bound of the resources a stack holding these routes needs. */

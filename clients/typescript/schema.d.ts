@@ -16719,8 +16719,11 @@ export interface operations {
                     autorole_role_ids?: ("" | string[]) | null;
                     timedroles_enabled?: boolean | null;
                     welcome_messages_dm_randomized?: boolean | null;
+                    /** @description A response of this module (its `response_id`); "" clears it; null or left out keeps it */
                     welcome_message_dm_response_id?: string | null;
+                    /** @description A response of this module (its `response_id`); "" clears it; null or left out keeps it */
                     welcome_message_response_id?: string | null;
+                    /** @description A response of this module (its `response_id`); "" clears it; null or left out keeps it */
                     leave_message_response_id?: string | null;
                 };
             };
@@ -20398,7 +20401,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            405: components["responses"]["MethodNotAllowedError"];
+            /** @description The page saying the link is opened with GET and the form posts with POST (the Allow header lists both) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The page saying verification is switched off in the server */
             409: {
                 headers: {
@@ -20482,7 +20493,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            405: components["responses"]["MethodNotAllowedError"];
+            /** @description The page saying the link is opened with GET and the form posts with POST (the Allow header lists both) */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The page saying verification is switched off in the server */
             409: {
                 headers: {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { meta, orNull, recordId, snowflake, snowflakeOut, timestamp } from '#shared/http/schemas.js';
+import { meta, orNull, recordId, snowflake, snowflakeOut, textId, timestamp } from '#shared/http/schemas.js';
 
 /** A guild API key record (behaviour §4): never its secret. */
 export const ApiKeyRecord = meta(
@@ -27,7 +27,7 @@ export const CreateApiKeyBody = z.object({
 });
 
 /** A key's ID, as minted (`key_id` of the record). */
-const keyId = z.string().check(z.minLength(1), z.maxLength(64));
+const keyId = textId(z.string().check(z.maxLength(64)));
 
 /** `DELETE /auth/api-keys`: the guild and the key to revoke. */
 export const DeleteApiKeyBody = z.object({ guild_id: snowflake, key_id: keyId });

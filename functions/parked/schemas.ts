@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { brokenRule, describe, meta, pageFields, pagination, snowflakeOut, timestamp } from '#shared/http/schemas.js';
+import { brokenRule, describe, meta, pageFields, pagination, snowflakeOut, timestamp, textId } from '#shared/http/schemas.js';
 
 /** One parked item of scheduled work (behaviour §9.1). */
 export const ParkedRecord = meta(
@@ -22,7 +22,7 @@ export const ParkedPageAnswer = z.object({ parked: z.array(ParkedRecord), ...pag
 /** Exactly one of `id` (one item) and `all: true` (every parked item). */
 export const ReplayBody = z
   .object({
-    id: z.optional(describe(z.string(), 'The parked item to replay (its `id` in the list)')),
+    id: z.optional(describe(textId(), 'The parked item to replay (its `id` in the list)')),
     all: z.optional(describe(z.boolean(), '`true`: replay every parked item')),
   })
   .check(

@@ -25,6 +25,7 @@ import {
   snowflake,
   snowflakeOut,
   timestamp,
+  textId,
 } from '#shared/http/schemas.js';
 import { ANSWER_TYPE_MEANINGS, LISTED_VOTES, POLL_TYPE_MEANINGS, PollType } from './model.js';
 import {
@@ -147,7 +148,7 @@ export const HandlerCreateBody = meta(
   z
     .object({
       ...pollFields,
-      poll_id: z.string(),
+      poll_id: textId(),
       edited_with_results: z.boolean(),
       end_time: describe(z.int(), 'When the poll ends, in epoch seconds (UTC)'),
       delete_at: describe(nullableInt, 'When the poll is deleted, in epoch seconds (UTC), or null'),
@@ -193,7 +194,7 @@ export const EditPollBody = z.object({ ...editFields, ...interactionFields }).ch
   }),
 );
 
-export const HandlerEditBody = z.object({ ...editFields, poll_id: z.string() }).check(z.superRefine(editRules));
+export const HandlerEditBody = z.object({ ...editFields, poll_id: textId() }).check(z.superRefine(editRules));
 
 /** Close and delete by the owner: the guild and the interaction to answer. */
 export const OwnerActionBody = z.object({ guild_id: snowflake, ...interactionFields }).check(
@@ -227,7 +228,7 @@ export const VoteBody = meta(
   z
     .object({
       guild_id: snowflake,
-      poll_id: nullableString,
+      poll_id: orNull(textId()),
       answer_id: nullableInt,
       action: VoteAction,
       message_id: nullableSnowflake,
@@ -260,9 +261,9 @@ export const VoteBody = meta(
   },
 );
 
-export const HandlerVoteBody = z.object({ guild_id: snowflake, poll_id: z.string(), action: VoteAction, answer_id: z.int() });
+export const HandlerVoteBody = z.object({ guild_id: snowflake, poll_id: textId(), action: VoteAction, answer_id: z.int() });
 
-export const HandlerPollBody = z.object({ guild_id: snowflake, poll_id: z.string() });
+export const HandlerPollBody = z.object({ guild_id: snowflake, poll_id: textId() });
 
 export const MessageDeletedBody = z.object({ guild_id: snowflake, channel_id: snowflake, interacted_message_id: snowflake });
 

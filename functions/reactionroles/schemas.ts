@@ -18,6 +18,7 @@ import {
   snowflake,
   snowflakeOut,
   timestamp,
+  textId,
 } from '#shared/http/schemas.js';
 import { PANEL_TYPES } from './model.js';
 import { MAX_ENTRY_ROLES, MAX_OPTION_TEXT, contentProblem, emojiProblem } from './rules.js';
@@ -154,7 +155,7 @@ export const CheckBody = meta(
       channel_id: snowflake,
       message_id: snowflake,
       interaction_type: z.enum(INTERACTION_TYPES),
-      interaction_custom_id: z.nullish(z.string()),
+      interaction_custom_id: z.nullish(textId()),
       interaction_id_token: meta(z.nullish(z.string()), {
         description:
           "The interaction's token (the `token` the platform gave the bot with the member's interaction), with application_id: the service answers the member through the interaction webhook with it (ephemeral). Required when interaction_type is component.",

@@ -3,7 +3,7 @@
  * shape in `families.ts`: the recording body, the fetch query, the record.
  */
 import * as z from 'zod/mini';
-import { describe, keyPagination, meta, orNull, queryInt, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
+import { describe, keyPagination, meta, orNull, queryInt, reject, snowflake, snowflakeText as id, storedNumber, textId } from '#shared/http/schemas.js';
 import { parseSnowflake } from '#shared/ids.js';
 import { type Family, type FamilyShape, filtersOf } from './families.js';
 
@@ -45,7 +45,7 @@ function recordingFields(s: FamilyShape, method: 'POST' | 'PUT'): z.core.$ZodSha
     case 'none':
       return {};
     case 'number':
-      return { [s.field]: z.number().check(z.gte(0), z.lte(1e12)) };
+      return { [s.field]: storedNumber(z.number().check(z.gte(0), z.lte(1e12))) };
     case 'statuses':
       return { online_count: count, offline_count: count, dnd_count: count };
     case 'total':
@@ -55,7 +55,7 @@ function recordingFields(s: FamilyShape, method: 'POST' | 'PUT'): z.core.$ZodSha
     case 'commands':
       return { initiator_id: snowflake, command: z.string().check(z.minLength(1), z.maxLength(200)) };
     case 'trigger-hit':
-      return { creating_user_id: snowflake, trigger_id: z.string().check(z.minLength(1), z.maxLength(100)) };
+      return { creating_user_id: snowflake, trigger_id: textId(z.string().check(z.maxLength(100))) };
     case 'presence':
       return { presence_user_id: snowflake, activities: z.array(ActivityInput).check(z.maxLength(25)) };
     case 'voice':

@@ -4,7 +4,7 @@
  * allowed form for the kind (422), canonicalised for comparison.
  */
 import * as z from 'zod/mini';
-import { channelId, describe, guildQuery, messageIn, pageFields, pagination, reject, snowflake, snowflakeText as id } from '#shared/http/schemas.js';
+import { channelId, describe, guildQuery, messageIn, pageFields, pagination, reject, snowflake, snowflakeText as id, textId } from '#shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
 
 /** An identifier of a kind: answers both spellings, as written and as compared. */
@@ -12,6 +12,8 @@ export const identifierOf = (spec: KindSpec) =>
   z.pipe(
     z.string(),
     z.transform((value, ctx) => {
+      // An empty identifier is none at all (400, as an empty ID is); one of the wrong form breaks the kind's rule (422).
+      if (value === '') return reject(ctx, `must be ${spec.rule}, not empty`);
       const ident = spec.normalize(value);
       if (ident === null) {
         return reject(ctx, `must be ${spec.rule}, not '${value.slice(0, 60)}'`, 422);
@@ -81,8 +83,8 @@ export const sendBody = (kind: Kind) => {
       return z.object({ rss_feed_url: identifierOf(KINDS.rss), entry_title: sendText, entry_description: z.string().check(z.maxLength(4000)) });
     case 'video':
       return z.object({
-        uploads_playlist_id: z.string().check(z.minLength(1), z.maxLength(64)),
-        video_id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/)),
+        uploads_playlist_id: textId(z.string().check(z.maxLength(64))),
+        video_id: textId(z.string().check(z.regex(/^([A-Za-z0-9_-]{1,32})?$/))),
         video_title: sendText,
       });
   }

@@ -15,6 +15,7 @@ import {
   roleId,
   snowflake,
   snowflakeText as id,
+  textId,
 } from '#shared/http/schemas.js';
 
 /** What each `verifier_type` means: the prompt's one button and how the member answers it. */
@@ -100,7 +101,7 @@ export const CreateBody = z.object({
   ...interactionFields,
 });
 export const HandleBody = z.object({
-  verifier_id: z.string().check(z.minLength(1), z.maxLength(128)),
+  verifier_id: textId(z.string().check(z.maxLength(128))),
   guild_id: nullableSnowflake,
   interaction_id: nullableSnowflake,
   token: orNull(z.string().check(z.maxLength(500))),

@@ -15,6 +15,7 @@ const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' 
 /** The failure pages of {@link webErrorPage}, by status. */
 const FAILURES = {
   403: 'The page saying the link does not work: wrong, malformed, unknown, expired, used, replaced by a newer prompt, or issued before the verifier type changed',
+  405: 'The page saying the link is opened with GET and the form posts with POST (the Allow header lists both)',
   409: 'The page saying verification is switched off in the server',
   413: 'The page saying the request was too large',
   500: 'The page saying something went wrong',
@@ -37,6 +38,11 @@ export function webErrorPage(error: AppError): RawBody {
   if (error.status === 409)
     return page(
       problemPage('Verification is switched off', error.message, 'Ask the moderators of the server to turn it on again, then open the link again.'),
+      error.status,
+    );
+  if (error.status === 405)
+    return page(
+      problemPage('This page cannot do that', error.message, 'Open the verification link from the server in a browser and press Verify.'),
       error.status,
     );
   if (error.status === 413)

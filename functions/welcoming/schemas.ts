@@ -4,14 +4,17 @@
  * its value, `""` clears a nullable channel or ID.
  */
 import * as z from 'zod/mini';
-import { booleanSetting, brokenRule, channelSetting, codedInt, keyPagination, queryInt, roleId, snowflake } from '#shared/http/schemas.js';
+import { booleanSetting, brokenRule, channelSetting, codedInt, describe, keyPagination, queryInt, roleId, snowflake } from '#shared/http/schemas.js';
 import { templateProblem } from '#shared/templates/index.js';
 import { ADD_AFTER_MAX, ADD_AFTER_MIN, RESPONSE_TYPES, RESPONSE_TYPE_MEANINGS } from './model.js';
 
 /** A response ID setting: an ID sets it, `""` clears it, null or absent keeps it. */
-const responseSetting = z.pipe(
-  z.nullish(z.string()),
-  z.transform((value) => (value === undefined || value === null ? undefined : value === '' ? null : value)),
+const responseSetting = describe(
+  z.pipe(
+    z.nullish(z.string()),
+    z.transform((value) => (value === undefined || value === null ? undefined : value === '' ? null : value)),
+  ),
+  'A response of this module (its `response_id`); "" clears it; null or left out keeps it',
 );
 
 /** Autoroles: a list of role IDs (stored joined by commas, each once); `""` or `[]` clears them. */

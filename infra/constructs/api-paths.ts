@@ -10,6 +10,8 @@ export interface ApiPathsProps {
   scopeOf: (path: string) => Construct;
   /** Path -> methods served there; such paths also get the 405 ANY mock. */
   allowed: ReadonlyMap<string, readonly string[]>;
+  /** Path -> its 405 page, for paths answering pages instead of the envelope (MethodNotAllowedProps.page). */
+  pages?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -36,7 +38,7 @@ export class ApiPaths {
     const resource = new apigw.Resource(this.props.scopeOf(path), segments.join('.'), { parent, pathPart: segments.at(-1)! });
     this.resources.set(path, resource);
     const allowed = this.props.allowed.get(path);
-    if (allowed) this.notAllowed.push(new MethodNotAllowed(resource, 'MethodNotAllowed', { resource, allowed }));
+    if (allowed) this.notAllowed.push(new MethodNotAllowed(resource, 'MethodNotAllowed', { resource, allowed, page: this.props.pages?.get(path) }));
     return resource;
   }
 

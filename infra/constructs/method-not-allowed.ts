@@ -24,6 +24,12 @@ export interface MethodNotAllowedProps {
   resource: apigw.IResource;
   /** The methods the path serves: the `Allow` header and the message. */
   allowed: readonly string[];
+  /**
+   * For a path answering pages for a person (the verification link,
+   * behaviour §13): the 405 page, HTML with `$context` variables, answered
+   * as `text/html` instead of the envelope.
+   */
+  page?: string;
 }
 
 /**
@@ -39,7 +45,16 @@ export class MethodNotAllowed extends Construct {
   constructor(scope: Construct, id: string, props: MethodNotAllowedProps) {
     super(scope, id);
     const allow = props.allowed.join(', ');
-    const body = envelopeTemplate(405, 'MethodNotAllowedError', `Method Not Allowed! $context.httpMethod is not served on this path; use ${allow}.`);
+    const body =
+      props.page ?? envelopeTemplate(405, 'MethodNotAllowedError', `Method Not Allowed! $context.httpMethod is not served on this path; use ${allow}.`);
+    // The template is chosen by the mapped type; what the client sees is the Content-Type header set here.
+    const pageHeaders: Record<string, string> = props.page
+      ? {
+          'method.response.header.Content-Type': "'text/html; charset=utf-8'",
+          'method.response.header.Cache-Control': "'no-store'",
+          'method.response.header.Referrer-Policy': "'no-referrer'",
+        }
+      : {};
     this.method = new apigw.Method(this, 'Any', {
       resource: props.resource,
       httpMethod: 'ANY',
@@ -50,7 +65,7 @@ export class MethodNotAllowed extends Construct {
         integrationResponses: [
           {
             statusCode: '405',
-            responseParameters: { 'method.response.header.Allow': `'${allow}'` },
+            responseParameters: { 'method.response.header.Allow': `'${allow}'`, ...pageHeaders },
             responseTemplates: { 'application/json': body },
           },
         ],
@@ -58,7 +73,12 @@ export class MethodNotAllowed extends Construct {
       options: {
         operationName: 'method-not-allowed',
         authorizationType: apigw.AuthorizationType.NONE,
-        methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
+        methodResponses: [
+          {
+            statusCode: '405',
+            responseParameters: { 'method.response.header.Allow': true, ...Object.fromEntries(Object.keys(pageHeaders).map((name) => [name, true])) },
+          },
+        ],
       },
     });
   }

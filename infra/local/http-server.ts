@@ -113,14 +113,15 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
   const match = matchPath(routes, path);
   if (!match) return errorResponse(noSuchRoute(method, path));
   const route = match.routes.find((r) => r.method === method);
-  if (!route)
-    return errorResponse(
-      methodNotAllowed(
-        method,
-        match.template,
-        match.routes.map((r) => r.method),
-      ),
+  if (!route) {
+    const refusal = methodNotAllowed(
+      method,
+      match.template,
+      match.routes.map((r) => r.method),
     );
+    // A path that answers pages (the verification link) answers this as a page too, as its 405 mock does in AWS.
+    return failureResponse(refusal, (await loadSpec(match.routes[0]!)).errorPage);
+  }
 
   let body: string;
   try {

@@ -14,7 +14,17 @@ import { DEAD_LETTER_ROUTE_IDS } from '#functions/parked/routes.js';
 import { DEFAULT_SETTINGS, guildKeyBurst, parseGuildKeyRate, type ServiceSettings, settingsFromContext } from '../config.js';
 import { accessOf } from '../access.js';
 import { type Job, queueUrlEnvName } from '../jobs.js';
-import { API_RESOURCE_QUOTA, apiResourcePaths, checkRoutes, methodsByPath, pathOwners, planStacks, resourcePathOf, type StackPlan } from '../plan.js';
+import {
+  API_RESOURCE_QUOTA,
+  apiResourcePaths,
+  checkRoutes,
+  methodNotAllowedPages,
+  methodsByPath,
+  pathOwners,
+  planStacks,
+  resourcePathOf,
+  type StackPlan,
+} from '../plan.js';
 import { ApiPaths } from '../constructs/api-paths.js';
 import { apiStage } from '../constructs/api-stage.js';
 import { addErrorResponses, errorResponses } from '../constructs/gateway-responses.js';
@@ -266,6 +276,7 @@ export class ServiceStack extends Stack {
         return owner ? this.routeStacks.get(owner)!.paths : rootPaths;
       },
       allowed: methodsByPath(routes),
+      pages: methodNotAllowedPages(routes),
     });
     for (const path of apiPaths) this.paths.resource(path);
 
@@ -302,6 +313,7 @@ export class ServiceStack extends Stack {
     deployment.addToLogicalId({
       routes: this.plans.flatMap((plan) => plan.routes.map((r) => [plan.id, r.id, r.method, r.path, r.access])),
       allowed: [...methodsByPath(routes)],
+      pages: [...methodNotAllowedPages(routes)],
       responses,
     });
     this.api.deploymentStage = this.stage;

@@ -91,8 +91,9 @@ export async function positionOf(cursor: string, scope: CursorScope): Promise<st
   const position = Buffer.from(body, 'base64url').toString('utf8');
   const given = Buffer.from(mac, 'base64url');
   const expected = await macOf(scope, position);
-  // Only the spelling the service issued is taken: a body that decodes loosely (bad UTF-8, stray bits) is not one of its cursors.
-  if (Buffer.from(position, 'utf8').toString('base64url') !== body || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  // Only the spelling the service issued is taken: a body or MAC that decodes loosely (bad UTF-8, stray spare bits in the last character) is not one of its cursors.
+  const canonical = Buffer.from(position, 'utf8').toString('base64url') === body && given.toString('base64url') === mac;
+  if (!canonical || given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw foreignCursor(scope);
   }
   return position;

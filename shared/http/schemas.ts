@@ -135,6 +135,23 @@ export const messageIn = (channelField: string) => owned(snowflake, { kind: 'mes
 /** The same, or null. */
 export const nullableMessageIn = (channelField: string) => owned(nullableSnowflake, { kind: 'message', channelField });
 
+/**
+ * An ID that is text: one the service mints (a poll, a key, a verification)
+ * or one another module or platform names (a trigger, a video, a component's
+ * custom ID). `rules` (a string schema) states its form and length, a 422
+ * (behaviour §3.2: lengths and forms are rules); the empty string is no ID
+ * at all, a 400 like any ID that is not one (behaviour §3.4).
+ */
+export function textId(rules: z.ZodMiniType<string, string> = z.string()) {
+  return meta(
+    z.pipe(
+      rules,
+      z.transform((value: string, ctx) => (value === '' ? reject(ctx, 'must be an ID, not empty') : value)),
+    ),
+    { minLength: 1 },
+  );
+}
+
 /** A field that may be left out or null, both meaning null. */
 export const orNull = <T extends z.ZodMiniType>(schema: T) =>
   z.pipe(
@@ -161,6 +178,33 @@ export function interactionProblem(applicationId: string | null, token: string |
     return "Fields 'application_id' and 'token' go together: send both to answer the member's interaction, or neither.";
   }
   return null;
+}
+
+/**
+ * What the table holds of a number (behaviour §3.5): DynamoDB keeps no
+ * nonzero magnitude below 1e-130 ("Number underflow"), and the table client
+ * refuses to write a magnitude past 2^53 - 1 (its reads would not give it
+ * back exactly).
+ */
+export const STORED_NUMBER = { smallest: 1e-130, largest: Number.MAX_SAFE_INTEGER } as const;
+
+/**
+ * A number that is stored (a measurement such as a check time): `bounds`
+ * (`z.number().check(...)`, its own range a 422) within what the table
+ * holds, a larger magnitude a 422 naming the limit. A nonzero magnitude
+ * below what the table keeps is that number at the table's precision, 0,
+ * so every value the schema takes is stored. Every float of a request
+ * that reaches the table goes through here (test/unit/number-extremes).
+ */
+export function storedNumber(bounds: z.ZodMiniNumber<number>) {
+  const { smallest, largest } = STORED_NUMBER;
+  return z.pipe(
+    bounds,
+    z.transform((value, ctx) => {
+      if (Math.abs(value) > largest) return reject(ctx, `must be at most ${largest} in magnitude (the largest number stored exactly)`, 422);
+      return Math.abs(value) < smallest ? 0 : value;
+    }),
+  );
 }
 
 /** A list of platform IDs. */

@@ -125,12 +125,12 @@ function operationOf(route: Route, spec: EndpointSpec, shared: { responses: Name
   const byStatus = new Map<number, string[]>();
   for (const name of errorsOf(route, spec)) byStatus.set(catalogue[name].status, [...(byStatus.get(catalogue[name].status) ?? []), name]);
   const responses: Record<string, JsonSchema> = { '200': success(spec, shared.schemas) };
-  // A route answering failures as pages (EndpointSpec.errorPage) lists those pages; only the router's 405 stays the envelope.
+  // A route answering failures as pages (EndpointSpec.errorPage) lists those pages, the router's 405 among them (local mode and the 405 mock answer it as a page too).
   const page = isRaw(spec.response) && spec.errorPage ? spec.response : undefined;
   if (page?.failures) {
     const content = { [page.contentType.split(';')[0]!]: { schema: { type: 'string' } } };
     for (const [status, description] of Object.entries(page.failures)) responses[status] = { description, content };
-    byStatus.forEach((_, status) => status !== catalogue.MethodNotAllowedError.status && byStatus.delete(status));
+    byStatus.clear();
   }
   for (const [status, names] of byStatus) {
     shared.responses[responseKey(names)] ??= errorResponse(names);

@@ -86,6 +86,30 @@ export function enumFields(schema: JsonSchema, path: (string | number)[] = [], r
   return [];
 }
 
+/** Where a field is in a part, and whether its number is an integer. */
+export interface NumberField {
+  /** Path from the part's root: ['activities', 0, 'activity_type']. */
+  path: (string | number)[];
+  integer: boolean;
+}
+
+/** Every field taking a JSON number (an integer or not) without listed values, at any depth of objects, arrays and nullable forms. */
+export function numberFields(schema: JsonSchema, path: (string | number)[] = []): NumberField[] {
+  if (path.length && allowedValues(schema)?.values.length) return [];
+  const types = [...(Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []), ...(schema.anyOf ?? []).map(typeOf)];
+  if (path.length && types.includes('number')) return [{ path, integer: false }];
+  if (path.length && types.includes('integer')) return [{ path, integer: true }];
+  const type = typeOf(schema);
+  if (type === 'object') return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => numberFields(property, [...path, name]));
+  if (type === 'array' && schema.items) return numberFields(schema.items, [...path, 0]);
+  return [];
+}
+
+/** The value at `path` of `root`, or undefined. */
+export function valueAt(root: unknown, path: (string | number)[]): unknown {
+  return path.reduce<unknown>((node, key) => (node === null || typeof node !== 'object' ? undefined : (node as Record<string | number, unknown>)[key]), root);
+}
+
 /** A copy of `root` with the value at `path` set (or removed when `value` is undefined), creating what is missing. */
 export function withValue(root: unknown, path: (string | number)[], value: unknown): unknown {
   const copy = structuredClone(root) as Record<string | number, unknown>;

@@ -8,7 +8,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '#shared/http/route.js';
 import { TABLE } from '#shared/db/table.js';
-import { API_RESOURCE_QUOTA, apiResourcePaths, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '#infra/plan.js';
+import { API_RESOURCE_QUOTA, apiResourcePaths, methodNotAllowedPages, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '#infra/plan.js';
 import type { RoutesStack } from '#infra/stacks/routes-stack.js';
 import { accessOf } from '#infra/access.js';
 import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
@@ -149,16 +149,33 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
       expect(anyMethods).toHaveLength(expected.size);
       const allowHeaders = anyMethods.map((m) => m.properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Allow']).sort();
       expect(allowHeaders).toEqual([...expected.values()].map((methods) => `'${methods.join(', ')}'`).sort());
+      // Paths answering pages (the verification link, behaviour §13) answer their 405 as a page; every other path the envelope.
+      const pages = [...methodNotAllowedPages(routes).keys()];
+      expect(pages).toEqual(['/modules/verifier/web/{verifier_id}']);
+      let pageMocks = 0;
       for (const m of anyMethods) {
         expect(m.properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
         const response = m.properties.Integration.IntegrationResponses[0];
         expect(response.StatusCode).toBe('405');
-        expect(JSON.parse(response.ResponseTemplates['application/json'])).toMatchObject({
+        const template = response.ResponseTemplates['application/json'];
+        if (response.ResponseParameters['method.response.header.Content-Type']) {
+          pageMocks++;
+          expect(response.ResponseParameters).toMatchObject({
+            'method.response.header.Content-Type': "'text/html; charset=utf-8'",
+            'method.response.header.Cache-Control': "'no-store'",
+          });
+          expect(template).toMatch(/^<!doctype html>/);
+          expect(template).toContain('does not take $context.httpMethod');
+          expect(m.properties.MethodResponses[0].ResponseParameters['method.response.header.Content-Type']).toBe(true);
+          continue;
+        }
+        expect(JSON.parse(template)).toMatchObject({
           success: false,
           data: {},
           error: { code: 405, name: 'MethodNotAllowedError' },
         });
       }
+      expect(pageMocks).toBe(pages.length);
       for (const mock of synth.stack.paths.notAllowed) {
         const path = (mock.method.resource as apigw.Resource).path;
         expect(mock.method.resource.path).toBe(path);

@@ -65,4 +65,19 @@ describe('cursor', () => {
     await expect(positionOf(cursor, scope)).rejects.toMatchObject({ status: 422 });
     expect(await positionOf(await issueCursor(scope, 'p'), scope)).toBe('p');
   });
+
+  it('takes only the spelling it issued: a MAC or body whose last character differs in its spare bits is refused', async () => {
+    const cursor = await issueCursor(scope, 'p');
+    const [version, body, mac] = cursor.split('.') as [string, string, string];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // Same decoded bytes, another text: the last character's value with its low spare bits set.
+    const respell = (text: string, spare: number) => text.slice(0, -1) + alphabet[alphabet.indexOf(text.at(-1)!) | spare];
+    const altered = [`${version}.${body}.${respell(mac, 0b11)}`, `${version}.${respell(body, 0b1111)}.${mac}`];
+    for (const other of altered) {
+      expect(other).not.toBe(cursor);
+      expect(Buffer.from(other.split('.')[2]!, 'base64url')).toEqual(Buffer.from(mac, 'base64url'));
+      await expect(positionOf(other, scope)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("'cursor'") });
+    }
+    expect(await positionOf(cursor, scope)).toBe('p');
+  });
 });

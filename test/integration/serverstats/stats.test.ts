@@ -18,6 +18,36 @@ afterAll(() => service.stop());
 
 const byPath = (path: string) => FAMILIES.find((f) => f.path === path)!;
 
+const NUMBER_FAMILIES = FAMILIES.filter((family) => family.shape.kind === 'number');
+
+describe.each(NUMBER_FAMILIES.map((family) => [family.path, family] as [string, Family]))('number family %s', (_path, family) => {
+  it('stores every time its schema takes, a magnitude below what the table keeps as 0, and refuses the rest with 422 storing nothing', async () => {
+    expect(NUMBER_FAMILIES).toHaveLength(7);
+    const field = (family.shape as { field: string }).field;
+    const guild = await statsGuild(service);
+    // Each as the JSON text a client sends; the table keeps no nonzero magnitude below 1e-130.
+    const taken: [string, number][] = [
+      ['1e-131', 0],
+      ['5e-324', 0],
+      ['1e-130', 1e-130],
+      ['0.30000000000000004', 0.30000000000000004],
+      ['1e12', 1e12],
+    ];
+    for (const [text] of taken) {
+      const res = await service.call('POST', `${SS}/stats/${family.path}`, { rawBody: `{"guild_id": "${guild}", "${field}": ${text}}` });
+      expect({ text, status: res.status }).toEqual({ text, status: 200 });
+    }
+    const stored = ok(await fetchStats(service, family, { guild_id: guild })).stats.map((record: Record<string, number>) => record[field]);
+    expect(stored.sort()).toEqual(taken.map(([, value]) => value).sort());
+    for (const text of ['1.7976931348623157e308', '-1e-131', '1e13', '18446744073709551616']) {
+      const res = await service.call('POST', `${SS}/stats/${family.path}`, { rawBody: `{"guild_id": "${guild}", "${field}": ${text}}` });
+      expect({ text, status: res.status }).toEqual({ text, status: 422 });
+      expect(errorOf(res).message).toContain(`'${field}'`);
+    }
+    expect(ok(await fetchStats(service, family, { guild_id: guild })).stats).toHaveLength(taken.length);
+  });
+});
+
 describe.each(FAMILIES.map((family) => [family.path, family] as [string, Family]))('family %s', (_path, family) => {
   it('records one record and fetches it back with the fields of its shape', async () => {
     const guild = await statsGuild(service);

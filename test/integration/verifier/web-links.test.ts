@@ -56,7 +56,7 @@ interface PageAnswer {
 }
 
 /** Opens (GET) or submits (POST) a link; every answer must be an HTML page, never JSON, kept out of caches. */
-async function visit(url: URL | string, method: 'GET' | 'POST' = 'GET', body?: string): Promise<PageAnswer> {
+async function visit(url: URL | string, method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' = 'GET', body?: string): Promise<PageAnswer> {
   const res = await fetch(url, { method, body });
   const html = await res.text();
   expect(res.headers.get('content-type'), html).toMatch(/^text\/html/);
@@ -212,6 +212,15 @@ describe('verifier web links', () => {
     expect(off.status).toBe(409);
     expect(off.html).toContain('switched off');
     ok(await service.call('POST', `${VE}/enable`, { body: { guild_id: guild } }));
+
+    // Another method on the link's path (the router's 405) is a page too, listing the methods it takes.
+    for (const method of ['PUT', 'DELETE', 'PATCH'] as const) {
+      const res = await fetch(url, { method, body: method === 'DELETE' ? undefined : '{}' });
+      expect(res.headers.get('allow')).toBe('GET, POST');
+      const notAllowed = await visit(url, method, method === 'DELETE' ? undefined : '{}');
+      expect(notAllowed.status).toBe(405);
+      expect(notAllowed.html).toContain(`does not take ${method}`);
+    }
 
     // None of those used the link up.
     await expectVerifies(url, guild, verifierId, member, role);
