@@ -91,9 +91,14 @@ describe("the README's shell examples", () => {
 
     const poll = shown.find((m) => m.embeds?.[0]?.title === 'Where do we meet?');
     expect(poll && buttons(poll)).toEqual(['Park', 'Cafe']);
+    expect(poll?.embeds?.[0]?.description).toContain('**Park**\n░░░░░░░░░░ 0 votes · 0%');
+    expect(poll?.embeds?.[0]?.footer?.text).toContain('one answer per member · up to 100 votes per answer');
 
-    const giveaway = shown.find((m) => JSON.stringify(m.embeds ?? []).includes('A sticker pack'));
+    const giveaway = shown.find((m) => m.embeds?.[0]?.title === '🎉 A sticker pack');
     expect(giveaway && buttons(giveaway)).toEqual(['Enter', 'Leave']);
+    expect(giveaway?.embeds?.[0]?.description).toMatch(
+      /\*\*Winners:\*\* 1\n\*\*Hosted by:\*\* <@42>\n\*\*Ends:\*\* .*\n\*\*Entrants:\*\* 0\n\n-# Seed hash [0-9a-f]{64}/,
+    );
 
     const panel = shown.find((m) => m.content === 'React to pick your roles');
     expect(panel).toBeDefined();
@@ -104,7 +109,7 @@ describe("the README's shell examples", () => {
   it('answer a member as the README says: a vote counted, an entry counted, the role given', async () => {
     const shown = await messages();
     const poll = shown.find((m) => m.embeds?.[0]?.title === 'Where do we meet?')!;
-    const giveaway = shown.find((m) => JSON.stringify(m.embeds ?? []).includes('A sticker pack'))!;
+    const giveaway = shown.find((m) => m.embeds?.[0]?.title === '🎉 A sticker pack')!;
     const panel = shown.find((m) => m.content === 'React to pick your roles')!;
     const member = '7';
     const click = (message: Message, label: string) => {
