@@ -5431,19 +5431,26 @@ export interface operations {
                 "application/json": {
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     guild_id: string;
-                    /** @enum {string} */
+                    /**
+                     * @description When `is_register` is true: must be "emoji".
+                     * @enum {string}
+                     */
                     panel_type: "emoji" | "button" | "dropdown";
                     limit_roles_to_one: boolean;
                     supports_remove: boolean;
                     remove_roles_from_users_on_entry_delete: boolean;
+                    /** @description When `panel_type` is "emoji": required (not null). */
                     keep_counter_at_one?: boolean | null;
+                    /** @description When `panel_type` is "emoji": required (not null). */
                     delete_unrelated_emoji_reactions?: boolean | null;
                     is_register: boolean;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     channel_id: string;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. When `is_register` is true: required (not null). */
                     register_message_id?: string | null;
+                    /** @description When `is_register` is false: required (not null). */
                     is_embed?: boolean | null;
+                    /** @description When `is_register` is false: required (not null). */
                     content?: string | null;
                 } & (unknown & unknown & unknown);
             };
@@ -5562,7 +5569,9 @@ export interface operations {
                     limit_roles_to_one: boolean;
                     supports_remove: boolean;
                     remove_roles_from_users_on_entry_delete: boolean;
+                    /** @description When `panel_type` is "emoji": required (not null). */
                     keep_counter_at_one?: boolean | null;
+                    /** @description When `panel_type` is "emoji": required (not null). */
                     delete_unrelated_emoji_reactions?: boolean | null;
                     message_content?: string | null;
                     message_is_embed: boolean;
@@ -5985,12 +5994,14 @@ export interface operations {
                     message_id: string;
                     /** @enum {string} */
                     interaction_type: "component" | "reaction_add" | "reaction_delete";
+                    /** @description When `interaction_type` is "component": required (not null). */
                     interaction_custom_id?: string | null;
-                    /** @description The interaction's token (the `token` the platform gave the bot with the member's interaction), with application_id: the service answers the member through the interaction webhook with it (ephemeral). Required when interaction_type is component. */
+                    /** @description The interaction's token (the `token` the platform gave the bot with the member's interaction), with application_id: the service answers the member through the interaction webhook with it (ephemeral). When `interaction_type` is "component": required (not null). */
                     interaction_id_token?: string | null;
-                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. When `interaction_type` is "component": required (not null). */
                     application_id?: string | null;
                     interaction_value?: string | null;
+                    /** @description When `interaction_type` is not "component": required (not null). */
                     emoji_name?: string | null;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     emoji_id?: string | null;
@@ -6725,7 +6736,7 @@ export interface operations {
                     poll_type: 1 | 2;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     message_id?: string | null;
-                    /** @description Service polls (poll_type 2), required there; ignored for native polls. 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. */
+                    /** @description Service polls (poll_type 2) only; ignored for native polls. 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. When `poll_type` is 2: required (not null), one of 1, 2, 3. */
                     poll_answer_type?: number | null;
                     question: string;
                     description?: string | null;
@@ -6739,7 +6750,9 @@ export interface operations {
                         votes?: unknown[] | null;
                     }[];
                     is_multi_select: boolean;
+                    /** @description When `poll_type` is 2: required (not null). */
                     is_anonymous?: boolean | null;
+                    /** @description When `poll_type` is 2: required (not null), an integer from 1 to 100. */
                     max_votes_per_answer?: number | null;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     poll_owner_id: string;
@@ -7286,7 +7299,7 @@ export interface operations {
                     poll_type: 1 | 2;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     message_id?: string | null;
-                    /** @description Service polls (poll_type 2), required there; ignored for native polls. 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. */
+                    /** @description Service polls (poll_type 2) only; ignored for native polls. 1: emoji reactions: members vote by reacting with an answer emoji (at most 20 answers); 2: buttons: one button per answer; 3: dropdown: one select menu listing the answers. When `poll_type` is 2: required (not null), one of 1, 2, 3. */
                     poll_answer_type?: number | null;
                     question: string;
                     description?: string | null;
@@ -7300,7 +7313,9 @@ export interface operations {
                         votes?: unknown[] | null;
                     }[];
                     is_multi_select: boolean;
+                    /** @description When `poll_type` is 2: required (not null). */
                     is_anonymous?: boolean | null;
+                    /** @description When `poll_type` is 2: required (not null), an integer from 1 to 100. */
                     max_votes_per_answer?: number | null;
                     /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
                     poll_owner_id?: string | null;

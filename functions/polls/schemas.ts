@@ -68,7 +68,7 @@ const pollFields = {
   message_id: nullableMessageIn('channel_id'),
   // The values are listed only where poll_type is 2 (below): native polls ignore the field.
   poll_answer_type: meta(nullableInt, {
-    description: `Service polls (poll_type 2), required there; ignored for native polls. ${codedMeta(ANSWER_TYPE_MEANINGS).description}`,
+    description: `Service polls (poll_type 2) only; ignored for native polls. ${codedMeta(ANSWER_TYPE_MEANINGS).description}`,
     'x-enumDescriptions': ANSWER_TYPE_MEANINGS,
   }),
   question: z.string(),

@@ -158,7 +158,7 @@ export const CheckBody = meta(
       interaction_custom_id: z.nullish(textId()),
       interaction_id_token: meta(z.nullish(z.string()), {
         description:
-          "The interaction's token (the `token` the platform gave the bot with the member's interaction), with application_id: the service answers the member through the interaction webhook with it (ephemeral). Required when interaction_type is component.",
+          "The interaction's token (the `token` the platform gave the bot with the member's interaction), with application_id: the service answers the member through the interaction webhook with it (ephemeral).",
       }),
       application_id: nullableSnowflake,
       interaction_value: z.nullish(z.string()),

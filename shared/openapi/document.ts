@@ -4,6 +4,7 @@ import type { EndpointSpec, RawAnswer } from '../http/endpoint.js';
 import { MAX_ID_CHARS } from '../http/limits.js';
 import type { Route } from '../http/route.js';
 import { moduleOfPath } from '../modules/names.js';
+import { describeConditions } from './conditions.js';
 import { exampleOf } from './examples.js';
 import { TAGS, tagOf } from './tags.js';
 
@@ -24,7 +25,8 @@ type Named = Record<string, JsonSchema>;
  */
 function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', named: Named): JsonSchema {
   const { $schema: _draft, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  const moved = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  // Each schema leaves here with its conditional rules also in its fields' descriptions, which the /docs page shows.
+  const moved = (value: unknown): unknown => describeConditions(JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')));
   for (const [name, definition] of Object.entries(($defs as Named | undefined) ?? {})) {
     const json = moved(definition) as JsonSchema;
     if (named[name] && JSON.stringify(named[name]) !== JSON.stringify(json)) {

@@ -38,6 +38,18 @@ describe.skipIf(!hasBrowser)('the documentation page', () => {
     120_000,
   );
 
+  it("shows when a conditional field is required: a service poll's is_anonymous and max_votes_per_answer", async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${env.service.url}/docs`);
+    await page.waitForSelector('.api-info h1', { timeout: 60_000 });
+    const create = page.locator('[data-section-id$="/operation/polls.create-poll"]');
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered is what a reader sees (hidden nodes left out)
+    const text = (await create.innerText()).replace(/\s+/g, ' ');
+    expect(text).toMatch(/is_anonymous .*When poll_type is 2: required \(not null\)\./);
+    expect(text).toMatch(/max_votes_per_answer .*When poll_type is 2: required \(not null\), an integer from 1 to [0-9]+\./);
+    await page.close();
+  }, 120_000);
+
   it('is readable at 400 px wide: nothing overflows sideways', async () => {
     const page = await env.browser.newPage({ viewport: { width: 400, height: 800 } });
     await page.goto(`${env.service.url}/docs`);
