@@ -13,8 +13,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes.js';
 
-/** Paths in code spans that are not the service's: files on the machine, the platform's API base path, the sandbox's control routes. */
-const NOT_SERVICE_PATHS = [/^\/usr\//, /^\/api\/v10$/, /^\/_sandbox\//];
+/** Paths in code spans that are not the service's: files on the machine, the platform's API (under /api/v10), the sandbox's control routes, and the API Gateway management paths operations.md names in IAM grants. */
+const NOT_SERVICE_PATHS = [/^\/usr\//, /^\/api\/v10(\/|$)/, /^\/_sandbox\//, /^\/(apikeys|usageplans)(\/|$)/];
 /** The page about the sandbox platform (its routes are the sandbox's). */
 const SANDBOX_PAGE = 'sandbox.md';
 
