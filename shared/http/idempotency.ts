@@ -10,16 +10,10 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { Caller } from '../auth/caller.js';
 import { AppError, badRequest } from '../errors.js';
 import { errorField, log } from '../observe/log.js';
+import { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEYED_METHODS, KEY_PATTERN, REPLAYED_HEADER } from './idempotency-header.js';
 import { type KeyId, claimKey, keepAnswer, releaseKey } from './idempotency-store.js';
 
-/** The request header naming a call's identity. */
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-/** The answer header of a repeat answered with the first call's answer. */
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
-/** What a key may be: 1 to 255 of these characters (none of them `#`, which the record's key joins with). */
-export const KEY_PATTERN = /^[A-Za-z0-9._:-]{1,255}$/;
-/** How long a final answer is kept and replayed: at least the 24 hours behaviour §16 promises (the TTL removes it some time after). */
-export const KEEP_SECONDS = 24 * 60 * 60;
+export { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEY_PATTERN, REPLAYED_HEADER } from './idempotency-header.js';
 /**
  * A running call holds its key for the time its function has left, plus
  * this margin: a first attempt that crashed or timed out blocks its
@@ -29,8 +23,6 @@ export const KEEP_SECONDS = 24 * 60 * 60;
 const LEASE_MARGIN_MS = 1000;
 /** When a context says nothing of the time left (a test calling a handler bare): API Gateway's own limit. */
 const DEFAULT_LEASE_MS = 29_000;
-
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The header's value, as sent (case-insensitive name), or undefined. */
 function headerValue(event: APIGatewayProxyEvent): string | undefined {
@@ -46,7 +38,7 @@ function headerValue(event: APIGatewayProxyEvent): string | undefined {
  * header when it is not 1 to 255 of `[A-Za-z0-9._:-]`.
  */
 export function idempotencyKeyOf(event: APIGatewayProxyEvent): string | null {
-  if (!MUTATING.has((event.httpMethod ?? '').toUpperCase())) return null;
+  if (!KEYED_METHODS.has((event.httpMethod ?? '').toUpperCase())) return null;
   const value = headerValue(event);
   if (value === undefined) return null;
   if (!KEY_PATTERN.test(value)) {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { catalogue, type ErrorName } from '../errors.js';
 import type { EndpointSpec, RawAnswer } from '../http/endpoint.js';
-import { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEY_PATTERN, REPLAYED_HEADER } from '../http/idempotency.js';
+import { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEYED_METHODS, KEY_PATTERN, REPLAYED_HEADER } from '../http/idempotency-header.js';
 import { MAX_ID_CHARS } from '../http/limits.js';
 import type { Route } from '../http/route.js';
 import { moduleOfPath } from '../modules/names.js';
@@ -72,7 +72,7 @@ function errorsOf(route: Route, spec: EndpointSpec): ErrorName[] {
 }
 
 /** Every POST, PUT, PATCH and DELETE takes an `Idempotency-Key` (the endpoint factory reads it: behaviour §16). */
-const takesKey = (route: Route) => route.method !== 'GET';
+const takesKey = (route: Route) => KEYED_METHODS.has(route.method);
 
 /** The `Idempotency-Key` parameter of a mutating operation. */
 const idempotencyParameter: JsonSchema = {
