@@ -5,13 +5,17 @@
  * `kept` (the call's final answer, replayed until `expires_at`). Each lives
  * in a partition of its own, so a bot's stream of events spreads over the
  * table instead of heating one partition, and DynamoDB's TTL removes it.
+ * Nothing in it is readable without the caller's key: the partition holds
+ * the key's hash, and the answer is sealed by the key (idempotency-seal.ts).
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db } from '../db/client.js';
 import { type Item, entity, partition } from '../db/entity.js';
 import { conditional, isConditionFailed } from '../db/errors.js';
+import { fixedKey } from '../db/fixed-key.js';
 import { tableName } from '../db/table.js';
+import { answerBytes, answerOf, open, seal } from './idempotency-seal.js';
 
 /** Whose key it is and for what: the same key in another scope or operation is another key. */
 export interface KeyId {
@@ -29,28 +33,57 @@ export interface KeptAnswer {
   body: string;
 }
 
-/** A key's record, as read back. */
+/**
+ * A key's record, as read back: `unreadable` is a kept answer that does not
+ * open with the key that found it (altered in the table, or sealed by
+ * another scheme), which the caller lets go so the call runs again.
+ */
 export type KeyRecord =
   | { state: 'running'; fingerprint: string; attempt: string; expiresAt: number }
-  | { state: 'kept'; fingerprint: string; attempt: string; expiresAt: number; answer: KeptAnswer };
+  | { state: 'kept'; fingerprint: string; attempt: string; expiresAt: number; answer: KeptAnswer }
+  | { state: 'unreadable'; fingerprint: string; attempt: string; expiresAt: number };
+
+/** A key's item as stored: a kept answer still sealed. */
+type StoredRecord =
+  | { state: 'running'; fingerprint: string; attempt: string; expiresAt: number }
+  | { state: 'kept'; fingerprint: string; attempt: string; expiresAt: number; sealed: Uint8Array; gzipped: boolean };
 
 const keyPartition = partition<[string, string, string]>('IDEM#');
 
-/** A key's item: `IDEM#<scope>#<operation>#<key>`; no key character is `#` (shared/http/idempotency.ts). */
-export const IdempotencyKeyEntity = entity<KeyId, KeyRecord>({
+/**
+ * A key's item: `IDEM#<scope>#<operation>#<hash>`, the hash being the raw
+ * key's SHA-256 (base64url), so the key that seals the answer is never
+ * stored beside it.
+ */
+export const IdempotencyKeyEntity = entity<KeyId, StoredRecord>({
   name: 'idempotency_key',
   prefix: 'IDEM',
-  pk: ({ scope, operation, key }) => keyPartition(scope, operation, key),
+  pk: ({ scope, operation, key }) => keyPartition(scope, operation, fixedKey(key)),
   parse: (item) => {
     const base = { fingerprint: String(item.fingerprint), attempt: String(item.attempt), expiresAt: Number(item.expires_at) };
     if (item.state !== 'kept') return { state: 'running', ...base };
-    return {
-      state: 'kept',
-      ...base,
-      answer: { statusCode: Number(item.status), headers: JSON.parse(String(item.headers)) as Record<string, string>, body: String(item.body) },
-    };
+    const sealed = item.answer instanceof Uint8Array ? item.answer : new Uint8Array();
+    return { state: 'kept', ...base, sealed, gzipped: item.gzipped === true };
   },
 });
+
+/** A stored item as its record, its answer opened with the key that found it (zlib is loaded only for a gzipped one). */
+async function opened(id: KeyId, item: Item): Promise<KeyRecord> {
+  const stored = IdempotencyKeyEntity.parse(item);
+  if (stored.state === 'running') return stored;
+  const { sealed, gzipped, ...base } = stored;
+  let plain = open(id, sealed);
+  if (plain && gzipped) {
+    const { gunzipSync } = await import('node:zlib');
+    try {
+      plain = gunzipSync(plain);
+    } catch {
+      plain = null;
+    }
+  }
+  const answer = plain && answerOf(plain);
+  return answer ? { ...base, state: 'kept', answer } : { ...base, state: 'unreadable' };
+}
 
 /**
  * Takes the key for a first call: written when no live item holds it (none,
@@ -79,23 +112,16 @@ export async function claimKey(
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
     const returned = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
-    if (returned) return { claimed: false, holder: IdempotencyKeyEntity.parse(await inflated(unmarshall(returned) as Item)) };
+    if (returned) return { claimed: false, holder: await opened(id, unmarshall(returned) as Item) };
     const read = await db().send(new GetCommand({ TableName: tableName(), Key: IdempotencyKeyEntity.key(id), ConsistentRead: true }));
-    return { claimed: false, holder: read.Item ? IdempotencyKeyEntity.parse(await inflated(read.Item)) : null };
+    return { claimed: false, holder: read.Item ? await opened(id, read.Item) : null };
   }
 }
 
-/** Answers up to this many bytes are kept as they are; longer ones (up to the 1 MiB an answer may take) gzipped. */
-const INLINE_BODY_BYTES = 256 * 1024;
-/** What a kept item's body may take, under DynamoDB's 400 KB item limit with the rest of the item. */
-const MAX_STORED_BODY_BYTES = 380 * 1024;
-
-/** A kept item's body as text again, when it was stored gzipped (zlib is loaded only then). */
-async function inflated(item: Item): Promise<Item> {
-  if (!(item.body_gz instanceof Uint8Array)) return item;
-  const { gunzipSync } = await import('node:zlib');
-  return { ...item, body: gunzipSync(item.body_gz).toString('utf8') };
-}
+/** Answers up to this many bytes are kept as they are; longer ones (up to the 1 MiB an answer may take) gzipped before sealing. */
+const INLINE_ANSWER_BYTES = 256 * 1024;
+/** What a kept item's sealed answer may take, under DynamoDB's 400 KB item limit with the rest of the item. */
+const MAX_SEALED_BYTES = 380 * 1024;
 
 /**
  * Keeps a first call's final answer until `keepUntil` (epoch seconds), in
@@ -108,14 +134,14 @@ export async function keepAnswer(
   id: KeyId,
   kept: { fingerprint: string; attempt: string; keepUntil: number; answer: KeptAnswer },
 ): Promise<'kept' | 'lost' | 'too-large'> {
-  const { answer } = kept;
-  let body: { body: string } | { body_gz: Uint8Array } = { body: answer.body };
-  if (Buffer.byteLength(answer.body, 'utf8') > INLINE_BODY_BYTES) {
+  let plain: Uint8Array = answerBytes(kept.answer);
+  const gzipped = plain.length > INLINE_ANSWER_BYTES;
+  if (gzipped) {
     const { gzipSync } = await import('node:zlib');
-    const gz = gzipSync(answer.body);
-    if (gz.length > MAX_STORED_BODY_BYTES) return 'too-large';
-    body = { body_gz: gz };
+    plain = gzipSync(plain);
   }
+  const sealed = seal(id, plain);
+  if (sealed.length > MAX_SEALED_BYTES) return 'too-large';
   const written = await conditional(() =>
     db().send(
       new PutCommand({
@@ -125,9 +151,8 @@ export async function keepAnswer(
           fingerprint: kept.fingerprint,
           attempt: kept.attempt,
           expires_at: kept.keepUntil,
-          status: answer.statusCode,
-          headers: JSON.stringify(answer.headers),
-          ...body,
+          answer: sealed,
+          ...(gzipped ? { gzipped: true } : {}),
         }),
         ConditionExpression: 'attempt = :attempt',
         ExpressionAttributeValues: { ':attempt': kept.attempt },

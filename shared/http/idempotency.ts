@@ -118,6 +118,13 @@ export async function takeKey(context: Context, id: KeyId, fingerprint: string):
         { botOnly: true },
       );
     }
+    if (holder.state === 'unreadable') {
+      // The key's hash found it, so only an altered item or a change of sealing does this: what the first call
+      // answered is lost, and the repeat is run as a first call rather than refused for the rest of the 24 hours.
+      log('error', 'a kept idempotency answer did not open with its key; it is let go and the call runs again', { operation: id.operation });
+      await releaseKey(id, holder.attempt);
+      continue;
+    }
     if (holder.state === 'kept') {
       return { statusCode: holder.answer.statusCode, headers: { ...holder.answer.headers, [REPLAYED_HEADER]: 'true' }, body: holder.answer.body };
     }

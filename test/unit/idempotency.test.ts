@@ -5,12 +5,15 @@
  * the first call runs, a key reused for another request, and the message
  * nonces a keyed call derives.
  */
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { db } from '#shared/db/client.js';
+import { tableName } from '#shared/db/table.js';
 import { AppError, unprocessable } from '#shared/errors.js';
 import { endpoint } from '#shared/http/endpoint.js';
-import { claimKey } from '#shared/http/idempotency-store.js';
+import { IdempotencyKeyEntity, claimKey } from '#shared/http/idempotency-store.js';
 import { snowflake } from '#shared/http/schemas.js';
 import { messageNonce } from '#shared/platform/nonce.js';
 import { lambdaContext } from '#infra/local/lambda-context.js';
@@ -155,6 +158,64 @@ describe('Idempotency-Key: a final answer is kept', () => {
   it('keeps nothing without a key: each call runs', async () => {
     await call({});
     await call({});
+    expect(runs).toBe(2);
+  });
+});
+
+describe('Idempotency-Key: a kept answer is sealed by the key', () => {
+  /** Every byte the table holds, attribute values included, as one string to search. */
+  const tableText = async () => {
+    const { Items = [] } = await db().send(new ScanCommand({ TableName: tableName() }));
+    return Items.map((item) =>
+      Object.entries(item)
+        .map(([name, value]) => `${name}=${value instanceof Uint8Array ? Buffer.from(value).toString('latin1') : String(value)}`)
+        .join('\n'),
+    ).join('\n');
+  };
+  const idOf = (key: string) => ({ scope: 'service', operation: 'test.keyed', key });
+
+  it.each([
+    ['a short answer', 1],
+    ['an answer over 256 KiB (gzipped before sealing)', 20_000],
+  ])('stores neither %s nor the raw key readable, and replays it to the key', async (_what, times) => {
+    const secret = `secret-${process.pid}-${Date.now()}`;
+    behaviour = async () => ({ secret, filler: Array.from({ length: times }, (_, i) => `${secret}.${i}`) });
+    const key = freshKey();
+    const first = await call({ key });
+    expect(first.body.data.secret).toBe(secret);
+    const stored = await tableText();
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(key);
+    // The stored item is found by the key's hash and holds only ciphertext for the answer.
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: IdempotencyKeyEntity.key(idOf(key)) }));
+    expect(Item).toMatchObject({ state: 'kept' });
+    expect(Object.keys(Item!).filter((name) => ['status', 'headers', 'body', 'body_gz'].includes(name))).toEqual([]);
+    const again = await call({ key });
+    expect({ status: again.status, text: again.text, replayed: again.headers['idempotent-replayed'] }).toEqual({
+      status: 200,
+      text: first.text,
+      replayed: 'true',
+    });
+    expect(runs).toBe(1);
+  });
+
+  it('runs a repeat again, never answering 500, when its kept answer does not open (an altered item)', async () => {
+    const key = freshKey();
+    expect((await call({ key })).status).toBe(200);
+    const keyOf = IdempotencyKeyEntity.key(idOf(key));
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keyOf }));
+    const altered = Buffer.from(Item!.answer as Uint8Array);
+    altered[altered.length - 1]! ^= 1;
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...Item, answer: altered } }));
+    const again = await call({ key });
+    expect({ status: again.status, replayed: again.headers['idempotent-replayed'], data: again.body.data }).toEqual({
+      status: 200,
+      replayed: undefined,
+      data: { ran: 2 },
+    });
+    // Its answer is kept anew, sealed, and replayed from then on.
+    const third = await call({ key });
+    expect({ replayed: third.headers['idempotent-replayed'], data: third.body.data }).toEqual({ replayed: 'true', data: { ran: 2 } });
     expect(runs).toBe(2);
   });
 });
