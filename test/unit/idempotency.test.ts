@@ -13,6 +13,7 @@ import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import { AppError, unprocessable } from '#shared/errors.js';
 import { endpoint } from '#shared/http/endpoint.js';
+import { answerBytes, answerOf, open, seal } from '#shared/http/idempotency-seal.js';
 import { IdempotencyKeyEntity, claimKey } from '#shared/http/idempotency-store.js';
 import { snowflake } from '#shared/http/schemas.js';
 import { messageNonce } from '#shared/platform/nonce.js';
@@ -197,6 +198,20 @@ describe('Idempotency-Key: a kept answer is sealed by the key', () => {
       replayed: 'true',
     });
     expect(runs).toBe(1);
+  });
+
+  it('seals an answer so its bytes hold no part of it, and only the same key, scope and operation open it', () => {
+    const id = { scope: 'guild:41', operation: 'auth.create-api-key', key: 'mint:41:dashboard' };
+    const answer = { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{"secret":"gmk.41.abc.s3cr3t-value"}' };
+    const sealed = Buffer.from(seal(id, answerBytes(answer)));
+    for (const part of ['s3cr3t-value', 'application/json', 'mint:41:dashboard']) expect(sealed.includes(part)).toBe(false);
+    expect(answerOf(open(id, sealed)!)).toEqual(answer);
+    // Each seal has its own IV: the same answer twice is two different ciphertexts.
+    expect(Buffer.from(seal(id, answerBytes(answer))).equals(sealed)).toBe(false);
+    for (const other of [{ key: 'mint:41:dashboarD' }, { scope: 'guild:42' }, { operation: 'auth.revoke-api-key' }]) {
+      expect(open({ ...id, ...other }, sealed)).toBeNull();
+    }
+    expect(open(id, sealed.subarray(0, 20))).toBeNull();
   });
 
   it('runs a repeat again, never answering 500, when its kept answer does not open (an altered item)', async () => {
