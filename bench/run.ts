@@ -13,6 +13,7 @@ import { runResumeBench } from './resume.js';
 import { runTagsBench } from './tags.js';
 import { runCostBench } from './cost.js';
 import { runWelcomingBench } from './welcoming.js';
+import { runIdempotencyBench } from './idempotency.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
 import { sizeRows } from './sizes.js';
 import { type Row, printRows } from './table.js';
@@ -56,5 +57,6 @@ rows.push(...(await runInvitesVerifierBench()));
 rows.push(...(await runTagsBench()));
 rows.push(...(await runLoopBench()));
 rows.push(...(await runCostBench()));
+rows.push(...(await runIdempotencyBench()));
 
 printRows(rows);

@@ -161,3 +161,18 @@ export function accessTableInlined(routes: readonly Pick<Route, 'method' | 'path
     },
   };
 }
+
+/**
+ * For the functions answering reads only: the endpoint factory's key
+ * handling (shared/http/idempotency.ts) resolves to what a read uses of it,
+ * nothing (shared/http/idempotency-reads.ts), so a GET function carries no
+ * key store and no table client it would not use otherwise.
+ */
+export const keylessReads: Plugin = {
+  name: 'keyless-reads',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/idempotency\.js$/ }, (args) =>
+      /[\\/]shared[\\/]http[\\/]endpoint\.ts$/.test(args.importer) ? { path: join(args.resolveDir, 'idempotency-reads.ts') } : undefined,
+    );
+  },
+};

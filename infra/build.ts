@@ -19,7 +19,15 @@ import { REDOC_FILE, offlineRenderer } from '#functions/health/docs-asset.js';
 import { type Entry, type Route, entryOf, splitEntry } from '#shared/http/route.js';
 import { AUTHORIZER_FILE, BUILD_INFO_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
 import type { Job } from './jobs.js';
-import { accessTableInlined, builtinsAsRequire, doctypeEntitiesBlocked, envCredentialsOnly, manifestFieldsOnly, namedExportEntries } from './build-plugins.js';
+import {
+  accessTableInlined,
+  builtinsAsRequire,
+  doctypeEntitiesBlocked,
+  envCredentialsOnly,
+  keylessReads,
+  manifestFieldsOnly,
+  namedExportEntries,
+} from './build-plugins.js';
 import { unusedSchemasDropped, zodRuntimeOnly } from './zod-plugins.js';
 
 /** The handler serving /openapi.json; the build writes the document beside its bundle. */
@@ -97,7 +105,6 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
 
   const config: BuildOptions = {
     absWorkingDir: root,
-    entryPoints: [...byKey].map(([key, entry]) => ({ in: entry, out: `${key}/index` })),
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -126,7 +133,29 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
     logLevel: 'warning',
     metafile: true,
   };
-  const result = await build(config);
+  // Functions answering reads only are built apart, without the key handling of mutating calls (keylessReads).
+  const readOnly = readOnlyEntries(options.routes);
+  const [reads, others] = [[...byKey].filter(([, entry]) => readOnly.has(entry)), [...byKey].filter(([, entry]) => !readOnly.has(entry))];
+  const results = await Promise.all(
+    [
+      { entries: reads, plugins: [keylessReads] },
+      { entries: others, plugins: [] },
+    ]
+      .filter((part) => part.entries.length > 0)
+      .map((part) =>
+        build({
+          ...config,
+          entryPoints: part.entries.map(([key, entry]) => ({ in: entry, out: `${key}/index` })),
+          plugins: [...part.plugins, ...(config.plugins ?? [])],
+        }),
+      ),
+  );
+  const result = {
+    metafile: {
+      inputs: Object.assign({}, ...results.map((r) => r.metafile?.inputs)),
+      outputs: Object.assign({}, ...results.map((r) => r.metafile?.outputs)),
+    } as Metafile,
+  };
 
   writeFileSync(join(outdir, BUILD_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);
   const bundles = new Map([...byKey].map(([key, entry]) => [entry, join(outdir, key)]));
@@ -141,6 +170,17 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** Entries that serve GET routes only (no job, no other file): they take no Idempotency-Key. */
+function readOnlyEntries(routes: readonly Entry[]): Set<string> {
+  const methods = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const entry = entryOf(route);
+    const method = 'method' in route ? String(route.method) : 'POST';
+    methods.set(entry, (methods.get(entry) ?? new Set()).add(method));
+  }
+  return new Set([...methods].filter(([, seen]) => seen.size === 1 && seen.has('GET')).map(([entry]) => entry));
+}
 
 /** Reads the CLI flags and env described at the top of this file. */
 export function buildOptionsFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Pick<BuildFunctionsOptions, 'sdk' | 'sourceMaps'> {

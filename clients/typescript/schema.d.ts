@@ -4583,7 +4583,7 @@ export interface components {
                 /** @description The HTTP status (but on the reaction-role check quirk, contract 3.3) */
                 code: number;
                 /** @enum {string} */
-                name: "BadRequestError" | "UnauthorizedError" | "ForbiddenError" | "NotFoundError" | "SettingsError" | "MethodNotAllowedError" | "ModuleDisabledError" | "ModuleEnabledError" | "PayloadTooLargeError" | "Unprocessable Entity" | "RateLimitedError" | "InternalServerError" | "PlatformApiInteractionError" | "DatabaseError";
+                name: "BadRequestError" | "UnauthorizedError" | "ForbiddenError" | "NotFoundError" | "SettingsError" | "MethodNotAllowedError" | "ModuleDisabledError" | "ModuleEnabledError" | "ConflictError" | "PayloadTooLargeError" | "Unprocessable Entity" | "RateLimitedError" | "InternalServerError" | "PlatformApiInteractionError" | "DatabaseError";
                 /** @description "<Title>! <reason>": the reason names each problem, its field, what was wrong and what is allowed */
                 message: string;
             };
@@ -4593,6 +4593,17 @@ export interface components {
         /** @description BadRequestError */
         BadRequestError: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description ConflictError */
+        ConflictError: {
+            headers: {
+                /** @description With ConflictError: seconds until the call holding this Idempotency-Key has answered or its hold has ended. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -4638,6 +4649,17 @@ export interface components {
         /** @description ModuleDisabledError or ModuleEnabledError */
         ModuleDisabledErrorOrModuleEnabledError: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description ModuleDisabledError or ModuleEnabledError or ConflictError */
+        ModuleDisabledErrorOrModuleEnabledErrorOrConflictError: {
+            headers: {
+                /** @description With ConflictError: seconds until the call holding this Idempotency-Key has answered or its hold has ended. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -4889,7 +4911,13 @@ export interface operations {
     "auth.create-api-key": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4911,6 +4939,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4947,6 +4977,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -4957,7 +4988,13 @@ export interface operations {
     "auth.delete-api-key": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4980,6 +5017,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4997,6 +5036,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5126,7 +5166,13 @@ export interface operations {
     "reactionroles.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5147,6 +5193,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5202,7 +5250,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5214,7 +5262,13 @@ export interface operations {
     "reactionroles.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5235,6 +5289,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,7 +5346,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5302,7 +5358,13 @@ export interface operations {
     "reactionroles.delete-module": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5323,6 +5385,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5341,7 +5405,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5407,7 +5471,13 @@ export interface operations {
     "reactionroles.create-panel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5459,6 +5529,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5476,7 +5548,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5537,7 +5609,13 @@ export interface operations {
     "reactionroles.edit-panel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5582,6 +5660,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5599,7 +5679,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5611,7 +5691,13 @@ export interface operations {
     "reactionroles.delete-panel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5638,6 +5724,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5656,7 +5744,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5717,7 +5805,13 @@ export interface operations {
     "reactionroles.add-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5754,6 +5848,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5771,7 +5867,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5837,7 +5933,13 @@ export interface operations {
     "reactionroles.edit-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5875,6 +5977,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5892,7 +5996,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5904,7 +6008,13 @@ export interface operations {
     "reactionroles.delete-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5936,6 +6046,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5953,7 +6065,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5968,6 +6080,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6012,6 +6129,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6045,7 +6164,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6057,7 +6176,13 @@ export interface operations {
     "reactionroles.check-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6083,6 +6208,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6101,7 +6228,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6165,7 +6292,13 @@ export interface operations {
     "reactionroles.privacy-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6189,6 +6322,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6206,7 +6341,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6290,7 +6425,13 @@ export interface operations {
     "polls.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6311,6 +6452,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6366,7 +6509,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6378,7 +6521,13 @@ export interface operations {
     "polls.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6399,6 +6548,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6454,7 +6605,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6538,7 +6689,13 @@ export interface operations {
     "polls.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6565,6 +6722,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6582,7 +6741,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6594,7 +6753,13 @@ export interface operations {
     "polls.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6615,6 +6780,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,7 +6803,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6702,7 +6869,13 @@ export interface operations {
     "polls.create-poll": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6775,6 +6948,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6792,7 +6967,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6856,6 +7031,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -6896,6 +7076,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6913,7 +7095,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6928,6 +7110,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -6959,6 +7146,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6976,7 +7165,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7063,6 +7252,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -7094,6 +7288,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7111,7 +7307,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7126,6 +7322,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7166,6 +7367,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7194,7 +7397,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7206,7 +7409,13 @@ export interface operations {
     "polls.delete-poll-on-message-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7233,6 +7442,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7251,7 +7462,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7263,7 +7474,13 @@ export interface operations {
     "polls.handler-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7335,6 +7552,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7352,7 +7571,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7364,7 +7583,13 @@ export interface operations {
     "polls.handler-edit": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7396,6 +7621,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7413,7 +7640,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7425,7 +7652,13 @@ export interface operations {
     "polls.handler-close": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7448,6 +7681,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7465,7 +7700,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7480,6 +7715,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7508,6 +7748,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7536,7 +7778,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7548,7 +7790,13 @@ export interface operations {
     "polls.handler-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7571,6 +7819,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7588,7 +7838,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7652,7 +7902,13 @@ export interface operations {
     "polls.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7676,6 +7932,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7693,7 +7951,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7777,7 +8035,13 @@ export interface operations {
     "socials.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7798,6 +8062,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7853,7 +8119,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7865,7 +8131,13 @@ export interface operations {
     "socials.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7886,6 +8158,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7941,7 +8215,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8033,7 +8307,13 @@ export interface operations {
     "socials.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8062,6 +8342,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8087,7 +8369,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8099,7 +8381,13 @@ export interface operations {
     "socials.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8120,6 +8408,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8202,7 +8492,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8280,7 +8570,13 @@ export interface operations {
     "socials.create-forum": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8308,6 +8604,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8337,7 +8635,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8349,7 +8647,13 @@ export interface operations {
     "socials.delete-forum": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8372,6 +8676,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8414,7 +8720,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8426,7 +8732,13 @@ export interface operations {
     "socials.send-forum": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8449,6 +8761,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8466,7 +8780,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8544,7 +8858,13 @@ export interface operations {
     "socials.create-stream": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8572,6 +8892,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8601,7 +8923,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8613,7 +8935,13 @@ export interface operations {
     "socials.delete-stream": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8636,6 +8964,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8678,7 +9008,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8690,7 +9020,13 @@ export interface operations {
     "socials.send-stream": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8710,6 +9046,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8727,7 +9065,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8806,7 +9144,13 @@ export interface operations {
     "socials.create-rss": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8834,6 +9178,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8864,7 +9210,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8876,7 +9222,13 @@ export interface operations {
     "socials.delete-rss": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8899,6 +9251,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8943,7 +9297,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8955,7 +9309,13 @@ export interface operations {
     "socials.send-rss": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8979,6 +9339,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8996,7 +9358,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9076,7 +9438,13 @@ export interface operations {
     "socials.create-video": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9104,6 +9472,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9135,7 +9505,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9147,7 +9517,13 @@ export interface operations {
     "socials.delete-video": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9170,6 +9546,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9216,7 +9594,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9228,7 +9606,13 @@ export interface operations {
     "socials.send-video": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9252,6 +9636,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9269,7 +9655,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9281,7 +9667,13 @@ export interface operations {
     "socials.forum-refresh-filter": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9304,6 +9696,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9321,7 +9715,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9333,7 +9727,13 @@ export interface operations {
     "socials.stream-refresh-filter": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9356,6 +9756,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9373,7 +9775,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9465,7 +9867,13 @@ export interface operations {
     "socials.send-meme": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9492,6 +9900,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9509,7 +9919,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9573,7 +9983,13 @@ export interface operations {
     "socials.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9597,6 +10013,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9614,7 +10032,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9698,7 +10116,13 @@ export interface operations {
     "serverstats.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9719,6 +10143,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9774,7 +10200,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9786,7 +10212,13 @@ export interface operations {
     "serverstats.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9807,6 +10239,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9862,7 +10296,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9944,7 +10378,13 @@ export interface operations {
     "serverstats.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9988,6 +10428,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10032,7 +10474,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10044,7 +10486,13 @@ export interface operations {
     "serverstats.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10065,6 +10513,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10142,7 +10592,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10214,7 +10664,13 @@ export interface operations {
     "serverstats.create-counter": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10245,6 +10701,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10279,7 +10737,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10357,7 +10815,13 @@ export interface operations {
     "serverstats.delete-counter": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The counter ID.
@@ -10384,6 +10848,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10418,7 +10884,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10430,7 +10896,13 @@ export interface operations {
     "serverstats.update-counters": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10447,6 +10919,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10464,7 +10938,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10476,7 +10950,13 @@ export interface operations {
     "serverstats.check-delete-counters": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10500,6 +10980,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10517,7 +10999,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10529,7 +11011,13 @@ export interface operations {
     "serverstats.setup-starboard": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10553,6 +11041,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10570,7 +11060,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10582,7 +11072,13 @@ export interface operations {
     "serverstats.starboard-check-add": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10609,6 +11105,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10626,7 +11124,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10638,7 +11136,13 @@ export interface operations {
     "serverstats.starboard-check-remove": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10665,6 +11169,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10682,7 +11188,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10694,7 +11200,13 @@ export interface operations {
     "serverstats.starboard-check-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10718,6 +11230,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10735,7 +11249,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10747,7 +11261,13 @@ export interface operations {
     "serverstats.starboard-check-deleted-message": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10771,6 +11291,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10788,7 +11310,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10863,7 +11385,13 @@ export interface operations {
     "serverstats.stats.activities.presence.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10899,6 +11427,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10916,7 +11446,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10987,7 +11517,13 @@ export interface operations {
     "serverstats.stats.activities.statuses.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11014,6 +11550,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11031,7 +11569,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11104,7 +11642,13 @@ export interface operations {
     "serverstats.stats.commands.used.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11130,6 +11674,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11147,7 +11693,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11217,7 +11763,13 @@ export interface operations {
     "serverstats.stats.members.joined.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11241,6 +11793,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11258,7 +11812,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11328,7 +11882,13 @@ export interface operations {
     "serverstats.stats.members.left.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11352,6 +11912,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11369,7 +11931,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11438,7 +12000,13 @@ export interface operations {
     "serverstats.stats.members.total.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11461,6 +12029,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11478,7 +12048,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11556,7 +12126,13 @@ export interface operations {
     "serverstats.stats.messages.sent.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11586,6 +12162,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11603,7 +12181,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11681,7 +12259,13 @@ export interface operations {
     "serverstats.stats.messages.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11711,6 +12295,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11728,7 +12314,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11805,7 +12391,13 @@ export interface operations {
     "serverstats.stats.voice.close": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11832,6 +12424,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11849,7 +12443,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11861,7 +12455,13 @@ export interface operations {
     "serverstats.stats.voice.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11888,6 +12488,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11905,7 +12507,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11977,7 +12579,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.responses.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12001,6 +12609,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12018,7 +12628,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12090,7 +12700,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.responses.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12114,6 +12730,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12131,7 +12749,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12203,7 +12821,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12227,6 +12851,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12244,7 +12870,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12316,7 +12942,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12340,6 +12972,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12357,7 +12991,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12430,7 +13064,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.hit.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12456,6 +13096,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12473,7 +13115,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12542,7 +13184,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12565,6 +13213,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12582,7 +13232,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12654,7 +13304,13 @@ export interface operations {
     "serverstats.stats.modules.invite-tracker.invite.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12678,6 +13334,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12695,7 +13353,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12767,7 +13425,13 @@ export interface operations {
     "serverstats.stats.modules.invite-tracker.invite.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12791,6 +13455,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12808,7 +13474,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12880,7 +13546,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12904,6 +13576,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12921,7 +13595,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12993,7 +13667,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13017,6 +13697,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13034,7 +13716,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13106,7 +13788,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.enters.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13130,6 +13818,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13147,7 +13837,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13219,7 +13909,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.leaves.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13243,6 +13939,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13260,7 +13958,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13332,7 +14030,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.rerolled.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13356,6 +14060,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13373,7 +14079,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13445,7 +14151,13 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13469,6 +14181,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13486,7 +14200,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13558,7 +14272,13 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13582,6 +14302,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13599,7 +14321,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13671,7 +14393,13 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.manually-closed.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13695,6 +14423,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13712,7 +14442,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13784,7 +14514,13 @@ export interface operations {
     "serverstats.stats.modules.polls.vote.added.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13808,6 +14544,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13825,7 +14563,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13897,7 +14635,13 @@ export interface operations {
     "serverstats.stats.modules.polls.vote.removed.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13921,6 +14665,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13938,7 +14684,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14010,7 +14756,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.panels.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14034,6 +14786,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14051,7 +14805,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14123,7 +14877,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.panels.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14147,6 +14907,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14164,7 +14926,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14236,7 +14998,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.reactionroles.added.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14260,6 +15028,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14277,7 +15047,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14349,7 +15119,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.reactionroles.removed.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14373,6 +15149,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14390,7 +15168,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14459,7 +15237,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14482,6 +15266,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14499,7 +15285,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14571,7 +15357,13 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14595,6 +15387,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14612,7 +15406,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14684,7 +15478,13 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14708,6 +15508,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14725,7 +15527,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14793,7 +15595,13 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.send.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14814,6 +15622,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14831,7 +15641,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14900,7 +15710,13 @@ export interface operations {
     "serverstats.stats.modules.reminders.send-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14923,6 +15739,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14940,7 +15758,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15012,7 +15830,13 @@ export interface operations {
     "serverstats.stats.modules.rules.rule.added.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15036,6 +15860,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15053,7 +15879,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15125,7 +15951,13 @@ export interface operations {
     "serverstats.stats.modules.rules.rule.removed.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15149,6 +15981,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15166,7 +16000,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15235,7 +16069,13 @@ export interface operations {
     "serverstats.stats.modules.rules.check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15258,6 +16098,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15275,7 +16117,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15347,7 +16189,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.creation-channels.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15371,6 +16219,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15388,7 +16238,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15460,7 +16310,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.creation-channels.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15484,6 +16340,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15501,7 +16359,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15573,7 +16431,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.tempchannels.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15597,6 +16461,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15614,7 +16480,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15683,7 +16549,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.created-check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15706,6 +16578,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15723,7 +16597,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15792,7 +16666,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.deleted-check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15815,6 +16695,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15832,7 +16714,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15904,7 +16786,13 @@ export interface operations {
     "serverstats.stats.modules.tickets.panels.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15928,6 +16816,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15945,7 +16835,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16017,7 +16907,13 @@ export interface operations {
     "serverstats.stats.modules.tickets.panels.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16041,6 +16937,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16058,7 +16956,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16130,7 +17028,13 @@ export interface operations {
     "serverstats.stats.modules.tickets.types.added.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16154,6 +17058,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16171,7 +17077,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16240,7 +17146,13 @@ export interface operations {
     "serverstats.stats.modules.verifier.check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16263,6 +17175,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16280,7 +17194,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16344,7 +17258,13 @@ export interface operations {
     "serverstats.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16368,6 +17288,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16385,7 +17307,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16469,7 +17391,13 @@ export interface operations {
     "welcoming.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16490,6 +17418,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16545,7 +17475,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16557,7 +17487,13 @@ export interface operations {
     "welcoming.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16578,6 +17514,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16633,7 +17571,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16707,7 +17645,13 @@ export interface operations {
     "welcoming.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16747,6 +17691,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16783,7 +17729,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16795,7 +17741,13 @@ export interface operations {
     "welcoming.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16816,6 +17768,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16880,7 +17834,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16954,7 +17908,13 @@ export interface operations {
     "welcoming.create-response": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16985,6 +17945,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17015,7 +17977,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17089,7 +18051,13 @@ export interface operations {
     "welcoming.delete-response": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The response ID.
@@ -17116,6 +18084,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17146,7 +18116,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17211,7 +18181,13 @@ export interface operations {
     "welcoming.create-timedrole": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17237,6 +18213,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17264,7 +18242,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17335,7 +18313,13 @@ export interface operations {
     "welcoming.delete-timedrole": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The timedrole ID.
@@ -17362,6 +18346,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17389,7 +18375,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17404,6 +18390,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17425,6 +18416,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17442,7 +18435,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17457,6 +18450,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17478,6 +18476,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17495,7 +18495,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17510,6 +18510,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17531,6 +18536,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17548,7 +18555,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17563,6 +18570,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17584,6 +18596,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17601,7 +18615,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17613,7 +18627,13 @@ export interface operations {
     "welcoming.check-role-timed": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17634,6 +18654,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17651,7 +18673,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17715,7 +18737,13 @@ export interface operations {
     "welcoming.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17739,6 +18767,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17756,7 +18786,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17840,7 +18870,13 @@ export interface operations {
     "invite-tracker.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17861,6 +18897,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17916,7 +18954,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17928,7 +18966,13 @@ export interface operations {
     "invite-tracker.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17949,6 +18993,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18004,7 +19050,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18059,7 +19105,13 @@ export interface operations {
     "invite-tracker.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18092,6 +19144,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18109,7 +19163,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18121,7 +19175,13 @@ export interface operations {
     "invite-tracker.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18142,6 +19202,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18162,7 +19224,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18220,6 +19282,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18254,6 +19321,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18273,7 +19342,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18285,7 +19354,13 @@ export interface operations {
     "invite-tracker.delete-invite": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18312,6 +19387,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18329,7 +19406,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18394,7 +19471,13 @@ export interface operations {
     "invite-tracker.invite-created": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18420,6 +19503,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18437,7 +19522,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18449,7 +19534,13 @@ export interface operations {
     "invite-tracker.invite-deleted": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18472,6 +19563,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18489,7 +19582,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18504,6 +19597,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18525,6 +19623,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18542,7 +19642,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18557,6 +19657,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18578,6 +19683,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18595,7 +19702,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18659,7 +19766,13 @@ export interface operations {
     "invite-tracker.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18683,6 +19796,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18700,7 +19815,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18784,7 +19899,13 @@ export interface operations {
     "giveaways.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18805,6 +19926,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18860,7 +19983,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18872,7 +19995,13 @@ export interface operations {
     "giveaways.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18893,6 +20022,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18948,7 +20079,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19003,7 +20134,13 @@ export interface operations {
     "giveaways.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19026,6 +20163,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19043,7 +20182,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19055,7 +20194,13 @@ export interface operations {
     "giveaways.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19076,6 +20221,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19097,7 +20244,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19163,7 +20310,13 @@ export interface operations {
     "giveaways.create-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19201,6 +20354,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19218,7 +20373,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19282,6 +20437,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19316,6 +20476,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19333,7 +20495,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19348,6 +20510,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19379,6 +20546,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19396,7 +20565,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19473,6 +20642,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19504,6 +20678,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19521,7 +20697,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19536,6 +20712,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19567,6 +20748,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19584,7 +20767,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19599,6 +20782,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19630,6 +20818,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19647,7 +20837,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19711,7 +20901,13 @@ export interface operations {
     "giveaways.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19735,6 +20931,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19752,7 +20950,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19836,7 +21034,13 @@ export interface operations {
     "verifier.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19857,6 +21061,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19912,7 +21118,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19924,7 +21130,13 @@ export interface operations {
     "verifier.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19945,6 +21157,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20000,7 +21214,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20055,7 +21269,13 @@ export interface operations {
     "verifier.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20085,6 +21305,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20102,7 +21324,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20114,7 +21336,13 @@ export interface operations {
     "verifier.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20135,6 +21363,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20154,7 +21384,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20266,6 +21496,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -20294,6 +21529,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20312,7 +21549,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20327,6 +21564,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -20354,6 +21596,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20371,7 +21615,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20478,7 +21722,13 @@ export interface operations {
                 /** @description The token. */
                 token?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The verifier ID.
@@ -20493,6 +21743,8 @@ export interface operations {
             /** @description The page saying the member is verified */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20619,7 +21871,13 @@ export interface operations {
     "verifier.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20643,6 +21901,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20660,7 +21920,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20744,7 +22004,13 @@ export interface operations {
     "tags.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20765,6 +22031,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20820,7 +22088,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20832,7 +22100,13 @@ export interface operations {
     "tags.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20853,6 +22127,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20908,7 +22184,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20920,7 +22196,13 @@ export interface operations {
     "tags.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20941,6 +22223,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20959,7 +22243,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21030,7 +22314,13 @@ export interface operations {
     "tags.create-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -21071,6 +22361,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21089,7 +22381,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21151,7 +22443,13 @@ export interface operations {
     "tags.update-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The entry ID.
@@ -21188,6 +22486,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21206,7 +22506,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21218,7 +22518,13 @@ export interface operations {
     "tags.delete-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The entry ID.
@@ -21249,6 +22555,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21267,7 +22575,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21279,7 +22587,13 @@ export interface operations {
     "tags.send-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The entry ID.
@@ -21315,6 +22629,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21332,7 +22648,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21396,7 +22712,13 @@ export interface operations {
     "tags.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -21420,6 +22742,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21437,7 +22761,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21496,7 +22820,13 @@ export interface operations {
     "parked.replay": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -21515,6 +22845,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21533,6 +22865,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];

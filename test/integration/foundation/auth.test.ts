@@ -52,6 +52,29 @@ describe('guild API keys', () => {
     expect(JSON.stringify(Items)).not.toContain(secretPart);
   });
 
+  it('keeps a keyed mint for its repeat sealed: neither the secret nor the Idempotency-Key is readable in the table', async () => {
+    const guild = snowflake();
+    const idempotencyKey = `mint:${guild}:dashboard`;
+    const mint = () => service.call('POST', '/auth/api-key', { body: { guild_id: guild, name: 'dashboard' }, headers: { 'Idempotency-Key': idempotencyKey } });
+    const first = await mint();
+    expect(first.status).toBe(200);
+    const secret = first.body.data.api_key.secret as string;
+    // Binary attributes as their bytes, so a secret stored as bytes would be found too.
+    const { Items = [] } = await db().send(new ScanCommand({ TableName: tableName() }));
+    const stored = JSON.stringify(Items, (_name, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('latin1') : value));
+    expect(stored).not.toContain(secret.split('.')[3]!);
+    expect(stored).not.toContain(idempotencyKey);
+    expect(stored).toContain('idempotency_key');
+    const again = await mint();
+    expect({ status: again.status, replayed: again.headers.get('idempotent-replayed'), secret: again.body.data.api_key.secret }).toEqual({
+      status: 200,
+      replayed: 'true',
+      secret,
+    });
+    const listed = await service.call('GET', '/auth/api-key', { query: { guild_id: guild } });
+    expect(listed.body.data.api_keys).toHaveLength(1);
+  });
+
   it('works for its own guild, records its last use, and is refused for another guild (403)', async () => {
     const guild = snowflake();
     const key = await mintKey(guild);

@@ -1,0 +1,177 @@
+/**
+ * The records of `Idempotency-Key` (behaviour §16): one item per key in its
+ * scope and operation, the only file issuing their commands. An item is
+ * either `running` (a first call holds the key until its lease ends) or
+ * `kept` (the call's final answer, replayed until `expires_at`). Each lives
+ * in a partition of its own, so a bot's stream of events spreads over the
+ * table instead of heating one partition, and DynamoDB's TTL removes it.
+ * Nothing in it is readable without the caller's key: the partition holds
+ * the key's hash, and the answer is sealed by the key (idempotency-seal.ts).
+ */
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { db } from '../db/client.js';
+import { type Item, entity, partition } from '../db/entity.js';
+import { conditional, isConditionFailed } from '../db/errors.js';
+import { fixedKey } from '../db/fixed-key.js';
+import { tableName } from '../db/table.js';
+import { answerBytes, answerOf, open, seal } from './idempotency-seal.js';
+
+/** Whose key it is and for what: the same key in another scope or operation is another key. */
+export interface KeyId {
+  /** `service` (the service token), `guild:<id>` (a guild's API key) or `public` (no credentials). */
+  scope: string;
+  /** The route id (`polls.vote`). */
+  operation: string;
+  key: string;
+}
+
+/** An answer as it is replayed: the status, the headers and the body the first call answered. */
+export interface KeptAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A key's record, as read back: `unreadable` is a kept answer that does not
+ * open with the key that found it (altered in the table, or sealed by
+ * another scheme), which the caller lets go so the call runs again.
+ */
+export type KeyRecord =
+  | { state: 'running'; fingerprint: string; attempt: string; expiresAt: number }
+  | { state: 'kept'; fingerprint: string; attempt: string; expiresAt: number; answer: KeptAnswer }
+  | { state: 'unreadable'; fingerprint: string; attempt: string; expiresAt: number };
+
+/** A key's item as stored: a kept answer still sealed. */
+type StoredRecord =
+  | { state: 'running'; fingerprint: string; attempt: string; expiresAt: number }
+  | { state: 'kept'; fingerprint: string; attempt: string; expiresAt: number; sealed: Uint8Array; gzipped: boolean };
+
+const keyPartition = partition<[string, string, string]>('IDEM#');
+
+/**
+ * A key's item: `IDEM#<scope>#<operation>#<hash>`, the hash being the raw
+ * key's SHA-256 (base64url), so the key that seals the answer is never
+ * stored beside it.
+ */
+export const IdempotencyKeyEntity = entity<KeyId, StoredRecord>({
+  name: 'idempotency_key',
+  prefix: 'IDEM',
+  pk: ({ scope, operation, key }) => keyPartition(scope, operation, fixedKey(key)),
+  parse: (item) => {
+    const base = { fingerprint: String(item.fingerprint), attempt: String(item.attempt), expiresAt: Number(item.expires_at) };
+    if (item.state !== 'kept') return { state: 'running', ...base };
+    const sealed = item.answer instanceof Uint8Array ? item.answer : new Uint8Array();
+    return { state: 'kept', ...base, sealed, gzipped: item.gzipped === true };
+  },
+});
+
+/** A stored item as its record, its answer opened with the key that found it (zlib is loaded only for a gzipped one). */
+async function opened(id: KeyId, item: Item): Promise<KeyRecord> {
+  const stored = IdempotencyKeyEntity.parse(item);
+  if (stored.state === 'running') return stored;
+  const { sealed, gzipped, ...base } = stored;
+  let plain = open(id, sealed);
+  if (plain && gzipped) {
+    const { gunzipSync } = await import('node:zlib');
+    try {
+      plain = gunzipSync(plain);
+    } catch {
+      plain = null;
+    }
+  }
+  const answer = plain && answerOf(plain);
+  return answer ? { ...base, state: 'kept', answer } : { ...base, state: 'unreadable' };
+}
+
+/**
+ * Takes the key for a first call: written when no live item holds it (none,
+ * or one whose time ran out: a kept answer past its 24 hours, a running
+ * call past its lease). Otherwise answers the item that holds it: from the
+ * refused write itself where the table returns it (DynamoDB), else read
+ * again, strongly consistent (dynalite ignores the request for it); null
+ * when it went away between the two (a call that released it), and the
+ * caller tries again.
+ */
+export async function claimKey(
+  id: KeyId,
+  claim: { fingerprint: string; attempt: string; leaseUntil: number; now: number },
+): Promise<{ claimed: true } | { claimed: false; holder: KeyRecord | null }> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: IdempotencyKeyEntity.item(id, { state: 'running', fingerprint: claim.fingerprint, attempt: claim.attempt, expires_at: claim.leaseUntil }),
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+        ExpressionAttributeValues: { ':now': claim.now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { claimed: true };
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    const returned = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
+    if (returned) return { claimed: false, holder: await opened(id, unmarshall(returned) as Item) };
+    const read = await db().send(new GetCommand({ TableName: tableName(), Key: IdempotencyKeyEntity.key(id), ConsistentRead: true }));
+    return { claimed: false, holder: read.Item ? await opened(id, read.Item) : null };
+  }
+}
+
+/** Answers up to this many bytes are kept as they are; longer ones (up to the 1 MiB an answer may take) gzipped before sealing. */
+const INLINE_ANSWER_BYTES = 256 * 1024;
+/** What a kept item's sealed answer may take, under DynamoDB's 400 KB item limit with the rest of the item. */
+const MAX_SEALED_BYTES = 380 * 1024;
+
+/**
+ * Keeps a first call's final answer until `keepUntil` (epoch seconds), in
+ * place of its running item: `kept`; `lost` when the item is no longer
+ * this attempt's (its lease ran out and a repeat took the key);
+ * `too-large` when even gzipped it does not fit in an item (the caller lets
+ * the key go).
+ */
+export async function keepAnswer(
+  id: KeyId,
+  kept: { fingerprint: string; attempt: string; keepUntil: number; answer: KeptAnswer },
+): Promise<'kept' | 'lost' | 'too-large'> {
+  let plain: Uint8Array = answerBytes(kept.answer);
+  const gzipped = plain.length > INLINE_ANSWER_BYTES;
+  if (gzipped) {
+    const { gzipSync } = await import('node:zlib');
+    plain = gzipSync(plain);
+  }
+  const sealed = seal(id, plain);
+  if (sealed.length > MAX_SEALED_BYTES) return 'too-large';
+  const written = await conditional(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: IdempotencyKeyEntity.item(id, {
+          state: 'kept',
+          fingerprint: kept.fingerprint,
+          attempt: kept.attempt,
+          expires_at: kept.keepUntil,
+          answer: sealed,
+          ...(gzipped ? { gzipped: true } : {}),
+        }),
+        ConditionExpression: 'attempt = :attempt',
+        ExpressionAttributeValues: { ':attempt': kept.attempt },
+      }),
+    ),
+  );
+  return written ? 'kept' : 'lost';
+}
+
+/** Lets go of a key whose call ended without a final answer, so a repeat runs again; false when it was no longer this attempt's. */
+export function releaseKey(id: KeyId, attempt: string): Promise<boolean> {
+  return conditional(() =>
+    db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: IdempotencyKeyEntity.key(id),
+        ConditionExpression: 'attempt = :attempt',
+        ExpressionAttributeValues: { ':attempt': attempt },
+      }),
+    ),
+  );
+}
