@@ -12,7 +12,7 @@ import { type API, Client, GatewayIntentBits, MessageFlags } from '@discordjs/co
 import { REST } from '@discordjs/rest';
 import { WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import type { GatewayDispatchPayload } from 'discord-api-types/v10';
-import { type Plan, planDispatch } from './events.js';
+import { type Dispatch, type Plan, planDispatch } from './events.js';
 import { BotMemory } from './memory.js';
 import type { RetryPolicy } from './retry.js';
 import { type CallResult, createService, type SendCall } from './service.js';
@@ -72,7 +72,7 @@ export function memberError(results: CallResult[]): string | null {
  * for the tests, which drive it with payload fixtures and a fake service.
  */
 export async function handleDispatch(
-  payload: { t: string; d: unknown },
+  payload: Dispatch,
   deps: { memory: BotMemory; send: SendCall; api: Pick<API, 'interactions'> },
 ): Promise<Record<string, unknown> | null> {
   const started = performance.now();
