@@ -15,6 +15,7 @@ export const catalogue = {
   MethodNotAllowedError: { status: 405, title: 'Method Not Allowed' },
   ModuleDisabledError: { status: 409, title: 'Module Disabled' },
   ModuleEnabledError: { status: 409, title: 'Module Enabled' },
+  ConflictError: { status: 409, title: 'Conflict' },
   PayloadTooLargeError: { status: 413, title: 'Payload Too Large' },
   'Unprocessable Entity': { status: 422, title: 'Unprocessable Entity' },
   RateLimitedError: { status: 429, title: 'Too Many Requests' },
@@ -40,7 +41,7 @@ export class AppError extends Error {
   constructor(
     readonly errorName: ErrorName,
     readonly reason: string,
-    options: { status?: number; code?: number; headers?: Record<string, string> } = {},
+    options: { status?: number; code?: number; headers?: Record<string, string>; botOnly?: boolean } = {},
   ) {
     const { title } = catalogue[errorName];
     super(`${title}! ${reason}`);
@@ -49,9 +50,12 @@ export class AppError extends Error {
     this.title = title;
     this.code = options.code ?? this.status;
     this.headers = options.headers ?? {};
+    this.botOnly = options.botOnly ?? false;
   }
 
   readonly headers: Record<string, string>;
+  /** About how the bot calls (a repeat of a keyed call), never the member's doing: not told to the member of an interaction. */
+  readonly botOnly: boolean;
 }
 
 /** Shorthands, so that a use case reads as what went wrong. */

@@ -5,11 +5,13 @@ import { type Caller, callerFromContext } from '../auth/caller.js';
 import { badRequest, forbidden } from '../errors.js';
 import { parseSnowflake } from '../ids.js';
 import { type ModuleName, moduleOfPath } from '../modules/names.js';
+import { withCallNonces } from '../platform/nonce.js';
 import type { OwnershipCheck } from '../platform/ownership.js';
 import { type ErrorPage, RawBody, successResponse } from './envelope.js';
 import { parseJsonLossless } from './json.js';
 import { checkStoreLimits } from './limits.js';
 import { type Mw, bodyLimit, errorEnvelope } from './middleware.js';
+import { fingerprintOf, idempotencyKeyOf, keepAnswers, nonceSeedOf, scopeOf, takeKey } from './idempotency.js';
 import { type DeclaredField, declaredFields, namedObjects } from './owned.js';
 import { noteParties, withRequestLog } from './request-log.js';
 import { type RouteSpec, specOf } from './route.js';
@@ -142,14 +144,17 @@ export type RowInput<R extends RouteSpec> = EndpointInput<Declared<R, 'query'>, 
  * for internal routes are the authorizer's), body/query/path/header shape
  * (400), a path ID no record can have (404), the guild scope of a guild key
  * (403), rules (422), IDs and query values past the store's limits (404,
- * 422), the platform objects the request names being the guild's (422,
- * behaviour §13), then the use case and the envelope.
+ * 422), an `Idempotency-Key`'s repeat (the kept answer, 409 or 422:
+ * shared/http/idempotency.ts, behaviour §16), the platform objects the
+ * request names being the guild's (422, behaviour §13), then the use case
+ * (with message nonces of the key) and the envelope.
  */
 export function endpoint<R extends RouteSpec & { id: string }>(row: R, run: (input: RowInput<R>) => Promise<object> | object): Handler {
-  return build(specOf(row), run as (input: EndpointInput<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType, ActorMode>) => Promise<object> | object);
+  return build(row.id, specOf(row), run as (input: EndpointInput<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType, ActorMode>) => Promise<object> | object);
 }
 
 function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | undefined, P extends z.ZodMiniType | undefined, A extends ActorMode | undefined>(
+  operation: string,
   spec: EndpointSpec,
   run: (input: EndpointInput<Q, B, P, A>) => Promise<object> | object,
 ): Handler {
@@ -187,6 +192,7 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
     if (spec.actor === 'required' && actor === null) {
       throw badRequest("Header 'X-Acting-User-Id' is required: name the member the bot acts for by their snowflake ID.");
     }
+    const idempotencyKey = idempotencyKeyOf(event);
     // A path naming a record no one can have: 404 before anything else reads it.
     checkStoreLimits(parts.filter((part) => part.where === 'path'));
 
@@ -202,6 +208,12 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
       const found = results.find((r) => r.part.where === where);
       return found?.result.success ? found.result.data : undefined;
     };
+    // Every check a repeat would fail alike has run: now a repeat of a keyed call is told apart from a first call.
+    const keyId = idempotencyKey === null ? null : { scope: scopeOf(caller), operation, key: idempotencyKey };
+    if (keyId) {
+      const replay = await takeKey(context, keyId, fingerprintOf(event, actor));
+      if (replay) return replay;
+    }
     // Platform objects the request names are the guild's (422 otherwise), before anything is posted or stored.
     if (spec.owned) {
       const named = namedObjects(declared, Object.fromEntries(parts.map((part) => [part.where, part.raw])));
@@ -209,7 +221,7 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
       if (named.length) await spec.owned(guildId!, named);
     }
 
-    const data = await run({
+    const input = {
       query: value('query') as Out<Q>,
       body: value('body') as Out<B>,
       path: value('path') as Out<P>,
@@ -220,12 +232,14 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
       module: moduleOfPath(event.resource ?? event.path ?? ''),
       route: event.resource ?? event.path ?? '',
       requestId: context.awsRequestId,
-    });
+    };
+    // A keyed call's messages carry nonces of its key, so a repeat after a failure posts none twice.
+    const data = keyId ? await withCallNonces(nonceSeedOf(keyId), async () => run(input)) : await run(input);
     return data instanceof RawBody ? data.response() : successResponse(data);
   };
 
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: 0 });
   // onError runs in reverse order of use: the envelope is built first, then the member is told.
   if (spec.answerFailures) chain.use(spec.answerFailures);
-  return withRequestLog(chain.use(errorEnvelope(spec.errorPage)).use(bodyLimit()).handler(core));
+  return withRequestLog(keepAnswers(chain.use(errorEnvelope(spec.errorPage)).use(bodyLimit()).handler(core)));
 }

@@ -20,7 +20,7 @@ import type {
   RESTPostAPIInteractionCallbackJSONBody,
 } from 'discord-api-types/v10';
 import { type EmojiInput, emojiSegment } from './emoji.js';
-import { randomNonce } from './nonce.js';
+import { messageNonce } from './nonce.js';
 import { createTransport, type PlatformRequest, type Send, type TransportOptions } from './transport.js';
 import {
   type Channel,
@@ -42,8 +42,10 @@ export interface PlatformClient {
 
   /**
    * POST /channels/{c}/messages, with a nonce the platform enforces (the
-   * body's own, else a fresh one), so a resend after a 5xx or a timeout
-   * answers the message the first try made instead of posting another.
+   * body's own, else one derived from the keyed call in progress, else a
+   * fresh one: shared/platform/nonce.ts), so a resend after a 5xx or a
+   * timeout, or a repeat of the keyed call, answers the message the first
+   * try made instead of posting another.
    */
   createMessage(channelId: Snowflake, body: MessageCreate): Promise<Message>;
   /** GET /channels/{c}/messages/{m} */
@@ -162,7 +164,7 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
     request: (request) => send(request),
 
     createMessage: (c, body) =>
-      send({ method: 'POST', path: `/channels/${seg(c)}/messages`, body: { ...body, nonce: body.nonce ?? randomNonce(), enforce_nonce: true } }),
+      send({ method: 'POST', path: `/channels/${seg(c)}/messages`, body: { ...body, nonce: body.nonce ?? messageNonce(c), enforce_nonce: true } }),
     getMessage: (c, m) => send({ method: 'GET', path: message(c, m) }),
     getMessages: (c, query) => send({ method: 'GET', path: `/channels/${seg(c)}/messages`, query }),
     editMessage: (c, m, body) => send({ method: 'PATCH', path: message(c, m), body }),

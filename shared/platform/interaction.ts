@@ -7,6 +7,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Mw } from '../http/middleware.js';
 import { parseJsonLossless } from '../http/json.js';
+import { AppError } from '../errors.js';
 import { parseSnowflake } from '../ids.js';
 import { MESSAGE_LIMITS, cutText } from '../templates/limits.js';
 import { memberAnswer } from './client.js';
@@ -66,6 +67,7 @@ export function answerFailures(lead: string): Mw {
     onError: async (request) => {
       const response = request.response;
       if (!response || response.statusCode < 400 || NOT_FOR_MEMBERS.has(response.statusCode)) return;
+      if (request.error instanceof AppError && request.error.botOnly) return;
       const interaction = interactionOfRequest(request.event);
       if (!interaction) return;
       let message = '';

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ROOT } from '#shared/http/load-handler.js';
+import { outsideCall } from '#shared/platform/nonce.js';
 import { producerInputs } from '#shared/scheduler/keys.js';
 import { keyOfMessage, setDeadLetters } from '#shared/scheduler/dead-letters.js';
 import { type JobMessageSender, setJobSender } from '#shared/scheduler/sender.js';
@@ -160,7 +161,8 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
         timers.add(wake);
       }
     };
-    queue.onSend(() => setImmediate(pump));
+    // A request's send wakes the pump; the jobs it runs are not that request's own posts (shared/platform/nonce.ts).
+    queue.onSend(() => outsideCall(() => setImmediate(pump)));
     pump();
   }
 

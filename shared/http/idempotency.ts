@@ -1,0 +1,182 @@
+/**
+ * `Idempotency-Key` (behaviour §16), once for every mutating route: the
+ * endpoint factory reads the header with the other headers, takes the key
+ * after the request's checks (or answers the repeat), and runs the use case
+ * with message nonces derived from the key; {@link keepAnswers}, around its
+ * middleware, keeps the final answer or lets the key go.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Caller } from '../auth/caller.js';
+import { AppError, badRequest } from '../errors.js';
+import { errorField, log } from '../observe/log.js';
+import { type KeyId, claimKey, keepAnswer, releaseKey } from './idempotency-store.js';
+
+/** The request header naming a call's identity. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** The answer header of a repeat answered with the first call's answer. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** What a key may be: 1 to 255 of these characters (none of them `#`, which the record's key joins with). */
+export const KEY_PATTERN = /^[A-Za-z0-9._:-]{1,255}$/;
+/** How long a final answer is kept and replayed: at least the 24 hours behaviour §16 promises (the TTL removes it some time after). */
+export const KEEP_SECONDS = 24 * 60 * 60;
+/**
+ * A running call holds its key for the time its function has left, plus
+ * this margin: a first attempt that crashed or timed out blocks its
+ * repeats for at most its function's timeout (10 s by default, never over
+ * API Gateway's 29 s) and a second, never for ever.
+ */
+const LEASE_MARGIN_MS = 1000;
+/** When a context says nothing of the time left (a test calling a handler bare): API Gateway's own limit. */
+const DEFAULT_LEASE_MS = 29_000;
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The header's value, as sent (case-insensitive name), or undefined. */
+function headerValue(event: APIGatewayProxyEvent): string | undefined {
+  const wanted = IDEMPOTENCY_HEADER.toLowerCase();
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (name.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The request's key: null on a read, or when none is sent; 400 naming the
+ * header when it is not 1 to 255 of `[A-Za-z0-9._:-]`.
+ */
+export function idempotencyKeyOf(event: APIGatewayProxyEvent): string | null {
+  if (!MUTATING.has((event.httpMethod ?? '').toUpperCase())) return null;
+  const value = headerValue(event);
+  if (value === undefined) return null;
+  if (!KEY_PATTERN.test(value)) {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+    throw badRequest(
+      `Header '${IDEMPOTENCY_HEADER}' must be 1 to 255 characters of letters, digits, '.', '_', ':' and '-'; ${value === '' ? 'it was empty' : `it was '${shown}' (${value.length} characters)`}.`,
+    );
+  }
+  return value;
+}
+
+/** Whose key it is: a guild's API key keys within its guild, the service token within the service's. */
+export function scopeOf(caller: Caller | null): string {
+  if (!caller) return 'public';
+  return caller.kind === 'service' ? 'service' : `guild:${caller.guildId}`;
+}
+
+const sortedEntries = (values: Record<string, string | undefined> | null | undefined) =>
+  Object.entries(values ?? {})
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** What makes a repeat the same request: the path's values, the query, the body's bytes and the acting member. */
+export function fingerprintOf(event: APIGatewayProxyEvent, actor: string | null): string {
+  const body = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : (event.body ?? '');
+  const parts = [sortedEntries(event.pathParameters), sortedEntries(event.queryStringParameters), body, actor];
+  return createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('base64url');
+}
+
+/** Whether an answer is final (kept and replayed): 2xx, or a 4xx other than 409 and 429. */
+export const isFinal = (status: number): boolean => (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 409 && status !== 429);
+
+/** A key this invocation holds, to keep its answer or let it go. */
+interface HeldKey {
+  id: KeyId;
+  fingerprint: string;
+  attempt: string;
+}
+
+const held = new WeakMap<Context, HeldKey>();
+
+/** Tries of taking a key that a first call lets go of between our write and our read. */
+const CLAIM_TRIES = 3;
+
+// A repeat in progress or a reused key is about the bot's retry: never told to the member of an interaction (botOnly).
+const inProgress = (seconds: number) =>
+  new AppError(
+    'ConflictError',
+    `A request with this ${IDEMPOTENCY_HEADER} is still running; send it again after ${seconds} second${seconds === 1 ? '' : 's'} for its answer.`,
+    { headers: { 'Retry-After': String(seconds) }, botOnly: true },
+  );
+
+/**
+ * Takes the request's key for this call (null: run it), or answers the
+ * repeat: the first call's kept answer with `Idempotent-Replayed: true`;
+ * 422 when the key was first sent with another request (body, path, query
+ * or acting member); 409 with `Retry-After` while the first call runs.
+ */
+export async function takeKey(context: Context, id: KeyId, fingerprint: string): Promise<APIGatewayProxyResult | null> {
+  const left = typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : 0;
+  const attempt = randomUUID();
+  for (let tries = 0; tries < CLAIM_TRIES; tries++) {
+    const nowMs = Date.now();
+    const now = Math.floor(nowMs / 1000);
+    const leaseUntil = Math.ceil((nowMs + (left > 0 ? left : DEFAULT_LEASE_MS) + LEASE_MARGIN_MS) / 1000);
+    const taken = await claimKey(id, { fingerprint, attempt, leaseUntil, now });
+    if (taken.claimed) {
+      held.set(context, { id, fingerprint, attempt });
+      return null;
+    }
+    const holder = taken.holder;
+    if (!holder) continue;
+    if (holder.fingerprint !== fingerprint) {
+      throw new AppError(
+        'Unprocessable Entity',
+        `Header '${IDEMPOTENCY_HEADER}' '${id.key}' was first sent with another request to this operation (another body, path, query or X-Acting-User-Id); a new request needs a new key.`,
+        { botOnly: true },
+      );
+    }
+    if (holder.state === 'kept') {
+      return { statusCode: holder.answer.statusCode, headers: { ...holder.answer.headers, [REPLAYED_HEADER]: 'true' }, body: holder.answer.body };
+    }
+    throw inProgress(Math.max(1, holder.expiresAt - now));
+  }
+  throw inProgress(1);
+}
+
+/** The key's seed for the call's message nonces (shared/platform/nonce.ts): the key in its scope and operation. */
+export const nonceSeedOf = (id: KeyId): string => `${id.scope}\u0000${id.operation}\u0000${id.key}`;
+
+type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/**
+ * Around the endpoint's middleware (so the answer is the one sent, error
+ * envelopes included): a final answer is kept for {@link KEEP_SECONDS};
+ * any other (5xx, 409, 429, or a failure past the envelope) lets the key go
+ * so a repeat runs again. A failure to write either is logged and the
+ * answer still sent: the running item's lease then ends it.
+ */
+export function keepAnswers(handler: LambdaHandler): LambdaHandler {
+  return async (event, context) => {
+    let result: APIGatewayProxyResult | undefined;
+    try {
+      result = await handler(event, context);
+      return result;
+    } finally {
+      const key = held.get(context);
+      if (key) {
+        held.delete(context);
+        await settle(key, result);
+      }
+    }
+  };
+}
+
+async function settle(key: HeldKey, result: APIGatewayProxyResult | undefined): Promise<void> {
+  try {
+    if (result && isFinal(result.statusCode)) {
+      const answer = { statusCode: result.statusCode, headers: stringHeaders(result.headers), body: result.body ?? '' };
+      const keepUntil = Math.floor(Date.now() / 1000) + KEEP_SECONDS;
+      const outcome = await keepAnswer(key.id, { fingerprint: key.fingerprint, attempt: key.attempt, keepUntil, answer });
+      if (outcome !== 'too-large') return;
+      log('warn', 'answer too large to keep for its idempotency key; the key is let go', { operation: key.id.operation, bytes: answer.body.length });
+    }
+    await releaseKey(key.id, key.attempt);
+  } catch (error) {
+    log('error', 'could not settle an idempotency key; its lease ends it', { operation: key.id.operation, error: errorField(error) });
+  }
+}
+
+function stringHeaders(headers: APIGatewayProxyResult['headers']): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name, String(value)]));
+}
