@@ -25,6 +25,8 @@ export interface BotConfig {
   serviceUrl: string;
   serviceToken: string;
   retry?: RetryPolicy;
+  /** How long one attempt at a service call may take; default the service's longest (service.ts). Tests shorten it to cut an attempt off. */
+  attemptTimeoutMs?: number;
   /** Where the per-event lines go; default stdout. */
   log?: (line: string) => void;
 }
@@ -126,7 +128,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const gateway = new WebSocketManager({ token: config.botToken, intents: INTENTS, rest });
   const client = new Client({ rest, gateway });
   const memory = new BotMemory();
-  const send = createService({ url: config.serviceUrl, token: config.serviceToken, retry: config.retry });
+  const send = createService({ url: config.serviceUrl, token: config.serviceToken, retry: config.retry, timeoutMs: config.attemptTimeoutMs });
 
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
