@@ -4583,7 +4583,7 @@ export interface components {
                 /** @description The HTTP status (but on the reaction-role check quirk, contract 3.3) */
                 code: number;
                 /** @enum {string} */
-                name: "BadRequestError" | "UnauthorizedError" | "ForbiddenError" | "NotFoundError" | "SettingsError" | "MethodNotAllowedError" | "ModuleDisabledError" | "ModuleEnabledError" | "PayloadTooLargeError" | "Unprocessable Entity" | "RateLimitedError" | "InternalServerError" | "PlatformApiInteractionError" | "DatabaseError";
+                name: "BadRequestError" | "UnauthorizedError" | "ForbiddenError" | "NotFoundError" | "SettingsError" | "MethodNotAllowedError" | "ModuleDisabledError" | "ModuleEnabledError" | "ConflictError" | "PayloadTooLargeError" | "Unprocessable Entity" | "RateLimitedError" | "InternalServerError" | "PlatformApiInteractionError" | "DatabaseError";
                 /** @description "<Title>! <reason>": the reason names each problem, its field, what was wrong and what is allowed */
                 message: string;
             };
@@ -4593,6 +4593,17 @@ export interface components {
         /** @description BadRequestError */
         BadRequestError: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description ConflictError */
+        ConflictError: {
+            headers: {
+                /** @description With ConflictError: seconds until the call holding this Idempotency-Key has answered or its hold has ended. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -4638,6 +4649,17 @@ export interface components {
         /** @description ModuleDisabledError or ModuleEnabledError */
         ModuleDisabledErrorOrModuleEnabledError: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description ModuleDisabledError or ModuleEnabledError or ConflictError */
+        ModuleDisabledErrorOrModuleEnabledErrorOrConflictError: {
+            headers: {
+                /** @description With ConflictError: seconds until the call holding this Idempotency-Key has answered or its hold has ended. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -4889,7 +4911,13 @@ export interface operations {
     "auth.create-api-key": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4911,6 +4939,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4947,6 +4977,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -4957,7 +4988,13 @@ export interface operations {
     "auth.delete-api-key": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4980,6 +5017,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4997,6 +5036,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5126,7 +5166,13 @@ export interface operations {
     "reactionroles.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5147,6 +5193,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5202,7 +5250,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5214,7 +5262,13 @@ export interface operations {
     "reactionroles.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5235,6 +5289,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,7 +5346,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5302,7 +5358,13 @@ export interface operations {
     "reactionroles.delete-module": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5323,6 +5385,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5341,7 +5405,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5407,7 +5471,13 @@ export interface operations {
     "reactionroles.create-panel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5452,6 +5522,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5469,7 +5541,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5530,7 +5602,13 @@ export interface operations {
     "reactionroles.edit-panel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5573,6 +5651,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5590,7 +5670,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5602,7 +5682,13 @@ export interface operations {
     "reactionroles.delete-panel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5629,6 +5715,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5647,7 +5735,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5708,7 +5796,13 @@ export interface operations {
     "reactionroles.add-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5745,6 +5839,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5762,7 +5858,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5828,7 +5924,13 @@ export interface operations {
     "reactionroles.edit-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5866,6 +5968,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5883,7 +5987,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5895,7 +5999,13 @@ export interface operations {
     "reactionroles.delete-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The reactionrole panel ID.
@@ -5927,6 +6037,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5944,7 +6056,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -5959,6 +6071,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6001,6 +6118,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6034,7 +6153,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6046,7 +6165,13 @@ export interface operations {
     "reactionroles.check-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6072,6 +6197,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6090,7 +6217,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6154,7 +6281,13 @@ export interface operations {
     "reactionroles.privacy-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6178,6 +6311,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6195,7 +6330,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6279,7 +6414,13 @@ export interface operations {
     "polls.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6300,6 +6441,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6355,7 +6498,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6367,7 +6510,13 @@ export interface operations {
     "polls.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6388,6 +6537,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6443,7 +6594,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6527,7 +6678,13 @@ export interface operations {
     "polls.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6554,6 +6711,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6571,7 +6730,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6583,7 +6742,13 @@ export interface operations {
     "polls.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6604,6 +6769,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6625,7 +6792,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6691,7 +6858,13 @@ export interface operations {
     "polls.create-poll": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6762,6 +6935,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6779,7 +6954,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6843,6 +7018,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -6883,6 +7063,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6900,7 +7082,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -6915,6 +7097,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -6946,6 +7133,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6963,7 +7152,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7050,6 +7239,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -7081,6 +7275,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7098,7 +7294,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7113,6 +7309,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7153,6 +7354,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7181,7 +7384,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7193,7 +7396,13 @@ export interface operations {
     "polls.delete-poll-on-message-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7220,6 +7429,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7238,7 +7449,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7250,7 +7461,13 @@ export interface operations {
     "polls.handler-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7320,6 +7537,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7337,7 +7556,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7349,7 +7568,13 @@ export interface operations {
     "polls.handler-edit": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7381,6 +7606,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7398,7 +7625,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7410,7 +7637,13 @@ export interface operations {
     "polls.handler-close": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7433,6 +7666,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7450,7 +7685,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7465,6 +7700,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7493,6 +7733,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7521,7 +7763,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7533,7 +7775,13 @@ export interface operations {
     "polls.handler-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7556,6 +7804,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,7 +7823,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7637,7 +7887,13 @@ export interface operations {
     "polls.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7661,6 +7917,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7678,7 +7936,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7762,7 +8020,13 @@ export interface operations {
     "socials.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7783,6 +8047,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7838,7 +8104,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -7850,7 +8116,13 @@ export interface operations {
     "socials.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7871,6 +8143,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7926,7 +8200,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8018,7 +8292,13 @@ export interface operations {
     "socials.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8047,6 +8327,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8072,7 +8354,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8084,7 +8366,13 @@ export interface operations {
     "socials.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8105,6 +8393,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8187,7 +8477,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8265,7 +8555,13 @@ export interface operations {
     "socials.create-forum": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8293,6 +8589,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8322,7 +8620,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8334,7 +8632,13 @@ export interface operations {
     "socials.delete-forum": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8357,6 +8661,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8399,7 +8705,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8411,7 +8717,13 @@ export interface operations {
     "socials.send-forum": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8434,6 +8746,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8451,7 +8765,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8529,7 +8843,13 @@ export interface operations {
     "socials.create-stream": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8557,6 +8877,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8586,7 +8908,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8598,7 +8920,13 @@ export interface operations {
     "socials.delete-stream": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8621,6 +8949,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8663,7 +8993,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8675,7 +9005,13 @@ export interface operations {
     "socials.send-stream": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8695,6 +9031,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8712,7 +9050,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8791,7 +9129,13 @@ export interface operations {
     "socials.create-rss": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8819,6 +9163,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8849,7 +9195,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8861,7 +9207,13 @@ export interface operations {
     "socials.delete-rss": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8884,6 +9236,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8928,7 +9282,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -8940,7 +9294,13 @@ export interface operations {
     "socials.send-rss": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8964,6 +9324,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8981,7 +9343,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9061,7 +9423,13 @@ export interface operations {
     "socials.create-video": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9089,6 +9457,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9120,7 +9490,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9132,7 +9502,13 @@ export interface operations {
     "socials.delete-video": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9155,6 +9531,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9201,7 +9579,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9213,7 +9591,13 @@ export interface operations {
     "socials.send-video": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9237,6 +9621,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9254,7 +9640,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9266,7 +9652,13 @@ export interface operations {
     "socials.forum-refresh-filter": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9289,6 +9681,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9306,7 +9700,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9318,7 +9712,13 @@ export interface operations {
     "socials.stream-refresh-filter": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9341,6 +9741,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9358,7 +9760,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9450,7 +9852,13 @@ export interface operations {
     "socials.send-meme": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9477,6 +9885,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9494,7 +9904,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9558,7 +9968,13 @@ export interface operations {
     "socials.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9582,6 +9998,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9599,7 +10017,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9683,7 +10101,13 @@ export interface operations {
     "serverstats.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9704,6 +10128,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9759,7 +10185,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9771,7 +10197,13 @@ export interface operations {
     "serverstats.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9792,6 +10224,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9847,7 +10281,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -9929,7 +10363,13 @@ export interface operations {
     "serverstats.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9973,6 +10413,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10017,7 +10459,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10029,7 +10471,13 @@ export interface operations {
     "serverstats.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10050,6 +10498,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10127,7 +10577,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10199,7 +10649,13 @@ export interface operations {
     "serverstats.create-counter": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10230,6 +10686,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10264,7 +10722,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10342,7 +10800,13 @@ export interface operations {
     "serverstats.delete-counter": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The counter ID.
@@ -10369,6 +10833,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10403,7 +10869,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10415,7 +10881,13 @@ export interface operations {
     "serverstats.update-counters": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10432,6 +10904,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10449,7 +10923,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10461,7 +10935,13 @@ export interface operations {
     "serverstats.check-delete-counters": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10485,6 +10965,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10502,7 +10984,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10514,7 +10996,13 @@ export interface operations {
     "serverstats.setup-starboard": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10538,6 +11026,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10555,7 +11045,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10567,7 +11057,13 @@ export interface operations {
     "serverstats.starboard-check-add": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10594,6 +11090,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10611,7 +11109,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10623,7 +11121,13 @@ export interface operations {
     "serverstats.starboard-check-remove": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10650,6 +11154,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10667,7 +11173,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10679,7 +11185,13 @@ export interface operations {
     "serverstats.starboard-check-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10703,6 +11215,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10720,7 +11234,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10732,7 +11246,13 @@ export interface operations {
     "serverstats.starboard-check-deleted-message": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10756,6 +11276,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10773,7 +11295,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10848,7 +11370,13 @@ export interface operations {
     "serverstats.stats.activities.presence.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10884,6 +11412,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10901,7 +11431,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -10972,7 +11502,13 @@ export interface operations {
     "serverstats.stats.activities.statuses.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10999,6 +11535,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11016,7 +11554,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11089,7 +11627,13 @@ export interface operations {
     "serverstats.stats.commands.used.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11115,6 +11659,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11132,7 +11678,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11202,7 +11748,13 @@ export interface operations {
     "serverstats.stats.members.joined.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11226,6 +11778,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11243,7 +11797,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11313,7 +11867,13 @@ export interface operations {
     "serverstats.stats.members.left.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11337,6 +11897,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11354,7 +11916,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11423,7 +11985,13 @@ export interface operations {
     "serverstats.stats.members.total.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11446,6 +12014,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11463,7 +12033,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11541,7 +12111,13 @@ export interface operations {
     "serverstats.stats.messages.sent.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11571,6 +12147,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11588,7 +12166,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11666,7 +12244,13 @@ export interface operations {
     "serverstats.stats.messages.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11696,6 +12280,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11713,7 +12299,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11790,7 +12376,13 @@ export interface operations {
     "serverstats.stats.voice.close": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11817,6 +12409,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11834,7 +12428,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11846,7 +12440,13 @@ export interface operations {
     "serverstats.stats.voice.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11873,6 +12473,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11890,7 +12492,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -11962,7 +12564,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.responses.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11986,6 +12594,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12003,7 +12613,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12075,7 +12685,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.responses.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12099,6 +12715,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12116,7 +12734,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12188,7 +12806,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12212,6 +12836,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12229,7 +12855,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12301,7 +12927,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12325,6 +12957,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12342,7 +12976,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12415,7 +13049,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.triggers.hit.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12441,6 +13081,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12458,7 +13100,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12527,7 +13169,13 @@ export interface operations {
     "serverstats.stats.modules.autoresponder.check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12550,6 +13198,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12567,7 +13217,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12639,7 +13289,13 @@ export interface operations {
     "serverstats.stats.modules.invite-tracker.invite.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12663,6 +13319,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12680,7 +13338,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12752,7 +13410,13 @@ export interface operations {
     "serverstats.stats.modules.invite-tracker.invite.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12776,6 +13440,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12793,7 +13459,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12865,7 +13531,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12889,6 +13561,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12906,7 +13580,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -12978,7 +13652,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13002,6 +13682,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13019,7 +13701,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13091,7 +13773,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.enters.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13115,6 +13803,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13132,7 +13822,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13204,7 +13894,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.leaves.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13228,6 +13924,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13245,7 +13943,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13317,7 +14015,13 @@ export interface operations {
     "serverstats.stats.modules.giveaways.giveaway.rerolled.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13341,6 +14045,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13358,7 +14064,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13430,7 +14136,13 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13454,6 +14166,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13471,7 +14185,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13543,7 +14257,13 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13567,6 +14287,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13584,7 +14306,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13656,7 +14378,13 @@ export interface operations {
     "serverstats.stats.modules.polls.poll.manually-closed.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13680,6 +14408,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13697,7 +14427,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13769,7 +14499,13 @@ export interface operations {
     "serverstats.stats.modules.polls.vote.added.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13793,6 +14529,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13810,7 +14548,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13882,7 +14620,13 @@ export interface operations {
     "serverstats.stats.modules.polls.vote.removed.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13906,6 +14650,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13923,7 +14669,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -13995,7 +14741,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.panels.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14019,6 +14771,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14036,7 +14790,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14108,7 +14862,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.panels.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14132,6 +14892,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14149,7 +14911,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14221,7 +14983,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.reactionroles.added.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14245,6 +15013,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14262,7 +15032,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14334,7 +15104,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.reactionroles.removed.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14358,6 +15134,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14375,7 +15153,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14444,7 +15222,13 @@ export interface operations {
     "serverstats.stats.modules.reactionroles.check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14467,6 +15251,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14484,7 +15270,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14556,7 +15342,13 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14580,6 +15372,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14597,7 +15391,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14669,7 +15463,13 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14693,6 +15493,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14710,7 +15512,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14778,7 +15580,13 @@ export interface operations {
     "serverstats.stats.modules.reminders.reminder.send.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14799,6 +15607,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14816,7 +15626,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14885,7 +15695,13 @@ export interface operations {
     "serverstats.stats.modules.reminders.send-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14908,6 +15724,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14925,7 +15743,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -14997,7 +15815,13 @@ export interface operations {
     "serverstats.stats.modules.rules.rule.added.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15021,6 +15845,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15038,7 +15864,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15110,7 +15936,13 @@ export interface operations {
     "serverstats.stats.modules.rules.rule.removed.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15134,6 +15966,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15151,7 +15985,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15220,7 +16054,13 @@ export interface operations {
     "serverstats.stats.modules.rules.check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15243,6 +16083,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15260,7 +16102,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15332,7 +16174,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.creation-channels.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15356,6 +16204,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15373,7 +16223,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15445,7 +16295,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.creation-channels.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15469,6 +16325,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15486,7 +16344,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15558,7 +16416,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.tempchannels.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15582,6 +16446,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15599,7 +16465,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15668,7 +16534,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.created-check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15691,6 +16563,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15708,7 +16582,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15777,7 +16651,13 @@ export interface operations {
     "serverstats.stats.modules.tempchannels.deleted-check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15800,6 +16680,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15817,7 +16699,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -15889,7 +16771,13 @@ export interface operations {
     "serverstats.stats.modules.tickets.panels.created.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15913,6 +16801,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15930,7 +16820,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16002,7 +16892,13 @@ export interface operations {
     "serverstats.stats.modules.tickets.panels.deleted.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16026,6 +16922,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16043,7 +16941,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16115,7 +17013,13 @@ export interface operations {
     "serverstats.stats.modules.tickets.types.added.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16139,6 +17043,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16156,7 +17062,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16225,7 +17131,13 @@ export interface operations {
     "serverstats.stats.modules.verifier.check-time.record": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16248,6 +17160,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16265,7 +17179,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16329,7 +17243,13 @@ export interface operations {
     "serverstats.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16353,6 +17273,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16370,7 +17292,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16454,7 +17376,13 @@ export interface operations {
     "welcoming.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16475,6 +17403,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16530,7 +17460,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16542,7 +17472,13 @@ export interface operations {
     "welcoming.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16563,6 +17499,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16618,7 +17556,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16692,7 +17630,13 @@ export interface operations {
     "welcoming.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16729,6 +17673,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16765,7 +17711,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16777,7 +17723,13 @@ export interface operations {
     "welcoming.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16798,6 +17750,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16862,7 +17816,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -16936,7 +17890,13 @@ export interface operations {
     "welcoming.create-response": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16967,6 +17927,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16997,7 +17959,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17071,7 +18033,13 @@ export interface operations {
     "welcoming.delete-response": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The response ID.
@@ -17098,6 +18066,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17128,7 +18098,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17193,7 +18163,13 @@ export interface operations {
     "welcoming.create-timedrole": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17219,6 +18195,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17246,7 +18224,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17317,7 +18295,13 @@ export interface operations {
     "welcoming.delete-timedrole": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The timedrole ID.
@@ -17344,6 +18328,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17371,7 +18357,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17386,6 +18372,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17407,6 +18398,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17424,7 +18417,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17439,6 +18432,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17460,6 +18458,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17477,7 +18477,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17492,6 +18492,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17513,6 +18518,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17530,7 +18537,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17545,6 +18552,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17566,6 +18578,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17583,7 +18597,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17595,7 +18609,13 @@ export interface operations {
     "welcoming.check-role-timed": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17616,6 +18636,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17633,7 +18655,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17697,7 +18719,13 @@ export interface operations {
     "welcoming.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17721,6 +18749,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17738,7 +18768,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17822,7 +18852,13 @@ export interface operations {
     "invite-tracker.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17843,6 +18879,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17898,7 +18936,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -17910,7 +18948,13 @@ export interface operations {
     "invite-tracker.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17931,6 +18975,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17986,7 +19032,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18041,7 +19087,13 @@ export interface operations {
     "invite-tracker.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18074,6 +19126,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18091,7 +19145,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18103,7 +19157,13 @@ export interface operations {
     "invite-tracker.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18124,6 +19184,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18144,7 +19206,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18202,6 +19264,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18236,6 +19303,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18255,7 +19324,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18267,7 +19336,13 @@ export interface operations {
     "invite-tracker.delete-invite": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18294,6 +19369,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18311,7 +19388,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18376,7 +19453,13 @@ export interface operations {
     "invite-tracker.invite-created": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18402,6 +19485,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18419,7 +19504,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18431,7 +19516,13 @@ export interface operations {
     "invite-tracker.invite-deleted": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18454,6 +19545,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18471,7 +19564,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18486,6 +19579,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18507,6 +19605,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18524,7 +19624,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18539,6 +19639,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18560,6 +19665,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18577,7 +19684,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18641,7 +19748,13 @@ export interface operations {
     "invite-tracker.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18665,6 +19778,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18682,7 +19797,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18766,7 +19881,13 @@ export interface operations {
     "giveaways.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18787,6 +19908,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18842,7 +19965,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18854,7 +19977,13 @@ export interface operations {
     "giveaways.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18875,6 +20004,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18930,7 +20061,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -18985,7 +20116,13 @@ export interface operations {
     "giveaways.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19008,6 +20145,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19025,7 +20164,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19037,7 +20176,13 @@ export interface operations {
     "giveaways.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19058,6 +20203,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19079,7 +20226,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19145,7 +20292,13 @@ export interface operations {
     "giveaways.create-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19183,6 +20336,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19200,7 +20355,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19264,6 +20419,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19298,6 +20458,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19315,7 +20477,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19330,6 +20492,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19361,6 +20528,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19378,7 +20547,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19455,6 +20624,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19486,6 +20660,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19503,7 +20679,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19518,6 +20694,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19549,6 +20730,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19566,7 +20749,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19581,6 +20764,11 @@ export interface operations {
             header?: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id"?: string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -19612,6 +20800,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19629,7 +20819,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19693,7 +20883,13 @@ export interface operations {
     "giveaways.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19717,6 +20913,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19734,7 +20932,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19818,7 +21016,13 @@ export interface operations {
     "verifier.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19839,6 +21043,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19894,7 +21100,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -19906,7 +21112,13 @@ export interface operations {
     "verifier.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19927,6 +21139,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19982,7 +21196,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20037,7 +21251,13 @@ export interface operations {
     "verifier.update-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20067,6 +21287,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20084,7 +21306,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20096,7 +21318,13 @@ export interface operations {
     "verifier.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20117,6 +21345,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20136,7 +21366,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20248,6 +21478,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -20276,6 +21511,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20294,7 +21531,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20309,6 +21546,11 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -20336,6 +21578,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20353,7 +21597,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20452,7 +21696,13 @@ export interface operations {
                 /** @description The token. */
                 token?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The verifier ID.
@@ -20467,6 +21717,8 @@ export interface operations {
             /** @description The page saying the member is verified */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20585,7 +21837,13 @@ export interface operations {
     "verifier.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20609,6 +21867,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20626,7 +21886,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20710,7 +21970,13 @@ export interface operations {
     "tags.enable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20731,6 +21997,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20786,7 +22054,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20798,7 +22066,13 @@ export interface operations {
     "tags.disable": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20819,6 +22093,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20874,7 +22150,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20886,7 +22162,13 @@ export interface operations {
     "tags.delete-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20907,6 +22189,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20925,7 +22209,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -20996,7 +22280,13 @@ export interface operations {
     "tags.create-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -21037,6 +22327,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21055,7 +22347,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21117,7 +22409,13 @@ export interface operations {
     "tags.update-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The entry ID.
@@ -21154,6 +22452,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21172,7 +22472,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21184,7 +22484,13 @@ export interface operations {
     "tags.delete-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The entry ID.
@@ -21215,6 +22521,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21233,7 +22541,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21245,7 +22553,13 @@ export interface operations {
     "tags.send-entry": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The entry ID.
@@ -21281,6 +22595,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21298,7 +22614,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21362,7 +22678,13 @@ export interface operations {
     "tags.privacy-delete-user-entries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -21386,6 +22708,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21403,7 +22727,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundErrorOrSettingsError"];
             405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
@@ -21462,7 +22786,13 @@ export interface operations {
     "parked.replay": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -21481,6 +22811,8 @@ export interface operations {
             /** @description Success: the envelope with the answer in `data` */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21499,6 +22831,7 @@ export interface operations {
             403: components["responses"]["ForbiddenError"];
             404: components["responses"]["NotFoundError"];
             405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { catalogue, type ErrorName } from '../errors.js';
 import type { EndpointSpec, RawAnswer } from '../http/endpoint.js';
+import { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEY_PATTERN, REPLAYED_HEADER } from '../http/idempotency.js';
 import { MAX_ID_CHARS } from '../http/limits.js';
 import type { Route } from '../http/route.js';
 import { moduleOfPath } from '../modules/names.js';
@@ -66,10 +67,35 @@ function errorsOf(route: Route, spec: EndpointSpec): ErrorName[] {
   names.push('NotFoundError', 'MethodNotAllowedError', 'InternalServerError');
   if (module && route.access !== 'public') names.push('ModuleDisabledError', 'ModuleEnabledError', 'SettingsError', 'PlatformApiInteractionError');
   if (route.access !== 'public' || route.path === '/readyz') names.push('DatabaseError');
+  if (takesKey(route)) names.push('ConflictError');
   return names;
 }
 
-function parameters(spec: EndpointSpec, named: Named): JsonSchema[] {
+/** Every POST, PUT, PATCH and DELETE takes an `Idempotency-Key` (the endpoint factory reads it: behaviour §16). */
+const takesKey = (route: Route) => route.method !== 'GET';
+
+/** The `Idempotency-Key` parameter of a mutating operation. */
+const idempotencyParameter: JsonSchema = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description: [
+    "The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation.",
+    `The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept ${KEEP_SECONDS / 3600} hours, and a repeat answers it again with \`${REPLAYED_HEADER}: true\` and does nothing else.`,
+    'A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422.',
+    'Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.',
+  ].join(' '),
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN.source },
+  example: 'interaction:1234567890123456789',
+};
+
+/** The header of an answer replayed for a repeated `Idempotency-Key`. */
+const replayedHeader: JsonSchema = {
+  description: `Present (\`true\`) when this is the kept answer of an earlier call with the same ${IDEMPOTENCY_HEADER}, sent again; nothing was done this time.`,
+  schema: { type: 'string', enum: ['true'] },
+};
+
+function parameters(route: Route, spec: EndpointSpec, named: Named): JsonSchema[] {
   const list: JsonSchema[] = [];
   for (const where of ['path', 'query'] as const) {
     const schema = spec[where];
@@ -96,6 +122,7 @@ function parameters(spec: EndpointSpec, named: Named): JsonSchema[] {
       schema: { type: 'string', pattern: '^[0-9]{1,20}$' },
     });
   }
+  if (takesKey(route)) list.push(idempotencyParameter);
   return list;
 }
 
@@ -115,6 +142,16 @@ const ACCESS: Record<Route['access'], string> = {
 const errorResponse = (names: string[]): JsonSchema => ({
   description: names.join(' or '),
   'x-error-names': names,
+  ...(names.includes('ConflictError')
+    ? {
+        headers: {
+          'Retry-After': {
+            description: `With ConflictError: seconds until the call holding this ${IDEMPOTENCY_HEADER} has answered or its hold has ended.`,
+            schema: { type: 'integer', minimum: 1 },
+          },
+        },
+      }
+    : {}),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
 });
 
@@ -125,6 +162,7 @@ function operationOf(route: Route, spec: EndpointSpec, shared: { responses: Name
   const byStatus = new Map<number, string[]>();
   for (const name of errorsOf(route, spec)) byStatus.set(catalogue[name].status, [...(byStatus.get(catalogue[name].status) ?? []), name]);
   const responses: Record<string, JsonSchema> = { '200': success(spec, shared.schemas) };
+  if (takesKey(route)) responses['200'] = { ...responses['200'], headers: { [REPLAYED_HEADER]: replayedHeader } };
   // A route answering failures as pages (EndpointSpec.errorPage) lists those pages; only the router's 405 stays the envelope.
   const page = isRaw(spec.response) && spec.errorPage ? spec.response : undefined;
   if (page?.failures) {
@@ -143,7 +181,7 @@ function operationOf(route: Route, spec: EndpointSpec, shared: { responses: Name
     tags: [tagOf(route)],
     'x-access': route.access,
     security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
-    parameters: parameters(spec, shared.schemas),
+    parameters: parameters(route, spec, shared.schemas),
     responses,
   };
   if (spec.body) {

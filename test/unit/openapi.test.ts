@@ -149,3 +149,38 @@ describe('what values mean (the document a developer reads)', () => {
     });
   });
 });
+
+describe('Idempotency-Key in the document (behaviour §16)', () => {
+  const operations = routes.map((route) => ({ route, op: doc.paths[route.path][route.method.toLowerCase()] }));
+
+  it('is a parameter of every POST, PUT and DELETE, optional, with its pattern; never of a GET', () => {
+    const missing = operations
+      .filter(({ route, op }) => route.method !== 'GET' && !op.parameters.some((p: any) => p.name === 'Idempotency-Key'))
+      .map(({ route }) => route.id);
+    expect(missing).toEqual([]);
+    const onReads = operations.filter(({ route, op }) => route.method === 'GET' && op.parameters.some((p: any) => p.name === 'Idempotency-Key'));
+    expect(onReads.map(({ route }) => route.id)).toEqual([]);
+    const vote = doc.paths['/modules/polls/entry/vote'].post.parameters.find((p: any) => p.name === 'Idempotency-Key');
+    expect(vote).toMatchObject({
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9._:-]{1,255}$' },
+    });
+  });
+
+  it('declares the Idempotent-Replayed header of a replayed answer, and the 409 ConflictError with Retry-After, on every mutating operation', () => {
+    const lacking = operations
+      .filter(({ route }) => route.method !== 'GET')
+      .filter(({ op }) => {
+        if (!op.responses['200'].headers?.['Idempotent-Replayed']) return true;
+        // A route answering pages (the verifier's link) lists its own failure pages instead of the envelope's.
+        if (!op.responses['200'].content['application/json']) return false;
+        const conflict = op.responses['409']?.$ref?.replace('#/components/responses/', '');
+        const answer = conflict ? doc.components.responses[conflict] : undefined;
+        return !answer?.['x-error-names'].includes('ConflictError') || !answer.headers?.['Retry-After'];
+      })
+      .map(({ route }) => route.id);
+    expect(lacking).toEqual([]);
+    expect(doc.components.schemas.ErrorEnvelope.properties.error.properties.name.enum).toContain('ConflictError');
+  });
+});

@@ -12,6 +12,7 @@ import { CountEntity, NameEntity, TagEntity } from '#functions/tags/store.js';
 import { EntrySweepEntity, VerificationEntity, entriesFrom } from '#functions/verifier/store.js';
 import { CatchUpEntity, GrantEntity, GrantSweepEntity, RegistryEntity, ResponseEntity, TimedRoleEntity } from '#functions/welcoming/keys.js';
 import { entity, partition } from '#shared/db/entity.js';
+import { IdempotencyKeyEntity } from '#shared/http/idempotency-store.js';
 import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
 import { ModuleState, guildKey, moduleStateKey } from '#shared/modules/store.js';
 
@@ -61,6 +62,7 @@ describe('entity keys (the stored layout)', () => {
       [EntryEntity.key({ guildId: G, kind: 'forum', ident: 'news', channelId: '7' }), 'G#111', 'SOCIAL#forum#news#7'],
       [PurgeEntity.key({ guildId: G }), 'STAT#111', 'PURGE'],
       [statKey(G, 'messages', '2026-01-01T00:00:00.000Z', 42), 'STAT#111', 'messages#2026-01-01T00:00:00.000Z#0000000000000042'],
+      [IdempotencyKeyEntity.key({ scope: 'guild:111', operation: 'polls.vote', key: 'evt:1.a_b-c' }), 'IDEM#guild:111#polls.vote#evt:1.a_b-c', 'IDEM'],
     ];
     for (const [key, pk, sk] of layouts) expect(key).toEqual({ pk, sk });
   });
