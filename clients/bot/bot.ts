@@ -12,7 +12,7 @@ import { type API, Client, GatewayIntentBits, MessageFlags } from '@discordjs/co
 import { REST } from '@discordjs/rest';
 import { WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import type { GatewayDispatchPayload } from 'discord-api-types/v10';
-import { type Plan, planDispatch } from './events.js';
+import { type Dispatch, type Plan, planDispatch } from './events.js';
 import { BotMemory } from './memory.js';
 import type { RetryPolicy } from './retry.js';
 import { type CallResult, createService, type SendCall } from './service.js';
@@ -25,6 +25,8 @@ export interface BotConfig {
   serviceUrl: string;
   serviceToken: string;
   retry?: RetryPolicy;
+  /** How long one attempt at a service call may take; default the service's longest (service.ts). Tests shorten it to cut an attempt off. */
+  attemptTimeoutMs?: number;
   /** Where the per-event lines go; default stdout. */
   log?: (line: string) => void;
 }
@@ -72,7 +74,7 @@ export function memberError(results: CallResult[]): string | null {
  * for the tests, which drive it with payload fixtures and a fake service.
  */
 export async function handleDispatch(
-  payload: { t: string; d: unknown },
+  payload: Dispatch,
   deps: { memory: BotMemory; send: SendCall; api: Pick<API, 'interactions'> },
 ): Promise<Record<string, unknown> | null> {
   const started = performance.now();
@@ -126,7 +128,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const gateway = new WebSocketManager({ token: config.botToken, intents: INTENTS, rest });
   const client = new Client({ rest, gateway });
   const memory = new BotMemory();
-  const send = createService({ url: config.serviceUrl, token: config.serviceToken, retry: config.retry });
+  const send = createService({ url: config.serviceUrl, token: config.serviceToken, retry: config.retry, timeoutMs: config.attemptTimeoutMs });
 
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));

@@ -30,6 +30,8 @@ export interface Call {
   /** The member the bot acts for (`X-Acting-User-Id`), when the operation takes one. */
   actor: string | null;
   body: Record<string, unknown>;
+  /** The `Idempotency-Key` (keys.ts): the event's identity and the operation; null for a call no event identifies. */
+  idempotencyKey: string | null;
 }
 
 export const operationName = (method: Method, path: string) => `${method.toUpperCase()} ${path}`;
@@ -48,5 +50,6 @@ export function call<M extends Method, P extends PathOf<M>>(
     pathParams: (extra.pathParams ?? {}) as Record<string, string>,
     actor: extra.actor ?? null,
     body: body as Record<string, unknown>,
+    idempotencyKey: null,
   };
 }

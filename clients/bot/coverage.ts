@@ -35,17 +35,20 @@ export const NEEDED: { event: string; need: string; handled: boolean }[] = [
   { event: 'PRESENCE_UPDATE', need: 'activities statistic (the online/idle/dnd status counts are not sent)', handled: true },
 ];
 
-/** The README's table: one row per event, its operations in the order called. */
+/** The README's table: one row per event, its operations in the order called and the identity its calls' keys start with (keys.ts). */
 export function markdownTable(): string {
   const rows = Object.entries(EVENT_TABLE)
     .filter(([, row]) => row && row.operations.length > 0)
-    .map(([event, row]) => `| \`${event}\` | ${row!.operations.map((o) => `\`${o}\``).join('<br>')} |`);
+    .map(
+      ([event, row]) =>
+        `| \`${event}\` | ${row!.operations.map((o) => `\`${o}\``).join('<br>')} | \`${row!.identity?.shape ?? 'dispatch:<session id>:<s>'}\` |`,
+    );
   const components = [...COMPONENT_ROWS, ...MODAL_ROWS].map(
     (row) => `| \`${row.shape}\` | ${row.module} | ${row.answeredBy} | ${row.operations.map((o) => `\`${o}\``).join('<br>')} |`,
   );
   return [
-    '| event | operations (in order) |',
-    '| --- | --- |',
+    '| event | operations (in order) | Idempotency-Key, before `:<operation>` |',
+    '| --- | --- | --- |',
     ...rows,
     '',
     '| custom ID | module | member answered by | operations |',

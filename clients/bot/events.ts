@@ -7,6 +7,8 @@
  * memory of what later dispatches do not carry (memory.ts).
  *
  * A dispatch missing what a row needs (no guild, no member) plans nothing.
+ * Every call gets the `Idempotency-Key` of the event (keys.ts): a row's
+ * `identity`, else the dispatch's place in the gateway session.
  */
 import {
   type APIInteraction,
@@ -32,6 +34,7 @@ import {
 } from 'discord-api-types/v10';
 import { type Call, call, operationName } from './calls.js';
 import { type AnsweredBy, COMPONENT_ROWS, MODAL_ROWS, planInteraction } from './interactions.js';
+import { dispatchIdentity, interactionIdentity, joinIdentity, keyCalls, messageIdentity } from './keys.js';
 import type { BotMemory } from './memory.js';
 
 /** What the bot does with one dispatch. */
@@ -50,6 +53,12 @@ export interface EventRow<E extends GatewayDispatchEvents> {
   /** Every operation the row may call, in the order it calls them. */
   operations: string[];
   plan: (data: DataOf<E>, memory: BotMemory) => Plan | null;
+  /**
+   * The event's own identity (keys.ts), where the platform gives one, as the
+   * README shows it (`shape`); without one (or where `of` answers null) the
+   * gateway session's ID and the dispatch's sequence number.
+   */
+  identity?: { shape: string; of: (data: DataOf<E>) => string | null };
 }
 
 type EventTable = { [E in GatewayDispatchEvents]?: EventRow<E> };
@@ -146,6 +155,7 @@ export const EVENT_TABLE: EventTable = {
     operations: [],
     plan: (d: GatewayReadyDispatchData, memory) => {
       memory.botUserId = d.user.id;
+      memory.sessionId = d.session_id;
       return null;
     },
   },
@@ -191,6 +201,7 @@ export const EVENT_TABLE: EventTable = {
   [GatewayDispatchEvents.InteractionCreate]: {
     modules: ['polls', 'giveaways', 'reactionroles', 'verifier'],
     operations: [...new Set([...COMPONENT_ROWS, ...MODAL_ROWS].flatMap((row) => row.operations))],
+    identity: { shape: 'interaction:<id>', of: (d: APIInteraction) => interactionIdentity(d.id) },
     plan: (d: APIInteraction) => {
       const plan = planInteraction(d);
       if (!plan) return null;
@@ -210,6 +221,12 @@ export const EVENT_TABLE: EventTable = {
       op('post', '/modules/serverstats/stats/members/joined'),
       op('post', '/modules/serverstats/stats/members/total'),
     ],
+    // A member who left and joined again is another join: the platform's joined_at tells them apart.
+    identity: {
+      shape: 'join:<guild>:<member>:<joined_at>',
+      of: (d: GatewayGuildMemberAddDispatchData) =>
+        d.guild_id && d.user?.id && typeof d.joined_at === 'string' ? joinIdentity(d.guild_id, d.user.id, d.joined_at) : null,
+    },
     plan: (d: GatewayGuildMemberAddDispatchData, memory) => {
       const member = d.user?.id;
       if (!d.guild_id || !member || member === memory.botUserId) return null;
@@ -255,6 +272,7 @@ export const EVENT_TABLE: EventTable = {
   [GatewayDispatchEvents.MessageCreate]: {
     modules: ['serverstats'],
     operations: [op('post', '/modules/serverstats/stats/messages/sent')],
+    identity: { shape: 'message:<id>:created', of: (d: GatewayMessageCreateDispatchData) => messageIdentity(d.id, 'created') },
     // Members' messages count; the bot's, other bots' and webhooks' do not.
     plan: (d: GatewayMessageCreateDispatchData, memory) => {
       if (!d.guild_id || !d.author?.id || d.author.bot || d.webhook_id) return null;
@@ -275,14 +293,19 @@ export const EVENT_TABLE: EventTable = {
   [GatewayDispatchEvents.MessageDelete]: {
     modules: ['polls', 'reactionroles', 'serverstats'],
     operations: MESSAGE_GONE,
+    identity: { shape: 'message:<id>:deleted', of: (d: GatewayMessageDeleteDispatchData) => messageIdentity(d.id, 'deleted') },
     plan: (d: GatewayMessageDeleteDispatchData, memory) =>
       d.guild_id ? { guildId: d.guild_id, calls: messageGone(d.guild_id, d.channel_id, d.id, memory) } : null,
   },
   [GatewayDispatchEvents.MessageDeleteBulk]: {
     modules: ['polls', 'reactionroles', 'serverstats'],
     operations: MESSAGE_GONE,
+    // Keyed by each message, as its own MESSAGE_DELETE would be: the plan keys the calls itself.
+    identity: { shape: 'message:<id>:deleted, for each message', of: () => null },
     plan: (d: GatewayMessageDeleteBulkDispatchData, memory) =>
-      d.guild_id && Array.isArray(d.ids) ? { guildId: d.guild_id, calls: d.ids.flatMap((id) => messageGone(d.guild_id!, d.channel_id, id, memory)) } : null,
+      d.guild_id && Array.isArray(d.ids)
+        ? { guildId: d.guild_id, calls: d.ids.flatMap((id) => keyCalls(messageIdentity(id, 'deleted'), messageGone(d.guild_id!, d.channel_id, id, memory))) }
+        : null,
   },
   [GatewayDispatchEvents.ChannelDelete]: {
     modules: ['reactionroles', 'serverstats'],
@@ -359,9 +382,26 @@ export const EVENT_TABLE: EventTable = {
   },
 };
 
-/** The plan for a dispatch; null for an event no row handles, or one the row skips. Throws on a payload too malformed to read. */
-export function planDispatch(payload: { t: string; d: unknown }, memory: BotMemory): Plan | null {
+/** A dispatch as the gateway sends it: its event name, its data and its sequence number in the session. */
+export interface Dispatch {
+  t: string;
+  d: unknown;
+  s?: number | null;
+}
+
+/**
+ * The plan for a dispatch, each call keyed with the event's identity;
+ * null for an event no row handles, or one the row skips. Throws on a
+ * payload too malformed to read. A dispatch without a sequence number
+ * (never from the gateway) and with no identity of its own is sent unkeyed.
+ */
+export function planDispatch(payload: Dispatch, memory: BotMemory): Plan | null {
   const row = (EVENT_TABLE as Record<string, EventRow<GatewayDispatchEvents> | undefined>)[payload.t];
   if (!row || payload.d === null || typeof payload.d !== 'object') return null;
-  return row.plan(payload.d as never, memory);
+  const plan = row.plan(payload.d as never, memory);
+  if (!plan) return null;
+  const identity =
+    row.identity?.of(payload.d as never) ??
+    (memory.sessionId !== null && Number.isSafeInteger(payload.s) ? dispatchIdentity(memory.sessionId, payload.s as number) : null);
+  return { ...plan, calls: keyCalls(identity, plan.calls) };
 }

@@ -3,11 +3,14 @@
  * not carry it: a message's author (MESSAGE_DELETE names only the message),
  * the voice channel a member was in (VOICE_STATE_UPDATE names only the new
  * one), a guild's member count (GUILD_CREATE gives it, joins and leaves move
- * it) and the bot's own user (READY). Bounded: the oldest authors are
+ * it), the bot's own user and the gateway session (READY: the session's ID
+ * names, with a dispatch's sequence number, an event the platform gives no
+ * ID of its own, keys.ts). Bounded: the oldest authors are
  * forgotten first.
  */
 export class BotMemory {
   botUserId: string | null = null;
+  sessionId: string | null = null;
   private readonly authors = new Map<string, string>();
   private readonly voice = new Map<string, string>();
   private readonly members = new Map<string, number>();

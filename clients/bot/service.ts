@@ -1,6 +1,7 @@
 /**
  * Sends the event table's calls to the service through the typed client
- * (clients/typescript), with the retry policy of retry.ts.
+ * (clients/typescript), each with its `Idempotency-Key`, with the retry
+ * policy of retry.ts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGuildModulesClient } from '../typescript/index.js';
@@ -20,19 +21,44 @@ export interface ServiceOptions {
   url: string;
   token: string;
   retry?: RetryPolicy;
-  /** How long one attempt may take. */
+  /** How long one attempt may take; default {@link ATTEMPT_TIMEOUT_MS}. */
   timeoutMs?: number;
 }
 
+/**
+ * How long the bot waits for one attempt: longer than the service can take,
+ * so a slow answer is waited for, not sent again while it still runs.
+ * Deployed, API Gateway runs the authorizer (at most 10 s, uncached) and
+ * then gives the route function at most 29 s before it answers 504 itself
+ * (the functions' timeout, 10 s by default, may be raised to 29 s and no
+ * further), whatever the function's platform waits (one platform call may
+ * wait out 10 s of 429s and three 5 s attempts): 39 s, and 6 s for the
+ * network. Local mode does not cut a function off; an operation slower
+ * than this is sent again with its key, which the service answers with 409
+ * and `Retry-After` while the first attempt runs, then with its answer.
+ */
+export const ATTEMPT_TIMEOUT_MS = 45_000;
+
+/** Connection errors after which the request surely never reached the service. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+const neverSent = (error: unknown) => NEVER_SENT.has(String(((error as Error).cause as { code?: unknown } | undefined)?.code));
+
 export type SendCall = (call: Call) => Promise<CallResult>;
 
-export function createService({ url, token, retry = DEFAULT_RETRY, timeoutMs = 10_000 }: ServiceOptions): SendCall {
+export function createService({ url, token, retry = DEFAULT_RETRY, timeoutMs = ATTEMPT_TIMEOUT_MS }: ServiceOptions): SendCall {
   const api = createGuildModulesClient({ baseUrl: url, token });
 
   const attempt = async (call: Call): Promise<{ outcome: Outcome; error: string | null }> => {
     try {
       const init = {
-        params: { path: call.pathParams, header: call.actor ? { 'X-Acting-User-Id': call.actor } : {} },
+        params: {
+          path: call.pathParams,
+          header: {
+            ...(call.actor ? { 'X-Acting-User-Id': call.actor } : {}),
+            ...(call.idempotencyKey ? { 'Idempotency-Key': call.idempotencyKey } : {}),
+          },
+        },
         body: call.body,
         signal: AbortSignal.timeout(timeoutMs),
       };
@@ -44,14 +70,16 @@ export function createService({ url, token, retry = DEFAULT_RETRY, timeoutMs = 1
         error: response.ok ? null : typeof message === 'string' ? message : `HTTP ${response.status}`,
       };
     } catch (error) {
-      return { outcome: { unreachable: true }, error: `the service at ${url} could not be reached (${(error as Error).message})` };
+      const why =
+        (error as Error).name === 'TimeoutError' ? `did not answer within ${timeoutMs / 1000} s` : `could not be reached (${(error as Error).message})`;
+      return { outcome: { unreachable: true, landed: !neverSent(error) }, error: `the service at ${url} ${why}` };
     }
   };
 
   return async (call) => {
     for (let attempts = 1; ; attempts++) {
       const { outcome, error } = await attempt(call);
-      const wait = nextDelay(retry, attempts, outcome);
+      const wait = nextDelay(retry, attempts, outcome, call.idempotencyKey !== null);
       if (wait === null) return { operation: call.operation, status: 'status' in outcome ? outcome.status : null, error, attempts };
       await sleep(wait);
     }

@@ -9,6 +9,13 @@ import { ModuleRuntime } from './module-runtime.js';
 import { lambdaInvocationUri, serviceFunction } from './service-function.js';
 import { allowApiInvoke } from './api-invoke-permission.js';
 
+/**
+ * How long the authorizer may run. API Gateway waits for it before, and
+ * apart from, the integration's 29 s, and caching is off, so every request
+ * may spend both: the reference bot's attempt timeout covers the sum.
+ */
+export const AUTHORIZER_TIMEOUT = Duration.seconds(10);
+
 /** What the authorizer reads: the service token secret and the table of guild API keys. */
 export interface RequestAuthorizerProps {
   restApiId: string;
@@ -53,7 +60,7 @@ export class RequestAuthorizer extends Construct {
         logGroup: runtime.logGroup,
         environment: { TABLE_NAME: props.table.tableName, SERVICE_TOKEN_SECRET_ARN: props.serviceTokenSecret.secretArn, ...props.usage.environment },
         memorySize: props.memorySize,
-        timeout: Duration.seconds(10),
+        timeout: AUTHORIZER_TIMEOUT,
       },
       code: props.code,
       description: 'REQUEST authorizer: service token or guild API key',

@@ -55,6 +55,8 @@ export interface LocalOptions {
   bot?: boolean;
   /** Where the bot's line per event goes (default stdout). */
   botLog?: (line: string) => void;
+  /** The bot's time limit for one attempt at a service call (default its own); tests shorten it to cut an attempt off. */
+  botAttemptTimeoutMs?: number;
 }
 
 export interface LocalService {
@@ -194,7 +196,14 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   if (options.bot) {
     // Loaded only when asked: the platform libraries cost a start that runs no bot.
     const { startBot } = await import('../../clients/bot/bot.js');
-    bot = await startBot({ platformApiBaseUrl: platformUrl, botToken: platformBotToken, serviceUrl: url, serviceToken, log: options.botLog });
+    bot = await startBot({
+      platformApiBaseUrl: platformUrl,
+      botToken: platformBotToken,
+      serviceUrl: url,
+      serviceToken,
+      log: options.botLog,
+      attemptTimeoutMs: options.botAttemptTimeoutMs,
+    });
     closers.unshift(() => bot!.stop());
     await Promise.race([
       bot.ready,

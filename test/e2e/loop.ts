@@ -25,9 +25,10 @@ export interface Loop {
   stop(): Promise<void>;
 }
 
-export async function startLoop(): Promise<Loop> {
+/** `botAttemptTimeoutMs`: the bot gives up on an attempt at a service call after this long, as when its connection drops. */
+export async function startLoop(options: { botAttemptTimeoutMs?: number } = {}): Promise<Loop> {
   const botLines: string[] = [];
-  const service = await startTestService({ bot: true, botLog: (line) => botLines.push(line) });
+  const service = await startTestService({ bot: true, botLog: (line) => botLines.push(line), botAttemptTimeoutMs: options.botAttemptTimeoutMs });
   const sandbox = sandboxOf(service);
   const act = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${sandbox.origin}${path}`, {

@@ -53,10 +53,11 @@ export interface TestService extends LocalService {
  * `indexLagMs` makes index queries lag as on AWS (infra/local/index-lag.ts);
  * `guildKeyRate` sets each guild key's rate (default: the service's, 10 a second);
  * `bot` runs the reference bot (clients/bot) connected to the sandbox's gateway
- * and the service, its lines to `botLog` (default: dropped).
+ * and the service, its lines to `botLog` (default: dropped), each attempt at a
+ * service call cut off after `botAttemptTimeoutMs` (default the bot's own).
  */
 export async function startTestService(
-  options: { indexLagMs?: number; guildKeyRate?: number; bot?: boolean; botLog?: (line: string) => void } = {},
+  options: { indexLagMs?: number; guildKeyRate?: number; bot?: boolean; botLog?: (line: string) => void; botAttemptTimeoutMs?: number } = {},
 ): Promise<TestService> {
   const service = await startLocal({
     port: 0,
@@ -67,6 +68,7 @@ export async function startTestService(
     printLogs: false,
     bot: options.bot ?? false,
     botLog: options.botLog ?? (() => undefined),
+    botAttemptTimeoutMs: options.botAttemptTimeoutMs,
   });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const url = new URL(service.url + path);
