@@ -92,4 +92,44 @@ describe.skipIf(!hasBrowser)('acting on the sandbox page', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('takes the first click straight after typing into "Acting as", and shows the answer in a status line that stays in view', async () => {
+    const channel = '200000000000000018';
+    const member = '400000000000000018';
+    await call('PUT', `${sandbox.origin}/_sandbox/channels/${channel}`, { guild_id: '300000000000000018', name: 'prizes' });
+    for (let i = 0; i < 15; i++) await call('POST', `${sandbox.url}/channels/${channel}/messages`, { content: `Earlier message ${i}` });
+    await call('POST', `${sandbox.url}/channels/${channel}/messages`, {
+      content: 'A prize to claim',
+      components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Claim', custom_id: 'prize:claim' }] }],
+    });
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${sandbox.origin}/`);
+    await page.getByRole('button', { name: /# prizes/ }).click();
+    await page.fill('#actor', member);
+    // No Tab: leaving the field as the mouse goes down on the button must not lose the click.
+    await page.getByRole('button', { name: 'Claim' }).click();
+    let started: any;
+    await expect.poll(async () => (started = (await state()).started.find((i: any) => i.custom_id === 'prize:claim')), { timeout: 5_000 }).toBeTruthy();
+    expect(started.user_id).toBe(member);
+
+    await call('POST', `${sandbox.url}/interactions/${started.id}/${started.token}/callback`, {
+      type: 4,
+      data: { content: `You claimed **the mug**, <@${member}>.`, flags: 64 },
+    });
+    const status = page.locator('#status');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('The bot answered: You claimed the mug, @member-0018.');
+    const inView = () =>
+      page.evaluate<boolean>(
+        "(() => { const box = document.getElementById('status').getBoundingClientRect(); return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight; })()",
+      );
+    expect(await page.evaluate<boolean>('document.documentElement.scrollHeight > window.innerHeight * 2')).toBe(true);
+    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+    expect(await inView()).toBe(true);
+    await page.evaluate('window.scrollTo(0, 0)');
+    expect(await inView()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

@@ -62,6 +62,44 @@ describe.skipIf(!hasBrowser)('the sandbox page', () => {
     await page.close();
   }, 120_000);
 
+  it('follows a change made through a control route from the change notices: no reload, no polling, the rest of the page left as it was', async () => {
+    const guild = snowflake();
+    const channel = snowflake();
+    const member = snowflake();
+    const origin = env.service.sandboxUrl!.replace(/\/api\/v10$/, '');
+    const control = (method: string, path: string, body: unknown) =>
+      fetch(`${origin}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await control('PUT', `/channels/${channel}`, { guild_id: guild, name: 'live' });
+    await control('POST', `/channels/${channel}/messages`, { author_id: member, content: 'First words' });
+
+    const page = await env.browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const stateReads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/_sandbox/state') stateReads.push(request.url());
+    });
+    await page.goto(`${origin}/`);
+    await page.getByRole('button', { name: /# live/ }).click();
+    const messages = page.locator('#messages .msg');
+    await expect.poll(() => messages.count()).toBe(1);
+    await expect.poll(() => page.locator('#live').textContent()).toBe('● live');
+    await page.evaluate("window.__sameDocument = true; window.__firstMessage = document.querySelector('#messages .msg')");
+    // Longer than the 2 s the page used to poll at: nothing changed, so nothing is read.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(stateReads).toEqual([]);
+
+    await control('POST', `/channels/${channel}/messages`, { author_id: member, content: 'Second words, sent while the page is open' });
+    await expect.poll(() => messages.count(), { timeout: 5_000 }).toBe(2);
+    expect(await messages.nth(1).textContent()).toContain('Second words');
+    expect(stateReads.length).toBeGreaterThanOrEqual(1);
+    expect(await page.evaluate<boolean>('window.__sameDocument === true')).toBe(true);
+    // Only the new message was added: the one shown before is the same element.
+    expect(await page.evaluate<boolean>("window.__firstMessage === document.querySelector('#messages .msg')")).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('shows what the socials sources publish, and their requests', async () => {
     const origin = env.service.sandboxUrl!.replace(/\/api\/v10$/, '');
     const control = (path: string, body: unknown) =>

@@ -4,8 +4,12 @@
  * oldest first with the newest at the bottom, rendered markdown, mentions as
  * names, local times, embeds as cards, buttons and selects as controls,
  * reactions with counts and polls with their results; interaction answers
- * and callbacks as the member saw them; what the socials sources publish. It reads `/_sandbox/state` every two
- * seconds, so it follows live. Everything is inline: no outside asset.
+ * and callbacks as the member saw them; what the socials sources publish; the guild's members with their roles on the
+ * right. It follows live: `/_sandbox/events` (changes.ts) sends a notice per
+ * change, the page reads `/_sandbox/state` once and rebuilds only the parts
+ * whose HTML changed, never the one being pressed, typed in or chosen in.
+ * The bot's answer to the person's last click shows in a status line that
+ * stays in view. Everything is inline: no outside asset.
  *
  * A person acts on it as a member they choose (by ID), through the control
  * routes: post, click buttons and pick in selects (a modal the bot answers
@@ -38,10 +42,14 @@ select{background:#1e1f22;color:#dbdee1;border:0;border-radius:4px;padding:6px;m
 .bar-tools{display:flex;flex-wrap:wrap;gap:6px;align-items:center;padding:8px 16px;border-bottom:1px solid #1f2023;font-size:13px}
 .bar-tools input,.bar-tools select,#composer input,dialog input{background:#1e1f22;color:#dbdee1;border:1px solid #3f4147;border-radius:4px;padding:4px 6px;font:inherit}
 .tool{background:#4e5058;color:#fff;border:0;border-radius:4px;padding:4px 10px;font:inherit;font-size:13px;cursor:pointer}
-#composer{display:flex;gap:6px;padding:8px 16px;border-top:1px solid #1f2023;position:sticky;bottom:0;background:#313338}#composer input{flex:1}
-#status{color:#f0b232;min-height:1em}.react,.react-add,.poll li[data-act],.btn:not([disabled]){cursor:pointer}.take{cursor:pointer;color:#949ba4;margin-left:2px}
+#foot{position:sticky;bottom:0;background:#313338;border-top:1px solid #1f2023}#composer{display:flex;gap:6px;padding:8px 16px}#composer input{flex:1}
+#status{color:#f0b232;padding:6px 16px 0;max-height:4.5em;overflow-y:auto;overflow-wrap:anywhere}#status:empty{display:none}
+aside{width:240px;flex:none;background:#2b2d31;padding:12px;position:sticky;top:0;align-self:flex-start;max-height:100vh;overflow-y:auto}aside h1{font-size:16px;margin:0;color:#fff}
+aside h2{font-size:12px;text-transform:uppercase;color:#949ba4;margin:14px 0 4px;overflow-wrap:anywhere}.member{padding:4px;border-radius:4px;overflow-wrap:anywhere}.member.me{background:#404249}
+.roles{display:flex;flex-wrap:wrap;gap:3px;margin-top:2px}.role{font-size:12px;background:#3c4270;color:#c9cdfb;border-radius:3px;padding:0 4px}
+:focus-visible{outline:2px solid #00a8fc;outline-offset:1px}.react,.react-add,.poll li[data-act],.btn:not([disabled]){cursor:pointer}.take{cursor:pointer;color:#949ba4;margin-left:2px}
 dialog{background:#313338;color:#dbdee1;border:1px solid #1f2023;border-radius:8px;min-width:320px}dialog label{display:block;margin:8px 0 2px}
-@media (max-width:700px){.app{flex-direction:column}nav{width:auto;max-height:40vh}}`;
+@media (max-width:900px){.app{flex-direction:column}nav{width:auto;max-height:40vh}aside{width:auto;position:static;max-height:none;align-self:auto}}`;
 
 const script = `
 const esc = (t) => String(t ?? '').replace(/[&<>"']/g, (c) => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
@@ -94,25 +102,47 @@ function componentsHtml(rows) {
 function pollHtml(p) {
   const counts = new Map(((p.results && p.results.answer_counts) || []).map((c) => [c.id, c.count]));
   const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
-  return '<div class="poll"><b>' + esc(p.question.text) + '</b>' + (p.results && p.results.is_finalized ? ' <span class="sub">final results</span>' : '') + '<ul style="padding:0">' + p.answers.map((a) => { const n = counts.get(a.answer_id) || 0; return '<li data-act="vote" data-answer="' + a.answer_id + '" title="vote">' + emoji(a.poll_media.emoji) + ' ' + esc(a.poll_media.text) + ' <span class="sub">' + n + '</span><div class="bar" style="width:' + Math.round(n / total * 100) + '%"></div></li>'; }).join('') + '</ul></div>';
+  return '<div class="poll"><b>' + esc(p.question.text) + '</b>' + (p.results && p.results.is_finalized ? ' <span class="sub">final results</span>' : '') + '<ul style="padding:0">' + p.answers.map((a) => { const n = counts.get(a.answer_id) || 0; return '<li data-act="vote" data-answer="' + a.answer_id + '" title="vote" tabindex="0" role="button">' + emoji(a.poll_media.emoji) + ' ' + esc(a.poll_media.text) + ' <span class="sub">' + n + '</span><div class="bar" style="width:' + Math.round(n / total * 100) + '%"></div></li>'; }).join('') + '</ul></div>';
 }
 function messageHtml(m) {
   return '<div class="msg" data-m="' + esc(m.id) + '" data-c="' + esc(m.channel_id) + '"><div class="av" style="background:' + color(m.author.id) + '">' + esc(userName(m.author.id).slice(0, 1).toUpperCase()) + '</div><div class="body"><span class="who">' + esc(userName(m.author.id)) + '</span>'
     + (m.author.bot ? '<span class="bot">BOT</span>' : '') + '<time datetime="' + esc(m.timestamp) + '">' + esc(new Date(m.timestamp).toLocaleString()) + (m.edited_timestamp ? ' (edited)' : '') + '</time>'
     + (m.message_reference ? '<div class="sub">↪ replying to a message</div>' : '') + (m.content ? markdown(m.content) : '') + (m.embeds || []).map(embedHtml).join('') + (m.poll ? pollHtml(m.poll) : '') + componentsHtml(m.components)
-    + '<div class="reacts">' + (m.reactions || []).map((r) => { const key = esc(r.emoji.id ? r.emoji.name + ':' + r.emoji.id : r.emoji.name); return '<span class="react' + (r.me ? ' me' : '') + '" data-act="react" data-emoji="' + key + '" title="react as the member">' + emoji(r.emoji) + ' ' + r.count + '<span class="take" data-act="unreact" data-emoji="' + key + '" title="take the reaction back">×</span></span>'; }).join('')
-    + '<span class="react-add" data-act="react-new" title="add a reaction">+</span></div></div></div>';
+    + '<div class="reacts">' + (m.reactions || []).map((r) => { const key = esc(r.emoji.id ? r.emoji.name + ':' + r.emoji.id : r.emoji.name); return '<span class="react' + (r.me ? ' me' : '') + '" data-act="react" data-emoji="' + key + '" title="react as the member" tabindex="0" role="button">' + emoji(r.emoji) + ' ' + r.count + '<span class="take" data-act="unreact" data-emoji="' + key + '" title="take the reaction back" tabindex="0" role="button" aria-label="take the reaction back">×</span></span>'; }).join('')
+    + '<span class="react-add" data-act="react-new" title="add a reaction" tabindex="0" role="button" aria-label="add a reaction">+</span></div></div></div>';
 }
-function sidebar() {
+function sidebarParts() {
   const groups = new Map();
   for (const c of state.channels) { const key = c.recipients ? 'Direct messages' : c.guild_id ? ((state.guilds.find((g) => g.id === c.guild_id) || {}).name || 'Guild ' + c.guild_id) : 'Channels'; if (!groups.has(key)) groups.set(key, []); groups.get(key).push(c); }
-  let html = '';
-  for (const [name, list] of groups) html += '<h2>' + esc(name) + '</h2>' + list.map((c) => '<button data-id="' + esc(c.id) + '" class="' + (c.id === chosen ? 'on' : '') + '">' + (c.recipients ? '@' + esc(userName(c.recipients[0].id)) : '# ' + esc(c.name || c.id)) + ' <span class="sub">' + c.messages.length + '</span></button>').join('');
+  const parts = [];
+  for (const [name, list] of groups) { parts.push(['h:' + name, '<h2>' + esc(name) + '</h2>']); for (const c of list) parts.push(['c:' + c.id, '<button data-id="' + esc(c.id) + '" class="' + (c.id === chosen ? 'on' : '') + '">' + (c.recipients ? '@' + esc(userName(c.recipients[0].id)) : '# ' + esc(c.name || c.id)) + ' <span class="sub">' + c.messages.length + '</span></button>']); }
   const answers = Object.values(state.webhooks).reduce((n, l) => n + l.length, 0) + state.interactions.length;
   const src = state.sources, items = src.forums.reduce((n, f) => n + f.posts.length, 0) + src.videos.reduce((n, c) => n + c.videos.length, 0) + src.feeds.reduce((n, f) => n + f.entries.length, 0) + src.streams.filter((a) => a.live).length;
-  html += '<h2>Socials sources</h2><button data-id="@sources" class="' + (chosen === '@sources' ? 'on' : '') + '">What the sources publish <span class="sub">' + items + '</span></button>';
-  html += '<h2>Members answered</h2><button data-id="@answers" class="' + (chosen === '@answers' ? 'on' : '') + '">Interaction answers <span class="sub">' + answers + '</span></button>';
-  return html;
+  parts.push(['h:@sources', '<h2>Socials sources</h2>'], ['@sources', '<button data-id="@sources" class="' + (chosen === '@sources' ? 'on' : '') + '">What the sources publish <span class="sub">' + items + '</span></button>']);
+  parts.push(['h:@answers', '<h2>Members answered</h2>'], ['@answers', '<button data-id="@answers" class="' + (chosen === '@answers' ? 'on' : '') + '">Interaction answers <span class="sub">' + answers + '</span></button>']);
+  return parts;
+}
+/** The members of the open channel's guild (of every guild elsewhere) with their roles: what a reaction role or a verifier granted shows here. */
+function peopleParts() {
+  const open = currentChannel();
+  const ids = new Set(state.guilds.map((g) => g.id).concat(Object.keys(state.members)));
+  const shown = open && open.guild_id ? [open.guild_id] : [...ids];
+  const parts = [];
+  for (const guildId of shown) {
+    const guild = state.guilds.find((g) => g.id === guildId) || { id: guildId, name: null, members: null, roles: {} };
+    const roleSets = state.members[guildId] || {};
+    const people = new Set(Object.keys(roleSets).concat(Object.keys(guild.members || {})));
+    people.delete(state.bot_user.id);
+    parts.push(['g:' + guildId, '<h2>' + esc(guild.name || 'Guild ' + guildId) + ' · ' + people.size + '</h2>']);
+    const presence = state.presences[guildId] || {}, voice = state.voice[guildId] || {};
+    for (const id of [...people].sort((a, b) => userName(a).localeCompare(userName(b)))) {
+      const roles = (roleSets[id] || []).map((r) => '<span class="role" title="role ' + esc(r) + '">@' + esc((guild.roles && guild.roles[r]) || 'role-' + r.slice(-4)) + '</span>').join('');
+      const left = guild.members && !guild.members[id];
+      const where = [presence[id], voice[id] ? '🔊 ' + channelName(voice[id]) : '', left ? 'not in the guild' : ''].filter(Boolean).map(esc).join(' · ');
+      parts.push(['m:' + guildId + ':' + id, '<div class="member' + (id === actor ? ' me' : '') + '" data-u="' + esc(id) + '"><button class="tool" data-act="act-as" data-user="' + esc(id) + '" title="act as ' + esc(id) + '">' + esc(userName(id)) + '</button> <span class="sub">' + esc(id) + (where ? ' · ' + where : '') + '</span><div class="roles">' + (roles || '<span class="sub">no roles</span>') + '</div></div>']);
+    }
+  }
+  return parts.length ? parts : [['none', '<p class="sub">No guild yet: members appear here once one joins or gets a role.</p>']];
 }
 function memberAnswersHtml(userId) {
   const mine = state.started.filter((i) => i.user_id === userId).reverse();
@@ -150,44 +180,112 @@ function sourcesHtml() {
   const counts = Object.entries(src.requests).map(([k, n]) => esc(k) + ' ' + n).join(' · ');
   return (parts.join('') || '<p class="sub">No source yet: create one under /_sandbox/sources.</p>') + (counts ? '<p class="sub">Requests received: ' + counts + '</p>' : '');
 }
+const parse = (html) => { const t = document.createElement('template'); t.innerHTML = html; return t.content.firstElementChild; };
+/** How to find an element again once the part holding it is rebuilt, so a keyboard user keeps their place. */
+function findAgain(el) { if (el.id) return '#' + CSS.escape(el.id); const d = Object.entries(el.dataset); return d.length ? el.tagName.toLowerCase() + d.map(([k, v]) => '[data-' + k + '="' + CSS.escape(v) + '"]').join('') : null; }
+let waiting = false;
+/**
+ * Brings a container's children to the given keyed parts, rebuilding only
+ * the parts whose HTML changed. A part holding a field being typed in or a
+ * select being used waits until focus leaves it; a part holding a focused
+ * button is rebuilt with the focus put back on the same control.
+ */
+function patch(box, parts) {
+  const had = new Map();
+  for (const el of [...box.children]) if (el._key === undefined) el.remove(); else had.set(el._key, el);
+  const keys = new Set(parts.map(([key]) => key));
+  for (const [key, el] of had) if (!keys.has(key)) el.remove();
+  parts.forEach(([key, html], i) => {
+    let el = had.get(key);
+    if (!el || el._html !== html) {
+      const active = el && el.contains(document.activeElement) ? document.activeElement : null;
+      if (active && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) waiting = true;
+      else {
+        const fresh = parse(html);
+        fresh._key = key; fresh._html = html;
+        if (el) el.replaceWith(fresh);
+        el = fresh;
+        const again = active && findAgain(active);
+        if (again) { const same = fresh.matches(again) ? fresh : fresh.querySelector(again); if (same) same.focus(); }
+      }
+    }
+    if (box.children[i] !== el) box.insertBefore(el, box.children[i] || null);
+  });
+}
+function mainParts(channel) {
+  if (chosen === '@answers') return [['@answers', '<div>' + answersHtml() + '</div>']];
+  if (chosen === '@sources') return [['@sources', '<div>' + sourcesHtml() + '</div>']];
+  if (!channel) return [['none', '<p class="sub">When the bot posts, channels appear on the side.</p>']];
+  return channel.messages.length ? channel.messages.map((m) => ['m:' + m.id, messageHtml(m)]) : [['empty', '<p class="sub">No messages.</p>']];
+}
+let pressing = 0, wanted = false;
+/** Shows the state; while a pointer is down it waits, so the element pressed is still there when it is released (else the click is lost). */
 function render() {
+  if (pressing && Date.now() - pressing < 3000) { wanted = true; return; }
+  wanted = false;
   if (!chosen && state.channels.length) chosen = state.channels[state.channels.length - 1].id;
-  document.getElementById('side').innerHTML = sidebar();
+  patch(document.getElementById('side'), sidebarParts());
   const channel = state.channels.find((c) => c.id === chosen);
-  document.getElementById('title').textContent = chosen === '@answers' ? 'Interaction answers' : chosen === '@sources' ? 'Socials sources' : channel ? (channel.recipients ? '@' + userName(channel.recipients[0].id) : '# ' + (channel.name || channel.id)) : 'Nothing posted yet';
+  const title = chosen === '@answers' ? 'Interaction answers' : chosen === '@sources' ? 'Socials sources' : channel ? (channel.recipients ? '@' + userName(channel.recipients[0].id) : '# ' + (channel.name || channel.id)) : 'Nothing posted yet';
+  const header = document.getElementById('title');
+  if (header.textContent !== title) header.textContent = title;
   const box = document.getElementById('messages');
   const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
-  box.innerHTML = chosen === '@answers' ? answersHtml() : chosen === '@sources' ? sourcesHtml() : channel ? channel.messages.map(messageHtml).join('') || '<p class="sub">No messages.</p>' : '<p class="sub">When the bot posts, channels appear on the side.</p>';
-  if (atBottom) window.scrollTo(0, document.body.scrollHeight);
+  const height = document.body.scrollHeight;
+  patch(box, mainParts(channel));
+  if (atBottom && document.body.scrollHeight !== height) window.scrollTo(0, document.body.scrollHeight);
+  patch(document.getElementById('people-list'), peopleParts());
   tools();
 }
+// A pointer held longer than 3 s (a select's popup may swallow its release) no longer holds the page still.
+document.addEventListener('pointerdown', () => { pressing = Date.now(); setTimeout(() => { if (wanted) render(); }, 3100); }, true);
+const released = () => { pressing = 0; if (wanted) setTimeout(render, 0); };
+document.addEventListener('pointerup', released, true);
+document.addEventListener('pointercancel', released, true);
+document.addEventListener('focusout', () => { if (waiting) { waiting = false; setTimeout(render, 0); } });
 document.addEventListener('click', (event) => { const b = event.target.closest('nav button'); if (b) { chosen = b.dataset.id; render(); window.scrollTo(0, document.body.scrollHeight); } });
 let actor = localStorage.getItem('sandbox-actor') || '';
 const say = (text) => { document.getElementById('status').textContent = text; };
+/** The bot's answer in the status line, its markdown and mentions rendered on one line. */
+const sayAnswer = (lead, text) => { document.getElementById('status').innerHTML = esc(lead) + (text ? ': ' + inline(esc(text.replace(/\\s*\\n+\\s*/g, ' '))) : '.'); };
 async function control(method, path, body) {
   const response = await fetch('/_sandbox' + path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
   const json = text ? JSON.parse(text) : null;
   if (!response.ok) { say('Refused (' + response.status + '): ' + ((json && json.message) || '') + (json && json.errors ? ' ' + JSON.stringify(json.errors) : '')); throw new Error('refused'); }
   say('');
-  await load();
   return json;
 }
 function who() { if (!/^\\d{1,20}$/.test(actor)) { say('First choose who you act as: a member ID (digits) in "Acting as".'); throw new Error('no member'); } return actor; }
 const currentChannel = () => state.channels.find((c) => c.id === chosen);
 function currentGuild() { const c = currentChannel(); if (!c || !c.guild_id) { say('Open a channel of a guild first.'); throw new Error('no guild'); } return c.guild_id; }
 const emojiPath = (key) => encodeURIComponent(key);
+/** The interaction the person started last, until another: its answers come with the state, live. */
+let pending = null;
 async function clickComponent(msg, customId, values) {
   const started = await control('POST', '/channels/' + msg.dataset.c + '/messages/' + msg.dataset.m + '/click', values ? { user_id: who(), custom_id: customId, values } : { user_id: who(), custom_id: customId });
-  say('Clicked ' + customId + '; waiting for the bot…');
-  for (let i = 0; i < 20; i++) {
-    await new Promise((r) => setTimeout(r, 300));
-    const shown = await (await fetch('/_sandbox/interactions/' + started.interaction_id)).json();
-    const modal = (shown.answers || []).find((a) => a.type === 9);
-    if (modal) { openModal(started.interaction_id, modal.data); return; }
-    if ((shown.answers || []).length) { const a = shown.answers[0]; say('The bot answered' + (a.data && a.data.content ? ': ' + a.data.content : a.message ? ': ' + a.message.content : '.')); await load(); return; }
-  }
-  say('No answer from the bot (is one connected to the gateway?).');
+  awaitAnswer(started.interaction_id, 'Clicked ' + customId);
+}
+function awaitAnswer(id, what) {
+  pending = { id, seen: 0 };
+  say(what + '; waiting for the bot…');
+  setTimeout(() => { if (pending && pending.id === id && !pending.seen) say(what + '; no answer from the bot yet (is one connected to the gateway?).'); }, 10000);
+  showAnswer();
+}
+const answerText = (d) => { if (!d) return ''; if (d.content) return d.content; const e = (d.embeds || [])[0]; return e ? [e.title, e.description].filter(Boolean).join(': ') : ''; };
+/** The latest answer to the pending interaction, in the status line: a follow-up's text, else the callback's; a modal opens as a form. */
+function showAnswer() {
+  if (!pending) return;
+  const started = state.started.find((i) => i.id === pending.id);
+  const callbacks = state.interactions.filter((c) => c.interaction_id === pending.id);
+  const followUps = started ? state.webhooks[state.bot_user.id + '/' + started.token] || [] : [];
+  if (callbacks.length + followUps.length === pending.seen) return;
+  pending.seen = callbacks.length + followUps.length;
+  const callback = callbacks[0], last = followUps[followUps.length - 1];
+  if (callback && callback.type === 9) { const id = pending.id; pending = null; say('The bot asks you to fill in "' + callback.data.title + '".'); openModal(id, callback.data); return; }
+  const text = answerText(last) || (callback ? answerText(callback.data) : '');
+  if (!text && callback && callback.type === 5) return say('The bot is thinking…');
+  sayAnswer(!last && callback && callback.type === 7 ? 'The bot updated the message' : !last && callback && callback.type === 6 ? 'The bot took the click without answering' : 'The bot answered', text);
 }
 function openModal(interactionId, data) {
   const dialog = document.getElementById('modal');
@@ -197,7 +295,7 @@ function openModal(interactionId, data) {
   dialog.querySelector('form').addEventListener('submit', async (event) => {
     if (event.submitter && event.submitter.value === 'cancel') return;
     const values = Object.fromEntries(inputs.map((c) => [c.custom_id, dialog.querySelector('[name="' + CSS.escape(c.custom_id) + '"]').value]));
-    try { await control('POST', '/interactions/' + interactionId + '/submit', { user_id: who(), custom_id: data.custom_id, values }); say('Submitted.'); } catch (e) {}
+    try { const submitted = await control('POST', '/interactions/' + interactionId + '/submit', { user_id: who(), custom_id: data.custom_id, values }); awaitAnswer(submitted.interaction_id, 'Submitted "' + data.title + '"'); } catch (e) {}
   });
   dialog.showModal();
 }
@@ -213,7 +311,8 @@ document.addEventListener('click', async (event) => {
       case 'unreact': event.stopPropagation(); return await control('DELETE', '/channels/' + msg.dataset.c + '/messages/' + msg.dataset.m + '/reactions/' + emojiPath(el.dataset.emoji) + '/' + who());
       case 'react': if (event.target.closest('.take')) return; return await control('PUT', '/channels/' + msg.dataset.c + '/messages/' + msg.dataset.m + '/reactions/' + emojiPath(el.dataset.emoji) + '/' + who());
       case 'react-new': { const e = prompt('Emoji to react with (e.g. 👍, or name:id for a custom one)'); if (e) await control('PUT', '/channels/' + msg.dataset.c + '/messages/' + msg.dataset.m + '/reactions/' + emojiPath(e.trim()) + '/' + who()); return; }
-      case 'open-modal': { const shown = await (await fetch('/_sandbox/interactions/' + el.dataset.id)).json(); const modal = shown.answers.find((a) => a.type === 9); if (modal) openModal(el.dataset.id, modal.data); return; }
+      case 'open-modal': { const modal = state.interactions.find((c) => c.interaction_id === el.dataset.id && c.type === 9); if (modal) openModal(el.dataset.id, modal.data); return; }
+      case 'act-as': { actor = el.dataset.user; localStorage.setItem('sandbox-actor', actor); document.getElementById('actor').value = actor; say('Acting as ' + userName(actor) + '.'); render(); return; }
       case 'join': return await control('POST', '/guilds/' + currentGuild() + '/members/' + who() + '/join', {});
       case 'leave': return await control('POST', '/guilds/' + currentGuild() + '/members/' + who() + '/leave');
       case 'join-invite': { const code = document.getElementById('invite').value.trim().split('/').pop(); if (!code) return say('Type an invite code first.'); return await control('POST', '/guilds/' + currentGuild() + '/members/' + who() + '/join-via-invite/' + encodeURIComponent(code), {}); }
@@ -231,13 +330,19 @@ document.addEventListener('change', async (event) => {
     if (el.dataset.act === 'pick' && !el.multiple && el.value) await clickComponent(el.closest('.msg'), el.dataset.custom, [el.value]);
   } catch (e) {}
 });
-document.addEventListener('keydown', (event) => { if (event.key === 'Enter' && event.target.id === 'say') document.querySelector('[data-act="post"]').click(); });
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && event.target.id === 'say') document.querySelector('[data-act="post"]').click();
+  // Reactions and poll answers are not buttons (a reaction holds its own take-back control), so Enter and Space press them here.
+  else if ((event.key === 'Enter' || event.key === ' ') && event.target.matches('[data-act][role="button"]')) { event.preventDefault(); event.stopPropagation(); event.target.click(); }
+});
 function tools() {
   const known = new Set(Object.keys(state.users));
   for (const g of Object.values(state.members)) for (const id of Object.keys(g)) known.add(id);
   for (const g of state.guilds) for (const id of Object.keys(g.members || {})) known.add(id);
   known.delete(state.bot_user.id);
-  document.getElementById('members').innerHTML = [...known].map((id) => '<option value="' + esc(id) + '">' + esc(userName(id)) + '</option>').join('');
+  const options = [...known].map((id) => '<option value="' + esc(id) + '">' + esc(userName(id)) + '</option>').join('');
+  const list = document.getElementById('members');
+  if (list._html !== options) { list.innerHTML = options; list._html = options; }
   const c = currentChannel();
   const voice = c && c.guild_id ? state.channels.filter((x) => x.guild_id === c.guild_id && x.type === 2) : [];
   const select = document.getElementById('voice');
@@ -248,12 +353,27 @@ function tools() {
   const actorInput = document.getElementById('actor');
   if (document.activeElement !== actorInput) actorInput.value = actor;
 }
-async function load() { state = await (await fetch('/_sandbox/state')).json(); render(); }
-async function refresh() { try { const box = document.getElementById('messages'); if (!(box.contains(document.activeElement) && document.activeElement.tagName === 'SELECT')) await load(); } catch (e) {} setTimeout(refresh, 2000); }
-refresh();`;
+let loading = false, again = false;
+/** Reads the state once per change notice; notices during a read make one more read after it. */
+async function load() {
+  if (loading) { again = true; return; }
+  loading = true;
+  try { do { again = false; state = await (await fetch('/_sandbox/state')).json(); render(); showAnswer(); } while (again); }
+  catch (e) { say('Could not read the sandbox state (' + e.message + ').'); }
+  finally { loading = false; }
+}
+/** Follows the sandbox through its change notices (server-sent events); the browser reconnects by itself, and the notice it gets then says whether anything was missed. */
+function follow(revision) {
+  const live = document.getElementById('live');
+  const events = new EventSource('/_sandbox/events');
+  events.addEventListener('change', (event) => { const now = JSON.parse(event.data).revision; if (now !== revision) { revision = now; load(); } });
+  events.onopen = () => { live.textContent = '● live'; };
+  events.onerror = () => { live.textContent = '○ reconnecting…'; };
+}
+`;
 
 /** The page; it renders the state it fetches, and the first state inline so it shows at once. */
-export function renderPage(state: SandboxSnapshot, apiUrl: string): string {
+export function renderPage(state: SandboxSnapshot, apiUrl: string, revision: number): string {
   const initial = JSON.stringify(state).replace(/</g, '\\u003c');
   return `<!doctype html>
 <html lang="en">
@@ -265,20 +385,21 @@ export function renderPage(state: SandboxSnapshot, apiUrl: string): string {
 </head>
 <body>
 <div class="app">
-<nav><h1>Sandbox platform</h1><p>API <code>${apiUrl.replace(/[<&>"]/g, '')}</code> · <a href="/_sandbox/state">state</a> · <a href="/_sandbox/requests">requests</a></p><div id="side"></div></nav>
+<nav><h1>Sandbox platform</h1><p>API <code>${apiUrl.replace(/[<&>"]/g, '')}</code> · <a href="/_sandbox/state">state</a> · <a href="/_sandbox/requests">requests</a> · <span id="live">connecting…</span></p><div id="side"></div></nav>
 <main><header id="title">Loading…</header>
 <div class="bar-tools"><label>Acting as <input id="actor" list="members" size="20" placeholder="member ID" inputmode="numeric"></label><datalist id="members"></datalist>
 <button class="tool" data-act="join">Join guild</button><button class="tool" data-act="leave">Leave</button>
 <input id="invite" size="10" placeholder="invite code"><button class="tool" data-act="join-invite">Join via invite</button><button class="tool" data-act="join-vanity">Join via vanity URL</button>
 <select id="voice" aria-label="voice channel"></select>
 <select id="presence" aria-label="presence"><option value="">presence…</option><option value="online">online</option><option value="idle">idle</option><option value="dnd">do not disturb</option><option value="offline">offline</option></select>
-<span id="status" role="status"></span></div><div id="messages"><noscript>This page needs JavaScript; the state is at <a href="/_sandbox/state">/_sandbox/state</a>.</noscript></div>
-<div id="composer"><input id="say" placeholder="Post as the member you act as…" maxlength="2000"><button class="tool" data-act="post">Send</button></div></main>
+</div><div id="messages"><noscript>This page needs JavaScript; the state is at <a href="/_sandbox/state">/_sandbox/state</a>.</noscript></div>
+<footer id="foot"><div id="status" role="status" aria-live="polite"></div><div id="composer"><input id="say" placeholder="Post as the member you act as…" maxlength="2000" aria-label="message"><button class="tool" data-act="post">Send</button></div></footer></main>
+<aside id="people" aria-label="Members and their roles"><h1>Members</h1><div id="people-list"></div></aside>
 <dialog id="modal"></dialog>
 </div>
 <script>window.__initial = ${initial};</script>
 <script>${script}
-state = window.__initial; render();</script>
+state = window.__initial; render(); follow(${revision});</script>
 </body>
 </html>`;
 }

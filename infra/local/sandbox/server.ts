@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { createChangeFeed } from './changes.js';
 import { SandboxError, invalidJson, unauthorized } from './errors.js';
 import { faultReply, takeFault } from './faults.js';
 import { createGateway } from './gateway.js';
@@ -194,6 +195,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const gateway = createGateway(state, { token: botToken, heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250 });
   const allApiRoutes = [...gatewayRoutes(gateway, () => gatewayUrl), ...apiRoutes];
   const allControlRoutes = [...controlRoutes, ...gatewayControlRoutes, ...sourceControlRoutes(() => origin)];
+  const feed = createChangeFeed();
   const limited = globalLimiter(options.globalRate ?? Number(process.env.SANDBOX_GLOBAL_RATE || 0));
 
   const server = createServer(async (req, res) => {
@@ -206,13 +208,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const waitMs = limited();
         reply = waitMs === null ? await answerApi(state, req, rawPath, url, allApiRoutes).catch(errorReply) : globalLimited(waitMs);
         logRequest(state, req.method ?? 'GET', rawPath, reply.status);
+      } else if (path === `${CONTROL_PREFIX}/events` && req.method === 'GET') {
+        feed.subscribe(req, res);
+        return;
       } else if (path.startsWith(`${CONTROL_PREFIX}/`)) {
         reply = await answerControl(state, req, path.slice(CONTROL_PREFIX.length), url, allControlRoutes);
       } else if (path.startsWith('/sources/')) {
         answerSource(state, req, res, url, origin);
+        // Each source counts the requests it received, and the page shows the counts.
+        feed.changed();
         return;
       } else if (path === '/' && req.method === 'GET') {
-        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(renderPage(snapshot(state), apiUrl));
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(renderPage(snapshot(state), apiUrl, feed.revision()));
         return;
       } else {
         reply = { status: 404, body: { message: '404: Not Found', code: 0 } };
@@ -220,8 +227,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } catch (error) {
       reply = errorReply(error);
     }
-    if (req.method !== 'GET') persistence?.changed();
     send(res, reply);
+    if (req.method !== 'GET') {
+      persistence?.changed();
+      feed.changed();
+    }
   });
 
   server.on('upgrade', (req, socket, head) => gateway.upgrade(req, socket, head, gatewayUrl));
@@ -243,9 +253,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     reset: () => {
       resetState(state);
       persistence?.changed();
+      feed.changed();
     },
     close: async () => {
       persistence?.flush();
+      feed.close();
       gateway.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
