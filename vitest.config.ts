@@ -40,6 +40,9 @@ export default defineConfig({
                 // The platform sandbox's own tests start no table: once is enough.
                 exclude: ['test/integration/sandbox/**'],
                 env: { LOCAL_DYNAMODB: 'dynamodb-local' },
+                // Each local mode started here starts a JVM too (about 3 s on 2 cores), some tests three of them.
+                testTimeout: 60_000,
+                hookTimeout: 120_000,
               },
             },
           ],
