@@ -41,6 +41,23 @@ async function checkAndPut(endpoint: string, table: string): Promise<string | un
   }
 }
 
+/** A transaction that puts and deletes one item: DynamoDB refuses it whole. */
+async function sameItemTwice(endpoint: string, table: string): Promise<unknown> {
+  const db = client(endpoint);
+  const key = { pk: { S: 'g' }, sk: { S: 'twice' } };
+  try {
+    await db.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: table, Item: key } }, { Delete: { TableName: table, Key: key } }] }));
+    return 'accepted';
+  } catch (error) {
+    const item = (await db.send(new GetItemCommand({ TableName: table, Key: key }))).Item;
+    return { name: (error as Error).name, message: (error as Error).message, item };
+  } finally {
+    db.destroy();
+  }
+}
+
+const REFUSED_TWICE = { name: 'ValidationException', message: 'Transaction request cannot include multiple operations on one item', item: undefined };
+
 describe('LOCAL_DYNAMODB', () => {
   it('is dynalite when unset, and refuses a name it does not know, saying which it takes', () => {
     expect(parseEmbeddedDynamo(undefined)).toBe('dynalite');
@@ -49,11 +66,12 @@ describe('LOCAL_DYNAMODB', () => {
     expect(() => parseEmbeddedDynamo('dynamodb')).toThrow('LOCAL_DYNAMODB is "dynamodb": it must be one of dynalite, dynamodb-local (or unset, for dynalite)');
   });
 
-  it('dynalite: its local transaction layer answers Put, Update and Delete actions only', async () => {
+  it('dynalite: its local transaction layer answers Put, Update and Delete actions only, and refuses one item named twice as DynamoDB does', async () => {
     const dynamo = await startEmbeddedDynamo(null);
     try {
       await ensureTable(dynamo.endpoint, 'local-table');
       await expect(checkAndPut(dynamo.endpoint, 'local-table')).rejects.toThrow(/Put, Update and Delete actions only/);
+      expect(await sameItemTwice(dynamo.endpoint, 'local-table')).toEqual(REFUSED_TWICE);
     } finally {
       await dynamo.close();
     }
@@ -68,6 +86,7 @@ describe('LOCAL_DYNAMODB', () => {
         await ensureTable(first.endpoint, 'local-table');
         // Created in region 'local' by ensureTable, read here from another region and key: one shared database.
         expect(await checkAndPut(first.endpoint, 'local-table')).toBe('entry');
+        expect(await sameItemTwice(first.endpoint, 'local-table')).toEqual(REFUSED_TWICE);
         await first.close();
         expect(readdirSync(join(dataDir, 'dynamodb-local')).some((f) => f.endsWith('.db'))).toBe(true);
 
