@@ -157,13 +157,17 @@ export async function entrantPage(
         ...(after === null ? { ':prefix': EntrantEntity.prefix } : { ':after': EntrantEntity.key({ guildId, entryId, memberId: after }).sk }),
       },
       ProjectionExpression: 'sk',
-      Limit: limit,
+      // DynamoDB's Limit is a 32-bit count: "every entrant" sends none (DynamoDB Local answers a larger one with a 500, AWS refuses it).
+      ...(limit <= MAX_QUERY_LIMIT ? { Limit: limit } : {}),
       ConsistentRead: true,
     }),
   );
   const ids = (out.Items ?? []).map((item) => EntrantEntity.parse(item));
   return { ids, last: ids.at(-1) ?? null, more: out.LastEvaluatedKey !== undefined };
 }
+
+/** The largest Limit a Query takes (a 32-bit integer). */
+const MAX_QUERY_LIMIT = 2 ** 31 - 1;
 
 /** Entrants in numeric order from `after`, `count` of them at most, reading pages of up to `pageLimit`. */
 export async function entrantsFrom(guildId: string, entryId: string, after: string | null, count: number): Promise<string[]> {

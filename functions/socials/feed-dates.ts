@@ -7,18 +7,31 @@
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
-/** Named zones of RFC 822 and the North American ones feeds use, in hours east of UTC. */
+/** Named zones of RFC 822 and the European, Asian, Pacific and North American ones feeds use, in hours east of UTC. */
 const ZONES: Record<string, number> = {
   ut: 0,
   utc: 0,
   gmt: 0,
   z: 0,
   wet: 0,
+  west: 1,
   bst: 1,
   cet: 1,
   cest: 2,
+  // Middle European Time and its summer time, as German, Austrian and Swiss servers write them (MEZ/MESZ in German).
+  met: 1,
+  mest: 2,
+  mez: 1,
+  mesz: 2,
   eet: 2,
   eest: 3,
+  msk: 3,
+  hkt: 8,
+  sgt: 8,
+  awst: 8,
+  kst: 9,
+  acst: 9.5,
+  acdt: 10.5,
   jst: 9,
   aest: 10,
   aedt: 11,

@@ -47,6 +47,7 @@ const CUSTOMARY_PREFIXES = new Map(
     content: 'http://purl.org/rss/1.0/modules/content/',
     rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
     xhtml: 'http://www.w3.org/1999/xhtml',
+    media: 'http://search.yahoo.com/mrss/',
   }).map(([prefix, uri]) => [prefix, nsKey(uri)]),
 );
 

@@ -57,6 +57,7 @@ const NS = {
   content: nsKey('http://purl.org/rss/1.0/modules/content/'),
   rdf: nsKey('http://www.w3.org/1999/02/22-rdf-syntax-ns#'),
   xhtml: nsKey('http://www.w3.org/1999/xhtml'),
+  media: nsKey('http://search.yahoo.com/mrss/'),
 };
 /** Namespaces RSS elements come in: none (2.0, 0.9x), RSS 1.0, RSS 0.90, and those some 2.0 feeds declare by mistake. */
 const RSS = new Set([
@@ -98,22 +99,48 @@ function plain(el: XmlElement | undefined, format: Format, singleLine: boolean):
   return tidy(textOf(el), singleLine);
 }
 
+/** Atom 0.3's `mode` of a content construct (xml, escaped, base64), as feeds write it in any case. */
+const modeOf = (el: XmlElement) => (attrOf(el, 'mode') ?? '').trim().toLowerCase();
+
 /** The format of an Atom text construct: `type` (1.0 names or MIME types), and Atom 0.3's `mode`. */
 function atomFormat(el: XmlElement | undefined): Format {
   if (!el) return 'text';
   const type = (attrOf(el, 'type') ?? 'text').trim().toLowerCase();
-  if (type === 'xhtml' || type === 'application/xhtml+xml') return attrOf(el, 'mode') === 'escaped' ? 'html' : 'xhtml';
+  if (type === 'xhtml' || type === 'application/xhtml+xml') return modeOf(el) === 'escaped' ? 'html' : 'xhtml';
   if (type === 'html' || type === 'text/html') return 'html';
   return 'text';
 }
 
-/** An Atom text construct as plain text; Atom 0.3's base64 mode decoded first. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Base64 text (line-wrapped or not) as the text it encodes: UTF-8, else Latin-1, which any bytes are. */
+function fromBase64(encoded: string): string {
+  const bytes = Buffer.from(encoded.replace(/\s+/g, ''), 'base64');
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return bytes.toString('latin1');
+  }
+}
+
+/** An Atom text construct as plain text; Atom 0.3's base64 mode decoded first (an XHTML one is markup once decoded). */
 function atomText(el: XmlElement | undefined, singleLine: boolean): string {
-  if (el && attrOf(el, 'mode') === 'base64') {
-    const decoded = Buffer.from(textOf(el), 'base64').toString('utf8');
+  if (el && modeOf(el) === 'base64') {
+    const decoded = fromBase64(textOf(el));
     return atomFormat(el) === 'text' ? tidy(decoded, singleLine) : htmlToText(decoded, singleLine);
   }
   return plain(el, atomFormat(el), singleLine);
+}
+
+/**
+ * Media RSS's title of an item (YouTube, podcasts, image hosts): on the
+ * item, else in its `media:group` or first `media:content`; read where the
+ * item has no title of its own.
+ */
+function mediaTitle(el: XmlElement): string {
+  const media = only(NS.media);
+  const title = child(el, media, 'title') ?? child(child(el, media, 'group'), media, 'title') ?? child(child(el, media, 'content'), media, 'title');
+  return title ? plain(title, attrOf(title, 'type')?.trim().toLowerCase() === 'html' ? 'html' : 'text', true) : '';
 }
 
 /** RSS says nothing of a title's format: HTML when it holds markup or references that survived XML, else plain text. */
@@ -123,10 +150,18 @@ function rssTitle(el: XmlElement | undefined): string {
   return plain(el, html ? 'html' : 'text', true);
 }
 
-/** An id (guid, Atom id), resolved against the base in scope when it is a relative path such as `/posts/1`. */
+/**
+ * Whether an id without a scheme reads as a relative URL reference (a path,
+ * a query, a fragment, a page's file name) rather than a token such as
+ * `t3_1abcde` or `12345`, which stays as written.
+ */
+const looksRelative = (id: string) =>
+  !/^[a-z][a-z0-9+.-]*:/i.test(id) && (/^[./?#]/.test(id) || id.includes('/') || /\.(?:s?html?|php|aspx?|jsp|cgi)(?:[?#]|$)/i.test(id));
+
+/** An id (a permalink guid, an Atom id) resolved against the base in scope (`xml:base`, else the document's URL) when it is a relative reference. */
 function idOf(el: XmlElement | undefined): string {
   const id = textIn(el);
-  return el && id.includes('/') && !/^[a-z][a-z0-9+.-]*:/i.test(id) ? resolveUri(id, el.base) : id;
+  return el && looksRelative(id) ? resolveUri(id, el.base) : id;
 }
 
 const isWebUrl = (value: string) => /^https?:\/\/[^/?#\s]+/i.test(value);
@@ -154,13 +189,14 @@ function atomAuthors(el: XmlElement | undefined, spaces: Set<string>): string {
     .join(', ');
 }
 
+/** Where a link element points: its `href`, else (early Atom 0.3 feeds) the URL written as its text. */
+const linkTarget = (l: XmlElement) => attrOf(l, 'href')?.trim() || (elementsOf(l).length === 0 ? textIn(l) : '');
+
 /** The link an Atom element points readers to: the first `alternate` link (`rel` absent means alternate) of an HTML type, else the first alternate. */
 function atomLink(el: XmlElement, spaces: Set<string>): string {
-  const alternates = childrenNamed(el, spaces, 'link').filter(
-    (l) => (attrOf(l, 'rel') ?? 'alternate').trim().toLowerCase() === 'alternate' && attrOf(l, 'href')?.trim(),
-  );
+  const alternates = childrenNamed(el, spaces, 'link').filter((l) => (attrOf(l, 'rel') ?? 'alternate').trim().toLowerCase() === 'alternate' && linkTarget(l));
   const html = alternates.find((l) => /^(text\/html|application\/xhtml\+xml|html)?$/i.test((attrOf(l, 'type') ?? '').trim())) ?? alternates[0];
-  return html ? resolveUri(attrOf(html, 'href')!.trim(), html.base) : '';
+  return html ? resolveUri(linkTarget(html), html.base) : '';
 }
 
 function item(fields: { id: string; link: string; title: string; description: string; published: number | null; author: string }): FeedItem {
@@ -203,7 +239,7 @@ function rssItem(el: XmlElement, channelAuthor: string): FeedItem {
   return item({
     id,
     link,
-    title: rssTitle(child(el, RSS, 'title')) || rssTitle(child(el, only(NS.dc), 'title')),
+    title: rssTitle(child(el, RSS, 'title')) || rssTitle(child(el, only(NS.dc), 'title')) || mediaTitle(el),
     description: description && textIn(description) ? plain(description, 'html', false) : plain(encoded, 'html', false),
     published,
     author,
@@ -227,7 +263,7 @@ function atomEntry(el: XmlElement, feedAuthors: string, spaces: Set<string>): Fe
   return item({
     id: idOf(child(el, spaces, 'id')),
     link: atomLink(el, spaces),
-    title: atomText(child(el, spaces, 'title'), true),
+    title: atomText(child(el, spaces, 'title'), true) || mediaTitle(el),
     description: summary && textOf(summary).trim() ? atomText(summary, false) : atomText(content, false),
     published,
     author: atomAuthors(el, spaces) || atomAuthors(source, spaces) || feedAuthors,
@@ -237,8 +273,9 @@ function atomEntry(el: XmlElement, feedAuthors: string, spaces: Set<string>): Fe
 function readFeed(root: XmlElement): { title: string; items: FeedItem[] } {
   if (root.name === 'rss' || (root.name === 'rdf' && root.ns === NS.rdf)) {
     const channel = child(root, RSS, 'channel');
-    if (!channel) throw new Error('it is RSS without a <channel>');
+    // Items are read where they are, in the channel or (RSS 1.0, and RSS 2.0 feeds written by hand) beside it.
     const items = [...childrenNamed(channel, RSS, 'item'), ...childrenNamed(root, RSS, 'item')];
+    if (!channel && items.length === 0) throw new Error('it is RSS with neither a <channel> nor any <item>');
     const channelAuthor = tidy(textIn(child(channel, only(NS.dc), 'creator')), true);
     return { title: rssTitle(child(channel, RSS, 'title')), items: items.map((i) => rssItem(i, channelAuthor)) };
   }

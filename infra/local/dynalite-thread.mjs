@@ -15,7 +15,8 @@
  * answers twice the units of its writes, as DynamoDB bills them. A single
  * write landing between two actions of a transaction can see the first one
  * for that moment, which DynamoDB never shows; every condition still
- * decides on the item as it is.
+ * decides on the item as it is. A transaction naming one item twice is
+ * refused before anything runs, as DynamoDB refuses it.
  */
 import { request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -76,8 +77,18 @@ const keyOf = (action) => (action.Put ? { pk: action.Put.Item.pk, sk: action.Put
 
 let queue = Promise.resolve();
 
+/** A key as text, to compare the keys of a transaction's actions. */
+const keyText = (key) => JSON.stringify([key.pk, key.sk]);
+
 async function transact(headers, body) {
   const actions = body.TransactItems ?? [];
+  // DynamoDB refuses a transaction naming one item twice before it runs any action (DynamoDB Local does too).
+  const keys = actions.filter(singleWrite).map((action) => keyText(keyOf(action)));
+  if (new Set(keys).size !== keys.length)
+    return {
+      status: 400,
+      body: { __type: 'com.amazon.coral.validate#ValidationException', message: 'Transaction request cannot include multiple operations on one item' },
+    };
   const done = [];
   let units = 0;
   for (let i = 0; i < actions.length; i++) {

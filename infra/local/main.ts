@@ -1,13 +1,14 @@
 import { parseGuildKeyRate } from '../config.js';
 import { startLocal } from './start.js';
+import { parseEmbeddedDynamo } from './table.js';
 
 /** `npm start`: local mode configured by the environment (behaviour §10). */
 const env = process.env;
 const port = env.PORT ? Number(env.PORT) : 3000;
 const sandboxPort = env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : port + 1;
-const guildKeyRate = (() => {
+const [guildKeyRate, embeddedDynamo] = (() => {
   try {
-    return parseGuildKeyRate(env.GUILD_KEY_RATE);
+    return [parseGuildKeyRate(env.GUILD_KEY_RATE), parseEmbeddedDynamo(env.LOCAL_DYNAMODB)] as const;
   } catch (error) {
     console.error(`Cannot start: ${(error as Error).message}.`);
     process.exit(1);
@@ -25,6 +26,7 @@ const service = await (async () => {
       platformApiBaseUrl: env.PLATFORM_API_BASE_URL || undefined,
       platformBotToken: env.PLATFORM_BOT_TOKEN || undefined,
       dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+      embeddedDynamo,
       tableName: env.TABLE_NAME || undefined,
       guildKeyRate,
       // The reference bot runs beside the sandbox unless LOCAL_BOT=false; against a configured platform only with LOCAL_BOT=true.

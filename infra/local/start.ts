@@ -18,7 +18,7 @@ import { startIndexLagProxy } from './index-lag.js';
 import { printReadable } from './console-log.js';
 import { setLogOutput } from '#shared/observe/log.js';
 import { setMetricOutput } from '#shared/observe/emit.js';
-import { ensureTable, startEmbeddedDynamo } from './table.js';
+import { type EmbeddedDynamo, ensureTable, parseEmbeddedDynamo, startEmbeddedDynamo } from './table.js';
 
 /** How local mode is started; every field has the default of behaviour §10. */
 export interface LocalOptions {
@@ -34,6 +34,12 @@ export interface LocalOptions {
   platformApiBaseUrl?: string;
   platformBotToken?: string;
   dynamodbEndpoint?: string;
+  /**
+   * Which embedded table runs when no `dynamodbEndpoint` is given: dynalite
+   * (in process, no Java) or Amazon's DynamoDB Local (needs `java`)
+   * (default `LOCAL_DYNAMODB`, else dynalite).
+   */
+  embeddedDynamo?: EmbeddedDynamo;
   tableName?: string;
   /** Run the job queues and schedules in process (default true). */
   jobs?: boolean;
@@ -104,7 +110,8 @@ async function close(server: Server): Promise<void> {
 }
 
 /**
- * Starts local mode: the embedded table (unless DYNAMODB_ENDPOINT), the
+ * Starts local mode: the embedded table (unless DYNAMODB_ENDPOINT;
+ * dynalite, or DynamoDB Local with LOCAL_DYNAMODB=dynamodb-local), the
  * sandbox platform (unless PLATFORM_API_BASE_URL), and the API server over
  * the same route tables CDK deploys. Handlers read their configuration from
  * the environment, as in Lambda, so it is set here.
@@ -112,6 +119,7 @@ async function close(server: Server): Promise<void> {
 export async function startLocal(options: LocalOptions = {}): Promise<LocalService> {
   // Read first, so a bad value stops the start before anything is opened.
   const guildKeyRate = parseGuildKeyRate(options.guildKeyRate ?? process.env.GUILD_KEY_RATE);
+  const embeddedDynamo = options.embeddedDynamo ?? parseEmbeddedDynamo(process.env.LOCAL_DYNAMODB);
   // One readable line an event, and no EMF lines (they would drown the console; tests count metrics with onMetric).
   setLogOutput(options.printLogs === false ? null : printReadable);
   setMetricOutput(null);
@@ -121,7 +129,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
 
   let endpoint = options.dynamodbEndpoint;
   if (!endpoint) {
-    const dynamo = await startEmbeddedDynamo(dataDir);
+    const dynamo = await startEmbeddedDynamo(dataDir, embeddedDynamo);
     endpoint = dynamo.endpoint;
     closers.push(() => dynamo.close());
   }

@@ -1,7 +1,7 @@
 /**
  * The feed corpus (test/fixtures/feeds): every case's first item, or every
  * item of a real-world-shaped file, read as a mature parser reads it. Prints
- * the share read right and which cases were not; the target is 95%.
+ * the share read right and which cases were not; the target is 98%.
  */
 import { describe, expect, it } from 'vitest';
 import { parseFeed } from '#functions/socials/feed.js';
@@ -37,11 +37,11 @@ describe('feed corpus', () => {
     for (const c of cases) if (c.expect !== 'error') expect(Object.keys(c.expect)).toEqual(expect.arrayContaining(['title', 'link', 'id', 'date']));
   });
 
-  it('is read right in at least 95% of cases', () => {
+  it('is read right in at least 98% of cases', () => {
     const wrong = cases.filter((c) => JSON.stringify(read(c)) !== JSON.stringify(c.expect));
     const share = (cases.length - wrong.length) / cases.length;
     console.log(`feed corpus: ${cases.length - wrong.length} of ${cases.length} cases read right (${(share * 100).toFixed(1)}%)`);
     for (const c of wrong) console.log(`  wrong: ${c.name}\n    expected ${JSON.stringify(c.expect)}\n    read     ${JSON.stringify(read(c))}`);
-    expect(share).toBeGreaterThanOrEqual(0.95);
+    expect(share).toBeGreaterThanOrEqual(0.98);
   });
 });

@@ -199,6 +199,68 @@ describe('dates', () => {
   });
 });
 
+describe('shapes of older and looser feeds', () => {
+  const old = (entry: string) => `<feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>o</title><entry>${entry}</entry></feed>`;
+  const origin = { url: 'https://site.example/blog/feed.xml' };
+
+  it('decodes Atom 0.3 base64 titles whatever the case of mode, line-wrapped, as HTML when typed so, Latin-1 when not UTF-8', () => {
+    const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
+    expect(first(old(`<title mode="Base64">${b64('Plain words')}</title>`)).title).toBe('Plain words');
+    const wrapped = b64('<b>Bold</b> &amp; more').replace(/(.{8})/g, '$1\n  ');
+    expect(first(old(`<title type="text/html" mode="base64">\n  ${wrapped}\n</title>`)).title).toBe('Bold & more');
+    expect(first(old(`<title mode="base64">${b64(Buffer.from([0x63, 0x61, 0x66, 0xe9]))}</title>`)).title).toBe('caf\u00e9');
+  });
+
+  it('reads the Middle European zones MET, MEST, MEZ and MESZ', () => {
+    for (const [zone, hours] of [
+      ['MET', 1],
+      ['MEST', 2],
+      ['MEZ', 1],
+      ['MESZ', 2],
+    ] as const) {
+      expect(parseFeedDate(`Tue, 24 Nov 2026 12:00:00 ${zone}`), zone).toBe(Date.parse('2026-11-24T12:00:00Z') - hours * 3_600_000);
+    }
+  });
+
+  it('takes an Atom 0.3 link whose URL is its text, resolved against the feed URL, and still prefers an href', () => {
+    expect(first(old('<title>t</title><link>https://e.org/text-link</link>')).link).toBe('https://e.org/text-link');
+    expect(first(old('<title>t</title><link rel="alternate" type="text/html">posts/5</link>'), origin).link).toBe('https://site.example/blog/posts/5');
+    expect(first(old('<title>t</title><link rel="self">https://e.org/self</link>')).link).toBeNull();
+    expect(first(old('<title>t</title><link>https://e.org/text</link><link href="https://e.org/href"/>')).link).toBe('https://e.org/text');
+  });
+
+  it('titles an item that has none with its media:title, on the item, in media:group or in media:content', () => {
+    const media = ' xmlns:media="http://search.yahoo.com/mrss/"';
+    expect(first(rssOf('<media:title>On the item</media:title><link>https://e.org/1</link>', media)).title).toBe('On the item');
+    expect(first(rssOf('<media:group><media:title>In a group</media:title></media:group>', media)).title).toBe('In a group');
+    expect(first(rssOf('<media:content url="https://e.org/v.mp4"><media:title>In content</media:title></media:content>', media)).title).toBe('In content');
+    expect(first(atomOf('<media:group><media:title>Entry media</media:title></media:group>', media)).title).toBe('Entry media');
+    expect(first(rssOf('<title>Own</title><media:title>Media</media:title>', media)).title).toBe('Own');
+  });
+
+  it('reads RSS items written directly under <rss>, and refuses only RSS with neither a channel nor an item', () => {
+    const { items } = parseFeed('<rss version="2.0"><item><title>One</title></item><item><title>Two</title></item></rss>');
+    expect(items.map((i) => i.title)).toEqual(['One', 'Two']);
+    expect(parseFeed('<rss version="2.0"><channel><title>Empty</title></channel></rss>').items).toEqual([]);
+    expect(() => parseFeed('<rss version="2.0"><title>nothing</title></rss>')).toThrow(/^it is RSS with neither a <channel> nor any <item>/);
+  });
+
+  it('resolves a relative id against the document URL: paths, queries, fragments and page names; tokens stay', () => {
+    const idOf = (id: string) => first(atomOf(`<title>t</title><id>${id}</id>`), origin).id;
+    expect(idOf('/relative/link')).toBe('https://site.example/relative/link');
+    expect(idOf('?p=7')).toBe('https://site.example/blog/feed.xml?p=7');
+    expect(idOf('#entry-8')).toBe('https://site.example/blog/feed.xml#entry-8');
+    expect(idOf('entry-9.html')).toBe('https://site.example/blog/entry-9.html');
+    expect(idOf('t3_1abcde')).toBe('t3_1abcde');
+    expect(idOf('tag:site.example,2026:9')).toBe('tag:site.example,2026:9');
+    expect(first(old('<title>t</title><id>../up/10</id>'), origin).id).toBe('https://site.example/up/10');
+    expect(first(rssOf('<title>t</title><guid>?p=11</guid>'), origin)).toMatchObject({
+      id: 'https://site.example/blog/feed.xml?p=11',
+      link: 'https://site.example/blog/feed.xml?p=11',
+    });
+  });
+});
+
 describe('feeds that are not well-formed', () => {
   const valid = `<?xml version="1.0"?>${rssOf('<title>Fine &amp; dandy</title><link>https://e.org/1</link><description><![CDATA[<p>x</p>]]></description><pubDate>Tue, 24 Nov 2026 12:00:00 GMT</pubDate>')}`;
 
