@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../../../clients/bot/calls.js';
 import { nextDelay, retryAfterMs } from '../../../clients/bot/retry.js';
 import { ATTEMPT_TIMEOUT_MS, createService } from '../../../clients/bot/service.js';
-import { DEFAULT_SETTINGS } from '../../../infra/config.js';
-import { AUTHORIZER_TIMEOUT } from '../../../infra/constructs/request-authorizer.js';
-import { API_GATEWAY_TIMEOUT } from '../../../infra/constructs/service-function.js';
+import { DEFAULT_SETTINGS } from '#infra/config.js';
+import { AUTHORIZER_TIMEOUT } from '#infra/constructs/request-authorizer.js';
+import { API_GATEWAY_TIMEOUT } from '#infra/constructs/service-function.js';
 
 const policy = { maxAttempts: 3, maxWaitMs: 2000, baseMs: 100 };
 
