@@ -14,9 +14,12 @@ import { type Row, kib } from './table.js';
  * its own route row (issue 33). And about 6 KiB more (median 63,
  * largest 193) for what every mutating function now carries: the handling
  * of `Idempotency-Key` and its store (issue 41; functions answering reads
- * are built without it, `keylessReads` in infra/build-plugins.ts).
+ * are built without it, `keylessReads` in infra/build-plugins.ts). And 3 KiB
+ * more for the largest (196), socials' creates: the answer sealed by the key
+ * (issue 41) and the source read under one deadline through
+ * `stream.pipeline` (issue 42).
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 63, largestOverFloorKiB: 193 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 63, largestOverFloorKiB: 196 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
 export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {
