@@ -9,6 +9,7 @@ import { withCallNonces } from '../platform/nonce.js';
 import type { OwnershipCheck } from '../platform/ownership.js';
 import { type ErrorPage, RawBody, successResponse } from './envelope.js';
 import { parseJsonLossless } from './json.js';
+import { bodyTextOf, headerOf } from './request.js';
 import { checkStoreLimits } from './limits.js';
 import { type Mw, bodyLimit, errorEnvelope } from './middleware.js';
 import { fingerprintOf, idempotencyKeyOf, keepAnswers, nonceSeedOf, scopeOf, takeKey } from './idempotency.js';
@@ -95,15 +96,8 @@ export type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise
 
 const ACTOR_HEADER = 'x-acting-user-id';
 
-function header(event: APIGatewayProxyEvent, name: string): string | undefined {
-  for (const [key, value] of Object.entries(event.headers ?? {})) {
-    if (key.toLowerCase() === name && value !== undefined) return value;
-  }
-  return undefined;
-}
-
 function readBody(event: APIGatewayProxyEvent): unknown {
-  const text = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  const text = bodyTextOf(event);
   if (text === null || text === undefined || text.trim() === '') {
     throw badRequest('The request body must be a JSON object; it was empty.');
   }
@@ -183,7 +177,7 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
     // Shape is valid, so guild_id (when present) parses; the request's log line names it and the acting member.
     const rawGuild = parts.map((p) => (p.raw as Record<string, unknown>)?.guild_id).find((v) => v !== undefined);
     const guildId = rawGuild === undefined ? null : parseSnowflake(rawGuild);
-    const actorHeader = header(event, ACTOR_HEADER);
+    const actorHeader = headerOf(event, ACTOR_HEADER);
     const actor = actorHeader === undefined || actorHeader === '' ? null : parseSnowflake(actorHeader);
     noteParties(context, { guildId, actor });
     if (actorHeader && actor === null) {

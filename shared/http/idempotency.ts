@@ -12,6 +12,7 @@ import { AppError, badRequest } from '../errors.js';
 import { errorField, log } from '../observe/log.js';
 import { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEYED_METHODS, KEY_PATTERN, REPLAYED_HEADER } from './idempotency-header.js';
 import { type KeyId, claimKey, keepAnswer, releaseKey } from './idempotency-store.js';
+import { bodyTextOf, headerOf } from './request.js';
 
 export { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEY_PATTERN, REPLAYED_HEADER } from './idempotency-header.js';
 /**
@@ -24,22 +25,13 @@ const LEASE_MARGIN_MS = 1000;
 /** When a context says nothing of the time left (a test calling a handler bare): API Gateway's own limit. */
 const DEFAULT_LEASE_MS = 29_000;
 
-/** The header's value, as sent (case-insensitive name), or undefined. */
-function headerValue(event: APIGatewayProxyEvent): string | undefined {
-  const wanted = IDEMPOTENCY_HEADER.toLowerCase();
-  for (const [name, value] of Object.entries(event.headers ?? {})) {
-    if (name.toLowerCase() === wanted && value !== undefined) return value;
-  }
-  return undefined;
-}
-
 /**
  * The request's key: null on a read, or when none is sent; 400 naming the
  * header when it is not 1 to 255 of `[A-Za-z0-9._:-]`.
  */
 export function idempotencyKeyOf(event: APIGatewayProxyEvent): string | null {
   if (!KEYED_METHODS.has((event.httpMethod ?? '').toUpperCase())) return null;
-  const value = headerValue(event);
+  const value = headerOf(event, IDEMPOTENCY_HEADER.toLowerCase());
   if (value === undefined) return null;
   if (!KEY_PATTERN.test(value)) {
     const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
@@ -63,7 +55,7 @@ const sortedEntries = (values: Record<string, string | undefined> | null | undef
 
 /** What makes a repeat the same request: the path's values, the query, the body's bytes and the acting member. */
 export function fingerprintOf(event: APIGatewayProxyEvent, actor: string | null): string {
-  const body = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : (event.body ?? '');
+  const body = bodyTextOf(event) ?? '';
   const parts = [sortedEntries(event.pathParameters), sortedEntries(event.queryStringParameters), body, actor];
   return createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('base64url');
 }
