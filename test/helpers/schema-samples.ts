@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import * as z from 'zod/mini';
 import type { EndpointSpec, Handler } from '#shared/http/endpoint.js';
 import type { Route } from '#shared/http/route.js';
+import { loadSpec } from '#shared/http/load-handler.js';
 
 /**
  * Requests made from a route's own schemas (as the OpenAPI document states
@@ -152,4 +153,29 @@ export function invoke(
     requestContext: { authorizer: { caller: 'service' } },
   } as unknown as APIGatewayProxyEvent;
   return handler(event, { awsRequestId: 'schema-samples' } as Context);
+}
+
+/** One field of one route's body or query, for tests generated over every route. */
+export interface FieldCase<F> {
+  name: string;
+  route: Route;
+  where: 'body' | 'query';
+  field: F;
+}
+
+/** Every field `fieldsOf` finds in the body and query schemas of `routes`, named `<route id> <where> <path>`. */
+export async function fieldCases<F extends { path: (string | number)[] }>(
+  routes: readonly Route[],
+  fieldsOf: (schema: JsonSchema) => F[],
+): Promise<FieldCase<F>[]> {
+  const cases: FieldCase<F>[] = [];
+  for (const route of routes) {
+    const spec = await loadSpec(route);
+    for (const where of ['body', 'query'] as const) {
+      const schema = spec[where];
+      if (!schema) continue;
+      for (const field of fieldsOf(inputSchema(schema))) cases.push({ name: `${route.id} ${where} ${field.path.join('.')}`, route, where, field });
+    }
+  }
+  return cases;
 }

@@ -4,7 +4,7 @@ import { routes } from '#functions/routes.js';
 import { loadHandler, loadSpec } from '#shared/http/load-handler.js';
 import { SNOWFLAKE_PATTERN } from '#shared/http/schemas.js';
 import { KINDS } from '#functions/socials/kinds.js';
-import { type JsonSchema, inputSchema, invoke, jsonText, sampleRequest, withValue } from '../helpers/schema-samples.js';
+import { type JsonSchema, inputSchema, invoke, jsonText, sampleRequest, withValue, type FieldCase, fieldCases } from '../helpers/schema-samples.js';
 
 /**
  * Behaviour §3.2 and §3.4 for every ID field of every body and query (found
@@ -60,22 +60,9 @@ const NOT_IDS: Record<IdField['kind'], { body: unknown[]; query: string[] }> = {
   text: { body: ['', 5, true, {}, []], query: [''] },
 };
 
-interface Case {
-  name: string;
-  route: (typeof routes)[number];
-  where: 'body' | 'query';
-  field: IdField;
-}
+type Case = FieldCase<IdField>;
 
-const cases: Case[] = [];
-for (const route of routes) {
-  const spec = await loadSpec(route);
-  for (const where of ['body', 'query'] as const) {
-    const schema = spec[where];
-    if (!schema) continue;
-    for (const field of idFields(inputSchema(schema))) cases.push({ name: `${route.id} ${where} ${field.path.join('.')}`, route, where, field });
-  }
-}
+const cases: Case[] = await fieldCases(routes, idFields);
 
 const fieldName = (path: (string | number)[]) => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 const shown = (value: unknown) => (typeof value === 'bigint' ? `${value}n` : JSON.stringify(value));

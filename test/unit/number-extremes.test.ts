@@ -3,7 +3,7 @@ import { routes } from '#functions/routes.js';
 import { loadSpec } from '#shared/http/load-handler.js';
 import { STORED_NUMBER } from '#shared/http/schemas.js';
 import { problemOf, validationError } from '#shared/http/validation.js';
-import { type NumberField, inputSchema, jsonText, numberFields, sampleRequest, valueAt, withValue } from '../helpers/schema-samples.js';
+import { type NumberField, jsonText, numberFields, sampleRequest, valueAt, withValue, type FieldCase, fieldCases } from '../helpers/schema-samples.js';
 import { parseJsonLossless } from '#shared/http/json.js';
 
 /**
@@ -35,22 +35,9 @@ const BODY_EXTREMES = [
 ];
 const QUERY_EXTREMES = ['1e-131', '5e-324', '0.5', '1e126', '9007199254740993', '9'.repeat(400), '-0', '00000000000000000000001'];
 
-interface Case {
-  name: string;
-  route: (typeof routes)[number];
-  where: 'body' | 'query';
-  field: NumberField;
-}
+type Case = FieldCase<NumberField>;
 
-const cases: Case[] = [];
-for (const route of routes) {
-  const spec = await loadSpec(route);
-  for (const where of ['body', 'query'] as const) {
-    const schema = spec[where];
-    if (!schema) continue;
-    for (const field of numberFields(inputSchema(schema))) cases.push({ name: `${route.id} ${where} ${field.path.join('.')}`, route, where, field });
-  }
-}
+const cases: Case[] = await fieldCases(routes, numberFields);
 
 const stored = (value: number) =>
   Number.isFinite(value) && (value === 0 || (Math.abs(value) >= STORED_NUMBER.smallest && Math.abs(value) <= STORED_NUMBER.largest));
