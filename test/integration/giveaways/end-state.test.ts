@@ -9,16 +9,15 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawRounds, entrantsHash, seedHash } from '#functions/giveaways/draw.js';
-import { EntrantEntity } from '#functions/giveaways/entrants.js';
 import { DRAW_PIECE, endGiveaway, scheduleEnd } from '#functions/giveaways/lifecycle.js';
 import { GiveawayEntity, getGiveaway } from '#functions/giveaways/store.js';
-import { putItems } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import type { Message } from '#shared/platform/types.js';
 import { errorOf, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
+import { seedEntrants } from './seed-entrants.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -27,8 +26,6 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const GA = '/modules/giveaways';
-/** Written into the table this many at a time. */
-const SEED_SLICE = 5000;
 
 async function giveawayGuild(): Promise<string> {
   const guild = snowflake();
@@ -47,23 +44,6 @@ async function create(guild: string, winnerCount: number, owner = snowflake()) {
     description: null,
   };
   return ok(await service.call('POST', `${GA}/entries`, { body })).entry;
-}
-
-/** `n` members entered straight into the table, as `n` enters would have left it: their items and the count. */
-async function seedEntrants(guild: string, entryId: string, n: number): Promise<string[]> {
-  const members = Array.from({ length: n }, snowflake);
-  for (let i = 0; i < n; i += SEED_SLICE) {
-    await putItems(members.slice(i, i + SEED_SLICE).map((memberId) => EntrantEntity.item({ guildId: guild, entryId, memberId }, { entered_at: null })));
-  }
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: GiveawayEntity.key({ guildId: guild, entryId }),
-      UpdateExpression: 'ADD participant_count :n',
-      ExpressionAttributeValues: { ':n': n },
-    }),
-  );
-  return members;
 }
 
 /** The giveaway's end time moved to `at` in the table, as if it had been created to end then. */

@@ -11,17 +11,16 @@ import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawRound, drawRounds, entrantsHash } from '#functions/giveaways/draw.js';
-import { EntrantEntity } from '#functions/giveaways/entrants.js';
 import { endGiveaway } from '#functions/giveaways/lifecycle.js';
 import { GiveawayEntity, getGiveaway } from '#functions/giveaways/store.js';
 import { TOKEN_VARIABLE, verifyDraw } from '#functions/giveaways/verify-draw.js';
-import { putItems } from '#shared/db/batch.js';
 import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import { errorOf, ok, SERVICE_TOKEN, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import type { Message } from '#shared/platform/types.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
+import { seedEntrants } from './seed-entrants.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -49,21 +48,6 @@ async function create(guild: string, winnerCount = 3) {
     description: null,
   };
   return ok(await service.call('POST', `${GA}/entries`, { body })).entry;
-}
-
-/** `n` members entered straight into the table, as `n` enters would have left it: their items and the count. */
-async function seedEntrants(guild: string, entryId: string, n: number): Promise<string[]> {
-  const members = Array.from({ length: n }, snowflake);
-  await putItems(members.map((memberId) => EntrantEntity.item({ guildId: guild, entryId, memberId }, { entered_at: null })));
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: GiveawayEntity.key({ guildId: guild, entryId }),
-      UpdateExpression: 'ADD participant_count :n',
-      ExpressionAttributeValues: { ':n': n },
-    }),
-  );
-  return members;
 }
 
 const messagesIn = async (channel: string) => (await membersOf(service).api<Message[]>(`/channels/${channel}/messages?limit=100`)).body;
