@@ -163,6 +163,19 @@ describe('Idempotency-Key: a final answer is kept', () => {
   });
 });
 
+/** The second call with `key` runs the use case again (answering 200, not replayed), and a third is its kept answer replayed. */
+async function expectRunAgainThenKept(key: string): Promise<void> {
+  const second = await call({ key });
+  expect({ status: second.status, replayed: second.headers['idempotent-replayed'], data: second.body.data }).toEqual({
+    status: 200,
+    replayed: undefined,
+    data: { ran: 2 },
+  });
+  const third = await call({ key });
+  expect({ replayed: third.headers['idempotent-replayed'], data: third.body.data }).toEqual({ replayed: 'true', data: { ran: 2 } });
+  expect(runs).toBe(2);
+}
+
 describe('Idempotency-Key: a kept answer is sealed by the key', () => {
   /** Every byte the table holds, attribute values included, as one string to search. */
   const tableText = async () => {
@@ -222,16 +235,8 @@ describe('Idempotency-Key: a kept answer is sealed by the key', () => {
     const altered = Buffer.from(Item!.answer as Uint8Array);
     altered[altered.length - 1]! ^= 1;
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...Item, answer: altered } }));
-    const again = await call({ key });
-    expect({ status: again.status, replayed: again.headers['idempotent-replayed'], data: again.body.data }).toEqual({
-      status: 200,
-      replayed: undefined,
-      data: { ran: 2 },
-    });
-    // Its answer is kept anew, sealed, and replayed from then on.
-    const third = await call({ key });
-    expect({ replayed: third.headers['idempotent-replayed'], data: third.body.data }).toEqual({ replayed: 'true', data: { ran: 2 } });
-    expect(runs).toBe(2);
+    // It runs again; its answer is kept anew, sealed, and replayed from then on.
+    await expectRunAgainThenKept(key);
   });
 });
 
@@ -250,15 +255,7 @@ describe('Idempotency-Key: an answer that is not final is not kept', () => {
     const first = await call({ key });
     expect(first.status).toBeGreaterThanOrEqual(409);
     behaviour = async () => ({ ran: runs });
-    const second = await call({ key });
-    expect({ status: second.status, replayed: second.headers['idempotent-replayed'], data: second.body.data }).toEqual({
-      status: 200,
-      replayed: undefined,
-      data: { ran: 2 },
-    });
-    const third = await call({ key });
-    expect({ replayed: third.headers['idempotent-replayed'], data: third.body.data }).toEqual({ replayed: 'true', data: { ran: 2 } });
-    expect(runs).toBe(2);
+    await expectRunAgainThenKept(key);
   });
 });
 
