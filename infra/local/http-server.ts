@@ -10,6 +10,7 @@ import { MAX_BODY_BYTES, payloadTooLarge } from '#shared/http/limits.js';
 import { type Route, matchPath } from '#shared/http/route.js';
 import { loadHandler, loadSpec } from '#shared/http/load-handler.js';
 import { log } from '#shared/observe/log.js';
+import { InFlight } from './in-flight.js';
 import { KeyRate } from './key-rate.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -184,12 +185,18 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
 /** Answers a route's handler gave: the handler logged the request itself. */
 const handlerAnswers = new WeakSet<APIGatewayProxyResult>();
 
+/** Local mode's API server; `stop` waits (bounded) for the handlers still running, so none outlives the table. */
+export interface ApiServer extends Server {
+  stop(): Promise<void>;
+}
+
 /** An HTTP server answering every request through {@link handleRequest}; never a bare 500. */
-export function createApiServer(options: ApiServerOptions, routes: readonly Route[] = allRoutes): Server {
+export function createApiServer(options: ApiServerOptions, routes: readonly Route[] = allRoutes): ApiServer {
   const keyRate = new KeyRate(options.guildKeyRate);
+  const handling = new InFlight();
   const server = createServer((req, res) => {
     const started = performance.now();
-    handleRequest(req, routes, keyRate)
+    handling.track(handleRequest(req, routes, keyRate))
       .then((result) => {
         // What API Gateway answers itself (no such route, 405, the authorizer's 401 and 403, a guild key's 429, 413, 414) is logged here.
         if (!handlerAnswers.has(result)) {
@@ -221,5 +228,10 @@ export function createApiServer(options: ApiServerOptions, routes: readonly Rout
         : refuse(400, 'BadRequestError', 'Bad Request! The request is not valid HTTP/1.1.');
     socket.end(answer);
   });
-  return server;
+  return Object.assign(server, {
+    async stop() {
+      server.closeAllConnections();
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), handling.settle(10_000)]);
+    },
+  });
 }

@@ -192,7 +192,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   api.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   await once(api, 'listening');
   const { port } = api.address() as AddressInfo;
-  closers.unshift(() => close(api));
+  closers.unshift(() => api.stop());
   // Links the service posts (verification pages) point at local mode unless PUBLIC_BASE_URL says otherwise.
   if (!process.env.PUBLIC_BASE_URL || sandboxSourceEnv.has('PUBLIC_BASE_URL')) {
     process.env.PUBLIC_BASE_URL = `http://${options.host ?? '127.0.0.1'}:${port}`;

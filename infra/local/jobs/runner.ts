@@ -7,6 +7,7 @@ import { producerInputs } from '#shared/scheduler/keys.js';
 import { keyOfMessage, setDeadLetters } from '#shared/scheduler/dead-letters.js';
 import { type JobMessageSender, setJobSender } from '#shared/scheduler/sender.js';
 import { type Job, jobs as allJobs } from '#infra/jobs.js';
+import { InFlight } from '../in-flight.js';
 import { lambdaContext } from '../lambda-context.js';
 import { type Delivery, LocalQueue } from './queue.js';
 
@@ -107,14 +108,10 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
   const timeLimitMs = () => options.jobTimeLimitMs ?? jobTimeLimitMs();
   const queues = new Map<string, LocalJobQueues>();
   const timers = new Set<NodeJS.Timeout>();
-  const running = new Set<Promise<unknown>>();
+  const running = new InFlight();
   let stopped = false;
 
-  const track = <T>(work: Promise<T>): Promise<T> => {
-    running.add(work);
-    void work.finally(() => running.delete(work)).catch(() => undefined);
-    return work;
-  };
+  const track = <T>(work: Promise<T>): Promise<T> => running.track(work);
 
   const modules = new Map<string, Promise<JobModule>>();
   const moduleOf = (job: Job) => {
@@ -236,8 +233,7 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
       setJobSender(null);
       setDeadLetters(null);
       // Let running handlers finish (bounded), so none writes to a table that is closing.
-      const deadline = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
-      await Promise.race([Promise.allSettled([...running]), deadline]);
+      await running.settle(10_000);
     },
   };
 }
