@@ -14,10 +14,10 @@ import { mintOrderedId } from '#shared/ids.js';
 import { joinIds } from '#shared/modules/store.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '#shared/modules/state.js';
 import { emit } from '#shared/observe/emit.js';
-import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
+import { DueEntity, runWillFollow } from '#shared/scheduler/index.js';
 import { isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { MAX_REROLLS, drawPlaces, drawRound, mintSeed, seedHash } from './draw.js';
-import { announceRound, cancelTimers, purgeLater, refreshKeyOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
+import { announceRound, cancelTimers, purgeLater, refreshDueOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
 import { addEntrant, allEntrants, entrantsFrom, moveLegacyEntrants, removeEntrant } from './entrants.js';
 import {
@@ -98,9 +98,7 @@ export interface Asker {
 
 /** The giveaway, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadGiveaway(guildId: string, entryId: string): Promise<Giveaway> {
-  return GiveawayEntity.parse(
-    await requireEnabledRecord(guildId, MODULE, GiveawayEntity.key({ guildId, entryId }), `Guild ${guildId} has no giveaway ${entryId}.`),
-  );
+  return requireEnabledRecord(guildId, MODULE, GiveawayEntity, { guildId, entryId }, `Guild ${guildId} has no giveaway ${entryId}.`);
 }
 
 export async function createGiveaway(
@@ -268,7 +266,7 @@ const refusal = (entryId: string, memberId: string, why: string) => {
 /** A member (X-Acting-User-Id) enters or leaves: one conditional write; the message's count follows within seconds. */
 export async function changeEntry(guildId: string, entryId: string, memberId: string, action: 'enter' | 'leave') {
   // The pending message refresh comes with the module state: an entrant landing well before it runs needs not ask for another.
-  const refresh = (await requireEnabledWith(guildId, MODULE, refreshKeyOf(guildId, entryId))) as DueItem | null;
+  const refresh = await requireEnabledWith(guildId, MODULE, DueEntity, refreshDueOf(guildId, entryId));
   const result = action === 'enter' ? await addEntrant(guildId, entryId, memberId) : await removeEntrant(guildId, entryId, memberId);
   if (result !== 'done') throw refusal(entryId, memberId, result);
   if (action === 'enter') emit({ entries: 1 });

@@ -18,7 +18,6 @@ import { readModuleState } from '#shared/modules/store.js';
 import { isPlatformNotFound, nonceFrom, platform } from '#shared/platform/client.js';
 import type { MessageCreate } from '#shared/platform/types.js';
 import { type DueItem, cancelAll, requestLater, scheduler } from '#shared/scheduler/index.js';
-import { dueItemKey } from '#shared/scheduler/keys.js';
 import { HASH_CHUNK, HASH_START, chainHash, drawPlaces } from './draw.js';
 import { entrantsFrom, moveLegacyEntrants, purgeEntrants } from './entrants.js';
 import { announcement, giveawayMessage } from './render.js';
@@ -36,8 +35,8 @@ export function parseDueKey(key: string): { guildId: string; entryId: string } |
 
 export const scheduleEnd = (g: Pick<Giveaway, 'guild_id' | 'entry_id' | 'end_time'>) =>
   scheduler.scheduleAt(GiveawayJobs.end, dueKeyOf(g.guild_id, g.entry_id), Date.parse(g.end_time));
-/** The pending refresh's table key (read with an entrant's module state). */
-export const refreshKeyOf = (guildId: string, entryId: string) => dueItemKey(GiveawayJobs.refresh, dueKeyOf(guildId, entryId));
+/** The pending refresh's fields as a due item (read with an entrant's module state). */
+export const refreshDueOf = (guildId: string, entryId: string) => ({ job: GiveawayJobs.refresh, key: dueKeyOf(guildId, entryId) });
 /** Asks for the message's entrant count to be shown soon; `seen` is the pending refresh as read before the change was saved. */
 export const requestRefresh = (guildId: string, entryId: string, seen?: DueItem | null) =>
   scheduler.requestSoon(GiveawayJobs.refresh, dueKeyOf(guildId, entryId), REFRESH_DELAY_MS, {}, seen);

@@ -166,7 +166,7 @@ export async function inviteCreated(guildId: string, code: string, channelId: st
 
 /** `/events/invite/delete`: the invite stays a candidate for 60 s, since a single-use invite disappears on its use. */
 export async function inviteDeleted(guildId: string, code: string) {
-  if (!(await requireEnabledWith(guildId, MODULE, InviteEntity.key({ guildId, code })))) return { message: `Invite ${code} was not tracked; nothing to mark.` };
+  if (!(await requireEnabledWith(guildId, MODULE, InviteEntity, { guildId, code }))) return { message: `Invite ${code} was not tracked; nothing to mark.` };
   await updateInvite(guildId, code, { _deleted_at: Date.now() });
   return { message: `Invite ${code} is marked deleted.` };
 }
@@ -317,7 +317,7 @@ export async function checkJoin(guildId: string, memberId: string) {
     (member) => ({ member }),
     (error: unknown) => ({ error }),
   );
-  const { state, item: pointer } = await requireEnabledWithState(guildId, MODULE, MemberLatestEntity.key({ guildId, memberId }));
+  const { state, record: pointer } = await requireEnabledWithState(guildId, MODULE, MemberLatestEntity, { guildId, memberId });
   const read = await memberRead;
   if ('error' in read) throw read.error;
   const { member } = read;

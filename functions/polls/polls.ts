@@ -32,7 +32,7 @@ import {
 } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
-import { countPolls, findPollByMessage, getPoll, insertPoll, pollOf, pollPage, pollsNewestFirst, updatePoll, voterPage } from './store.js';
+import { countPolls, findPollByMessage, getPoll, insertPoll, pollPage, pollsNewestFirst, updatePoll, voterPage } from './store.js';
 import { countsNow, readTally } from './tally.js';
 
 const MODULE = 'polls';
@@ -55,9 +55,9 @@ async function requirePoll(guildId: string, pollId: string): Promise<Poll> {
 
 /** The poll and the module's settings, when the module is enabled (409 first, then 404): all read in one request. */
 async function requireEnabledPollWithSettings(guildId: string, pollId: string): Promise<{ poll: Poll; settings: PollSettings }> {
-  const { state, item } = await requireEnabledWithState(guildId, MODULE, PollEntity.key({ guildId, pollId }));
-  if (!item) throw notFound(pollMissing(guildId, pollId));
-  return { poll: pollOf(item)!, settings: settingsOf(state) };
+  const { state, record: poll } = await requireEnabledWithState(guildId, MODULE, PollEntity, { guildId, pollId });
+  if (!poll) throw notFound(pollMissing(guildId, pollId));
+  return { poll, settings: settingsOf(state) };
 }
 
 const requireEnabledPoll = async (guildId: string, pollId: string): Promise<Poll> => (await requireEnabledPollWithSettings(guildId, pollId)).poll;
@@ -343,11 +343,11 @@ export interface RegisterInput extends Omit<CreatePollInput, 'poll_duration' | '
  */
 export async function registerPoll(input: RegisterInput): Promise<Record<string, unknown>> {
   const id = recordIdAhead('polls.poll');
-  const [{ state, item }, sweeping] = await checkedWhile(
-    () => requireEnabledWithState(input.guild_id, MODULE, PollEntity.key({ guildId: input.guild_id, pollId: input.poll_id })),
+  const [{ state, record: existing }, sweeping] = await checkedWhile(
+    () => requireEnabledWithState(input.guild_id, MODULE, PollEntity, { guildId: input.guild_id, pollId: input.poll_id }),
     () => votersBeingRemoved(input.guild_id, input.poll_id),
   );
-  if (item) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
+  if (existing) throw unprocessable(`Field 'poll_id': guild ${input.guild_id} already has a poll ${input.poll_id}.`);
   // The voters of a deleted poll with this ID would count as its own: the ID is free once they are gone.
   if (sweeping) throw unprocessable(`Field 'poll_id': the voters of a deleted poll ${input.poll_id} are still being removed; try again in a minute.`);
   const now = Date.now();

@@ -63,12 +63,12 @@ async function resolvePoll(input: VoteInput): Promise<Resolved> {
   }
   if (input.channelId && input.messageId) {
     // The module state with the message's pointer, then the poll it names.
-    const pointer = await requireEnabledWith(
-      input.guildId,
-      'polls',
-      PollMessageEntity.key({ guildId: input.guildId, channelId: input.channelId, messageId: input.messageId }),
-    );
-    poll = pointer ? await getPoll(input.guildId, PollMessageEntity.parse(pointer)) : null;
+    const pointer = await requireEnabledWith(input.guildId, 'polls', PollMessageEntity, {
+      guildId: input.guildId,
+      channelId: input.channelId,
+      messageId: input.messageId,
+    });
+    poll = pointer ? await getPoll(input.guildId, pointer) : null;
   } else {
     await requireEnabled(input.guildId, 'polls');
   }

@@ -44,8 +44,8 @@ async function channelPanels(guildId: string, channelId: string): Promise<Panel[
 
 /** The panel on a message (none: empty), the module state read with the message's pointer. */
 async function messagePanel(guildId: string, channelId: string, messageId: string): Promise<Panel[]> {
-  const pointer = await requireEnabledWith(guildId, MODULE, MessageEntity.key({ guildId, channelId, messageId }));
-  const panel = pointer ? await getPanel(guildId, MessageEntity.parse(pointer)) : null;
+  const pointer = await requireEnabledWith(guildId, MODULE, MessageEntity, { guildId, channelId, messageId });
+  const panel = pointer ? await getPanel(guildId, pointer) : null;
   return panel ? [panel] : [];
 }
 

@@ -153,8 +153,8 @@ async function tidyReactions(panel: Panel, memberId: string, input: CheckInput, 
 
 /** The panel on the message and the member's claim on it: two requests (the module state with the message's pointer, then panel and claim). */
 async function panelAndClaim(guildId: string, memberId: string, input: CheckInput): Promise<{ panel: Panel; claim: Claim | null }> {
-  const pointer = await requireEnabledWith(guildId, MODULE, MessageEntity.key({ guildId, channelId: input.channel_id, messageId: input.message_id }));
-  const found = pointer ? await getPanelAndClaim(guildId, MessageEntity.parse(pointer), memberId) : null;
+  const pointer = await requireEnabledWith(guildId, MODULE, MessageEntity, { guildId, channelId: input.channel_id, messageId: input.message_id });
+  const found = pointer ? await getPanelAndClaim(guildId, pointer, memberId) : null;
   if (!found?.panel) throw notFound(`Message ${input.message_id} in channel ${input.channel_id} is not a reaction-role panel of guild ${guildId}.`);
   return { panel: found.panel, claim: found.claim };
 }

@@ -25,7 +25,7 @@ async function loadPanel(guildId: string, panelId: string): Promise<Panel> {
 
 /** The panel, when the module is enabled (409 otherwise, then 404 for no panel): both read in one request. */
 export async function loadEnabledPanel(guildId: string, panelId: string): Promise<Panel> {
-  return PanelEntity.parse(await requireEnabledRecord(guildId, MODULE, PanelEntity.key({ guildId, panelId }), panelMissing(guildId, panelId)));
+  return requireEnabledRecord(guildId, MODULE, PanelEntity, { guildId, panelId }, panelMissing(guildId, panelId));
 }
 
 /**

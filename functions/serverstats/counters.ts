@@ -147,9 +147,7 @@ async function makeCounter(guildId: string, categoryId: string, input: CreateCou
 
 /** The counter, when the module is enabled (409 first, then 404): both read in one request. */
 async function loadCounter(guildId: string, counterId: string): Promise<Counter> {
-  return CounterEntity.parse(
-    await requireEnabledRecord(guildId, MODULE, CounterEntity.key({ guildId, counterId }), `Guild ${guildId} has no counter ${counterId}.`),
-  );
+  return requireEnabledRecord(guildId, MODULE, CounterEntity, { guildId, counterId }, `Guild ${guildId} has no counter ${counterId}.`);
 }
 
 export async function getCounterRecord(guildId: string, counterId: string) {

@@ -75,9 +75,11 @@ export async function getEntry(guildId: string, messageId: string, now = Date.no
 
 /** The entry an item holds, if it is still live (younger than 31 days). */
 export function liveEntryOf(item: Item | null | undefined, now = Date.now()): StarboardEntry | null {
-  const entry = item ? StarboardEntity.parse(item) : null;
-  return entry && alive(entry, now) ? entry : null;
+  return liveEntry(item ? StarboardEntity.parse(item) : null, now);
 }
+
+/** The entry, if it is still live (younger than 31 days). */
+export const liveEntry = (entry: StarboardEntry | null, now = Date.now()): StarboardEntry | null => (entry && alive(entry, now) ? entry : null);
 
 /**
  * Claims the entry of a message that has none (or only an expired one, or

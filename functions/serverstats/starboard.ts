@@ -20,7 +20,7 @@ import {
   StarboardEntity,
   getEntry,
   listStarboardEntries,
-  liveEntryOf,
+  liveEntry,
   originalOfPost,
   removeEntry,
   setStarCount,
@@ -177,8 +177,8 @@ export async function checkChannelDeleted(guildId: string, channelId: string) {
 
 /** POST /starboard/check/deleted-message: an original deleted takes its post along; a post deleted drops its entry. */
 export async function checkMessageDeleted(guildId: string, messageId: string) {
-  const { state, item } = await requireEnabledWithState(guildId, MODULE, StarboardEntity.key({ guildId, messageId }));
-  const entry = liveEntryOf(item, 0);
+  const { state, record } = await requireEnabledWithState(guildId, MODULE, StarboardEntity, { guildId, messageId });
+  const entry = liveEntry(record, 0);
   const settings = state.settings ?? {};
   if (entry) {
     if (entry.starboard_message_id && typeof settings.starboard_channel_id === 'string') {

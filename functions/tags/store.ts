@@ -1,5 +1,5 @@
 /**
- * The tags module's DynamoDB access: the only file issuing its commands.
+ * The tags module's stored items and the operations on them (through its entities).
  * Every item lives in the guild partition `G#<guild>`, so each decision is a
  * strongly consistent read of the base table on a key the caller computes:
  *
@@ -11,12 +11,7 @@
  *   unique in a guild, case-insensitively, however many requests race.
  * - The count: `TAG#COUNT`, raised under the limit before a tag is written.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '#shared/db/client.js';
-import { conditional } from '#shared/db/errors.js';
-import { queryAll } from '#shared/db/pagination.js';
-import { type Item, type Key, entity } from '#shared/db/entity.js';
-import { tableName } from '#shared/db/table.js';
+import { entity } from '#shared/db/entity.js';
 import { deleteGuildItems, guildKey } from '#shared/modules/store.js';
 import type { Tag, TagName, VisibilityValue } from './model.js';
 
@@ -87,133 +82,51 @@ export const CountEntity = entity({ name: 'tags_count', prefix: 'TAG#COUNT', pk:
 export const nameRecords = (stored: StoredTag): TagName[] =>
   stored.names.map((n) => ({ id: n.id, guild_id: stored.tag.guild_id, tag_id: stored.tag.tag_id, name: n.name, created_at: n.created_at }));
 
-async function getItem(key: Key): Promise<Item | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  return out.Item ?? null;
-}
+export const getTag = (guildId: string, tagId: string) => TagEntity.get({ guildId, tagId });
 
-export async function getTag(guildId: string, tagId: string): Promise<StoredTag | null> {
-  const item = await getItem(TagEntity.key({ guildId, tagId }));
-  return item && TagEntity.parse(item);
-}
-
-export async function getPointer(guildId: string, key: string): Promise<NamePointer | null> {
-  const item = await getItem(NameEntity.key({ guildId, key }));
-  return item && NameEntity.parse(item);
-}
+export const getPointer = (guildId: string, key: string) => NameEntity.get({ guildId, key });
 
 /** Every tag of the guild, newest first. */
-export async function listTags(guildId: string): Promise<StoredTag[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': TagEntity.prefix },
-    ScanIndexForward: false,
-    ConsistentRead: true,
-  });
-  return items.map(TagEntity.parse);
-}
+export const listTags = (guildId: string) => TagEntity.query({ guildId }, { reverse: true });
 
 // The count: the limit of tags a guild may keep, as a condition on one item.
 
 /** Takes one place under `max`; false when the guild already has `max` tags. */
 export const reservePlace = (guildId: string, max: number) =>
-  conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: CountEntity.key({ guildId }),
-        UpdateExpression: 'SET entity = :entity ADD tags :one',
-        ConditionExpression: 'attribute_not_exists(tags) OR tags < :max',
-        ExpressionAttributeValues: { ':entity': CountEntity.name, ':one': 1, ':max': max },
-      }),
-    ),
-  );
+  CountEntity.update({ guildId }, { add: { tags: 1 }, condition: { $or: [{ tags: { exists: false } }, { tags: { lt: max } }] }, returnValues: 'NONE' });
 
 /** Gives a place back (a tag deleted, or a create that did not happen). */
 export async function releasePlace(guildId: string): Promise<void> {
-  await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: CountEntity.key({ guildId }),
-        UpdateExpression: 'ADD tags :minus',
-        ConditionExpression: 'tags > :zero',
-        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-      }),
-    ),
-  );
+  await CountEntity.update({ guildId }, { add: { tags: -1 }, condition: { tags: { gt: 0 } }, returnValues: 'NONE' });
 }
 
 // Name pointers.
 
 /** Writes a name's pointer when no pointer exists; false when one does. */
-export const putPointer = (guildId: string, key: string, pointer: NamePointer) =>
-  conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: NameEntity.item({ guildId, key }, pointer),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+export const putPointer = (guildId: string, key: string, pointer: NamePointer) => NameEntity.put({ guildId, key }, pointer, { ifAbsent: true });
 
 /** Replaces a pointer still held by `stale` (a claim left behind by a crash); false when it changed since. */
 export const replacePointer = (guildId: string, key: string, stale: NamePointer, pointer: NamePointer) =>
-  conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: NameEntity.item({ guildId, key }, pointer),
-        ConditionExpression: 'claim = :claim',
-        ExpressionAttributeValues: { ':claim': stale.claim },
-      }),
-    ),
-  );
+  NameEntity.put({ guildId, key }, pointer, { condition: { claim: stale.claim } });
 
 /** Deletes a pointer if `claim` still holds it (idempotent). */
 export async function deletePointer(guildId: string, key: string, claim: string): Promise<void> {
-  await conditional(() =>
-    db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: NameEntity.key({ guildId, key }),
-        ConditionExpression: 'claim = :claim',
-        ExpressionAttributeValues: { ':claim': claim },
-      }),
-    ),
-  );
+  await NameEntity.delete({ guildId, key }, { condition: { claim } });
 }
 
 // Tags.
 
-const tagItem = (stored: StoredTag) =>
-  TagEntity.item({ guildId: stored.tag.guild_id, tagId: stored.tag.tag_id }, { ...stored.tag, _names: stored.names, version: stored.version });
+const tagFields = (stored: StoredTag) => ({ guildId: stored.tag.guild_id, tagId: stored.tag.tag_id });
+const tagAttributes = (stored: StoredTag) => ({ ...stored.tag, _names: stored.names, version: stored.version });
 
 /** Writes a new tag; false if its ID exists. */
-export const insertTag = (stored: StoredTag) =>
-  conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: tagItem(stored), ConditionExpression: 'attribute_not_exists(pk)' })));
+export const insertTag = (stored: StoredTag) => TagEntity.put(tagFields(stored), tagAttributes(stored), { ifAbsent: true });
 
 /** Replaces a tag if it is still at `version` (the new one carries version + 1); false when it changed or went. */
-export const replaceTag = (stored: StoredTag, version: number) =>
-  conditional(() =>
-    db().send(
-      new PutCommand({ TableName: tableName(), Item: tagItem(stored), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } }),
-    ),
-  );
+export const replaceTag = (stored: StoredTag, version: number) => TagEntity.put(tagFields(stored), tagAttributes(stored), { condition: { version } });
 
 /** Deletes a tag if it is still at `version`; false when it changed or went. */
-export const deleteTagAt = (guildId: string, tagId: string, version: number) =>
-  conditional(() =>
-    db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: TagEntity.key({ guildId, tagId }),
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: { ':v': version },
-      }),
-    ),
-  );
+export const deleteTagAt = (guildId: string, tagId: string, version: number) => TagEntity.delete({ guildId, tagId }, { condition: { version } });
 
 /** Removes every item of the module in the guild (tags, name pointers, the count); answers the tags it held. */
 export async function deleteModuleItems(guildId: string): Promise<StoredTag[]> {

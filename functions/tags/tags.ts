@@ -8,7 +8,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Caller } from '#shared/auth/caller.js';
 import { requireOwner } from '#shared/auth/owner.js';
-import { type PageQuery, pageWithin } from '#shared/db/pagination.js';
+import type { Page, PageQuery } from '#shared/db/entity.js';
+import { pageWithin } from '#shared/db/pagination.js';
 import { nextRecordIdFromBlock, recordIdAhead } from '#shared/db/record-ids.js';
 import { databaseFailed, notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';
@@ -74,7 +75,7 @@ export async function enabledTag(guildId: string, tagId: string): Promise<Stored
     await requireEnabled(guildId, MODULE);
     throw notFound(missing);
   }
-  return TagEntity.parse(await requireEnabledRecord(guildId, MODULE, TagEntity.key({ guildId, tagId }), missing));
+  return requireEnabledRecord(guildId, MODULE, TagEntity, { guildId, tagId }, missing);
 }
 
 export async function getTagRecord(guildId: string, tagId: string): Promise<TagWithNames> {
@@ -83,15 +84,15 @@ export async function getTagRecord(guildId: string, tagId: string): Promise<TagW
 
 /** The guild's tags newest first, a page at a time; with `name`, only the tag holding that name (a key lookup). */
 export async function listTagRecords(guildId: string, query: PageQuery, name?: string) {
-  let all: StoredTag[];
+  const scope = { guildId, family: 'tags', filter: { name: name ?? null } };
+  let page: Page<TagWithNames>;
   if (name !== undefined) {
     const found = await tagNamed(guildId, name);
-    all = found ? [found] : [];
+    page = await pageWithin(found ? [answer(found)] : [], query, scope);
   } else {
-    [, all] = await requireEnabledWhile(guildId, MODULE, () => listTags(guildId));
+    [, page] = await requireEnabledWhile(guildId, MODULE, () => TagEntity.page({ guildId }, query, { scope, reverse: true, shown: answer }));
   }
-  const scope = { guildId, family: 'tags', filter: { name: name ?? null } };
-  const { items, ...fields } = await pageWithin(all.map(answer), query, scope);
+  const { items, ...fields } = page;
   return { entries: items, ...fields };
 }
 
@@ -101,9 +102,8 @@ export async function listTagRecords(guildId: string, query: PageQuery, name?: s
  * is a claim under way).
  */
 async function tagNamed(guildId: string, name: string): Promise<StoredTag | null> {
-  const item = await requireEnabledWith(guildId, MODULE, NameEntity.key({ guildId, key: nameKeyOf(name) }));
-  if (!item) return null;
-  const pointer = NameEntity.parse(item);
+  const pointer = await requireEnabledWith(guildId, MODULE, NameEntity, { guildId, key: nameKeyOf(name) });
+  if (!pointer) return null;
   const tag = await getTag(guildId, pointer.tag_id);
   const key = nameKeyOf(name);
   return tag?.names.some((n) => nameKeyOf(n.name) === key && n.claim === pointer.claim) ? tag : null;

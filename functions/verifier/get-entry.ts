@@ -7,8 +7,10 @@ import * as routes from './routes.js';
 
 /** One verification; `entry_id` is its verifier_id. One stored before a settings delete is gone (behaviour §15). */
 export const handler = endpoint(routes.getEntry, async ({ path, query }) => {
-  const { state, item } = await requireEnabledWithState(query.guild_id, MODULE, VerificationEntity.key({ guildId: query.guild_id, verifierId: path.entry_id }));
-  const entry = item && VerificationEntity.parse(item);
+  const { state, record: entry } = await requireEnabledWithState(query.guild_id, MODULE, VerificationEntity, {
+    guildId: query.guild_id,
+    verifierId: path.entry_id,
+  });
   if (!entry || !storedSince(entry, state.data_since)) throw notFound(`Guild ${query.guild_id} has no verification ${path.entry_id}.`);
   return { entry: verificationRecord(entry) };
 });

@@ -35,13 +35,7 @@ export async function listResponseRecords(guildId: string, query: { response_typ
 
 /** The response, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireResponse(guildId: string, responseId: string): Promise<WelcomeResponse> {
-  const item = await requireEnabledRecord(
-    guildId,
-    MODULE,
-    ResponseEntity.key({ guildId, responseId }),
-    `Guild ${guildId} has no welcoming response ${quoted(responseId)}.`,
-  );
-  return ResponseEntity.parse(item);
+  return requireEnabledRecord(guildId, MODULE, ResponseEntity, { guildId, responseId }, `Guild ${guildId} has no welcoming response ${quoted(responseId)}.`);
 }
 
 export async function getResponseRecord(guildId: string, responseId: string) {

@@ -21,13 +21,7 @@ export async function listTimedRoleRecords(guildId: string) {
 
 /** The timed role, when the module is enabled (409 first, then 404): both read in one request. */
 async function requireTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole> {
-  const item = await requireEnabledRecord(
-    guildId,
-    MODULE,
-    TimedRoleEntity.key({ guildId, timedRoleId }),
-    `Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`,
-  );
-  return TimedRoleEntity.parse(item);
+  return requireEnabledRecord(guildId, MODULE, TimedRoleEntity, { guildId, timedRoleId }, `Guild ${guildId} has no timed role ${quoted(timedRoleId)}.`);
 }
 
 export async function getTimedRoleRecord(guildId: string, timedRoleId: string) {

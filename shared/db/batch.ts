@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { BatchGetCommand, BatchWriteCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { databaseFailed } from '../errors.js';
 import { db } from './client.js';
-import type { Key } from './entity.js';
+import type { Item, Key } from './item.js';
 import { tableName } from './table.js';
 
 /**
@@ -10,7 +10,6 @@ import { tableName } from './table.js';
  * under load; these ask again for the rest with a growing pause, and answer
  * 503 rather than silently dropping what the table kept refusing.
  */
-type Item = Record<string, NativeAttributeValue>;
 
 const WRITE_BATCH = 25;
 const GET_BATCH = 100;

@@ -2,16 +2,27 @@
  * Entities of the single table: each stored kind of item is defined once,
  * with its key layout as functions of its fields, the prefix its keys begin
  * with, and how an item read back becomes its record. Key strings are
- * spelled only in these definitions; other code asks an entity for a key
- * (`Response.key(...)`), an item to write (`Response.item(...)`), a record
- * (`Response.parse(item)`) or its prefix (`Counter.prefix`).
+ * spelled only in these definitions.
+ *
+ * An entity owns its operations, so stores call entities, never commands:
+ * `get`, `put`, `update`, `delete` (each answering its parsed record, or
+ * null/false when a condition did not hold), `query`/`count`/`page` over its
+ * partition or a declared index, batch reads and writes (`getMany`,
+ * `putMany`, `deleteMany`) and the actions of a transaction (`tx`, for
+ * `transact`). Conditions and changes are plain objects (`expression.ts`).
  */
-import { ENTITY_ATTRIBUTE } from './table.js';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteKeys, getKeys, putItems } from './batch.js';
+import { fitting } from './budget.js';
+import { db } from './client.js';
+import { type CursorScope, countedPageAt, foreignCursor, nextCountedCursor } from './cursor.js';
+import { conditional } from './errors.js';
+import { type Changes, type Condition, Expressions } from './expression.js';
+import type { Item, Key } from './item.js';
+import { ENTITY_ATTRIBUTE, TABLE, tableName } from './table.js';
+import type { TransactAction } from './transact.js';
 
-/** The table key of an item. */
-export type Key = { pk: string; sk: string };
-/** An item as the document client reads and writes it. */
-export type Item = Record<string, unknown>;
+export type { Item, Key } from './item.js';
 
 /**
  * A family of partition keys (or index keys): a prefix, and the parts after
@@ -21,20 +32,94 @@ export function partition<Parts extends string[]>(prefix: string): ((...parts: P
   return Object.assign((...parts: Parts) => `${prefix}${parts.join('#')}`, { prefix });
 }
 
-export interface EntityDefinition<Fields, Record> {
+/** The names of the table's secondary indexes. */
+export type IndexName = (typeof TABLE.indexes)[number]['name'];
+
+/** An entity declaring no index. */
+type NoIndexes = { [N in IndexName]?: never };
+
+/** How an entity's items sit in a secondary index: their index partition key, and what their index sort keys begin with. */
+export interface IndexDefinition<IndexFields> {
+  pk: (fields: IndexFields) => string;
+  prefix: string;
+}
+
+export interface EntityDefinition<Fields extends PartitionFields, Record, PartitionFields, Indexes> {
   /** The `entity` attribute every item of it carries. */
   name: string;
   /** What its sort keys begin with: the rest comes from `sk` (none for a single item per partition). */
   prefix: string;
-  /** Its partition key. */
-  pk: (fields: Fields) => string;
+  /** Its partition key (from the fields that name the partition: its queries take only these). */
+  pk: (fields: PartitionFields) => string;
   /** Its sort key after the prefix; its parts are joined by `#`. */
   sk?: (fields: Fields) => readonly string[];
   /** An item read back as its record. */
   parse: (item: Item) => Record;
+  /** The secondary indexes its items carry keys of (written by the store as attributes), to query them there. */
+  indexes?: Indexes;
 }
 
-export interface Entity<Fields, Record> {
+/** Which items of a partition a query reads, and how. */
+export interface Range {
+  /** Only the items whose sort key continues with these parts (as {@link Entity.under}); default every item of the entity. */
+  under?: readonly string[];
+  /** Only the items whose sort key is this one or after (a whole sort key, as `under` spells its start). */
+  from?: string;
+  /** Newest (greatest sort key) first. */
+  reverse?: boolean;
+  /** Strongly consistent: default true on the table (reads that decide), always false on an index. */
+  consistent?: boolean;
+  /** Only the items this holds for (applied after the read: a page may come back short of items, never of its cursor). */
+  filter?: Condition;
+}
+
+/** The page fields of a request (behaviour §3.6): `page`, or the signed `cursor` of the page before, which names the page. */
+export interface PageQuery {
+  page: number;
+  page_size: number;
+  cursor?: string | undefined;
+}
+
+/** A page as behaviour §3.6 answers it; `next_cursor` is null once nothing follows. */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  page_size: number;
+  total: number;
+  next_cursor: string | null;
+}
+
+/** How a list is paged: the scope its cursors are bound to, and each record as the answer shows it (the byte budget counts that). */
+export interface PageOptions<Record, Shown> extends Range {
+  scope: CursorScope;
+  shown?: (record: Record) => Shown;
+}
+
+/** Reads over one key family: the entity's partition, or one of its indexes. */
+export interface Queryable<Fields, Record> {
+  /** Every item of the range, parsed, following the table's pages (lists here are bounded by module limits). */
+  query(fields: Fields, range?: Range): Promise<Record[]>;
+  /** How many items the range holds (no item comes back). */
+  count(fields: Fields, range?: Range): Promise<number>;
+  /**
+   * One page of the range (behaviour §3.6 and §15): `page_size` records
+   * from where the signed cursor says (or page `page`, found by reading the
+   * keys before it), ending early rather than pass LIST_BYTES of answer, with
+   * the range's `total` and the cursor of the next page.
+   */
+  page<Shown = Record>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>>;
+}
+
+/** When a write goes ahead: only where no item is (`ifAbsent`), or where a condition holds. */
+export type WriteCondition = { ifAbsent?: boolean; condition?: never } | { condition?: Condition; ifAbsent?: never };
+
+/** An update: its changes, the condition it needs, and what it answers (default the whole item after it, parsed). */
+export interface Update extends Changes {
+  condition?: Condition;
+  returnValues?: 'ALL_NEW' | 'NONE';
+}
+
+export interface Entity<Fields extends PartitionFields, Record, PartitionFields = Fields, Indexes = unknown> extends Queryable<PartitionFields, Record> {
   readonly name: string;
   readonly prefix: string;
   key(fields: Fields): Key;
@@ -45,18 +130,278 @@ export interface Entity<Fields, Record> {
   under(...parts: string[]): string;
   /** Whether an item read from a partition is one of this entity's. */
   holds(item: Item): boolean;
+
+  /** The record, or null when there is none. Consistent unless told; with `projection`, only those attributes, unparsed. */
+  get(fields: Fields, options?: { consistent?: boolean; projection?: undefined }): Promise<Record | null>;
+  get<A extends string>(fields: Fields, options: { consistent?: boolean; projection: readonly A[] }): Promise<{ [K in A]?: unknown } | null>;
+  /** Writes the item whole; false when its condition did not hold. */
+  put(fields: Fields, attributes: object, options?: WriteCondition): Promise<boolean>;
+  /** Changes the item (creating it if absent, unless the condition says otherwise); the record after, or null when the condition did not hold. */
+  update(fields: Fields, update: Update & { returnValues?: 'ALL_NEW' }): Promise<Record | null>;
+  /** {@link update} answering only whether it was written. */
+  update(fields: Fields, update: Update & { returnValues: 'NONE' }): Promise<boolean>;
+  /** Deletes the item (nothing there is no failure); false when its condition did not hold. */
+  delete(fields: Fields, options?: { condition?: Condition }): Promise<boolean>;
+
+  /** The records of these fields, consistently, in their order: null where there is none. */
+  getMany(fields: readonly Fields[]): Promise<(Record | null)[]>;
+  /** Writes these items whole, unconditionally, in batches. */
+  putMany(items: readonly [fields: Fields, attributes: object][]): Promise<void>;
+  /** Deletes the items of these fields, unconditionally, in batches. */
+  deleteMany(fields: readonly Fields[]): Promise<void>;
+
+  /** The actions of a transaction on its items, for {@link transact}. */
+  readonly tx: {
+    put(fields: Fields, attributes: object, options?: WriteCondition): TransactAction;
+    update(fields: Fields, update: Changes & { condition?: Condition }): TransactAction;
+    delete(fields: Fields, options?: { condition?: Condition }): TransactAction;
+    /** A condition on the item that the transaction needs, without changing it. */
+    check(fields: Fields, condition: Condition): TransactAction;
+  };
+
+  /** Its items in a secondary index it declares. */
+  index<N extends keyof Indexes & IndexName>(name: N): Queryable<Indexes[N] extends IndexDefinition<infer F> ? F : never, Record>;
 }
 
-export function entity<Fields, Record>(definition: EntityDefinition<Fields, Record>): Entity<Fields, Record> {
+/** Where a query reads: the table or an index, its key attribute names, partition value and sort-key prefix. */
+interface Family {
+  index?: IndexName;
+  pkName: string;
+  skName: string;
+  pk: string;
+  prefix: string;
+  consistent: boolean;
+}
+
+/** The Query input of a range of a family: its key condition and filter, with generated names and values. */
+function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
+  const x = new Expressions();
+  const begins = range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix;
+  const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
+  if (range.from !== undefined) key.push(`${x.name(family.skName)} >= ${x.value(range.from)}`);
+  // An empty prefix (an index whose sort keys share none) needs no condition; `from` and a prefix both narrow.
+  if (begins) key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
+  const filter = range.filter && x.condition(range.filter);
+  return {
+    TableName: tableName(),
+    ...(family.index ? { IndexName: family.index } : {}),
+    KeyConditionExpression: key.join(' AND '),
+    ...(filter ? { FilterExpression: filter } : {}),
+    ScanIndexForward: !range.reverse,
+    ConsistentRead: family.index ? false : (range.consistent ?? family.consistent),
+    ...x.attributes(),
+  };
+}
+
+/** The key attributes a page's cursor keeps of its last item: the table's key, and the index's when it reads one. */
+function keyAttributes(family: Family): string[] {
+  return family.index ? ['pk', 'sk', family.pkName, family.skName] : ['pk', 'sk'];
+}
+
+/** The key a cursor's position names: an object of string attributes, as the table gave it; else the cursor was not issued here. */
+function startKeyAt(position: string, scope: CursorScope): Item {
+  let key: unknown;
+  try {
+    key = JSON.parse(position);
+  } catch {
+    throw foreignCursor(scope);
+  }
+  if (!key || typeof key !== 'object' || Array.isArray(key) || !Object.values(key).every((v) => typeof v === 'string')) throw foreignCursor(scope);
+  return key as Item;
+}
+
+function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: (item: Item) => Record): Queryable<Fields, Record> {
+  async function readAll(input: QueryCommandInput): Promise<Item[]> {
+    const items: Item[] = [];
+    let start: Item | undefined;
+    do {
+      const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+      items.push(...((out.Items as Item[] | undefined) ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+
+  async function count(fields: Fields, range: Range = {}): Promise<number> {
+    const input = queryInput(familyOf(fields), range);
+    let total = 0;
+    let start: Item | undefined;
+    do {
+      const out = await db().send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: start }));
+      total += out.Count ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return total;
+  }
+
+  return {
+    query: async (fields, range = {}) => (await readAll(queryInput(familyOf(fields), range))).map(parse),
+    count,
+    async page<Shown>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>> {
+      const family = familyOf(fields);
+      const input = queryInput(family, options);
+      const keys = keyAttributes(family);
+      const at = await countedPageAt(options.scope, query.cursor, query.page_size);
+      const page = at?.page ?? query.page;
+      const before = at?.before ?? (page - 1) * query.page_size;
+      const totalReading = count(fields, options);
+      totalReading.catch(() => undefined);
+      let from: Item | undefined = at?.after ? startKeyAt(at.after, options.scope) : undefined;
+      // Without a key to start after, the pages before are stepped over by their keys only, never their items.
+      const projection = new Expressions();
+      const keysOnly = projection.projection(keys);
+      const names = { ...input.ExpressionAttributeNames, ...projection.attributes().ExpressionAttributeNames };
+      let ended = false;
+      for (let skip = from ? 0 : before; skip > 0 && !ended; ) {
+        const out = await db().send(
+          new QueryCommand({ ...input, ProjectionExpression: keysOnly, ExpressionAttributeNames: names, Limit: skip, ExclusiveStartKey: from }),
+        );
+        skip -= out.Count ?? 0;
+        from = out.LastEvaluatedKey;
+        ended = !from;
+      }
+      const items: Item[] = [];
+      while (!ended && items.length < query.page_size) {
+        const out = await db().send(new QueryCommand({ ...input, Limit: query.page_size - items.length, ExclusiveStartKey: from }));
+        items.push(...((out.Items as Item[] | undefined) ?? []));
+        from = out.LastEvaluatedKey;
+        ended = !from;
+      }
+      const shown = items.map((item) => {
+        const record = parse(item);
+        return options.shown ? options.shown(record) : (record as unknown as Shown);
+      });
+      const kept = fitting(shown);
+      const last = items[kept.length - 1];
+      const lastKey = last ? JSON.stringify(Object.fromEntries(keys.map((name) => [name, String(last[name])]))) : null;
+      const total = await totalReading;
+      return {
+        items: kept,
+        page,
+        page_size: query.page_size,
+        total,
+        next_cursor: await nextCountedCursor(options.scope, page, before + kept.length, total, lastKey),
+      };
+    },
+  };
+}
+
+/** Answers null where DynamoDB refused the write for its condition. */
+async function unlessRefused<T>(write: () => Promise<T>): Promise<T | null> {
+  let answer: T | null = null;
+  return (await conditional(async () => (answer = await write()))) ? answer : null;
+}
+
+export function entity<
+  Fields extends PartitionFields,
+  Record,
+  PartitionFields = Fields,
+  Indexes extends { [N in IndexName]?: IndexDefinition<never> } = NoIndexes,
+>(definition: EntityDefinition<Fields, Record, PartitionFields, Indexes>): Entity<Fields, Record, PartitionFields, Indexes> {
   const { name, prefix, pk, sk, parse } = definition;
   const key = (fields: Fields): Key => ({ pk: pk(fields), sk: sk ? `${prefix}${sk(fields).join('#')}` : prefix });
+  const item = (fields: Fields, attributes: object): Item => ({ ...key(fields), [ENTITY_ATTRIBUTE]: name, ...attributes });
+
+  /** The expression parts of a conditional put. */
+  const putCondition = (options: WriteCondition = {}) => {
+    const x = new Expressions();
+    const condition = options.ifAbsent ? x.condition({ pk: { exists: false } }) : options.condition && x.condition(options.condition);
+    return condition ? { ConditionExpression: condition, ...x.attributes() } : {};
+  };
+  const deleteCondition = (condition?: Condition): { ConditionExpression?: string } => {
+    const x = new Expressions();
+    const expression = condition && x.condition(condition);
+    return expression ? { ConditionExpression: expression, ...x.attributes() } : {};
+  };
+  /** The expression parts of an update; every update keeps the entity attribute, so an item it creates carries it too. */
+  const updateParts = (update: Changes & { condition?: Condition }) => {
+    const x = new Expressions();
+    const UpdateExpression = x.update({ ...update, set: { [ENTITY_ATTRIBUTE]: name, ...update.set } });
+    const condition = update.condition && x.condition(update.condition);
+    return { UpdateExpression, ...(condition ? { ConditionExpression: condition } : {}), ...x.attributes() };
+  };
+
+  async function get(fields: Fields, options: { consistent?: boolean; projection?: readonly string[] } = {}) {
+    const x = new Expressions();
+    const projection = options.projection ? { ProjectionExpression: x.projection(options.projection), ...x.attributes() } : {};
+    const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(fields), ConsistentRead: options.consistent ?? true, ...projection }));
+    if (!out.Item) return null;
+    return options.projection ? out.Item : parse(out.Item);
+  }
+
+  async function update(fields: Fields, change: Update) {
+    const out = await unlessRefused(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key(fields),
+          ...updateParts(change),
+          ReturnValues: change.returnValues === 'NONE' ? 'NONE' : 'ALL_NEW',
+        }),
+      ),
+    );
+    if (change.returnValues === 'NONE') return out !== null;
+    return out && parse(out.Attributes ?? {});
+  }
+
+  const table: Family = { pkName: 'pk', skName: 'sk', pk: '', prefix, consistent: true };
   return {
     name,
     prefix,
     key,
-    item: (fields, attributes) => ({ ...key(fields), [ENTITY_ATTRIBUTE]: name, ...attributes }),
+    item,
     parse,
     under: (...parts) => `${prefix}${parts.map((part) => `${part}#`).join('')}`,
     holds: (item) => String(item.sk).startsWith(prefix),
+    ...queryable<PartitionFields, Record>((fields) => ({ ...table, pk: pk(fields) }), parse),
+
+    get: get as Entity<Fields, Record, PartitionFields, Indexes>['get'],
+    put: (fields, attributes, options) =>
+      conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) }))),
+    update: update as Entity<Fields, Record, PartitionFields, Indexes>['update'],
+    delete: (fields, options = {}) =>
+      conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) }))),
+
+    async getMany(fields) {
+      const keys = fields.map(key);
+      const found = await getKeys(keys);
+      const byKey = new Map(found.map((it) => [`${it.pk}\u0000${it.sk}`, it]));
+      return keys.map((k) => {
+        const it = byKey.get(`${k.pk}\u0000${k.sk}`);
+        return it ? parse(it) : null;
+      });
+    },
+    putMany: (items) => putItems(items.map(([fields, attributes]) => item(fields, attributes))),
+    deleteMany: (fields) => deleteKeys(fields.map(key)),
+
+    tx: {
+      put: (fields, attributes, options) => ({ Put: { TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) } }),
+      update: (fields, change) => ({ Update: { TableName: tableName(), Key: key(fields), ...updateParts(change) } }),
+      delete: (fields, options = {}) => ({ Delete: { TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) } }),
+      check: (fields, condition) => {
+        const parts = deleteCondition(condition);
+        if (!parts.ConditionExpression) throw new Error(`A transaction check on ${name} needs a condition`);
+        return { ConditionCheck: { TableName: tableName(), Key: key(fields), ...parts } as TransactCheck };
+      },
+    },
+
+    index(indexName) {
+      const declared = (definition.indexes as { [N in IndexName]?: IndexDefinition<unknown> } | undefined)?.[indexName];
+      const spec = TABLE.indexes.find((i) => i.name === indexName);
+      if (!declared || !spec) throw new Error(`Entity ${name} declares no index ${indexName}`);
+      return queryable(
+        (fields) => ({
+          index: indexName,
+          pkName: spec.partitionKey,
+          skName: spec.sortKey,
+          pk: declared.pk(fields),
+          prefix: declared.prefix,
+          consistent: false,
+        }),
+        parse,
+      );
+    },
   };
 }
+
+type TransactCheck = { TableName: string; Key: Key; ConditionExpression: string };

@@ -1,7 +1,8 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.js';
-import { fitting } from '../http/limits.js';
+import { fitting } from './budget.js';
+import type { Item } from './item.js';
 import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import { tableName } from './table.js';
 
@@ -12,8 +13,6 @@ export interface Page<T> {
   page_size: number;
   total: number;
 }
-
-type Item = Record<string, NativeAttributeValue>;
 
 /**
  * Every item of a key condition, following LastEvaluatedKey. Lists in this

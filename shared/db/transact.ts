@@ -3,11 +3,12 @@
  * items use it (giveaway entrants, poll voters): every action or none.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { type NativeAttributeValue, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { databaseFailed } from '../errors.js';
 import { db } from './client.js';
 
-type Item = Record<string, NativeAttributeValue>;
+/** One action of a transaction: as an entity's `tx` makes it (`TagEntity.tx.put(...)`). */
+export type TransactAction = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Tries of a transaction that DynamoDB cancels for another one in progress on its items (a rush on one giveaway or poll). */
 const TRANSACT_ATTEMPTS = 8;
@@ -20,10 +21,10 @@ const TRANSACT_ATTEMPTS = 8;
  * a short random pause; still refused after TRANSACT_ATTEMPTS, a 503 saying
  * `busy`.
  */
-export async function transact(actions: Item[], busy: string): Promise<number | null> {
+export async function transact(actions: readonly TransactAction[], busy: string): Promise<number | null> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db().send(new TransactWriteCommand({ TransactItems: actions }));
+      await db().send(new TransactWriteCommand({ TransactItems: [...actions] }));
       return null;
     } catch (error) {
       const { name, CancellationReasons: reasons } = error as { name?: string; CancellationReasons?: { Code?: string }[] };

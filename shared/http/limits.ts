@@ -1,5 +1,4 @@
 import { AppError } from '../errors.js';
-import { stringifyJson } from './json.js';
 
 /** Request bodies are at most 64 KiB (behaviour §3.6). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -14,55 +13,8 @@ export function checkBodySize(body: string | null | undefined, isBase64 = false)
   if (bytes > MAX_BODY_BYTES) throw payloadTooLarge(bytes);
 }
 
-/** Every answer is at most 1 MiB (behaviour §15). */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
-
-/**
- * The JSON one list of an answer may take (behaviour §15): a page, or the
- * records a snapshot or a settings delete shows of a list that can grow
- * without bound. What else such an answer holds (page fields, cursor, a
- * settings record) is far under the 128 KiB left; a snapshot gives its
- * bounded lists' bytes to the count as well (`moduleSnapshot`).
- */
-export const LIST_BYTES = MAX_ANSWER_BYTES - 128 * 1024;
-
-/** The bytes a value takes in an answer's JSON. */
-export const jsonBytes = (value: unknown) => Buffer.byteLength(stringifyJson(value), 'utf8');
-
-/**
- * A list's bytes as records are taken into it in order: each is taken while
- * the list stays within `bytes` of JSON (brackets and commas counted), and
- * once one is refused every later one is, so a list shown is always a head
- * of the list, without gaps.
- */
-export class ListBudget {
-  private left: number;
-
-  constructor(bytes: number = LIST_BYTES) {
-    this.left = bytes - 2;
-  }
-
-  take(record: unknown): boolean {
-    const bytes = jsonBytes(record) + 1;
-    if (bytes > this.left) {
-      this.left = -1;
-      return false;
-    }
-    this.left -= bytes;
-    return true;
-  }
-}
-
-/** The longest head of `records` whose JSON takes at most `bytes`. */
-export function fitting<T>(records: readonly T[], bytes: number = LIST_BYTES): T[] {
-  const budget = new ListBudget(bytes);
-  const shown: T[] = [];
-  for (const record of records) {
-    if (!budget.take(record)) break;
-    shown.push(record);
-  }
-  return shown;
-}
+// The answer's byte budget belongs to the table layer (a page read from the table ends by it); the HTTP layer uses the same.
+export { LIST_BYTES, ListBudget, MAX_ANSWER_BYTES, fitting, jsonBytes } from '../db/budget.js';
 
 /**
  * The store's limits, checked by the factory on every route before any store

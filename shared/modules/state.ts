@@ -1,7 +1,7 @@
 import { LIST_BYTES, jsonBytes } from '../http/limits.js';
 import { moduleDisabled, moduleEnabled, notFound, settingsMissing } from '../errors.js';
 import { getNamed } from '../db/batch.js';
-import type { Key } from '../db/entity.js';
+import type { Item, Key } from '../db/entity.js';
 import { nextRecordId } from '../db/record-ids.js';
 import { MODULE_CATALOGUE, type ModuleDefinition } from './catalogue.js';
 import type { ModuleName } from './names.js';
@@ -154,28 +154,36 @@ export async function resetModule(guildId: string, module: ModuleName): Promise<
   return old ? settingsRecord(guildId, old) : null;
 }
 
+/** What the guard reads beside the module state: an entity, as its key and parse. */
+export interface Readable<Fields, Record> {
+  key(fields: Fields): Key;
+  parse(item: Item): Record;
+}
+
 /**
- * {@link requireEnabled} and the one item a use case acts on, in one
+ * {@link requireEnabled} and the one record a use case acts on, in one
  * consistent batch read instead of two reads in turn: 409 while disabled,
- * as requireEnabled, then the item or null (the caller's 404).
+ * as requireEnabled, then the entity's record or null (the caller's 404).
  */
-export async function requireEnabledWith(guildId: string, module: ModuleName, key: Key): Promise<Record<string, unknown> | null> {
-  return (await requireEnabledWithState(guildId, module, key)).item;
+export async function requireEnabledWith<F, R>(guildId: string, module: ModuleName, entity: Readable<F, R>, fields: F): Promise<R | null> {
+  return (await requireEnabledWithState(guildId, module, entity, fields)).record;
 }
 
 /** {@link requireEnabledWith}, answering the state too, for a use case that reads its settings. */
-export async function requireEnabledWithState(
+export async function requireEnabledWithState<F, R>(
   guildId: string,
   module: ModuleName,
-  key: Key,
-): Promise<{ state: ModuleStateItem; item: Record<string, unknown> | null }> {
-  const found = await getNamed({ state: moduleStateKey(guildId, module), item: key });
-  return { state: assertEnabled(guildId, module, found.state as ModuleStateItem | null), item: found.item };
+  entity: Readable<F, R>,
+  fields: F,
+): Promise<{ state: ModuleStateItem; record: R | null }> {
+  const found = await getNamed({ state: moduleStateKey(guildId, module), item: entity.key(fields) });
+  const state = assertEnabled(guildId, module, found.state as ModuleStateItem | null);
+  return { state, record: found.item ? entity.parse(found.item) : null };
 }
 
 /** {@link requireEnabledWith} for the record a use case acts on: 409 while disabled, then 404 saying `missing` when there is none. */
-export async function requireEnabledRecord(guildId: string, module: ModuleName, key: Key, missing: string): Promise<Record<string, unknown>> {
-  const item = await requireEnabledWith(guildId, module, key);
-  if (!item) throw notFound(missing);
-  return item;
+export async function requireEnabledRecord<F, R>(guildId: string, module: ModuleName, entity: Readable<F, R>, fields: F, missing: string): Promise<R> {
+  const record = await requireEnabledWith(guildId, module, entity, fields);
+  if (record === null) throw notFound(missing);
+  return record;
 }

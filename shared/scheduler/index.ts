@@ -24,6 +24,7 @@ export { setJobSender, jobSender, queueUrlEnvName, type JobMessageSender } from 
 export { onWorkDone, type WorkDone } from './observe.js';
 export { type SchedulerTimings, DEFAULT_TIMINGS } from './config.js';
 export type { DueItem } from './store.js';
+export { DueEntity } from './store.js';
 
 /** What a job file exports: the SQS consumer and the scheduled producer (see `infra/jobs.ts`). */
 export interface ScheduledJob {

@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
 import { queryAll } from '../db/pagination.js';
+import { entity } from '../db/entity.js';
 import { TABLE, tableName } from '../db/table.js';
 import { DUE_ENTITY, PARKED_INDEX_PARTITION, dueIndexPartition, dueIndexPartitionOf, dueIndexTime, dueItemKey } from './keys.js';
 
@@ -45,6 +46,14 @@ export interface DueItem {
   /** Work was asked for when a run might already have been starting: one more run follows the next. */
   follow?: boolean;
 }
+
+/** A piece of due work of a job, by its key: one item in a partition of its own (`keys.ts`). */
+export const DueEntity = entity({
+  name: DUE_ENTITY,
+  prefix: 'DUE',
+  pk: (f: { job: string; key: string }) => dueItemKey(f.job, f.key).pk,
+  parse: (item): DueItem => item as DueItem,
+});
 
 /** The generic index due items use (`gsi1pk`/`gsi1sk`). */
 const DUE_INDEX = TABLE.indexes[0];
