@@ -155,8 +155,6 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
     put(fields: Fields, attributes: object, options?: WriteCondition): TransactAction;
     update(fields: Fields, update: Changes & { condition?: Condition }): TransactAction;
     delete(fields: Fields, options?: { condition?: Condition }): TransactAction;
-    /** A condition on the item that the transaction needs, without changing it. */
-    check(fields: Fields, condition: Condition): TransactAction;
   };
 
   /** Its items in a secondary index it declares. */
@@ -308,7 +306,7 @@ export function entity<
     const condition = options.ifAbsent ? x.condition({ pk: { exists: false } }) : options.condition && x.condition(options.condition);
     return condition ? { ConditionExpression: condition, ...x.attributes() } : {};
   };
-  const deleteCondition = (condition?: Condition): { ConditionExpression?: string } => {
+  const deleteCondition = (condition?: Condition) => {
     const x = new Expressions();
     const expression = condition && x.condition(condition);
     return expression ? { ConditionExpression: expression, ...x.attributes() } : {};
@@ -378,11 +376,6 @@ export function entity<
       put: (fields, attributes, options) => ({ Put: { TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) } }),
       update: (fields, change) => ({ Update: { TableName: tableName(), Key: key(fields), ...updateParts(change) } }),
       delete: (fields, options = {}) => ({ Delete: { TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) } }),
-      check: (fields, condition) => {
-        const parts = deleteCondition(condition);
-        if (!parts.ConditionExpression) throw new Error(`A transaction check on ${name} needs a condition`);
-        return { ConditionCheck: { TableName: tableName(), Key: key(fields), ...parts } as TransactCheck };
-      },
     },
 
     index(indexName) {
@@ -403,5 +396,3 @@ export function entity<
     },
   };
 }
-
-type TransactCheck = { TableName: string; Key: Key; ConditionExpression: string };
