@@ -13,9 +13,9 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys, putItems } from './batch.js';
-import { fitting } from './budget.js';
+import { ListBudget } from './budget.js';
 import { db } from './client.js';
-import { type CursorScope, countedPageAt, foreignCursor, nextCountedCursor } from './cursor.js';
+import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import { conditional } from './errors.js';
 import { type Changes, type Condition, Expressions } from './expression.js';
 import type { Item, Key } from './item.js';
@@ -73,6 +73,14 @@ export interface Range {
   filter?: Condition;
 }
 
+/** A {@link Range} read in part: at most `limit` items, from after the sort key `after`. */
+export interface Reading extends Range {
+  /** At most this many items (the read stops there; with a filter, this many read before it). */
+  limit?: number;
+  /** Only the items after this whole sort key (where a reading before stopped); on the table only. */
+  after?: string;
+}
+
 /** The page fields of a request (behaviour §3.6): `page`, or the signed `cursor` of the page before, which names the page. */
 export interface PageQuery {
   page: number;
@@ -92,13 +100,16 @@ export interface Page<T> {
 /** How a list is paged: the scope its cursors are bound to, and each record as the answer shows it (the byte budget counts that). */
 export interface PageOptions<Record, Shown> extends Range {
   scope: CursorScope;
-  shown?: (record: Record) => Shown;
+  /** The record as the answer shows it; null leaves it out (what it points to went since). */
+  shown?: (record: Record) => Shown | null | Promise<Shown | null>;
+  /** The list's total where the module keeps it (a stored count), instead of counting the range. */
+  total?: () => Promise<number>;
 }
 
 /** Reads over one key family: the entity's partition, or one of its indexes. */
 export interface Queryable<Fields, Record> {
-  /** Every item of the range, parsed, following the table's pages (lists here are bounded by module limits). */
-  query(fields: Fields, range?: Range): Promise<Record[]>;
+  /** Every item of the range (or its first `limit`), parsed, following the table's pages (lists here are bounded by module limits). */
+  query(fields: Fields, range?: Reading): Promise<Record[]>;
   /** How many items the range holds (no item comes back). */
   count(fields: Fields, range?: Range): Promise<number>;
   /**
@@ -108,6 +119,24 @@ export interface Queryable<Fields, Record> {
    * the range's `total` and the cursor of the next page.
    */
   page<Shown = Record>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>>;
+  /**
+   * One Query of at most `limit` items from where the signed cursor says
+   * (behaviour §15, lists read by key: no page number, no total): a filter
+   * may leave fewer than `limit`; `next_cursor` is null once nothing follows.
+   */
+  keyPage(fields: Fields, request: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<KeyPage<Record>>;
+}
+
+/** The fields of a request for a list read by key: at most `limit` records, after the `next_cursor` of the page before. */
+export interface KeyPageQuery {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** A page of a list read by key. */
+export interface KeyPage<T> {
+  items: T[];
+  next_cursor: string | null;
 }
 
 /** When a write goes ahead: only where no item is (`ifAbsent`), or where a condition holds. */
@@ -141,7 +170,9 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
   /** {@link update} answering only whether it was written. */
   update(fields: Fields, update: Update & { returnValues: 'NONE' }): Promise<boolean>;
   /** Deletes the item (nothing there is no failure); false when its condition did not hold. */
-  delete(fields: Fields, options?: { condition?: Condition }): Promise<boolean>;
+  delete(fields: Fields, options?: { condition?: Condition; returnOld?: false }): Promise<boolean>;
+  /** {@link delete} answering the record it deleted: null when there was none, or its condition did not hold. */
+  delete(fields: Fields, options: { condition?: Condition; returnOld: true }): Promise<Record | null>;
 
   /** The records of these fields, consistently, in their order: null where there is none. */
   getMany(fields: readonly Fields[]): Promise<(Record | null)[]>;
@@ -176,9 +207,15 @@ function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'Excl
   const x = new Expressions();
   const begins = range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix;
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
-  if (range.from !== undefined) key.push(`${x.name(family.skName)} >= ${x.value(range.from)}`);
-  // An empty prefix (an index whose sort keys share none) needs no condition; `from` and a prefix both narrow.
-  if (begins) key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
+  // DynamoDB takes one condition per key: `from` and the prefix are one range (sort keys are ASCII, so every key under the prefix sorts before it and U+FFFF).
+  if (range.from !== undefined) {
+    // The later of the two (strings: Math.max does not apply).
+    const lowest = [begins, range.from].sort()[1];
+    key.push(`${x.name(family.skName)} BETWEEN ${x.value(lowest)} AND ${x.value(`${begins}\uffff`)}`);
+  } else if (begins) {
+    // An empty prefix (an index whose sort keys share none) needs no condition.
+    key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
+  }
   const filter = range.filter && x.condition(range.filter);
   return {
     TableName: tableName(),
@@ -208,15 +245,21 @@ function startKeyAt(position: string, scope: CursorScope): Item {
   return key as Item;
 }
 
+/** The largest Limit a Query takes (a 32-bit integer): a larger one is not sent. */
+const MAX_QUERY_LIMIT = 2 ** 31 - 1;
+
 function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: (item: Item) => Record): Queryable<Fields, Record> {
-  async function readAll(input: QueryCommandInput): Promise<Item[]> {
+  async function readAll(family: Family, range: Reading): Promise<Item[]> {
+    const input = queryInput(family, range);
+    if (range.after !== undefined && family.index) throw new Error('A reading after a sort key is on the table only');
     const items: Item[] = [];
-    let start: Item | undefined;
+    let start: Item | undefined = range.after === undefined ? undefined : { pk: family.pk, sk: range.after };
     do {
-      const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+      const left = range.limit === undefined ? MAX_QUERY_LIMIT + 1 : range.limit - items.length;
+      const out = await db().send(new QueryCommand({ ...input, ...(left <= MAX_QUERY_LIMIT ? { Limit: left } : {}), ExclusiveStartKey: start }));
       items.push(...((out.Items as Item[] | undefined) ?? []));
       start = out.LastEvaluatedKey;
-    } while (start);
+    } while (start && (range.limit === undefined || items.length < range.limit));
     return items;
   }
 
@@ -233,8 +276,17 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   }
 
   return {
-    query: async (fields, range = {}) => (await readAll(queryInput(familyOf(fields), range))).map(parse),
+    query: async (fields, range = {}) => (await readAll(familyOf(fields), range)).map(parse),
     count,
+    async keyPage(fields, request, options) {
+      const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
+      const out = await db().send(new QueryCommand({ ...queryInput(familyOf(fields), options), Limit: request.limit, ExclusiveStartKey: start }));
+      const last = out.LastEvaluatedKey;
+      return {
+        items: ((out.Items as Item[] | undefined) ?? []).map(parse),
+        next_cursor: last ? await issueCursor(options.scope, JSON.stringify(last)) : null,
+      };
+    },
     async page<Shown>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>> {
       const family = familyOf(fields);
       const input = queryInput(family, options);
@@ -242,7 +294,7 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
       const at = await countedPageAt(options.scope, query.cursor, query.page_size);
       const page = at?.page ?? query.page;
       const before = at?.before ?? (page - 1) * query.page_size;
-      const totalReading = count(fields, options);
+      const totalReading = options.total ? options.total() : count(fields, options);
       totalReading.catch(() => undefined);
       let from: Item | undefined = at?.after ? startKeyAt(at.after, options.scope) : undefined;
       // Without a key to start after, the pages before are stepped over by their keys only, never their items.
@@ -265,12 +317,24 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
         from = out.LastEvaluatedKey;
         ended = !from;
       }
-      const shown = items.map((item) => {
-        const record = parse(item);
-        return options.shown ? options.shown(record) : (record as unknown as Shown);
-      });
-      const kept = fitting(shown);
-      const last = items[kept.length - 1];
+      const shown = await Promise.all(
+        items.map((item) => {
+          const record = parse(item);
+          return options.shown ? options.shown(record) : (record as unknown as Shown);
+        }),
+      );
+      // The page takes records while they fit; one left out (null) is passed over, and the next page starts after it all the same.
+      const budget = new ListBudget();
+      const kept: Shown[] = [];
+      let read = 0;
+      for (const record of shown) {
+        if (record !== null) {
+          if (!budget.take(record)) break;
+          kept.push(record);
+        }
+        read++;
+      }
+      const last = items[read - 1];
       const lastKey = last ? JSON.stringify(Object.fromEntries(keys.map((name) => [name, String(last[name])]))) : null;
       const total = await totalReading;
       return {
@@ -278,7 +342,7 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
         page,
         page_size: query.page_size,
         total,
-        next_cursor: await nextCountedCursor(options.scope, page, before + kept.length, total, lastKey),
+        next_cursor: await nextCountedCursor(options.scope, page, before + read, total, lastKey),
       };
     },
   };
@@ -327,6 +391,21 @@ export function entity<
     return options.projection ? out.Item : parse(out.Item);
   }
 
+  async function remove(fields: Fields, options: { condition?: Condition; returnOld?: boolean } = {}) {
+    const send = () =>
+      db().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: key(fields),
+          ...deleteCondition(options.condition),
+          ...(options.returnOld ? { ReturnValues: 'ALL_OLD' as const } : {}),
+        }),
+      );
+    if (!options.returnOld) return conditional(send);
+    const out = await unlessRefused(send);
+    return out?.Attributes ? parse(out.Attributes) : null;
+  }
+
   async function update(fields: Fields, change: Update) {
     const out = await unlessRefused(() =>
       db().send(
@@ -357,8 +436,7 @@ export function entity<
     put: (fields, attributes, options) =>
       conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) }))),
     update: update as Entity<Fields, Record, PartitionFields, Indexes>['update'],
-    delete: (fields, options = {}) =>
-      conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) }))),
+    delete: remove as Entity<Fields, Record, PartitionFields, Indexes>['delete'],
 
     async getMany(fields) {
       const keys = fields.map(key);
