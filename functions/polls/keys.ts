@@ -21,6 +21,9 @@
 import { entity, partition } from '#shared/db/entity.js';
 import { guildKey } from '#shared/modules/store.js';
 import type { AnswerTypeValue, MemberVotes, Poll, PollAnswer, PollCounts, PollStatus, PollTypeValue, Voter } from './model.js';
+import { PollJobs, VOTER_SWEEP_JOB } from './jobs.js';
+
+export { PollJobs, VOTER_SWEEP_JOB };
 
 const nullable = <T>(value: unknown, of: (value: unknown) => T): T | null => (value === null || value === undefined ? null : of(value));
 
@@ -115,11 +118,6 @@ export const PollMessageEntity = entity({
   sk: (f) => [f.channelId, f.messageId],
   parse: (item) => String(item.poll_id),
 });
-
-/** The scheduler jobs of the module (see `infra/jobs.ts`). */
-export const PollJobs = { close: 'polls.close', delete: 'polls.delete', refresh: 'polls.refresh' } as const;
-/** The removal of a deleted poll's voters: not one of {@link PollJobs}, which go with the poll. */
-export const VOTER_SWEEP_JOB = 'polls.voter-sweep';
 
 /** A poll's key in the scheduler. Guild IDs are digits, so the first `#` splits it. */
 export const dueKeyOf = (guildId: string, pollId: string) => `${guildId}#${pollId}`;

@@ -38,9 +38,10 @@ import {
 } from './store.js';
 import { errorField, log } from '#shared/observe/log.js';
 import { requestLater } from '#shared/scheduler/table-only.js';
+import { POLL_JOB, STREAM_JOB } from './jobs.js';
 
-export const POLL_JOB = 'socials.poll';
-export const STREAM_JOB = 'socials.streams';
+export { POLL_JOB, STREAM_JOB };
+
 /** The stream service's batch limit: accounts one request may name. */
 export const STREAMS_PER_REQUEST = 100;
 /** The stream accounts are split into more shards (up to `STREAM_BUCKETS`) only when a shard would hold more than about this many. */
