@@ -5,7 +5,7 @@
  * from announce.ts so a poll carries no platform client.
  */
 import { scheduler } from '#shared/scheduler/index.js';
-import type { SourceItem } from './feed.js';
+import type { SourceItem } from './feed/parse.js';
 import type { Kind } from './kinds.js';
 import { activeWatchersOf, identKey, seenKey, type Watcher } from './store.js';
 import { ANNOUNCE_JOB } from './jobs.js';

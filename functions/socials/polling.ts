@@ -19,10 +19,10 @@
  * them, each safe to repeat, so a poll takes about as long with 10 channels
  * as with 10,000.
  */
-import { type SourceItem, oldestFirst } from './feed.js';
+import { type SourceItem, oldestFirst } from './feed/parse.js';
 import type { Kind } from './kinds.js';
 import { fanOut } from './fan-out.js';
-import { feedItems, forumItems, liveStreams, originOf, streamUrl, videoItems } from './sources.js';
+import { feedItems, forumItems, liveStreams, originOf, streamUrl, videoItems } from './reach/sources.js';
 import {
   type Source,
   STREAM_BUCKETS,
