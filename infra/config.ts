@@ -3,7 +3,7 @@
  * code (stack props) or with `cdk synth -c key=value` / `cdk.json` context.
  */
 import type { Node } from 'constructs';
-import { parseAllowedHosts } from '#functions/socials/reach.js';
+import { parseAllowedHosts } from '#functions/socials/reach/client.js';
 import { DEFAULT_STACK_BUDGET } from './plan.js';
 
 /** Settings an operator may change per deployment. */

@@ -4,8 +4,7 @@
  * deleted and rerolled by their owner. The end, the deletion and the
  * message refreshes are in `lifecycle.ts`.
  */
-import { requireOwner } from '#shared/auth/owner.js';
-import type { Caller } from '#shared/auth/caller.js';
+import { type Asker, requireOwner } from '#shared/auth/owner.js';
 import { nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
 import { type PageQuery, fittedPage, pageStart } from '#shared/db/pagination.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
@@ -89,11 +88,6 @@ export function endTimeOf(value: string, now: number): number {
     throw unprocessable(`Field 'end_time' must be a duration such as 30m, 12h or 7d, or an ISO 8601 date-time; '${value.slice(0, 40)}' is neither.`);
   if (at < now + 1000 || at > now + MAX_AHEAD_MS) throw unprocessable("Field 'end_time' must be between 1 second and 365 days from now.");
   return at;
-}
-
-export interface Asker {
-  caller: Caller | null;
-  actor: string | null;
 }
 
 /** The giveaway, when the module is enabled (409 first, then 404): both read in one request. */
@@ -218,7 +212,12 @@ async function withoutLegacy(g: Giveaway): Promise<Giveaway> {
   throw unprocessable(`Giveaway ${g.entry_id} kept changing while its entrants were read; try again.`);
 }
 
-export async function editGiveaway(guildId: string, entryId: string, changes: { prize?: string; description?: string; winner_count?: number }, asker: Asker) {
+export async function editGiveaway(
+  guildId: string,
+  entryId: string,
+  changes: { prize?: string; description?: string; winner_count?: number },
+  asker: Omit<Asker, 'interaction'>,
+) {
   const g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'edit');
   // Past end_time the draw may be running on what it read: refused as after the end.
@@ -233,7 +232,7 @@ export async function editGiveaway(guildId: string, entryId: string, changes: { 
   return { message: `Giveaway ${entryId} was edited.` };
 }
 
-export async function deleteGiveawayByOwner(guildId: string, entryId: string, asker: Asker) {
+export async function deleteGiveawayByOwner(guildId: string, entryId: string, asker: Omit<Asker, 'interaction'>) {
   const g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'delete');
   if (g.message_id) {
@@ -323,7 +322,7 @@ async function nextRound(g: Giveaway): Promise<{ round: Round; places: number[] 
  * another reads again and draws the round after, so rerolls at once make
  * distinct consecutive rounds.
  */
-export async function rerollGiveaway(guildId: string, entryId: string, asker: Asker) {
+export async function rerollGiveaway(guildId: string, entryId: string, asker: Omit<Asker, 'interaction'>) {
   let g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'reroll');
   if (g.legacy.length) g = await withoutLegacy(g);

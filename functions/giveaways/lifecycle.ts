@@ -22,8 +22,10 @@ import { HASH_CHUNK, HASH_START, chainHash, drawPlaces } from './draw.js';
 import { entrantsFrom, moveLegacyEntrants, purgeEntrants } from './entrants.js';
 import { announcement, giveawayMessage } from './render.js';
 import { type DrawProgress, type Giveaway, MARK_EVERY, deleteGiveaway, getGiveaway, updateGiveaway } from './store.js';
+import { GiveawayJobs } from './jobs.js';
 
-export const GiveawayJobs = { end: 'giveaways.end', delete: 'giveaways.delete', refresh: 'giveaways.refresh' } as const;
+export { GiveawayJobs };
+
 /** Enters and leaves within this window share one message edit. */
 export const REFRESH_DELAY_MS = 2000;
 

@@ -11,8 +11,9 @@
  */
 import { removal } from '#shared/scheduler/removal.js';
 import { UseSweepEntity, moduleRange, removedBefore } from './store.js';
+import { USE_SWEEP_JOB } from './jobs.js';
 
-export const USE_SWEEP_JOB = 'invite-tracker.use-sweep';
+export { USE_SWEEP_JOB };
 
 /** The removal of a deleted guild's uses (scope: the guild ID); a run reads at most 200 pages (`INVITE_SWEEP_PAGES` lowers it). */
 export const useSweep = removal({

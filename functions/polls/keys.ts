@@ -20,7 +20,10 @@
  */
 import { entity, partition } from '#shared/db/entity.js';
 import { guildKey } from '#shared/modules/store.js';
-import type { AnswerTypeValue, MemberVotes, Poll, PollAnswer, PollCounts, PollStatus, PollTypeValue, Voter } from './model.js';
+import type { AnswerTypeValue, MemberVotes, Poll, AnswerOption, PollCounts, PollStatus, PollTypeValue, Voter } from './model.js';
+import { PollJobs, VOTER_SWEEP_JOB } from './jobs.js';
+
+export { PollJobs, VOTER_SWEEP_JOB };
 
 const nullable = <T>(value: unknown, of: (value: unknown) => T): T | null => (value === null || value === undefined ? null : of(value));
 
@@ -43,7 +46,7 @@ export const countAttributes = {
   counted: 'counted',
 } as const;
 
-function countsIn(item: Record<string, unknown>, answers: readonly PollAnswer[]): PollCounts {
+function countsIn(item: Record<string, unknown>, answers: readonly AnswerOption[]): PollCounts {
   const n = (name: string) => Number(item[name] ?? 0);
   return {
     votes: Object.fromEntries(answers.map((a) => [a.answer_id, n(countAttributes.votes(a.answer_id))])),
@@ -79,7 +82,7 @@ export const PollEntity = entity({
       delete_at: nullable(item.delete_at, Number),
       edited_with_results: item.edited_with_results === true,
       created_at: String(item.created_at),
-      answers: item.answers as PollAnswer[],
+      answers: item.answers as AnswerOption[],
       version: Number(item.version),
     };
     for (const field of OPTIONAL_FIELDS) if (item[field] !== undefined) Object.assign(poll, { [field]: item[field] });
@@ -115,11 +118,6 @@ export const PollMessageEntity = entity({
   sk: (f) => [f.channelId, f.messageId],
   parse: (item) => String(item.poll_id),
 });
-
-/** The scheduler jobs of the module (see `infra/jobs.ts`). */
-export const PollJobs = { close: 'polls.close', delete: 'polls.delete', refresh: 'polls.refresh' } as const;
-/** The removal of a deleted poll's voters: not one of {@link PollJobs}, which go with the poll. */
-export const VOTER_SWEEP_JOB = 'polls.voter-sweep';
 
 /** A poll's key in the scheduler. Guild IDs are digits, so the first `#` splits it. */
 export const dueKeyOf = (guildId: string, pollId: string) => `${guildId}#${pollId}`;

@@ -1,10 +1,3 @@
-/**
- * The polls module's use cases for polls themselves: create (post the
- * message, register the poll and its close timer), read, list, edit, close,
- * delete, and the bot's scheduling interface over the same store
- * (`handler/*`). Endpoints validate; these decide.
- */
-import type { Caller } from '#shared/auth/caller.js';
 import { type PageQuery, fittedPage, pageStart } from '#shared/db/pagination.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
@@ -13,7 +6,7 @@ import { checkedWhile, requireEnabled, requireEnabledWhile, requireEnabledWithSt
 import { platform } from '#shared/platform/client.js';
 import { cancel } from '#shared/scheduler/index.js';
 import { type Interaction, tellMember } from '#shared/platform/interaction.js';
-import { requireOwner } from '#shared/auth/owner.js';
+import { type Asker, requireOwner } from '#shared/auth/owner.js';
 import { PollEntity, PollJobs, dueKeyOf } from './keys.js';
 import { type PollSettings, closePoll, removePoll, scheduleClose, scheduleDelete, settingsOf, votersBeingRemoved } from './lifecycle.js';
 import { type Synced, syncPollMessage } from './message.js';
@@ -21,7 +14,7 @@ import {
   AnswerType,
   type AnswerTypeValue,
   type Poll,
-  type PollAnswer,
+  type AnswerOption,
   type PollNow,
   PollType,
   type PollTypeValue,
@@ -39,11 +32,11 @@ const MODULE = 'polls';
 const noVotes = (poll: Pick<Poll, 'answers'>): Tally => tallyOf(poll, []);
 
 /** The poll as its record, with its counts (and voters, while few) read now, unless the operation read them. */
-export async function recordOf(poll: Poll, tally?: Tally): Promise<Record<string, unknown>> {
+export async function readPollRecord(poll: Poll, tally?: Tally): Promise<Record<string, unknown>> {
   return pollRecord(poll, tally ?? (await readTally(poll)));
 }
 
-const recordOfNow = ({ poll, tally }: PollNow) => recordOf(poll, tally);
+const pollNowRecord = ({ poll, tally }: PollNow) => readPollRecord(poll, tally);
 
 const pollMissing = (guildId: string, pollId: string) => `There is no poll ${pollId} in guild ${guildId}.`;
 
@@ -62,7 +55,7 @@ async function requireEnabledPollWithSettings(guildId: string, pollId: string): 
 
 const requireEnabledPoll = async (guildId: string, pollId: string): Promise<Poll> => (await requireEnabledPollWithSettings(guildId, pollId)).poll;
 
-const answersOf = (answers: readonly AnswerInput[]): PollAnswer[] =>
+const answersOf = (answers: readonly AnswerInput[]): AnswerOption[] =>
   answers.map((a, i) => ({
     answer_id: i + 1,
     answer_text: a.answer_text,
@@ -168,7 +161,7 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
 }
 
 export async function getPollRecord(guildId: string, pollId: string): Promise<Record<string, unknown>> {
-  return recordOf(await requireEnabledPoll(guildId, pollId));
+  return readPollRecord(await requireEnabledPoll(guildId, pollId));
 }
 
 /**
@@ -185,7 +178,7 @@ export async function listPollRecords(guildId: string, query: PageQuery) {
     const total = await countPolls(guildId);
     return [total, await pollPage(guildId, start.page, query.page_size, start.after)] as const;
   });
-  const records = await Promise.all(listed.polls.map(({ poll }) => recordOf(poll)));
+  const records = await Promise.all(listed.polls.map(({ poll }) => readPollRecord(poll)));
   const lastKept = (kept: number) => (kept < records.length ? (listed.polls[kept - 1]?.place ?? null) : listed.last);
   const { items, ...fields } = await fittedPage(scope, start, query.page_size, records, total, lastKept);
   return { polls: items, ...fields };
@@ -193,7 +186,7 @@ export async function listPollRecords(guildId: string, query: PageQuery) {
 
 /** The guild's polls as records, newest first, read a page of the list at a time: only the pages the reader takes (a settings delete's answer). */
 export async function* pollRecordPages(guildId: string): AsyncGenerator<Record<string, unknown>[]> {
-  for await (const polls of pollsNewestFirst(guildId, 100)) yield Promise.all(polls.map((poll) => recordOf(poll)));
+  for await (const polls of pollsNewestFirst(guildId, 100)) yield Promise.all(polls.map((poll) => readPollRecord(poll)));
 }
 
 export interface VotersQuery {
@@ -270,19 +263,12 @@ async function editPoll(poll: Poll, changes: EditInput): Promise<PollNow> {
   return { poll: synced.poll ?? (await getPoll(poll.guild_id, poll.poll_id)) ?? updated, tally: synced.tally };
 }
 
-/** Who is asking for an owner-only operation. */
-export interface Asker {
-  caller: Caller | null;
-  actor: string | null;
-  interaction: Interaction | null;
-}
-
 export async function editPollByOwner(guildId: string, pollId: string, changes: EditInput, asker: Asker): Promise<Record<string, unknown>> {
   const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'edit');
   const edited = await editPoll(poll, changes);
   await tellMember(asker.interaction, `Your poll **${edited.poll.question}** was updated.`);
-  return recordOfNow(edited);
+  return pollNowRecord(edited);
 }
 
 /** Native polls the service did not send belong to a member: the service only tracks them. */
@@ -299,14 +285,14 @@ export async function closePollByOwner(guildId: string, pollId: string, asker: A
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
   const closed = await closePoll(poll, 'request', settings);
   await tellMember(asker.interaction, `Your poll **${closed.poll.question}** is closed; the results are on its message.`);
-  return recordOfNow(closed);
+  return pollNowRecord(closed);
 }
 
 export async function deletePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
   const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'delete');
   requireSentByService(poll, 'delete');
-  const record = await recordOf(poll);
+  const record = await readPollRecord(poll);
   // The service's own message goes with the poll.
   await removePoll(poll, { deleteMessage: poll.sent_by_service });
   await tellMember(asker.interaction, `Your poll **${poll.question}** was deleted.`);
@@ -318,7 +304,7 @@ export async function deletePollOfMessage(guildId: string, channelId: string, me
   await requireEnabled(guildId, MODULE);
   const poll = await findPollByMessage(guildId, channelId, messageId);
   if (!poll) return null;
-  const record = await recordOf(poll);
+  const record = await readPollRecord(poll);
   await removePoll(poll, { deleteMessage: false });
   return record;
 }
@@ -391,20 +377,20 @@ export async function registerPoll(input: RegisterInput): Promise<Record<string,
 
 /** `handler/edit`: the edit without the owner check. */
 export async function editPollDirectly(guildId: string, pollId: string, changes: EditInput): Promise<Record<string, unknown>> {
-  return recordOfNow(await editPoll(await requireEnabledPoll(guildId, pollId), changes));
+  return pollNowRecord(await editPoll(await requireEnabledPoll(guildId, pollId), changes));
 }
 
 /** `handler/close`: closes the poll now (a member's native poll the bot saw end is only marked closed). */
 export async function closePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
   const { poll, settings } = await requireEnabledPollWithSettings(guildId, pollId);
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
-  return recordOfNow(await closePoll(poll, 'request', settings));
+  return pollNowRecord(await closePoll(poll, 'request', settings));
 }
 
 /** `handler/delete`: removes the poll now, with the message the service sent. */
 export async function deletePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
   const poll = await requireEnabledPoll(guildId, pollId);
-  const record = await recordOf(poll);
+  const record = await readPollRecord(poll);
   await removePoll(poll, { deleteMessage: poll.sent_by_service });
   return record;
 }

@@ -19,6 +19,9 @@ import {
   listPanelsConsistently,
   livePanelIds,
 } from './store.js';
+import { CLAIM_SWEEP_JOB } from './jobs.js';
+
+export { CLAIM_SWEEP_JOB };
 
 function removed(panels: Panel[]) {
   const sorted = [...panels].sort(newestFirst);
@@ -69,7 +72,6 @@ export async function deleteModuleData(guildId: string) {
  * judged against the panels read after it, so claims of a panel made
  * meanwhile (its panel is stored before its first claim) stay.
  */
-export const CLAIM_SWEEP_JOB = 'reactionroles.claim-sweep';
 export const claimSweep = removal({
   job: CLAIM_SWEEP_JOB,
   place: (guildId) => ClaimSweepEntity.key({ guildId }),

@@ -34,12 +34,14 @@ import {
   noteGuildWithCounters,
   writeCounter,
 } from './counters-store.js';
+import { REFRESH_JOB } from './jobs.js';
+
+export { REFRESH_JOB };
 
 const MODULE = 'serverstats';
 export const MAX_COUNTERS = 20;
 export const RENAME_WINDOW_MS = 10 * 60 * 1000;
 export const RENAMES_PER_WINDOW = 2;
-export const REFRESH_JOB = 'serverstats.counters';
 /** Connect, denied to @everyone on a counter channel. */
 const CONNECT = String(1 << 20);
 const MAX_ATTEMPTS = 8;

@@ -13,8 +13,9 @@
 import { keyOf } from '#shared/db/batch.js';
 import { removal } from '#shared/scheduler/removal.js';
 import { PurgeEntity, statPartitionOf, storedBefore } from './store.js';
+import { PURGE_JOB } from './jobs.js';
 
-export const PURGE_JOB = 'serverstats.purge';
+export { PURGE_JOB };
 
 /** The removal of a deleted guild's statistics (scope: the guild ID); a run reads at most 500 pages (`SERVERSTATS_PURGE_PAGES` lowers it). */
 export const statsRemoval = removal({

@@ -24,7 +24,7 @@ import { isPlatformError, nonceFrom, platform } from '#shared/platform/client.js
 import { pacer } from '#shared/platform/pacer.js';
 import type { MessageCreate } from '#shared/platform/types.js';
 import { scheduler } from '#shared/scheduler/index.js';
-import type { SourceItem } from './feed.js';
+import type { SourceItem } from './feed/parse.js';
 import { ANNOUNCE_JOB, type AnnounceUnit, type Target, unitWork } from './fan-out.js';
 import { type Kind, normalizeLink } from './kinds.js';
 import { announcement } from './render.js';

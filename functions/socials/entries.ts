@@ -10,10 +10,10 @@ import { notFound, unprocessable } from '#shared/errors.js';
 import { type PageQuery, pageWithin } from '#shared/db/pagination.js';
 import { requireEnabled, requireEnabledWhile } from '#shared/modules/state.js';
 import { cancel, requestLater } from '#shared/scheduler/index.js';
-import type { SourceItem } from './feed.js';
+import type { SourceItem } from './feed/parse.js';
 import { KINDS, type Kind } from './kinds.js';
 import { latestOf, pollIntervalMs, pollJob, recentOf, seenAfter } from './polling.js';
-import { SourceError, feedItems, forumItems, shownSource, sourceDeadline, streamAccountExists, uploadsPlaylistOf, videoItems } from './sources.js';
+import { SourceError, feedItems, forumItems, shownSource, sourceDeadline, streamAccountExists, uploadsPlaylistOf, videoItems } from './reach/sources.js';
 import {
   type Entry,
   type Source,

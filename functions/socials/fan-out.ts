@@ -5,11 +5,13 @@
  * from announce.ts so a poll carries no platform client.
  */
 import { scheduler } from '#shared/scheduler/index.js';
-import type { SourceItem } from './feed.js';
+import type { SourceItem } from './feed/parse.js';
 import type { Kind } from './kinds.js';
 import { activeWatchersOf, identKey, seenKey, type Watcher } from './store.js';
+import { ANNOUNCE_JOB } from './jobs.js';
 
-export const ANNOUNCE_JOB = 'socials.announce';
+export { ANNOUNCE_JOB };
+
 /** Channels one unit of an announcement posts to (five at a time): at most 25 posts and 100 table writes, well inside the consumer's 30 s. */
 export const CHANNELS_PER_UNIT = 25;
 

@@ -1,5 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { getMeme } from './handler-ops.js';
+import { getMeme } from './internal-ops.js';
 import * as routes from './routes.js';
 
 /** Internal: a random meme that is neither nsfw nor a spoiler. */

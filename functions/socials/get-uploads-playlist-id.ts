@@ -1,5 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { uploadsPlaylist } from './handler-ops.js';
+import { uploadsPlaylist } from './internal-ops.js';
 import * as routes from './routes.js';
 
 /** Internal: the uploads playlist of a video channel handle (422 for an unknown handle). */

@@ -19,10 +19,10 @@
  * them, each safe to repeat, so a poll takes about as long with 10 channels
  * as with 10,000.
  */
-import { type SourceItem, oldestFirst } from './feed.js';
+import { type SourceItem, oldestFirst } from './feed/parse.js';
 import type { Kind } from './kinds.js';
 import { fanOut } from './fan-out.js';
-import { feedItems, forumItems, liveStreams, originOf, streamUrl, videoItems } from './sources.js';
+import { feedItems, forumItems, liveStreams, originOf, streamUrl, videoItems } from './reach/sources.js';
 import {
   type Source,
   STREAM_BUCKETS,
@@ -38,9 +38,10 @@ import {
 } from './store.js';
 import { errorField, log } from '#shared/observe/log.js';
 import { requestLater } from '#shared/scheduler/table-only.js';
+import { POLL_JOB, STREAM_JOB } from './jobs.js';
 
-export const POLL_JOB = 'socials.poll';
-export const STREAM_JOB = 'socials.streams';
+export { POLL_JOB, STREAM_JOB };
+
 /** The stream service's batch limit: accounts one request may name. */
 export const STREAMS_PER_REQUEST = 100;
 /** The stream accounts are split into more shards (up to `STREAM_BUCKETS`) only when a shard would hold more than about this many. */

@@ -4,7 +4,7 @@
  * entry asks for it, which is then the only mention allowed.
  */
 import type { RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
-import type { SourceItem } from './feed.js';
+import type { SourceItem } from './feed/parse.js';
 import { fitLimits } from '#shared/templates/limits.js';
 import type { Kind } from './kinds.js';
 

@@ -1,5 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { sendMeme } from './handler-ops.js';
+import { sendMeme } from './internal-ops.js';
 import * as routes from './routes.js';
 
 /** Edits an existing message into a meme: its title, link and image. */

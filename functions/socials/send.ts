@@ -5,9 +5,9 @@
  * a send and by a poll is posted once.
  */
 import { announce } from './announce.js';
-import { feedItemKey } from './feed.js';
+import { feedItemKey } from './feed/parse.js';
 import type { Kind } from './kinds.js';
-import { streamUrl, videoUrl } from './sources.js';
+import { streamUrl, videoUrl } from './reach/sources.js';
 import { getSource, replaceSource, videoHandleOfPlaylist } from './store.js';
 
 /** A stream announced by a send without a session counts as the session already announced within this window. */

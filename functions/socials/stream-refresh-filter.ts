@@ -1,5 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.js';
-import { refreshFilter } from './handler-ops.js';
+import { refreshFilter } from './internal-ops.js';
 import * as routes from './routes.js';
 
 /** Internal: makes sure a stream account is polled (add) or stops being polled when unwatched (remove). */

@@ -9,7 +9,8 @@ import { platform } from '#shared/platform/client.js';
 import type { Interaction } from '#shared/platform/interaction.js';
 import { Visibility } from './model.js';
 import { renderTag } from './render.js';
-import { type Asker, enabledTag } from './tags.js';
+import type { Asker } from '#shared/auth/owner.js';
+import { enabledTag } from './tags.js';
 
 export interface SendTagInput {
   channel_id: string;

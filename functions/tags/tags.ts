@@ -6,15 +6,14 @@
  * on the tag as it now is, so concurrent edits lose nothing.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Caller } from '#shared/auth/caller.js';
-import { requireOwner } from '#shared/auth/owner.js';
+import { type Asker, requireOwner } from '#shared/auth/owner.js';
 import type { Page, PageQuery } from '#shared/db/entity.js';
 import { pageWithin } from '#shared/db/pagination.js';
 import { nextRecordIdFromBlock, recordIdAhead } from '#shared/db/record-ids.js';
 import { databaseFailed, notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile, requireEnabledWith } from '#shared/modules/state.js';
-import { type Interaction, tellMember } from '#shared/platform/interaction.js';
+import { tellMember } from '#shared/platform/interaction.js';
 import { MAX_TAGS, MODULE, type Tag, type TagWithNames, type VisibilityValue } from './model.js';
 import { type ClaimResult, claimNames, planNames, releaseNames } from './names.js';
 import {
@@ -32,13 +31,6 @@ import {
   replaceTag,
   reservePlace,
 } from './store.js';
-
-/** Who asks: the caller, the member the bot acts for, and the interaction to answer. */
-export interface Asker {
-  caller: Caller | null;
-  actor: string | null;
-  interaction: Interaction | null;
-}
 
 export interface CreateTagInput {
   owner_id: string;

@@ -11,8 +11,9 @@
  */
 import { removal } from '#shared/scheduler/removal.js';
 import { EntrySweepEntity, moduleRange, removedBefore } from './store.js';
+import { ENTRY_SWEEP_JOB } from './jobs.js';
 
-export const ENTRY_SWEEP_JOB = 'verifier.entry-sweep';
+export { ENTRY_SWEEP_JOB };
 
 /** The removal of a deleted guild's entries (scope: the guild ID); a run reads at most 200 pages (`VERIFIER_SWEEP_PAGES` lowers it). */
 export const entrySweep = removal({

@@ -24,6 +24,9 @@
 import { type Item, entity } from '#shared/db/entity.js';
 import { guildKey } from '#shared/modules/store.js';
 import type { Grant, ResponseTypeValue, TimedRole, WelcomeResponse } from './model.js';
+import { WelcomingJobs } from './jobs.js';
+
+export { WelcomingJobs };
 
 const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
 
@@ -120,9 +123,6 @@ export const isMintedId = (text: string) => /^[0-9a-z]{9}[A-Za-z0-9_-]{22}$/.tes
 
 /** An ID a client sent, as an error message quotes it (cut when it cannot be one). */
 export const quoted = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
-
-/** The scheduler jobs of the module (see `infra/jobs.ts`). */
-export const WelcomingJobs = { grant: 'welcoming.timedrole-grant', catchUp: 'welcoming.timedrole-catchup', sweep: 'welcoming.grant-sweep' } as const;
 
 /** A grant's key in the scheduler. Guild and member IDs are digits, so `#` splits it. */
 export const grantDueKey = (guildId: string, memberId: string, timedRoleId: string) => `${guildId}#${memberId}#${timedRoleId}`;

@@ -8,7 +8,7 @@ import { TABLE } from '#shared/db/table.js';
 import { resetDb } from '#shared/db/client.js';
 import { mintSecret } from '#shared/ids.js';
 import { parseGuildKeyRate } from '../config.js';
-import { hostPort } from '#functions/socials/reach.js';
+import { hostPort } from '#functions/socials/reach/client.js';
 import { createApiServer } from './http-server.js';
 import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
 import type { RunningBot } from '../../clients/bot/bot.js';

@@ -37,7 +37,7 @@ import { serviceTable } from '../constructs/service-table.js';
 import { CallerUsagePlans } from '../constructs/usage-plans.js';
 import { API_GATEWAY_TIMEOUT, type FunctionRuntime } from '../constructs/service-function.js';
 import { RoutesStack } from './routes-stack.js';
-import { parseAllowedHosts } from '#functions/socials/reach.js';
+import { parseAllowedHosts } from '#functions/socials/reach/client.js';
 
 /** The stage name is the version prefix of every path (behaviour §2). */
 export const STAGE_NAME = 'v1';

@@ -1,5 +1,13 @@
 import { forbidden } from '../errors.js';
+import type { Interaction } from '../platform/interaction.js';
 import type { Caller } from './caller.js';
+
+/** Who asks for an owner-only operation: the caller, the member the bot acts for, and the interaction to answer (null when none). */
+export interface Asker {
+  caller: Caller | null;
+  actor: string | null;
+  interaction: Interaction | null;
+}
 
 /**
  * Owner-only operations (behaviour §4: poll edit/close/delete, giveaway

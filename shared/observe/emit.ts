@@ -55,7 +55,7 @@ export function emfLine(values: Partial<Record<MetricKey, number>>, dimensions: 
   return JSON.stringify({ _aws: { Timestamp: timestamp, CloudWatchMetrics: directives }, ...root });
 }
 
-/** Emits values sharing their dimensions' values (`emit({ votes: 1 })`, `emit({ jobsRun: 1 }, { Job: 'polls.close' })`). Never throws. */
+/** Emits values sharing their dimensions' values (`emit({ votes: 1 })`, `emit({ jobsRun: 1 }, { Job: job })`). Never throws. */
 export function emit(values: Partial<Record<MetricKey, number>>, dimensions: Partial<Record<DimensionName, string>> = {}): void {
   try {
     output?.(emfLine(values, dimensions, Date.now()));

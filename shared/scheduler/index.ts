@@ -45,7 +45,7 @@ function produceOptions(event: unknown): ProduceOptions {
   return { recover: recover === true, shard: Number.isInteger(shard) && (shard as number) >= 0 ? (shard as number) : undefined };
 }
 
-/** A job file in one line: `export const { handler, produce } = scheduledJob('polls.close', closeDuePoll)`. */
+/** A job file in one line: `export const { handler, produce } = scheduledJob(Jobs.close, closeDue)`. */
 export function scheduledJob(job: string, handle: DueHandler, options: ConsumerOptions = {}): ScheduledJob {
   const consume = scheduler.consumer(job, handle, options);
   return {

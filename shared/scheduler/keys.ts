@@ -38,17 +38,23 @@ export const SPREAD = 4;
  * The jobs that spread: each writes its index many times a second at scale
  * (a refresh per poll or giveaway each window, a feed polled each interval,
  * a counter refresh per guild, a timed role per member who joins, an
- * announcement's units per item and 25 channels). Closing,
- * ending and deleting happen once per record; a catch-up once an hour.
+ * announcement's units per item and channels). Closing, ending and deleting
+ * happen once per record; a catch-up once an hour. Each module names its
+ * own with {@link spreadingJob} where it writes the job's ID, so shared
+ * code knows no job by name.
  */
-const SPREAD_JOBS: ReadonlySet<string> = new Set([
-  'polls.refresh',
-  'giveaways.refresh',
-  'socials.poll',
-  'socials.announce',
-  'serverstats.counters',
-  'welcoming.timedrole-grant',
-]);
+const SPREAD_JOBS = new Set<string>();
+
+/**
+ * Declares a job whose due items spread over {@link SPREAD} shards, and
+ * answers its ID. Call it where the ID is written (the module's
+ * `jobs.ts`): every function naming the job has then loaded the
+ * declaration, since it imports the ID from there.
+ */
+export function spreadingJob<const J extends string>(job: J): J {
+  SPREAD_JOBS.add(job);
+  return job;
+}
 
 /** How many shards of the index a job's items use. */
 export const shardsOf = (job: string): number => (SPREAD_JOBS.has(job) ? SPREAD : 1);

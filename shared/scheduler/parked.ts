@@ -38,7 +38,7 @@ export function parseParkedId(id: string): { job: string; key: string } | null {
 }
 
 /** A parked item as the operator sees it. */
-export function recordOf(item: DueItem): ParkedWork {
+export function parkedWorkOf(item: DueItem): ParkedWork {
   const parkedAt = item.parked_at ?? Number(item.gsi1sk ?? 0);
   return {
     id: parkedId(item.job, item.work_key),
@@ -55,5 +55,5 @@ export function recordOf(item: DueItem): ParkedWork {
 /** Every parked item, the latest parked first; `job` keeps one job's. */
 export async function listParked(job?: string): Promise<ParkedWork[]> {
   const items = await store.queryParked();
-  return items.filter((item) => item.phase === 'dead' && (job === undefined || item.job === job)).map(recordOf);
+  return items.filter((item) => item.phase === 'dead' && (job === undefined || item.job === job)).map(parkedWorkOf);
 }

@@ -1,5 +1,5 @@
 import { deadLetters } from './dead-letters.js';
-import { listParked, type ParkedWork, parseParkedId, recordOf } from './parked.js';
+import { listParked, type ParkedWork, parseParkedId, parkedWorkOf } from './parked.js';
 import * as store from './store.js';
 
 /**
@@ -26,7 +26,7 @@ export async function replayParked(id: string, now = Date.now()): Promise<Parked
   if (!ref) return null;
   const item = await store.getDue(ref.job, ref.key);
   if (item?.phase !== 'dead') return null;
-  const [replayed] = await replay([recordOf(item)], now);
+  const [replayed] = await replay([parkedWorkOf(item)], now);
   return replayed ?? null;
 }
 

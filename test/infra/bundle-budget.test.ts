@@ -171,7 +171,7 @@ describe('function bundles', () => {
         platform: used('shared/platform/transport.ts'),
         // The cursor key is read in one function, kept only where a page's cursor is issued or checked.
         cursors: readFileSync(join(outdir, key, 'index.mjs'), 'utf8').includes('No cursor secret'),
-        namedSecrets: used('functions/socials/sources.ts'),
+        namedSecrets: used('functions/socials/reach/sources.ts'),
         sends: used('shared/scheduler/sender.ts'),
       };
     };

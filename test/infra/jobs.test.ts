@@ -12,10 +12,10 @@ const fakeRoutes: Record<string, Route[]> = {
   ],
 };
 const fakeJobs: Job[] = [
-  { id: 'polls.close', file: 'functions/jobs/polls-close.ts', schedule: 'rate(1 minute)', batchSize: 10, platform: true },
-  { id: 'socials.feeds', file: 'functions/jobs/socials-feeds.ts', schedule: 'rate(5 minutes)', batchSize: 5 },
-  { id: 'polls.render', file: 'functions/jobs/polls-render.ts', batchSize: 1, maxConcurrency: 2 },
-  { id: 'polls.refresh', file: 'functions/jobs/polls-refresh.ts', schedule: 'rate(1 minute)', batchSize: 10 },
+  { id: 'polls.close', file: 'functions/polls/jobs/close.ts', schedule: 'rate(1 minute)', batchSize: 10, platform: true },
+  { id: 'socials.feeds', file: 'functions/socials/jobs/feeds.ts', schedule: 'rate(5 minutes)', batchSize: 5 },
+  { id: 'polls.render', file: 'functions/polls/jobs/render.ts', batchSize: 1, maxConcurrency: 2 },
+  { id: 'polls.refresh', file: 'functions/polls/jobs/refresh.ts', schedule: 'rate(1 minute)', batchSize: 10 },
 ];
 
 describe('job queues (fake job list)', () => {

@@ -42,7 +42,7 @@ const keyed = endpoint(row, use);
 const other = endpoint({ ...row, id: 'test.other' }, use);
 
 const SERVICE = { caller: 'service' };
-const guildKey = (guild: string) => ({ caller: 'guild', guild_id: guild, key_id: `k${guild}` });
+const guildCaller = (guild: string) => ({ caller: 'guild', guild_id: guild, key_id: `k${guild}` });
 
 function event(init: {
   key?: string;
@@ -329,15 +329,15 @@ describe('Idempotency-Key: its scope', () => {
   it('is the credential: the service token, one guild key, another guild key are three keys', async () => {
     const key = freshKey();
     const service = await call({ key });
-    const guildA = await call({ key, authorizer: guildKey('41') });
-    const guildB = await call({ key, authorizer: guildKey('42') });
+    const guildA = await call({ key, authorizer: guildCaller('41') });
+    const guildB = await call({ key, authorizer: guildCaller('42') });
     expect([service, guildA, guildB].map((r) => [r.status, r.headers['idempotent-replayed'], r.body.data.ran])).toEqual([
       [200, undefined, 1],
       [200, undefined, 2],
       [200, undefined, 3],
     ]);
     // Each is kept in its own scope, and another key of the same guild is the same scope.
-    const againA = await call({ key, authorizer: { ...guildKey('41'), key_id: 'another key of guild 41' } });
+    const againA = await call({ key, authorizer: { ...guildCaller('41'), key_id: 'another key of guild 41' } });
     expect([againA.headers['idempotent-replayed'], againA.body.data.ran]).toEqual(['true', 2]);
     expect(runs).toBe(3);
   });
@@ -367,7 +367,7 @@ describe('Idempotency-Key: message nonces', () => {
     expect(new Set(nonces[0]).size).toBe(3);
     expect(nonces[0]!.every((n) => n.length <= 25)).toBe(true);
     // Another scope, another key, or no key at all: other nonces.
-    await call({ key, authorizer: guildKey('41') });
+    await call({ key, authorizer: guildCaller('41') });
     await call({ key: freshKey() });
     await call({});
     await call({});

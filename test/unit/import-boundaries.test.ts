@@ -3,8 +3,9 @@
  * `infra`, `test` or `bench`; a module (`functions/<module>/...`) never
  * imports another module's internals, only its public entry (`routes.ts`,
  * the rows `functions/routes.ts` gathers); `infra`, `test` and `bench` may
- * import anything. A job file `functions/jobs/<module>-<job>.ts` is its
- * module's: its name says which, and it calls into that module.
+ * import anything. A module's job files (`functions/<module>/jobs/`) are
+ * its own; `functions/routes.ts` and `functions/jobs.ts`, which gather the
+ * modules' rows, belong to no module.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
@@ -37,17 +38,10 @@ function resolveSpecifier(file: string, specifier: string): string | null {
   return null;
 }
 
-/** The modules' folders, longest first: a job file's name starts with its module's (`invite-tracker-use-sweep.ts`). */
-const MODULE_FOLDERS = readdirSync(fileURLToPath(new URL('../../functions', import.meta.url)), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && entry.name !== 'jobs')
-  .map((entry) => entry.name)
-  .sort((a, b) => b.length - a.length);
-
-/** The module a file under functions/ belongs to, or null for files of no module (functions/routes.ts). */
+/** The module a file under functions/ belongs to, or null for files of no module (functions/routes.ts, functions/jobs.ts). */
 function moduleOf(path: string): string | null {
   const [top, folder, name] = path.split('/');
   if (top !== 'functions' || name === undefined) return null;
-  if (folder === 'jobs') return MODULE_FOLDERS.find((module) => name.startsWith(`${module}-`)) ?? name.split('-')[0]!;
   return folder!;
 }
 
@@ -69,9 +63,9 @@ function boundaryBroken(from: string, to: string): string | null {
   const source = moduleOf(from);
   const owner = moduleOf(to);
   if (source === null || owner === null || source === owner) return null;
-  // A job file's target module is read from its name; a module's own folder is what others may enter only by its public entry.
-  const [, folder, name] = to.split('/');
-  if (folder !== 'jobs' && PUBLIC_ENTRIES.has(name!)) return null;
+  // A module's own folder is what others may enter only by its public entry.
+  const [, , name] = to.split('/');
+  if (PUBLIC_ENTRIES.has(name!)) return null;
   return `module ${source} imports the internals of module ${owner}: import its public entry (${[...PUBLIC_ENTRIES].join(', ')}) or move what both need to shared`;
 }
 
@@ -114,14 +108,14 @@ describe('import boundaries', () => {
     expect(boundaryBroken('shared/openapi/write.ts', 'functions/routes.ts')).toMatch(/shared imports functions/);
     expect(boundaryBroken('shared/http/endpoint.ts', 'infra/local/start.ts')).toMatch(/shared imports infra/);
     expect(boundaryBroken('functions/tags/create.ts', 'functions/polls/keys.ts')).toMatch(/module tags imports the internals of module polls/);
-    expect(boundaryBroken('functions/jobs/polls-close.ts', 'functions/giveaways/lifecycle.ts')).toMatch(
+    expect(boundaryBroken('functions/polls/jobs/close.ts', 'functions/giveaways/lifecycle.ts')).toMatch(
       /module polls imports the internals of module giveaways/,
     );
   });
 
   it('lets a module enter another by its public entry, a job file its own module, and infra anything', () => {
     expect(boundaryBroken('functions/polls/routes.ts', 'functions/module-state/routes.ts')).toBeNull();
-    expect(boundaryBroken('functions/jobs/polls-close.ts', 'functions/polls/lifecycle.ts')).toBeNull();
+    expect(boundaryBroken('functions/polls/jobs/close.ts', 'functions/polls/lifecycle.ts')).toBeNull();
     expect(boundaryBroken('functions/routes.ts', 'functions/polls/routes.ts')).toBeNull();
     expect(boundaryBroken('infra/openapi-write.ts', 'functions/routes.ts')).toBeNull();
     expect(boundaryBroken('functions/polls/store.ts', 'shared/db/cursor.ts')).toBeNull();

@@ -282,7 +282,7 @@ describe('misbehaviour and counts', () => {
 
 describe("the socials module's source client against the sandbox", () => {
   it('reads every source and turns every misbehaviour into a SourceError', async () => {
-    const { SourceError, feedItems, fetchMeme, forumItems, liveStreams, uploadsPlaylistOf, videoItems } = await import('#functions/socials/sources.js');
+    const { SourceError, feedItems, fetchMeme, forumItems, liveStreams, uploadsPlaylistOf, videoItems } = await import('#functions/socials/reach/sources.js');
     await control('POST', '/forum/f');
     await control('POST', '/forum/f/posts', { id: 'p1', title: 'Hello' });
     expect(await forumItems('f')).toEqual([

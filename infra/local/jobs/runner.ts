@@ -76,7 +76,7 @@ export interface LocalJobs {
 
 const QUEUE_ARN = (name: string) => `arn:aws:sqs:local:000000000000:${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
-function recordOf(queue: LocalQueue, delivery: Delivery): SQSRecord {
+function sqsRecordOf(queue: LocalQueue, delivery: Delivery): SQSRecord {
   return {
     messageId: delivery.messageId,
     receiptHandle: delivery.receiptHandle,
@@ -148,7 +148,7 @@ export async function startLocalJobs(options: LocalJobsOptions = {}): Promise<Lo
     let inFlight = 0;
     let wake: NodeJS.Timeout | null = null;
     const runBatch = async (batch: Delivery[]) => {
-      const event: SQSEvent = { Records: batch.map((d) => recordOf(queue, d)) };
+      const event: SQSEvent = { Records: batch.map((d) => sqsRecordOf(queue, d)) };
       let failed = new Set<string>(batch.map((d) => d.messageId));
       const limitMs = timeLimitMs();
       let timer: NodeJS.Timeout | undefined;

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAnnounceUnit } from '#functions/socials/announce.js';
-import type { SourceItem } from '#functions/socials/feed.js';
+import type { SourceItem } from '#functions/socials/feed/parse.js';
 import { type AnnounceUnit, CHANNELS_PER_UNIT } from '#functions/socials/fan-out.js';
 import { normalizeLink } from '#functions/socials/kinds.js';
 import { pollAllStreams, pollSource } from '#functions/socials/polling.js';

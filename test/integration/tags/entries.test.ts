@@ -1,7 +1,7 @@
 /** Tags: create, get, list (pagination, lookups by name), edit, delete, settings delete, and their rules. */
 import { describe, expect, it } from 'vitest';
 import { snowflake } from '#test/helpers/local.js';
-import { addTag, createTag, failed, guildKey, namesOf, ok, startWorld, tagNamed, tagsGuild } from './helpers.js';
+import { addTag, createTag, failed, guildApiKey, namesOf, ok, startWorld, tagNamed, tagsGuild } from './helpers.js';
 
 const world = startWorld();
 
@@ -171,14 +171,14 @@ describe('tags', () => {
     );
     expect(await tagNamed(world, guild, 'theirs')).toBeNull();
 
-    const key = await guildKey(world, guild);
+    const key = await guildApiKey(world, guild);
     failed(await world.call('GET', `/entries/${id}`, { query: { guild_id: other }, token: key }), 403, 'ForbiddenError');
     failed(await world.call('GET', '/entries', { query: { guild_id: other }, token: key }), 403, 'ForbiddenError');
     failed(await world.call('DELETE', `/entries/${id}`, { body: { guild_id: other }, token: key }), 403, 'ForbiddenError');
     failed(await world.call('DELETE', '/settings', { body: { guild_id: other }, token: key }), 403, 'ForbiddenError');
     // The guild's own key may do everything not internal.
     const mine = await addTag(world, guild, { names: ['mine'] });
-    const ownKey = await guildKey(world, other);
+    const ownKey = await guildApiKey(world, other);
     expect(ok(await world.call('GET', `/entries/${id}`, { query: { guild_id: other }, token: ownKey }))).toEqual(tag);
     failed(await world.call('POST', `/entries/${id}/send`, { body: { guild_id: other, channel_id: snowflake() }, token: ownKey }), 403, 'ForbiddenError');
     failed(
@@ -206,7 +206,7 @@ describe('tags', () => {
     const handed = ok(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, owner_id: someone }, headers: as(owner) }));
     expect(handed.entry.owner_id).toBe(someone);
     failed(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, content: 'back' }, headers: as(owner) }), 403, 'ForbiddenError');
-    const key = await guildKey(world, guild);
+    const key = await guildApiKey(world, guild);
     expect(ok(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, content: 'by key' }, token: key })).entry.content).toBe('by key');
     expect(ok(await world.call('PUT', `/entries/${id}`, { body: { guild_id: guild, content: 'by bot' } })).entry.content).toBe('by bot');
     ok(await world.call('DELETE', `/entries/${id}`, { body: { guild_id: guild }, headers: as(someone) }));

@@ -71,7 +71,7 @@ export async function tagNamed(world: World, guild: string, name: string) {
 }
 
 /** A guild API key for the guild. */
-export async function guildKey(world: World, guild: string): Promise<string> {
+export async function guildApiKey(world: World, guild: string): Promise<string> {
   return ok(await world.service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
 }
 

@@ -1,7 +1,7 @@
 /** The join and leave checks: welcome by DM and in a channel, leave messages, autoroles. */
 import { describe, expect, it } from 'vitest';
 import { snowflake } from '#test/helpers/local.js';
-import { addResponse, check, dmsOf, failed, guildKey, messagesIn, ok, startWorld, welcomingGuild } from './helpers.js';
+import { addResponse, check, dmsOf, failed, guildApiKey, messagesIn, ok, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();
 
@@ -137,7 +137,7 @@ describe('every check', () => {
 
   it('needs X-Acting-User-Id (400), refuses a guild key (403) and answers 409 while disabled', async () => {
     const { guild, member } = await guildWithNewMember({});
-    const key = await guildKey(world, guild);
+    const key = await guildApiKey(world, guild);
     for (const path of checks) {
       expect(failed(await check(world, path, guild), 400, 'BadRequestError')).toContain('X-Acting-User-Id');
       failed(

@@ -105,6 +105,6 @@ export async function grantRequests(world: World, guild: string, member: string,
 }
 
 /** An API key of a guild. */
-export async function guildKey(world: World, guild: string): Promise<string> {
+export async function guildApiKey(world: World, guild: string): Promise<string> {
   return ok(await world.service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret;
 }

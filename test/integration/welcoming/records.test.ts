@@ -1,7 +1,7 @@
 /** Responses and timed roles: create, list, get, delete, their rules and limits. */
 import { describe, expect, it } from 'vitest';
 import { snowflake } from '#test/helpers/local.js';
-import { addResponse, addTimedRole, failed, guildKey, ok, startWorld, welcomingGuild } from './helpers.js';
+import { addResponse, addTimedRole, failed, guildApiKey, ok, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();
 
@@ -39,7 +39,7 @@ describe('responses', () => {
     const response = await addResponse(world, other, 1, 'Hi');
     failed(await world.call('GET', `/responses/${response.response_id}`, { query: { guild_id: guild } }), 404, 'NotFoundError');
     failed(await world.call('DELETE', `/responses/${response.response_id}`, { body: { guild_id: guild } }), 404, 'NotFoundError');
-    const key = await guildKey(world, guild);
+    const key = await guildApiKey(world, guild);
     failed(await world.call('GET', `/responses/${response.response_id}`, { query: { guild_id: other }, token: key }), 403, 'ForbiddenError');
     failed(
       await world.call('POST', '/responses', { body: { guild_id: other, response_type: 1, is_embed: false, content: 'x' }, token: key }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { snowflake } from '#test/helpers/local.js';
-import { addResponse, addTimedRole, failed, guildKey, ok, startWorld, welcomingGuild } from './helpers.js';
+import { addResponse, addTimedRole, failed, guildApiKey, ok, startWorld, welcomingGuild } from './helpers.js';
 
 const world = startWorld();
 
@@ -113,7 +113,7 @@ describe('PUT /settings', () => {
 
   it('a guild key works for its own guild only', async () => {
     const guild = await welcomingGuild(world);
-    const key = await guildKey(world, guild);
+    const key = await guildApiKey(world, guild);
     ok(await world.call('PUT', '/settings', { body: { guild_id: guild, autorole_enabled: true }, token: key }));
     const other = await welcomingGuild(world);
     failed(await world.call('GET', '/settings', { query: { guild_id: other }, token: key }), 403, 'ForbiddenError');

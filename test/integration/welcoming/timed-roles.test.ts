@@ -5,7 +5,7 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { handler as grantHandler } from '#functions/jobs/welcoming-timedrole-grant.js';
+import { handler as grantHandler } from '#functions/welcoming/jobs/timedrole-grant.js';
 import { hourlyCatchUp } from '#functions/welcoming/grants.js';
 import { WelcomingJobs, grantDueKey } from '#functions/welcoming/keys.js';
 import { getDue } from '#shared/scheduler/store.js';

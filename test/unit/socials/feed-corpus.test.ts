@@ -4,7 +4,7 @@
  * the share read right and which cases were not; the target is 98%.
  */
 import { describe, expect, it } from 'vitest';
-import { parseFeed } from '#functions/socials/feed.js';
+import { parseFeed } from '#functions/socials/feed/parse.js';
 import { type CorpusCase, corpus } from '#test/fixtures/feeds/corpus.js';
 
 /** What the reader made of a case, in the shape of its expectation. */

@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFeedDate } from '#functions/socials/feed-dates.js';
-import { decodeFeedBytes } from '#functions/socials/feed-encoding.js';
-import { htmlToText } from '#functions/socials/feed-text.js';
-import { feedItemKey, parseFeed } from '#functions/socials/feed.js';
-import { SourceError, feedItems } from '#functions/socials/sources.js';
+import { parseFeedDate } from '#functions/socials/feed/dates.js';
+import { decodeFeedBytes } from '#functions/socials/feed/encoding.js';
+import { htmlToText } from '#functions/socials/feed/text.js';
+import { feedItemKey, parseFeed } from '#functions/socials/feed/parse.js';
+import { SourceError, feedItems } from '#functions/socials/reach/sources.js';
 
 const rssOf = (item: string, attrs = '') => `<rss version="2.0"${attrs}><channel><title>C</title><item>${item}</item></channel></rss>`;
 const atomOf = (entry: string, attrs = '') => `<feed xmlns="http://www.w3.org/2005/Atom"${attrs}><title>F</title><entry>${entry}</entry></feed>`;

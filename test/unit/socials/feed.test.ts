@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { feedItemKey, oldestFirst, parseFeed } from '#functions/socials/feed.js';
+import { feedItemKey, oldestFirst, parseFeed } from '#functions/socials/feed/parse.js';
 import { KINDS, normalizeFeedUrl, normalizeLink } from '#functions/socials/kinds.js';
 
 const rss = `<?xml version="1.0"?>

@@ -4,7 +4,7 @@
  * table (no network at all: nothing here opens a connection or asks DNS).
  */
 import { describe, expect, it } from 'vitest';
-import { type Address, type Resolver, SourceRefused, addressClass, checkTarget, parseAllowedHosts } from '#functions/socials/reach.js';
+import { type Address, type Resolver, SourceRefused, addressClass, checkTarget, parseAllowedHosts } from '#functions/socials/reach/client.js';
 
 /** Address, and what keeps it from being fetched (null: public unicast, fetched). */
 const ADDRESS_TABLE: [string, string | null][] = [

@@ -9,7 +9,7 @@ import { isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { fitLimits } from '#shared/templates/limits.js';
 import { dropUnwatchedSource, schedulePolling } from './entries.js';
 import type { Kind } from './kinds.js';
-import { type Meme, SourceError, fetchMeme, shownSource, uploadsPlaylistOf } from './sources.js';
+import { type Meme, SourceError, fetchMeme, shownSource, uploadsPlaylistOf } from './reach/sources.js';
 import { getSource, watchersOf } from './store.js';
 
 const MEME_TRIES = 3;

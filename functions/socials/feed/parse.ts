@@ -1,16 +1,16 @@
 /**
  * RSS (2.0, 0.9x and 1.0) and Atom (1.0 and 0.3) read as a mature feed
- * parser reads them: the bytes decoded as the feed says (feed-encoding.ts),
- * namespaces and `xml:base` honoured (feed-xml.ts), text constructs turned
- * into plain text (feed-text.ts), dates in every form feeds write
- * (feed-dates.ts). What is not well-formed XML, or not a feed, is an error
+ * parser reads them: the bytes decoded as the feed says (encoding.ts),
+ * namespaces and `xml:base` honoured (xml.ts), text constructs turned
+ * into plain text (text.ts), dates in every form feeds write
+ * (dates.ts). What is not well-formed XML, or not a feed, is an error
  * with a sentence, which a poll reports for that source.
  */
 import { createHash } from 'node:crypto';
-import { parseFeedDate } from './feed-dates.js';
-import { decodeFeedBytes } from './feed-encoding.js';
-import { escapeHtml, htmlToText, looksLikeHtml, tidy } from './feed-text.js';
-import { type XmlElement, attrOf, elementsOf, markupOf, nsKey, parseXml, resolveUri, textOf } from './feed-xml.js';
+import { parseFeedDate } from './dates.js';
+import { decodeFeedBytes } from './encoding.js';
+import { escapeHtml, htmlToText, looksLikeHtml, tidy } from './text.js';
+import { type XmlElement, attrOf, elementsOf, markupOf, nsKey, parseXml, resolveUri, textOf } from './xml.js';
 
 /** One item of a source, whatever its kind. */
 export interface SourceItem {

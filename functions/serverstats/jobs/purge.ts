@@ -1,4 +1,4 @@
-import { PURGE_JOB, statsRemoval } from '../serverstats/purge.js';
+import { PURGE_JOB, statsRemoval } from '../purge.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**

@@ -1,5 +1,5 @@
-import { catchUpBudget, hourlyCatchUp } from '../welcoming/grants.js';
-import { WelcomingJobs } from '../welcoming/keys.js';
+import { catchUpBudget, hourlyCatchUp } from '../grants.js';
+import { WelcomingJobs } from '../keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**

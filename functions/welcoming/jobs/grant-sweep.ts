@@ -1,5 +1,5 @@
-import { grantSweep } from '../welcoming/grants.js';
-import { WelcomingJobs } from '../welcoming/keys.js';
+import { grantSweep } from '../grants.js';
+import { WelcomingJobs } from '../keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**

@@ -1,5 +1,5 @@
-import { REFRESH_DELAY_MS, refreshPollMessage } from '../polls/lifecycle.js';
-import { PollJobs, parseDueKey } from '../polls/keys.js';
+import { REFRESH_DELAY_MS, refreshPollMessage } from '../lifecycle.js';
+import { PollJobs, parseDueKey } from '../keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**

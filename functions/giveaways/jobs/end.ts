@@ -1,4 +1,4 @@
-import { GiveawayJobs, parseDueKey, endGiveaway } from '../giveaways/lifecycle.js';
+import { GiveawayJobs, parseDueKey, endGiveaway } from '../lifecycle.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Ends a giveaway at its end time, exactly once: entries closed, winners drawn from the entrants a piece a run, message edited, one announcement. */

@@ -1,5 +1,5 @@
-import { closeDuePoll } from '../polls/lifecycle.js';
-import { PollJobs, parseDueKey } from '../polls/keys.js';
+import { closeDuePoll } from '../lifecycle.js';
+import { PollJobs, parseDueKey } from '../keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Closes each poll at its end time: results on its message, `delete_at` set. */

@@ -1,5 +1,5 @@
-import { refreshGuild } from '../serverstats/counters.js';
-import { REFRESH_JOB } from '../serverstats/counters.js';
+import { refreshGuild } from '../counters.js';
+import { REFRESH_JOB } from '../counters.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**

@@ -1,5 +1,5 @@
-import { voterSweep } from '../polls/lifecycle.js';
-import { VOTER_SWEEP_JOB } from '../polls/keys.js';
+import { voterSweep } from '../lifecycle.js';
+import { VOTER_SWEEP_JOB } from '../keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { CLAIM_SWEEP_JOB, claimSweep } from '../reactionroles/cleanup.js';
+import { CLAIM_SWEEP_JOB, claimSweep } from '../cleanup.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**

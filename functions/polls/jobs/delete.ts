@@ -1,5 +1,5 @@
-import { deleteDuePoll } from '../polls/lifecycle.js';
-import { PollJobs, parseDueKey } from '../polls/keys.js';
+import { deleteDuePoll } from '../lifecycle.js';
+import { PollJobs, parseDueKey } from '../keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Deletes each closed poll's data at `delete_at` (and its message when the settings say so). */

@@ -7,7 +7,7 @@
  * feeds use without declaring it.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { decodeXmlText } from './feed-text.js';
+import { decodeXmlText } from './text.js';
 
 export interface XmlText {
   kind: 'text';

@@ -1,4 +1,4 @@
-import { USE_SWEEP_JOB, useSweep } from '../invite-tracker/sweep.js';
+import { USE_SWEEP_JOB, useSweep } from '../sweep.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { GiveawayJobs, parseDueKey, deleteEndedGiveaway } from '../giveaways/lifecycle.js';
+import { GiveawayJobs, parseDueKey, deleteEndedGiveaway } from '../lifecycle.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Deletes an ended giveaway's data at delete_at (and its message when the settings say so), then its entrants a piece a run; a giveaway deleted before its time, its entrants. */

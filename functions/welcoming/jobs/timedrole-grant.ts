@@ -1,5 +1,5 @@
-import { grantDue } from '../welcoming/grants.js';
-import { WelcomingJobs, parseGrantDueKey } from '../welcoming/keys.js';
+import { grantDue } from '../grants.js';
+import { WelcomingJobs, parseGrantDueKey } from '../keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Grants a timed role to a member at join time + add_after, once (see functions/welcoming/grants.ts). */

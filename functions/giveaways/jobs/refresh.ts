@@ -1,4 +1,4 @@
-import { GiveawayJobs, REFRESH_DELAY_MS, parseDueKey, showGiveaway } from '../giveaways/lifecycle.js';
+import { GiveawayJobs, REFRESH_DELAY_MS, parseDueKey, showGiveaway } from '../lifecycle.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Shows a giveaway's entrant count on its message: one edit however many enters and leaves came in. */

@@ -1,4 +1,4 @@
-import { pollStreams, STREAM_JOB } from '../socials/polling.js';
+import { pollStreams, STREAM_JOB } from '../polling.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Polls one shard of the watched stream accounts (key `shard:<n>`) once per interval, 100 accounts a request, within the run's deadline. */

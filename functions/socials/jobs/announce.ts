@@ -1,5 +1,5 @@
-import { runAnnounceUnit } from '../socials/announce.js';
-import { ANNOUNCE_JOB } from '../socials/fan-out.js';
+import { runAnnounceUnit } from '../announce.js';
+import { ANNOUNCE_JOB } from '../fan-out.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Posts one new item of a source to one part (up to 25) of the channels watching it, then asks for the next item; safe to repeat. */

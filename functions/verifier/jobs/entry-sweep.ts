@@ -1,4 +1,4 @@
-import { ENTRY_SWEEP_JOB, entrySweep } from '../verifier/sweep.js';
+import { ENTRY_SWEEP_JOB, entrySweep } from '../sweep.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /**

@@ -2,7 +2,7 @@
  * The watched sources over real HTTP (behaviour §7, wire formats there): the
  * forum's listing, the stream service's users and streams, the video
  * service's channels and uploads, RSS and Atom feeds, and the meme source.
- * Every request goes only where sources may be (reach.ts), ends within the
+ * Every request goes only where sources may be (client.ts), ends within the
  * source limit whatever the source does and within the caller's own
  * deadline when it gives one, has a 5 MiB cap, feeds are fetched with
  * `If-None-Match` / `If-Modified-Since`, and every failure is a
@@ -10,9 +10,9 @@
  * origin only (its userinfo, path and query may hold credentials).
  */
 import { configuredSecret } from '#shared/secrets.js';
-import { type SourceItem, parseFeed } from './feed.js';
-import type { Kind } from './kinds.js';
-import { type ReachRule, type Reached, SourceRefused, TooLarge, reach } from './reach.js';
+import { type SourceItem, parseFeed } from '../feed/parse.js';
+import type { Kind } from '../kinds.js';
+import { type ReachRule, type Reached, SourceRefused, TooLarge, reach } from './client.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /**
@@ -52,7 +52,7 @@ export const shownSource = (kind: Kind, identifier: string) => (kind === 'rss' ?
 /**
  * A source that did not answer as it should; `unknown` when it said the
  * thing does not exist, `refused` when the URL breaks a rule of where
- * sources may be (reach.ts). The message names a class of failure, never
+ * sources may be (client.ts). The message names a class of failure, never
  * what a host answered in its own words (no oracle of ports or bodies); the
  * `cause`, for the logs, has the detail.
  */
@@ -99,7 +99,7 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 
 /**
  * GET within the source limit (and `signal`, when given) and a size cap,
- * only where sources may be (reach.ts); 304 is an answer, any other non-2xx
+ * only where sources may be (client.ts); 304 is an answer, any other non-2xx
  * a SourceError. `what` names the source in errors: never the URL itself.
  */
 export async function get(url: string, headers: Record<string, string>, what: string, signal?: AbortSignal): Promise<Fetched> {

@@ -1,4 +1,4 @@
-import { pollSource, polledSource, POLL_JOB } from '../socials/polling.js';
+import { pollSource, polledSource, POLL_JOB } from '../polling.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 
 /** Polls one forum, rss or video source (named by the work's payload) once per interval, backing off while it fails, within the run's deadline. */

@@ -1,0 +1,29 @@
+/**
+ * The module's scheduled work: each job's ID, written once here, and its
+ * row (behaviour §9), which `functions/jobs.ts` gathers for CDK, local mode
+ * and the bench. The handlers are the files under `jobs/`.
+ */
+import type { Job } from '#shared/scheduler/job.js';
+import { spreadingJob } from '#shared/scheduler/keys.js';
+
+export const REFRESH_JOB = spreadingJob('serverstats.counters');
+export const PURGE_JOB = 'serverstats.purge';
+
+/** The module's jobs. */
+export const jobs: Job[] = [
+  {
+    id: REFRESH_JOB,
+    file: 'functions/serverstats/jobs/counters.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 5,
+    description: "Refreshes a guild's counters within the platform's rename limit",
+    platform: true,
+  },
+  {
+    id: PURGE_JOB,
+    file: 'functions/serverstats/jobs/purge.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: "Removes a deleted guild's statistic records behind the settings delete, in bounded runs that resume",
+  },
+];

@@ -1,0 +1,41 @@
+/**
+ * The module's scheduled work: each job's ID, written once here, and its
+ * row (behaviour §9), which `functions/jobs.ts` gathers for CDK, local mode
+ * and the bench. The handlers are the files under `jobs/`.
+ */
+import type { Job } from '#shared/scheduler/job.js';
+import { spreadingJob } from '#shared/scheduler/keys.js';
+
+export const WelcomingJobs = {
+  grant: spreadingJob('welcoming.timedrole-grant'),
+  catchUp: 'welcoming.timedrole-catchup',
+  sweep: 'welcoming.grant-sweep',
+} as const;
+
+/** The module's jobs. */
+export const jobs: Job[] = [
+  {
+    id: WelcomingJobs.grant,
+    file: 'functions/welcoming/jobs/timedrole-grant.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 10,
+    description: 'Grants timed roles at join time + add_after, once',
+    platform: true,
+  },
+  {
+    id: WelcomingJobs.catchUp,
+    file: 'functions/welcoming/jobs/timedrole-catchup.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: 'Hourly per guild: timed roles for members the join checks missed',
+    platform: true,
+  },
+  {
+    id: WelcomingJobs.sweep,
+    file: 'functions/welcoming/jobs/grant-sweep.ts',
+    schedule: 'rate(1 minute)',
+    batchSize: 1,
+    description: 'Removes the grants of deleted timed roles behind the delete, in bounded runs that resume',
+    platform: true,
+  },
+];

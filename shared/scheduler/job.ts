@@ -1,0 +1,31 @@
+/**
+ * Scheduled work (behaviour §9) as plain data, like the route tables.
+ * Each job gets an SQS queue with a dead-letter queue and a consumer Lambda;
+ * a job with a `schedule` also gets a producer Lambda fired by EventBridge.
+ * Each module declares its rows in `functions/<module>/jobs.ts`;
+ * `functions/jobs.ts` gathers them and local mode runs the same table in
+ * process (`infra/local/jobs/`).
+ */
+export interface Job {
+  /** `module.job`, unique; CDK construct IDs are made from it. Written once, in its module's `jobs.ts`. */
+  id: string;
+  /**
+   * The job's source file, relative to the repository root. It exports
+   * `handler` (the SQS consumer, answering `{ batchItemFailures }`) and, when
+   * `schedule` is set, `produce` (finds due items and sends one message each
+   * to the queue named by env `QUEUE_URL`).
+   */
+  file: string;
+  /** EventBridge schedule expression for the producer, e.g. `rate(1 minute)`. Local mode runs every producer each second. */
+  schedule?: `rate(${string})` | `cron(${string})`;
+  /** Messages per consumer invocation (1..10 for a standard queue without a batching window). */
+  batchSize: number;
+  /** At most this many consumers at once (the SQS event source's maximum concurrency, 2 or more); unset, as many as Lambda gives. */
+  maxConcurrency?: number;
+  /** One line saying what the job does (logs, local mode's listing). Optional. */
+  description?: string;
+  /** Its functions call the platform: its role may read the bot token (infra/access.ts). */
+  platform?: boolean;
+  /** Its functions read the operator's named secrets (`functionSecretArns`: the socials sources' credentials). */
+  namedSecrets?: boolean;
+}
