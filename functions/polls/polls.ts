@@ -38,8 +38,11 @@ import { countsNow, readTally } from './tally.js';
 const MODULE = 'polls';
 const noVotes = (poll: Pick<Poll, 'answers'>): Tally => tallyOf(poll, []);
 
+/** A poll's record as the API answers it (the shape of `PollRecord`, schemas.ts). */
+export type PollRecordData = ReturnType<typeof pollRecord>;
+
 /** The poll as its record, with its counts (and voters, while few) read now, unless the operation read them. */
-export async function recordOf(poll: Poll, tally?: Tally): Promise<Record<string, unknown>> {
+export async function recordOf(poll: Poll, tally?: Tally): Promise<PollRecordData> {
   return pollRecord(poll, tally ?? (await readTally(poll)));
 }
 
@@ -113,7 +116,7 @@ async function withdrawMessage(channelId: string, messageId: string): Promise<vo
  * the answer reactions on emoji polls), then registers the close timer and
  * the poll. A failure after posting withdraws the message.
  */
-export async function createPoll(input: CreatePollInput, interaction: Interaction | null): Promise<Record<string, unknown>> {
+export async function createPoll(input: CreatePollInput, interaction: Interaction | null): Promise<PollRecordData> {
   const id = recordIdAhead('polls.poll');
   await requireEnabled(input.guild_id, MODULE);
   const native = input.poll_type === PollType.Native;
@@ -167,7 +170,7 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
   return pollRecord(poll, noVotes(poll));
 }
 
-export async function getPollRecord(guildId: string, pollId: string): Promise<Record<string, unknown>> {
+export async function getPollRecord(guildId: string, pollId: string): Promise<PollRecordData> {
   return recordOf(await requireEnabledPoll(guildId, pollId));
 }
 
@@ -192,7 +195,7 @@ export async function listPollRecords(guildId: string, query: PageQuery) {
 }
 
 /** The guild's polls as records, newest first, read a page of the list at a time: only the pages the reader takes (a settings delete's answer). */
-export async function* pollRecordPages(guildId: string): AsyncGenerator<Record<string, unknown>[]> {
+export async function* pollRecordPages(guildId: string): AsyncGenerator<PollRecordData[]> {
   for await (const polls of pollsNewestFirst(guildId, 100)) yield Promise.all(polls.map((poll) => recordOf(poll)));
 }
 
@@ -277,7 +280,7 @@ export interface Asker {
   interaction: Interaction | null;
 }
 
-export async function editPollByOwner(guildId: string, pollId: string, changes: EditInput, asker: Asker): Promise<Record<string, unknown>> {
+export async function editPollByOwner(guildId: string, pollId: string, changes: EditInput, asker: Asker): Promise<PollRecordData> {
   const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'edit');
   const edited = await editPoll(poll, changes);
@@ -292,7 +295,7 @@ function requireSentByService(poll: Poll, doing: string): void {
   }
 }
 
-export async function closePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
+export async function closePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<PollRecordData> {
   const { poll, settings } = await requireEnabledPollWithSettings(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'close');
   requireSentByService(poll, 'close');
@@ -302,7 +305,7 @@ export async function closePollByOwner(guildId: string, pollId: string, asker: A
   return recordOfNow(closed);
 }
 
-export async function deletePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
+export async function deletePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<PollRecordData> {
   const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'delete');
   requireSentByService(poll, 'delete');
@@ -314,7 +317,7 @@ export async function deletePollByOwner(guildId: string, pollId: string, asker: 
 }
 
 /** A message was deleted on the platform: its poll (if any) goes too. */
-export async function deletePollOfMessage(guildId: string, channelId: string, messageId: string): Promise<Record<string, unknown> | null> {
+export async function deletePollOfMessage(guildId: string, channelId: string, messageId: string): Promise<PollRecordData | null> {
   await requireEnabled(guildId, MODULE);
   const poll = await findPollByMessage(guildId, channelId, messageId);
   if (!poll) return null;
@@ -341,7 +344,7 @@ export interface RegisterInput extends Omit<CreatePollInput, 'poll_duration' | '
  * native poll) with its own ID and times; nothing is posted. A poll already
  * edited with results is registered closed.
  */
-export async function registerPoll(input: RegisterInput): Promise<Record<string, unknown>> {
+export async function registerPoll(input: RegisterInput): Promise<PollRecordData> {
   const id = recordIdAhead('polls.poll');
   const [{ state, item }, sweeping] = await checkedWhile(
     () => requireEnabledWithState(input.guild_id, MODULE, PollEntity.key({ guildId: input.guild_id, pollId: input.poll_id })),
@@ -390,19 +393,19 @@ export async function registerPoll(input: RegisterInput): Promise<Record<string,
 }
 
 /** `handler/edit`: the edit without the owner check. */
-export async function editPollDirectly(guildId: string, pollId: string, changes: EditInput): Promise<Record<string, unknown>> {
+export async function editPollDirectly(guildId: string, pollId: string, changes: EditInput): Promise<PollRecordData> {
   return recordOfNow(await editPoll(await requireEnabledPoll(guildId, pollId), changes));
 }
 
 /** `handler/close`: closes the poll now (a member's native poll the bot saw end is only marked closed). */
-export async function closePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
+export async function closePollDirectly(guildId: string, pollId: string): Promise<PollRecordData> {
   const { poll, settings } = await requireEnabledPollWithSettings(guildId, pollId);
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
   return recordOfNow(await closePoll(poll, 'request', settings));
 }
 
 /** `handler/delete`: removes the poll now, with the message the service sent. */
-export async function deletePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
+export async function deletePollDirectly(guildId: string, pollId: string): Promise<PollRecordData> {
   const poll = await requireEnabledPoll(guildId, pollId);
   const record = await recordOf(poll);
   await removePoll(poll, { deleteMessage: poll.sent_by_service });
