@@ -13,10 +13,10 @@ import { buildFunctions, writeServedFiles } from '#infra/build.js';
 import type { Job } from '#infra/jobs.js';
 import { sourceUrls } from '#infra/local/sandbox/sources/routes.js';
 import { type LocalService, startLocal } from '#infra/local/start.js';
-import { type EndpointSpec, ownedFieldsOf } from '#shared/http/endpoint.js';
+import { ownedFieldsOf } from '#shared/http/endpoint.js';
 import { loadSpec } from '#shared/http/load-handler.js';
 import { namedObjects } from '#shared/http/owned.js';
-import { type Route, entryOf, fileOf } from '#shared/http/route.js';
+import { type Route, type RouteSpec, entryOf, fileOf } from '#shared/http/route.js';
 import { moduleOfPath } from '#shared/modules/names.js';
 import { producerInputs } from '#shared/scheduler/keys.js';
 import { GUILD, type Input, MEMBER, fixtures, setups } from './fixtures.js';
@@ -137,11 +137,11 @@ const json = (schema: z.ZodMiniType | undefined) =>
   schema ? (sample(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, any>) as Record<string, unknown>) : undefined;
 
 /** An API Gateway event for the route, with the smallest input its schemas accept (and `extra`) and the service as caller. */
-function routeEvent(route: Route, spec: EndpointSpec, extra: Input = {}) {
+function routeEvent(route: Route, spec: RouteSpec, extra: Input = {}) {
   const fixture = fixtures[route.id] ?? {};
   const query = spec.query ? { ...json(spec.query), ...fixture.query, ...extra.query } : undefined;
   const body = spec.body ? { ...json(spec.body), ...fixture.body, ...extra.body } : undefined;
-  const path = { ...json(spec.path), ...extra.path };
+  const path = { ...json(spec.params), ...extra.path };
   const params = Object.fromEntries([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, String(path[name!] ?? GUILD)]));
   return {
     resource: route.path,
@@ -194,7 +194,7 @@ async function sendThrough(service: LocalService, event: RouteEvent): Promise<Re
  * the sandbox, as a member's guild has them (behaviour §13: the service checks
  * they are). Messages and invites are made by the route's setup (fixtures.ts).
  */
-async function ownedOnSandbox(service: LocalService, spec: EndpointSpec, event: RouteEvent, guild: string): Promise<void> {
+async function ownedOnSandbox(service: LocalService, spec: RouteSpec, event: RouteEvent, guild: string): Promise<void> {
   const parts = { path: event.pathParameters ?? {}, query: event.queryStringParameters ?? {}, body: event.body ? JSON.parse(event.body) : {} };
   const control = `${new URL(service.sandboxUrl!).origin}/_sandbox`;
   for (const { id, declaration } of namedObjects(ownedFieldsOf(spec), parts)) {
@@ -216,7 +216,7 @@ const at = (data: Record<string, unknown>, path: string) => String(path.split('.
  * A route's request as a member's meets the guild: the module enabled (but
  * for the enable route itself), then what `setups` make, through local mode.
  */
-function routePreparation(route: Route, spec: EndpointSpec, routeById: Map<string, { route: Route; spec: EndpointSpec }>): Invocation['prepare'] {
+function routePreparation(route: Route, spec: RouteSpec, routeById: Map<string, { route: Route; spec: RouteSpec }>): Invocation['prepare'] {
   const module = moduleOfPath(route.path);
   const setup = setups[route.id];
   if ((!module || fileOf(route) === ENABLE_FILE) && !setup) return undefined;
@@ -261,7 +261,7 @@ const AUTHORIZER_EVENT = (key: string) => ({
 /** How each bundle is called: a route's handler with a valid request, the authorizer with a guild key, a job's producer. */
 async function invocations(routes: readonly Route[], jobs: readonly Job[], keyOf: (file: string) => string): Promise<Invocation[]> {
   const out: Invocation[] = [];
-  const routeById = new Map<string, { route: Route; spec: EndpointSpec }>();
+  const routeById = new Map<string, { route: Route; spec: RouteSpec }>();
   for (const route of routes) routeById.set(route.id, { route, spec: await loadSpec(route) });
   const unknown = Object.entries(setups)
     .flatMap(([id, setup]) => [id, ...(setup.make ?? []).map((make) => make.route)])

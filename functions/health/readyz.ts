@@ -14,5 +14,5 @@ export const handler = endpoint(routes.readyz, async () => {
   } catch {
     throw databaseFailed(`The table '${tableName()}' is not reachable.`, 5);
   }
-  return { status: 'ok' };
+  return { status: 'ok' as const };
 });

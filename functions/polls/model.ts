@@ -193,7 +193,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * anonymous polls, counts are not, and above LISTED_VOTES votes are null
  * (behaviour §15).
  */
-export function pollRecord(poll: Poll, tally: Tally): Record<string, unknown> {
+export function pollRecord(poll: Poll, tally: Tally) {
   return {
     id: poll.id,
     guild_id: poll.guild_id,
@@ -210,7 +210,7 @@ export function pollRecord(poll: Poll, tally: Tally): Record<string, unknown> {
     poll_owner_id: poll.poll_owner_id,
     sent_by_service: poll.sent_by_service,
     status: poll.status,
-    end_time: iso(poll.end_time),
+    end_time: new Date(poll.end_time).toISOString(),
     delete_at: iso(poll.delete_at),
     edited_with_results: poll.edited_with_results,
     created_at: poll.created_at,

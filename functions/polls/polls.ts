@@ -31,8 +31,11 @@ import { countsNow, readTally } from './tally.js';
 const MODULE = 'polls';
 const noVotes = (poll: Pick<Poll, 'answers'>): Tally => tallyOf(poll, []);
 
+/** A poll's record as the API answers it (the shape of `PollRecord`, schemas.ts). */
+export type PollRecordData = ReturnType<typeof pollRecord>;
+
 /** The poll as its record, with its counts (and voters, while few) read now, unless the operation read them. */
-export async function readPollRecord(poll: Poll, tally?: Tally): Promise<Record<string, unknown>> {
+export async function readPollRecord(poll: Poll, tally?: Tally): Promise<PollRecordData> {
   return pollRecord(poll, tally ?? (await readTally(poll)));
 }
 
@@ -106,7 +109,7 @@ async function withdrawMessage(channelId: string, messageId: string): Promise<vo
  * the answer reactions on emoji polls), then registers the close timer and
  * the poll. A failure after posting withdraws the message.
  */
-export async function createPoll(input: CreatePollInput, interaction: Interaction | null): Promise<Record<string, unknown>> {
+export async function createPoll(input: CreatePollInput, interaction: Interaction | null): Promise<PollRecordData> {
   const id = recordIdAhead('polls.poll');
   await requireEnabled(input.guild_id, MODULE);
   const native = input.poll_type === PollType.Native;
@@ -160,7 +163,7 @@ export async function createPoll(input: CreatePollInput, interaction: Interactio
   return pollRecord(poll, noVotes(poll));
 }
 
-export async function getPollRecord(guildId: string, pollId: string): Promise<Record<string, unknown>> {
+export async function getPollRecord(guildId: string, pollId: string): Promise<PollRecordData> {
   return readPollRecord(await requireEnabledPoll(guildId, pollId));
 }
 
@@ -185,7 +188,7 @@ export async function listPollRecords(guildId: string, query: PageQuery) {
 }
 
 /** The guild's polls as records, newest first, read a page of the list at a time: only the pages the reader takes (a settings delete's answer). */
-export async function* pollRecordPages(guildId: string): AsyncGenerator<Record<string, unknown>[]> {
+export async function* pollRecordPages(guildId: string): AsyncGenerator<PollRecordData[]> {
   for await (const polls of pollsNewestFirst(guildId, 100)) yield Promise.all(polls.map((poll) => readPollRecord(poll)));
 }
 
@@ -263,7 +266,7 @@ async function editPoll(poll: Poll, changes: EditInput): Promise<PollNow> {
   return { poll: synced.poll ?? (await getPoll(poll.guild_id, poll.poll_id)) ?? updated, tally: synced.tally };
 }
 
-export async function editPollByOwner(guildId: string, pollId: string, changes: EditInput, asker: Asker): Promise<Record<string, unknown>> {
+export async function editPollByOwner(guildId: string, pollId: string, changes: EditInput, asker: Asker): Promise<PollRecordData> {
   const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'edit');
   const edited = await editPoll(poll, changes);
@@ -278,7 +281,7 @@ function requireSentByService(poll: Poll, doing: string): void {
   }
 }
 
-export async function closePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
+export async function closePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<PollRecordData> {
   const { poll, settings } = await requireEnabledPollWithSettings(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'close');
   requireSentByService(poll, 'close');
@@ -288,7 +291,7 @@ export async function closePollByOwner(guildId: string, pollId: string, asker: A
   return pollNowRecord(closed);
 }
 
-export async function deletePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<Record<string, unknown>> {
+export async function deletePollByOwner(guildId: string, pollId: string, asker: Asker): Promise<PollRecordData> {
   const poll = await requireEnabledPoll(guildId, pollId);
   requireOwner(poll.poll_owner_id, `poll ${poll.poll_id}`, asker.caller, asker.actor, 'delete');
   requireSentByService(poll, 'delete');
@@ -300,7 +303,7 @@ export async function deletePollByOwner(guildId: string, pollId: string, asker: 
 }
 
 /** A message was deleted on the platform: its poll (if any) goes too. */
-export async function deletePollOfMessage(guildId: string, channelId: string, messageId: string): Promise<Record<string, unknown> | null> {
+export async function deletePollOfMessage(guildId: string, channelId: string, messageId: string): Promise<PollRecordData | null> {
   await requireEnabled(guildId, MODULE);
   const poll = await findPollByMessage(guildId, channelId, messageId);
   if (!poll) return null;
@@ -327,7 +330,7 @@ export interface RegisterInput extends Omit<CreatePollInput, 'poll_duration' | '
  * native poll) with its own ID and times; nothing is posted. A poll already
  * edited with results is registered closed.
  */
-export async function registerPoll(input: RegisterInput): Promise<Record<string, unknown>> {
+export async function registerPoll(input: RegisterInput): Promise<PollRecordData> {
   const id = recordIdAhead('polls.poll');
   const [{ state, record: existing }, sweeping] = await checkedWhile(
     () => requireEnabledWithState(input.guild_id, MODULE, PollEntity, { guildId: input.guild_id, pollId: input.poll_id }),
@@ -376,19 +379,19 @@ export async function registerPoll(input: RegisterInput): Promise<Record<string,
 }
 
 /** `handler/edit`: the edit without the owner check. */
-export async function editPollDirectly(guildId: string, pollId: string, changes: EditInput): Promise<Record<string, unknown>> {
+export async function editPollDirectly(guildId: string, pollId: string, changes: EditInput): Promise<PollRecordData> {
   return pollNowRecord(await editPoll(await requireEnabledPoll(guildId, pollId), changes));
 }
 
 /** `handler/close`: closes the poll now (a member's native poll the bot saw end is only marked closed). */
-export async function closePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
+export async function closePollDirectly(guildId: string, pollId: string): Promise<PollRecordData> {
   const { poll, settings } = await requireEnabledPollWithSettings(guildId, pollId);
   if (poll.status === 'closed') throw unprocessable(`Poll ${pollId} is closed already.`);
   return pollNowRecord(await closePoll(poll, 'request', settings));
 }
 
 /** `handler/delete`: removes the poll now, with the message the service sent. */
-export async function deletePollDirectly(guildId: string, pollId: string): Promise<Record<string, unknown>> {
+export async function deletePollDirectly(guildId: string, pollId: string): Promise<PollRecordData> {
   const poll = await requireEnabledPoll(guildId, pollId);
   const record = await readPollRecord(poll);
   await removePoll(poll, { deleteMessage: poll.sent_by_service });

@@ -136,7 +136,7 @@ export async function vote(input: VoteInput): Promise<VoteOutcome> {
  * one entry per vote). Not the whole poll: GET the poll for its counts (the
  * message shows them within seconds anyway).
  */
-export function voteRecord(outcome: VoteOutcome, memberId: string, action: VoteAction): Record<string, unknown> {
+export function voteRecord(outcome: VoteOutcome, memberId: string, action: VoteAction) {
   const votes = outcome.poll.answers.flatMap((a) => Array<number>(outcome.after[String(a.answer_id)] ?? 0).fill(a.answer_id));
   return { poll_id: outcome.poll.poll_id, member_id: memberId, action, answer_id: outcome.answer.answer_id, votes };
 }

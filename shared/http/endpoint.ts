@@ -6,72 +6,18 @@ import { badRequest, forbidden } from '../errors.js';
 import { parseSnowflake } from '../ids.js';
 import { type ModuleName, moduleOfPath } from '../modules/names.js';
 import { withCallNonces } from '../platform/nonce.js';
-import type { OwnershipCheck } from '../platform/ownership.js';
-import { type ErrorPage, RawBody, successResponse } from './envelope.js';
+import { RawBody, successResponse } from './envelope.js';
 import { parseJsonLossless } from './json.js';
 import { bodyTextOf, headerOf } from './request.js';
 import { checkStoreLimits } from './limits.js';
-import { type Mw, bodyLimit, errorEnvelope } from './middleware.js';
+import { bodyLimit, errorEnvelope } from './middleware.js';
 import { fingerprintOf, idempotencyKeyOf, keepAnswers, nonceSeedOf, scopeOf, takeKey } from './idempotency.js';
 import { type DeclaredField, declaredFields, namedObjects } from './owned.js';
 import { noteParties, withRequestLog } from './request-log.js';
-import { type RouteSpec, specOf } from './route.js';
+import { type ActorMode, type InputPart, type RawAnswer, type RouteSpec, schemaOf } from './route.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
-/** What an endpoint validates, as its row declares it (`specOf`, shared/http/route.ts; `path` for the row's `params`). Each schema is a Zod object; `actor` says whether X-Acting-User-Id is needed. */
-export interface EndpointSpec {
-  query?: z.ZodMiniType;
-  body?: z.ZodMiniType;
-  path?: z.ZodMiniType;
-  /** `required`: 400 without the header. Otherwise the header is read when present. */
-  actor?: ActorMode;
-  /**
-   * `answerFailures(sentence)` of shared/platform/interaction.ts: a failed
-   * request carrying an interaction (`application_id` and `token`) is also
-   * answered to the member, that sentence then the error. A middleware the
-   * endpoint names, so only endpoints that answer members bundle the
-   * platform transport.
-   */
-  answerFailures?: Mw;
-  /**
-   * A route whose answers are pages for a person (the verification page)
-   * answers every failure as a page too, never the JSON envelope: this
-   * makes the page of an error, with its status.
-   */
-  errorPage?: ErrorPage;
-  /**
-   * `checkOwned` of shared/platform/ownership.ts, named by every endpoint
-   * whose schemas declare fields naming platform objects (`owned` in
-   * shared/http/owned.ts): each is checked to be the request's guild's
-   * before the use case runs (behaviour §13). Named, like `answerFailures`,
-   * so only those endpoints bundle the platform client; building an
-   * endpoint that declares such fields without it (or names it with none)
-   * fails at once.
-   */
-  owned?: OwnershipCheck;
-  /**
-   * The success answer's `data`, as a Zod object (records of behaviour §6 and
-   * §11). Published in /openapi.json next to the request schemas, and checked
-   * against every answer the tests receive; never parsed at run time, and
-   * left out of function bundles (infra/zod-plugins.ts).
-   * A route answering something other than the envelope (a page, the
-   * document itself) names its content type instead.
-   */
-  response?: z.ZodMiniType | RawAnswer;
-}
-
-/** A success answer that is not the JSON envelope, as the OpenAPI document describes it. */
-export interface RawAnswer {
-  contentType: string;
-  description: string;
-  /** With `errorPage`: the pages it answers failures with, by status, as the OpenAPI document lists them. */
-  failures?: Record<number, string>;
-}
-
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
-
-/** Whether the acting-member header is needed (`EndpointSpec.actor`). */
-export type ActorMode = 'required' | 'optional';
 
 /** What a use case receives: validated input, who calls, and for whom. */
 export interface EndpointInput<Q, B, P, A extends ActorMode | undefined = undefined> {
@@ -114,14 +60,14 @@ function readBody(event: APIGatewayProxyEvent): unknown {
 }
 
 /** The fields of an endpoint's schemas that name platform objects, read once when it is built. */
-export function ownedFieldsOf(spec: Pick<EndpointSpec, 'path' | 'query' | 'body'>): DeclaredField[] {
+export function ownedFieldsOf(spec: Pick<RouteSpec, 'params' | 'query' | 'body'>): DeclaredField[] {
   return (['path', 'query', 'body'] as const).flatMap((where) => {
-    const schema = spec[where];
+    const schema = schemaOf(spec, where);
     return schema ? declaredFields(schema, where) : [];
   });
 }
 
-type Part = { where: 'query' | 'body' | 'path'; schema: z.ZodMiniType; raw: unknown };
+type Part = { where: InputPart; schema: z.ZodMiniType; raw: unknown };
 
 /** The schema a row declares under `key`, or undefined (the input part is then undefined too). */
 type Declared<R, K extends string> = R extends { [k in K]: infer S extends z.ZodMiniType } ? S : undefined;
@@ -129,6 +75,20 @@ type ActorOf<R> = R extends { actor: infer A extends ActorMode } ? A : undefined
 
 /** What the use case of a route row receives: typed by the row's own schemas (`params` parsed into `path`). */
 export type RowInput<R extends RouteSpec> = EndpointInput<Declared<R, 'query'>, Declared<R, 'body'>, Declared<R, 'params'>, ActorOf<R>>;
+
+/**
+ * What the use case of a route row answers: the `data` its `response`
+ * schema describes (what the schema accepts), a raw body (`RawBody`) for a
+ * row answering something other than the envelope. A use case answering
+ * fields its row does not declare, or missing some, does not compile.
+ */
+export type RowAnswer<R extends RouteSpec> = R extends { response: infer S }
+  ? S extends z.ZodMiniType
+    ? z.input<S>
+    : S extends RawAnswer
+      ? RawBody
+      : object
+  : object;
 
 /**
  * Turns a route row (shared/http/route.ts) and its use case into the
@@ -143,13 +103,13 @@ export type RowInput<R extends RouteSpec> = EndpointInput<Declared<R, 'query'>, 
  * request names being the guild's (422, behaviour §13), then the use case
  * (with message nonces of the key) and the envelope.
  */
-export function endpoint<R extends RouteSpec & { id: string }>(row: R, run: (input: RowInput<R>) => Promise<object> | object): Handler {
-  return build(row.id, specOf(row), run as (input: EndpointInput<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType, ActorMode>) => Promise<object> | object);
+export function endpoint<R extends RouteSpec & { id: string }>(row: R, run: (input: RowInput<R>) => Promise<RowAnswer<R>> | RowAnswer<R>): Handler {
+  return build(row.id, row, run as (input: EndpointInput<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType, ActorMode>) => Promise<object> | object);
 }
 
 function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | undefined, P extends z.ZodMiniType | undefined, A extends ActorMode | undefined>(
   operation: string,
-  spec: EndpointSpec,
+  spec: RouteSpec,
   run: (input: EndpointInput<Q, B, P, A>) => Promise<object> | object,
 ): Handler {
   const declared = ownedFieldsOf(spec);
@@ -166,7 +126,7 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
     const caller = callerFromContext(event.requestContext?.authorizer);
 
     const parts: Part[] = [];
-    if (spec.path) parts.push({ where: 'path', schema: spec.path, raw: event.pathParameters ?? {} });
+    if (spec.params) parts.push({ where: 'path', schema: spec.params, raw: event.pathParameters ?? {} });
     if (spec.query) parts.push({ where: 'query', schema: spec.query, raw: event.queryStringParameters ?? {} });
     if (spec.body) parts.push({ where: 'body', schema: spec.body, raw: readBody(event) });
 

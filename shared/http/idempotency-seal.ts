@@ -8,7 +8,22 @@
  * it. node:crypto is Node's own, so this adds nothing to a bundle.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import type { KeptAnswer, KeyId } from './idempotency-store.js';
+
+/** Whose key it is and for what: the same key in another scope or operation is another key. */
+export interface KeyId {
+  /** `service` (the service token), `guild:<id>` (a guild's API key) or `public` (no credentials). */
+  scope: string;
+  /** The route id (`polls.vote`). */
+  operation: string;
+  key: string;
+}
+
+/** An answer as it is replayed: the status, the headers and the body the first call answered. */
+export interface KeptAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /** Versions the derivation: a change of scheme derives other keys, so old seals fail to open instead of opening wrong. */
 const SALT = 'gmms idempotency-key answer v1';

@@ -15,23 +15,9 @@ import { type Item, entity, partition } from '../db/entity.js';
 import { conditional, isConditionFailed } from '../db/errors.js';
 import { fixedKey } from '../db/fixed-key.js';
 import { tableName } from '../db/table.js';
-import { answerBytes, answerOf, open, seal } from './idempotency-seal.js';
+import { type KeptAnswer, type KeyId, answerBytes, answerOf, open, seal } from './idempotency-seal.js';
 
-/** Whose key it is and for what: the same key in another scope or operation is another key. */
-export interface KeyId {
-  /** `service` (the service token), `guild:<id>` (a guild's API key) or `public` (no credentials). */
-  scope: string;
-  /** The route id (`polls.vote`). */
-  operation: string;
-  key: string;
-}
-
-/** An answer as it is replayed: the status, the headers and the body the first call answered. */
-export interface KeptAnswer {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { KeptAnswer, KeyId };
 
 /**
  * A key's record, as read back: `unreadable` is a kept answer that does not

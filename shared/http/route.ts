@@ -6,7 +6,6 @@
  * (`endpoint(routes.vote, run)`, shared/http/endpoint.ts).
  */
 import type * as z from 'zod/mini';
-import type { ActorMode, EndpointSpec, RawAnswer } from './endpoint.js';
 import type { ErrorPage } from './envelope.js';
 import type { Mw } from './middleware.js';
 import type { OwnershipCheck } from '../platform/ownership.js';
@@ -16,9 +15,22 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** public: no credentials; client: service token or that guild's API key; internal: service token only. */
 export type Access = 'public' | 'client' | 'internal';
 
+/** Whether the acting-member header is needed (`RouteSpec.actor`). */
+export type ActorMode = 'required' | 'optional';
+
+/** A success answer that is not the JSON envelope, as the OpenAPI document describes it. */
+export interface RawAnswer {
+  contentType: string;
+  description: string;
+  /** With `errorPage`: the pages it answers failures with, by status, as the OpenAPI document lists them. */
+  failures?: Record<number, string>;
+}
+
 /**
  * What a route validates and answers, and the middlewares its function
- * needs. Each schema is a Zod object (`zod/mini`).
+ * needs: the one spec the endpoint factory (shared/http/endpoint.ts), the
+ * OpenAPI document and the tests read. Each schema is a Zod object
+ * (`zod/mini`).
  */
 export interface RouteSpec {
   /** The query string's fields. */
@@ -45,10 +57,11 @@ export interface RouteSpec {
    */
   owned?: OwnershipCheck;
   /**
-   * The success answer's `data` (a Zod object), or the content type of an
-   * answer that is not the envelope. Read by the OpenAPI document and the
-   * tests; never parsed at run time, and left out of function bundles
-   * (infra/zod-plugins.ts).
+   * The success answer's `data` (a Zod object, records of behaviour §6 and
+   * §11), or the content type of an answer that is not the envelope (a page,
+   * the document itself). It types what the use case answers (`endpoint`);
+   * read by the OpenAPI document and the tests, never parsed at run time,
+   * and left out of function bundles (infra/zod-plugins.ts).
    */
   response?: z.ZodMiniType | RawAnswer;
 }
@@ -92,10 +105,12 @@ export function fileOf(route: Entry): string {
   return `functions/${route.id.slice(0, dot)}/${route.id.slice(dot + 1)}.ts`;
 }
 
-/** The spec a row declares, as the endpoint factory, the OpenAPI document and the tests read it (path parameters as `path`). */
-export function specOf(route: RouteSpec): EndpointSpec {
-  const { query, body, params, actor, answerFailures, errorPage, owned, response } = route;
-  return { query, body, path: params, actor, answerFailures, errorPage, owned, response };
+/** Where a request's input is read: its path parameters, query string or JSON body (the use case's input is named alike). */
+export type InputPart = 'path' | 'query' | 'body';
+
+/** The schema a spec declares for one part of the request (`params` for the path), or undefined. */
+export function schemaOf(spec: Pick<RouteSpec, 'params' | 'query' | 'body'>, part: InputPart): z.ZodMiniType | undefined {
+  return part === 'path' ? spec.params : spec[part];
 }
 
 /** Each route's access, keyed `METHOD path`: what the authorizer reads (functions/auth/access.ts). */

@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { catalogue, type ErrorName } from '../errors.js';
-import type { EndpointSpec, RawAnswer } from '../http/endpoint.js';
 import { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEYED_METHODS, KEY_PATTERN, REPLAYED_HEADER } from '../http/idempotency-header.js';
 import { MAX_ID_CHARS } from '../http/limits.js';
-import type { Route } from '../http/route.js';
+import { type RawAnswer, type Route, type RouteSpec, schemaOf } from '../http/route.js';
 import { moduleOfPath } from '../modules/names.js';
 import { describeConditions } from './conditions.js';
 import { exampleOf } from './examples.js';
@@ -38,10 +37,10 @@ function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', named: Named): 
   return moved(rest) as JsonSchema;
 }
 
-const isRaw = (response: EndpointSpec['response']): response is RawAnswer => Boolean(response && 'contentType' in response);
+const isRaw = (response: RouteSpec['response']): response is RawAnswer => Boolean(response && 'contentType' in response);
 
 /** The 200 answer: the envelope around the declared `data`, or the raw content a page or document is. */
-function success(spec: EndpointSpec, named: Named): JsonSchema {
+function success(spec: RouteSpec, named: Named): JsonSchema {
   const { response } = spec;
   if (isRaw(response)) {
     const schema = response.contentType.startsWith('application/json') ? { type: 'object' } : { type: 'string' };
@@ -59,9 +58,9 @@ function success(spec: EndpointSpec, named: Named): JsonSchema {
 }
 
 /** Which errors a route can answer, following the order of checks of behaviour §3.2. */
-function errorsOf(route: Route, spec: EndpointSpec): ErrorName[] {
+function errorsOf(route: Route, spec: RouteSpec): ErrorName[] {
   const names: ErrorName[] = [];
-  const takesInput = Boolean(spec.body || spec.query || spec.path || spec.actor);
+  const takesInput = Boolean(spec.body || spec.query || spec.params || spec.actor);
   const module = moduleOfPath(route.path);
   if (spec.body) names.push('PayloadTooLargeError');
   if (route.access !== 'public') names.push('UnauthorizedError', 'ForbiddenError', 'RateLimitedError');
@@ -97,10 +96,10 @@ const replayedHeader: JsonSchema = {
   schema: { type: 'string', enum: ['true'] },
 };
 
-function parameters(route: Route, spec: EndpointSpec, named: Named): JsonSchema[] {
+function parameters(route: Route, spec: RouteSpec, named: Named): JsonSchema[] {
   const list: JsonSchema[] = [];
   for (const where of ['path', 'query'] as const) {
-    const schema = spec[where];
+    const schema = schemaOf(spec, where);
     if (!schema) continue;
     const json = toSchema(schema, 'input', named);
     const required = new Set((json.required as string[] | undefined) ?? []);
@@ -160,12 +159,12 @@ const errorResponse = (names: string[]): JsonSchema => ({
 /** Its name among the document's shared responses: `NotFoundErrorOrSettingsError`. */
 const responseKey = (names: string[]) => names.map((name) => name.replace(/\s/g, '')).join('Or');
 
-function operationOf(route: Route, spec: EndpointSpec, shared: { responses: Named; schemas: Named }): JsonSchema {
+function operationOf(route: Route, spec: RouteSpec, shared: { responses: Named; schemas: Named }): JsonSchema {
   const byStatus = new Map<number, string[]>();
   for (const name of errorsOf(route, spec)) byStatus.set(catalogue[name].status, [...(byStatus.get(catalogue[name].status) ?? []), name]);
   const responses: Record<string, JsonSchema> = { '200': success(spec, shared.schemas) };
   if (takesKey(route)) responses['200'] = { ...responses['200'], headers: { [REPLAYED_HEADER]: replayedHeader } };
-  // A route answering failures as pages (EndpointSpec.errorPage) lists those pages, the router's 405 among them (local mode and the 405 mock answer it as a page too).
+  // A route answering failures as pages (RouteSpec.errorPage) lists those pages, the router's 405 among them (local mode and the 405 mock answer it as a page too).
   const page = isRaw(spec.response) && spec.errorPage ? spec.response : undefined;
   if (page?.failures) {
     const content = { [page.contentType.split(';')[0]!]: { schema: { type: 'string' } } };
@@ -193,7 +192,7 @@ function operationOf(route: Route, spec: EndpointSpec, shared: { responses: Name
   return operation;
 }
 
-export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<string, EndpointSpec>): JsonSchema {
+export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<string, RouteSpec>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const shared = { responses: {} as Named, schemas: {} as Named };
   for (const route of routes) {

@@ -1,11 +1,10 @@
-import type { EndpointSpec } from '../http/endpoint.js';
 import { loadSpec } from '../http/load-handler.js';
-import type { Route } from '../http/route.js';
+import type { Route, RouteSpec } from '../http/route.js';
 import { openApiDocument } from './document.js';
 
 /** Every route's spec, as its row declares it. */
-export async function loadSpecs(routes: readonly Route[]): Promise<Map<string, EndpointSpec>> {
-  const specs = new Map<string, EndpointSpec>();
+export async function loadSpecs(routes: readonly Route[]): Promise<Map<string, RouteSpec>> {
+  const specs = new Map<string, RouteSpec>();
   for (const route of routes) specs.set(route.id, await loadSpec(route));
   return specs;
 }

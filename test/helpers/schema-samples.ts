@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
-import type { EndpointSpec, Handler } from '#shared/http/endpoint.js';
-import type { Route } from '#shared/http/route.js';
+import type { Handler } from '#shared/http/endpoint.js';
+import type { Route, RouteSpec } from '#shared/http/route.js';
 import { loadSpec } from '#shared/http/load-handler.js';
 
 /**
@@ -129,10 +129,10 @@ export function withValue(root: unknown, path: (string | number)[], value: unkno
 export const jsonText = (value: unknown) => JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? `#big#${v}` : v)).replace(/"#big#(\d+)"/g, '$1');
 
 /** Samples of every part of a route's request. */
-export function sampleRequest(spec: EndpointSpec): { path: Record<string, string>; query: Record<string, string>; body: unknown } {
+export function sampleRequest(spec: RouteSpec): { path: Record<string, string>; query: Record<string, string>; body: unknown } {
   const strings = (schema?: z.ZodMiniType) =>
     schema ? Object.fromEntries(Object.entries(sample(inputSchema(schema)) as Record<string, unknown>).map(([k, v]) => [k, String(v)])) : {};
-  return { path: strings(spec.path), query: strings(spec.query), body: spec.body ? sample(inputSchema(spec.body)) : undefined };
+  return { path: strings(spec.params), query: strings(spec.query), body: spec.body ? sample(inputSchema(spec.body)) : undefined };
 }
 
 /** Calls a route's handler as API Gateway would, with the service token's verdict and an acting member. */

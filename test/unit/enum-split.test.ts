@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes.js';
+import { schemaOf } from '#shared/http/route.js';
 import { loadHandler, loadSpec } from '#shared/http/load-handler.js';
 import { jsonType } from '#shared/http/validation.js';
 import { type EnumField, enumFields, inputSchema, invoke, jsonText, sampleRequest, withValue } from '../helpers/schema-samples.js';
@@ -23,7 +24,7 @@ const cases: Case[] = [];
 for (const route of routes) {
   const spec = await loadSpec(route);
   for (const where of ['body', 'query', 'path'] as const) {
-    const schema = spec[where];
+    const schema = schemaOf(spec, where);
     if (!schema) continue;
     for (const field of enumFields(inputSchema(schema))) {
       cases.push({ name: `${route.id} ${where} ${field.path.join('.')}`, route, where, field });

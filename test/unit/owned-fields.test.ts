@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes.js';
+import { schemaOf } from '#shared/http/route.js';
 import { ownedFieldsOf } from '#shared/http/endpoint.js';
 import { loadSpec } from '#shared/http/load-handler.js';
 import { inputSchema, type JsonSchema } from '../helpers/schema-samples.js';
@@ -68,7 +69,7 @@ const routesWithDeclared = new Map<string, { route: (typeof routes)[number]; spe
 for (const route of routes) {
   const spec = await loadSpec(route);
   for (const where of ['path', 'query', 'body'] as const) {
-    const schema = spec[where];
+    const schema = schemaOf(spec, where);
     if (schema) for (const key of idFields(inputSchema(schema), where, new Set())) found.push({ route, key: `${route.id} ${key}` });
   }
   for (const field of ownedFieldsOf(spec)) {
