@@ -142,6 +142,7 @@ export const deletePollOnMessageDelete = route({
 
 export const handlerCreate = route({
   id: 'polls.handler-create',
+  file: 'functions/polls/internal-create.ts',
   method: 'POST',
   path: `${base}/handler/create`,
   access: 'internal',
@@ -153,6 +154,7 @@ export const handlerCreate = route({
 
 export const handlerEdit = route({
   id: 'polls.handler-edit',
+  file: 'functions/polls/internal-edit.ts',
   method: 'POST',
   path: `${base}/handler/edit`,
   access: 'internal',
@@ -163,6 +165,7 @@ export const handlerEdit = route({
 
 export const handlerClose = route({
   id: 'polls.handler-close',
+  file: 'functions/polls/internal-close.ts',
   method: 'POST',
   path: `${base}/handler/close`,
   access: 'internal',
@@ -173,6 +176,7 @@ export const handlerClose = route({
 
 export const handlerVote = route({
   id: 'polls.handler-vote',
+  file: 'functions/polls/internal-vote.ts',
   method: 'POST',
   path: `${base}/handler/vote`,
   access: 'internal',
@@ -184,6 +188,7 @@ export const handlerVote = route({
 
 export const handlerDelete = route({
   id: 'polls.handler-delete',
+  file: 'functions/polls/internal-delete.ts',
   method: 'DELETE',
   path: `${base}/handler/delete`,
   access: 'internal',

@@ -31,6 +31,7 @@ import {
   replaceTag,
   reservePlace,
 } from './store.js';
+import { readPage } from '#shared/db/page.js';
 
 export interface CreateTagInput {
   owner_id: string;
@@ -82,7 +83,7 @@ export async function listTagRecords(guildId: string, query: PageQuery, name?: s
     const found = await tagNamed(guildId, name);
     page = await pageWithin(found ? [answer(found)] : [], query, scope);
   } else {
-    [, page] = await requireEnabledWhile(guildId, MODULE, () => TagEntity.page({ guildId }, query, { scope, reverse: true, shown: answer }));
+    [, page] = await requireEnabledWhile(guildId, MODULE, () => readPage(TagEntity, { guildId }, query, { scope, reverse: true, shown: answer }));
   }
   const { items, ...fields } = page;
   return { entries: items, ...fields };

@@ -13,9 +13,8 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys, putItems } from './batch.js';
-import { ListBudget } from './budget.js';
 import { db } from './client.js';
-import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
+import type { CursorScope } from './cursor.js';
 import { conditional } from './errors.js';
 import { type Changes, type Condition, Expressions } from './expression.js';
 import type { Item, Key } from './item.js';
@@ -112,19 +111,15 @@ export interface Queryable<Fields, Record> {
   query(fields: Fields, range?: Reading): Promise<Record[]>;
   /** How many items the range holds (no item comes back). */
   count(fields: Fields, range?: Range): Promise<number>;
-  /**
-   * One page of the range (behaviour §3.6 and §15): `page_size` records
-   * from where the signed cursor says (or page `page`, found by reading the
-   * keys before it), ending early rather than pass LIST_BYTES of answer, with
-   * the range's `total` and the cursor of the next page.
-   */
-  page<Shown = Record>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>>;
-  /**
-   * One Query of at most `limit` items from where the signed cursor says
-   * (behaviour §15, lists read by key: no page number, no total): a filter
-   * may leave fewer than `limit`; `next_cursor` is null once nothing follows.
-   */
-  keyPage(fields: Fields, request: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<KeyPage<Record>>;
+  /** The Query of a range, the key attributes a page's cursor keeps of an item, and its parse: what `page.ts` reads pages with. */
+  pageReads(fields: Fields, range: Range): PageReads<Record>;
+}
+
+/** How a page of a range is read (shared/db/page.ts): the Query without its start and limit, the cursor's key attributes, the parse. */
+export interface PageReads<Record> {
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
+  keys: string[];
+  parse: (item: Item) => Record;
 }
 
 /** The fields of a request for a list read by key: at most `limit` records, after the `next_cursor` of the page before. */
@@ -233,18 +228,6 @@ function keyAttributes(family: Family): string[] {
   return family.index ? ['pk', 'sk', family.pkName, family.skName] : ['pk', 'sk'];
 }
 
-/** The key a cursor's position names: an object of string attributes, as the table gave it; else the cursor was not issued here. */
-function startKeyAt(position: string, scope: CursorScope): Item {
-  let key: unknown;
-  try {
-    key = JSON.parse(position);
-  } catch {
-    throw foreignCursor(scope);
-  }
-  if (!key || typeof key !== 'object' || Array.isArray(key) || !Object.values(key).every((v) => typeof v === 'string')) throw foreignCursor(scope);
-  return key as Item;
-}
-
 /** The largest Limit a Query takes (a 32-bit integer): a larger one is not sent. */
 const MAX_QUERY_LIMIT = 2 ** 31 - 1;
 
@@ -278,72 +261,9 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   return {
     query: async (fields, range = {}) => (await readAll(familyOf(fields), range)).map(parse),
     count,
-    async keyPage(fields, request, options) {
-      const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
-      const out = await db().send(new QueryCommand({ ...queryInput(familyOf(fields), options), Limit: request.limit, ExclusiveStartKey: start }));
-      const last = out.LastEvaluatedKey;
-      return {
-        items: ((out.Items as Item[] | undefined) ?? []).map(parse),
-        next_cursor: last ? await issueCursor(options.scope, JSON.stringify(last)) : null,
-      };
-    },
-    async page<Shown>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>> {
+    pageReads: (fields, range) => {
       const family = familyOf(fields);
-      const input = queryInput(family, options);
-      const keys = keyAttributes(family);
-      const at = await countedPageAt(options.scope, query.cursor, query.page_size);
-      const page = at?.page ?? query.page;
-      const before = at?.before ?? (page - 1) * query.page_size;
-      const totalReading = options.total ? options.total() : count(fields, options);
-      totalReading.catch(() => undefined);
-      let from: Item | undefined = at?.after ? startKeyAt(at.after, options.scope) : undefined;
-      // Without a key to start after, the pages before are stepped over by their keys only, never their items.
-      const projection = new Expressions();
-      const keysOnly = projection.projection(keys);
-      const names = { ...input.ExpressionAttributeNames, ...projection.attributes().ExpressionAttributeNames };
-      let ended = false;
-      for (let skip = from ? 0 : before; skip > 0 && !ended; ) {
-        const out = await db().send(
-          new QueryCommand({ ...input, ProjectionExpression: keysOnly, ExpressionAttributeNames: names, Limit: skip, ExclusiveStartKey: from }),
-        );
-        skip -= out.Count ?? 0;
-        from = out.LastEvaluatedKey;
-        ended = !from;
-      }
-      const items: Item[] = [];
-      while (!ended && items.length < query.page_size) {
-        const out = await db().send(new QueryCommand({ ...input, Limit: query.page_size - items.length, ExclusiveStartKey: from }));
-        items.push(...((out.Items as Item[] | undefined) ?? []));
-        from = out.LastEvaluatedKey;
-        ended = !from;
-      }
-      const shown = await Promise.all(
-        items.map((item) => {
-          const record = parse(item);
-          return options.shown ? options.shown(record) : (record as unknown as Shown);
-        }),
-      );
-      // The page takes records while they fit; one left out (null) is passed over, and the next page starts after it all the same.
-      const budget = new ListBudget();
-      const kept: Shown[] = [];
-      let read = 0;
-      for (const record of shown) {
-        if (record !== null) {
-          if (!budget.take(record)) break;
-          kept.push(record);
-        }
-        read++;
-      }
-      const last = items[read - 1];
-      const lastKey = last ? JSON.stringify(Object.fromEntries(keys.map((name) => [name, String(last[name])]))) : null;
-      const total = await totalReading;
-      return {
-        items: kept,
-        page,
-        page_size: query.page_size,
-        total,
-        next_cursor: await nextCountedCursor(options.scope, page, before + read, total, lastKey),
-      };
+      return { input: queryInput(family, range), keys: keyAttributes(family), parse };
     },
   };
 }

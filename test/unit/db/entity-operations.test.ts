@@ -5,6 +5,7 @@ import { entity, partition } from '#shared/db/entity.js';
 import { tableName } from '#shared/db/table.js';
 import { transact } from '#shared/db/transact.js';
 import { ensureTable, startEmbeddedDynamo } from '#infra/local/table.js';
+import { readPage } from '#shared/db/page.js';
 
 /**
  * The operations an entity owns, against a real (embedded) table: each
@@ -131,29 +132,29 @@ describe('page', () => {
   });
 
   it('walks the list by its signed cursors, and finds a page by number without one', async () => {
-    const first = await Note.page({ box: 'p' }, { page: 1, page_size: 2 }, { scope, reverse: true, shown: (n) => n.id });
+    const first = await readPage(Note, { box: 'p' }, { page: 1, page_size: 2 }, { scope, reverse: true, shown: (n) => n.id });
     expect(first).toMatchObject({ items: ['5', '4'], page: 1, page_size: 2, total: 5 });
-    const second = await Note.page({ box: 'p' }, { page: 1, page_size: 2, cursor: first.next_cursor! }, { scope, reverse: true, shown: (n) => n.id });
+    const second = await readPage(Note, { box: 'p' }, { page: 1, page_size: 2, cursor: first.next_cursor! }, { scope, reverse: true, shown: (n) => n.id });
     expect(second).toMatchObject({ items: ['3', '2'], page: 2, total: 5 });
-    const third = await Note.page({ box: 'p' }, { page: 1, page_size: 2, cursor: second.next_cursor! }, { scope, reverse: true, shown: (n) => n.id });
+    const third = await readPage(Note, { box: 'p' }, { page: 1, page_size: 2, cursor: second.next_cursor! }, { scope, reverse: true, shown: (n) => n.id });
     expect(third).toEqual({ items: ['1'], page: 3, page_size: 2, total: 5, next_cursor: null });
-    expect((await Note.page({ box: 'p' }, { page: 2, page_size: 2 }, { scope, reverse: true, shown: (n) => n.id })).items).toEqual(['3', '2']);
-    expect((await Note.page({ box: 'p' }, { page: 4, page_size: 2 }, { scope })).items).toEqual([]);
+    expect((await readPage(Note, { box: 'p' }, { page: 2, page_size: 2 }, { scope, reverse: true, shown: (n) => n.id })).items).toEqual(['3', '2']);
+    expect((await readPage(Note, { box: 'p' }, { page: 4, page_size: 2 }, { scope })).items).toEqual([]);
   });
 
   it('refuses a cursor issued for another list with a 422 naming the cursor', async () => {
-    const first = await Note.page({ box: 'p' }, { page: 1, page_size: 2 }, { scope });
+    const first = await readPage(Note, { box: 'p' }, { page: 1, page_size: 2 }, { scope });
     const other = { ...scope, guildId: 'other' };
-    await expect(Note.page({ box: 'p' }, { page: 1, page_size: 2, cursor: first.next_cursor! }, { scope: other })).rejects.toMatchObject({
+    await expect(readPage(Note, { box: 'p' }, { page: 1, page_size: 2, cursor: first.next_cursor! }, { scope: other })).rejects.toMatchObject({
       message: expect.stringContaining("'cursor'"),
     });
   });
 
   it('ends a page early rather than pass the answer bytes, and the next page starts where it ended', async () => {
     const big = (n: { id: string }) => ({ id: n.id, padding: 'x'.repeat(400_000) });
-    const first = await Note.page({ box: 'p' }, { page: 1, page_size: 5 }, { scope, shown: big });
+    const first = await readPage(Note, { box: 'p' }, { page: 1, page_size: 5 }, { scope, shown: big });
     expect(first.items.map((n) => n.id)).toEqual(['1', '2']);
-    const second = await Note.page({ box: 'p' }, { page: 1, page_size: 5, cursor: first.next_cursor! }, { scope, shown: big });
+    const second = await readPage(Note, { box: 'p' }, { page: 1, page_size: 5, cursor: first.next_cursor! }, { scope, shown: big });
     expect(second.items.map((n) => n.id)).toEqual(['3', '4']);
     expect(second.page).toBe(2);
   });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable, startEmbeddedDynamo } from '#infra/local/table.js';
 import { resetDb } from '#shared/db/client.js';
 import { entity } from '#shared/db/entity.js';
+import { readKeyPage } from '#shared/db/page.js';
 
 const Row = entity({
   name: 'test_row',
@@ -59,20 +60,20 @@ describe('a range from a sort key on', () => {
 
 describe('keyPage', () => {
   it('reads `limit` records a Query at a time and follows its signed cursor to the end', async () => {
-    const first = await Row.keyPage({ group: '1' }, { limit: 2 }, { scope, reverse: true });
+    const first = await readKeyPage(Row, { group: '1' }, { limit: 2 }, { scope, reverse: true });
     expect(first.items.map((r) => r.id)).toEqual(['e', 'd']);
     expect(first.next_cursor).toEqual(expect.any(String));
-    const second = await Row.keyPage({ group: '1' }, { limit: 2, cursor: first.next_cursor! }, { scope, reverse: true });
+    const second = await readKeyPage(Row, { group: '1' }, { limit: 2, cursor: first.next_cursor! }, { scope, reverse: true });
     expect(second.items.map((r) => r.id)).toEqual(['c', 'b']);
-    const third = await Row.keyPage({ group: '1' }, { limit: 2, cursor: second.next_cursor! }, { scope, reverse: true });
+    const third = await readKeyPage(Row, { group: '1' }, { limit: 2, cursor: second.next_cursor! }, { scope, reverse: true });
     expect(third.items.map((r) => r.id)).toEqual(['a']);
     expect(third.next_cursor).toBeNull();
   });
 
   it('refuses a cursor issued for another list with a 422 naming `cursor`', async () => {
-    const first = await Row.keyPage({ group: '1' }, { limit: 2 }, { scope });
+    const first = await readKeyPage(Row, { group: '1' }, { limit: 2 }, { scope });
     const elsewhere = { ...scope, guildId: 'h' };
-    await expect(Row.keyPage({ group: '1' }, { limit: 2, cursor: first.next_cursor! }, { scope: elsewhere })).rejects.toMatchObject({
+    await expect(readKeyPage(Row, { group: '1' }, { limit: 2, cursor: first.next_cursor! }, { scope: elsewhere })).rejects.toMatchObject({
       message: expect.stringContaining("'cursor'"),
     });
   });

@@ -9,6 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { entity } from '#shared/db/entity.js';
 import { Expressions } from '#shared/db/expression.js';
+import { readPage } from '#shared/db/page.js';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const saved = process.env.CURSOR_SECRET;
@@ -69,7 +70,8 @@ describe('entity reads in part', () => {
 describe('entity pages with a kept total and records left out', () => {
   it('takes the total from the module, counting nothing, and passes over a record shown as null', async () => {
     dynamo.on(QueryCommand).resolves({ Items: [item('1'), item('2'), item('3')], LastEvaluatedKey: item('3') });
-    const page = await Member.page(
+    const page = await readPage(
+      Member,
       { list: 'a' },
       { page: 1, page_size: 3 },
       { scope, total: async () => 10, shown: async (m) => (m.id === '2' ? null : { shown: m.id }) },
@@ -81,7 +83,7 @@ describe('entity pages with a kept total and records left out', () => {
 
     dynamo.reset();
     dynamo.on(QueryCommand).resolves({ Items: [item('4')] });
-    const next = await Member.page({ list: 'a' }, { page: 1, page_size: 3, cursor: page.next_cursor! }, { scope, total: async () => 4 });
+    const next = await readPage(Member, { list: 'a' }, { page: 1, page_size: 3, cursor: page.next_cursor! }, { scope, total: async () => 4 });
     expect(next.page).toBe(2);
     expect(dynamo.commandCalls(QueryCommand)[0]!.args[0].input.ExclusiveStartKey).toEqual({ pk: 'L#a', sk: 'M#3' });
     // The three read before count toward the total even though one was left out: nothing follows the fourth.

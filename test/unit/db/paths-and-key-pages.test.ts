@@ -8,6 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { entity } from '#shared/db/entity.js';
 import { Expressions } from '#shared/db/expression.js';
+import { readKeyPage } from '#shared/db/page.js';
 
 describe('document paths and sizes in expressions', () => {
   it('gives each part of a dotted name its own placeholder, shared with the map itself', () => {
@@ -60,10 +61,11 @@ describe('keyPage: one Query from where the signed cursor says', () => {
       .on(QueryCommand)
       .resolvesOnce({ Items: [{ at: 'a' }, { at: 'b' }], LastEvaluatedKey: last })
       .resolves({ Items: [{ at: 'c' }] });
-    const first = await Use.index('gsi1').keyPage({ guildId: '1', by: '7' }, { limit: 2 }, { scope, reverse: true, filter: { counted: true } });
+    const first = await readKeyPage(Use.index('gsi1'), { guildId: '1', by: '7' }, { limit: 2 }, { scope, reverse: true, filter: { counted: true } });
     expect(first.items).toEqual([{ at: 'a' }, { at: 'b' }]);
     expect(first.next_cursor).toEqual(expect.any(String));
-    const second = await Use.index('gsi1').keyPage(
+    const second = await readKeyPage(
+      Use.index('gsi1'),
       { guildId: '1', by: '7' },
       { limit: 2, cursor: first.next_cursor! },
       { scope, reverse: true, filter: { counted: true } },
@@ -78,8 +80,8 @@ describe('keyPage: one Query from where the signed cursor says', () => {
 
   it('refuses a cursor issued for another list with a 422 naming cursor', async () => {
     dynamo.on(QueryCommand).resolves({ Items: [{ at: 'a' }], LastEvaluatedKey: { pk: 'G#1', sk: 'USE#a' } });
-    const { next_cursor } = await Use.keyPage({ guildId: '1' }, { limit: 1 }, { scope });
-    await expect(Use.keyPage({ guildId: '1' }, { limit: 1, cursor: next_cursor! }, { scope: { ...scope, filter: { by: '8' } } })).rejects.toMatchObject({
+    const { next_cursor } = await readKeyPage(Use, { guildId: '1' }, { limit: 1 }, { scope });
+    await expect(readKeyPage(Use, { guildId: '1' }, { limit: 1, cursor: next_cursor! }, { scope: { ...scope, filter: { by: '8' } } })).rejects.toMatchObject({
       status: 422,
       message: expect.stringContaining("'cursor'"),
     });

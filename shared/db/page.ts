@@ -1,0 +1,115 @@
+/**
+ * Lists read a page at a time (behaviour §3.6 and §15), over an entity's
+ * partition or one of its indexes. Apart from the entity so that only the
+ * functions that answer lists carry the signed cursors and the key they
+ * read (the least-privilege check of test/infra/bundle-budget.test.ts).
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ListBudget } from './budget.js';
+import { db } from './client.js';
+import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
+import type { KeyPage, KeyPageQuery, Page, PageOptions, PageQuery, Queryable, Range } from './entity.js';
+import { Expressions } from './expression.js';
+import type { Item } from './item.js';
+
+/** The key a cursor's position names: an object of string attributes, as the table gave it; else the cursor was not issued here. */
+function startKeyAt(position: string, scope: CursorScope): Item {
+  let key: unknown;
+  try {
+    key = JSON.parse(position);
+  } catch {
+    throw foreignCursor(scope);
+  }
+  if (!key || typeof key !== 'object' || Array.isArray(key) || !Object.values(key).every((v) => typeof v === 'string')) throw foreignCursor(scope);
+  return key as Item;
+}
+
+/**
+ * One page of the range: `page_size` records from where the signed cursor
+ * says (or page `page`, found by reading the keys of the pages before it,
+ * never their items), ending early rather than pass LIST_BYTES of answer,
+ * with the range's `total` (or the one the module keeps) and the cursor of
+ * the next page, which continues after the last record read.
+ */
+export async function readPage<Fields, Record, Shown = Record>(
+  list: Queryable<Fields, Record>,
+  fields: Fields,
+  query: PageQuery,
+  options: PageOptions<Record, Shown>,
+): Promise<Page<Shown>> {
+  const { input, keys, parse } = list.pageReads(fields, options);
+  const at = await countedPageAt(options.scope, query.cursor, query.page_size);
+  const number = at?.page ?? query.page;
+  const before = at?.before ?? (number - 1) * query.page_size;
+  const totalReading = options.total ? options.total() : list.count(fields, options);
+  totalReading.catch(() => undefined);
+  let from: Item | undefined = at?.after ? startKeyAt(at.after, options.scope) : undefined;
+  const projection = new Expressions();
+  const keysOnly = projection.projection(keys);
+  const names = { ...input.ExpressionAttributeNames, ...projection.attributes().ExpressionAttributeNames };
+  let ended = false;
+  for (let skip = from ? 0 : before; skip > 0 && !ended; ) {
+    const out = await db().send(
+      new QueryCommand({ ...input, ProjectionExpression: keysOnly, ExpressionAttributeNames: names, Limit: skip, ExclusiveStartKey: from }),
+    );
+    skip -= out.Count ?? 0;
+    from = out.LastEvaluatedKey;
+    ended = !from;
+  }
+  const items: Item[] = [];
+  while (!ended && items.length < query.page_size) {
+    const out = await db().send(new QueryCommand({ ...input, Limit: query.page_size - items.length, ExclusiveStartKey: from }));
+    items.push(...((out.Items as Item[] | undefined) ?? []));
+    from = out.LastEvaluatedKey;
+    ended = !from;
+  }
+  const shown = await Promise.all(
+    items.map((item) => {
+      const record = parse(item);
+      return options.shown ? options.shown(record) : (record as unknown as Shown);
+    }),
+  );
+  // The page takes records while they fit; one left out (null) is passed over, and the next page starts after it all the same.
+  const budget = new ListBudget();
+  const kept: Shown[] = [];
+  let read = 0;
+  for (const record of shown) {
+    if (record !== null) {
+      if (!budget.take(record)) break;
+      kept.push(record);
+    }
+    read++;
+  }
+  const last = items[read - 1];
+  const lastKey = last ? JSON.stringify(Object.fromEntries(keys.map((name) => [name, String(last[name])]))) : null;
+  const total = await totalReading;
+  return {
+    items: kept,
+    page: number,
+    page_size: query.page_size,
+    total,
+    next_cursor: await nextCountedCursor(options.scope, number, before + read, total, lastKey),
+  };
+}
+
+/**
+ * One Query of at most `limit` items from where the signed cursor says
+ * (lists read by key: no page number, no total, so a page costs the page
+ * only however long the list grows): a filter may leave fewer than `limit`;
+ * `next_cursor` is null once nothing follows.
+ */
+export async function readKeyPage<Fields, Record>(
+  list: Queryable<Fields, Record>,
+  fields: Fields,
+  request: KeyPageQuery,
+  options: Range & { scope: CursorScope },
+): Promise<KeyPage<Record>> {
+  const { input, parse } = list.pageReads(fields, options);
+  const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
+  const out = await db().send(new QueryCommand({ ...input, Limit: request.limit, ExclusiveStartKey: start }));
+  const last = out.LastEvaluatedKey;
+  return {
+    items: ((out.Items as Item[] | undefined) ?? []).map(parse),
+    next_cursor: last ? await issueCursor(options.scope, JSON.stringify(last)) : null,
+  };
+}
