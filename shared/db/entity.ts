@@ -13,7 +13,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys, putItems } from './batch.js';
-import { fitting } from './budget.js';
+import { ListBudget } from './budget.js';
 import { db } from './client.js';
 import { type CursorScope, countedPageAt, foreignCursor, nextCountedCursor } from './cursor.js';
 import { conditional } from './errors.js';
@@ -73,6 +73,14 @@ export interface Range {
   filter?: Condition;
 }
 
+/** A {@link Range} read in part: at most `limit` items, from after the sort key `after`. */
+export interface Reading extends Range {
+  /** At most this many items (the read stops there; with a filter, this many read before it). */
+  limit?: number;
+  /** Only the items after this whole sort key (where a reading before stopped); on the table only. */
+  after?: string;
+}
+
 /** The page fields of a request (behaviour §3.6): `page`, or the signed `cursor` of the page before, which names the page. */
 export interface PageQuery {
   page: number;
@@ -92,13 +100,16 @@ export interface Page<T> {
 /** How a list is paged: the scope its cursors are bound to, and each record as the answer shows it (the byte budget counts that). */
 export interface PageOptions<Record, Shown> extends Range {
   scope: CursorScope;
-  shown?: (record: Record) => Shown;
+  /** The record as the answer shows it; null leaves it out (what it points to went since). */
+  shown?: (record: Record) => Shown | null | Promise<Shown | null>;
+  /** The list's total where the module keeps it (a stored count), instead of counting the range. */
+  total?: () => Promise<number>;
 }
 
 /** Reads over one key family: the entity's partition, or one of its indexes. */
 export interface Queryable<Fields, Record> {
-  /** Every item of the range, parsed, following the table's pages (lists here are bounded by module limits). */
-  query(fields: Fields, range?: Range): Promise<Record[]>;
+  /** Every item of the range (or its first `limit`), parsed, following the table's pages (lists here are bounded by module limits). */
+  query(fields: Fields, range?: Reading): Promise<Record[]>;
   /** How many items the range holds (no item comes back). */
   count(fields: Fields, range?: Range): Promise<number>;
   /**
@@ -142,6 +153,8 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
   update(fields: Fields, update: Update & { returnValues: 'NONE' }): Promise<boolean>;
   /** Deletes the item (nothing there is no failure); false when its condition did not hold. */
   delete(fields: Fields, options?: { condition?: Condition }): Promise<boolean>;
+  /** Deletes the item, unconditionally; the record it held, or null when there was none. */
+  deleteReturning(fields: Fields): Promise<Record | null>;
 
   /** The records of these fields, consistently, in their order: null where there is none. */
   getMany(fields: readonly Fields[]): Promise<(Record | null)[]>;
@@ -210,15 +223,21 @@ function startKeyAt(position: string, scope: CursorScope): Item {
   return key as Item;
 }
 
+/** The largest Limit a Query takes (a 32-bit integer): a larger one is not sent. */
+const MAX_QUERY_LIMIT = 2 ** 31 - 1;
+
 function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: (item: Item) => Record): Queryable<Fields, Record> {
-  async function readAll(input: QueryCommandInput): Promise<Item[]> {
+  async function readAll(family: Family, range: Reading): Promise<Item[]> {
+    const input = queryInput(family, range);
+    if (range.after !== undefined && family.index) throw new Error('A reading after a sort key is on the table only');
     const items: Item[] = [];
-    let start: Item | undefined;
+    let start: Item | undefined = range.after === undefined ? undefined : { pk: family.pk, sk: range.after };
     do {
-      const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+      const left = range.limit === undefined ? MAX_QUERY_LIMIT + 1 : range.limit - items.length;
+      const out = await db().send(new QueryCommand({ ...input, ...(left <= MAX_QUERY_LIMIT ? { Limit: left } : {}), ExclusiveStartKey: start }));
       items.push(...((out.Items as Item[] | undefined) ?? []));
       start = out.LastEvaluatedKey;
-    } while (start);
+    } while (start && (range.limit === undefined || items.length < range.limit));
     return items;
   }
 
@@ -235,7 +254,7 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   }
 
   return {
-    query: async (fields, range = {}) => (await readAll(queryInput(familyOf(fields), range))).map(parse),
+    query: async (fields, range = {}) => (await readAll(familyOf(fields), range)).map(parse),
     count,
     async page<Shown>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>> {
       const family = familyOf(fields);
@@ -244,7 +263,7 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
       const at = await countedPageAt(options.scope, query.cursor, query.page_size);
       const page = at?.page ?? query.page;
       const before = at?.before ?? (page - 1) * query.page_size;
-      const totalReading = count(fields, options);
+      const totalReading = options.total ? options.total() : count(fields, options);
       totalReading.catch(() => undefined);
       let from: Item | undefined = at?.after ? startKeyAt(at.after, options.scope) : undefined;
       // Without a key to start after, the pages before are stepped over by their keys only, never their items.
@@ -267,12 +286,24 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
         from = out.LastEvaluatedKey;
         ended = !from;
       }
-      const shown = items.map((item) => {
-        const record = parse(item);
-        return options.shown ? options.shown(record) : (record as unknown as Shown);
-      });
-      const kept = fitting(shown);
-      const last = items[kept.length - 1];
+      const shown = await Promise.all(
+        items.map((item) => {
+          const record = parse(item);
+          return options.shown ? options.shown(record) : (record as unknown as Shown);
+        }),
+      );
+      // The page takes records while they fit; one left out (null) is passed over, and the next page starts after it all the same.
+      const budget = new ListBudget();
+      const kept: Shown[] = [];
+      let read = 0;
+      for (const record of shown) {
+        if (record !== null) {
+          if (!budget.take(record)) break;
+          kept.push(record);
+        }
+        read++;
+      }
+      const last = items[read - 1];
       const lastKey = last ? JSON.stringify(Object.fromEntries(keys.map((name) => [name, String(last[name])]))) : null;
       const total = await totalReading;
       return {
@@ -280,7 +311,7 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
         page,
         page_size: query.page_size,
         total,
-        next_cursor: await nextCountedCursor(options.scope, page, before + kept.length, total, lastKey),
+        next_cursor: await nextCountedCursor(options.scope, page, before + read, total, lastKey),
       };
     },
   };
@@ -361,6 +392,10 @@ export function entity<
     update: update as Entity<Fields, Record, PartitionFields, Indexes>['update'],
     delete: (fields, options = {}) =>
       conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) }))),
+    async deleteReturning(fields) {
+      const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: key(fields), ReturnValues: 'ALL_OLD' }));
+      return out.Attributes ? parse(out.Attributes) : null;
+    },
 
     async getMany(fields) {
       const keys = fields.map(key);

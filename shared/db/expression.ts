@@ -28,9 +28,14 @@ export type Test =
       beginsWith?: string;
       /** The attribute (a list, set or string) contains this value. */
       contains?: NativeAttributeValue;
+      /** The attribute (a list, set, map or string) has this size. */
+      size?: number;
     };
 
-/** Attribute tests that must all hold; `$or`/`$and` (some/all of several conditions) and `$not` combine them. Undefined tests are left out. */
+/**
+ * Attribute tests that must all hold; `$or`/`$and` (some/all of several conditions) and `$not` combine them. Undefined tests are left out.
+ * A name with dots is a path into maps: `'votes.2'` tests the key `2` of the map `votes`.
+ */
 export interface Condition {
   readonly $or?: readonly Condition[];
   readonly $and?: readonly Condition[];
@@ -44,6 +49,8 @@ export interface Changes {
   /** Values set only where the attribute is not there yet (`if_not_exists`). */
   setIfAbsent?: Record<string, NativeAttributeValue>;
   add?: Record<string, number | Set<string> | Set<number>>;
+  /** Members taken out of sets (`DELETE`). */
+  delete?: Record<string, Set<string> | Set<number>>;
   remove?: readonly string[];
 }
 
@@ -93,7 +100,10 @@ export class Expressions {
   }
 
   private tests(attribute: string, test: Test): string[] {
-    const name = this.name(attribute);
+    const name = attribute
+      .split('.')
+      .map((part) => this.name(part))
+      .join('.');
     if (typeof test !== 'object' || test === null) return [`${name} = ${this.value(test)}`];
     const parts: string[] = [];
     for (const [op, operand] of Object.entries(test)) {
@@ -101,6 +111,7 @@ export class Expressions {
       if (op === 'exists') parts.push(operand ? `attribute_exists(${name})` : `attribute_not_exists(${name})`);
       else if (op === 'beginsWith') parts.push(`begins_with(${name}, ${this.value(operand)})`);
       else if (op === 'contains') parts.push(`contains(${name}, ${this.value(operand)})`);
+      else if (op === 'size') parts.push(`size(${name}) = ${this.value(operand)}`);
       else if (op in COMPARISONS) parts.push(`${name} ${COMPARISONS[op as keyof typeof COMPARISONS]} ${this.value(operand)}`);
       else throw new Error(`Unknown condition operator '${op}' on '${attribute}'`);
     }
@@ -118,10 +129,12 @@ export class Expressions {
       set.push(`${name} = if_not_exists(${name}, ${this.value(value)})`);
     }
     const add = Object.entries(changes.add ?? {}).map(([attribute, value]) => `${this.name(attribute)} ${this.value(value)}`);
+    const taken = Object.entries(changes.delete ?? {}).map(([attribute, value]) => `${this.name(attribute)} ${this.value(value)}`);
     const remove = (changes.remove ?? []).map((attribute) => this.name(attribute));
     return [
       set.length > 0 ? `SET ${set.join(', ')}` : '',
       add.length > 0 ? `ADD ${add.join(', ')}` : '',
+      taken.length > 0 ? `DELETE ${taken.join(', ')}` : '',
       remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
     ]
       .filter(Boolean)
