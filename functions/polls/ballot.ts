@@ -4,7 +4,7 @@
  * `max_votes_per_answer` caps the member's votes on one answer, `remove`
  * drops one vote. Pure, so the concurrency loop around it can retry freely.
  */
-import type { MemberVotes, Poll, PollAnswer } from './model.js';
+import type { MemberVotes, Poll, AnswerOption } from './model.js';
 import { emojiIdentity } from './rules.js';
 
 export type VoteAction = 'add' | 'remove';
@@ -14,7 +14,7 @@ export function nextVotes(
   poll: Pick<Poll, 'is_multi_select' | 'max_votes_per_answer'>,
   current: MemberVotes,
   action: VoteAction,
-  answer: Pick<PollAnswer, 'answer_id' | 'answer_text'>,
+  answer: Pick<AnswerOption, 'answer_id' | 'answer_text'>,
 ): MemberVotes | { problem: string } {
   const key = String(answer.answer_id);
   const have = current[key] ?? 0;
@@ -35,7 +35,10 @@ export function nextVotes(
 }
 
 /** The answer a vote names: by ID, else by emoji (a custom one by its ID, a unicode one by its text). */
-export function findAnswer(poll: Pick<Poll, 'answers'>, by: { answerId: number | null; emojiName: string | null; emojiId: string | null }): PollAnswer | null {
+export function findAnswer(
+  poll: Pick<Poll, 'answers'>,
+  by: { answerId: number | null; emojiName: string | null; emojiId: string | null },
+): AnswerOption | null {
   if (by.answerId !== null) return poll.answers.find((a) => a.answer_id === by.answerId) ?? null;
   if (by.emojiId) return poll.answers.find((a) => a.emoji_id === by.emojiId) ?? null;
   if (!by.emojiName) return null;

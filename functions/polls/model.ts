@@ -29,8 +29,8 @@ export const isClosing = (poll: Pick<Poll, 'status' | 'closing_at'>) => poll.sta
 /** Whether the poll takes no more votes or edits: closed, or closing. */
 export const isShut = (poll: Pick<Poll, 'status' | 'closing_at'>) => poll.status === 'closed' || isClosing(poll);
 
-/** One answer as stored; `answer_id` counts from 1 in the order given (as native polls number them). */
-export interface PollAnswer {
+/** One answer option of a poll as stored (not the HTTP answer, `PollAnswer` in schemas.ts); `answer_id` counts from 1 in the order given (as native polls number them). */
+export interface AnswerOption {
   answer_id: number;
   answer_text: string;
   label: string | null;
@@ -61,7 +61,7 @@ export interface Poll {
   delete_at: number | null;
   edited_with_results: boolean;
   created_at: string;
-  answers: PollAnswer[];
+  answers: AnswerOption[];
   closed_at?: number | null;
   /**
    * A close under way (epoch ms; 0 or absent: none): votes and edits are

@@ -5,7 +5,7 @@
  * (`handler/*`). Endpoints validate; these decide.
  */
 import type { Caller } from '#shared/auth/caller.js';
-import { type PageQuery, fittedPage, pageStart } from '#shared/db/pagination.js';
+import type { PageQuery } from '#shared/db/entity.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
@@ -14,14 +14,14 @@ import { platform } from '#shared/platform/client.js';
 import { cancel } from '#shared/scheduler/index.js';
 import { type Interaction, tellMember } from '#shared/platform/interaction.js';
 import { requireOwner } from '#shared/auth/owner.js';
-import { PollEntity, PollJobs, dueKeyOf } from './keys.js';
+import { PollEntity, PollJobs, PollListEntity, VoterEntity, dueKeyOf } from './keys.js';
 import { type PollSettings, closePoll, removePoll, scheduleClose, scheduleDelete, settingsOf, votersBeingRemoved } from './lifecycle.js';
 import { type Synced, syncPollMessage } from './message.js';
 import {
   AnswerType,
   type AnswerTypeValue,
   type Poll,
-  type PollAnswer,
+  type AnswerOption,
   type PollNow,
   PollType,
   type PollTypeValue,
@@ -32,7 +32,7 @@ import {
 } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
-import { countPolls, findPollByMessage, getPoll, insertPoll, pollPage, pollsNewestFirst, updatePoll, voterPage } from './store.js';
+import { countPolls, findPollByMessage, getPoll, insertPoll, pollsNewestFirst, updatePoll } from './store.js';
 import { countsNow, readTally } from './tally.js';
 
 const MODULE = 'polls';
@@ -62,7 +62,7 @@ async function requireEnabledPollWithSettings(guildId: string, pollId: string): 
 
 const requireEnabledPoll = async (guildId: string, pollId: string): Promise<Poll> => (await requireEnabledPollWithSettings(guildId, pollId)).poll;
 
-const answersOf = (answers: readonly AnswerInput[]): PollAnswer[] =>
+const answersOf = (answers: readonly AnswerInput[]): AnswerOption[] =>
   answers.map((a, i) => ({
     answer_id: i + 1,
     answer_text: a.answer_text,
@@ -179,15 +179,20 @@ export async function getPollRecord(guildId: string, pollId: string): Promise<Re
  */
 export async function listPollRecords(guildId: string, query: PageQuery) {
   const scope = { guildId, family: 'polls/list', filter: {} };
-  const start = await pageStart(scope, query);
   // Counted first: the count puts the list pointers right when they disagree with the polls, before the page reads them.
-  const [, [total, listed]] = await requireEnabledWhile(guildId, MODULE, async () => {
+  const [, { items, ...fields }] = await requireEnabledWhile(guildId, MODULE, async () => {
     const total = await countPolls(guildId);
-    return [total, await pollPage(guildId, start.page, query.page_size, start.after)] as const;
+    return PollListEntity.page({ guildId }, query, {
+      scope,
+      reverse: true,
+      total: async () => total,
+      // A pointer whose poll went since the count is passed over.
+      shown: async ({ pollId }) => {
+        const poll = await getPoll(guildId, pollId);
+        return poll && recordOf(poll);
+      },
+    });
   });
-  const records = await Promise.all(listed.polls.map(({ poll }) => recordOf(poll)));
-  const lastKept = (kept: number) => (kept < records.length ? (listed.polls[kept - 1]?.place ?? null) : listed.last);
-  const { items, ...fields } = await fittedPage(scope, start, query.page_size, records, total, lastKept);
   return { polls: items, ...fields };
 }
 
@@ -211,7 +216,6 @@ export interface VotersQuery {
 export async function listVoterRecords(guildId: string, pollId: string, query: VotersQuery) {
   const answerId = query.answer_id ?? null;
   const scope = { guildId, family: `polls/voters/${pollId}`, filter: { answer_id: answerId === null ? null : String(answerId) } };
-  const start = await pageStart(scope, query);
   const poll = await requireEnabledPoll(guildId, pollId);
   if (poll.is_anonymous) {
     throw unprocessable(`Poll ${pollId} is anonymous: who voted is shown to no one; its counts are in the poll's answers[].vote_count.`);
@@ -223,14 +227,18 @@ export async function listVoterRecords(guildId: string, pollId: string, query: V
   }
   const counts = await countsNow(poll);
   const total = (answerId === null ? counts?.voters : counts?.members[answerId]) ?? 0;
-  const voters = await voterPage(guildId, pollId, answerId, start.page, query.page_size, start.after);
   const shown = poll.answers.filter((a) => answerId === null || a.answer_id === answerId);
-  const records = voters.map((voter) => ({
-    user_id: voter.member_id,
-    answer_ids: shown.flatMap((a) => Array<number>(voter.votes[String(a.answer_id)] ?? 0).fill(a.answer_id)),
-  }));
   // Members holding many votes each make long records: the page ends early rather than pass 1 MiB (behaviour §15).
-  const { items, ...fields } = await fittedPage(scope, start, query.page_size, records, total, (kept) => records[kept - 1]?.user_id ?? null);
+  const { items, ...fields } = await VoterEntity.page({ guildId, pollId }, query, {
+    scope,
+    ...(answerId === null ? {} : { filter: { [`votes.${answerId}`]: { exists: true } } }),
+    // The counts are exact (kept with every vote): the total is read from them, never counted.
+    total: async () => total,
+    shown: (voter) => ({
+      user_id: voter.member_id,
+      answer_ids: shown.flatMap((a) => Array<number>(voter.votes[String(a.answer_id)] ?? 0).fill(a.answer_id)),
+    }),
+  });
   return { voters: items, ...fields };
 }
 

@@ -17,7 +17,7 @@ import {
   type StringSelect,
 } from '#shared/platform/types.js';
 import { MESSAGE_LIMITS, fitLimits } from '#shared/templates/limits.js';
-import { AnswerType, type Poll, type PollAnswer, type Tally } from './model.js';
+import { AnswerType, type Poll, type AnswerOption, type Tally } from './model.js';
 
 export const BUTTON_LABEL_MAX = 80;
 export const OPTION_TEXT_MAX = 100;
@@ -40,19 +40,19 @@ const COLOR_OPEN = 0x5865f2;
 const COLOR_CLOSED = 0x99aab5;
 
 /** An answer's emoji as message text: `<:name:id>` for a custom emoji, the emoji itself otherwise. */
-export function emojiText(answer: Pick<PollAnswer, 'emoji_name' | 'emoji_id'>): string {
+export function emojiText(answer: Pick<AnswerOption, 'emoji_name' | 'emoji_id'>): string {
   if (!answer.emoji_name) return '';
   return answer.emoji_id ? `<:${answer.emoji_name}:${answer.emoji_id}>` : answer.emoji_name;
 }
 
 /** An answer's emoji on a component or a native poll answer. */
-export function componentEmoji(answer: Pick<PollAnswer, 'emoji_name' | 'emoji_id'>): PartialEmoji | undefined {
+export function componentEmoji(answer: Pick<AnswerOption, 'emoji_name' | 'emoji_id'>): PartialEmoji | undefined {
   if (!answer.emoji_name) return undefined;
   return answer.emoji_id ? { id: answer.emoji_id, name: answer.emoji_name } : { name: answer.emoji_name };
 }
 
 /** What a button or dropdown option says: its label, else the answer's text. */
-export const labelOf = (answer: Pick<PollAnswer, 'label' | 'answer_text'>) => answer.label ?? answer.answer_text;
+export const labelOf = (answer: Pick<AnswerOption, 'label' | 'answer_text'>) => answer.label ?? answer.answer_text;
 
 /** custom_id of an answer's button: the bot reads the poll and the answer from it. */
 export const buttonCustomId = (pollId: string, answerId: number) => `poll:${pollId}:${answerId}`;
@@ -66,7 +66,7 @@ function bar(share: number): string {
   return '▓'.repeat(filled) + '░'.repeat(10 - filled);
 }
 
-function answerBlock(answer: PollAnswer, count: number, total: number): string {
+function answerBlock(answer: AnswerOption, count: number, total: number): string {
   const emoji = emojiText(answer);
   const percent = total === 0 ? 0 : Math.round((count / total) * 100);
   return `${emoji ? `${emoji} ` : ''}**${answer.answer_text}**\n${bar(total === 0 ? 0 : count / total)} ${plural(count, 'vote')} · ${percent}%`;

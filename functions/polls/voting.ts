@@ -18,7 +18,7 @@ import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
 import { PollJobs, PollMessageEntity, dueKeyOf } from './keys.js';
 import { requestRefresh } from './lifecycle.js';
-import { AnswerType, type MemberVotes, type Poll, type PollAnswer, PollType, type Voter, isShut } from './model.js';
+import { AnswerType, type MemberVotes, type Poll, type AnswerOption, PollType, type Voter, isShut } from './model.js';
 import { getPoll, getVoteContext, getVoter, writeVoter } from './store.js';
 
 /** A dozen votes of one member at once settle within a dozen rounds; far more means the table is struggling. */
@@ -40,7 +40,7 @@ export interface VoteInput {
 
 export interface VoteOutcome {
   poll: Poll;
-  answer: PollAnswer;
+  answer: AnswerOption;
   before: MemberVotes;
   after: MemberVotes;
 }
@@ -81,7 +81,7 @@ async function applyVote(
   poll: Poll,
   memberId: string,
   action: VoteAction,
-  answer: PollAnswer,
+  answer: AnswerOption,
   known: Voter | null | undefined,
 ): Promise<{ before: MemberVotes; after: MemberVotes }> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {

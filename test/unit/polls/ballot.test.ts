@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findAnswer, nextVotes } from '#functions/polls/ballot.js';
-import type { PollAnswer } from '#functions/polls/model.js';
+import type { AnswerOption } from '#functions/polls/model.js';
 
-const answer = (answer_id: number, extra: Partial<PollAnswer> = {}): PollAnswer => ({
+const answer = (answer_id: number, extra: Partial<AnswerOption> = {}): AnswerOption => ({
   answer_id,
   answer_text: `answer ${answer_id}`,
   label: null,
