@@ -107,11 +107,6 @@ export async function pageCursorAt(scope: CursorScope, cursor: string | undefine
   return { page: Number(position.slice(0, at)), after: position.slice(at + 1) };
 }
 
-/** The cursor of the page after `page`, which ended at `last`; null when this page is the last. */
-export async function nextPageCursor(scope: CursorScope, page: number, pageSize: number, total: number, last: string | null): Promise<string | null> {
-  return last !== null && page * pageSize < total ? issueCursor(scope, `${page + 1}:${last}`) : null;
-}
-
 /**
  * Where a page cursor of a list whose pages may end early continues
  * (behaviour §15: a page stops before its answer would pass its bytes): its
