@@ -135,7 +135,10 @@ export const allEntrants = (guildId: string, entryId: string) => entrantsFrom(gu
 export async function moveLegacyEntrants(guildId: string, entryId: string, legacy: readonly string[]): Promise<boolean> {
   if (legacy.length === 0) return true;
   await EntrantEntity.putMany(legacy.map((memberId) => [{ guildId, entryId, memberId }, { entered_at: null }]));
-  return GiveawayEntity.update({ guildId, entryId }, { remove: ['participants'], condition: { participants: { size: legacy.length } }, returnValues: 'NONE' });
+  return GiveawayEntity.update(
+    { guildId, entryId },
+    { remove: ['participants'], condition: { participants: { size: { eq: legacy.length } } }, returnValues: 'NONE' },
+  );
 }
 
 /** Deletes up to `max` of a giveaway's entrant items; true when none are left. */

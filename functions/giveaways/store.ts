@@ -185,4 +185,4 @@ export function updateGiveaway(
 }
 
 /** Deletes the giveaway's item; what it held, or null when it was already gone. */
-export const deleteGiveaway = (guildId: string, entryId: string) => GiveawayEntity.deleteReturning({ guildId, entryId });
+export const deleteGiveaway = (guildId: string, entryId: string) => GiveawayEntity.delete({ guildId, entryId }, { returnOld: true });

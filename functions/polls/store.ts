@@ -190,7 +190,7 @@ export const releaseRenderLease = (guildId: string, pollId: string, leaseId: str
 
 /** Deletes the poll item; answers what it held, or null when it was already gone. */
 export async function deletePollItem(guildId: string, pollId: string): Promise<Poll | null> {
-  const poll = await PollEntity.deleteReturning({ guildId, pollId });
+  const poll = await PollEntity.delete({ guildId, pollId }, { returnOld: true });
   if (poll?.message_id) await releaseMessage(guildId, poll.channel_id, poll.message_id, pollId);
   if (poll) await PollListEntity.delete(listedFields(poll));
   return poll;

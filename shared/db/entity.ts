@@ -15,7 +15,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandI
 import { deleteKeys, getKeys, putItems } from './batch.js';
 import { ListBudget } from './budget.js';
 import { db } from './client.js';
-import { type CursorScope, countedPageAt, foreignCursor, nextCountedCursor } from './cursor.js';
+import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import { conditional } from './errors.js';
 import { type Changes, type Condition, Expressions } from './expression.js';
 import type { Item, Key } from './item.js';
@@ -119,6 +119,24 @@ export interface Queryable<Fields, Record> {
    * the range's `total` and the cursor of the next page.
    */
   page<Shown = Record>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>>;
+  /**
+   * One Query of at most `limit` items from where the signed cursor says
+   * (behaviour §15, lists read by key: no page number, no total): a filter
+   * may leave fewer than `limit`; `next_cursor` is null once nothing follows.
+   */
+  keyPage(fields: Fields, request: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<KeyPage<Record>>;
+}
+
+/** The fields of a request for a list read by key: at most `limit` records, after the `next_cursor` of the page before. */
+export interface KeyPageQuery {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** A page of a list read by key. */
+export interface KeyPage<T> {
+  items: T[];
+  next_cursor: string | null;
 }
 
 /** When a write goes ahead: only where no item is (`ifAbsent`), or where a condition holds. */
@@ -152,9 +170,9 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
   /** {@link update} answering only whether it was written. */
   update(fields: Fields, update: Update & { returnValues: 'NONE' }): Promise<boolean>;
   /** Deletes the item (nothing there is no failure); false when its condition did not hold. */
-  delete(fields: Fields, options?: { condition?: Condition }): Promise<boolean>;
-  /** Deletes the item, unconditionally; the record it held, or null when there was none. */
-  deleteReturning(fields: Fields): Promise<Record | null>;
+  delete(fields: Fields, options?: { condition?: Condition; returnOld?: false }): Promise<boolean>;
+  /** {@link delete} answering the record it deleted: null when there was none, or its condition did not hold. */
+  delete(fields: Fields, options: { condition?: Condition; returnOld: true }): Promise<Record | null>;
 
   /** The records of these fields, consistently, in their order: null where there is none. */
   getMany(fields: readonly Fields[]): Promise<(Record | null)[]>;
@@ -168,8 +186,6 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
     put(fields: Fields, attributes: object, options?: WriteCondition): TransactAction;
     update(fields: Fields, update: Changes & { condition?: Condition }): TransactAction;
     delete(fields: Fields, options?: { condition?: Condition }): TransactAction;
-    /** A condition on the item that the transaction needs, without changing it. */
-    check(fields: Fields, condition: Condition): TransactAction;
   };
 
   /** Its items in a secondary index it declares. */
@@ -191,9 +207,15 @@ function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'Excl
   const x = new Expressions();
   const begins = range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix;
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
-  if (range.from !== undefined) key.push(`${x.name(family.skName)} >= ${x.value(range.from)}`);
-  // An empty prefix (an index whose sort keys share none) needs no condition; `from` and a prefix both narrow.
-  if (begins) key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
+  // DynamoDB takes one condition per key: `from` and the prefix are one range (sort keys are ASCII, so every key under the prefix sorts before it and U+FFFF).
+  if (range.from !== undefined) {
+    // The later of the two (strings: Math.max does not apply).
+    const lowest = [begins, range.from].sort()[1];
+    key.push(`${x.name(family.skName)} BETWEEN ${x.value(lowest)} AND ${x.value(`${begins}\uffff`)}`);
+  } else if (begins) {
+    // An empty prefix (an index whose sort keys share none) needs no condition.
+    key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
+  }
   const filter = range.filter && x.condition(range.filter);
   return {
     TableName: tableName(),
@@ -256,6 +278,15 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   return {
     query: async (fields, range = {}) => (await readAll(familyOf(fields), range)).map(parse),
     count,
+    async keyPage(fields, request, options) {
+      const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
+      const out = await db().send(new QueryCommand({ ...queryInput(familyOf(fields), options), Limit: request.limit, ExclusiveStartKey: start }));
+      const last = out.LastEvaluatedKey;
+      return {
+        items: ((out.Items as Item[] | undefined) ?? []).map(parse),
+        next_cursor: last ? await issueCursor(options.scope, JSON.stringify(last)) : null,
+      };
+    },
     async page<Shown>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>> {
       const family = familyOf(fields);
       const input = queryInput(family, options);
@@ -339,7 +370,7 @@ export function entity<
     const condition = options.ifAbsent ? x.condition({ pk: { exists: false } }) : options.condition && x.condition(options.condition);
     return condition ? { ConditionExpression: condition, ...x.attributes() } : {};
   };
-  const deleteCondition = (condition?: Condition): { ConditionExpression?: string } => {
+  const deleteCondition = (condition?: Condition) => {
     const x = new Expressions();
     const expression = condition && x.condition(condition);
     return expression ? { ConditionExpression: expression, ...x.attributes() } : {};
@@ -358,6 +389,21 @@ export function entity<
     const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(fields), ConsistentRead: options.consistent ?? true, ...projection }));
     if (!out.Item) return null;
     return options.projection ? out.Item : parse(out.Item);
+  }
+
+  async function remove(fields: Fields, options: { condition?: Condition; returnOld?: boolean } = {}) {
+    const send = () =>
+      db().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: key(fields),
+          ...deleteCondition(options.condition),
+          ...(options.returnOld ? { ReturnValues: 'ALL_OLD' as const } : {}),
+        }),
+      );
+    if (!options.returnOld) return conditional(send);
+    const out = await unlessRefused(send);
+    return out?.Attributes ? parse(out.Attributes) : null;
   }
 
   async function update(fields: Fields, change: Update) {
@@ -390,12 +436,7 @@ export function entity<
     put: (fields, attributes, options) =>
       conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) }))),
     update: update as Entity<Fields, Record, PartitionFields, Indexes>['update'],
-    delete: (fields, options = {}) =>
-      conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) }))),
-    async deleteReturning(fields) {
-      const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: key(fields), ReturnValues: 'ALL_OLD' }));
-      return out.Attributes ? parse(out.Attributes) : null;
-    },
+    delete: remove as Entity<Fields, Record, PartitionFields, Indexes>['delete'],
 
     async getMany(fields) {
       const keys = fields.map(key);
@@ -413,11 +454,6 @@ export function entity<
       put: (fields, attributes, options) => ({ Put: { TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) } }),
       update: (fields, change) => ({ Update: { TableName: tableName(), Key: key(fields), ...updateParts(change) } }),
       delete: (fields, options = {}) => ({ Delete: { TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) } }),
-      check: (fields, condition) => {
-        const parts = deleteCondition(condition);
-        if (!parts.ConditionExpression) throw new Error(`A transaction check on ${name} needs a condition`);
-        return { ConditionCheck: { TableName: tableName(), Key: key(fields), ...parts } as TransactCheck };
-      },
     },
 
     index(indexName) {
@@ -438,5 +474,3 @@ export function entity<
     },
   };
 }
-
-type TransactCheck = { TableName: string; Key: Key; ConditionExpression: string };

@@ -60,8 +60,8 @@ describe('entity reads in part', () => {
       .on(DeleteCommand)
       .resolvesOnce({ Attributes: item('7') })
       .resolvesOnce({});
-    expect(await Member.deleteReturning({ list: 'a', id: '7' })).toEqual({ id: '7' });
-    expect(await Member.deleteReturning({ list: 'a', id: '8' })).toBeNull();
+    expect(await Member.delete({ list: 'a', id: '7' }, { returnOld: true })).toEqual({ id: '7' });
+    expect(await Member.delete({ list: 'a', id: '8' }, { returnOld: true })).toBeNull();
     expect(dynamo.commandCalls(DeleteCommand)[0]!.args[0].input).toMatchObject({ Key: { pk: 'L#a', sk: 'M#7' }, ReturnValues: 'ALL_OLD' });
   });
 });
@@ -92,7 +92,7 @@ describe('entity pages with a kept total and records left out', () => {
 describe('conditions and changes', () => {
   it('tests a set size and a map path, and takes members out of a set', async () => {
     const x = new Expressions();
-    expect(x.condition({ participants: { size: 2 }, 'votes.3': { exists: true } })).toBe('size(#n0) = :v0 AND attribute_exists(#n1.#n2)');
+    expect(x.condition({ participants: { size: { eq: 2 } }, 'votes.3': { exists: true } })).toBe('size(#n0) = :v0 AND attribute_exists(#n1.#n2)');
     expect(x.update({ delete: { participants: new Set(['9']) }, add: { participant_count: -1 } })).toBe('ADD #n3 :v1 DELETE #n0 :v2');
     expect(x.attributes().ExpressionAttributeNames).toEqual({ '#n0': 'participants', '#n1': 'votes', '#n2': '3', '#n3': 'participant_count' });
   });
