@@ -19,14 +19,10 @@
  * of it, and the set is moved into items before anything pages the list
  * (`moveLegacyEntrants`).
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys, keyOf, putItems } from '#shared/db/batch.js';
-import { db } from '#shared/db/client.js';
-import { conditional } from '#shared/db/errors.js';
+import type { Condition } from '#shared/db/expression.js';
 import { entity, partition } from '#shared/db/entity.js';
-import { tableName } from '#shared/db/table.js';
 import { transact } from '#shared/db/transact.js';
-import { GiveawayEntity, OPEN_CONDITION, OPEN_NAMES, entriesOpen } from './store.js';
+import { GiveawayEntity, entriesOpen, openAt } from './store.js';
 
 const entrantsKey = partition<[guildId: string, entryId: string]>('GENTRANTS#');
 const ID_DIGITS = 20;
@@ -37,8 +33,8 @@ const unpadded = (sk: string): string => sk.slice(PREFIX.length).replace(/^0+(?=
 export const EntrantEntity = entity({
   name: 'giveaway-entrant',
   prefix: PREFIX,
-  pk: (f: { guildId: string; entryId: string; memberId: string }) => entrantsKey(f.guildId, f.entryId),
-  sk: (f) => [padded(f.memberId)],
+  pk: (f: { guildId: string; entryId: string }) => entrantsKey(f.guildId, f.entryId),
+  sk: (f: { guildId: string; entryId: string; memberId: string }) => [padded(f.memberId)],
   parse: (item) => unpadded(String(item.sk)),
 });
 
@@ -47,35 +43,30 @@ export type EntryChange = 'done' | 'not-running' | 'already' | 'not-entered' | '
 
 const BUSY = 'The giveaway is busy with other entries at this moment; try again shortly.';
 
-/** While entries are open (OPEN_CONDITION) at `now`: its names and values, to go with the rest of a condition. */
-const whileOpen = (now: string) => ({ condition: ` AND ${OPEN_CONDITION}`, names: OPEN_NAMES, values: { ':running': 'running', ':now': now } });
+/** While entries are open now, when `whileRunning`; else no condition. */
+const openNow = (whileRunning: boolean): Condition[] => (whileRunning ? [openAt(new Date().toISOString())] : []);
 
-const countChange = (guildId: string, entryId: string, by: 1 | -1, memberId: string, whileRunning: boolean) => {
-  const open = whileRunning ? whileOpen(new Date().toISOString()) : null;
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: GiveawayEntity.key({ guildId, entryId }),
-      UpdateExpression: 'ADD participant_count :by',
-      // An entrant of the old layout is in the set: entering again is refused there.
-      ConditionExpression: `attribute_exists(pk)${open?.condition ?? ''}${by === 1 ? ' AND NOT contains(participants, :id)' : ''}`,
-      ...(open ? { ExpressionAttributeNames: open.names } : {}),
-      ExpressionAttributeValues: { ':by': by, ...open?.values, ...(by === 1 ? { ':id': memberId } : {}) },
+const countChange = (guildId: string, entryId: string, by: 1 | -1, memberId: string, whileRunning: boolean) =>
+  GiveawayEntity.tx.update(
+    { guildId, entryId },
+    {
+      add: { participant_count: by },
+      condition: {
+        $and: [
+          { pk: { exists: true } },
+          ...openNow(whileRunning),
+          // An entrant of the old layout is in the set: entering again is refused there.
+          ...(by === 1 ? [{ $not: { participants: { contains: memberId } } }] : []),
+        ],
+      },
     },
-  };
-};
+  );
 
 /** One member enters: one atomic conditional request, the entrant's item and the count. */
 export async function addEntrant(guildId: string, entryId: string, memberId: string): Promise<EntryChange> {
   const failed = await transact(
     [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: EntrantEntity.item({ guildId, entryId, memberId }, { entered_at: new Date().toISOString() }),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      EntrantEntity.tx.put({ guildId, entryId, memberId }, { entered_at: new Date().toISOString() }, { ifAbsent: true }),
       countChange(guildId, entryId, 1, memberId, true),
     ],
     BUSY,
@@ -84,103 +75,54 @@ export async function addEntrant(guildId: string, entryId: string, memberId: str
   return failed === 0 ? 'already' : whyRefused(guildId, entryId, true);
 }
 
+const entrantLeaves = (guildId: string, entryId: string, memberId: string) =>
+  EntrantEntity.tx.delete({ guildId, entryId, memberId }, { condition: { pk: { exists: true } } });
+
 /** One member leaves: one atomic conditional request; a member of the old layout's set leaves it by one conditional update. */
 export async function removeEntrant(guildId: string, entryId: string, memberId: string): Promise<EntryChange> {
-  const failed = await transact(
-    [
-      { Delete: { TableName: tableName(), Key: EntrantEntity.key({ guildId, entryId, memberId }), ConditionExpression: 'attribute_exists(pk)' } },
-      countChange(guildId, entryId, -1, memberId, true),
-    ],
-    BUSY,
-  );
+  const failed = await transact([entrantLeaves(guildId, entryId, memberId), countChange(guildId, entryId, -1, memberId, true)], BUSY);
   if (failed === null) return 'done';
   if (failed === 0 && (await leaveLegacy(guildId, entryId, memberId, true))) return 'done';
   return whyRefused(guildId, entryId, false);
 }
 
-function leaveLegacy(guildId: string, entryId: string, memberId: string, whileRunning: boolean): Promise<boolean> {
-  const open = whileRunning ? whileOpen(new Date().toISOString()) : null;
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: GiveawayEntity.key({ guildId, entryId }),
-        UpdateExpression: 'DELETE participants :m ADD participant_count :minus',
-        ConditionExpression: `contains(participants, :id)${open?.condition ?? ''}`,
-        ...(open ? { ExpressionAttributeNames: open.names } : {}),
-        ExpressionAttributeValues: { ':m': new Set([memberId]), ':id': memberId, ':minus': -1, ...open?.values },
-      }),
-    ),
+const leaveLegacy = (guildId: string, entryId: string, memberId: string, whileRunning: boolean) =>
+  GiveawayEntity.update(
+    { guildId, entryId },
+    {
+      delete: { participants: new Set([memberId]) },
+      add: { participant_count: -1 },
+      condition: { $and: [{ participants: { contains: memberId } }, ...openNow(whileRunning)] },
+      returnValues: 'NONE',
+    },
   );
-}
 
 async function whyRefused(guildId: string, entryId: string, entering: boolean): Promise<EntryChange> {
-  const [item] = await getKeys([GiveawayEntity.key({ guildId, entryId })]);
-  if (!item) return 'gone';
+  const g = await GiveawayEntity.get({ guildId, entryId });
+  if (!g) return 'gone';
   // Closed by the end or past end_time: refused as after the end, with the same words.
-  if (!entriesOpen(GiveawayEntity.parse(item), Date.now())) return 'not-running';
+  if (!entriesOpen(g, Date.now())) return 'not-running';
   return entering ? 'already' : 'not-entered';
 }
 
 /** Takes a member out of a giveaway's entrants, whatever its state (privacy); true when they were one. */
 export async function dropEntrant(guildId: string, entryId: string, memberId: string): Promise<boolean> {
-  const failed = await transact(
-    [
-      { Delete: { TableName: tableName(), Key: EntrantEntity.key({ guildId, entryId, memberId }), ConditionExpression: 'attribute_exists(pk)' } },
-      countChange(guildId, entryId, -1, memberId, false),
-    ],
-    BUSY,
-  );
+  const failed = await transact([entrantLeaves(guildId, entryId, memberId), countChange(guildId, entryId, -1, memberId, false)], BUSY);
   return failed === null || leaveLegacy(guildId, entryId, memberId, false);
 }
 
 /** Which of these giveaways the member has entered (items only; the old layout's sets are read with the giveaway). */
 export async function enteredOf(guildId: string, entryIds: readonly string[], memberId: string): Promise<Set<string>> {
-  const found = await getKeys(entryIds.map((entryId) => EntrantEntity.key({ guildId, entryId, memberId })));
-  const keys = new Set(found.map((item) => String(item.pk)));
-  return new Set(entryIds.filter((entryId) => keys.has(entrantsKey(guildId, entryId))));
+  const found = await EntrantEntity.getMany(entryIds.map((entryId) => ({ guildId, entryId, memberId })));
+  return new Set(entryIds.filter((_, i) => found[i] !== null));
 }
 
-/** A page of entrants in numeric order: up to `limit` after `after` (a member ID; null from the start), and whether more follow. */
-export async function entrantPage(
-  guildId: string,
-  entryId: string,
-  limit: number,
-  after: string | null,
-): Promise<{ ids: string[]; last: string | null; more: boolean }> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: after === null ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk > :after',
-      ExpressionAttributeValues: {
-        ':pk': entrantsKey(guildId, entryId),
-        ...(after === null ? { ':prefix': EntrantEntity.prefix } : { ':after': EntrantEntity.key({ guildId, entryId, memberId: after }).sk }),
-      },
-      ProjectionExpression: 'sk',
-      // DynamoDB's Limit is a 32-bit count: "every entrant" sends none (DynamoDB Local answers a larger one with a 500, AWS refuses it).
-      ...(limit <= MAX_QUERY_LIMIT ? { Limit: limit } : {}),
-      ConsistentRead: true,
-    }),
+/** Entrants in numeric order from after member `after` (null: from the start), `count` of them at most. */
+export const entrantsFrom = (guildId: string, entryId: string, after: string | null, count: number): Promise<string[]> =>
+  EntrantEntity.query(
+    { guildId, entryId },
+    { limit: count, ...(after === null ? {} : { after: EntrantEntity.key({ guildId, entryId, memberId: after }).sk }) },
   );
-  const ids = (out.Items ?? []).map((item) => EntrantEntity.parse(item));
-  return { ids, last: ids.at(-1) ?? null, more: out.LastEvaluatedKey !== undefined };
-}
-
-/** The largest Limit a Query takes (a 32-bit integer). */
-const MAX_QUERY_LIMIT = 2 ** 31 - 1;
-
-/** Entrants in numeric order from `after`, `count` of them at most, reading pages of up to `pageLimit`. */
-export async function entrantsFrom(guildId: string, entryId: string, after: string | null, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  let from = after;
-  while (ids.length < count) {
-    const page = await entrantPage(guildId, entryId, count - ids.length, from);
-    ids.push(...page.ids);
-    if (!page.more || page.last === null) break;
-    from = page.last;
-  }
-  return ids;
-}
 
 /** Every entrant in numeric order (a reroll's pool; a page at a time). */
 export const allEntrants = (guildId: string, entryId: string) => entrantsFrom(guildId, entryId, null, Number.MAX_SAFE_INTEGER);
@@ -192,31 +134,16 @@ export const allEntrants = (guildId: string, entryId: string) => entrantsFrom(gu
  */
 export async function moveLegacyEntrants(guildId: string, entryId: string, legacy: readonly string[]): Promise<boolean> {
   if (legacy.length === 0) return true;
-  await putItems(legacy.map((memberId) => EntrantEntity.item({ guildId, entryId, memberId }, { entered_at: null })));
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: GiveawayEntity.key({ guildId, entryId }),
-        UpdateExpression: 'REMOVE participants',
-        ConditionExpression: 'size(participants) = :n',
-        ExpressionAttributeValues: { ':n': legacy.length },
-      }),
-    ),
+  await EntrantEntity.putMany(legacy.map((memberId) => [{ guildId, entryId, memberId }, { entered_at: null }]));
+  return GiveawayEntity.update(
+    { guildId, entryId },
+    { remove: ['participants'], condition: { participants: { size: { eq: legacy.length } } }, returnValues: 'NONE' },
   );
 }
 
 /** Deletes up to `max` of a giveaway's entrant items; true when none are left. */
 export async function purgeEntrants(guildId: string, entryId: string, max: number): Promise<boolean> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': entrantsKey(guildId, entryId) },
-      ProjectionExpression: 'pk, sk',
-      Limit: max,
-    }),
-  );
-  await deleteKeys((out.Items ?? []).map(keyOf));
-  return out.LastEvaluatedKey === undefined;
+  const memberIds = await EntrantEntity.query({ guildId, entryId }, { limit: max });
+  await EntrantEntity.deleteMany(memberIds.map((memberId) => ({ guildId, entryId, memberId })));
+  return memberIds.length < max;
 }

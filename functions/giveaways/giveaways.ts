@@ -5,8 +5,7 @@
  * message refreshes are in `lifecycle.ts`.
  */
 import { type Asker, requireOwner } from '#shared/auth/owner.js';
-import { nextPageCursor, pageCursorAt } from '#shared/db/cursor.js';
-import { type PageQuery, fittedPage, pageStart } from '#shared/db/pagination.js';
+import type { PageQuery } from '#shared/db/entity.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';
@@ -18,20 +17,9 @@ import { isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { MAX_REROLLS, drawPlaces, drawRound, mintSeed, seedHash } from './draw.js';
 import { announceRound, cancelTimers, purgeLater, refreshDueOf, requestRefresh, scheduleEnd, showGiveaway } from './lifecycle.js';
 import { giveawayMessage } from './render.js';
-import { addEntrant, allEntrants, entrantsFrom, moveLegacyEntrants, removeEntrant } from './entrants.js';
-import {
-  type Giveaway,
-  type Round,
-  countGiveaways,
-  deleteGiveaway,
-  getGiveaway,
-  GiveawayEntity,
-  giveawayPage,
-  MARK_EVERY,
-  entriesOpen,
-  insertGiveaway,
-  updateGiveaway,
-} from './store.js';
+import { EntrantEntity, addEntrant, allEntrants, entrantsFrom, moveLegacyEntrants, removeEntrant } from './entrants.js';
+import { type Giveaway, type Round, deleteGiveaway, getGiveaway, GiveawayEntity, MARK_EVERY, entriesOpen, insertGiveaway, updateGiveaway } from './store.js';
+import { readPage } from '#shared/db/page.js';
 
 export const MODULE = 'giveaways';
 /** Rerolls of one giveaway at once each get their own round within this many tries; more means the table is struggling. */
@@ -145,13 +133,6 @@ export async function createGiveaway(
 /** The cursor scope of a list: the guild's giveaways, or one giveaway's entrants. */
 const scopeOf = (guildId: string, family: string) => ({ guildId, family: `giveaways/${family}`, filter: {} });
 
-/** Where a cursor continues: its page and the key part after which it starts. */
-const cursorAt = (guildId: string, family: string, cursor: string | undefined) => pageCursorAt(scopeOf(guildId, family), cursor);
-
-/** The next page's cursor, or null when this page is the last. */
-const nextCursor = (guildId: string, family: string, page: number, pageSize: number, total: number, last: string | null) =>
-  nextPageCursor(scopeOf(guildId, family), page, pageSize, total, last);
-
 /**
  * A page of the guild's giveaways, newest first, read by key (behaviour
  * §3.6, §15): `page` or the signed `cursor` of the page before. A page holds
@@ -161,13 +142,9 @@ const nextCursor = (guildId: string, family: string, page: number, pageSize: num
  */
 export async function listGiveawayRecords(guildId: string, query: PageQuery) {
   const scope = scopeOf(guildId, 'entries');
-  const start = await pageStart(scope, query);
-  const [, [listed, total]] = await requireEnabledWhile(guildId, MODULE, () =>
-    Promise.all([giveawayPage(guildId, start.page, query.page_size, start.after), countGiveaways(guildId)]),
+  const [, { items, ...fields }] = await requireEnabledWhile(guildId, MODULE, () =>
+    readPage(GiveawayEntity, { guildId }, query, { scope, reverse: true, shown: async (g) => giveawayRecord(g, await listedEntrants(g)) }),
   );
-  const records = await giveawayRecords(listed.giveaways);
-  const lastKept = (kept: number) => (kept < records.length ? (records[kept - 1]?.entry_id ?? null) : listed.last);
-  const { items, ...fields } = await fittedPage(scope, start, query.page_size, records, total, lastKept);
   return { entries: items, ...fields };
 }
 
@@ -180,24 +157,10 @@ export async function getGiveawayRecord(guildId: string, entryId: string) {
 export async function listParticipants(guildId: string, entryId: string, query: PageQuery) {
   let g = await loadGiveaway(guildId, entryId);
   if (g.legacy.length) g = await withoutLegacy(g);
-  const from = await cursorAt(guildId, `participants/${entryId}`, query.cursor);
-  const page = from?.page ?? query.page;
-  const after = from ? from.after : page === 1 ? null : await entrantAt(g, (page - 1) * query.page_size - 1);
-  const participants = after === undefined ? [] : await entrantsFrom(guildId, entryId, after, query.page_size);
-  const total = g.participant_count;
-  return {
-    participants,
-    page,
-    page_size: query.page_size,
-    total,
-    next_cursor: await nextCursor(guildId, `participants/${entryId}`, page, query.page_size, total, participants.at(-1) ?? null),
-  };
-}
-
-/** The entrant at a 0-based place of the sorted list, reading only keys up to it; undefined past the end. */
-async function entrantAt(g: Giveaway, place: number): Promise<string | undefined> {
-  if (place >= g.participant_count) return undefined;
-  return (await entrantsFrom(g.guild_id, g.entry_id, null, place + 1))[place];
+  // The count is exact (kept with every entrant's item): the total is read from it, never counted.
+  const scope = scopeOf(guildId, `participants/${entryId}`);
+  const { items, ...fields } = await readPage(EntrantEntity, { guildId, entryId }, query, { scope, total: async () => g.participant_count });
+  return { participants: items, ...fields };
 }
 
 /** A giveaway of the old layout with its set moved into entrant items (behaviour §15), read again. */

@@ -1,5 +1,5 @@
 /**
- * Giveaways in the table: the only file issuing their commands. One item
+ * Giveaways in the table, through their entity. One item
  * per giveaway in the guild's partition, `GIVEAWAY#<entry_id>` (entry IDs
  * start with the time, so the guild's giveaways list newest first), holding
  * the record and, apart from it:
@@ -18,12 +18,8 @@
  *   the end, then each reroll), kept whole: each round is added by one write
  *   conditional on the version read, so a round is never lost or doubled.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { db } from '#shared/db/client.js';
-import { conditional } from '#shared/db/errors.js';
-import { countAll, queryAll, queryPage } from '#shared/db/pagination.js';
-import { entity } from '#shared/db/entity.js';
-import { tableName } from '#shared/db/table.js';
+import { type Item, entity } from '#shared/db/entity.js';
+import type { Condition } from '#shared/db/expression.js';
 import { guildKey } from '#shared/modules/store.js';
 
 /** One round of the draw: its number (1 the end, then each reroll), its winners in the order drawn, and when. */
@@ -96,18 +92,15 @@ export interface DrawProgress {
   done?: string;
 }
 
-type Item = Record<string, NativeAttributeValue>;
-
 /**
- * Entries are open (enter, leave, edit): running, not closed by the end, and
- * `end_time` still ahead of `:now` (ISO 8601 in UTC, as `end_time` is
+ * Entries are open (enter, leave, edit) at `now`: running, not closed by the
+ * end, and `end_time` still ahead of `now` (ISO 8601 in UTC, as `end_time` is
  * stored, so the strings compare as the times do). Past `end_time` they are
  * refused as after the end, whether or not the end has run yet.
  */
-export const OPEN_CONDITION = '#s = :running AND attribute_not_exists(#closed) AND #end > :now';
-export const OPEN_NAMES = { '#s': 'status', '#closed': '_closed', '#end': 'end_time' } as const;
+export const openAt = (now: string): Condition => ({ status: 'running', _closed: { exists: false }, end_time: { gt: now } });
 
-/** Whether entries are open at `now` (epoch ms), as OPEN_CONDITION decides it in the table. */
+/** Whether entries are open at `now` (epoch ms), as {@link openAt} decides it in the table. */
 export const entriesOpen = (g: Pick<Giveaway, 'status' | '_closed' | 'end_time'>, now: number) =>
   g.status === 'running' && g._closed === undefined && g.end_time > new Date(now).toISOString();
 
@@ -136,46 +129,23 @@ export function giveawayOf(item: Item): Giveaway {
 export const GiveawayEntity = entity({
   name: 'giveaway',
   prefix: 'GIVEAWAY#',
-  pk: (f: { guildId: string; entryId: string }) => guildKey(f.guildId),
-  sk: (f) => [f.entryId],
+  pk: (f: { guildId: string }) => guildKey(f.guildId),
+  sk: (f: { guildId: string; entryId: string }) => [f.entryId],
   parse: giveawayOf,
 });
 
-function toItem(g: Giveaway): Item {
+/** The attributes of a giveaway's item besides its key. */
+function attributesOf(g: Giveaway): object {
   const { legacy: _legacy, _draw: _d, winners, ...rest } = g;
-  return GiveawayEntity.item({ guildId: g.guild_id, entryId: g.entry_id }, { ...rest, giveaway_id: g.entry_id, winners: winners.join(',') });
+  return { ...rest, giveaway_id: g.entry_id, winners: winners.join(',') };
 }
 
-export async function getGiveaway(guildId: string, entryId: string): Promise<Giveaway | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: GiveawayEntity.key({ guildId, entryId }), ConsistentRead: true }));
-  return out.Item ? giveawayOf(out.Item) : null;
-}
-
-const guildRange = (guildId: string) => ({
-  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-  ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': GiveawayEntity.prefix },
-  ScanIndexForward: false,
-  ConsistentRead: true,
-});
+export const getGiveaway = (guildId: string, entryId: string) => GiveawayEntity.get({ guildId, entryId });
 
 /** Every giveaway of the guild, newest first (privacy and settings delete: giveaways are few beside their entrants). */
-export async function listGiveaways(guildId: string): Promise<Giveaway[]> {
-  return (await queryAll(guildRange(guildId))).map(giveawayOf);
-}
+export const listGiveaways = (guildId: string) => GiveawayEntity.query({ guildId }, { reverse: true });
 
-/** How many giveaways the guild has. */
-export const countGiveaways = (guildId: string) => countAll(guildRange(guildId));
-
-/** One page of the guild's giveaways, newest first, read by key: from after giveaway `after` (a cursor's), else page `page`. */
-export async function giveawayPage(guildId: string, page: number, pageSize: number, after: string | null) {
-  const start = after === null ? null : GiveawayEntity.key({ guildId, entryId: after });
-  const { items, lastKey } = await queryPage(guildRange(guildId), 'pk, sk', page, pageSize, start);
-  return { giveaways: items.map(giveawayOf), last: lastKey ? (items.at(-1)?.entry_id as string) : null };
-}
-
-export function insertGiveaway(g: Giveaway): Promise<boolean> {
-  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: toItem(g), ConditionExpression: 'attribute_not_exists(pk)' })));
-}
+export const insertGiveaway = (g: Giveaway) => GiveawayEntity.put({ guildId: g.guild_id, entryId: g.entry_id }, attributesOf(g), { ifAbsent: true });
 
 /**
  * Sets some fields of a giveaway (never its entrants or count, which enters
@@ -189,52 +159,30 @@ export function updateGiveaway(
   fields: Record<string, unknown>,
   expect: { version?: number; status?: Giveaway['status']; open?: string; count?: number } = {},
 ): Promise<boolean> {
-  const names: Record<string, string> = { '#v': '_version' };
-  const values: Record<string, unknown> = { ':one': 1 };
-  const sets: string[] = [];
-  const removes: string[] = [];
-  Object.entries(fields).forEach(([name, value], i) => {
-    names[`#f${i}`] = name;
-    if (value === undefined) return removes.push(`#f${i}`);
-    values[`:f${i}`] = value;
-    sets.push(`#f${i} = :f${i}`);
-  });
-  const conditions = ['attribute_exists(pk)'];
-  if (expect.version !== undefined) {
-    conditions.push('#v = :v');
-    values[':v'] = expect.version;
-  }
-  if (expect.status !== undefined) {
-    conditions.push('#s = :s');
-    names['#s'] = 'status';
-    values[':s'] = expect.status;
-  }
-  if (expect.open !== undefined) {
-    conditions.push(OPEN_CONDITION);
-    Object.assign(names, OPEN_NAMES);
-    values[':now'] = expect.open;
-    values[':running'] = 'running';
-  }
-  if (expect.count !== undefined) {
-    // A giveaway nobody entered may never have had the count written.
-    conditions.push(expect.count === 0 ? '(attribute_not_exists(participant_count) OR participant_count = :count)' : 'participant_count = :count');
-    values[':count'] = expect.count;
-  }
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: GiveawayEntity.key({ guildId, entryId }),
-        UpdateExpression: `SET ${[...sets, '#v = #v + :one'].join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    ),
+  const count: Condition | undefined =
+    expect.count === undefined
+      ? undefined
+      : // A giveaway nobody entered may never have had the count written.
+        expect.count === 0
+        ? { $or: [{ participant_count: { exists: false } }, { participant_count: 0 }] }
+        : { participant_count: expect.count };
+  return GiveawayEntity.update(
+    { guildId, entryId },
+    {
+      set: fields,
+      remove: Object.keys(fields).filter((name) => fields[name] === undefined),
+      add: { _version: 1 },
+      condition: {
+        $and: [
+          { pk: { exists: true }, _version: expect.version, status: expect.status },
+          ...(expect.open === undefined ? [] : [openAt(expect.open)]),
+          ...(count ? [count] : []),
+        ],
+      },
+      returnValues: 'NONE',
+    },
   );
 }
 
-export async function deleteGiveaway(guildId: string, entryId: string): Promise<Giveaway | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: GiveawayEntity.key({ guildId, entryId }), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes ? giveawayOf(out.Attributes) : null;
-}
+/** Deletes the giveaway's item; what it held, or null when it was already gone. */
+export const deleteGiveaway = (guildId: string, entryId: string) => GiveawayEntity.delete({ guildId, entryId }, { returnOld: true });

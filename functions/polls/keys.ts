@@ -59,8 +59,8 @@ function countsIn(item: Record<string, unknown>, answers: readonly AnswerOption[
 export const PollEntity = entity({
   name: 'poll',
   prefix: 'POLL#',
-  pk: (f: { guildId: string; pollId: string }) => guildKey(f.guildId),
-  sk: (f) => [f.pollId],
+  pk: (f: { guildId: string }) => guildKey(f.guildId),
+  sk: (f: { guildId: string; pollId: string }) => [f.pollId],
   parse: (item): Poll => {
     const poll: Poll = {
       id: Number(item.id),
@@ -97,8 +97,8 @@ export const votersPartition = partition<[guildId: string, pollId: string]>('POL
 export const VoterEntity = entity({
   name: 'poll_voter',
   prefix: 'VOTER#',
-  pk: (f: { guildId: string; pollId: string; memberId: string }) => votersPartition(f.guildId, f.pollId),
-  sk: (f) => [f.memberId],
+  pk: (f: { guildId: string; pollId: string }) => votersPartition(f.guildId, f.pollId),
+  sk: (f: { guildId: string; pollId: string; memberId: string }) => [f.memberId],
   parse: (item): Voter => ({ member_id: String(item.member_id), votes: (item.votes as MemberVotes | undefined) ?? {}, version: Number(item.version ?? 0) }),
 });
 
@@ -114,8 +114,8 @@ export const VoterSweepEntity = entity({
 export const PollMessageEntity = entity({
   name: 'poll_message',
   prefix: 'POLLMSG#',
-  pk: (f: { guildId: string; channelId: string; messageId: string }) => guildKey(f.guildId),
-  sk: (f) => [f.channelId, f.messageId],
+  pk: (f: { guildId: string }) => guildKey(f.guildId),
+  sk: (f: { guildId: string; channelId: string; messageId: string }) => [f.channelId, f.messageId],
   parse: (item) => String(item.poll_id),
 });
 
@@ -128,15 +128,33 @@ export function parseDueKey(key: string): { guildId: string; pollId: string } | 
   return { guildId: key.slice(0, at), pollId: key.slice(at + 1) };
 }
 
+/** A poll's list pointer as read: the fields of its key (read from the sort key) and the sort key itself, where a reading continues after it. */
+export interface ListedPoll {
+  guildId: string;
+  createdAt: string;
+  id: number;
+  pollId: string;
+  place: string;
+}
+
 /** A poll's place in the guild's list, newest first when read backwards: its creation time, then its record id (padded, so it sorts as a number). */
 export const PollListEntity = entity({
   name: 'poll_listed',
   prefix: 'POLLAT#',
-  pk: (f: { guildId: string; createdAt: string; id: number; pollId: string }) => guildKey(f.guildId),
-  sk: (f) => [f.createdAt, String(f.id).padStart(16, '0'), f.pollId],
-  parse: (item) => String(item.poll_id),
+  pk: (f: { guildId: string }) => guildKey(f.guildId),
+  sk: (f: { guildId: string; createdAt: string; id: number; pollId: string }) => [f.createdAt, String(f.id).padStart(16, '0'), f.pollId],
+  parse: (item): ListedPoll => {
+    // Creation times (ISO 8601), record ids and poll IDs hold no `#`.
+    const place = String(item.sk);
+    const [createdAt = '', id = '0'] = place.slice('POLLAT#'.length).split('#');
+    return { guildId: String(item.pk).slice(guildKey.prefix.length), createdAt, id: Number(id), pollId: String(item.poll_id), place };
+  },
 });
 
-/** The list pointer of a poll. */
-export const listedKey = (poll: Pick<Poll, 'guild_id' | 'created_at' | 'id' | 'poll_id'>) =>
-  PollListEntity.key({ guildId: poll.guild_id, createdAt: poll.created_at, id: poll.id, pollId: poll.poll_id });
+/** The list pointer fields of a poll. */
+export const listedFields = (poll: Pick<Poll, 'guild_id' | 'created_at' | 'id' | 'poll_id'>) => ({
+  guildId: poll.guild_id,
+  createdAt: poll.created_at,
+  id: poll.id,
+  pollId: poll.poll_id,
+});

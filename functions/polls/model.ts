@@ -29,7 +29,7 @@ export const isClosing = (poll: Pick<Poll, 'status' | 'closing_at'>) => poll.sta
 /** Whether the poll takes no more votes or edits: closed, or closing. */
 export const isShut = (poll: Pick<Poll, 'status' | 'closing_at'>) => poll.status === 'closed' || isClosing(poll);
 
-/** One answer as stored; `answer_id` counts from 1 in the order given (as native polls number them). */
+/** One answer option of a poll as stored (not the HTTP answer, `PollAnswer` in schemas.ts); `answer_id` counts from 1 in the order given (as native polls number them). */
 export interface AnswerOption {
   answer_id: number;
   answer_text: string;

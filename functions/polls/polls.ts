@@ -1,4 +1,10 @@
-import { type PageQuery, fittedPage, pageStart } from '#shared/db/pagination.js';
+/**
+ * The polls module's use cases for polls themselves: create (post the
+ * message, register the poll and its close timer), read, list, edit, close,
+ * delete, and the bot's scheduling interface over the same store
+ * (`handler/*`). Endpoints validate; these decide.
+ */
+import type { PageQuery } from '#shared/db/entity.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
@@ -7,7 +13,7 @@ import { platform } from '#shared/platform/client.js';
 import { cancel } from '#shared/scheduler/index.js';
 import { type Interaction, tellMember } from '#shared/platform/interaction.js';
 import { type Asker, requireOwner } from '#shared/auth/owner.js';
-import { PollEntity, PollJobs, dueKeyOf } from './keys.js';
+import { PollEntity, PollJobs, PollListEntity, VoterEntity, dueKeyOf } from './keys.js';
 import { type PollSettings, closePoll, removePoll, scheduleClose, scheduleDelete, settingsOf, votersBeingRemoved } from './lifecycle.js';
 import { type Synced, syncPollMessage } from './message.js';
 import {
@@ -25,8 +31,9 @@ import {
 } from './model.js';
 import { renderHash, renderNativePoll, renderPollMessage, renderProblem } from './render.js';
 import { type AnswerInput, nativeHours, parseDuration } from './rules.js';
-import { countPolls, findPollByMessage, getPoll, insertPoll, pollPage, pollsNewestFirst, updatePoll, voterPage } from './store.js';
+import { countPolls, findPollByMessage, getPoll, insertPoll, pollsNewestFirst, updatePoll } from './store.js';
 import { countsNow, readTally } from './tally.js';
+import { readPage } from '#shared/db/page.js';
 
 const MODULE = 'polls';
 const noVotes = (poll: Pick<Poll, 'answers'>): Tally => tallyOf(poll, []);
@@ -175,15 +182,20 @@ export async function getPollRecord(guildId: string, pollId: string): Promise<Po
  */
 export async function listPollRecords(guildId: string, query: PageQuery) {
   const scope = { guildId, family: 'polls/list', filter: {} };
-  const start = await pageStart(scope, query);
   // Counted first: the count puts the list pointers right when they disagree with the polls, before the page reads them.
-  const [, [total, listed]] = await requireEnabledWhile(guildId, MODULE, async () => {
+  const [, { items, ...fields }] = await requireEnabledWhile(guildId, MODULE, async () => {
     const total = await countPolls(guildId);
-    return [total, await pollPage(guildId, start.page, query.page_size, start.after)] as const;
+    return readPage(PollListEntity, { guildId }, query, {
+      scope,
+      reverse: true,
+      total: async () => total,
+      // A pointer whose poll went since the count is passed over.
+      shown: async ({ pollId }) => {
+        const poll = await getPoll(guildId, pollId);
+        return poll && readPollRecord(poll);
+      },
+    });
   });
-  const records = await Promise.all(listed.polls.map(({ poll }) => readPollRecord(poll)));
-  const lastKept = (kept: number) => (kept < records.length ? (listed.polls[kept - 1]?.place ?? null) : listed.last);
-  const { items, ...fields } = await fittedPage(scope, start, query.page_size, records, total, lastKept);
   return { polls: items, ...fields };
 }
 
@@ -207,7 +219,6 @@ export interface VotersQuery {
 export async function listVoterRecords(guildId: string, pollId: string, query: VotersQuery) {
   const answerId = query.answer_id ?? null;
   const scope = { guildId, family: `polls/voters/${pollId}`, filter: { answer_id: answerId === null ? null : String(answerId) } };
-  const start = await pageStart(scope, query);
   const poll = await requireEnabledPoll(guildId, pollId);
   if (poll.is_anonymous) {
     throw unprocessable(`Poll ${pollId} is anonymous: who voted is shown to no one; its counts are in the poll's answers[].vote_count.`);
@@ -219,14 +230,18 @@ export async function listVoterRecords(guildId: string, pollId: string, query: V
   }
   const counts = await countsNow(poll);
   const total = (answerId === null ? counts?.voters : counts?.members[answerId]) ?? 0;
-  const voters = await voterPage(guildId, pollId, answerId, start.page, query.page_size, start.after);
   const shown = poll.answers.filter((a) => answerId === null || a.answer_id === answerId);
-  const records = voters.map((voter) => ({
-    user_id: voter.member_id,
-    answer_ids: shown.flatMap((a) => Array<number>(voter.votes[String(a.answer_id)] ?? 0).fill(a.answer_id)),
-  }));
   // Members holding many votes each make long records: the page ends early rather than pass 1 MiB (behaviour §15).
-  const { items, ...fields } = await fittedPage(scope, start, query.page_size, records, total, (kept) => records[kept - 1]?.user_id ?? null);
+  const { items, ...fields } = await readPage(VoterEntity, { guildId, pollId }, query, {
+    scope,
+    ...(answerId === null ? {} : { filter: { [`votes.${answerId}`]: { exists: true } } }),
+    // The counts are exact (kept with every vote): the total is read from them, never counted.
+    total: async () => total,
+    shown: (voter) => ({
+      user_id: voter.member_id,
+      answer_ids: shown.flatMap((a) => Array<number>(voter.votes[String(a.answer_id)] ?? 0).fill(a.answer_id)),
+    }),
+  });
   return { voters: items, ...fields };
 }
 
