@@ -15,7 +15,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandI
 import { deleteKeys, getKeys, putItems } from './batch.js';
 import { fitting } from './budget.js';
 import { db } from './client.js';
-import { type CursorScope, countedPageAt, foreignCursor, nextCountedCursor } from './cursor.js';
+import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import { conditional } from './errors.js';
 import { type Changes, type Condition, Expressions } from './expression.js';
 import type { Item, Key } from './item.js';
@@ -108,6 +108,24 @@ export interface Queryable<Fields, Record> {
    * the range's `total` and the cursor of the next page.
    */
   page<Shown = Record>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>>;
+  /**
+   * One Query of at most `limit` items from where the signed cursor says
+   * (behaviour §15, lists read by key: no page number, no total): a filter
+   * may leave fewer than `limit`; `next_cursor` is null once nothing follows.
+   */
+  pageAfter(fields: Fields, request: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<KeyPage<Record>>;
+}
+
+/** The fields of a request for a list read by key: at most `limit` records, after the `next_cursor` of the page before. */
+export interface KeyPageQuery {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** A page of a list read by key. */
+export interface KeyPage<T> {
+  items: T[];
+  next_cursor: string | null;
 }
 
 /** When a write goes ahead: only where no item is (`ifAbsent`), or where a condition holds. */
@@ -237,6 +255,15 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   return {
     query: async (fields, range = {}) => (await readAll(queryInput(familyOf(fields), range))).map(parse),
     count,
+    async pageAfter(fields, request, options) {
+      const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
+      const out = await db().send(new QueryCommand({ ...queryInput(familyOf(fields), options), Limit: request.limit, ExclusiveStartKey: start }));
+      const last = out.LastEvaluatedKey;
+      return {
+        items: ((out.Items as Item[] | undefined) ?? []).map(parse),
+        next_cursor: last ? await issueCursor(options.scope, JSON.stringify(last)) : null,
+      };
+    },
     async page<Shown>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>> {
       const family = familyOf(fields);
       const input = queryInput(family, options);
