@@ -238,7 +238,7 @@ export const usesByInviter = (guildId: string, inviterId: string): Promise<Invit
 /** One page of the counted uses attributed to an inviter (gsi1), newest first, from where `page.cursor` says. */
 export async function countedUsesPage(guildId: string, inviterId: string, page: { limit: number; cursor?: string }) {
   const scope = { guildId, family: 'invite-tracker/stats/uses', filter: { inviter_id: inviterId } };
-  const { items, next_cursor } = await UseEntity.index('gsi1').pageAfter({ guildId, inviterId }, page, { scope, reverse: true, filter: { counted: true } });
+  const { items, next_cursor } = await UseEntity.index('gsi1').keyPage({ guildId, inviterId }, page, { scope, reverse: true, filter: { counted: true } });
   return { uses: items, next_cursor };
 }
 

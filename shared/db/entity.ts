@@ -13,7 +13,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys, putItems } from './batch.js';
-import { fitting } from './budget.js';
+import { ListBudget } from './budget.js';
 import { db } from './client.js';
 import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import { conditional } from './errors.js';
@@ -73,6 +73,14 @@ export interface Range {
   filter?: Condition;
 }
 
+/** A {@link Range} read in part: at most `limit` items, from after the sort key `after`. */
+export interface Reading extends Range {
+  /** At most this many items (the read stops there; with a filter, this many read before it). */
+  limit?: number;
+  /** Only the items after this whole sort key (where a reading before stopped); on the table only. */
+  after?: string;
+}
+
 /** The page fields of a request (behaviour §3.6): `page`, or the signed `cursor` of the page before, which names the page. */
 export interface PageQuery {
   page: number;
@@ -92,13 +100,16 @@ export interface Page<T> {
 /** How a list is paged: the scope its cursors are bound to, and each record as the answer shows it (the byte budget counts that). */
 export interface PageOptions<Record, Shown> extends Range {
   scope: CursorScope;
-  shown?: (record: Record) => Shown;
+  /** The record as the answer shows it; null leaves it out (what it points to went since). */
+  shown?: (record: Record) => Shown | null | Promise<Shown | null>;
+  /** The list's total where the module keeps it (a stored count), instead of counting the range. */
+  total?: () => Promise<number>;
 }
 
 /** Reads over one key family: the entity's partition, or one of its indexes. */
 export interface Queryable<Fields, Record> {
-  /** Every item of the range, parsed, following the table's pages (lists here are bounded by module limits). */
-  query(fields: Fields, range?: Range): Promise<Record[]>;
+  /** Every item of the range (or its first `limit`), parsed, following the table's pages (lists here are bounded by module limits). */
+  query(fields: Fields, range?: Reading): Promise<Record[]>;
   /** How many items the range holds (no item comes back). */
   count(fields: Fields, range?: Range): Promise<number>;
   /**
@@ -113,7 +124,7 @@ export interface Queryable<Fields, Record> {
    * (behaviour §15, lists read by key: no page number, no total): a filter
    * may leave fewer than `limit`; `next_cursor` is null once nothing follows.
    */
-  pageAfter(fields: Fields, request: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<KeyPage<Record>>;
+  keyPage(fields: Fields, request: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<KeyPage<Record>>;
 }
 
 /** The fields of a request for a list read by key: at most `limit` records, after the `next_cursor` of the page before. */
@@ -159,7 +170,9 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
   /** {@link update} answering only whether it was written. */
   update(fields: Fields, update: Update & { returnValues: 'NONE' }): Promise<boolean>;
   /** Deletes the item (nothing there is no failure); false when its condition did not hold. */
-  delete(fields: Fields, options?: { condition?: Condition }): Promise<boolean>;
+  delete(fields: Fields, options?: { condition?: Condition; returnOld?: false }): Promise<boolean>;
+  /** {@link delete} answering the record it deleted: null when there was none, or its condition did not hold. */
+  delete(fields: Fields, options: { condition?: Condition; returnOld: true }): Promise<Record | null>;
 
   /** The records of these fields, consistently, in their order: null where there is none. */
   getMany(fields: readonly Fields[]): Promise<(Record | null)[]>;
@@ -173,8 +186,6 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
     put(fields: Fields, attributes: object, options?: WriteCondition): TransactAction;
     update(fields: Fields, update: Changes & { condition?: Condition }): TransactAction;
     delete(fields: Fields, options?: { condition?: Condition }): TransactAction;
-    /** A condition on the item that the transaction needs, without changing it. */
-    check(fields: Fields, condition: Condition): TransactAction;
   };
 
   /** Its items in a secondary index it declares. */
@@ -196,9 +207,15 @@ function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'Excl
   const x = new Expressions();
   const begins = range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix;
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
-  if (range.from !== undefined) key.push(`${x.name(family.skName)} >= ${x.value(range.from)}`);
-  // An empty prefix (an index whose sort keys share none) needs no condition; `from` and a prefix both narrow.
-  if (begins) key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
+  // DynamoDB takes one condition per key: `from` and the prefix are one range (sort keys are ASCII, so every key under the prefix sorts before it and U+FFFF).
+  if (range.from !== undefined) {
+    // The later of the two (strings: Math.max does not apply).
+    const lowest = [begins, range.from].sort()[1];
+    key.push(`${x.name(family.skName)} BETWEEN ${x.value(lowest)} AND ${x.value(`${begins}\uffff`)}`);
+  } else if (begins) {
+    // An empty prefix (an index whose sort keys share none) needs no condition.
+    key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
+  }
   const filter = range.filter && x.condition(range.filter);
   return {
     TableName: tableName(),
@@ -228,15 +245,21 @@ function startKeyAt(position: string, scope: CursorScope): Item {
   return key as Item;
 }
 
+/** The largest Limit a Query takes (a 32-bit integer): a larger one is not sent. */
+const MAX_QUERY_LIMIT = 2 ** 31 - 1;
+
 function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: (item: Item) => Record): Queryable<Fields, Record> {
-  async function readAll(input: QueryCommandInput): Promise<Item[]> {
+  async function readAll(family: Family, range: Reading): Promise<Item[]> {
+    const input = queryInput(family, range);
+    if (range.after !== undefined && family.index) throw new Error('A reading after a sort key is on the table only');
     const items: Item[] = [];
-    let start: Item | undefined;
+    let start: Item | undefined = range.after === undefined ? undefined : { pk: family.pk, sk: range.after };
     do {
-      const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+      const left = range.limit === undefined ? MAX_QUERY_LIMIT + 1 : range.limit - items.length;
+      const out = await db().send(new QueryCommand({ ...input, ...(left <= MAX_QUERY_LIMIT ? { Limit: left } : {}), ExclusiveStartKey: start }));
       items.push(...((out.Items as Item[] | undefined) ?? []));
       start = out.LastEvaluatedKey;
-    } while (start);
+    } while (start && (range.limit === undefined || items.length < range.limit));
     return items;
   }
 
@@ -253,9 +276,9 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   }
 
   return {
-    query: async (fields, range = {}) => (await readAll(queryInput(familyOf(fields), range))).map(parse),
+    query: async (fields, range = {}) => (await readAll(familyOf(fields), range)).map(parse),
     count,
-    async pageAfter(fields, request, options) {
+    async keyPage(fields, request, options) {
       const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
       const out = await db().send(new QueryCommand({ ...queryInput(familyOf(fields), options), Limit: request.limit, ExclusiveStartKey: start }));
       const last = out.LastEvaluatedKey;
@@ -271,7 +294,7 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
       const at = await countedPageAt(options.scope, query.cursor, query.page_size);
       const page = at?.page ?? query.page;
       const before = at?.before ?? (page - 1) * query.page_size;
-      const totalReading = count(fields, options);
+      const totalReading = options.total ? options.total() : count(fields, options);
       totalReading.catch(() => undefined);
       let from: Item | undefined = at?.after ? startKeyAt(at.after, options.scope) : undefined;
       // Without a key to start after, the pages before are stepped over by their keys only, never their items.
@@ -294,12 +317,24 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
         from = out.LastEvaluatedKey;
         ended = !from;
       }
-      const shown = items.map((item) => {
-        const record = parse(item);
-        return options.shown ? options.shown(record) : (record as unknown as Shown);
-      });
-      const kept = fitting(shown);
-      const last = items[kept.length - 1];
+      const shown = await Promise.all(
+        items.map((item) => {
+          const record = parse(item);
+          return options.shown ? options.shown(record) : (record as unknown as Shown);
+        }),
+      );
+      // The page takes records while they fit; one left out (null) is passed over, and the next page starts after it all the same.
+      const budget = new ListBudget();
+      const kept: Shown[] = [];
+      let read = 0;
+      for (const record of shown) {
+        if (record !== null) {
+          if (!budget.take(record)) break;
+          kept.push(record);
+        }
+        read++;
+      }
+      const last = items[read - 1];
       const lastKey = last ? JSON.stringify(Object.fromEntries(keys.map((name) => [name, String(last[name])]))) : null;
       const total = await totalReading;
       return {
@@ -307,7 +342,7 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
         page,
         page_size: query.page_size,
         total,
-        next_cursor: await nextCountedCursor(options.scope, page, before + kept.length, total, lastKey),
+        next_cursor: await nextCountedCursor(options.scope, page, before + read, total, lastKey),
       };
     },
   };
@@ -335,7 +370,7 @@ export function entity<
     const condition = options.ifAbsent ? x.condition({ pk: { exists: false } }) : options.condition && x.condition(options.condition);
     return condition ? { ConditionExpression: condition, ...x.attributes() } : {};
   };
-  const deleteCondition = (condition?: Condition): { ConditionExpression?: string } => {
+  const deleteCondition = (condition?: Condition) => {
     const x = new Expressions();
     const expression = condition && x.condition(condition);
     return expression ? { ConditionExpression: expression, ...x.attributes() } : {};
@@ -354,6 +389,21 @@ export function entity<
     const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(fields), ConsistentRead: options.consistent ?? true, ...projection }));
     if (!out.Item) return null;
     return options.projection ? out.Item : parse(out.Item);
+  }
+
+  async function remove(fields: Fields, options: { condition?: Condition; returnOld?: boolean } = {}) {
+    const send = () =>
+      db().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: key(fields),
+          ...deleteCondition(options.condition),
+          ...(options.returnOld ? { ReturnValues: 'ALL_OLD' as const } : {}),
+        }),
+      );
+    if (!options.returnOld) return conditional(send);
+    const out = await unlessRefused(send);
+    return out?.Attributes ? parse(out.Attributes) : null;
   }
 
   async function update(fields: Fields, change: Update) {
@@ -386,8 +436,7 @@ export function entity<
     put: (fields, attributes, options) =>
       conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) }))),
     update: update as Entity<Fields, Record, PartitionFields, Indexes>['update'],
-    delete: (fields, options = {}) =>
-      conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) }))),
+    delete: remove as Entity<Fields, Record, PartitionFields, Indexes>['delete'],
 
     async getMany(fields) {
       const keys = fields.map(key);
@@ -405,11 +454,6 @@ export function entity<
       put: (fields, attributes, options) => ({ Put: { TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) } }),
       update: (fields, change) => ({ Update: { TableName: tableName(), Key: key(fields), ...updateParts(change) } }),
       delete: (fields, options = {}) => ({ Delete: { TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) } }),
-      check: (fields, condition) => {
-        const parts = deleteCondition(condition);
-        if (!parts.ConditionExpression) throw new Error(`A transaction check on ${name} needs a condition`);
-        return { ConditionCheck: { TableName: tableName(), Key: key(fields), ...parts } as TransactCheck };
-      },
     },
 
     index(indexName) {
@@ -430,5 +474,3 @@ export function entity<
     },
   };
 }
-
-type TransactCheck = { TableName: string; Key: Key; ConditionExpression: string };

@@ -37,7 +37,10 @@ export type Test =
       size?: { [Op in keyof typeof COMPARISONS]?: number };
     };
 
-/** Attribute tests that must all hold; `$or`/`$and` (some/all of several conditions) and `$not` combine them. Undefined tests are left out. */
+/**
+ * Attribute tests that must all hold; `$or`/`$and` (some/all of several conditions) and `$not` combine them. Undefined tests are left out.
+ * A name with dots is a path into maps: `'votes.2'` tests the key `2` of the map `votes`.
+ */
 export interface Condition {
   readonly $or?: readonly Condition[];
   readonly $and?: readonly Condition[];
@@ -51,6 +54,8 @@ export interface Changes {
   /** Values set only where the attribute is not there yet (`if_not_exists`). */
   setIfAbsent?: Record<string, NativeAttributeValue>;
   add?: Record<string, number | Set<string> | Set<number>>;
+  /** Members taken out of sets (`DELETE`). */
+  delete?: Record<string, Set<string> | Set<number>>;
   remove?: readonly string[];
 }
 
@@ -142,10 +147,12 @@ export class Expressions {
       set.push(`${name} = if_not_exists(${name}, ${this.value(value)})`);
     }
     const add = Object.entries(changes.add ?? {}).map(([attribute, value]) => `${this.name(attribute)} ${this.value(value)}`);
+    const taken = Object.entries(changes.delete ?? {}).map(([attribute, value]) => `${this.name(attribute)} ${this.value(value)}`);
     const remove = (changes.remove ?? []).map((attribute) => this.name(attribute));
     return [
       set.length > 0 ? `SET ${set.join(', ')}` : '',
       add.length > 0 ? `ADD ${add.join(', ')}` : '',
+      taken.length > 0 ? `DELETE ${taken.join(', ')}` : '',
       remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
     ]
       .filter(Boolean)

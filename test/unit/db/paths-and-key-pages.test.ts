@@ -1,6 +1,6 @@
 /**
  * Expressions on members of a map (document paths, `size`) and lists read by
- * key a Query at a time (`pageAfter`), as the welcoming registry and the
+ * key a Query at a time (`keyPage`), as the welcoming registry and the
  * invite tracker's `/stats/uses` use them.
  */
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -30,7 +30,7 @@ describe('document paths and sizes in expressions', () => {
   });
 });
 
-describe('pageAfter: one Query from where the signed cursor says', () => {
+describe('keyPage: one Query from where the signed cursor says', () => {
   const dynamo = mockClient(DynamoDBDocumentClient);
   const Use = entity({
     name: 'unit_use',
@@ -60,10 +60,10 @@ describe('pageAfter: one Query from where the signed cursor says', () => {
       .on(QueryCommand)
       .resolvesOnce({ Items: [{ at: 'a' }, { at: 'b' }], LastEvaluatedKey: last })
       .resolves({ Items: [{ at: 'c' }] });
-    const first = await Use.index('gsi1').pageAfter({ guildId: '1', by: '7' }, { limit: 2 }, { scope, reverse: true, filter: { counted: true } });
+    const first = await Use.index('gsi1').keyPage({ guildId: '1', by: '7' }, { limit: 2 }, { scope, reverse: true, filter: { counted: true } });
     expect(first.items).toEqual([{ at: 'a' }, { at: 'b' }]);
     expect(first.next_cursor).toEqual(expect.any(String));
-    const second = await Use.index('gsi1').pageAfter(
+    const second = await Use.index('gsi1').keyPage(
       { guildId: '1', by: '7' },
       { limit: 2, cursor: first.next_cursor! },
       { scope, reverse: true, filter: { counted: true } },
@@ -78,8 +78,8 @@ describe('pageAfter: one Query from where the signed cursor says', () => {
 
   it('refuses a cursor issued for another list with a 422 naming cursor', async () => {
     dynamo.on(QueryCommand).resolves({ Items: [{ at: 'a' }], LastEvaluatedKey: { pk: 'G#1', sk: 'USE#a' } });
-    const { next_cursor } = await Use.pageAfter({ guildId: '1' }, { limit: 1 }, { scope });
-    await expect(Use.pageAfter({ guildId: '1' }, { limit: 1, cursor: next_cursor! }, { scope: { ...scope, filter: { by: '8' } } })).rejects.toMatchObject({
+    const { next_cursor } = await Use.keyPage({ guildId: '1' }, { limit: 1 }, { scope });
+    await expect(Use.keyPage({ guildId: '1' }, { limit: 1, cursor: next_cursor! }, { scope: { ...scope, filter: { by: '8' } } })).rejects.toMatchObject({
       status: 422,
       message: expect.stringContaining("'cursor'"),
     });
