@@ -1,6 +1,6 @@
 /**
- * The invite tracker's table access: the only file issuing its commands.
- * In the guild's partition:
+ * The invite tracker's stored items and the operations on them (through its
+ * entities). In the guild's partition:
  *
  * | item          | sk                          | holds                                                  |
  * |---------------|-----------------------------|--------------------------------------------------------|
@@ -18,18 +18,11 @@
  * join's identity already (the member's `joined_at`), so no time decides
  * what is a repeat.
  */
-import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '#shared/db/batch.js';
-import { db } from '#shared/db/client.js';
-import { conditional } from '#shared/db/errors.js';
-import { transact } from '#shared/db/transact.js';
-import { queryAfterCursor, queryAll } from '#shared/db/pagination.js';
-import { entity, partition } from '#shared/db/entity.js';
-import { tableName } from '#shared/db/table.js';
+import { type Item, entity, partition } from '#shared/db/entity.js';
+import type { Condition } from '#shared/db/expression.js';
+import { type TransactAction, transact } from '#shared/db/transact.js';
 import { guildKey } from '#shared/modules/store.js';
 import type { Selected } from '#shared/scheduler/removal.js';
-
-type Item = Record<string, NativeAttributeValue>;
 
 export const USE_TTL_SECONDS = 31 * 24 * 3600;
 
@@ -69,6 +62,10 @@ const strip = (item: Item) => {
 
 const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
 
+/** The uses attributed to an inviter (gsi1) and those of a member (gsi2), by time. */
+const inviterIndex = partition<[guildId: string, inviterId: string]>('INVUSE#');
+const memberIndex = partition<[guildId: string, memberId: string]>('INVUSEM#');
+
 /** Every item of the module in a guild's partition: all their sort keys start with this. */
 const MODULE_PREFIX = 'INVITE';
 
@@ -87,6 +84,10 @@ export const UseEntity = entity({
   pk: (f: Pick<InviteUse, 'guild_id' | 'timestamp' | 'id'>) => guildKey(f.guild_id),
   sk: (f) => [f.timestamp, String(f.id)],
   parse: (item): InviteUse => strip(item) as InviteUse,
+  indexes: {
+    gsi1: { pk: (f: { guildId: string; inviterId: string }) => inviterIndex(f.guildId, f.inviterId), prefix: '' },
+    gsi2: { pk: (f: { guildId: string; memberId: string }) => memberIndex(f.guildId, f.memberId), prefix: '' },
+  },
 });
 /** The member's latest use (`use_sk`), its join's identity (`joined_at`, as the platform gave it) and whether its join message was posted. */
 export const MemberLatestEntity = entity({
@@ -104,94 +105,35 @@ export const usesFrom = (since: string) => `${UseEntity.prefix}${since}`;
 /** Whether a use was stored at or after `since` (none: every use is). */
 export const storedSince = (use: Pick<InviteUse, 'timestamp'>, since: string | undefined) => since === undefined || use.timestamp >= since;
 
-const inviterIndex = partition<[guildId: string, inviterId: string]>('INVUSE#');
-const memberIndex = partition<[guildId: string, memberId: string]>('INVUSEM#');
-
-export async function listInvites(guildId: string): Promise<Invite[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': InviteEntity.prefix },
-    ConsistentRead: true,
-  });
-  return items.map(InviteEntity.parse);
-}
+export const listInvites = (guildId: string): Promise<Invite[]> => InviteEntity.query({ guildId });
 
 /** Records an invite the service does not track yet; false when it already does. */
-export function insertInvite(invite: Invite): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: InviteEntity.item({ guildId: invite.guild_id, code: invite.invite_id }, invite),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
-}
+export const insertInvite = (invite: Invite): Promise<boolean> =>
+  InviteEntity.put({ guildId: invite.guild_id, code: invite.invite_id }, invite, { ifAbsent: true });
 
 /**
  * The claim of increment `n` of an invite's uses, as an action of the join's
  * transaction ({@link recordUse}): `current_uses` from n - 1 to n.
  */
-export function inviteUseClaim(guildId: string, code: string, n: number): Item {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: InviteEntity.key({ guildId, code }),
-      UpdateExpression: 'SET current_uses = :n',
-      ConditionExpression: 'current_uses = :before',
-      ExpressionAttributeValues: { ':n': n, ':before': n - 1 },
-    },
-  };
-}
+export const inviteUseClaim = (guildId: string, code: string, n: number): TransactAction =>
+  InviteEntity.tx.update({ guildId, code }, { set: { current_uses: n }, condition: { current_uses: n - 1 } });
 
+/** Changes fields of a tracked invite; one no longer tracked is left alone. */
 export async function updateInvite(guildId: string, code: string, fields: Partial<Invite>): Promise<void> {
-  const entries = Object.entries(fields);
-  if (entries.length === 0) return;
-  await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: InviteEntity.key({ guildId, code }),
-        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])),
-      }),
-    ),
-  );
+  if (Object.keys(fields).length === 0) return;
+  await InviteEntity.update({ guildId, code }, { set: fields, condition: { pk: { exists: true } }, returnValues: 'NONE' });
 }
 
 /** The vanity URL's uses claimed by joins so far. */
-export async function claimedVanityUses(guildId: string): Promise<number | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: VanityEntity.key({ guildId }), ConsistentRead: true }));
-  return out.Item ? VanityEntity.parse(out.Item) : null;
-}
+export const claimedVanityUses = (guildId: string): Promise<number | null> => VanityEntity.get({ guildId });
 
 /** The claim of increment `n` of the vanity URL's uses, as an action of the join's transaction. */
-export function vanityUseClaim(guildId: string, n: number): Item {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: VanityEntity.item({ guildId }, { current_uses: n }),
-      ConditionExpression: 'current_uses = :before',
-      ExpressionAttributeValues: { ':before': n - 1 },
-    },
-  };
-}
+export const vanityUseClaim = (guildId: string, n: number): TransactAction =>
+  VanityEntity.tx.put({ guildId }, { current_uses: n }, { condition: { current_uses: n - 1 } });
 
-export function setVanityBaseline(guildId: string, uses: number): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new PutCommand({ TableName: tableName(), Item: VanityEntity.item({ guildId }, { current_uses: uses }), ConditionExpression: 'attribute_not_exists(pk)' }),
-    ),
-  );
-}
+export const setVanityBaseline = (guildId: string, uses: number): Promise<boolean> => VanityEntity.put({ guildId }, { current_uses: uses }, { ifAbsent: true });
 
-export async function memberPointer(guildId: string, memberId: string): Promise<Item | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: MemberLatestEntity.key({ guildId, memberId }), ConsistentRead: true }));
-  return out.Item ?? null;
-}
+export const memberPointer = (guildId: string, memberId: string): Promise<Item | null> => MemberLatestEntity.get({ guildId, memberId });
 
 /**
  * A use's item and the member's latest-use item naming it, as stored; the
@@ -199,18 +141,34 @@ export async function memberPointer(guildId: string, memberId: string): Promise<
  * none for a member already gone when checked).
  */
 export function useItems(use: InviteUse, joinedAt: string | null = null): { use: Item; latest: Item } {
-  const item = UseEntity.item(use, {
-    ...use,
-    expires_at: Math.floor(Date.parse(use.timestamp) / 1000) + USE_TTL_SECONDS,
-    gsi2pk: memberIndex(use.guild_id, use.member_id),
-    gsi2sk: use.timestamp,
-  });
-  if (use.inviter_id) Object.assign(item, { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp });
-  const latest = MemberLatestEntity.item(
-    { guildId: use.guild_id, memberId: use.member_id },
-    { use_sk: item.sk, expires_at: item.expires_at, ...(joinedAt === null ? {} : { joined_at: joinedAt }) },
-  );
-  return { use: item, latest };
+  return {
+    use: UseEntity.item(use, useAttributes(use)),
+    latest: MemberLatestEntity.item({ guildId: use.guild_id, memberId: use.member_id }, latestAttributes(use, joinedAt)),
+  };
+}
+
+/** A use's attributes: the record, when the table drops it, and its index keys (by inviter only when it has one). */
+const useAttributes = (use: InviteUse) => ({
+  ...use,
+  expires_at: Math.floor(Date.parse(use.timestamp) / 1000) + USE_TTL_SECONDS,
+  gsi2pk: memberIndex(use.guild_id, use.member_id),
+  gsi2sk: use.timestamp,
+  ...(use.inviter_id ? { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp } : {}),
+});
+
+/** The attributes of the member's latest-use item naming `use`. */
+const latestAttributes = (use: InviteUse, joinedAt: string | null) => ({
+  use_sk: UseEntity.key(use).sk,
+  expires_at: Math.floor(Date.parse(use.timestamp) / 1000) + USE_TTL_SECONDS,
+  ...(joinedAt === null ? {} : { joined_at: joinedAt }),
+});
+
+/** The use stored under sort key `sk` (a pointer's `use_sk`): its guild, time and record ID; null for a key no use has. */
+function useAt(guildId: string, sk: string): Pick<InviteUse, 'guild_id' | 'timestamp' | 'id'> | null {
+  const rest = sk.slice(UseEntity.prefix.length);
+  const bar = rest.lastIndexOf('#');
+  const fields = { guild_id: guildId, timestamp: rest.slice(0, bar), id: Number(rest.slice(bar + 1)) };
+  return sk.startsWith(UseEntity.prefix) && UseEntity.key(fields).sk === sk ? fields : null;
 }
 
 /** What {@link recordUse} did: recorded the use; found the join recorded already; or lost the increment it claimed to another join. */
@@ -226,26 +184,15 @@ export type Recorded = 'recorded' | 'repeat' | 'claim-lost';
  * deleted since: the guild reads as reset). The pointer is the last action,
  * so no read ever sees a pointer whose use is not there.
  */
-export async function recordUse(use: InviteUse, joinedAt: string | null, claim: Item | null, dataSince: string | undefined): Promise<Recorded> {
-  const items = useItems(use, joinedAt);
-  const values: Item = {};
-  let condition = joinedAt === null ? 'attribute_not_exists(use_sk)' : 'attribute_not_exists(joined_at) OR joined_at <> :j';
-  if (joinedAt !== null) values[':j'] = joinedAt;
-  if (dataSince !== undefined) {
-    condition += ' OR use_sk < :old';
-    values[':old'] = usesFrom(dataSince);
-  }
-  const actions: Item[] = [
-    { Put: { TableName: tableName(), Item: items.use, ConditionExpression: 'attribute_not_exists(pk)' } },
+export async function recordUse(use: InviteUse, joinedAt: string | null, claim: TransactAction | null, dataSince: string | undefined): Promise<Recorded> {
+  const unrecorded: Condition[] = joinedAt === null ? [{ use_sk: { exists: false } }] : [{ joined_at: { exists: false } }, { joined_at: { ne: joinedAt } }];
+  const reset: Condition[] = dataSince === undefined ? [] : [{ use_sk: { lt: usesFrom(dataSince) } }];
+  const actions = [
+    UseEntity.tx.put(use, useAttributes(use), { ifAbsent: true }),
     ...(claim ? [claim] : []),
-    {
-      Put: {
-        TableName: tableName(),
-        Item: items.latest,
-        ConditionExpression: condition,
-        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-      },
-    },
+    MemberLatestEntity.tx.put({ guildId: use.guild_id, memberId: use.member_id }, latestAttributes(use, joinedAt), {
+      condition: { $or: [...unrecorded, ...reset] },
+    }),
   ];
   const failed = await transact(
     actions,
@@ -263,23 +210,16 @@ export async function latestUseOf(guildId: string, memberId: string): Promise<In
 
 /** The use a member's pointer item (read already) names, and whether its join message was posted. */
 export async function useOfPointer(guildId: string, pointer: Item): Promise<{ use: InviteUse; posted: boolean } | null> {
-  if (typeof pointer.use_sk !== 'string') return null;
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: guildKey(guildId), sk: String(pointer.use_sk) }, ConsistentRead: true }));
-  return out.Item ? { use: UseEntity.parse(out.Item), posted: pointer.join_posted === true } : null;
+  const fields = typeof pointer.use_sk === 'string' ? useAt(guildId, pointer.use_sk) : null;
+  const use = fields && (await UseEntity.get(fields));
+  return use ? { use, posted: pointer.join_posted === true } : null;
 }
 
 /** Notes that the join message of the member's latest use was posted, so a retried check does not post it again. */
 export async function markJoinPosted(use: InviteUse): Promise<void> {
-  await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: MemberLatestEntity.key({ guildId: use.guild_id, memberId: use.member_id }),
-        UpdateExpression: 'SET join_posted = :t',
-        ConditionExpression: 'use_sk = :sk',
-        ExpressionAttributeValues: { ':t': true, ':sk': UseEntity.key(use).sk },
-      }),
-    ),
+  await MemberLatestEntity.update(
+    { guildId: use.guild_id, memberId: use.member_id },
+    { set: { join_posted: true }, condition: { use_sk: UseEntity.key(use).sk }, returnValues: 'NONE' },
   );
 }
 
@@ -287,60 +227,30 @@ export const markLeft = (use: InviteUse): Promise<void> => markLeftAt(use.guild_
 
 /** Marks the use stored under sort key `sk` left; one removed already is left alone. */
 export async function markLeftAt(guildId: string, sk: string): Promise<void> {
-  await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { pk: guildKey(guildId), sk },
-        UpdateExpression: 'SET has_left = :t',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':t': true },
-      }),
-    ),
-  );
+  const fields = useAt(guildId, sk);
+  if (fields) await UseEntity.update(fields, { set: { has_left: true }, condition: { pk: { exists: true } }, returnValues: 'NONE' });
 }
 
 /** Uses attributed to an inviter (gsi1), newest first. */
-export async function usesByInviter(guildId: string, inviterId: string): Promise<InviteUse[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': inviterIndex(guildId, inviterId) },
-    ScanIndexForward: false,
-  });
-  return items.map(UseEntity.parse);
-}
+export const usesByInviter = (guildId: string, inviterId: string): Promise<InviteUse[]> =>
+  UseEntity.index('gsi1').query({ guildId, inviterId }, { reverse: true });
 
 /** One page of the counted uses attributed to an inviter (gsi1), newest first, from where `page.cursor` says. */
 export async function countedUsesPage(guildId: string, inviterId: string, page: { limit: number; cursor?: string }) {
   const scope = { guildId, family: 'invite-tracker/stats/uses', filter: { inviter_id: inviterId } };
-  const { items, next_cursor } = await queryAfterCursor(
-    {
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      FilterExpression: 'counted = :t',
-      ExpressionAttributeValues: { ':pk': inviterIndex(guildId, inviterId), ':t': true },
-      ScanIndexForward: false,
-    },
-    { ...page, scope },
-  );
-  return { uses: items.map(UseEntity.parse), next_cursor };
+  const { items, next_cursor } = await UseEntity.index('gsi1').keyPage({ guildId, inviterId }, page, { scope, reverse: true, filter: { counted: true } });
+  return { uses: items, next_cursor };
 }
 
 /** Uses where the member joined (gsi2). */
-export async function usesOfMember(guildId: string, memberId: string): Promise<InviteUse[]> {
-  const items = await queryAll({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk',
-    ExpressionAttributeValues: { ':pk': memberIndex(guildId, memberId) },
-  });
-  return items.map(UseEntity.parse);
-}
+export const usesOfMember = (guildId: string, memberId: string): Promise<InviteUse[]> => UseEntity.index('gsi2').query({ guildId, memberId });
 
+/** Deletes these uses (of one guild) and their members' latest-use items. */
 export async function deleteUses(uses: InviteUse[]): Promise<void> {
-  await deleteKeys([
-    ...uses.map(UseEntity.key),
-    ...[...new Set(uses.map((u) => u.member_id))].map((m) => MemberLatestEntity.key({ guildId: uses[0]!.guild_id, memberId: m })),
+  const guildId = uses[0]!.guild_id;
+  await Promise.all([
+    UseEntity.deleteMany(uses),
+    MemberLatestEntity.deleteMany([...new Set(uses.map((u) => u.member_id))].map((memberId) => ({ guildId, memberId }))),
   ]);
 }
 
@@ -354,7 +264,7 @@ export const moduleRange = (guildId: string) => ({ pk: guildKey(guildId), prefix
  */
 export async function deleteInvitesOf(guildId: string): Promise<Invite[]> {
   const invites = await listInvites(guildId);
-  await deleteKeys([...invites.map((i) => InviteEntity.key({ guildId, code: i.invite_id })), VanityEntity.key({ guildId })]);
+  await Promise.all([InviteEntity.deleteMany(invites.map((i) => ({ guildId, code: i.invite_id }))), VanityEntity.deleteMany([{ guildId }])]);
   return invites;
 }
 

@@ -28,6 +28,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseFailed, notFound } from '#shared/errors.js';
 import { nextRecordId, recordIdAhead } from '#shared/db/record-ids.js';
+import type { TransactAction } from '#shared/db/transact.js';
 import { requireEnabled, requireEnabledWhile, requireEnabledWith, requireEnabledWithState } from '#shared/modules/state.js';
 import type { ModuleStateItem } from '#shared/modules/store.js';
 import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
@@ -188,7 +189,7 @@ interface Attribution {
 }
 
 /** Records the join as attributed, with the increment it claims (a transaction action; null when it claims none). */
-type Commit = (found: Attribution, claim: Record<string, unknown> | null) => Promise<Recorded>;
+type Commit = (found: Attribution, claim: TransactAction | null) => Promise<Recorded>;
 
 /**
  * Finds the increment this join made and records the join with its claim

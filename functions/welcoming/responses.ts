@@ -4,21 +4,22 @@
  * is written first and taken back when the registry is full, so a crash in
  * between can only leave the guild one response over, never locked out.
  */
-import { pageWithin } from '#shared/db/pagination.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { unprocessable } from '#shared/errors.js';
 import { requireEnabled, requireEnabledRecord, requireEnabledWhile } from '#shared/modules/state.js';
 import { ResponseEntity, mintOrderedId, quoted } from './keys.js';
 import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
-import { responseRecords } from './records.js';
 import { MODULE, forgetNamedResponse } from './settings.js';
-import { deleteResponse as deleteResponseItem, insertResponse, register, responsePlace, unregister } from './store.js';
+import { deleteResponseItem, insertResponse, register, responsePlace, unregister } from './store.js';
 
 export interface CreateResponseInput {
   response_type: number;
   is_embed: boolean;
   content: string;
 }
+
+/** More than a guild's responses can be (20 of each of 3 types, one over after a crash): the list is one page. */
+const WHOLE_LIST = 1000;
 
 /**
  * Every response (of a type), newest first: one page of the whole list, which
@@ -27,9 +28,10 @@ export interface CreateResponseInput {
  */
 export async function listResponseRecords(guildId: string, query: { response_type?: number | undefined; cursor?: string | undefined }) {
   const type = query.response_type as ResponseTypeValue | undefined;
-  const [, all] = await requireEnabledWhile(guildId, MODULE, () => responseRecords(guildId, type));
   const scope = { guildId, family: 'welcoming/responses', filter: { response_type: type === undefined ? null : String(type) } };
-  const { items, next_cursor } = await pageWithin(all, { page: 1, page_size: Math.max(1, all.length), cursor: query.cursor }, scope);
+  const [, { items, next_cursor }] = await requireEnabledWhile(guildId, MODULE, () =>
+    ResponseEntity.page({ guildId }, { page: 1, page_size: WHOLE_LIST, cursor: query.cursor }, { scope, reverse: true, filter: { response_type: type } }),
+  );
   return { responses: items, next_cursor };
 }
 

@@ -11,7 +11,7 @@ import { cancelGuildWork } from './grants.js';
 import { quoted } from './keys.js';
 import { RESPONSE_SETTINGS, ResponseType, type ResponseTypeValue, type WelcomingSettings } from './model.js';
 import type { SettingsChanges } from './schemas.js';
-import { deleteModuleItems, getResponse } from './store.js';
+import { deleteModuleItems, findResponse } from './store.js';
 
 export const MODULE = 'welcoming';
 
@@ -31,7 +31,7 @@ async function checkNamedResponses(guildId: string, changes: SettingsChanges): P
   for (const [type, rule] of Object.entries(RESPONSE_SETTINGS)) {
     const responseId = changes[rule.named];
     if (typeof responseId !== 'string') continue;
-    const response = await getResponse(guildId, responseId);
+    const response = await findResponse(guildId, responseId);
     const wanted = Number(type) as ResponseTypeValue;
     if (!response)
       throw unprocessable(

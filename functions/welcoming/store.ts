@@ -1,16 +1,11 @@
 /**
- * The welcoming module's DynamoDB access: the only file issuing its
- * commands. Every invariant is one conditional write on one item: a limit or
- * a duplicate on the registry, a grant's existence on its grant item.
+ * The welcoming module's stored items and the operations on them (through
+ * its entities). Every invariant is one conditional write on one item: a
+ * limit or a duplicate on the registry, a grant's existence on its grant item.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys, getNamed } from '#shared/db/batch.js';
-import { db } from '#shared/db/client.js';
-import { conditional, isConditionFailed } from '#shared/db/errors.js';
-import { queryAll } from '#shared/db/pagination.js';
-import { tableName } from '#shared/db/table.js';
-import type { Item, Key } from '#shared/db/entity.js';
-import { type ModuleStateItem, deleteGuildItems, guildKey, moduleStateKey } from '#shared/modules/store.js';
+import { deleteKeys, getNamed } from '#shared/db/batch.js';
+import type { Key } from '#shared/db/entity.js';
+import { type ModuleStateItem, deleteGuildItems, moduleStateKey } from '#shared/modules/store.js';
 import {
   CatchUpEntity,
   GrantEntity,
@@ -27,49 +22,26 @@ import type { Grant, TimedRole, WelcomeResponse } from './model.js';
 /** A granted grant is kept this long, so a catch-up that read the member list before the grant cannot grant again. */
 const GRANTED_KEPT_SECONDS = 24 * 3600;
 
-/** Every item of the guild under a sort-key prefix, oldest first (minted IDs start with the time). */
-const itemsUnder = (guildId: string, prefix: string) =>
-  queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
-    ConsistentRead: true,
-  });
+// Responses and timed roles: minted IDs start with the time, so each list is oldest first.
 
-async function getItem(key: Key): Promise<Item | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  return out.Item ?? null;
+export const listResponses = (guildId: string) => ResponseEntity.query({ guildId });
+export const listTimedRoles = (guildId: string) => TimedRoleEntity.query({ guildId });
+
+export async function findResponse(guildId: string, responseId: string): Promise<WelcomeResponse | null> {
+  return isMintedId(responseId) ? ResponseEntity.get({ guildId, responseId }) : null;
 }
 
-const putNew = (item: Item) =>
-  conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
+/** Writes a new response; false if its ID exists. */
+export const insertResponse = (r: WelcomeResponse) => ResponseEntity.put({ guildId: r.guild_id, responseId: r.response_id }, r, { ifAbsent: true });
+/** Writes a new timed role; false if its ID exists. */
+export const insertTimedRole = (t: TimedRole) => TimedRoleEntity.put({ guildId: t.guild_id, timedRoleId: t.timedrole_id }, t, { ifAbsent: true });
 
-async function deleteItem(key: Key): Promise<Item | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: key, ReturnValues: 'ALL_OLD' }));
-  return out.Attributes ?? null;
+export async function deleteResponseItem(guildId: string, responseId: string): Promise<void> {
+  await ResponseEntity.delete({ guildId, responseId });
 }
 
-// Responses and timed roles.
-
-export const listResponses = async (guildId: string) => (await itemsUnder(guildId, ResponseEntity.prefix)).map(ResponseEntity.parse);
-export const listTimedRoles = async (guildId: string) => (await itemsUnder(guildId, TimedRoleEntity.prefix)).map(TimedRoleEntity.parse);
-
-export async function getResponse(guildId: string, responseId: string): Promise<WelcomeResponse | null> {
-  if (!isMintedId(responseId)) return null;
-  const item = await getItem(ResponseEntity.key({ guildId, responseId }));
-  return item && ResponseEntity.parse(item);
-}
-
-export const insertResponse = (r: WelcomeResponse) => putNew(ResponseEntity.item({ guildId: r.guild_id, responseId: r.response_id }, r));
-export const insertTimedRole = (t: TimedRole) => putNew(TimedRoleEntity.item({ guildId: t.guild_id, timedRoleId: t.timedrole_id }, t));
-
-export async function deleteResponse(guildId: string, responseId: string): Promise<WelcomeResponse | null> {
-  const old = await deleteItem(ResponseEntity.key({ guildId, responseId }));
-  return old && ResponseEntity.parse(old);
-}
-
-export async function deleteTimedRole(guildId: string, timedRoleId: string): Promise<TimedRole | null> {
-  const old = await deleteItem(TimedRoleEntity.key({ guildId, timedRoleId }));
-  return old && TimedRoleEntity.parse(old);
+export async function deleteTimedRoleItem(guildId: string, timedRoleId: string): Promise<void> {
+  await TimedRoleEntity.delete({ guildId, timedRoleId });
 }
 
 // The registry: limits and duplicates as conditions on one item.
@@ -79,6 +51,10 @@ export type Place = { map: string; key: string };
 export const responsePlace = (r: Pick<WelcomeResponse, 'response_type' | 'response_id'>): Place => ({ map: responsesMap(r.response_type), key: r.response_id });
 export const timedRolePlace = (t: Pick<TimedRole, 'role_id'>): Place => ({ map: TIMEDROLES_MAP, key: t.role_id });
 
+/** The registry entry of a place, as a document path: the member `key` of the map `map`. */
+const entryOf = (place: Place) => `${place.map}.${place.key}`;
+
+/** DynamoDB's answer to a write to a member of a map that is not there yet. */
 function isMissingPath(error: unknown): boolean {
   return Boolean(error && typeof error === 'object' && (error as { name?: string }).name === 'ValidationException');
 }
@@ -89,61 +65,38 @@ function isMissingPath(error: unknown): boolean {
  * made on first use, holding that first entry (one write).
  */
 export async function register(guildId: string, place: Place, value: string, max: number): Promise<'ok' | 'full' | 'taken'> {
-  const write = () =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: RegistryEntity.key({ guildId }),
-        UpdateExpression: 'SET #map.#key = :value',
-        // A missing map passes here and fails the SET (ValidationException): it is then made, and the write tried again.
-        ConditionExpression: 'attribute_not_exists(#map.#key) AND (attribute_not_exists(#map) OR size(#map) < :max)',
-        ExpressionAttributeNames: { '#map': place.map, '#key': place.key },
-        ExpressionAttributeValues: { ':value': value, ':max': max },
-      }),
-    );
   for (let attempt = 0; attempt < 2; attempt++) {
+    let written: boolean;
     try {
-      await write();
-      return 'ok';
+      written = await RegistryEntity.update(
+        { guildId },
+        {
+          set: { [entryOf(place)]: value },
+          // A missing map passes here and fails the SET (ValidationException): it is then made, and the write tried again.
+          condition: { [entryOf(place)]: { exists: false }, $or: [{ [place.map]: { exists: false } }, { [place.map]: { size: { lt: max } } }] },
+          returnValues: 'NONE',
+        },
+      );
     } catch (error) {
-      if (isConditionFailed(error)) {
-        const registry = await getItem(RegistryEntity.key({ guildId }));
-        return registry && RegistryEntity.parse(registry)[place.map]?.[place.key] !== undefined ? 'taken' : 'full';
-      }
       if (!isMissingPath(error) || attempt > 0) throw error;
       // The map is made holding this first entry, unless another write made it meanwhile: then the SET is tried again.
-      const made = await conditional(() =>
-        db().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: RegistryEntity.key({ guildId }),
-            UpdateExpression: 'SET entity = :entity, #map = :first',
-            ConditionExpression: 'attribute_not_exists(#map)',
-            ExpressionAttributeNames: { '#map': place.map },
-            ExpressionAttributeValues: { ':entity': RegistryEntity.name, ':first': { [place.key]: value } },
-          }),
-        ),
+      const made = await RegistryEntity.update(
+        { guildId },
+        { set: { [place.map]: { [place.key]: value } }, condition: { [place.map]: { exists: false } }, returnValues: 'NONE' },
       );
       if (made) return 'ok';
+      continue;
     }
+    if (written) return 'ok';
+    const registry = await RegistryEntity.get({ guildId });
+    return registry?.[place.map]?.[place.key] !== undefined ? 'taken' : 'full';
   }
   return 'ok';
 }
 
 /** Gives a place back, if it still holds `value` (idempotent). */
 export async function unregister(guildId: string, place: Place, value: string): Promise<void> {
-  await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: RegistryEntity.key({ guildId }),
-        UpdateExpression: 'REMOVE #map.#key',
-        ConditionExpression: '#map.#key = :value',
-        ExpressionAttributeNames: { '#map': place.map, '#key': place.key },
-        ExpressionAttributeValues: { ':value': value },
-      }),
-    ),
-  );
+  await RegistryEntity.update({ guildId }, { remove: [entryOf(place)], condition: { [entryOf(place)]: value }, returnValues: 'NONE' });
 }
 
 // Timed-role grants.
@@ -154,15 +107,10 @@ export async function unregister(guildId: string, place: Place, value: string): 
  * the member has none for this timed role. Answers whether it was written.
  */
 export function putGrant(guildId: string, grant: Grant, mode: 'join' | 'catchUp'): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: GrantEntity.item({ guildId, memberId: grant.member_id, timedRoleId: grant.timedrole_id }, grant),
-        ConditionExpression: mode === 'join' ? 'attribute_not_exists(pk) OR attribute_exists(granted_at)' : 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  const fields = { guildId, memberId: grant.member_id, timedRoleId: grant.timedrole_id };
+  return mode === 'join'
+    ? GrantEntity.put(fields, grant, { condition: { $or: [{ pk: { exists: false } }, { granted_at: { exists: true } }] } })
+    : GrantEntity.put(fields, grant, { ifAbsent: true });
 }
 
 /** What a due grant needs to decide, in one batch read: the grant, its timed role, the module state. */
@@ -181,34 +129,34 @@ export async function grantContext(guildId: string, memberId: string, timedRoleI
 
 /** Marks a pending grant as done; false when it is gone or already done. */
 export function markGranted(guildId: string, memberId: string, timedRoleId: string, now = Date.now()): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: GrantEntity.key({ guildId, memberId, timedRoleId }),
-        UpdateExpression: 'SET granted_at = :now, expires_at = :ttl',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(granted_at)',
-        ExpressionAttributeValues: { ':now': now, ':ttl': Math.floor(now / 1000) + GRANTED_KEPT_SECONDS },
-      }),
-    ),
+  return GrantEntity.update(
+    { guildId, memberId, timedRoleId },
+    {
+      set: { granted_at: now, expires_at: Math.floor(now / 1000) + GRANTED_KEPT_SECONDS },
+      condition: { pk: { exists: true }, granted_at: { exists: false } },
+      returnValues: 'NONE',
+    },
   );
 }
 
-export const deleteGrant = (guildId: string, memberId: string, timedRoleId: string) => deleteItem(GrantEntity.key({ guildId, memberId, timedRoleId }));
+export async function deleteGrant(guildId: string, memberId: string, timedRoleId: string): Promise<void> {
+  await GrantEntity.delete({ guildId, memberId, timedRoleId });
+}
 
 /** A member's grants, pending and recently made. */
-export const memberGrants = async (guildId: string, memberId: string) => (await itemsUnder(guildId, GrantEntity.under(memberId))).map(GrantEntity.parse);
+export const memberGrants = (guildId: string, memberId: string) => GrantEntity.query({ guildId }, { under: [memberId] });
+
 /** The grants these members hold of these timed roles, where they exist: one consistent batch read per 100. */
 export async function grantsOf(guildId: string, pairs: readonly { memberId: string; timedRoleId: string }[]): Promise<Grant[]> {
-  return (await getKeys(pairs.map(({ memberId, timedRoleId }) => GrantEntity.key({ guildId, memberId, timedRoleId })))).map(GrantEntity.parse);
+  const found = await GrantEntity.getMany(pairs.map(({ memberId, timedRoleId }) => ({ guildId, memberId, timedRoleId })));
+  return found.filter((grant) => grant !== null);
 }
 
 // The catch-up's place in the member list.
 
 /** The last member ID the running catch-up pass reached, or null when no pass is under way. */
 export async function catchUpPlace(guildId: string): Promise<string | null> {
-  const item = await getItem(CatchUpEntity.key({ guildId }));
-  return item && CatchUpEntity.parse(item).after;
+  return (await CatchUpEntity.get({ guildId }))?.after ?? null;
 }
 
 /**
@@ -217,33 +165,18 @@ export async function catchUpPlace(guildId: string): Promise<string | null> {
  * back nor skip a page. Answers whether it moved.
  */
 export function moveCatchUp(guildId: string, from: string | null, after: string): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: CatchUpEntity.item({ guildId }, { after_member: after, updated_at: new Date().toISOString() }),
-        ConditionExpression: from === null ? 'attribute_not_exists(pk)' : 'after_member = :from',
-        ExpressionAttributeValues: from === null ? undefined : { ':from': from },
-      }),
-    ),
+  return CatchUpEntity.put(
+    { guildId },
+    { after_member: after, updated_at: new Date().toISOString() },
+    from === null ? { ifAbsent: true } : { condition: { after_member: from } },
   );
 }
 
 /** Ends the pass that stood at `from` (the last page is done). */
 export function endCatchUp(guildId: string, from: string): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: CatchUpEntity.key({ guildId }),
-        ConditionExpression: 'after_member = :from',
-        ExpressionAttributeValues: { ':from': from },
-      }),
-    ),
-  );
+  return CatchUpEntity.delete({ guildId }, { condition: { after_member: from } });
 }
 
-/** Deletes these grants' items. */
 /** Deletes grant items, and in the same batches any other keys given (their due work). */
 export const deleteGrants = (guildId: string, grants: readonly Grant[], alsoKeys: readonly Key[] = []) =>
   deleteKeys([...grants.map((g) => GrantEntity.key({ guildId, memberId: g.member_id, timedRoleId: g.timedrole_id })), ...alsoKeys]);

@@ -12,7 +12,7 @@ import { TimedRoleEntity, mintOrderedId, quoted } from './keys.js';
 import { MAX_TIMED_ROLES, type TimedRole } from './model.js';
 import { timedRoleRecords } from './records.js';
 import { MODULE } from './settings.js';
-import { deleteTimedRole as deleteTimedRoleItem, insertTimedRole, register, timedRolePlace, unregister } from './store.js';
+import { deleteTimedRoleItem, insertTimedRole, register, timedRolePlace, unregister } from './store.js';
 
 export async function listTimedRoleRecords(guildId: string) {
   const [, timedroles] = await requireEnabledWhile(guildId, MODULE, () => timedRoleRecords(guildId));
