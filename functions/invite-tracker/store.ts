@@ -23,6 +23,7 @@ import type { Condition } from '#shared/db/expression.js';
 import { type TransactAction, transact } from '#shared/db/transact.js';
 import { guildKey } from '#shared/modules/store.js';
 import type { Selected } from '#shared/scheduler/removal.js';
+import { readKeyPage } from '#shared/db/page.js';
 
 export const USE_TTL_SECONDS = 31 * 24 * 3600;
 
@@ -238,7 +239,7 @@ export const usesByInviter = (guildId: string, inviterId: string): Promise<Invit
 /** One page of the counted uses attributed to an inviter (gsi1), newest first, from where `page.cursor` says. */
 export async function countedUsesPage(guildId: string, inviterId: string, page: { limit: number; cursor?: string }) {
   const scope = { guildId, family: 'invite-tracker/stats/uses', filter: { inviter_id: inviterId } };
-  const { items, next_cursor } = await UseEntity.index('gsi1').keyPage({ guildId, inviterId }, page, { scope, reverse: true, filter: { counted: true } });
+  const { items, next_cursor } = await readKeyPage(UseEntity.index('gsi1'), { guildId, inviterId }, page, { scope, reverse: true, filter: { counted: true } });
   return { uses: items, next_cursor };
 }
 

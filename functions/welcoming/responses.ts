@@ -11,6 +11,7 @@ import { ResponseEntity, mintOrderedId, quoted } from './keys.js';
 import { MAX_RESPONSES_PER_TYPE, type ResponseTypeValue, type WelcomeResponse } from './model.js';
 import { MODULE, forgetNamedResponse } from './settings.js';
 import { deleteResponseItem, insertResponse, register, responsePlace, unregister } from './store.js';
+import { readPage } from '#shared/db/page.js';
 
 export interface CreateResponseInput {
   response_type: number;
@@ -30,7 +31,7 @@ export async function listResponseRecords(guildId: string, query: { response_typ
   const type = query.response_type as ResponseTypeValue | undefined;
   const scope = { guildId, family: 'welcoming/responses', filter: { response_type: type === undefined ? null : String(type) } };
   const [, { items, next_cursor }] = await requireEnabledWhile(guildId, MODULE, () =>
-    ResponseEntity.page({ guildId }, { page: 1, page_size: WHOLE_LIST, cursor: query.cursor }, { scope, reverse: true, filter: { response_type: type } }),
+    readPage(ResponseEntity, { guildId }, { page: 1, page_size: WHOLE_LIST, cursor: query.cursor }, { scope, reverse: true, filter: { response_type: type } }),
   );
   return { responses: items, next_cursor };
 }
