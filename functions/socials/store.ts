@@ -202,7 +202,7 @@ function entryAttributes(entry: Entry) {
 export const insertEntry = (entry: Entry) => EntryEntity.put(entryFields(entry), entryAttributes(entry), { ifAbsent: true });
 
 /** A guild's entries of a kind (of one identifier when given), read consistently. */
-export const listEntries = (guildId: string, kind: Kind, ident?: string) =>
+export const entriesOf = (guildId: string, kind: Kind, ident?: string) =>
   EntryEntity.query({ guildId }, { under: ident === undefined ? [kind] : [kind, identKey(kind, ident)] });
 
 export const deleteEntries = (entries: Entry[]) => EntryEntity.deleteMany(entries.map(entryFields));
