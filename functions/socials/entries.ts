@@ -20,12 +20,12 @@ import {
   deleteEntries,
   deleteSource,
   deleteWatchers,
+  entriesOf,
   getSource,
   getSources,
   giveEntrySlots,
   insertEntry,
   insertSource,
-  listEntries,
   putWatcher,
   sourcePartition,
   takeEntrySlot,
@@ -62,7 +62,7 @@ export async function entryRecords(entries: Entry[]) {
 
 /** A page of the guild's entries of one kind, newest first (behaviour §3.6; a page ends early rather than pass 1 MiB, §15). */
 export async function listKindEntries(guildId: string, kind: Kind, query: PageQuery) {
-  const [, entries] = await requireEnabledWhile(guildId, MODULE, () => listEntries(guildId, kind));
+  const [, entries] = await requireEnabledWhile(guildId, MODULE, () => entriesOf(guildId, kind));
   const { items, ...pageFields } = await pageWithin(await entryRecords(entries), query, { guildId, family: `socials/${kind}`, filter: {} });
   return { entries: items, ...pageFields };
 }
@@ -179,7 +179,7 @@ export async function dropUnwatchedSource(kind: Kind, ident: string): Promise<bo
 /** Deletes the identifier's entries in every channel of the guild; answers the newest and all of them. */
 export async function deleteEntry(guildId: string, kind: Kind, ident: string, identifier: string) {
   await requireEnabled(guildId, MODULE);
-  const entries = await listEntries(guildId, kind, ident);
+  const entries = await entriesOf(guildId, kind, ident);
   if (entries.length === 0) throw notFound(`Guild ${guildId} does not watch the ${shownSource(kind, identifier)}.`);
   const records = await entryRecords(entries);
   await deleteEntries(entries);

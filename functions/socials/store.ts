@@ -1,5 +1,5 @@
 /**
- * The socials module's table access: the only file issuing its commands.
+ * The socials module's stored items and the operations on them (through its entities).
  *
  * | item           | pk                         | sk                                   |
  * |----------------|----------------------------|--------------------------------------|
@@ -20,20 +20,12 @@
  * condition before the message is posted, so one channel gets one message
  * per item whoever delivers it; marks live 30 days.
  */
-import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getKeys, writeBatches } from '#shared/db/batch.js';
 import { fixedKey } from '#shared/db/fixed-key.js';
-import { db } from '#shared/db/client.js';
-import { conditional } from '#shared/db/errors.js';
-import { countAll, queryAll } from '#shared/db/pagination.js';
-import { type Key, entity, partition } from '#shared/db/entity.js';
-import { tableName } from '#shared/db/table.js';
+import { entity, partition } from '#shared/db/entity.js';
 import { transact } from '#shared/db/transact.js';
-import { ModuleState, deleteGuildItems, guildKey, moduleStateKey } from '#shared/modules/store.js';
+import { ModuleState, deleteGuildItems, guildKey } from '#shared/modules/store.js';
 import { shardOf } from '#shared/scheduler/keys.js';
 import { KINDS, type Kind } from './kinds.js';
-
-type Item = Record<string, NativeAttributeValue>;
 
 export const MARK_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -93,8 +85,8 @@ const text = (value: unknown) => (value === null || value === undefined ? null :
 export const EntryEntity = entity({
   name: 'social_entry',
   prefix: 'SOCIAL#',
-  pk: (f: { guildId: string; kind: Kind; ident: string; channelId: string }) => guildKey(f.guildId),
-  sk: (f) => [f.kind, identKey(f.kind, f.ident), f.channelId],
+  pk: (f: { guildId: string }) => guildKey(f.guildId),
+  sk: (f: { guildId: string; kind: Kind; ident: string; channelId: string }) => [f.kind, identKey(f.kind, f.ident), f.channelId],
   parse: (item): Entry => {
     const kind = item._kind as Kind;
     return {
@@ -109,8 +101,12 @@ export const EntryEntity = entity({
     };
   },
 });
-const entryKey = (e: Pick<Entry, 'guild_id' | 'kind' | 'ident' | 'target_channel_id'>) =>
-  EntryEntity.key({ guildId: e.guild_id, kind: e.kind, ident: e.ident, channelId: e.target_channel_id });
+const entryFields = (e: Pick<Entry, 'guild_id' | 'kind' | 'ident' | 'target_channel_id'>) => ({
+  guildId: e.guild_id,
+  kind: e.kind,
+  ident: e.ident,
+  channelId: e.target_channel_id,
+});
 /** The guild's places taken for a kind (`taken`). */
 const CountEntity = entity({
   name: 'social_entry_count',
@@ -146,8 +142,8 @@ const SourceEntity = entity({
 const WatcherEntity = entity({
   name: 'social_watcher',
   prefix: 'W#',
-  pk: (f: { kind: Kind; ident: string; guildId: string; channelId: string }) => sourcePartition(f.kind, f.ident),
-  sk: (f) => [f.guildId, f.channelId],
+  pk: (f: { kind: Kind; ident: string }) => sourcePartition(f.kind, f.ident),
+  sk: (f: { kind: Kind; ident: string; guildId: string; channelId: string }) => [f.guildId, f.channelId],
   parse: (item): Watcher => ({ guild_id: String(item.guild_id), channel_id: String(item.channel_id), mention_everyone: Boolean(item.mention_everyone) }),
 });
 
@@ -159,14 +155,19 @@ const WatcherEntity = entity({
 export const STREAM_BUCKETS = 8;
 export const streamBucketOf = (account: string) => shardOf(account, STREAM_BUCKETS);
 const kindList = partition<[kind: Kind] | [kind: 'stream', shard: string]>('SRCKIND#');
-/** The list a source is on: a stream account's shard, or its kind; its sort key is the identifier's key. */
+/** A list of sources: a kind's, or (streams) a bucket's. */
+type SourceList = { kind: Exclude<Kind, 'stream'> } | { kind: 'stream'; bucket: number };
+/** The list a source is on: a stream account's bucket, or its kind. */
+const listOf = (kind: Kind, ident: string): SourceList => (kind === 'stream' ? { kind, bucket: streamBucketOf(ident) } : { kind });
+/** A source on its list: its sort key is the identifier's key. */
 const SourceOfKindEntity = entity({
   name: 'social_source_of_kind',
   prefix: '',
-  pk: (f: { kind: Kind; ident: string }) => (f.kind === 'stream' ? kindList('stream', String(streamBucketOf(f.ident))) : kindList(f.kind)),
-  sk: (f) => [identKey(f.kind, f.ident)],
+  pk: (f: SourceList) => (f.kind === 'stream' ? kindList('stream', String(f.bucket)) : kindList(f.kind)),
+  sk: (f: SourceList & { ident: string }) => [identKey(f.kind, f.ident)],
   parse: (item) => String(item.sk),
 });
+const onList = (source: Pick<Source, 'kind' | 'ident'>) => ({ ...listOf(source.kind, source.ident), ident: source.ident });
 const playlistPartition = partition<[uploads: string]>('SRCPLAYLIST#');
 /** A video channel's uploads playlist -> its handle (`ident`). */
 const PlaylistEntity = entity({
@@ -180,8 +181,8 @@ const markPartition = partition<[channelId: string]>('SOCIALPOST#');
 const MarkEntity = entity({
   name: 'social_mark',
   prefix: '',
-  pk: (f: { channelId: string; mark: string }) => markPartition(f.channelId),
-  sk: (f) => [f.mark],
+  pk: (f: { channelId: string }) => markPartition(f.channelId),
+  sk: (f: { channelId: string; mark: string }) => [f.mark],
   parse: (item) => String(item.state),
 });
 
@@ -192,184 +193,107 @@ const MarkEntity = entity({
  * (`community`, `rss_feed` ... by kind), plus `_kind` and `_ident`, which
  * no record shows.
  */
-function entryItem(entry: Entry): Item {
+function entryAttributes(entry: Entry) {
   const { kind, ident, identifier, ...record } = entry;
-  return EntryEntity.item(
-    { guildId: entry.guild_id, kind, ident, channelId: entry.target_channel_id },
-    { ...record, [KINDS[kind].field]: identifier, _kind: kind, _ident: ident },
-  );
+  return { ...record, [KINDS[kind].field]: identifier, _kind: kind, _ident: ident };
 }
 
 /** Stores an entry; false when the guild already watches this identifier in that channel. */
-export function insertEntry(entry: Entry): Promise<boolean> {
-  const item = entryItem(entry);
-  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
-}
+export const insertEntry = (entry: Entry) => EntryEntity.put(entryFields(entry), entryAttributes(entry), { ifAbsent: true });
 
 /** A guild's entries of a kind (of one identifier when given), read consistently. */
-export async function listEntries(guildId: string, kind: Kind, ident?: string): Promise<Entry[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: {
-      ':pk': guildKey(guildId),
-      ':prefix': ident === undefined ? EntryEntity.under(kind) : EntryEntity.under(kind, identKey(kind, ident)),
-    },
-    ConsistentRead: true,
-  });
-  return items.map(EntryEntity.parse);
-}
+export const entriesOf = (guildId: string, kind: Kind, ident?: string) =>
+  EntryEntity.query({ guildId }, { under: ident === undefined ? [kind] : [kind, identKey(kind, ident)] });
 
-export function deleteEntries(entries: Entry[]): Promise<void> {
-  return deleteKeys(entries.map(entryKey));
-}
+export const deleteEntries = (entries: Entry[]) => EntryEntity.deleteMany(entries.map(entryFields));
 
 /** Takes one of the guild's places for a kind while fewer than `max` are taken. */
-export function takeEntrySlot(guildId: string, kind: Kind, max: number): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: CountEntity.key({ guildId, kind }),
-        UpdateExpression: 'ADD #n :one SET entity = :entity',
-        ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
-        ExpressionAttributeNames: { '#n': 'taken' },
-        ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': CountEntity.name },
-      }),
-    ),
+export const takeEntrySlot = (guildId: string, kind: Kind, max: number) =>
+  CountEntity.update(
+    { guildId, kind },
+    { add: { taken: 1 }, condition: { $or: [{ taken: { exists: false } }, { taken: { lt: max } }] }, returnValues: 'NONE' },
   );
-}
 
 export async function giveEntrySlots(guildId: string, kind: Kind, count: number): Promise<void> {
   if (count <= 0) return;
-  await conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: CountEntity.key({ guildId, kind }),
-        UpdateExpression: 'ADD #n :minus',
-        ConditionExpression: '#n >= :count',
-        ExpressionAttributeNames: { '#n': 'taken' },
-        ExpressionAttributeValues: { ':minus': -count, ':count': count },
-      }),
-    ),
-  );
+  await CountEntity.update({ guildId, kind }, { add: { taken: -count }, condition: { taken: { ge: count } }, returnValues: 'NONE' });
 }
 
 // ---- sources and watchers ------------------------------------------------------------
 
-export async function getSource(kind: Kind, ident: string): Promise<Source | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: SourceEntity.key({ kind, ident }), ConsistentRead: true }));
-  return out.Item ? SourceEntity.parse(out.Item) : null;
-}
+export const getSource = (kind: Kind, ident: string) => SourceEntity.get({ kind, ident });
 
+/** The sources of these identifiers, by their partition (`sourcePartition`); absent where none is stored. */
 export async function getSources(keys: { kind: Kind; ident: string }[]): Promise<Map<string, Source>> {
-  const found = await getKeys(keys.map(SourceEntity.key));
-  return new Map(found.map((item) => [String(item.pk), SourceEntity.parse(item)]));
+  const found = await SourceEntity.getMany(keys);
+  return new Map(found.flatMap((source, i) => (source ? [[sourcePartition(keys[i]!.kind, keys[i]!.ident), source] as const] : [])));
 }
 
 /** Stores a new source with its baseline; false when it exists already (another guild watches it). */
 export async function insertSource(source: Source): Promise<boolean> {
-  const created = await conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: SourceEntity.item(source, source), ConditionExpression: 'attribute_not_exists(pk)' })),
-  );
+  const created = await SourceEntity.put(source, source, { ifAbsent: true });
   if (created) {
-    await db().send(new PutCommand({ TableName: tableName(), Item: SourceOfKindEntity.item(source, {}) }));
-    if (source.uploads_playlist_id) {
-      await db().send(new PutCommand({ TableName: tableName(), Item: PlaylistEntity.item({ uploads: source.uploads_playlist_id }, { ident: source.ident }) }));
-    }
+    await SourceOfKindEntity.put(onList(source), {});
+    if (source.uploads_playlist_id) await PlaylistEntity.put({ uploads: source.uploads_playlist_id }, { ident: source.ident });
   }
   return created;
 }
 
 /** Replaces a source read at `source.version`; false when another poll wrote it first. */
-export function replaceSource(source: Source): Promise<boolean> {
-  const next = { ...source, version: source.version + 1 };
-  return conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: SourceEntity.item(source, next),
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: { ':v': source.version },
-      }),
-    ),
-  );
-}
+export const replaceSource = (source: Source) =>
+  SourceEntity.put(source, { ...source, version: source.version + 1 }, { condition: { version: source.version } });
 
-/** Forgets a source no guild watches any more (its watchers are gone). */
+/**
+ * Forgets a source no guild watches any more (its watchers are gone): the
+ * source goes last, so a removal cut short is finished by the next one,
+ * which still finds it.
+ */
 export async function deleteSource(source: Pick<Source, 'kind' | 'ident' | 'uploads_playlist_id'>): Promise<void> {
-  const keys: Key[] = [SourceEntity.key(source), SourceOfKindEntity.key(source)];
-  if (source.uploads_playlist_id) keys.push(PlaylistEntity.key({ uploads: source.uploads_playlist_id }));
-  await deleteKeys(keys);
+  await Promise.all([
+    SourceOfKindEntity.delete(onList(source)),
+    source.uploads_playlist_id ? PlaylistEntity.delete({ uploads: source.uploads_playlist_id }) : null,
+  ]);
+  await SourceEntity.delete(source);
 }
 
-const bucketQuery = (bucket: number) => ({
-  KeyConditionExpression: 'pk = :pk',
-  ExpressionAttributeValues: { ':pk': kindList('stream', String(bucket)) },
-  ConsistentRead: true,
-});
+const bucketList = (bucket: number) => ({ kind: 'stream', bucket }) as const;
 
 /** How many stream accounts are watched, over every bucket. */
 export async function streamAccountCount(): Promise<number> {
-  const counts = await Promise.all(Array.from({ length: STREAM_BUCKETS }, (_, bucket) => countAll(bucketQuery(bucket))));
+  const counts = await Promise.all(Array.from({ length: STREAM_BUCKETS }, (_, bucket) => SourceOfKindEntity.count(bucketList(bucket))));
   return counts.reduce((sum, n) => sum + n, 0);
 }
 
 /** The stream accounts of the buckets given (`streamBucketOf`). */
 export async function streamAccountsOfBuckets(buckets: readonly number[]): Promise<string[]> {
-  const lists = await Promise.all(buckets.map(async (bucket) => (await queryAll(bucketQuery(bucket))).map(SourceOfKindEntity.parse)));
-  return lists.flat();
+  return (await Promise.all(buckets.map((bucket) => SourceOfKindEntity.query(bucketList(bucket))))).flat();
 }
 
-export async function videoHandleOfPlaylist(uploads: string): Promise<string | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: PlaylistEntity.key({ uploads }), ConsistentRead: true }));
-  return out.Item ? PlaylistEntity.parse(out.Item) : null;
-}
+export const videoHandleOfPlaylist = (uploads: string) => PlaylistEntity.get({ uploads });
 
 export async function putWatcher(kind: Kind, ident: string, watcher: Watcher): Promise<void> {
-  await db().send(
-    new PutCommand({ TableName: tableName(), Item: WatcherEntity.item({ kind, ident, guildId: watcher.guild_id, channelId: watcher.channel_id }, watcher) }),
-  );
+  await WatcherEntity.put({ kind, ident, guildId: watcher.guild_id, channelId: watcher.channel_id }, watcher);
 }
 
-export function deleteWatchers(kind: Kind, ident: string, watchers: Pick<Watcher, 'guild_id' | 'channel_id'>[]): Promise<void> {
-  return deleteKeys(watchers.map((w) => WatcherEntity.key({ kind, ident, guildId: w.guild_id, channelId: w.channel_id })));
-}
+export const deleteWatchers = (kind: Kind, ident: string, watchers: Pick<Watcher, 'guild_id' | 'channel_id'>[]) =>
+  WatcherEntity.deleteMany(watchers.map((w) => ({ kind, ident, guildId: w.guild_id, channelId: w.channel_id })));
 
 /** Every guild channel watching a source, read strongly consistently. */
-export async function watchersOf(kind: Kind, ident: string): Promise<Watcher[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :w)',
-    ExpressionAttributeValues: { ':pk': sourcePartition(kind, ident), ':w': WatcherEntity.prefix },
-    ConsistentRead: true,
-  });
-  return items.map(WatcherEntity.parse);
-}
+export const watchersOf = (kind: Kind, ident: string) => WatcherEntity.query({ kind, ident });
 
 /** The watchers whose guild has the module and this kind's component on, of those given when the caller has read them already. */
 export async function activeWatchersOf(kind: Kind, ident: string, read?: Watcher[]): Promise<Watcher[]> {
   const watchers = read ?? (await watchersOf(kind, ident));
   const guilds = [...new Set(watchers.map((w) => w.guild_id))];
-  const states = await getKeys(guilds.map((g) => moduleStateKey(g, 'socials')));
-  const on = new Set(
-    states
-      .filter((s) => {
-        const state = ModuleState.parse(s);
-        return state.enabled && state.settings?.[KINDS[kind].toggle] === true;
-      })
-      .map((s) => String(s.pk).slice(guildKey.prefix.length)),
-  );
+  const states = await ModuleState.getMany(guilds.map((guildId) => ({ guildId, module: 'socials' as const })));
+  const on = new Set(guilds.filter((_, i) => states[i]?.enabled && states[i]?.settings?.[KINDS[kind].toggle] === true));
   return watchers.filter((w) => on.has(w.guild_id));
 }
 
 // ---- delivery marks ----------------------------------------------------------------------
 
 /** A mark may be claimed when it is absent, or claimed by a delivery that never settled it and whose lease passed. */
-const claimCondition = (now: number) => ({
-  ConditionExpression: 'attribute_not_exists(pk) OR (#s = :claimed AND lease_until < :now)',
-  ExpressionAttributeNames: { '#s': 'state' },
-  ExpressionAttributeValues: { ':claimed': 'claimed', ':now': now },
-});
+const claimable = (now: number) => ({ $or: [{ pk: { exists: false } }, { $and: [{ state: 'claimed' }, { lease_until: { lt: now } }] }] });
 
 const CLAIM_BUSY = 'The announcement is being delivered by another run at this moment; it is offered again shortly.';
 
@@ -383,15 +307,12 @@ const CLAIM_BUSY = 'The announcement is being delivered by another run at this m
  */
 export async function claimDelivery(channelId: string, marks: readonly string[], leaseMs: number): Promise<boolean> {
   const now = Date.now();
-  const items = marks.map((mark) =>
-    MarkEntity.item({ channelId, mark }, { state: 'claimed', lease_until: now + leaseMs, expires_at: Math.floor(now / 1000) + MARK_TTL_SECONDS }),
-  );
-  if (items.length === 1) {
-    return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: items[0]!, ...claimCondition(now) })));
-  }
+  const claim = { state: 'claimed', lease_until: now + leaseMs, expires_at: Math.floor(now / 1000) + MARK_TTL_SECONDS };
+  const condition = claimable(now);
+  if (marks.length === 1) return MarkEntity.put({ channelId, mark: marks[0]! }, claim, { condition });
   return (
     (await transact(
-      items.map((Item) => ({ Put: { TableName: tableName(), Item, ...claimCondition(now) } })),
+      marks.map((mark) => MarkEntity.tx.put({ channelId, mark }, claim, { condition })),
       CLAIM_BUSY,
     )) === null
   );
@@ -415,13 +336,20 @@ export interface Settled {
  */
 export async function settleMarks(settled: readonly Settled[]): Promise<void> {
   const expires_at = Math.floor(Date.now() / 1000) + MARK_TTL_SECONDS;
-  await writeBatches(
-    settled.flatMap(({ channelId, mark, state }) => (state ? [MarkEntity.item({ channelId, mark }, { state, expires_at })] : [])),
-    settled.flatMap(({ channelId, mark, state }) => (state ? [] : [MarkEntity.key({ channelId, mark })])),
-  );
+  await Promise.all([
+    MarkEntity.putMany(
+      settled
+        .filter(({ state }) => state)
+        .map(({ channelId, mark, state }) => [
+          { channelId, mark },
+          { state, expires_at },
+        ]),
+    ),
+    MarkEntity.deleteMany(settled.filter(({ state }) => !state)),
+  ]);
 }
 
 /** Removes every item of the module in a guild's partition (entries and their counts: sort keys starting with SOCIAL); answers the entries. */
 export async function deleteGuildEntries(guildId: string): Promise<Entry[]> {
-  return (await deleteGuildItems(guildId, MODULE_PREFIX)).filter((item) => item.entity === EntryEntity.name).map(EntryEntity.parse);
+  return (await deleteGuildItems(guildId, MODULE_PREFIX)).filter(EntryEntity.holds).map(EntryEntity.parse);
 }
