@@ -123,6 +123,8 @@ export interface Queryable<Fields, Record> {
    * One Query of at most `limit` items from where the signed cursor says
    * (behaviour §15, lists read by key: no page number, no total): a filter
    * may leave fewer than `limit`; `next_cursor` is null once nothing follows.
+   * A cursor whose key the range has since passed (a later `from`) answers
+   * the empty last page; one whose key it has not reached reads from its start.
    */
   keyPage(fields: Fields, request: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<KeyPage<Record>>;
 }
@@ -203,9 +205,12 @@ interface Family {
 }
 
 /** The Query input of a range of a family: its key condition and filter, with generated names and values. */
+/** What every sort key of a range begins with: the family's prefix and the `under` parts. */
+const beginsOf = (family: Family, range: Range) => (range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix);
+
 function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
   const x = new Expressions();
-  const begins = range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix;
+  const begins = beginsOf(family, range);
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
   // DynamoDB takes one condition per key: `from` and the prefix are one range (sort keys are ASCII, so every key under the prefix sorts before it and U+FFFF).
   if (range.from !== undefined) {
@@ -279,8 +284,20 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
     query: async (fields, range = {}) => (await readAll(familyOf(fields), range)).map(parse),
     count,
     async keyPage(fields, request, options) {
-      const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
-      const out = await db().send(new QueryCommand({ ...queryInput(familyOf(fields), options), Limit: request.limit, ExclusiveStartKey: start }));
+      const family = familyOf(fields);
+      let start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
+      if (start) {
+        // A range may start later than when its cursor was issued (a `from` of a later time): a start key outside it is not sent (DynamoDB refuses one).
+        const begins = beginsOf(family, options);
+        const lowest = options.from !== undefined && options.from > begins ? options.from : begins;
+        const highest = `${begins}\uffff`;
+        const sortKey = String(start[family.skName]);
+        const [before, after] = [sortKey < lowest, sortKey > highest];
+        const [passed, ahead] = options.reverse ? [before, after] : [after, before];
+        if (passed) return { items: [], next_cursor: null };
+        if (ahead) start = undefined;
+      }
+      const out = await db().send(new QueryCommand({ ...queryInput(family, options), Limit: request.limit, ExclusiveStartKey: start }));
       const last = out.LastEvaluatedKey;
       return {
         items: ((out.Items as Item[] | undefined) ?? []).map(parse),
