@@ -5,8 +5,7 @@
  * and a `_version` every change is conditional on. A guild has at most 20
  * counters, so listing them is one consistent query of that prefix.
  */
-import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { entity } from '#shared/db/entity.js';
+import { type Item, entity } from '#shared/db/entity.js';
 import { guildKey } from '#shared/modules/store.js';
 
 export interface Counter {
@@ -38,7 +37,7 @@ export const CounterEntity = entity({
   prefix: 'COUNTER#',
   pk: inGuild,
   sk: (f: { guildId: string; counterId: string }) => [f.counterId],
-  parse: (item: Record<string, NativeAttributeValue>): Counter => {
+  parse: (item: Item): Counter => {
     const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
     return rest as Counter;
   },

@@ -12,8 +12,7 @@
  * claimed over. gsi1 (`STARAUTH#<guild>#<author>`) lists the entries of a
  * member's messages, for privacy only.
  */
-import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { entity, partition } from '#shared/db/entity.js';
+import { type Item, entity, partition } from '#shared/db/entity.js';
 import { guildKey } from '#shared/modules/store.js';
 
 export const ENTRY_LIFETIME_MS = 31 * 24 * 3600 * 1000;
@@ -32,7 +31,6 @@ export interface StarboardEntry {
   _claimed_at: number;
 }
 
-type Item = Record<string, NativeAttributeValue>;
 const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
 const authorPartition = partition<[guildId: string, authorId: string]>('STARAUTH#');
 

@@ -27,12 +27,10 @@
  * days (`expires_at`, the table's TTL); `days` is at most 30, so a fetch
  * never meets a record that has expired but not yet been removed.
  */
-import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { CursorScope } from '#shared/db/cursor.js';
-import { type Key, type KeyPage, type KeyPageQuery, entity, partition } from '#shared/db/entity.js';
+import { type Item, type Key, type KeyPage, type KeyPageQuery, entity, partition } from '#shared/db/entity.js';
 
-export type Item = Record<string, NativeAttributeValue>;
-export type { Key };
+export type { Item, Key };
 
 /** Records live 31 days (behaviour §3.6). */
 export const RECORD_TTL_SECONDS = 31 * 24 * 3600;
