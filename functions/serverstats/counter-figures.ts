@@ -5,7 +5,7 @@
  */
 import { platform } from '#shared/platform/client.js';
 import { CounterType, DEFAULT_FORMATS } from './counter-rules.js';
-import { queryStats, recordOfItem } from './store.js';
+import { latestStat } from './store.js';
 
 export { CounterType, DEFAULT_FORMATS };
 
@@ -47,8 +47,7 @@ export class GuildFigures {
   presence() {
     this.statuses ??= (async () => {
       const since = new Date(Date.now() - STATUSES_FRESH_MS).toISOString();
-      const { items } = await queryStats({ guildId: this.guildId, family: 'activities/statuses', since, memberId: null, channelId: null, limit: 1 });
-      const latest = items[0] ? recordOfItem(items[0]) : null;
+      const latest = (await latestStat(this.guildId, 'activities/statuses', since))?.record;
       if (latest) return { online: Number(latest.online_count), offline: Number(latest.offline_count), dnd: Number(latest.dnd_count) };
       const { members, presence } = await this.counts();
       return { online: presence, offline: Math.max(0, members - presence), dnd: 0 };

@@ -9,11 +9,10 @@
 import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
 import { answerList, writeDataSince } from '#shared/modules/store.js';
 import { platform } from '#shared/platform/client.js';
-import { counterData, counterRecord } from './counters-store.js';
+import { counterData, counterRecord, deleteCounterData } from './counters-store.js';
 import type { SettingsInput } from './schemas.js';
-import { entryRecord, listStarboardEntries, starboardKeys } from './starboard-store.js';
+import { deleteStarboardItems, entryRecord, listStarboardEntries } from './starboard-store.js';
 import { purgeBehind } from './purge.js';
-import { deleteKeys } from './store.js';
 
 /** A channel setting as stored: a snowflake, null for `""`, a new channel's ID for `"create"`. */
 async function channelValue(guildId: string, value: string | undefined, create: RESTPostAPIGuildChannelJSONBody): Promise<string | null | undefined> {
@@ -41,8 +40,14 @@ export async function storedChanges(guildId: string, input: Omit<SettingsInput, 
  */
 export async function removeStatistics(guildId: string) {
   const cutoff = new Date().toISOString();
-  const [{ counters, keys }, entries] = await Promise.all([counterData(guildId), listStarboardEntries(guildId)]);
-  await Promise.all([deleteKeys([...keys, ...starboardKeys(entries)]), writeDataSince(guildId, 'serverstats', cutoff), purgeBehind(guildId, cutoff)]);
+  const [counterItems, entries] = await Promise.all([counterData(guildId), listStarboardEntries(guildId)]);
+  const { counters } = counterItems;
+  await Promise.all([
+    deleteCounterData(guildId, counterItems),
+    deleteStarboardItems(entries),
+    writeDataSince(guildId, 'serverstats', cutoff),
+    purgeBehind(guildId, cutoff),
+  ]);
   return {
     counters: counters.map(counterRecord),
     ...answerList('starboard_entries', entries.map(entryRecord)),

@@ -7,21 +7,8 @@
 import { nextRecordIdFromBlock, recordIdAhead } from '#shared/db/record-ids.js';
 import { assertEnabled, checkedWhile } from '#shared/modules/state.js';
 import { readModuleStateCached } from '#shared/modules/store.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Family, FamilyShape } from './families.js';
-import {
-  type Item,
-  type OpenActivity,
-  closeVoice,
-  endRecord,
-  getOpenPresence,
-  openVoice,
-  putStat,
-  queryStats,
-  recordOfItem,
-  statKey,
-  writeOpenPresence,
-} from './store.js';
+import { type Item, type OpenActivity, closeVoice, endRecord, getOpenPresence, openVoice, putStat, statsPage, writeOpenPresence } from './store.js';
 
 const MODULE = 'serverstats';
 /** How old the module state a recording acts on may be (behaviour §12). */
@@ -148,7 +135,7 @@ export async function recordPresence(family: Family, body: Body & { presence_use
         record: { id: a.id, guild_id: guildId, user_id: memberId, start_time: a.time, end_time: null, presence_name: a.name, activity_type: a.activity_type },
       });
     }
-    for (const a of ended) await endRecord(statKey(guildId, family.path, a.time, a.id), 'end_time', time);
+    for (const a of ended) await endRecord(guildId, { family: family.path, time: a.time, id: a.id }, 'end_time', time);
     return { message: `Recorded ${started.length} started and ${ended.length} ended activities of member ${memberId}.` };
   }
   throw new Error(`the open activities of member ${memberId} kept changing`);
@@ -163,7 +150,7 @@ export async function openVoiceSession(family: Family, body: Body & { channel_id
   // A join while a session is open (a missed leave) closes the old session first, so one member has one open session per channel.
   if (!(await openVoice(guildId, channelId, memberId, { time, id }))) {
     const stale = await closeVoice(guildId, channelId, memberId);
-    if (stale) await endRecord(statKey(guildId, family.path, stale.time, stale.id), 'left_at', time);
+    if (stale) await endRecord(guildId, { family: family.path, time: stale.time, id: stale.id }, 'left_at', time);
     await openVoice(guildId, channelId, memberId, { time, id });
   }
   await putStat({
@@ -187,7 +174,7 @@ export async function closeVoiceSession(family: Family, body: Body & { channel_i
   // A session opened before a settings delete belongs to a record it removes: closing it stores nothing.
   const session = found && found.time >= since ? found : null;
   if (!session) return { message: `Nothing stored: member ${memberId} has no open voice session in channel ${channelId}.` };
-  await endRecord(statKey(guildId, family.path, session.time, session.id), 'left_at', new Date().toISOString());
+  await endRecord(guildId, { family: family.path, time: session.time, id: session.id }, 'left_at', new Date().toISOString());
   return { message: `Closed voice session ${session.id} of member ${memberId} in channel ${channelId}.` };
 }
 
@@ -210,15 +197,8 @@ export async function fetchStats(family: Family, input: FetchInput): Promise<{ s
   const window = new Date(Date.now() - input.days * 86_400_000).toISOString();
   // The later of the two ISO times (strings, so no Math.max).
   const since = [window, state.data_since ?? ''].sort()[1]!;
-  const query = {
-    guildId: input.guild_id,
-    family: family.path,
-    memberId: input.user_id ?? null,
-    channelId: input.channel_id ?? null,
-    since,
-    limit: input.limit,
-  };
-  const startKey = input.cursor ? await decodeCursor(input.cursor, query) : undefined;
-  const page = await queryStats({ ...query, startKey });
-  return { stats: page.items.map(recordOfItem), next_cursor: page.lastKey ? await encodeCursor(query, page.lastKey) : null };
+  const query = { guildId: input.guild_id, family: family.path, memberId: input.user_id ?? null, channelId: input.channel_id ?? null, since };
+  // An empty cursor is no cursor, as the first page's request.
+  const page = await statsPage(query, { limit: input.limit, cursor: input.cursor || undefined });
+  return { stats: page.items.map((stat) => stat.record), next_cursor: page.next_cursor };
 }

@@ -1,5 +1,5 @@
 /**
- * Statistic records in the table: the only file issuing their commands.
+ * Statistic records in the table, through their entities (nothing else touches their items).
  *
  * | item            | pk              | sk                                     | index keys                                |
  * |-----------------|-----------------|----------------------------------------|-------------------------------------------|
@@ -27,15 +27,11 @@
  * days (`expires_at`, the table's TTL); `days` is at most 30, so a fetch
  * never meets a record that has expired but not yet been removed.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, keyOf } from '#shared/db/batch.js';
-import { db } from '#shared/db/client.js';
-import { conditional } from '#shared/db/errors.js';
-import { type Key, entity, partition } from '#shared/db/entity.js';
-import { tableName } from '#shared/db/table.js';
+import type { CursorScope } from '#shared/db/cursor.js';
+import { type Item, type Key, type KeyPage, type KeyPageQuery, entity, partition } from '#shared/db/entity.js';
+import { readKeyPage } from '#shared/db/page.js';
 
-export type Item = Record<string, NativeAttributeValue>;
-export type { Key };
+export type { Item, Key };
 
 /** Records live 31 days (behaviour §3.6). */
 export const RECORD_TTL_SECONDS = 31 * 24 * 3600;
@@ -54,13 +50,39 @@ export function recordOfItem(item: Item): Item {
   return record;
 }
 
-/** A record: its sort key is its family (lower case, so no family meets the sessions), its time and its padded id. */
+/** Where a record is stored: its family, its own time and its id (its sort key). */
+export interface StatPlace {
+  family: string;
+  time: string;
+  id: number;
+}
+
+/** A record as read back: where it is, and the record itself. */
+export interface StoredStat extends StatPlace {
+  record: Item;
+}
+
+const inStats = (f: { guildId: string }) => statPartition(f.guildId);
+
+/**
+ * A record: its sort key is its family (lower case, so no family meets the
+ * sessions), its time and its padded id; each index key carries the same
+ * sort key, so every index has the families' ranges the table has.
+ */
 const StatEntity = entity({
   name: 'stat_record',
   prefix: '',
-  pk: (f: { guildId: string; family: string; time: string; id: number }) => statPartition(f.guildId),
-  sk: (f) => [f.family, f.time, String(f.id).padStart(16, '0')],
-  parse: recordOfItem,
+  pk: inStats,
+  sk: (f: { guildId: string } & StatPlace) => [f.family, f.time, String(f.id).padStart(16, '0')],
+  parse: (item): StoredStat => {
+    const [family = '', time = '', id = ''] = String(item.sk).split('#');
+    return { family, time, id: Number(id), record: recordOfItem(item) };
+  },
+  indexes: {
+    gsi1: { pk: (f: { guildId: string; memberId: string }) => memberPartition(f.guildId, f.memberId), prefix: '' },
+    gsi2: { pk: (f: { guildId: string; channelId: string }) => channelPartition(f.guildId, f.channelId), prefix: '' },
+    gsi3: { pk: (f: { guildId: string; memberId: string; channelId: string }) => bothPartition(f.guildId, f.memberId, f.channelId), prefix: '' },
+  },
 });
 
 /** What a new record is stored with besides its fields. */
@@ -79,75 +101,58 @@ export interface NewStat {
 /** The key of a record, from what its answer shows. */
 export const statKey = (guildId: string, family: string, time: string, id: number): Key => StatEntity.key({ guildId, family, time, id });
 
-export function statItem(stat: NewStat): Item {
-  const item = StatEntity.item(stat, {
+/** A record's attributes besides its key: its index keys (each with its own sort key), family, expiry and fields. */
+function statAttributes(stat: NewStat): Item {
+  const sort = StatEntity.key(stat).sk;
+  const { memberId, channelId } = stat;
+  return {
     family: stat.family,
     expires_at: Math.floor(Date.parse(stat.time) / 1000) + RECORD_TTL_SECONDS,
     ...stat.record,
-  });
-  const sort = String(item.sk);
-  if (stat.memberId) Object.assign(item, { gsi1pk: memberPartition(stat.guildId, stat.memberId), gsi1sk: sort });
-  if (stat.channelId) Object.assign(item, { gsi2pk: channelPartition(stat.guildId, stat.channelId), gsi2sk: sort });
-  if (stat.memberId && stat.channelId) Object.assign(item, { gsi3pk: bothPartition(stat.guildId, stat.memberId, stat.channelId), gsi3sk: sort });
-  return item;
+    ...(memberId ? { gsi1pk: memberPartition(stat.guildId, memberId), gsi1sk: sort } : {}),
+    ...(channelId ? { gsi2pk: channelPartition(stat.guildId, channelId), gsi2sk: sort } : {}),
+    ...(memberId && channelId ? { gsi3pk: bothPartition(stat.guildId, memberId, channelId), gsi3sk: sort } : {}),
+  };
 }
+
+/** The item a record is stored as (the seeds of tests and the bench write many at once). */
+export const statItem = (stat: NewStat): Item => StatEntity.item(stat, statAttributes(stat));
 
 /** Stores a record: one write. */
 export async function putStat(stat: NewStat): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: statItem(stat) }));
+  await StatEntity.put(stat, statAttributes(stat));
 }
 
-/** A fetch: which range of which partition, from where. */
+/** A fetch: which range of which partition (the filters pick the index). */
 export interface StatQuery {
   guildId: string;
   family: string;
   since: string;
   memberId: string | null;
   channelId: string | null;
-  limit: number;
-  startKey?: Item;
 }
 
-/** The index a fetch reads (null: the table) and its partition. */
-function querySource(q: Pick<StatQuery, 'guildId' | 'family' | 'memberId' | 'channelId'>): { index: string | null; partition: string } {
-  if (q.memberId && q.channelId) return { index: 'gsi3', partition: bothPartition(q.guildId, q.memberId, q.channelId) };
-  if (q.memberId) return { index: 'gsi1', partition: memberPartition(q.guildId, q.memberId) };
-  if (q.channelId) return { index: 'gsi2', partition: channelPartition(q.guildId, q.channelId) };
-  return { index: null, partition: statPartition(q.guildId) };
+/** The list a fetch's cursors are signed for: the guild, the family and the filters. */
+const scopeOf = (q: StatQuery): CursorScope => ({ guildId: q.guildId, family: q.family, filter: { user_id: q.memberId, channel_id: q.channelId } });
+
+/**
+ * One page of a fetch (behaviour §15, lists read by key): at most `limit`
+ * records of the family from `since`, newest first, from where the cursor
+ * says; the table's range, or the index's the filters name.
+ */
+export function statsPage(q: StatQuery, request: KeyPageQuery): Promise<KeyPage<StoredStat>> {
+  const { guildId, memberId, channelId } = q;
+  const options = { under: [q.family], from: `${q.family}#${q.since}`, reverse: true, scope: scopeOf(q) };
+  if (memberId && channelId) return readKeyPage(StatEntity.index('gsi3'), { guildId, memberId, channelId }, request, options);
+  if (memberId) return readKeyPage(StatEntity.index('gsi1'), { guildId, memberId }, request, options);
+  if (channelId) return readKeyPage(StatEntity.index('gsi2'), { guildId, channelId }, request, options);
+  return readKeyPage(StatEntity, { guildId }, request, options);
 }
 
-/** A record's place in its family (`<time>#<padded id>`), from a key of a page (LastEvaluatedKey) of that family. */
-export const recordPlace = (family: string, key: Item): string => String(key.sk).slice(family.length + 1);
-
-/** The start key of a fetch's next page, after the record at `place`: the table's key, and the index's when the fetch reads one. */
-export function startKeyAt(q: Pick<StatQuery, 'guildId' | 'family' | 'memberId' | 'channelId'>, place: string): Item {
-  const { index, partition } = querySource(q);
-  const sort = `${q.family}#${place}`;
-  return { pk: statPartition(q.guildId), sk: sort, ...(index ? { [`${index}pk`]: partition, [`${index}sk`]: sort } : {}) };
-}
-
-/** Newest first, at most `limit`, from `startKey`; answers the page and where the next one starts. */
-export async function queryStats(q: StatQuery): Promise<{ items: Item[]; lastKey: Item | null }> {
-  const { index, partition } = querySource(q);
-  const pk = index ? `${index}pk` : 'pk';
-  const sk = index ? `${index}sk` : 'sk';
-  const from = `${q.family}#${q.since}`;
-  const to = `${q.family}#~`;
-  // A cursor's next page can start before a later request's `days` window does: nothing of that window is left.
-  if (q.startKey && String(q.startKey[sk]) < from) return { items: [], lastKey: null };
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: index ?? undefined,
-      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-      ExpressionAttributeNames: { '#pk': pk, '#sk': sk },
-      ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },
-      ScanIndexForward: false,
-      Limit: q.limit,
-      ExclusiveStartKey: q.startKey,
-    }),
-  );
-  return { items: (out.Items as Item[] | undefined) ?? [], lastKey: (out.LastEvaluatedKey as Item | undefined) ?? null };
+/** The newest record of a family since `since`, on the table; null when there is none. */
+export async function latestStat(guildId: string, family: string, since: string): Promise<StoredStat | null> {
+  const [latest] = await StatEntity.query({ guildId }, { under: [family], from: `${family}#${since}`, reverse: true, limit: 1 });
+  return latest ?? null;
 }
 
 // ---- sessions: presence and voice ----------------------------------------------
@@ -170,93 +175,64 @@ const SESSION_PREFIX = 'SESSION#';
 const PresenceEntity = entity({
   name: 'stat_open_presence',
   prefix: SESSION_PREFIX,
-  pk: (f: { guildId: string; memberId: string }) => statPartition(f.guildId),
-  sk: (f) => [f.memberId, 'PRESENCE'],
+  pk: inStats,
+  sk: (f: { guildId: string; memberId: string }) => [f.memberId, 'PRESENCE'],
   parse: (item): OpenPresence => ({ activities: (item.activities as OpenActivity[]) ?? [], version: Number(item.version) }),
 });
 const VoiceEntity = entity({
   name: 'stat_open_voice',
   prefix: SESSION_PREFIX,
-  pk: (f: { guildId: string; channelId: string; memberId: string }) => statPartition(f.guildId),
-  sk: (f) => [f.memberId, 'VOICE', f.channelId],
-  parse: (item) => ({ time: String(item.time), id: Number(item.id) }),
+  pk: inStats,
+  sk: (f: { guildId: string; channelId: string; memberId: string }) => [f.memberId, 'VOICE', f.channelId],
+  parse: (item) => ({ channelId: String(item.sk).split('#').at(-1) ?? '', time: String(item.time), id: Number(item.id) }),
 });
 
-export async function getOpenPresence(guildId: string, memberId: string): Promise<OpenPresence | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: PresenceEntity.key({ guildId, memberId }), ConsistentRead: true }));
-  return out.Item ? PresenceEntity.parse(out.Item) : null;
+/** A session's expiry: 31 days from when it was stored, to the second (the settings delete's removal reads it as the time stored). */
+const sessionExpiry = () => Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS;
+
+export function getOpenPresence(guildId: string, memberId: string): Promise<OpenPresence | null> {
+  return PresenceEntity.get({ guildId, memberId });
 }
 
 /** Replaces the member's open activities if they are still the ones read; false when another recording came first. */
-export async function writeOpenPresence(guildId: string, memberId: string, activities: OpenActivity[], read: OpenPresence | null): Promise<boolean> {
-  const item = PresenceEntity.item(
+export function writeOpenPresence(guildId: string, memberId: string, activities: OpenActivity[], read: OpenPresence | null): Promise<boolean> {
+  return PresenceEntity.put(
     { guildId, memberId },
-    { member_id: memberId, activities, version: (read?.version ?? 0) + 1, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS },
-  );
-  return conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: item,
-        ConditionExpression: read ? 'version = :v' : 'attribute_not_exists(pk)',
-        ExpressionAttributeValues: read ? { ':v': read.version } : undefined,
-      }),
-    ),
+    { member_id: memberId, activities, version: (read?.version ?? 0) + 1, expires_at: sessionExpiry() },
+    read ? { condition: { version: read.version } } : { ifAbsent: true },
   );
 }
 
 /** Sets an end time on a record that has none yet (`field`: end_time or left_at). */
-export async function endRecord(key: Key, field: 'end_time' | 'left_at', time: string): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'SET #f = :t',
-        ConditionExpression: 'attribute_exists(pk) AND #f = :null',
-        ExpressionAttributeNames: { '#f': field },
-        ExpressionAttributeValues: { ':t': time, ':null': null },
-      }),
-    ),
-  );
+export function endRecord(guildId: string, place: StatPlace, field: 'end_time' | 'left_at', time: string): Promise<boolean> {
+  return StatEntity.update({ guildId, ...place }, { set: { [field]: time }, condition: { pk: { exists: true }, [field]: { eq: null } }, returnValues: 'NONE' });
 }
 
 /** Notes the member's open voice session in a channel; false when one is open already. */
-export async function openVoice(guildId: string, channelId: string, memberId: string, session: { time: string; id: number }): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: VoiceEntity.item(
-          { guildId, channelId, memberId },
-          { member_id: memberId, ...session, expires_at: Math.floor(Date.now() / 1000) + RECORD_TTL_SECONDS },
-        ),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+export function openVoice(guildId: string, channelId: string, memberId: string, session: { time: string; id: number }): Promise<boolean> {
+  return VoiceEntity.put({ guildId, channelId, memberId }, { member_id: memberId, ...session, expires_at: sessionExpiry() }, { ifAbsent: true });
 }
 
 /** Takes the member's open voice session in a channel away, answering it; null when none was open. */
-export async function closeVoice(guildId: string, channelId: string, memberId: string): Promise<{ time: string; id: number } | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: VoiceEntity.key({ guildId, channelId, memberId }), ReturnValues: 'ALL_OLD' }));
-  return out.Attributes ? VoiceEntity.parse(out.Attributes) : null;
+export function closeVoice(guildId: string, channelId: string, memberId: string): Promise<{ time: string; id: number } | null> {
+  return VoiceEntity.delete({ guildId, channelId, memberId }, { returnOld: true });
 }
 
 // ---- privacy and settings delete ------------------------------------------------
 
-/** One page of the records naming a member, every family (gsi1). */
-export async function memberRecordsPage(guildId: string, memberId: string, startKey?: Item): Promise<{ items: Item[]; lastKey: Item | null }> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': memberPartition(guildId, memberId) },
-      ExclusiveStartKey: startKey,
-    }),
-  );
-  return { items: (out.Items as Item[] | undefined) ?? [], lastKey: (out.LastEvaluatedKey as Item | undefined) ?? null };
+/** The records naming a member, every family (gsi1). */
+export function memberRecords(guildId: string, memberId: string): Promise<StoredStat[]> {
+  return StatEntity.index('gsi1').query({ guildId, memberId });
+}
+
+/** Deletes these records of the guild and the member's open sessions (privacy): the sessions are one range of the guild's partition. */
+export async function deleteMemberStats(guildId: string, memberId: string, records: readonly StatPlace[]): Promise<void> {
+  const voice = await VoiceEntity.query({ guildId }, { under: [memberId, 'VOICE'] });
+  await Promise.all([
+    StatEntity.deleteMany(records.map((place) => ({ guildId, ...place }))),
+    VoiceEntity.deleteMany(voice.map(({ channelId }) => ({ guildId, channelId, memberId }))),
+    PresenceEntity.deleteMany([{ guildId, memberId }]),
+  ]);
 }
 
 // ---- a settings delete under way ------------------------------------------------
@@ -265,7 +241,7 @@ export async function memberRecordsPage(guildId: string, memberId: string, start
 export const PurgeEntity = entity({
   name: 'stat_purge',
   prefix: 'PURGE',
-  pk: (f: { guildId: string }) => statPartition(f.guildId),
+  pk: inStats,
   parse: (item) => item,
 });
 
@@ -287,19 +263,3 @@ export function storedBefore(item: Item, cutoff: string): boolean {
   if (sk.startsWith(SESSION_PREFIX)) return Number(item.expires_at) < Math.floor(Date.parse(cutoff) / 1000) + RECORD_TTL_SECONDS;
   return recordTime(sk) < cutoff;
 }
-
-/** The keys of the member's open presence and voice sessions (privacy): one range of the guild's partition. */
-export async function memberSessionKeys(guildId: string, memberId: string): Promise<Key[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': statPartition(guildId), ':prefix': PresenceEntity.under(memberId) },
-      ProjectionExpression: 'pk, sk',
-      ConsistentRead: true,
-    }),
-  );
-  return ((out.Items as Item[] | undefined) ?? []).map(keyOf);
-}
-
-export { deleteKeys };

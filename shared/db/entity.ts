@@ -120,6 +120,8 @@ export interface PageReads<Record> {
   input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
   keys: string[];
   parse: (item: Item) => Record;
+  /** The sort-key attribute the range reads by, and the lowest and highest sort key it can hold (a cursor's key outside them is not sent). */
+  sortKey: { name: string; lowest: string; highest: string };
 }
 
 /** The fields of a request for a list read by key: at most `limit` records, after the `next_cursor` of the page before. */
@@ -197,10 +199,14 @@ interface Family {
   consistent: boolean;
 }
 
+/** What every sort key of a range begins with: the family's prefix and the `under` parts. */
+const beginsOf = (family: Family, range: Range) => (range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix);
+
 /** The Query input of a range of a family: its key condition and filter, with generated names and values. */
+
 function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
   const x = new Expressions();
-  const begins = range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix;
+  const begins = beginsOf(family, range);
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
   // DynamoDB takes one condition per key: `from` and the prefix are one range (sort keys are ASCII, so every key under the prefix sorts before it and U+FFFF).
   if (range.from !== undefined) {
@@ -263,7 +269,14 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
     count,
     pageReads: (fields, range) => {
       const family = familyOf(fields);
-      return { input: queryInput(family, range), keys: keyAttributes(family), parse };
+      const begins = beginsOf(family, range);
+      const lowest = range.from !== undefined && range.from > begins ? range.from : begins;
+      return {
+        input: queryInput(family, range),
+        keys: keyAttributes(family),
+        parse,
+        sortKey: { name: family.skName, lowest, highest: `${begins}\uffff` },
+      };
     },
   };
 }

@@ -96,7 +96,9 @@ export async function readPage<Fields, Record, Shown = Record>(
  * One Query of at most `limit` items from where the signed cursor says
  * (lists read by key: no page number, no total, so a page costs the page
  * only however long the list grows): a filter may leave fewer than `limit`;
- * `next_cursor` is null once nothing follows.
+ * `next_cursor` is null once nothing follows. A cursor whose key the range
+ * has since passed (a later `from`) answers the empty last page; one whose
+ * key it has not reached reads from its start.
  */
 export async function readKeyPage<Fields, Record>(
   list: Queryable<Fields, Record>,
@@ -104,8 +106,16 @@ export async function readKeyPage<Fields, Record>(
   request: KeyPageQuery,
   options: Range & { scope: CursorScope },
 ): Promise<KeyPage<Record>> {
-  const { input, parse } = list.pageReads(fields, options);
-  const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
+  const { input, parse, sortKey } = list.pageReads(fields, options);
+  let start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
+  if (start) {
+    // A range may start later than when its cursor was issued (a `from` of a later time): a start key outside it is not sent (DynamoDB refuses one).
+    const at = String(start[sortKey.name]);
+    const [below, above] = [at < sortKey.lowest, at > sortKey.highest];
+    const [passed, ahead] = options.reverse ? [below, above] : [above, below];
+    if (passed) return { items: [], next_cursor: null };
+    if (ahead) start = undefined;
+  }
   const out = await db().send(new QueryCommand({ ...input, Limit: request.limit, ExclusiveStartKey: start }));
   const last = out.LastEvaluatedKey;
   return {

@@ -194,7 +194,8 @@ describe('fetching', () => {
     // The position moved, re-encoded under the old signature, or under a plain hash anyone can compute: refused.
     const [version, body, mac] = cursor.split('.') as [string, string, string];
     const place = Buffer.from(body, 'base64url').toString('utf8');
-    const moved = Buffer.from(place.replace(/#\d{16}$/, '#9999999999999999')).toString('base64url');
+    const moved = Buffer.from(place.replace(/#\d{16}"/, '#9999999999999999"')).toString('base64url');
+    expect(moved).not.toBe(body);
     await refused('moved position', commands, { guild_id: guild, limit: 1, cursor: `${version}.${moved}.${mac}` });
     const hashed = createHash('sha256').update(moved).digest('base64url');
     await refused('plain hash', commands, { guild_id: guild, limit: 1, cursor: `${version}.${moved}.${hashed}` });
