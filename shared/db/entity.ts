@@ -15,7 +15,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandI
 import { deleteKeys, getKeys, putItems } from './batch.js';
 import { fitting } from './budget.js';
 import { db } from './client.js';
-import { type CursorScope, countedPageAt, foreignCursor, nextCountedCursor } from './cursor.js';
+import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import { conditional } from './errors.js';
 import { type Changes, type Condition, Expressions } from './expression.js';
 import type { Item, Key } from './item.js';
@@ -89,6 +89,12 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
+/** A list read by key (behaviour §15, `limit` and `cursor`): at most `limit` records from where the signed cursor of the page before says. */
+export interface KeyPageQuery {
+  limit: number;
+  cursor?: string | undefined;
+}
+
 /** How a list is paged: the scope its cursors are bound to, and each record as the answer shows it (the byte budget counts that). */
 export interface PageOptions<Record, Shown> extends Range {
   scope: CursorScope;
@@ -108,6 +114,13 @@ export interface Queryable<Fields, Record> {
    * the range's `total` and the cursor of the next page.
    */
   page<Shown = Record>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>>;
+  /**
+   * One page of a list read by key (behaviour §15): a single Query of at
+   * most `limit` items from where the signed cursor says, with no total, so
+   * it costs the page only however long the list grows. `next_cursor` names
+   * the last key read; null once the table says nothing follows.
+   */
+  keyPage(fields: Fields, query: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<{ items: Record[]; next_cursor: string | null }>;
 }
 
 /** When a write goes ahead: only where no item is (`ifAbsent`), or where a condition holds. */
@@ -141,7 +154,9 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
   /** {@link update} answering only whether it was written. */
   update(fields: Fields, update: Update & { returnValues: 'NONE' }): Promise<boolean>;
   /** Deletes the item (nothing there is no failure); false when its condition did not hold. */
-  delete(fields: Fields, options?: { condition?: Condition }): Promise<boolean>;
+  delete(fields: Fields, options?: { condition?: Condition; returnOld?: false }): Promise<boolean>;
+  /** {@link delete} answering the record it deleted: null when there was none, or its condition did not hold. */
+  delete(fields: Fields, options: { condition?: Condition; returnOld: true }): Promise<Record | null>;
 
   /** The records of these fields, consistently, in their order: null where there is none. */
   getMany(fields: readonly Fields[]): Promise<(Record | null)[]>;
@@ -178,9 +193,15 @@ function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'Excl
   const x = new Expressions();
   const begins = range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix;
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
-  if (range.from !== undefined) key.push(`${x.name(family.skName)} >= ${x.value(range.from)}`);
-  // An empty prefix (an index whose sort keys share none) needs no condition; `from` and a prefix both narrow.
-  if (begins) key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
+  // DynamoDB takes one condition per key: `from` and the prefix are one range (sort keys are ASCII, so every key under the prefix sorts before it and U+FFFF).
+  if (range.from !== undefined) {
+    // The later of the two (strings: Math.max does not apply).
+    const lowest = [begins, range.from].sort()[1];
+    key.push(`${x.name(family.skName)} BETWEEN ${x.value(lowest)} AND ${x.value(`${begins}\uffff`)}`);
+  } else if (begins) {
+    // An empty prefix (an index whose sort keys share none) needs no condition.
+    key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
+  }
   const filter = range.filter && x.condition(range.filter);
   return {
     TableName: tableName(),
@@ -237,6 +258,15 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   return {
     query: async (fields, range = {}) => (await readAll(queryInput(familyOf(fields), range))).map(parse),
     count,
+    async keyPage(fields, query, options) {
+      const start = query.cursor === undefined ? undefined : startKeyAt(await positionOf(query.cursor, options.scope), options.scope);
+      const out = await db().send(new QueryCommand({ ...queryInput(familyOf(fields), options), Limit: query.limit, ExclusiveStartKey: start }));
+      const last = out.LastEvaluatedKey;
+      return {
+        items: ((out.Items as Item[] | undefined) ?? []).map(parse),
+        next_cursor: last ? await issueCursor(options.scope, JSON.stringify(last)) : null,
+      };
+    },
     async page<Shown>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>> {
       const family = familyOf(fields);
       const input = queryInput(family, options);
@@ -329,6 +359,21 @@ export function entity<
     return options.projection ? out.Item : parse(out.Item);
   }
 
+  async function remove(fields: Fields, options: { condition?: Condition; returnOld?: boolean } = {}) {
+    const send = () =>
+      db().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: key(fields),
+          ...deleteCondition(options.condition),
+          ...(options.returnOld ? { ReturnValues: 'ALL_OLD' as const } : {}),
+        }),
+      );
+    if (!options.returnOld) return conditional(send);
+    const out = await unlessRefused(send);
+    return out?.Attributes ? parse(out.Attributes) : null;
+  }
+
   async function update(fields: Fields, change: Update) {
     const out = await unlessRefused(() =>
       db().send(
@@ -359,8 +404,7 @@ export function entity<
     put: (fields, attributes, options) =>
       conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) }))),
     update: update as Entity<Fields, Record, PartitionFields, Indexes>['update'],
-    delete: (fields, options = {}) =>
-      conditional(() => db().send(new DeleteCommand({ TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) }))),
+    delete: remove as Entity<Fields, Record, PartitionFields, Indexes>['delete'],
 
     async getMany(fields) {
       const keys = fields.map(key);
