@@ -99,7 +99,9 @@ export async function positionOf(cursor: string, scope: CursorScope): Promise<st
   return position;
 }
 
-/** Where a page cursor continues: the page it names and the key part after which that page starts (`<page>:<after>`). */
+/** Where a page cursor continues: the page it names and the key part after which that page starts (`<page>:<after>`).  *
+ * @deprecated use `Entity.page` (giveaway participants' old cursor format; one format is the counted one).
+ */
 export async function pageCursorAt(scope: CursorScope, cursor: string | undefined): Promise<{ page: number; after: string } | null> {
   if (cursor === undefined) return null;
   const position = await positionOf(cursor, scope);
@@ -107,7 +109,9 @@ export async function pageCursorAt(scope: CursorScope, cursor: string | undefine
   return { page: Number(position.slice(0, at)), after: position.slice(at + 1) };
 }
 
-/** The cursor of the page after `page`, which ended at `last`; null when this page is the last. */
+/** The cursor of the page after `page`, which ended at `last`; null when this page is the last.  *
+ * @deprecated use `Entity.page` (giveaway participants' old cursor format; one format is the counted one).
+ */
 export async function nextPageCursor(scope: CursorScope, page: number, pageSize: number, total: number, last: string | null): Promise<string | null> {
   return last !== null && page * pageSize < total ? issueCursor(scope, `${page + 1}:${last}`) : null;
 }

@@ -13,7 +13,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteKeys, getKeys, putItems } from './batch.js';
-import { fitting } from './budget.js';
+import { ListBudget } from './budget.js';
 import { db } from './client.js';
 import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import { conditional } from './errors.js';
@@ -73,6 +73,14 @@ export interface Range {
   filter?: Condition;
 }
 
+/** A {@link Range} read in part: at most `limit` items, from after the sort key `after`. */
+export interface Reading extends Range {
+  /** At most this many items (the read stops there; with a filter, this many read before it). */
+  limit?: number;
+  /** Only the items after this whole sort key (where a reading before stopped); on the table only. */
+  after?: string;
+}
+
 /** The page fields of a request (behaviour §3.6): `page`, or the signed `cursor` of the page before, which names the page. */
 export interface PageQuery {
   page: number;
@@ -89,24 +97,19 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** A list read by key (behaviour §15, `limit` and `cursor`): at most `limit` records from where the signed cursor of the page before says. */
-export interface KeyPageQuery {
-  limit: number;
-  cursor?: string | undefined;
-}
-
 /** How a list is paged: the scope its cursors are bound to, and each record as the answer shows it (the byte budget counts that). */
 export interface PageOptions<Record, Shown> extends Range {
   scope: CursorScope;
-  shown?: (record: Record) => Shown;
+  /** The record as the answer shows it; null leaves it out (what it points to went since). */
+  shown?: (record: Record) => Shown | null | Promise<Shown | null>;
+  /** The list's total where the module keeps it (a stored count), instead of counting the range. */
+  total?: () => Promise<number>;
 }
 
 /** Reads over one key family: the entity's partition, or one of its indexes. */
 export interface Queryable<Fields, Record> {
-  /** Every item of the range, parsed, following the table's pages (lists here are bounded by module limits). */
-  query(fields: Fields, range?: Range & { projection?: undefined }): Promise<Record[]>;
-  /** {@link query} reading only these attributes of each item, unparsed (as {@link Entity.get} with `projection`). */
-  query<A extends string>(fields: Fields, range: Range & { projection: readonly A[] }): Promise<{ [K in A]?: unknown }[]>;
+  /** Every item of the range (or its first `limit`), parsed, following the table's pages (lists here are bounded by module limits). */
+  query(fields: Fields, range?: Reading): Promise<Record[]>;
   /** How many items the range holds (no item comes back). */
   count(fields: Fields, range?: Range): Promise<number>;
   /**
@@ -117,12 +120,23 @@ export interface Queryable<Fields, Record> {
    */
   page<Shown = Record>(fields: Fields, query: PageQuery, options: PageOptions<Record, Shown>): Promise<Page<Shown>>;
   /**
-   * One page of a list read by key (behaviour §15): a single Query of at
-   * most `limit` items from where the signed cursor says, with no total, so
-   * it costs the page only however long the list grows. `next_cursor` names
-   * the last key read; null once the table says nothing follows.
+   * One Query of at most `limit` items from where the signed cursor says
+   * (behaviour §15, lists read by key: no page number, no total): a filter
+   * may leave fewer than `limit`; `next_cursor` is null once nothing follows.
    */
-  keyPage(fields: Fields, query: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<{ items: Record[]; next_cursor: string | null }>;
+  keyPage(fields: Fields, request: KeyPageQuery, options: Range & { scope: CursorScope }): Promise<KeyPage<Record>>;
+}
+
+/** The fields of a request for a list read by key: at most `limit` records, after the `next_cursor` of the page before. */
+export interface KeyPageQuery {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** A page of a list read by key. */
+export interface KeyPage<T> {
+  items: T[];
+  next_cursor: string | null;
 }
 
 /** When a write goes ahead: only where no item is (`ifAbsent`), or where a condition holds. */
@@ -172,8 +186,6 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
     put(fields: Fields, attributes: object, options?: WriteCondition): TransactAction;
     update(fields: Fields, update: Changes & { condition?: Condition }): TransactAction;
     delete(fields: Fields, options?: { condition?: Condition }): TransactAction;
-    /** A condition on the item that the transaction needs, without changing it. */
-    check(fields: Fields, condition: Condition): TransactAction;
   };
 
   /** Its items in a secondary index it declares. */
@@ -190,8 +202,8 @@ interface Family {
   consistent: boolean;
 }
 
-/** The Query input of a range of a family: its key condition and filter (and projection, if any), with generated names and values. */
-function queryInput(family: Family, range: Range, projection?: readonly string[]): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
+/** The Query input of a range of a family: its key condition and filter, with generated names and values. */
+function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
   const x = new Expressions();
   const begins = range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix;
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
@@ -212,7 +224,6 @@ function queryInput(family: Family, range: Range, projection?: readonly string[]
     ...(filter ? { FilterExpression: filter } : {}),
     ScanIndexForward: !range.reverse,
     ConsistentRead: family.index ? false : (range.consistent ?? family.consistent),
-    ...(projection ? { ProjectionExpression: x.projection(projection) } : {}),
     ...x.attributes(),
   };
 }
@@ -234,15 +245,21 @@ function startKeyAt(position: string, scope: CursorScope): Item {
   return key as Item;
 }
 
+/** The largest Limit a Query takes (a 32-bit integer): a larger one is not sent. */
+const MAX_QUERY_LIMIT = 2 ** 31 - 1;
+
 function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: (item: Item) => Record): Queryable<Fields, Record> {
-  async function readAll(input: QueryCommandInput): Promise<Item[]> {
+  async function readAll(family: Family, range: Reading): Promise<Item[]> {
+    const input = queryInput(family, range);
+    if (range.after !== undefined && family.index) throw new Error('A reading after a sort key is on the table only');
     const items: Item[] = [];
-    let start: Item | undefined;
+    let start: Item | undefined = range.after === undefined ? undefined : { pk: family.pk, sk: range.after };
     do {
-      const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+      const left = range.limit === undefined ? MAX_QUERY_LIMIT + 1 : range.limit - items.length;
+      const out = await db().send(new QueryCommand({ ...input, ...(left <= MAX_QUERY_LIMIT ? { Limit: left } : {}), ExclusiveStartKey: start }));
       items.push(...((out.Items as Item[] | undefined) ?? []));
       start = out.LastEvaluatedKey;
-    } while (start);
+    } while (start && (range.limit === undefined || items.length < range.limit));
     return items;
   }
 
@@ -259,15 +276,11 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   }
 
   return {
-    query: (async (fields: Fields, range: Range & { projection?: readonly string[] } = {}) => {
-      const { projection, ...rest } = range;
-      const items = await readAll(queryInput(familyOf(fields), rest, projection));
-      return projection ? items : items.map(parse);
-    }) as Queryable<Fields, Record>['query'],
+    query: async (fields, range = {}) => (await readAll(familyOf(fields), range)).map(parse),
     count,
-    async keyPage(fields, query, options) {
-      const start = query.cursor === undefined ? undefined : startKeyAt(await positionOf(query.cursor, options.scope), options.scope);
-      const out = await db().send(new QueryCommand({ ...queryInput(familyOf(fields), options), Limit: query.limit, ExclusiveStartKey: start }));
+    async keyPage(fields, request, options) {
+      const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
+      const out = await db().send(new QueryCommand({ ...queryInput(familyOf(fields), options), Limit: request.limit, ExclusiveStartKey: start }));
       const last = out.LastEvaluatedKey;
       return {
         items: ((out.Items as Item[] | undefined) ?? []).map(parse),
@@ -281,15 +294,18 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
       const at = await countedPageAt(options.scope, query.cursor, query.page_size);
       const page = at?.page ?? query.page;
       const before = at?.before ?? (page - 1) * query.page_size;
-      const totalReading = count(fields, options);
+      const totalReading = options.total ? options.total() : count(fields, options);
       totalReading.catch(() => undefined);
       let from: Item | undefined = at?.after ? startKeyAt(at.after, options.scope) : undefined;
-      // Without a key to start after, the pages before are stepped over by their keys only, never their items
-      // (one set of generated names: a second set's placeholders would rename the key condition's).
-      const keysOnly = queryInput(family, options, keys);
+      // Without a key to start after, the pages before are stepped over by their keys only, never their items.
+      const projection = new Expressions();
+      const keysOnly = projection.projection(keys);
+      const names = { ...input.ExpressionAttributeNames, ...projection.attributes().ExpressionAttributeNames };
       let ended = false;
       for (let skip = from ? 0 : before; skip > 0 && !ended; ) {
-        const out = await db().send(new QueryCommand({ ...keysOnly, Limit: skip, ExclusiveStartKey: from }));
+        const out = await db().send(
+          new QueryCommand({ ...input, ProjectionExpression: keysOnly, ExpressionAttributeNames: names, Limit: skip, ExclusiveStartKey: from }),
+        );
         skip -= out.Count ?? 0;
         from = out.LastEvaluatedKey;
         ended = !from;
@@ -301,12 +317,24 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
         from = out.LastEvaluatedKey;
         ended = !from;
       }
-      const shown = items.map((item) => {
-        const record = parse(item);
-        return options.shown ? options.shown(record) : (record as unknown as Shown);
-      });
-      const kept = fitting(shown);
-      const last = items[kept.length - 1];
+      const shown = await Promise.all(
+        items.map((item) => {
+          const record = parse(item);
+          return options.shown ? options.shown(record) : (record as unknown as Shown);
+        }),
+      );
+      // The page takes records while they fit; one left out (null) is passed over, and the next page starts after it all the same.
+      const budget = new ListBudget();
+      const kept: Shown[] = [];
+      let read = 0;
+      for (const record of shown) {
+        if (record !== null) {
+          if (!budget.take(record)) break;
+          kept.push(record);
+        }
+        read++;
+      }
+      const last = items[read - 1];
       const lastKey = last ? JSON.stringify(Object.fromEntries(keys.map((name) => [name, String(last[name])]))) : null;
       const total = await totalReading;
       return {
@@ -314,7 +342,7 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
         page,
         page_size: query.page_size,
         total,
-        next_cursor: await nextCountedCursor(options.scope, page, before + kept.length, total, lastKey),
+        next_cursor: await nextCountedCursor(options.scope, page, before + read, total, lastKey),
       };
     },
   };
@@ -342,7 +370,7 @@ export function entity<
     const condition = options.ifAbsent ? x.condition({ pk: { exists: false } }) : options.condition && x.condition(options.condition);
     return condition ? { ConditionExpression: condition, ...x.attributes() } : {};
   };
-  const deleteCondition = (condition?: Condition): { ConditionExpression?: string } => {
+  const deleteCondition = (condition?: Condition) => {
     const x = new Expressions();
     const expression = condition && x.condition(condition);
     return expression ? { ConditionExpression: expression, ...x.attributes() } : {};
@@ -426,11 +454,6 @@ export function entity<
       put: (fields, attributes, options) => ({ Put: { TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) } }),
       update: (fields, change) => ({ Update: { TableName: tableName(), Key: key(fields), ...updateParts(change) } }),
       delete: (fields, options = {}) => ({ Delete: { TableName: tableName(), Key: key(fields), ...deleteCondition(options.condition) } }),
-      check: (fields, condition) => {
-        const parts = deleteCondition(condition);
-        if (!parts.ConditionExpression) throw new Error(`A transaction check on ${name} needs a condition`);
-        return { ConditionCheck: { TableName: tableName(), Key: key(fields), ...parts } as TransactCheck };
-      },
     },
 
     index(indexName) {
@@ -451,5 +474,3 @@ export function entity<
     },
   };
 }
-
-type TransactCheck = { TableName: string; Key: Key; ConditionExpression: string };

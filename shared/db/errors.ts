@@ -23,7 +23,11 @@ export function isConditionFailed(error: unknown): boolean {
   return Boolean(error && typeof error === 'object' && (error as { name?: string }).name === 'ConditionalCheckFailedException');
 }
 
-/** Runs one conditional write: true when it was written, false when its condition did not hold. */
+/**
+ * Runs one conditional write: true when it was written, false when its
+ * condition did not hold. The one meaning of a refused condition: an
+ * entity's put/update/delete answer through it, so stores need not call it.
+ */
 export async function conditional(write: () => Promise<unknown>): Promise<boolean> {
   try {
     await write();

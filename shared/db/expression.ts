@@ -8,6 +8,11 @@
  * `{ version: 3 }` (equals), `{ tags: { lt: 1000 } }`, `{ follow: { exists: false } }`;
  * `$or`, `$and` and `$not` combine conditions:
  * `{ $or: [{ tags: { exists: false } }, { tags: { lt: max } }] }`.
+ *
+ * An attribute name with dots is a document path, as in DynamoDB's own
+ * expressions: `'timedroles.123'` is the member `123` of the map
+ * `timedroles` (each part gets its own placeholder), in conditions and in
+ * changes alike. Attribute names of this table have no dots of their own.
  */
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 
@@ -28,9 +33,14 @@ export type Test =
       beginsWith?: string;
       /** The attribute (a list, set or string) contains this value. */
       contains?: NativeAttributeValue;
+      /** Comparisons of the attribute's size (a map's or list's entries, a string's characters). */
+      size?: { [Op in keyof typeof COMPARISONS]?: number };
     };
 
-/** Attribute tests that must all hold; `$or`/`$and` (some/all of several conditions) and `$not` combine them. Undefined tests are left out. */
+/**
+ * Attribute tests that must all hold; `$or`/`$and` (some/all of several conditions) and `$not` combine them. Undefined tests are left out.
+ * A name with dots is a path into maps: `'votes.2'` tests the key `2` of the map `votes`.
+ */
 export interface Condition {
   readonly $or?: readonly Condition[];
   readonly $and?: readonly Condition[];
@@ -44,6 +54,8 @@ export interface Changes {
   /** Values set only where the attribute is not there yet (`if_not_exists`). */
   setIfAbsent?: Record<string, NativeAttributeValue>;
   add?: Record<string, number | Set<string> | Set<number>>;
+  /** Members taken out of sets (`DELETE`). */
+  delete?: Record<string, Set<string> | Set<number>>;
   remove?: readonly string[];
 }
 
@@ -56,8 +68,15 @@ export class Expressions {
   private readonly nameOf = new Map<string, string>();
   private count = 0;
 
-  /** The placeholder of an attribute name (one per name, however often it is used). */
+  /** The placeholder of an attribute name, or the placeholders of a document path's parts joined by dots (one per name, however often it is used). */
   name(attribute: string): string {
+    return attribute
+      .split('.')
+      .map((part) => this.part(part))
+      .join('.');
+  }
+
+  private part(attribute: string): string {
     let placeholder = this.nameOf.get(attribute);
     if (!placeholder) {
       placeholder = `#n${this.nameOf.size}`;
@@ -101,8 +120,18 @@ export class Expressions {
       if (op === 'exists') parts.push(operand ? `attribute_exists(${name})` : `attribute_not_exists(${name})`);
       else if (op === 'beginsWith') parts.push(`begins_with(${name}, ${this.value(operand)})`);
       else if (op === 'contains') parts.push(`contains(${name}, ${this.value(operand)})`);
-      else if (op in COMPARISONS) parts.push(`${name} ${COMPARISONS[op as keyof typeof COMPARISONS]} ${this.value(operand)}`);
-      else throw new Error(`Unknown condition operator '${op}' on '${attribute}'`);
+      else if (op === 'size') parts.push(...this.comparisons(`size(${name})`, attribute, operand as Record<string, number | undefined>));
+      else parts.push(...this.comparisons(name, attribute, { [op]: operand }));
+    }
+    return parts;
+  }
+
+  private comparisons(operand: string, attribute: string, test: Record<string, NativeAttributeValue>): string[] {
+    const parts: string[] = [];
+    for (const [op, value] of Object.entries(test)) {
+      if (value === undefined) continue;
+      if (!(op in COMPARISONS)) throw new Error(`Unknown condition operator '${op}' on '${attribute}'`);
+      parts.push(`${operand} ${COMPARISONS[op as keyof typeof COMPARISONS]} ${this.value(value)}`);
     }
     return parts;
   }
@@ -118,10 +147,12 @@ export class Expressions {
       set.push(`${name} = if_not_exists(${name}, ${this.value(value)})`);
     }
     const add = Object.entries(changes.add ?? {}).map(([attribute, value]) => `${this.name(attribute)} ${this.value(value)}`);
+    const taken = Object.entries(changes.delete ?? {}).map(([attribute, value]) => `${this.name(attribute)} ${this.value(value)}`);
     const remove = (changes.remove ?? []).map((attribute) => this.name(attribute));
     return [
       set.length > 0 ? `SET ${set.join(', ')}` : '',
       add.length > 0 ? `ADD ${add.join(', ')}` : '',
+      taken.length > 0 ? `DELETE ${taken.join(', ')}` : '',
       remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
     ]
       .filter(Boolean)

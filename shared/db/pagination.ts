@@ -3,21 +3,18 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.js';
 import { fitting } from './budget.js';
 import type { Item } from './item.js';
+import type { Page, PageQuery } from './entity.js';
+
+export type { Page, PageQuery } from './entity.js';
 import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import { tableName } from './table.js';
-
-/** A page of a list as behaviour §3.6 answers it. */
-export interface Page<T> {
-  items: T[];
-  page: number;
-  page_size: number;
-  total: number;
-}
 
 /**
  * Every item of a key condition, following LastEvaluatedKey. Lists in this
  * service are per guild and bounded by the module's limits, so reading the
  * whole partition range is what `total` needs anyway.
+ *
+ * @deprecated use `Entity.query` (the entity reads its own items, parsed).
  */
 export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
   const items: Item[] = [];
@@ -30,13 +27,6 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
   return items;
 }
 
-/** The page fields of a request (behaviour §3.6): `page`, or the signed `cursor` of the page before, which names the page. */
-export interface PageQuery {
-  page: number;
-  page_size: number;
-  cursor?: string | undefined;
-}
-
 /** Where a page starts (behaviour §3.6, §15): its number, how many records come before it, and the key it reads after (null: from its number). */
 export interface PageStart {
   page: number;
@@ -44,7 +34,9 @@ export interface PageStart {
   after: string | null;
 }
 
-/** Where the page a request asks for starts: page `page`, or where the signed `cursor` of the page before says. */
+/** Where the page a request asks for starts: page `page`, or where the signed `cursor` of the page before says.  *
+ * @deprecated use `Entity.page`, which finds the start itself.
+ */
 export async function pageStart(scope: CursorScope, query: PageQuery): Promise<PageStart> {
   const from = await countedPageAt(scope, query.cursor, query.page_size);
   const page = from?.page ?? query.page;
@@ -56,6 +48,8 @@ export async function pageStart(scope: CursorScope, query: PageQuery): Promise<P
  * fits in LIST_BYTES (a page ends early rather than pass 1 MiB, behaviour
  * §15), the page fields, and `next_cursor` (null once nothing follows),
  * which continues after the key `lastKept` names for the records kept.
+ *
+ * @deprecated use `Entity.page`, which fits the page in LIST_BYTES itself.
  */
 export async function fittedPage<T>(
   scope: CursorScope,
@@ -64,7 +58,7 @@ export async function fittedPage<T>(
   records: readonly T[],
   total: number,
   lastKept: (kept: number) => string | null,
-): Promise<Page<T> & { next_cursor: string | null }> {
+): Promise<Page<T>> {
   const items = fitting(records);
   const through = start.before + items.length;
   return {
@@ -77,14 +71,16 @@ export async function fittedPage<T>(
 }
 
 /** One page of a list read whole, its records as answered, newest first (behaviour §3.6, §15); positions are its keys. */
-export async function pageWithin<T>(all: readonly T[], query: PageQuery, scope: CursorScope): Promise<Page<T> & { next_cursor: string | null }> {
+export async function pageWithin<T>(all: readonly T[], query: PageQuery, scope: CursorScope): Promise<Page<T>> {
   const start = await pageStart(scope, query);
   return fittedPage(scope, start, query.page_size, all.slice(start.before, start.before + query.page_size), all.length, () => '');
 }
 
 type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit' | 'Select'>;
 
-/** How many items a key condition holds: a COUNT query a page at a time (no item comes back). */
+/** How many items a key condition holds: a COUNT query a page at a time (no item comes back).  *
+ * @deprecated use `Entity.count`.
+ */
 export async function countAll(input: QueryInput): Promise<number> {
   let count = 0;
   let start: Record<string, NativeAttributeValue> | undefined;
@@ -103,6 +99,8 @@ export async function countAll(input: QueryInput): Promise<number> {
  * cursor carries it). Without a start, page `page` is found by reading the
  * keys of the pages before it (`keys`, the key attributes to project), never
  * their items. `lastKey` is where the next page starts, or null at the end.
+ *
+ * @deprecated use `Entity.page` (one page model and cursor format).
  */
 export async function queryPage(
   input: QueryInput,
@@ -133,6 +131,8 @@ export async function queryPage(
  * `limit` items from where the signed cursor says, never the whole list, so
  * an answer stays small however long the list grows. The cursor's position
  * is the page's last key; it is bound to the list's scope (`cursor.ts`).
+ *
+ * @deprecated use `Entity.page` (one page model and cursor format).
  */
 export interface KeyPageRequest {
   scope: CursorScope;
@@ -153,7 +153,9 @@ function keyAt(position: string, scope: CursorScope): Item {
   return key as Item;
 }
 
-/** One page of a Query: its items (a filter may leave fewer than `limit`) and the cursor of the next page, or null at the end. */
+/** One page of a Query: its items (a filter may leave fewer than `limit`) and the cursor of the next page, or null at the end.  *
+ * @deprecated use `Entity.page` (one page model and cursor format).
+ */
 export async function queryAfterCursor(
   input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>,
   page: KeyPageRequest,

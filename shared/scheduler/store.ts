@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.js';
 import { isConditionFailed } from '../db/errors.js';
 import { queryAll } from '../db/pagination.js';
@@ -205,13 +205,10 @@ export async function reviveDue(job: string, key: string, dueAt: number, now: nu
 }
 
 export async function deleteDue(job: string, key: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: dueItemKey(job, key) }));
+  await DueEntity.delete({ job, key });
 }
 
-export async function getDue(job: string, key: string): Promise<DueItem | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: dueItemKey(job, key), ConsistentRead: true }));
-  return (out.Item as DueItem | undefined) ?? null;
-}
+export const getDue = (job: string, key: string): Promise<DueItem | null> => DueEntity.get({ job, key });
 
 /**
  * Marks an item as sent, provided it is still where the caller saw it in the
