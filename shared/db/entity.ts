@@ -109,7 +109,9 @@ export interface PageOptions<Record, Shown> extends Range {
 /** Reads over one key family: the entity's partition, or one of its indexes. */
 export interface Queryable<Fields, Record> {
   /** Every item of the range (or its first `limit`), parsed, following the table's pages (lists here are bounded by module limits). */
-  query(fields: Fields, range?: Reading): Promise<Record[]>;
+  query(fields: Fields, range?: Reading & { projection?: undefined }): Promise<Record[]>;
+  /** {@link query} reading only these attributes of each item, unparsed (as {@link Entity.get} with `projection`). */
+  query<A extends string>(fields: Fields, range: Reading & { projection: readonly A[] }): Promise<{ [K in A]?: unknown }[]>;
   /** How many items the range holds (no item comes back). */
   count(fields: Fields, range?: Range): Promise<number>;
   /**
@@ -203,7 +205,7 @@ interface Family {
 }
 
 /** The Query input of a range of a family: its key condition and filter, with generated names and values. */
-function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
+function queryInput(family: Family, range: Range, projection?: readonly string[]): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
   const x = new Expressions();
   const begins = range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix;
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
@@ -224,6 +226,7 @@ function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'Excl
     ...(filter ? { FilterExpression: filter } : {}),
     ScanIndexForward: !range.reverse,
     ConsistentRead: family.index ? false : (range.consistent ?? family.consistent),
+    ...(projection ? { ProjectionExpression: x.projection(projection) } : {}),
     ...x.attributes(),
   };
 }
@@ -249,8 +252,8 @@ function startKeyAt(position: string, scope: CursorScope): Item {
 const MAX_QUERY_LIMIT = 2 ** 31 - 1;
 
 function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: (item: Item) => Record): Queryable<Fields, Record> {
-  async function readAll(family: Family, range: Reading): Promise<Item[]> {
-    const input = queryInput(family, range);
+  async function readAll(family: Family, range: Reading, projection?: readonly string[]): Promise<Item[]> {
+    const input = queryInput(family, range, projection);
     if (range.after !== undefined && family.index) throw new Error('A reading after a sort key is on the table only');
     const items: Item[] = [];
     let start: Item | undefined = range.after === undefined ? undefined : { pk: family.pk, sk: range.after };
@@ -276,7 +279,11 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   }
 
   return {
-    query: async (fields, range = {}) => (await readAll(familyOf(fields), range)).map(parse),
+    query: (async (fields: Fields, range: Reading & { projection?: readonly string[] } = {}) => {
+      const { projection, ...rest } = range;
+      const items = await readAll(familyOf(fields), rest, projection);
+      return projection ? items : items.map(parse);
+    }) as Queryable<Fields, Record>['query'],
     count,
     async keyPage(fields, request, options) {
       const start = request.cursor === undefined ? undefined : startKeyAt(await positionOf(request.cursor, options.scope), options.scope);
@@ -297,15 +304,12 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
       const totalReading = options.total ? options.total() : count(fields, options);
       totalReading.catch(() => undefined);
       let from: Item | undefined = at?.after ? startKeyAt(at.after, options.scope) : undefined;
-      // Without a key to start after, the pages before are stepped over by their keys only, never their items.
-      const projection = new Expressions();
-      const keysOnly = projection.projection(keys);
-      const names = { ...input.ExpressionAttributeNames, ...projection.attributes().ExpressionAttributeNames };
+      // Without a key to start after, the pages before are stepped over by their keys only, never their items
+      // (one set of generated names: a second set's placeholders would rename the key condition's).
+      const keysOnly = queryInput(family, options, keys);
       let ended = false;
       for (let skip = from ? 0 : before; skip > 0 && !ended; ) {
-        const out = await db().send(
-          new QueryCommand({ ...input, ProjectionExpression: keysOnly, ExpressionAttributeNames: names, Limit: skip, ExclusiveStartKey: from }),
-        );
+        const out = await db().send(new QueryCommand({ ...keysOnly, Limit: skip, ExclusiveStartKey: from }));
         skip -= out.Count ?? 0;
         from = out.LastEvaluatedKey;
         ended = !from;

@@ -16,6 +16,15 @@ const Row = entity({
   sk: (f: { group: string; id: string }) => [f.id],
   parse: (item) => ({ id: String(item.id), n: Number(item.n) }),
 });
+/** Rows listed in gsi1 under their colour too. */
+const Tagged = entity({
+  name: 'test_tagged',
+  prefix: 'TAGGED#',
+  pk: (f: { group: string }) => `T#${f.group}`,
+  sk: (f: { group: string; id: string }) => [f.id],
+  parse: (item) => String(item.id),
+  indexes: { gsi1: { pk: (f: { colour: string }) => `COLOUR#${f.colour}`, prefix: 'TAGGED#' } },
+});
 /** Sorts right after every ROW# key: a range of ROW# must never reach it. */
 const Other = entity({ name: 'test_other', prefix: 'ROX#', pk: (f: { group: string }) => `T#${f.group}`, parse: (item) => item });
 
@@ -40,6 +49,12 @@ beforeAll(async () => {
     ]),
   );
   await Other.put({ group: '1' }, { n: 99 });
+  await Tagged.putMany(
+    ['p', 'q', 'r', 's'].map((id) => [
+      { group: '3', id },
+      { id, gsi1pk: 'COLOUR#red', gsi1sk: `TAGGED#${id}` },
+    ]),
+  );
 });
 
 afterAll(() => stop?.());
@@ -75,6 +90,19 @@ describe('keyPage', () => {
     await expect(Row.keyPage({ group: '1' }, { limit: 2, cursor: first.next_cursor! }, { scope: elsewhere })).rejects.toMatchObject({
       message: expect.stringContaining("'cursor'"),
     });
+  });
+});
+
+describe('reading only some attributes', () => {
+  it('answers those attributes of each item of the range, unparsed', async () => {
+    expect(await Row.query({ group: '1' }, { projection: ['id'] })).toEqual(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id })));
+  });
+});
+
+describe('a page of an index by its number', () => {
+  it('steps over the pages before by their keys, in the index', async () => {
+    const page = await Tagged.index('gsi1').page({ colour: 'red' }, { page: 2, page_size: 2 }, { scope });
+    expect(page).toMatchObject({ items: ['r', 's'], page: 2, total: 4, next_cursor: null });
   });
 });
 
