@@ -204,8 +204,8 @@ export async function listModuleItems(guildId: string): Promise<{ panels: Panel[
 
 /** The IDs of the guild's panels, read strongly consistently (which claims still have a panel): their IDs only, never their entries. */
 export async function livePanelIds(guildId: string): Promise<Set<string>> {
-  const panels = await PanelEntity.query({ guildId });
-  return new Set(panels.map((panel) => panel.panel_id));
+  const panels = await PanelEntity.query({ guildId }, { projection: ['panel_id'] });
+  return new Set(panels.map((panel) => String(panel.panel_id)));
 }
 
 /** Every panel of a guild, read strongly consistently (the module delete). */
