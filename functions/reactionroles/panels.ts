@@ -11,7 +11,7 @@ import { MODULE, type Panel, type PanelSettings, type PanelType, entryRecords, n
 import { discardMessage, findMessage, postPanelMessage, removePanelMessage } from './panel-message.js';
 import { loadEnabledPanel, publishChange, updatePanel } from './panel-updates.js';
 import { entriesProblem } from './rules.js';
-import { deleteAll, deletePanel as deletePanelItem, insertPanel, listPanelClaims, listPanels as listPanelItems } from './store.js';
+import { deleteAll, deletePanelItem, insertPanel, listPanelClaims, listPanelItems } from './store.js';
 
 /** The settings of a create or edit request; the emoji-only ones are null on other types. */
 interface SettingsInput {

@@ -1,6 +1,6 @@
 /**
- * The reaction-roles module's DynamoDB access: the only file issuing its
- * commands. Items live in the guild's partition:
+ * The reaction-roles module's items and the operations on them (through
+ * its entities). Items live in the guild's partition:
  *
  * | item    | sk                                   | gsi1pk                       | gsi1sk                |
  * |---------|--------------------------------------|------------------------------|-----------------------|
@@ -18,18 +18,11 @@
  * member's entries of one panel in the claim item (`version`, a random
  * token so a deleted and re-created claim never matches an old read).
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getNamed } from '#shared/db/batch.js';
-import { db } from '#shared/db/client.js';
-import { conditional, isConditionFailed } from '#shared/db/errors.js';
-import { queryAll } from '#shared/db/pagination.js';
+import { getNamed } from '#shared/db/batch.js';
 import { type Item, entity, partition } from '#shared/db/entity.js';
-import { tableName } from '#shared/db/table.js';
 import { mintId } from '#shared/ids.js';
 import { guildKey } from '#shared/modules/store.js';
 import type { Claim, Entry, Panel, PanelType } from './model.js';
-
-const GSI = 'gsi1';
 
 const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
 
@@ -68,10 +61,13 @@ export const MessageEntity = entity({
   parse: (item) => String(item.panel_id),
 });
 
-/** A member's entries of one panel; gsi1 lists a member's claims. */
+const memberIndexKey = partition<[guildId: string, memberId: string]>('RR#MEMBER#');
+const CLAIM_PREFIX = 'RR#CLAIM#';
+
+/** A member's entries of one panel; gsi1 lists a member's claims (`RR#MEMBER#<guild>#<member>`, `RR#CLAIM#<panel_id>`). */
 export const ClaimEntity = entity({
   name: 'reactionrole_claim',
-  prefix: 'RR#CLAIM#',
+  prefix: CLAIM_PREFIX,
   pk: inGuild,
   sk: (f: { guildId: string; panelId: string; memberId: string }) => [f.panelId, f.memberId],
   parse: (item): Claim => ({
@@ -81,27 +77,27 @@ export const ClaimEntity = entity({
     entry_ids: item.entry_ids as string[],
     version: String(item.version),
   }),
+  indexes: { gsi1: { pk: (f: { guildId: string; memberId: string }) => memberIndexKey(f.guildId, f.memberId), prefix: CLAIM_PREFIX } },
 });
-const memberIndexKey = partition<[guildId: string, memberId: string]>('RR#MEMBER#');
 
 export const panelOf = PanelEntity.parse;
 
-function panelItem(panel: Panel): Item {
-  return PanelEntity.item({ guildId: panel.guild_id, panelId: panel.panel_id }, panel);
-}
-
-async function put(item: Item, condition: string, values?: Item): Promise<boolean> {
-  return conditional(() =>
-    db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values })),
-  );
-}
+type PanelPlace = Pick<Panel, 'guild_id' | 'panel_id' | 'channel_id' | 'message_id'>;
+const panelFields = (panel: Pick<Panel, 'guild_id' | 'panel_id'>) => ({ guildId: panel.guild_id, panelId: panel.panel_id });
+const messageFields = (panel: Pick<Panel, 'guild_id' | 'channel_id' | 'message_id'>) => ({
+  guildId: panel.guild_id,
+  channelId: panel.channel_id,
+  messageId: panel.message_id,
+});
+const claimFields = (claim: Pick<Claim, 'guild_id' | 'panel_id' | 'member_id'>) => ({
+  guildId: claim.guild_id,
+  panelId: claim.panel_id,
+  memberId: claim.member_id,
+});
 
 // ---- panels ---------------------------------------------------------------
 
-export async function getPanel(guildId: string, panelId: string): Promise<Panel | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: PanelEntity.key({ guildId, panelId }), ConsistentRead: true }));
-  return out.Item ? panelOf(out.Item) : null;
-}
+export const getPanel = (guildId: string, panelId: string) => PanelEntity.get({ guildId, panelId });
 
 /** A panel and a member's claim on it, in one consistent batch read. */
 export async function getPanelAndClaim(guildId: string, panelId: string, memberId: string): Promise<{ panel: Panel | null; claim: Claim | null }> {
@@ -109,26 +105,16 @@ export async function getPanelAndClaim(guildId: string, panelId: string, memberI
   return { panel: found.panel && panelOf(found.panel), claim: found.claim && ClaimEntity.parse(found.claim) };
 }
 
-/** Every panel of a guild, in no particular order. */
-export async function listPanels(guildId: string): Promise<Panel[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PanelEntity.prefix },
-  });
-  return items.map(panelOf);
-}
+/** Every panel of a guild, in no particular order (eventually consistent: a listing decides nothing). */
+export const listPanelItems = (guildId: string) => PanelEntity.query({ guildId }, { consistent: false });
 
 /**
  * Every panel of a channel: its message items, then their panels, all read
  * strongly consistently. A message item whose panel is gone counts as no panel.
  */
 export async function findChannelPanels(guildId: string, channelId: string): Promise<Panel[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': MessageEntity.under(channelId) },
-    ConsistentRead: true,
-  });
-  const panels = await Promise.all(items.map((item) => getPanel(guildId, MessageEntity.parse(item))));
+  const panelIds = await MessageEntity.query({ guildId }, { under: [channelId] });
+  const panels = await Promise.all(panelIds.map((panelId) => getPanel(guildId, panelId)));
   return panels.filter((panel): panel is Panel => panel !== null);
 }
 
@@ -139,35 +125,24 @@ export async function findChannelPanels(guildId: string, channelId: string): Pro
  */
 export async function insertPanel(panel: Panel): Promise<boolean> {
   if (!(await claimMessage(panel))) return false;
-  if (await put(panelItem(panel), 'attribute_not_exists(pk)')) return true;
+  if (await PanelEntity.put(panelFields(panel), panel, { ifAbsent: true })) return true;
   await releaseMessage(panel);
   return false;
 }
 
 async function claimMessage(panel: Panel): Promise<boolean> {
-  const key = MessageEntity.key({ guildId: panel.guild_id, channelId: panel.channel_id, messageId: panel.message_id });
-  const item = MessageEntity.item({ guildId: panel.guild_id, channelId: panel.channel_id, messageId: panel.message_id }, { panel_id: panel.panel_id });
-  if (await put(item, 'attribute_not_exists(pk)')) return true;
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  if (!out.Item) return put(item, 'attribute_not_exists(pk)');
-  if (await getPanel(panel.guild_id, MessageEntity.parse(out.Item))) return false;
-  return put(item, 'panel_id = :old', { ':old': out.Item.panel_id });
+  const fields = messageFields(panel);
+  const pointer = { panel_id: panel.panel_id };
+  if (await MessageEntity.put(fields, pointer, { ifAbsent: true })) return true;
+  const held = await MessageEntity.get(fields);
+  if (held === null) return MessageEntity.put(fields, pointer, { ifAbsent: true });
+  if (await getPanel(panel.guild_id, held)) return false;
+  return MessageEntity.put(fields, pointer, { condition: { panel_id: held } });
 }
 
 /** Drops a panel's message item if it still names that panel. */
-async function releaseMessage(panel: Pick<Panel, 'guild_id' | 'panel_id' | 'channel_id' | 'message_id'>): Promise<void> {
-  try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: MessageEntity.key({ guildId: panel.guild_id, channelId: panel.channel_id, messageId: panel.message_id }),
-        ConditionExpression: 'panel_id = :p',
-        ExpressionAttributeValues: { ':p': panel.panel_id },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+async function releaseMessage(panel: PanelPlace): Promise<void> {
+  await MessageEntity.delete(messageFields(panel), { condition: { panel_id: panel.panel_id } });
 }
 
 /**
@@ -176,106 +151,65 @@ async function releaseMessage(panel: Pick<Panel, 'guild_id' | 'panel_id' | 'chan
  */
 export async function replacePanel(panel: Panel): Promise<Panel | null> {
   const next: Panel = { ...panel, version: panel.version + 1 };
-  const ok = await put(panelItem(next), 'version = :v', { ':v': panel.version });
+  const ok = await PanelEntity.put(panelFields(next), next, { condition: { version: panel.version } });
   return ok ? next : null;
 }
 
 /** Deletes a panel item; answers what it held, or null when it was already gone. */
-export async function deletePanel(guildId: string, panelId: string): Promise<Panel | null> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: PanelEntity.key({ guildId, panelId }), ReturnValues: 'ALL_OLD' }));
-  if (!out.Attributes) return null;
-  const panel = panelOf(out.Attributes);
-  await releaseMessage(panel);
+export async function deletePanelItem(guildId: string, panelId: string): Promise<Panel | null> {
+  const panel = await PanelEntity.delete({ guildId, panelId }, { returnOld: true });
+  if (panel) await releaseMessage(panel);
   return panel;
 }
 
 // ---- claims ---------------------------------------------------------------
 
-export async function getClaim(guildId: string, panelId: string, memberId: string): Promise<Claim | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: ClaimEntity.key({ guildId, panelId, memberId }), ConsistentRead: true }));
-  return out.Item ? ClaimEntity.parse(out.Item) : null;
-}
+export const getClaim = (guildId: string, panelId: string, memberId: string) => ClaimEntity.get({ guildId, panelId, memberId });
+
+/** A claim's attributes as stored: the record, and its keys in the member index (privacy). */
+const claimAttributes = (claim: Claim) => ({
+  ...claim,
+  gsi1pk: memberIndexKey(claim.guild_id, claim.member_id),
+  gsi1sk: `${ClaimEntity.prefix}${claim.panel_id}`,
+});
+
+/** A claim's item, listed under its member in the index (privacy). */
+export const claimItem = (claim: Claim): Item => ClaimEntity.item(claimFields(claim), claimAttributes(claim));
 
 /**
  * Sets the entries a member holds on a panel, if the claim is still the
  * one read (`read` null: there was none). No entries deletes the claim.
  * Answers false when another write came first.
  */
-/** A claim's item, listed under its member in the index (privacy). */
-export function claimItem(claim: Claim): Item {
-  const { guild_id: guildId, panel_id: panelId, member_id: memberId } = claim;
-  return { ...ClaimEntity.item({ guildId, panelId, memberId }, claim), gsi1pk: memberIndexKey(guildId, memberId), gsi1sk: `${ClaimEntity.prefix}${panelId}` };
-}
-
 export async function writeClaim(guildId: string, panelId: string, memberId: string, entryIds: string[], read: Claim | null): Promise<boolean> {
-  const key = ClaimEntity.key({ guildId, panelId, memberId });
-  if (entryIds.length === 0) {
-    if (!read) return true;
-    return conditional(() =>
-      db().send(
-        new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': read.version } }),
-      ),
-    );
-  }
-  const item = claimItem({ guild_id: guildId, panel_id: panelId, member_id: memberId, entry_ids: entryIds, version: mintId() });
-  return read ? put(item, 'version = :v', { ':v': read.version }) : put(item, 'attribute_not_exists(pk)');
+  const fields = { guildId, panelId, memberId };
+  if (entryIds.length === 0) return read ? ClaimEntity.delete(fields, { condition: { version: read.version } }) : true;
+  const claim = { guild_id: guildId, panel_id: panelId, member_id: memberId, entry_ids: entryIds, version: mintId() };
+  return ClaimEntity.put(fields, claimAttributes(claim), read ? { condition: { version: read.version } } : { ifAbsent: true });
 }
 
 /** Every claim on a panel. */
-export async function listPanelClaims(guildId: string, panelId: string): Promise<Claim[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': ClaimEntity.under(panelId) },
-    ConsistentRead: true,
-  });
-  return items.map(ClaimEntity.parse);
-}
+export const listPanelClaims = (guildId: string, panelId: string) => ClaimEntity.query({ guildId }, { under: [panelId] });
 
 /** Every claim of a member in a guild (through the index). */
-export async function listMemberClaims(guildId: string, memberId: string): Promise<Claim[]> {
-  const items = await queryAll({
-    IndexName: GSI,
-    KeyConditionExpression: 'gsi1pk = :m',
-    ExpressionAttributeValues: { ':m': memberIndexKey(guildId, memberId) },
-  });
-  return items.map(ClaimEntity.parse);
-}
+export const listMemberClaims = (guildId: string, memberId: string) => ClaimEntity.index('gsi1').query({ guildId, memberId });
 
 // ---- bulk -----------------------------------------------------------------
 
 /** Every item of the module in a guild: panels and claims (what tests look at). */
 export async function listModuleItems(guildId: string): Promise<{ panels: Panel[]; claims: Claim[] }> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': 'RR#' },
-    ConsistentRead: true,
-  });
-  return {
-    panels: items.filter((i) => i.entity === PanelEntity.name).map(PanelEntity.parse),
-    claims: items.filter((i) => i.entity === ClaimEntity.name).map(ClaimEntity.parse),
-  };
+  const [panels, claims] = await Promise.all([PanelEntity.query({ guildId }), ClaimEntity.query({ guildId })]);
+  return { panels, claims };
 }
 
-/** The IDs of the guild's panels, read strongly consistently (which claims still have a panel). */
+/** The IDs of the guild's panels, read strongly consistently (which claims still have a panel): their IDs only, never their entries. */
 export async function livePanelIds(guildId: string): Promise<Set<string>> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PanelEntity.prefix },
-    ProjectionExpression: 'panel_id',
-    ConsistentRead: true,
-  });
-  return new Set(items.map((item) => String(item.panel_id)));
+  const panels = await PanelEntity.query({ guildId }, { projection: ['panel_id'] });
+  return new Set(panels.map((panel) => String(panel.panel_id)));
 }
 
 /** Every panel of a guild, read strongly consistently (the module delete). */
-export async function listPanelsConsistently(guildId: string): Promise<Panel[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': PanelEntity.prefix },
-    ConsistentRead: true,
-  });
-  return items.map(panelOf);
-}
+export const listPanelsConsistently = (guildId: string) => PanelEntity.query({ guildId });
 
 /** The removal under way of claims whose panel is gone (behaviour §15): its cutoff and place. */
 export const ClaimSweepEntity = entity({
@@ -286,15 +220,10 @@ export const ClaimSweepEntity = entity({
 });
 
 /** Deletes panels' items (with their message items) and claim items, unconditionally. */
-export function deleteAll(
-  panels: Pick<Panel, 'guild_id' | 'panel_id' | 'channel_id' | 'message_id'>[],
-  claims: Pick<Claim, 'guild_id' | 'panel_id' | 'member_id'>[],
-): Promise<void> {
-  return deleteKeys([
-    ...panels.flatMap((p) => [
-      PanelEntity.key({ guildId: p.guild_id, panelId: p.panel_id }),
-      MessageEntity.key({ guildId: p.guild_id, channelId: p.channel_id, messageId: p.message_id }),
-    ]),
-    ...claims.map((c) => ClaimEntity.key({ guildId: c.guild_id, panelId: c.panel_id, memberId: c.member_id })),
+export async function deleteAll(panels: PanelPlace[], claims: Pick<Claim, 'guild_id' | 'panel_id' | 'member_id'>[]): Promise<void> {
+  await Promise.all([
+    PanelEntity.deleteMany(panels.map(panelFields)),
+    MessageEntity.deleteMany(panels.map(messageFields)),
+    ClaimEntity.deleteMany(claims.map(claimFields)),
   ]);
 }

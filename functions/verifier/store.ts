@@ -1,5 +1,5 @@
 /**
- * Verifications in the table: the only file issuing their commands.
+ * Verifications in the table, through their entities.
  *
  * | item           | pk                     | sk                          | holds                                    |
  * |----------------|------------------------|-----------------------------|------------------------------------------|
@@ -19,16 +19,12 @@
  * call after the last one answered sends the prompt again; no time tells
  * them apart.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, getNamed } from '#shared/db/batch.js';
-import { db } from '#shared/db/client.js';
-import { conditional } from '#shared/db/errors.js';
-import { queryAfterCursor, queryAll } from '#shared/db/pagination.js';
-import { entity, partition } from '#shared/db/entity.js';
-import { tableName } from '#shared/db/table.js';
+import { getNamed } from '#shared/db/batch.js';
+import { type Item, type KeyPageQuery, entity, partition } from '#shared/db/entity.js';
 import { orderedIdFloor } from '#shared/ids.js';
-import { type ModuleStateItem, guildKey, moduleStateKey, prefixRange } from '#shared/modules/store.js';
+import { ModuleState, type ModuleStateItem, guildKey, moduleStateKey } from '#shared/modules/store.js';
 import type { Selected } from '#shared/scheduler/removal.js';
+import { readKeyPage } from '#shared/db/page.js';
 
 export interface Verification {
   id: number;
@@ -54,16 +50,15 @@ export interface Verification {
   _prompt?: string;
 }
 
-type Item = Record<string, NativeAttributeValue>;
-
+const inGuild = (f: { guildId: string }) => guildKey(f.guildId);
 const verifierPartition = partition<[verifierId: string]>('VERIFIERID#');
 
 export const VerificationEntity = entity({
   name: 'verification',
   prefix: 'VERIFICATION#',
-  pk: (f: { guildId: string; verifierId: string }) => guildKey(f.guildId),
-  sk: (f) => [f.verifierId],
-  parse: (item: Item): Verification => {
+  pk: inGuild,
+  sk: (f: { guildId: string; verifierId: string }) => [f.verifierId],
+  parse: (item): Verification => {
     const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
     return rest as Verification;
   },
@@ -82,18 +77,14 @@ export function verificationRecord(v: Verification) {
   return record;
 }
 
-export async function getVerification(guildId: string, verifierId: string): Promise<Verification | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: VerificationEntity.key({ guildId, verifierId }), ConsistentRead: true }));
-  return out.Item ? VerificationEntity.parse(out.Item) : null;
-}
+export const getVerification = (guildId: string, verifierId: string) => VerificationEntity.get({ guildId, verifierId });
 
 /** The entry of a verifier ID with its guild's module state: the ID pointer, then both in one batch read. */
 export async function findVerificationWithState(verifierId: string): Promise<{ entry: Verification; state: ModuleStateItem | null } | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: IdEntity.key({ verifierId }), ConsistentRead: true }));
-  if (!out.Item) return null;
-  const guildId = IdEntity.parse(out.Item);
+  const guildId = await IdEntity.get({ verifierId });
+  if (guildId === null) return null;
   const found = await getNamed({ entry: VerificationEntity.key({ guildId, verifierId }), state: moduleStateKey(guildId, 'verifier') });
-  const state = found.state as ModuleStateItem | null;
+  const state = found.state && ModuleState.parse(found.state);
   const entry = found.entry && VerificationEntity.parse(found.entry);
   return entry && storedSince(entry, state?.data_since) ? { entry, state } : null;
 }
@@ -109,15 +100,14 @@ export interface MemberPointer {
 const MemberEntity = entity({
   name: 'verification_member',
   prefix: 'VERIFYMEMBER#',
-  pk: (f: { guildId: string; memberId: string }) => guildKey(f.guildId),
-  sk: (f) => [f.memberId],
+  pk: inGuild,
+  sk: (f: { guildId: string; memberId: string }) => [f.memberId],
   parse: (item): MemberPointer => ({
     verifier_id: String(item.verifier_id),
     prompt: typeof item.prompt === 'string' ? item.prompt : null,
     claimed_at: Number(item.claimed_at ?? 0),
   }),
 });
-const pointerOf = (item: Item | null | undefined): MemberPointer | null => (item ? MemberEntity.parse(item) : null);
 
 /** By verifier ID: the entry's guild (`guild_id`), for handling and the web page. */
 const IdEntity = entity({
@@ -137,17 +127,14 @@ export async function openVerificationWithState(
   memberId: string,
 ): Promise<{ state: ModuleStateItem | null; open: Verification | null; latest: Verification | null; pointer: MemberPointer | null }> {
   const found = await getNamed({ state: moduleStateKey(guildId, 'verifier'), member: MemberEntity.key({ guildId, memberId }) });
-  const pointer = pointerOf(found.member);
-  const state = found.state as ModuleStateItem | null;
+  const pointer = found.member && MemberEntity.parse(found.member);
+  const state = found.state && ModuleState.parse(found.state);
   // An entry stored before a settings delete is gone to every read, though its removal may still run.
   const latest = pointer && storedSince(pointer, state?.data_since) ? await getVerification(guildId, pointer.verifier_id) : null;
   return { state, open: latest && !latest.is_verified ? latest : null, latest, pointer };
 }
 
-export async function memberPointer(guildId: string, memberId: string): Promise<MemberPointer | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: MemberEntity.key({ guildId, memberId }), ConsistentRead: true }));
-  return pointerOf(out.Item);
-}
+export const memberPointer = (guildId: string, memberId: string) => MemberEntity.get({ guildId, memberId });
 
 /**
  * Claims the member's next prompt: the pointer moves from what was read
@@ -155,32 +142,21 @@ export async function memberPointer(guildId: string, memberId: string): Promise<
  * that decides between calls at once: false when another claimed first.
  */
 export function claimPrompt(guildId: string, memberId: string, read: MemberPointer | null, next: MemberPointer): Promise<boolean> {
-  const condition =
-    read === null
-      ? { ConditionExpression: 'attribute_not_exists(pk)' }
-      : read.prompt === null
-        ? { ConditionExpression: 'verifier_id = :id AND attribute_not_exists(prompt)', ExpressionAttributeValues: { ':id': read.verifier_id } }
-        : { ConditionExpression: 'prompt = :prompt', ExpressionAttributeValues: { ':prompt': read.prompt } };
-  return conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: MemberEntity.item({ guildId, memberId }, next), ...condition })));
+  const fields = { guildId, memberId };
+  if (read === null) return MemberEntity.put(fields, next, { ifAbsent: true });
+  const condition = read.prompt === null ? { verifier_id: read.verifier_id, prompt: { exists: false } } : { prompt: read.prompt };
+  return MemberEntity.put(fields, next, { condition });
 }
 
 /** Gives back a claim whose prompt could not be sent: the pointer is again as it was read (a failed request changes nothing). */
 export async function releasePrompt(guildId: string, memberId: string, claimed: MemberPointer, read: MemberPointer | null): Promise<void> {
-  const mine = { ConditionExpression: 'prompt = :prompt', ExpressionAttributeValues: { ':prompt': claimed.prompt } };
-  await conditional(() =>
-    read === null
-      ? db().send(new DeleteCommand({ TableName: tableName(), Key: MemberEntity.key({ guildId, memberId }), ...mine }))
-      : db().send(
-          new PutCommand({
-            TableName: tableName(),
-            Item: MemberEntity.item(
-              { guildId, memberId },
-              { verifier_id: read.verifier_id, claimed_at: read.claimed_at, ...(read.prompt ? { prompt: read.prompt } : {}) },
-            ),
-            ...mine,
-          }),
-        ),
-  );
+  const fields = { guildId, memberId };
+  const mine = { prompt: { eq: claimed.prompt } };
+  if (read === null) await MemberEntity.delete(fields, { condition: mine });
+  else {
+    const restored = { verifier_id: read.verifier_id, claimed_at: read.claimed_at, ...(read.prompt ? { prompt: read.prompt } : {}) };
+    await MemberEntity.put(fields, restored, { condition: mine });
+  }
 }
 
 /** An entry's items as stored: the entry, its ID pointer, and the member's pointer naming it (claimed when the entry was made). */
@@ -194,70 +170,49 @@ export function entryItems(v: Verification): { entry: Item; id: Item; member: It
 
 /** Stores a new entry and its ID pointer (the member's pointer names it already: {@link claimPrompt}). */
 export async function insertVerification(v: Verification): Promise<void> {
-  const items = entryItems(v);
   // At once: the ID is new, so the entry's condition always holds.
-  await Promise.all([
-    db().send(new PutCommand({ TableName: tableName(), Item: items.id })),
-    db().send(new PutCommand({ TableName: tableName(), Item: items.entry, ConditionExpression: 'attribute_not_exists(pk)' })),
+  const [, written] = await Promise.all([
+    IdEntity.put({ verifierId: v.verifier_id }, { guild_id: v.guild_id }),
+    VerificationEntity.put({ guildId: v.guild_id, verifierId: v.verifier_id }, v, { ifAbsent: true }),
   ]);
+  if (!written) throw new Error(`Verifier ID ${v.verifier_id} was minted twice`);
 }
 
 /** Changes fields of an entry read at `v._version`; false when another change came first. */
-export function updateVerification(v: Verification, fields: Partial<Verification>): Promise<boolean> {
-  const entries = Object.entries(fields);
-  return conditional(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: VerificationEntity.key({ guildId: v.guild_id, verifierId: v.verifier_id }),
-        UpdateExpression: `SET ${[...entries.map((_, i) => `#f${i} = :f${i}`), '#v = #v + :one'].join(', ')}`,
-        ConditionExpression: '#v = :v',
-        ExpressionAttributeNames: { '#v': '_version', ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
-        ExpressionAttributeValues: { ':v': v._version, ':one': 1, ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])) },
-      }),
-    ),
+export function updateVerification(v: Verification, fields: Partial<Omit<Verification, '_version'>>): Promise<boolean> {
+  return VerificationEntity.update(
+    { guildId: v.guild_id, verifierId: v.verifier_id },
+    { set: fields, add: { _version: 1 }, condition: { _version: v._version }, returnValues: 'NONE' },
   );
 }
 
 /** One page of a guild's verifications, newest first (minted IDs start with the time), from where `page.cursor` says. */
-export async function verificationsPage(guildId: string, page: { limit: number; cursor?: string }) {
-  const { items, next_cursor } = await queryAfterCursor(
-    {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': guildKey(guildId), ':p': VerificationEntity.prefix },
-      ScanIndexForward: false,
-      ConsistentRead: true,
-    },
-    { ...page, scope: { guildId, family: 'verifier/entries', filter: {} } },
-  );
-  return { entries: items.map(VerificationEntity.parse), next_cursor };
+export async function verificationsPage(guildId: string, page: KeyPageQuery) {
+  const { items, next_cursor } = await readKeyPage(VerificationEntity, { guildId }, page, {
+    reverse: true,
+    scope: { guildId, family: 'verifier/entries', filter: {} },
+  });
+  return { entries: items, next_cursor };
 }
 
 /** The guild's verifications stored at or after `since` (none: all), newest first. */
-export async function listVerifications(guildId: string, since?: string): Promise<Verification[]> {
-  const items = await queryAll({
-    ...prefixRange(guildId, VerificationEntity.prefix, since === undefined ? undefined : entriesFrom(since)),
-    ScanIndexForward: false,
-    ConsistentRead: true,
-  });
-  return items.map(VerificationEntity.parse);
-}
+export const listVerifications = (guildId: string, since?: string): Promise<Verification[]> =>
+  VerificationEntity.query({ guildId }, { reverse: true, ...(since === undefined ? {} : { from: entriesFrom(since) }) });
 
+/** Deletes entries with their ID pointers and their members' pointers, unconditionally. */
 export async function deleteVerifications(entries: Verification[]): Promise<void> {
-  await deleteKeys(
-    entries.flatMap((v) => [
-      VerificationEntity.key({ guildId: v.guild_id, verifierId: v.verifier_id }),
-      IdEntity.key({ verifierId: v.verifier_id }),
-      MemberEntity.key({ guildId: v.guild_id, memberId: v.user_id }),
-    ]),
-  );
+  await Promise.all([
+    VerificationEntity.deleteMany(entries.map((v) => ({ guildId: v.guild_id, verifierId: v.verifier_id }))),
+    IdEntity.deleteMany(entries.map((v) => ({ verifierId: v.verifier_id }))),
+    MemberEntity.deleteMany(entries.map((v) => ({ guildId: v.guild_id, memberId: v.user_id }))),
+  ]);
 }
 
 /** The removal of the entries stored before a settings delete (`shared/scheduler/removal.ts`): its cutoff and place. */
 export const EntrySweepEntity = entity({
   name: 'verification_sweep',
   prefix: 'VERIFSWEEP',
-  pk: (f: { guildId: string }) => guildKey(f.guildId),
+  pk: inGuild,
   parse: (item) => item,
 });
 

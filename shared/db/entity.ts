@@ -108,7 +108,9 @@ export interface PageOptions<Record, Shown> extends Range {
 /** Reads over one key family: the entity's partition, or one of its indexes. */
 export interface Queryable<Fields, Record> {
   /** Every item of the range (or its first `limit`), parsed, following the table's pages (lists here are bounded by module limits). */
-  query(fields: Fields, range?: Reading): Promise<Record[]>;
+  query(fields: Fields, range?: Reading & { projection?: undefined }): Promise<Record[]>;
+  /** {@link query} reading only these attributes of each item, unparsed (as {@link Entity.get} with `projection`). */
+  query<A extends string>(fields: Fields, range: Reading & { projection: readonly A[] }): Promise<{ [K in A]?: unknown }[]>;
   /** How many items the range holds (no item comes back). */
   count(fields: Fields, range?: Range): Promise<number>;
   /** The Query of a range, the key attributes a page's cursor keeps of an item, and its parse: what `page.ts` reads pages with. */
@@ -118,6 +120,8 @@ export interface Queryable<Fields, Record> {
 /** How a page of a range is read (shared/db/page.ts): the Query without its start and limit, the cursor's key attributes, the parse. */
 export interface PageReads<Record> {
   input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
+  /** The same Query reading only `keys` (one set of generated names: a second set's placeholders would rename the key condition's). */
+  keysOnly: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>;
   keys: string[];
   parse: (item: Item) => Record;
   /** The sort-key attribute the range reads by, and the lowest and highest sort key it can hold (a cursor's key outside them is not sent). */
@@ -204,7 +208,7 @@ const beginsOf = (family: Family, range: Range) => (range.under ? `${family.pref
 
 /** The Query input of a range of a family: its key condition and filter, with generated names and values. */
 
-function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
+function queryInput(family: Family, range: Range, projection?: readonly string[]): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
   const x = new Expressions();
   const begins = beginsOf(family, range);
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
@@ -225,6 +229,7 @@ function queryInput(family: Family, range: Range): Omit<QueryCommandInput, 'Excl
     ...(filter ? { FilterExpression: filter } : {}),
     ScanIndexForward: !range.reverse,
     ConsistentRead: family.index ? false : (range.consistent ?? family.consistent),
+    ...(projection ? { ProjectionExpression: x.projection(projection) } : {}),
     ...x.attributes(),
   };
 }
@@ -238,8 +243,8 @@ function keyAttributes(family: Family): string[] {
 const MAX_QUERY_LIMIT = 2 ** 31 - 1;
 
 function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: (item: Item) => Record): Queryable<Fields, Record> {
-  async function readAll(family: Family, range: Reading): Promise<Item[]> {
-    const input = queryInput(family, range);
+  async function readAll(family: Family, range: Reading, projection?: readonly string[]): Promise<Item[]> {
+    const input = queryInput(family, range, projection);
     if (range.after !== undefined && family.index) throw new Error('A reading after a sort key is on the table only');
     const items: Item[] = [];
     let start: Item | undefined = range.after === undefined ? undefined : { pk: family.pk, sk: range.after };
@@ -265,15 +270,21 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   }
 
   return {
-    query: async (fields, range = {}) => (await readAll(familyOf(fields), range)).map(parse),
+    query: (async (fields: Fields, range: Reading & { projection?: readonly string[] } = {}) => {
+      const { projection, ...rest } = range;
+      const items = await readAll(familyOf(fields), rest, projection);
+      return projection ? items : items.map(parse);
+    }) as Queryable<Fields, Record>['query'],
     count,
     pageReads: (fields, range) => {
       const family = familyOf(fields);
       const begins = beginsOf(family, range);
       const lowest = range.from !== undefined && range.from > begins ? range.from : begins;
+      const keys = keyAttributes(family);
       return {
         input: queryInput(family, range),
-        keys: keyAttributes(family),
+        keysOnly: queryInput(family, range, keys),
+        keys,
         parse,
         sortKey: { name: family.skName, lowest, highest: `${begins}\uffff` },
       };

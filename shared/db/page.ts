@@ -9,7 +9,6 @@ import { ListBudget } from './budget.js';
 import { db } from './client.js';
 import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import type { KeyPage, KeyPageQuery, Page, PageOptions, PageQuery, Queryable, Range } from './entity.js';
-import { Expressions } from './expression.js';
 import type { Item } from './item.js';
 
 /** The key a cursor's position names: an object of string attributes, as the table gave it; else the cursor was not issued here. */
@@ -37,21 +36,17 @@ export async function readPage<Fields, Record, Shown = Record>(
   query: PageQuery,
   options: PageOptions<Record, Shown>,
 ): Promise<Page<Shown>> {
-  const { input, keys, parse } = list.pageReads(fields, options);
+  const { input, keysOnly, keys, parse } = list.pageReads(fields, options);
   const at = await countedPageAt(options.scope, query.cursor, query.page_size);
   const number = at?.page ?? query.page;
   const before = at?.before ?? (number - 1) * query.page_size;
   const totalReading = options.total ? options.total() : list.count(fields, options);
   totalReading.catch(() => undefined);
   let from: Item | undefined = at?.after ? startKeyAt(at.after, options.scope) : undefined;
-  const projection = new Expressions();
-  const keysOnly = projection.projection(keys);
-  const names = { ...input.ExpressionAttributeNames, ...projection.attributes().ExpressionAttributeNames };
+  // Without a key to start after, the pages before are stepped over by their keys only, never their items.
   let ended = false;
   for (let skip = from ? 0 : before; skip > 0 && !ended; ) {
-    const out = await db().send(
-      new QueryCommand({ ...input, ProjectionExpression: keysOnly, ExpressionAttributeNames: names, Limit: skip, ExclusiveStartKey: from }),
-    );
+    const out = await db().send(new QueryCommand({ ...keysOnly, Limit: skip, ExclusiveStartKey: from }));
     skip -= out.Count ?? 0;
     from = out.LastEvaluatedKey;
     ended = !from;

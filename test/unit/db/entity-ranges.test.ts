@@ -9,6 +9,7 @@ import { ensureTable, startEmbeddedDynamo } from '#infra/local/table.js';
 import { resetDb } from '#shared/db/client.js';
 import { entity } from '#shared/db/entity.js';
 import { readKeyPage } from '#shared/db/page.js';
+import { readPage } from '#shared/db/page.js';
 
 const Row = entity({
   name: 'test_row',
@@ -16,6 +17,15 @@ const Row = entity({
   pk: (f: { group: string }) => `T#${f.group}`,
   sk: (f: { group: string; id: string }) => [f.id],
   parse: (item) => ({ id: String(item.id), n: Number(item.n) }),
+});
+/** Rows listed in gsi1 under their colour too. */
+const Tagged = entity({
+  name: 'test_tagged',
+  prefix: 'TAGGED#',
+  pk: (f: { group: string }) => `T#${f.group}`,
+  sk: (f: { group: string; id: string }) => [f.id],
+  parse: (item) => String(item.id),
+  indexes: { gsi1: { pk: (f: { colour: string }) => `COLOUR#${f.colour}`, prefix: 'TAGGED#' } },
 });
 /** Sorts right after every ROW# key: a range of ROW# must never reach it. */
 const Other = entity({ name: 'test_other', prefix: 'ROX#', pk: (f: { group: string }) => `T#${f.group}`, parse: (item) => item });
@@ -41,6 +51,12 @@ beforeAll(async () => {
     ]),
   );
   await Other.put({ group: '1' }, { n: 99 });
+  await Tagged.putMany(
+    ['p', 'q', 'r', 's'].map((id) => [
+      { group: '3', id },
+      { id, gsi1pk: 'COLOUR#red', gsi1sk: `TAGGED#${id}` },
+    ]),
+  );
 });
 
 afterAll(() => stop?.());
@@ -76,6 +92,19 @@ describe('keyPage', () => {
     await expect(readKeyPage(Row, { group: '1' }, { limit: 2, cursor: first.next_cursor! }, { scope: elsewhere })).rejects.toMatchObject({
       message: expect.stringContaining("'cursor'"),
     });
+  });
+});
+
+describe('reading only some attributes', () => {
+  it('answers those attributes of each item of the range, unparsed', async () => {
+    expect(await Row.query({ group: '1' }, { projection: ['id'] })).toEqual(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id })));
+  });
+});
+
+describe('a page of an index by its number', () => {
+  it('steps over the pages before by their keys, in the index', async () => {
+    const page = await readPage(Tagged.index('gsi1'), { colour: 'red' }, { page: 2, page_size: 2 }, { scope });
+    expect(page).toMatchObject({ items: ['r', 's'], page: 2, total: 4, next_cursor: null });
   });
 });
 
