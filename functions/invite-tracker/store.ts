@@ -285,8 +285,7 @@ export function removedBefore(guildId: string, cutoff: string, items: Item[]): S
     return [
       {
         key: { pk: guildKey(guildId), sk },
-        condition: 'attribute_not_exists(use_sk) OR use_sk < :old',
-        values: { ':old': old },
+        condition: { $or: [{ use_sk: { exists: false } }, { use_sk: { lt: old } }] },
       },
     ];
   });

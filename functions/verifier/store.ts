@@ -234,6 +234,6 @@ export function removedBefore(guildId: string, cutoff: string, items: Item[]): S
       return verifierId < floor ? [{ pk: guildKey(guildId), sk }, IdEntity.key({ verifierId })] : [];
     }
     if (!MemberEntity.holds(item)) return [];
-    return [{ key: { pk: guildKey(guildId), sk }, condition: 'verifier_id < :floor', values: { ':floor': floor } }];
+    return [{ key: { pk: guildKey(guildId), sk }, condition: { verifier_id: { lt: floor } } }];
   });
 }

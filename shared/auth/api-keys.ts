@@ -1,10 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.js';
 import { entity } from '../db/entity.js';
-import { queryAll } from '../db/pagination.js';
 import { nextRecordId } from '../db/record-ids.js';
-import { tableName } from '../db/table.js';
 import { notFound } from '../errors.js';
 import { mintId, mintSecret } from '../ids.js';
 import { guildKey } from '../modules/store.js';
@@ -32,19 +28,32 @@ export interface ApiKeyRecord {
   last_use: string | null;
 }
 
-/** A key's item in the guild partition: its record, its `secret_hash` and its `usage_key_id` (never answered). */
+/** A key as stored: its record, and what is never answered (the secret's hash, the API Gateway key's ID). */
+interface StoredApiKey {
+  record: ApiKeyRecord;
+  secretHash: string | null;
+  usageKeyId: string | null;
+}
+
+const stringOrNull = (value: unknown) => (value === null || value === undefined ? null : String(value));
+
+/** A key's item in the guild partition: its record, its `secret_hash` and its `usage_key_id`. */
 const ApiKeyEntity = entity({
   name: 'api_key',
   prefix: 'APIKEY#',
-  pk: (f: { guildId: string; keyId: string }) => guildKey(f.guildId),
-  sk: (f) => [f.keyId],
-  parse: (item): ApiKeyRecord => ({
-    id: Number(item.id),
-    key_id: String(item.key_id),
-    guild_id: String(item.guild_id),
-    name: item.name === null || item.name === undefined ? null : String(item.name),
-    created_at: String(item.created_at),
-    last_use: item.last_use === null || item.last_use === undefined ? null : String(item.last_use),
+  pk: (f: { guildId: string }) => guildKey(f.guildId),
+  sk: (f: { guildId: string; keyId: string }) => [f.keyId],
+  parse: (item): StoredApiKey => ({
+    record: {
+      id: Number(item.id),
+      key_id: String(item.key_id),
+      guild_id: String(item.guild_id),
+      name: stringOrNull(item.name),
+      created_at: String(item.created_at),
+      last_use: stringOrNull(item.last_use),
+    },
+    secretHash: typeof item.secret_hash === 'string' ? item.secret_hash : null,
+    usageKeyId: typeof item.usage_key_id === 'string' ? item.usage_key_id : null,
   }),
 });
 
@@ -63,16 +72,13 @@ export async function createApiKey(guildId: string, name: string | null): Promis
   };
   // Registered first, so the one write stores it; failed, the key is still valid and the authorizer registers it at first use.
   const usageKeyId = await registerUsageKey(guildId, keyId).catch((error: unknown) => usageKeyFailed(guildId, keyId, error));
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: ApiKeyEntity.item(
-        { guildId, keyId },
-        { ...record, secret_hash: hash(secret).toString('hex'), ...(usageKeyId ? { usage_key_id: usageKeyId } : {}) },
-      ),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
+  const written = await ApiKeyEntity.put(
+    { guildId, keyId },
+    { ...record, secret_hash: hash(secret).toString('hex'), ...(usageKeyId ? { usage_key_id: usageKeyId } : {}) },
+    { ifAbsent: true },
   );
+  // A minted ID is 128 random bits: taken means something is badly wrong, never a key to hand out.
+  if (!written) throw new Error(`API key ID ${keyId} of guild ${guildId} is taken`);
   return { ...record, secret: `${PREFIX}.${guildId}.${keyId}.${secret}` };
 }
 
@@ -90,47 +96,40 @@ async function attachUsageKey(guildId: string, keyId: string): Promise<void> {
   try {
     const usageKeyId = await registerUsageKey(guildId, keyId);
     if (!usageKeyId) return;
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: ApiKeyEntity.key({ guildId, keyId }),
-        UpdateExpression: 'SET usage_key_id = :id',
-        // A key revoked meanwhile stays revoked.
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':id': usageKeyId },
-      }),
+    // A key revoked meanwhile stays revoked.
+    const written = await ApiKeyEntity.update(
+      { guildId, keyId },
+      { set: { usage_key_id: usageKeyId }, condition: { pk: { exists: true } }, returnValues: 'NONE' },
     );
+    if (!written) usageKeyFailed(guildId, keyId, new Error('the key was revoked before its rate was recorded'));
   } catch (error) {
     usageKeyFailed(guildId, keyId, error);
   }
 }
 
 export async function listApiKeys(guildId: string): Promise<ApiKeyRecord[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': ApiKeyEntity.prefix },
-  });
-  return items.map(ApiKeyEntity.parse).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+  const keys = await ApiKeyEntity.query({ guildId }, { consistent: false });
+  return keys.map((key) => key.record).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
 }
 
 /** One of the guild's keys, read consistently; 404 when the guild has no key of that ID. */
 export async function getApiKey(guildId: string, keyId: string): Promise<ApiKeyRecord> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: ApiKeyEntity.key({ guildId, keyId }), ConsistentRead: true }));
-  if (!out.Item) throw notFound(`Guild ${guildId} has no API key '${keyId}'.`);
-  return ApiKeyEntity.parse(out.Item);
+  const key = await ApiKeyEntity.get({ guildId, keyId });
+  if (!key) throw notFound(`Guild ${guildId} has no API key '${keyId}'.`);
+  return key.record;
 }
 
 export async function revokeApiKey(guildId: string, keyId: string): Promise<ApiKeyRecord> {
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: ApiKeyEntity.key({ guildId, keyId }), ReturnValues: 'ALL_OLD' }));
-  if (!out.Attributes) throw notFound(`Guild ${guildId} has no API key '${keyId}'.`);
-  const usageKeyId = out.Attributes.usage_key_id;
-  if (typeof usageKeyId === 'string') {
+  const old = await ApiKeyEntity.delete({ guildId, keyId }, { returnOld: true });
+  if (!old) throw notFound(`Guild ${guildId} has no API key '${keyId}'.`);
+  const { usageKeyId } = old;
+  if (usageKeyId !== null) {
     // The key no longer authenticates; its API Gateway key only counts against the account's quota, so a failure is logged, not answered.
     await dropUsageKey(usageKeyId).catch((error: unknown) =>
       log('error', 'revoked key rate not deleted', { guild_id: guildId, key_id: keyId, usage_key_id: usageKeyId, error: errorField(error) }),
     );
   }
-  return ApiKeyEntity.parse(out.Attributes);
+  return old.record;
 }
 
 /** How often `last_use` is written: once a minute is exact enough and keeps reads read-only. */
@@ -142,24 +141,16 @@ export async function verifyApiKey(token: string): Promise<Caller | null> {
   if (parts.length !== 4 || parts[0] !== PREFIX) return null;
   const [, guildId, keyId, secret] = parts as [string, string, string, string];
   if (!/^[0-9]{1,20}$/.test(guildId) || !/^[A-Za-z0-9_-]{22}$/.test(keyId) || !secret) return null;
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: ApiKeyEntity.key({ guildId, keyId }), ConsistentRead: true }));
-  const stored = out.Item?.secret_hash;
-  if (typeof stored !== 'string' || !timingSafeEqual(Buffer.from(stored, 'hex'), hash(secret))) return null;
-  const lastUse = out.Item?.last_use as string | null | undefined;
+  const stored = await ApiKeyEntity.get({ guildId, keyId });
+  if (!stored || stored.secretHash === null || !timingSafeEqual(Buffer.from(stored.secretHash, 'hex'), hash(secret))) return null;
+  const lastUse = stored.record.last_use;
   if (!lastUse || Date.now() - Date.parse(lastUse) > LAST_USE_RESOLUTION_MS) {
     // Best effort: a failed bookkeeping write must not refuse a valid key, and a revoked key must not come back.
-    await db()
-      .send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: ApiKeyEntity.key({ guildId, keyId }),
-          UpdateExpression: 'SET last_use = :now',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':now': new Date().toISOString() },
-        }),
-      )
-      .catch(() => undefined);
+    await ApiKeyEntity.update(
+      { guildId, keyId },
+      { set: { last_use: new Date().toISOString() }, condition: { pk: { exists: true } }, returnValues: 'NONE' },
+    ).catch(() => undefined);
   }
-  if (process.env.USAGE_API_ID && typeof out.Item?.usage_key_id !== 'string') await attachUsageKey(guildId, keyId);
+  if (process.env.USAGE_API_ID && stored.usageKeyId === null) await attachUsageKey(guildId, keyId);
   return { kind: 'guild', guildId, keyId };
 }

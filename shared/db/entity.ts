@@ -12,10 +12,11 @@
  * `transact`). Conditions and changes are plain objects (`expression.ts`).
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { deleteKeys, getKeys, putItems } from './batch.js';
 import { db } from './client.js';
 import type { CursorScope } from './cursor.js';
-import { conditional } from './errors.js';
+import { conditional, isConditionFailed } from './errors.js';
 import { type Changes, type Condition, Expressions } from './expression.js';
 import type { Item, Key } from './item.js';
 import { ENTITY_ATTRIBUTE, TABLE, tableName } from './table.js';
@@ -64,6 +65,8 @@ export interface Range {
   under?: readonly string[];
   /** Only the items whose sort key is this one or after (a whole sort key, as `under` spells its start). */
   from?: string;
+  /** Only the items whose sort key is this one or before (a whole sort key: the due index's time up to now). */
+  to?: string;
   /** Newest (greatest sort key) first. */
   reverse?: boolean;
   /** Strongly consistent: default true on the table (reads that decide), always false on an index. */
@@ -78,6 +81,8 @@ export interface Reading extends Range {
   limit?: number;
   /** Only the items after this whole sort key (where a reading before stopped); on the table only. */
   after?: string;
+  /** Only these attributes of each item, answered unparsed (a removal's pages of keys). */
+  projection?: readonly string[];
 }
 
 /** The page fields of a request (behaviour §3.6): `page`, or the signed `cursor` of the page before, which names the page. */
@@ -165,7 +170,14 @@ export interface Entity<Fields extends PartitionFields, Record, PartitionFields 
   get(fields: Fields, options?: { consistent?: boolean; projection?: undefined }): Promise<Record | null>;
   get<A extends string>(fields: Fields, options: { consistent?: boolean; projection: readonly A[] }): Promise<{ [K in A]?: unknown } | null>;
   /** Writes the item whole; false when its condition did not hold. */
-  put(fields: Fields, attributes: object, options?: WriteCondition): Promise<boolean>;
+  put(fields: Fields, attributes: object, options?: WriteCondition & { holder?: false }): Promise<boolean>;
+  /**
+   * {@link put} answering, when its condition did not hold, the record that
+   * refused it: from the refused write itself where the table returns it
+   * (DynamoDB), else read again, consistently (dynalite returns none); null
+   * when it went away between the two.
+   */
+  put(fields: Fields, attributes: object, options: WriteCondition & { holder: true }): Promise<{ written: true } | { written: false; holder: Record | null }>;
   /** Changes the item (creating it if absent, unless the condition says otherwise); the record after, or null when the condition did not hold. */
   update(fields: Fields, update: Update & { returnValues?: 'ALL_NEW' }): Promise<Record | null>;
   /** {@link update} answering only whether it was written. */
@@ -207,21 +219,24 @@ interface Family {
 const beginsOf = (family: Family, range: Range) => (range.under ? `${family.prefix}${range.under.map((part) => `${part}#`).join('')}` : family.prefix);
 
 /** The Query input of a range of a family: its key condition and filter, with generated names and values. */
-
-function queryInput(family: Family, range: Range, projection?: readonly string[]): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
+function queryInput(family: Family, range: Range & { projection?: readonly string[] }): Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'> {
   const x = new Expressions();
   const begins = beginsOf(family, range);
   const key = [`${x.name(family.pkName)} = ${x.value(family.pk)}`];
   // DynamoDB takes one condition per key: `from` and the prefix are one range (sort keys are ASCII, so every key under the prefix sorts before it and U+FFFF).
-  if (range.from !== undefined) {
-    // The later of the two (strings: Math.max does not apply).
-    const lowest = [begins, range.from].sort()[1];
-    key.push(`${x.name(family.skName)} BETWEEN ${x.value(lowest)} AND ${x.value(`${begins}\uffff`)}`);
+  if (range.from !== undefined || (range.to !== undefined && begins)) {
+    // The later of the two, and the earlier of the two (strings: Math.max does not apply).
+    const lowest = range.from === undefined ? begins : [begins, range.from].sort()[1];
+    const highest = range.to === undefined ? `${begins}\uffff` : [`${begins}\uffff`, range.to].sort()[0];
+    key.push(`${x.name(family.skName)} BETWEEN ${x.value(lowest)} AND ${x.value(highest)}`);
+  } else if (range.to !== undefined) {
+    key.push(`${x.name(family.skName)} <= ${x.value(range.to)}`);
   } else if (begins) {
     // An empty prefix (an index whose sort keys share none) needs no condition.
     key.push(`begins_with(${x.name(family.skName)}, ${x.value(begins)})`);
   }
   const filter = range.filter && x.condition(range.filter);
+  const projection = range.projection && x.projection(range.projection);
   return {
     TableName: tableName(),
     ...(family.index ? { IndexName: family.index } : {}),
@@ -229,7 +244,7 @@ function queryInput(family: Family, range: Range, projection?: readonly string[]
     ...(filter ? { FilterExpression: filter } : {}),
     ScanIndexForward: !range.reverse,
     ConsistentRead: family.index ? false : (range.consistent ?? family.consistent),
-    ...(projection ? { ProjectionExpression: x.projection(projection) } : {}),
+    ...(projection ? { ProjectionExpression: projection } : {}),
     ...x.attributes(),
   };
 }
@@ -243,8 +258,8 @@ function keyAttributes(family: Family): string[] {
 const MAX_QUERY_LIMIT = 2 ** 31 - 1;
 
 function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: (item: Item) => Record): Queryable<Fields, Record> {
-  async function readAll(family: Family, range: Reading, projection?: readonly string[]): Promise<Item[]> {
-    const input = queryInput(family, range, projection);
+  async function readAll(family: Family, range: Reading): Promise<Item[]> {
+    const input = queryInput(family, range);
     if (range.after !== undefined && family.index) throw new Error('A reading after a sort key is on the table only');
     const items: Item[] = [];
     let start: Item | undefined = range.after === undefined ? undefined : { pk: family.pk, sk: range.after };
@@ -270,10 +285,9 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
   }
 
   return {
-    query: (async (fields: Fields, range: Reading & { projection?: readonly string[] } = {}) => {
-      const { projection, ...rest } = range;
-      const items = await readAll(familyOf(fields), rest, projection);
-      return projection ? items : items.map(parse);
+    query: (async (fields: Fields, range: Reading = {}) => {
+      const items = await readAll(familyOf(fields), range);
+      return range.projection ? items : items.map(parse);
     }) as Queryable<Fields, Record>['query'],
     count,
     pageReads: (fields, range) => {
@@ -283,10 +297,10 @@ function queryable<Fields, Record>(familyOf: (fields: Fields) => Family, parse: 
       const keys = keyAttributes(family);
       return {
         input: queryInput(family, range),
-        keysOnly: queryInput(family, range, keys),
+        keysOnly: queryInput(family, { ...range, projection: keys }),
         keys,
         parse,
-        sortKey: { name: family.skName, lowest, highest: `${begins}\uffff` },
+        sortKey: { name: family.skName, lowest, highest: range.to !== undefined && range.to < `${begins}\uffff` ? range.to : `${begins}\uffff` },
       };
     },
   };
@@ -335,6 +349,29 @@ export function entity<
     return options.projection ? out.Item : parse(out.Item);
   }
 
+  async function put(fields: Fields, attributes: object, options: WriteCondition & { holder?: boolean } = {}) {
+    const { holder, ...condition } = options;
+    const send = () =>
+      db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: item(fields, attributes),
+          ...putCondition(condition as WriteCondition),
+          ...(holder ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+        }),
+      );
+    if (!holder) return conditional(send);
+    try {
+      await send();
+      return { written: true };
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      // The document client leaves the item an error carries as the table sent it (marshalled).
+      const returned = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
+      return { written: false, holder: returned ? parse(unmarshall(returned)) : ((await get(fields)) as Record | null) };
+    }
+  }
+
   async function remove(fields: Fields, options: { condition?: Condition; returnOld?: boolean } = {}) {
     const send = () =>
       db().send(
@@ -377,8 +414,7 @@ export function entity<
     ...queryable<PartitionFields, Record>((fields) => ({ ...table, pk: pk(fields) }), parse),
 
     get: get as Entity<Fields, Record, PartitionFields, Indexes>['get'],
-    put: (fields, attributes, options) =>
-      conditional(() => db().send(new PutCommand({ TableName: tableName(), Item: item(fields, attributes), ...putCondition(options) }))),
+    put: put as Entity<Fields, Record, PartitionFields, Indexes>['put'],
     update: update as Entity<Fields, Record, PartitionFields, Indexes>['update'],
     delete: remove as Entity<Fields, Record, PartitionFields, Indexes>['delete'],
 

@@ -54,6 +54,8 @@ export interface Changes {
   /** Values set only where the attribute is not there yet (`if_not_exists`). */
   setIfAbsent?: Record<string, NativeAttributeValue>;
   add?: Record<string, number | Set<string> | Set<number>>;
+  /** Attributes set to the value another attribute of the item has (`SET claim_gen = gen`). */
+  copy?: Record<string, string>;
   /** Members taken out of sets (`DELETE`). */
   delete?: Record<string, Set<string> | Set<number>>;
   remove?: readonly string[];
@@ -146,6 +148,7 @@ export class Expressions {
       const name = this.name(attribute);
       set.push(`${name} = if_not_exists(${name}, ${this.value(value)})`);
     }
+    for (const [attribute, source] of Object.entries(changes.copy ?? {})) set.push(`${this.name(attribute)} = ${this.name(source)}`);
     const add = Object.entries(changes.add ?? {}).map(([attribute, value]) => `${this.name(attribute)} ${this.value(value)}`);
     const taken = Object.entries(changes.delete ?? {}).map(([attribute, value]) => `${this.name(attribute)} ${this.value(value)}`);
     const remove = (changes.remove ?? []).map((attribute) => this.name(attribute));

@@ -8,13 +8,8 @@
  * Nothing in it is readable without the caller's key: the partition holds
  * the key's hash, and the answer is sealed by the key (idempotency-seal.ts).
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { db } from '../db/client.js';
-import { type Item, entity, partition } from '../db/entity.js';
-import { conditional, isConditionFailed } from '../db/errors.js';
+import { entity, partition } from '../db/entity.js';
 import { fixedKey } from '../db/fixed-key.js';
-import { tableName } from '../db/table.js';
 import { type KeptAnswer, type KeyId, answerBytes, answerOf, open, seal } from './idempotency-seal.js';
 
 export type { KeptAnswer, KeyId };
@@ -53,9 +48,8 @@ export const IdempotencyKeyEntity = entity<KeyId, StoredRecord>({
   },
 });
 
-/** A stored item as its record, its answer opened with the key that found it (zlib is loaded only for a gzipped one). */
-async function opened(id: KeyId, item: Item): Promise<KeyRecord> {
-  const stored = IdempotencyKeyEntity.parse(item);
+/** A stored record, its answer opened with the key that found it (zlib is loaded only for a gzipped one). */
+async function opened(id: KeyId, stored: StoredRecord): Promise<KeyRecord> {
   if (stored.state === 'running') return stored;
   const { sealed, gzipped, ...base } = stored;
   let plain = open(id, sealed);
@@ -84,24 +78,13 @@ export async function claimKey(
   id: KeyId,
   claim: { fingerprint: string; attempt: string; leaseUntil: number; now: number },
 ): Promise<{ claimed: true } | { claimed: false; holder: KeyRecord | null }> {
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: IdempotencyKeyEntity.item(id, { state: 'running', fingerprint: claim.fingerprint, attempt: claim.attempt, expires_at: claim.leaseUntil }),
-        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-        ExpressionAttributeValues: { ':now': claim.now },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { claimed: true };
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    const returned = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
-    if (returned) return { claimed: false, holder: await opened(id, unmarshall(returned) as Item) };
-    const read = await db().send(new GetCommand({ TableName: tableName(), Key: IdempotencyKeyEntity.key(id), ConsistentRead: true }));
-    return { claimed: false, holder: read.Item ? await opened(id, read.Item) : null };
-  }
+  const put = await IdempotencyKeyEntity.put(
+    id,
+    { state: 'running', fingerprint: claim.fingerprint, attempt: claim.attempt, expires_at: claim.leaseUntil },
+    { condition: { $or: [{ pk: { exists: false } }, { expires_at: { lt: claim.now } }] }, holder: true },
+  );
+  if (put.written) return { claimed: true };
+  return { claimed: false, holder: put.holder && (await opened(id, put.holder)) };
 }
 
 /** Answers up to this many bytes are kept as they are; longer ones (up to the 1 MiB an answer may take) gzipped before sealing. */
@@ -128,36 +111,22 @@ export async function keepAnswer(
   }
   const sealed = seal(id, plain);
   if (sealed.length > MAX_SEALED_BYTES) return 'too-large';
-  const written = await conditional(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: IdempotencyKeyEntity.item(id, {
-          state: 'kept',
-          fingerprint: kept.fingerprint,
-          attempt: kept.attempt,
-          expires_at: kept.keepUntil,
-          answer: sealed,
-          ...(gzipped ? { gzipped: true } : {}),
-        }),
-        ConditionExpression: 'attempt = :attempt',
-        ExpressionAttributeValues: { ':attempt': kept.attempt },
-      }),
-    ),
+  const written = await IdempotencyKeyEntity.put(
+    id,
+    {
+      state: 'kept',
+      fingerprint: kept.fingerprint,
+      attempt: kept.attempt,
+      expires_at: kept.keepUntil,
+      answer: sealed,
+      ...(gzipped ? { gzipped: true } : {}),
+    },
+    { condition: { attempt: kept.attempt } },
   );
   return written ? 'kept' : 'lost';
 }
 
 /** Lets go of a key whose call ended without a final answer, so a repeat runs again; false when it was no longer this attempt's. */
 export function releaseKey(id: KeyId, attempt: string): Promise<boolean> {
-  return conditional(() =>
-    db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: IdempotencyKeyEntity.key(id),
-        ConditionExpression: 'attempt = :attempt',
-        ExpressionAttributeValues: { ':attempt': attempt },
-      }),
-    ),
-  );
+  return IdempotencyKeyEntity.delete(id, { condition: { attempt } });
 }

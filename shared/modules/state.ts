@@ -6,6 +6,7 @@ import { nextRecordId } from '../db/record-ids.js';
 import { MODULE_CATALOGUE, type ModuleDefinition } from './catalogue.js';
 import type { ModuleName } from './names.js';
 import {
+  ModuleState,
   type ModuleStateItem,
   answerList,
   countGuildItems,
@@ -177,7 +178,7 @@ export async function requireEnabledWithState<F, R>(
   fields: F,
 ): Promise<{ state: ModuleStateItem; record: R | null }> {
   const found = await getNamed({ state: moduleStateKey(guildId, module), item: entity.key(fields) });
-  const state = assertEnabled(guildId, module, found.state as ModuleStateItem | null);
+  const state = assertEnabled(guildId, module, found.state && ModuleState.parse(found.state));
   return { state, record: found.item ? entity.parse(found.item) : null };
 }
 

@@ -1,10 +1,5 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys, keyOf } from '../db/batch.js';
-import { db } from '../db/client.js';
-import { isConditionFailed } from '../db/errors.js';
-import { countAll, queryAll } from '../db/pagination.js';
-import { entity, partition } from '../db/entity.js';
-import { TABLE, tableName } from '../db/table.js';
+import { type Item, entity, partition } from '../db/entity.js';
+import { TABLE } from '../db/table.js';
 import { LIST_BYTES, ListBudget, fitting } from '../http/limits.js';
 import type { ModuleName } from './names.js';
 
@@ -74,8 +69,7 @@ export function joinIds(ids: Iterable<string>): string {
 }
 
 export async function readModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: moduleStateKey(guildId, module), ConsistentRead: true }));
-  const state = (out.Item as ModuleStateItem | undefined) ?? null;
+  const state = await ModuleState.get({ guildId, module });
   cached.set(`${guildId}/${module}`, { state, at: Date.now() });
   return state;
 }
@@ -111,50 +105,24 @@ export async function writeEnabled(
 ): Promise<ModuleStateItem | null> {
   forget(guildId, module);
   const now = new Date().toISOString();
-  const values: Record<string, unknown> = { ':t': true, ':f': false, ':now': now, ':one': 1, ':entity': ModuleState.name };
-  let set = 'enabled = :t, entity = :entity, updated_at = :now, created_at = if_not_exists(created_at, :now)';
-  if (defaults) {
-    set += ', settings = if_not_exists(settings, :defaults), settings_id = if_not_exists(settings_id, :sid)';
-    values[':defaults'] = defaults.settings;
-    values[':sid'] = defaults.settingsId;
-  }
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: moduleStateKey(guildId, module),
-        UpdateExpression: `SET ${set} ADD version :one`,
-        ConditionExpression: 'attribute_not_exists(enabled) OR enabled = :f',
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes as ModuleStateItem;
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  return ModuleState.update(
+    { guildId, module },
+    {
+      set: { enabled: true, updated_at: now },
+      setIfAbsent: { created_at: now, ...(defaults ? { settings: defaults.settings, settings_id: defaults.settingsId } : {}) },
+      add: { version: 1 },
+      condition: { $or: [{ enabled: { exists: false } }, { enabled: false }] },
+    },
+  );
 }
 
 /** Turns the module off, keeping its data. Answers null when it was not enabled. */
 export async function writeDisabled(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
   forget(guildId, module);
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: moduleStateKey(guildId, module),
-        UpdateExpression: 'SET enabled = :f, updated_at = :now ADD version :one',
-        ConditionExpression: 'enabled = :t',
-        ExpressionAttributeValues: { ':t': true, ':f': false, ':now': new Date().toISOString(), ':one': 1 },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes as ModuleStateItem;
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  return ModuleState.update(
+    { guildId, module },
+    { set: { enabled: false, updated_at: new Date().toISOString() }, add: { version: 1 }, condition: { enabled: true } },
+  );
 }
 
 /**
@@ -166,37 +134,21 @@ export async function writeDisabled(guildId: string, module: ModuleName): Promis
  */
 export async function writeSettings(guildId: string, module: ModuleName, fields: [string, unknown][], version: number | null): Promise<ModuleStateItem | null> {
   forget(guildId, module);
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': new Date().toISOString(), ':one': 1, ':t': true, ...(version === null ? {} : { ':version': version }) };
-  const sets = fields.map(([field, value], i) => {
-    names[`#f${i}`] = field;
-    values[`:v${i}`] = value;
-    return `settings.#f${i} = :v${i}`;
-  });
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: moduleStateKey(guildId, module),
-        UpdateExpression: `SET ${sets.join(', ')}, updated_at = :now ADD version :one`,
-        ConditionExpression: `${version === null ? '' : 'version = :version AND '}enabled = :t AND attribute_exists(settings)`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes as ModuleStateItem;
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
+  return ModuleState.update(
+    { guildId, module },
+    {
+      // Each field is a member of the settings map (a document path), so the others stay as they are.
+      set: { ...Object.fromEntries(fields.map(([field, value]) => [`settings.${field}`, value])), updated_at: new Date().toISOString() },
+      add: { version: 1 },
+      condition: { ...(version === null ? {} : { version }), enabled: true, settings: { exists: true } },
+    },
+  );
 }
 
 /** Removes the module's state item (it reads as disabled, with no settings); answers what it held. */
 export async function deleteModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
   forget(guildId, module);
-  const out = await db().send(new DeleteCommand({ TableName: tableName(), Key: moduleStateKey(guildId, module), ReturnValues: 'ALL_OLD' }));
-  return (out.Attributes as ModuleStateItem | undefined) ?? null;
+  return ModuleState.delete({ guildId, module }, { returnOld: true });
 }
 
 /**
@@ -207,15 +159,24 @@ export async function deleteModuleState(guildId: string, module: ModuleName): Pr
  */
 export async function writeDataSince(guildId: string, module: ModuleName, since: string): Promise<void> {
   forget(guildId, module);
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: moduleStateKey(guildId, module),
-      UpdateExpression: 'SET data_since = :since, entity = :entity, updated_at = :now, created_at = if_not_exists(created_at, :now)',
-      ExpressionAttributeValues: { ':since': since, ':entity': ModuleState.name, ':now': new Date().toISOString() },
-    }),
-  );
+  const now = new Date().toISOString();
+  await ModuleState.update({ guildId, module }, { set: { data_since: since, updated_at: now }, setIfAbsent: { created_at: now }, returnValues: 'NONE' });
 }
+
+/**
+ * The guild's items under a sort-key prefix, whichever module's entity they
+ * are: a module's data of a guild is one range (docs/architecture.md), read,
+ * counted and deleted as one. Items are answered as stored.
+ */
+const guildRange = (prefix: string) =>
+  entity({
+    name: 'guild_range',
+    prefix,
+    pk: (f: { guildId: string }) => guildKey(f.guildId),
+    // An item's sort key is the prefix, then the rest its own entity gave it.
+    sk: (f: { guildId: string; rest: string }) => [f.rest],
+    parse: (item): Item => item,
+  });
 
 /**
  * Deletes every item of the guild under a sort-key prefix (a module's data,
@@ -223,12 +184,9 @@ export async function writeDataSince(guildId: string, module: ModuleName, since:
  * oldest first, so the caller can say what it removed.
  */
 export async function deleteGuildItems(guildId: string, prefix: string): Promise<Record<string, unknown>[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
-    ConsistentRead: true,
-  });
-  await deleteKeys(items.map(keyOf));
+  const range = guildRange(prefix);
+  const items = await range.query({ guildId });
+  await range.deleteMany(items.map((item) => ({ guildId, rest: String(item.sk).slice(prefix.length) })));
   return items;
 }
 
@@ -296,36 +254,16 @@ export function prefixRange(guildId: string, prefix: string, from?: string) {
  * most what is still missing, never the rest of the list.
  */
 export async function firstGuildItems(guildId: string, prefix: string, limit = ANSWER_LIST_LIMIT, from?: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...prefixRange(guildId, prefix, from),
-        ScanIndexForward: false,
-        ConsistentRead: true,
-        Limit: limit - items.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items as Record<string, unknown>[] | undefined) ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start && items.length < limit);
-  return items;
+  return guildRange(prefix).query({ guildId }, { reverse: true, limit, from });
 }
 
 /** How many items the guild has under a sort-key prefix (from `from` on): the table counts them, none is answered. */
 export async function countGuildItems(guildId: string, prefix: string, from?: string): Promise<number> {
-  return countAll({ ...prefixRange(guildId, prefix, from), ConsistentRead: true });
+  return guildRange(prefix).count({ guildId }, { from });
 }
 
 /** The guild's records under a sort-key prefix, newest first (sort keys end in a time-ordered part). */
 export async function listGuildRecords(guildId: string, prefix: string): Promise<Record<string, unknown>[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': guildKey(guildId), ':prefix': prefix },
-    ScanIndexForward: false,
-  });
+  const items = await guildRange(prefix).query({ guildId }, { reverse: true, consistent: false });
   return items.map(recordOf);
 }

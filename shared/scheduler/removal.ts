@@ -10,12 +10,8 @@
  * starts again from the start of the range. The module keeps its reads
  * reset meanwhile (a cutoff on its reads, or records whose owner is gone).
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteKeys } from '../db/batch.js';
-import { db } from '../db/client.js';
-import type { Item, Key } from '../db/entity.js';
-import { conditional } from '../db/errors.js';
-import { tableName } from '../db/table.js';
+import { type Item, type Key, entity } from '../db/entity.js';
+import type { Condition } from '../db/expression.js';
 import { type RunBudget, mayGoOn, runBudget } from './budget.js';
 import { requestLater } from './table-only.js';
 
@@ -28,8 +24,7 @@ export interface PendingRemoval {
 /** A key deleted only while `condition` holds on its item (one conditional delete each; a failed condition keeps the item). */
 export interface GuardedKey {
   key: Key;
-  condition: string;
-  values: Record<string, unknown>;
+  condition: Condition;
 }
 
 /** What a page's selection deletes: a key (in batches, unconditionally) or a guarded key. */
@@ -40,22 +35,25 @@ const isGuarded = (selected: Selected): selected is GuardedKey => 'condition' in
 /** Guarded deletes sent at once. */
 const PARALLEL_GUARDED = 25;
 
+/**
+ * Items by their table key, whatever entity they are: a removal is given
+ * keys by the module it serves (its place, the keys it selects), never the
+ * fields of the module's entities. With a name, the items it writes carry it.
+ */
+const byKey = (name = '') => entity({ name, prefix: '', pk: (key: Key) => key.pk, sk: (key: Key) => [key.sk], parse: (item): Item => item });
+const Keyed = byKey();
+
+/** A range read a page at a time: the items of a partition whose sort keys begin with the prefix (every item: none). */
+const rangeOf = (pk: string, prefix = '') => entity({ name: '', prefix, pk: (_: object) => pk, parse: (item): Item => item });
+
 /** Deletes the keys unconditionally and the guarded keys each on its condition; answers how many went. */
 async function deleteSelected(selected: readonly Selected[]): Promise<number> {
   const keys = selected.filter((s): s is Key => !isGuarded(s));
   const guarded = selected.filter(isGuarded);
-  await deleteKeys(keys);
+  await Keyed.deleteMany(keys);
   let deleted = keys.length;
   for (let i = 0; i < guarded.length; i += PARALLEL_GUARDED) {
-    const done = await Promise.all(
-      guarded
-        .slice(i, i + PARALLEL_GUARDED)
-        .map((g) =>
-          conditional(() =>
-            db().send(new DeleteCommand({ TableName: tableName(), Key: g.key, ConditionExpression: g.condition, ExpressionAttributeValues: g.values })),
-          ),
-        ),
-    );
+    const done = await Promise.all(guarded.slice(i, i + PARALLEL_GUARDED).map((g) => Keyed.delete(g.key, { condition: g.condition })));
     deleted += done.filter(Boolean).length;
   }
   return deleted;
@@ -69,7 +67,7 @@ export interface RemovalSpec {
   placeEntity: string;
   /** The range read: a partition and, optionally, the sort-key prefix of the module's items in it. */
   range: (scope: string) => { pk: string; prefix?: string };
-  /** The attributes a page reads (the keys and what `select` looks at). */
+  /** The attributes a page reads, named with commas (the keys and what `select` looks at). */
   projection: string;
   /** Items a page reads (a page of keys stays a few hundred KiB). */
   pageSize?: number;
@@ -109,60 +107,37 @@ const parse = (item: Item): PendingRemoval => ({ cutoff: String(item.cutoff), af
 
 export function removal(spec: RemovalSpec): Removal {
   const { job, place, range } = spec;
+  const Place = byKey(spec.placeEntity);
+  const projection = spec.projection.split(',').map((name) => name.trim());
+  const pageSize = spec.pageSize ?? 2000;
 
   async function get(scope: string): Promise<PendingRemoval | null> {
-    const out = await db().send(new GetCommand({ TableName: tableName(), Key: place(scope), ConsistentRead: true }));
-    return out.Item ? parse(out.Item) : null;
+    const item = await Place.get(place(scope));
+    return item && parse(item);
   }
 
   /** A delete at `cutoff`: from the start of the range (what was written since an earlier delete is now old too). */
   async function start(scope: string, cutoff: string): Promise<void> {
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...place(scope), entity: spec.placeEntity, cutoff } }));
+    await Place.put(place(scope), { cutoff });
     await requestLater(job, scope, 0);
   }
 
   /** Moves the removal at `at.cutoff` on to `after`, only from where it was read. */
   const move = (scope: string, at: PendingRemoval, after: string) =>
-    conditional(() =>
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: place(scope),
-          UpdateExpression: 'SET after_sk = :after',
-          ConditionExpression: `cutoff = :cutoff AND ${at.after === null ? 'attribute_not_exists(after_sk)' : 'after_sk = :from'}`,
-          ExpressionAttributeValues: { ':after': after, ':cutoff': at.cutoff, ...(at.after === null ? {} : { ':from': at.after }) },
-        }),
-      ),
-    );
+    Place.update(place(scope), {
+      set: { after_sk: after },
+      condition: { cutoff: at.cutoff, after_sk: at.after === null ? { exists: false } : at.after },
+      returnValues: 'NONE',
+    });
 
   /** The removal at `cutoff` reached the end of the range: done, unless a later delete replaced it. */
-  const end = (scope: string, cutoff: string) =>
-    conditional(() =>
-      db().send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: place(scope),
-          ConditionExpression: 'cutoff = :cutoff',
-          ExpressionAttributeValues: { ':cutoff': cutoff },
-        }),
-      ),
-    );
+  const end = (scope: string, cutoff: string) => Place.delete(place(scope), { condition: { cutoff } });
 
+  /** A page of the range after the sort key `after`; `lastSk` is null once the range has no more (a page short of the page size). */
   async function page(scope: string, after: string | null): Promise<{ items: Item[]; lastSk: string | null }> {
     const { pk, prefix } = range(scope);
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: prefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ...(prefix === undefined ? {} : { ':prefix': prefix }) },
-        ProjectionExpression: spec.projection,
-        ConsistentRead: true,
-        Limit: spec.pageSize ?? 2000,
-        ExclusiveStartKey: after === null ? undefined : { pk, sk: after },
-      }),
-    );
-    const last = out.LastEvaluatedKey as Item | undefined;
-    return { items: (out.Items as Item[] | undefined) ?? [], lastSk: last ? String(last.sk) : null };
+    const items = (await rangeOf(pk, prefix).query({}, { projection, limit: pageSize, ...(after === null ? {} : { after }) })) as Item[];
+    return { items, lastSk: items.length < pageSize ? null : String(items[items.length - 1]!.sk) };
   }
 
   async function run(scope: string, budget: RunBudget): Promise<RemovalRun> {

@@ -1,9 +1,5 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.js';
-import { isConditionFailed } from '../db/errors.js';
-import { queryAll } from '../db/pagination.js';
 import { entity } from '../db/entity.js';
-import { TABLE, tableName } from '../db/table.js';
+import type { Changes, Condition } from '../db/expression.js';
 import { DUE_ENTITY, PARKED_INDEX_PARTITION, dueIndexPartition, dueIndexPartitionOf, dueIndexTime, dueItemKey } from './keys.js';
 
 /**
@@ -47,77 +43,20 @@ export interface DueItem {
   follow?: boolean;
 }
 
-/** A piece of due work of a job, by its key: one item in a partition of its own (`keys.ts`). */
+/** A piece of due work of a job, by its key: one item in a partition of its own (`keys.ts`), in the due index under `gsi1pk`/`gsi1sk`. */
 export const DueEntity = entity({
   name: DUE_ENTITY,
   prefix: 'DUE',
   pk: (f: { job: string; key: string }) => dueItemKey(f.job, f.key).pk,
   parse: (item): DueItem => item as DueItem,
+  indexes: { gsi1: { pk: (f: { partition: string }) => f.partition, prefix: '' } },
 });
-
-/** The generic index due items use (`gsi1pk`/`gsi1sk`). */
-const DUE_INDEX = TABLE.indexes[0];
 
 /** Dead items stay this long for inspection (as long as a dead-letter queue keeps messages). */
 const DEAD_RETENTION_SECONDS = 14 * 24 * 3600;
 
-const NAMES = {
-  '#job': 'job',
-  '#wk': 'work_key',
-  '#due': 'due_at',
-  '#payload': 'payload',
-  '#gen': 'gen',
-  '#dispatches': 'dispatches',
-  '#phase': 'phase',
-  '#ipk': 'gsi1pk',
-  '#isk': 'gsi1sk',
-  '#entity': 'entity',
-  '#created': 'created_at',
-  '#updated': 'updated_at',
-};
-
-/** Only the names an expression uses: DynamoDB refuses unused ones. */
-function names(expression: string): Record<string, string> {
-  const used: Record<string, string> = {};
-  for (const match of expression.matchAll(/#[a-z_]+/g)) {
-    const name = match[0];
-    const attribute = (NAMES as Record<string, string>)[name] ?? name.slice(1);
-    used[name] = attribute;
-  }
-  return used;
-}
-
-async function update(job: string, key: string, expression: string, values: Record<string, unknown>, condition?: string): Promise<DueItem | null> {
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: dueItemKey(job, key),
-        UpdateExpression: expression,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names(`${expression} ${condition ?? ''}`),
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes as DueItem;
-  } catch (error) {
-    if (isConditionFailed(error)) return null;
-    throw error;
-  }
-}
-
-function common(job: string, key: string, now: number, payload: Record<string, unknown>) {
-  return {
-    ':entity': DUE_ENTITY,
-    ':job': job,
-    ':wk': key,
-    ':payload': payload,
-    ':ipk': dueIndexPartitionOf(job, key),
-    ':now': new Date(now).toISOString(),
-    ':one': 1,
-  };
-}
+/** One conditional write on the item: the item after it, or null when the condition did not hold. */
+const update = (job: string, key: string, change: Changes & { condition?: Condition }): Promise<DueItem | null> => DueEntity.update({ job, key }, change);
 
 /**
  * Where a write leaves an item: pending in the index at its due time, or,
@@ -125,22 +64,27 @@ function common(job: string, key: string, now: number, payload: Record<string, u
  * write), dispatched and in the index at the end of that lease, as
  * `markDispatched` leaves it. One write instead of two for work due soon.
  */
-function placement(dueAt: number, leaseUntil: number | undefined, now: number, sentAt = ':sent'): { sent: string; values: Record<string, unknown> } {
+function placement(dueAt: number, leaseUntil: number | undefined, now: number) {
   return leaseUntil === undefined
-    ? { sent: '', values: { ':phase': 'pending', ':isk': dueIndexTime(dueAt), ':dispatches': 0 } }
-    : { sent: `, dispatched_at = ${sentAt}`, values: { ':phase': 'dispatched', ':isk': dueIndexTime(leaseUntil), ':dispatches': 1, ':sent': now } };
+    ? { placed: { phase: 'pending', gsi1sk: dueIndexTime(dueAt), dispatches: 0 }, sent: {} }
+    : { placed: { phase: 'dispatched', gsi1sk: dueIndexTime(leaseUntil), dispatches: 1 }, sent: { dispatched_at: now } };
+}
+
+/** What every schedule or request writes: the work, its index partition, the times, and a new `gen`. */
+function requested(job: string, key: string, now: number, payload: Record<string, unknown>) {
+  const at = new Date(now).toISOString();
+  return {
+    set: { job, work_key: key, payload, gsi1pk: dueIndexPartitionOf(job, key), updated_at: at },
+    setIfAbsent: { created_at: at },
+    add: { gen: 1 },
+  };
 }
 
 /** Sets (or moves) the due time of an item and makes it pending (or dispatched, given `leaseUntil`); answers the item. */
 export async function putDue(job: string, key: string, dueAt: number, payload: Record<string, unknown>, now: number, leaseUntil?: number): Promise<DueItem> {
-  const { sent, values } = placement(dueAt, leaseUntil, now);
-  const item = await update(
-    job,
-    key,
-    'SET #entity = :entity, #job = :job, #wk = :wk, #payload = :payload, #due = :due, #ipk = :ipk, #isk = :isk, #phase = :phase, ' +
-      `#dispatches = :dispatches, #created = if_not_exists(#created, :now), #updated = :now${sent} ADD #gen :one`,
-    { ...common(job, key, now, payload), ':due': dueAt, ...values },
-  );
+  const { placed, sent } = placement(dueAt, leaseUntil, now);
+  const base = requested(job, key, now, payload);
+  const item = await update(job, key, { ...base, set: { ...base.set, due_at: dueAt, ...placed, ...sent } });
   return item!;
 }
 
@@ -158,15 +102,9 @@ export async function requestDue(
   now: number,
   leaseUntil?: number,
 ): Promise<DueItem> {
-  const { sent, values } = placement(dueAt, leaseUntil, now, 'if_not_exists(dispatched_at, :sent)');
-  const item = await update(
-    job,
-    key,
-    'SET #entity = :entity, #job = :job, #wk = :wk, #payload = :payload, #due = if_not_exists(#due, :due), #ipk = :ipk, ' +
-      '#isk = if_not_exists(#isk, :isk), #phase = if_not_exists(#phase, :phase), #dispatches = if_not_exists(#dispatches, :dispatches), ' +
-      `#created = if_not_exists(#created, :now), #updated = :now${sent} ADD #gen :one`,
-    { ...common(job, key, now, payload), ':due': dueAt, ...values },
-  );
+  const { placed, sent } = placement(dueAt, leaseUntil, now);
+  const base = requested(job, key, now, payload);
+  const item = await update(job, key, { ...base, setIfAbsent: { due_at: dueAt, ...placed, ...base.setIfAbsent, ...sent } });
   return item!;
 }
 
@@ -176,32 +114,27 @@ export async function requestDue(
  * starting. Answers the item, or null when it is not waiting any more.
  */
 export async function requestFollowUp(job: string, key: string, now: number): Promise<DueItem | null> {
-  return update(
-    job,
-    key,
-    'SET follow = :true, #updated = :now ADD #gen :one',
-    { ':true': true, ':now': new Date(now).toISOString(), ':one': 1, ':pending': 'pending', ':dispatched': 'dispatched' },
-    '#phase IN (:pending, :dispatched)',
-  );
+  return update(job, key, {
+    set: { follow: true, updated_at: new Date(now).toISOString() },
+    add: { gen: 1 },
+    condition: { $or: [{ phase: 'pending' }, { phase: 'dispatched' }] },
+  });
 }
 
 /** Brings a dead item back to pending at `dueAt` (a new request for work that had failed for good). */
 export async function reviveDue(job: string, key: string, dueAt: number, now: number): Promise<DueItem | null> {
-  return update(
-    job,
-    key,
-    'SET #phase = :pending, #due = :due, #ipk = :ipk, #isk = :isk, #dispatches = :zero, #updated = :now REMOVE expires_at, parked_at',
-    {
-      ':pending': 'pending',
-      ':due': dueAt,
-      ':ipk': dueIndexPartitionOf(job, key),
-      ':isk': dueIndexTime(dueAt),
-      ':zero': 0,
-      ':now': new Date(now).toISOString(),
-      ':dead': 'dead',
+  return update(job, key, {
+    set: {
+      phase: 'pending',
+      due_at: dueAt,
+      gsi1pk: dueIndexPartitionOf(job, key),
+      gsi1sk: dueIndexTime(dueAt),
+      dispatches: 0,
+      updated_at: new Date(now).toISOString(),
     },
-    '#phase = :dead',
-  );
+    remove: ['expires_at', 'parked_at'],
+    condition: { phase: 'dead' },
+  });
 }
 
 export async function deleteDue(job: string, key: string): Promise<void> {
@@ -216,13 +149,11 @@ export const getDue = (job: string, key: string): Promise<DueItem | null> => Due
  * at `leaseUntil`. Answers the item, or null when someone else moved it.
  */
 export async function markDispatched(job: string, key: string, seenIndexTime: string, leaseUntil: number, now: number): Promise<DueItem | null> {
-  return update(
-    job,
-    key,
-    'SET #phase = :dispatched, #ipk = :ipk, #isk = :lease, dispatched_at = :now ADD #dispatches :one',
-    { ':dispatched': 'dispatched', ':ipk': dueIndexPartitionOf(job, key), ':lease': dueIndexTime(leaseUntil), ':now': now, ':one': 1, ':seen': seenIndexTime },
-    'attribute_exists(pk) AND #isk = :seen',
-  );
+  return update(job, key, {
+    set: { phase: 'dispatched', gsi1pk: dueIndexPartitionOf(job, key), gsi1sk: dueIndexTime(leaseUntil), dispatched_at: now },
+    add: { dispatches: 1 },
+    condition: { pk: { exists: true }, gsi1sk: seenIndexTime },
+  });
 }
 
 /**
@@ -230,40 +161,20 @@ export async function markDispatched(job: string, key: string, seenIndexTime: st
  * due and nobody else holds a live claim. Answers the item, or null.
  */
 export async function claimDue(job: string, key: string, claimId: string, claimUntil: number, now: number, toleranceMs: number): Promise<DueItem | null> {
-  return update(
-    job,
-    key,
-    'SET claim_id = :cid, claim_until = :until, claim_gen = #gen, #phase = :claimed, #ipk = :ipk, #isk = :isk',
-    {
-      ':cid': claimId,
-      ':until': claimUntil,
-      ':claimed': 'claimed',
-      ':ipk': dueIndexPartitionOf(job, key),
-      ':isk': dueIndexTime(claimUntil),
-      ':now': now,
-      ':dueBy': now + toleranceMs,
+  return update(job, key, {
+    set: { claim_id: claimId, claim_until: claimUntil, phase: 'claimed', gsi1pk: dueIndexPartitionOf(job, key), gsi1sk: dueIndexTime(claimUntil) },
+    copy: { claim_gen: 'gen' },
+    condition: {
+      pk: { exists: true },
+      due_at: { le: now + toleranceMs },
+      $or: [{ claim_until: { exists: false } }, { claim_until: { lt: now } }],
     },
-    'attribute_exists(pk) AND #due <= :dueBy AND (attribute_not_exists(claim_until) OR claim_until < :now)',
-  );
+  });
 }
 
 /** Deletes the item when this claim still holds it, no new work arrived (`gen` unchanged) and no follow-up was asked for. */
-export async function completeDue(job: string, key: string, claimId: string, gen: number): Promise<boolean> {
-  try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: dueItemKey(job, key),
-        ConditionExpression: 'claim_id = :cid AND #gen = :gen AND attribute_not_exists(follow)',
-        ExpressionAttributeNames: { '#gen': 'gen' },
-        ExpressionAttributeValues: { ':cid': claimId, ':gen': gen },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+export function completeDue(job: string, key: string, claimId: string, gen: number): Promise<boolean> {
+  return DueEntity.delete({ job, key }, { condition: { claim_id: claimId, gen, follow: { exists: false } } });
 }
 
 /**
@@ -281,25 +192,22 @@ export async function releaseDue(
   leaseUntil?: number,
   notMovedLater = false,
 ): Promise<DueItem | null> {
-  const { sent, values } = placement(dueAt, leaseUntil, now);
-  return update(
-    job,
-    key,
-    `SET #phase = :phase, #due = :due, #ipk = :ipk, #isk = :isk, #dispatches = :dispatches, #updated = :now${sent} REMOVE claim_id, claim_until, follow`,
-    { ':due': dueAt, ':ipk': dueIndexPartitionOf(job, key), ...values, ':now': new Date(now).toISOString(), ':cid': claimId },
-    notMovedLater ? 'claim_id = :cid AND #due <= :due' : 'claim_id = :cid',
-  );
+  const { placed, sent } = placement(dueAt, leaseUntil, now);
+  return update(job, key, {
+    set: { due_at: dueAt, gsi1pk: dueIndexPartitionOf(job, key), ...placed, updated_at: new Date(now).toISOString(), ...sent },
+    remove: ['claim_id', 'claim_until', 'follow'],
+    condition: notMovedLater ? { claim_id: claimId, due_at: { le: dueAt } } : { claim_id: claimId },
+  });
 }
 
 /** Handling failed and the queue will deliver again: no claim, and the producer keeps away until `lookAgainAt`. */
 export async function failDue(job: string, key: string, claimId: string, lookAgainAt: number, reason: string): Promise<DueItem | null> {
-  return update(
-    job,
-    key,
-    'SET #phase = :retrying, #ipk = :ipk, #isk = :isk, last_error = :reason REMOVE claim_id, claim_until ADD failures :one',
-    { ':retrying': 'retrying', ':ipk': dueIndexPartitionOf(job, key), ':isk': dueIndexTime(lookAgainAt), ':reason': reason, ':one': 1, ':cid': claimId },
-    'claim_id = :cid',
-  );
+  return update(job, key, {
+    set: { phase: 'retrying', gsi1pk: dueIndexPartitionOf(job, key), gsi1sk: dueIndexTime(lookAgainAt), last_error: reason },
+    remove: ['claim_id', 'claim_until'],
+    add: { failures: 1 },
+    condition: { claim_id: claimId },
+  });
 }
 
 /**
@@ -308,57 +216,32 @@ export async function failDue(job: string, key: string, claimId: string, lookAga
  * into the parked partition until an operator replays it (`reviveDue`).
  */
 export async function parkDue(job: string, key: string, claimId: string | null, reason: string, now: number): Promise<DueItem | null> {
-  const values: Record<string, unknown> = {
-    ':dead': 'dead',
-    ':reason': reason,
-    ':ttl': Math.floor(now / 1000) + DEAD_RETENTION_SECONDS,
-    ':one': 1,
-    ':parked': PARKED_INDEX_PARTITION,
-    ':at': dueIndexTime(now),
-    ':now': now,
-  };
-  if (claimId) values[':cid'] = claimId;
-  return update(
-    job,
-    key,
-    'SET #phase = :dead, last_error = :reason, expires_at = :ttl, parked_at = :now, #ipk = :parked, #isk = :at REMOVE claim_id, claim_until ADD failures :one',
-    values,
-    claimId ? 'claim_id = :cid' : 'attribute_exists(pk)',
-  );
+  return update(job, key, {
+    set: {
+      phase: 'dead',
+      last_error: reason,
+      expires_at: Math.floor(now / 1000) + DEAD_RETENTION_SECONDS,
+      parked_at: now,
+      gsi1pk: PARKED_INDEX_PARTITION,
+      gsi1sk: dueIndexTime(now),
+    },
+    remove: ['claim_id', 'claim_until'],
+    add: { failures: 1 },
+    condition: claimId ? { claim_id: claimId } : { pk: { exists: true } },
+  });
 }
 
 /** Puts an item in its own index partition, provided it is still where the caller saw it; answers it, or null. */
 export async function moveDue(job: string, key: string, seenIndexTime: string): Promise<DueItem | null> {
-  return update(job, key, 'SET #ipk = :ipk', { ':ipk': dueIndexPartitionOf(job, key), ':seen': seenIndexTime }, 'attribute_exists(pk) AND #isk = :seen');
+  return update(job, key, { set: { gsi1pk: dueIndexPartitionOf(job, key) }, condition: { pk: { exists: true }, gsi1sk: seenIndexTime } });
 }
 
 /** Every parked item, the latest parked first. */
-export async function queryParked(): Promise<DueItem[]> {
-  return (await queryAll({
-    IndexName: DUE_INDEX.name,
-    KeyConditionExpression: `${DUE_INDEX.partitionKey} = :pk`,
-    ExpressionAttributeValues: { ':pk': PARKED_INDEX_PARTITION },
-    ScanIndexForward: false,
-  })) as DueItem[];
+export function queryParked(): Promise<DueItem[]> {
+  return DueEntity.index('gsi1').query({ partition: PARKED_INDEX_PARTITION }, { reverse: true });
 }
 
 /** Items of one shard whose index time is at or before `until`, earliest first, at most `limit`. */
-export async function queryDue(job: string, shard: number, until: number, limit: number): Promise<DueItem[]> {
-  const items: DueItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: DUE_INDEX.name,
-        KeyConditionExpression: `${DUE_INDEX.partitionKey} = :pk AND ${DUE_INDEX.sortKey} <= :until`,
-        ExpressionAttributeValues: { ':pk': dueIndexPartition(job, shard), ':until': dueIndexTime(until) },
-        Limit: Math.min(100, limit - items.length),
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items as DueItem[] | undefined) ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start && items.length < limit);
-  return items;
+export function queryDue(job: string, shard: number, until: number, limit: number): Promise<DueItem[]> {
+  return DueEntity.index('gsi1').query({ partition: dueIndexPartition(job, shard) }, { to: dueIndexTime(until), limit });
 }

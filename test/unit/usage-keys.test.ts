@@ -20,6 +20,24 @@ const KEY_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const SECRET = 's3cret-with-enough-entropy';
 const TOKEN = `Bearer gmk.${GUILD}.${KEY_ID}.${SECRET}`;
 const guildUsageKey = `${API_ID}guildkey${Buffer.from(KEY_ID).toString('hex')}`;
+/** An expression with its generated names and values written out (`#n0` as `pk`, `:v0` as `"k-123"`). */
+function spelled(expression: string | undefined, names: Record<string, string> = {}, values: Record<string, unknown> = {}): string | undefined {
+  return expression?.replace(/#n\d+|:v\d+/g, (p) => (p.startsWith('#') ? (names[p] ?? p) : JSON.stringify(values[p])));
+}
+
+/** The updates that recorded an API Gateway key's ID on a guild key's item: the key, and the change and condition spelled out. */
+function usageKeyWrites() {
+  return dynamo
+    .commandCalls(UpdateCommand)
+    .map((c) => c.args[0].input)
+    .filter((input) => Object.values(input.ExpressionAttributeNames ?? {}).includes('usage_key_id'))
+    .map((input) => ({
+      Key: input.Key,
+      update: spelled(input.UpdateExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues),
+      condition: spelled(input.ConditionExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues),
+    }));
+}
+
 const keyItem = {
   pk: `G#${GUILD}`,
   sk: `APIKEY#${KEY_ID}`,
@@ -117,15 +135,9 @@ describe('the authorizer names each caller to the usage plans', () => {
     });
     expect(gateway.calls[2]!.body).toEqual({ keyId: 'k-123', keyType: 'API_KEY' });
     expect(gateway.calls[1]!.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/apigateway\/aws4_request/);
-    const recorded = dynamo
-      .commandCalls(UpdateCommand)
-      .map((c) => c.args[0].input)
-      .find((input) => input.UpdateExpression === 'SET usage_key_id = :id');
-    expect(recorded).toMatchObject({
-      Key: { pk: `G#${GUILD}`, sk: `APIKEY#${KEY_ID}` },
-      ExpressionAttributeValues: { ':id': 'k-123' },
-      ConditionExpression: 'attribute_exists(pk)',
-    });
+    expect(usageKeyWrites()).toEqual([
+      { Key: { pk: `G#${GUILD}`, sk: `APIKEY#${KEY_ID}` }, update: 'SET entity = "api_key", usage_key_id = "k-123"', condition: 'attribute_exists(pk)' },
+    ]);
   });
 
   it('finds a key registered meanwhile on the plan when its creation conflicts, and records that one', async () => {
@@ -134,8 +146,7 @@ describe('the authorizer names each caller to the usage plans', () => {
     dynamo.on(GetCommand).resolves({ Item: keyItem });
     expect((await authorizer(event('/modules/polls/status', 'GET', TOKEN))).usageIdentifierKey).toBe(guildUsageKey);
     expect(gatewayCalls()).toEqual(['POST /apikeys', `GET /usageplans/${PLAN_ID}/keys?nameQuery=${guildUsageKey}&limit=500`]);
-    const recorded = dynamo.commandCalls(UpdateCommand).find((c) => c.args[0].input.UpdateExpression === 'SET usage_key_id = :id');
-    expect(recorded!.args[0].input.ExpressionAttributeValues).toEqual({ ':id': 'k-123' });
+    expect(usageKeyWrites().map((w) => w.update)).toEqual(['SET entity = "api_key", usage_key_id = "k-123"']);
   });
 
   it('still lets the key in, recording nothing, when a key of its value exists off the plan (tried again at the next use)', async () => {
@@ -146,7 +157,7 @@ describe('the authorizer names each caller to the usage plans', () => {
     seen.stop();
     expect(answer.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
     expect(answer.usageIdentifierKey).toBe(guildUsageKey);
-    expect(dynamo.commandCalls(UpdateCommand).filter((c) => c.args[0].input.UpdateExpression === 'SET usage_key_id = :id')).toHaveLength(0);
+    expect(usageKeyWrites()).toHaveLength(0);
     expect(seen.events('guild key rate not registered')).toEqual([expect.objectContaining({ level: 'error', key_id: KEY_ID })]);
   });
 
@@ -167,7 +178,7 @@ describe('guild keys and their API Gateway keys', () => {
     expect(gateway.calls.find((c) => c.call === 'POST /apikeys')!.body.value).toBe(usageKey);
     // Stored by the key's one write.
     expect(dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item).toMatchObject({ sk: `APIKEY#${key.key_id}`, usage_key_id: 'k-123' });
-    expect(dynamo.commandCalls(UpdateCommand).filter((c) => c.args[0].input.UpdateExpression === 'SET usage_key_id = :id')).toHaveLength(0);
+    expect(usageKeyWrites()).toHaveLength(0);
     expect(key).not.toHaveProperty('usage_key_id');
   });
 
