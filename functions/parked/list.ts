@@ -1,4 +1,4 @@
-import { pageWithin } from '#shared/db/pagination.js';
+import { pageWithin } from '#shared/db/page.js';
 import { endpoint } from '#shared/http/endpoint.js';
 import { listParked } from '#shared/scheduler/parked.js';
 import * as routes from './routes.js';

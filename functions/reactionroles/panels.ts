@@ -2,7 +2,8 @@
  * Panel use cases: list, create (post a message or register one), get,
  * edit, delete.
  */
-import { type PageQuery, pageWithin } from '#shared/db/pagination.js';
+import type { PageQuery } from '#shared/db/entity.js';
+import { pageWithin } from '#shared/db/page.js';
 import { unprocessable } from '#shared/errors.js';
 import { mintId } from '#shared/ids.js';
 import { recordIdAhead } from '#shared/db/record-ids.js';

@@ -7,7 +7,8 @@
  */
 import { recordIdAhead } from '#shared/db/record-ids.js';
 import { notFound, unprocessable } from '#shared/errors.js';
-import { type PageQuery, pageWithin } from '#shared/db/pagination.js';
+import type { PageQuery } from '#shared/db/entity.js';
+import { pageWithin } from '#shared/db/page.js';
 import { requireEnabled, requireEnabledWhile } from '#shared/modules/state.js';
 import { cancel, requestLater } from '#shared/scheduler/index.js';
 import type { SourceItem } from './feed/parse.js';

@@ -8,7 +8,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Asker, requireOwner } from '#shared/auth/owner.js';
 import type { Page, PageQuery } from '#shared/db/entity.js';
-import { pageWithin } from '#shared/db/pagination.js';
+import { pageWithin } from '#shared/db/page.js';
 import { nextRecordIdFromBlock, recordIdAhead } from '#shared/db/record-ids.js';
 import { databaseFailed, notFound, unprocessable } from '#shared/errors.js';
 import { mintOrderedId } from '#shared/ids.js';

@@ -57,24 +57,14 @@ export const deleteKeys = (keys: readonly Key[]): Promise<void> =>
     'delete',
   );
 
-/** Writes these items whole, unconditionally (items whose every copy is the same, so a repeat changes nothing).  *
- * @deprecated use `Entity.putMany`.
- */
+/** Writes these items whole, unconditionally (items whose every copy is the same, so a repeat changes nothing): `Entity.putMany`'s batches, and seeds in tests and the bench. */
 export const putItems = (items: readonly Item[]): Promise<void> =>
   writeAll(
     items.map((Item) => ({ PutRequest: { Item } })),
     'put',
   );
 
-/** Writes these items and deletes the items of these keys in the same batches, unconditionally.  *
- * @deprecated use `Entity.putMany` and `Entity.deleteMany`.
- */
-export const writeBatches = (puts: readonly Item[], deletes: readonly Key[]): Promise<void> =>
-  writeAll([...puts.map((Item) => ({ PutRequest: { Item } })), ...deletes.map((Key) => ({ DeleteRequest: { Key } }))], 'write');
-
-/** Reads the items of these keys, consistently; items that do not exist are absent from the answer.  *
- * @deprecated use `Entity.getMany` (parsed records in the order asked).
- */
+/** Reads the items of these keys, consistently; items that do not exist are absent from the answer (`Entity.getMany` parses them in the order asked). */
 export async function getKeys(keys: readonly Key[]): Promise<Item[]> {
   const found: Item[] = [];
   for (let i = 0; i < keys.length; i += GET_BATCH) {

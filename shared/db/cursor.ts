@@ -99,23 +99,6 @@ export async function positionOf(cursor: string, scope: CursorScope): Promise<st
   return position;
 }
 
-/** Where a page cursor continues: the page it names and the key part after which that page starts (`<page>:<after>`).  *
- * @deprecated use `Entity.page` (giveaway participants' old cursor format; one format is the counted one).
- */
-export async function pageCursorAt(scope: CursorScope, cursor: string | undefined): Promise<{ page: number; after: string } | null> {
-  if (cursor === undefined) return null;
-  const position = await positionOf(cursor, scope);
-  const at = position.indexOf(':');
-  return { page: Number(position.slice(0, at)), after: position.slice(at + 1) };
-}
-
-/** The cursor of the page after `page`, which ended at `last`; null when this page is the last.  *
- * @deprecated use `Entity.page` (giveaway participants' old cursor format; one format is the counted one).
- */
-export async function nextPageCursor(scope: CursorScope, page: number, pageSize: number, total: number, last: string | null): Promise<string | null> {
-  return last !== null && page * pageSize < total ? issueCursor(scope, `${page + 1}:${last}`) : null;
-}
-
 /**
  * Where a page cursor of a list whose pages may end early continues
  * (behaviour §15: a page stops before its answer would pass its bytes): its
@@ -128,8 +111,10 @@ export async function countedPageAt(
   cursor: string | undefined,
   pageSize: number,
 ): Promise<{ page: number; before: number; after: string } | null> {
-  const at = await pageCursorAt(scope, cursor);
-  if (!at) return null;
+  if (cursor === undefined) return null;
+  const position = await positionOf(cursor, scope);
+  const colon = position.indexOf(':');
+  const at = { page: Number(position.slice(0, colon)), after: position.slice(colon + 1) };
   const bar = at.after.indexOf('|');
   if (bar < 0) return { ...at, before: (at.page - 1) * pageSize };
   return { page: at.page, before: Number(at.after.slice(0, bar)), after: at.after.slice(bar + 1) };

@@ -5,7 +5,7 @@
  * read (the least-privilege check of test/infra/bundle-budget.test.ts).
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ListBudget } from './budget.js';
+import { ListBudget, fitting } from './budget.js';
 import { db } from './client.js';
 import { type CursorScope, countedPageAt, foreignCursor, issueCursor, nextCountedCursor, positionOf } from './cursor.js';
 import type { KeyPage, KeyPageQuery, Page, PageOptions, PageQuery, Queryable, Range } from './entity.js';
@@ -116,5 +116,25 @@ export async function readKeyPage<Fields, Record>(
   return {
     items: ((out.Items as Item[] | undefined) ?? []).map(parse),
     next_cursor: last ? await issueCursor(options.scope, JSON.stringify(last)) : null,
+  };
+}
+
+/**
+ * One page of a list read whole (a list that is not one key range of an
+ * entity, or whose order is not its keys'), in the same page model and
+ * cursor format: `page_size` records from where the cursor (or page number)
+ * says, ending early rather than pass LIST_BYTES; positions are counts.
+ */
+export async function pageWithin<T>(all: readonly T[], query: PageQuery, scope: CursorScope): Promise<Page<T>> {
+  const at = await countedPageAt(scope, query.cursor, query.page_size);
+  const number = at?.page ?? query.page;
+  const before = at?.before ?? (number - 1) * query.page_size;
+  const items = fitting(all.slice(before, before + query.page_size));
+  return {
+    items,
+    page: number,
+    page_size: query.page_size,
+    total: all.length,
+    next_cursor: await nextCountedCursor(scope, number, before + items.length, all.length, ''),
   };
 }

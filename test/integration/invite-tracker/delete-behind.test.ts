@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type InviteUse, useItems } from '#functions/invite-tracker/store.js';
 import { useSweep } from '#functions/invite-tracker/sweep.js';
-import { countAll } from '#shared/db/pagination.js';
+import { countAll } from '#test/helpers/table.js';
 import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import { putAll } from '#test/helpers/seed.js';

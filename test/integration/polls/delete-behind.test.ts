@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { voterSweep } from '#functions/polls/lifecycle.js';
 import { VoterEntity, dueKeyOf, votersPartition } from '#functions/polls/keys.js';
-import { countAll } from '#shared/db/pagination.js';
+import { countAll } from '#test/helpers/table.js';
 import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { type PollRecord, answer, castVote, createPoll, getPoll, pollGuild, voteBody } from './helpers.js';
 import { seedVoters } from './seed.js';

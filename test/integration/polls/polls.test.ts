@@ -3,7 +3,7 @@ import { type TestService, errorOf, snowflake, startTestService } from '#test/he
 import { sandboxOf } from '#test/helpers/sandbox.js';
 import { PollListEntity } from '#functions/polls/keys.js';
 import { deleteKeys, putItems } from '#shared/db/batch.js';
-import { queryAll } from '#shared/db/pagination.js';
+import { queryAll } from '#test/helpers/table.js';
 import { guildKey } from '#shared/modules/store.js';
 import { POLL_FIELDS, type PollRecord, answer, castVote, createPoll, getPoll, messageOf, pollBody, pollGuild, voteBody } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '#functions/serverstats/families.js';
 import { getPurge } from '#functions/serverstats/purge.js';
-import { countAll } from '#shared/db/pagination.js';
+import { countAll } from '#test/helpers/table.js';
 import { type TestService, snowflake, startTestService } from '#test/helpers/local.js';
 import { SS, fetchStats, ok, recordStat, sample, statsGuild } from './helpers.js';
 import { seedMessages } from './seed.js';

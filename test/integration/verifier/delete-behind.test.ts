@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Verification, entryItems } from '#functions/verifier/store.js';
 import { entrySweep } from '#functions/verifier/sweep.js';
 import { db } from '#shared/db/client.js';
-import { countAll } from '#shared/db/pagination.js';
+import { countAll } from '#test/helpers/table.js';
 import { tableName } from '#shared/db/table.js';
 import { mintOrderedId } from '#shared/ids.js';
 import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';

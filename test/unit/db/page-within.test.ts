@@ -4,7 +4,7 @@
  * right after it; a shown list is a head of the list, at most 1000 records.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageWithin } from '#shared/db/pagination.js';
+import { pageWithin } from '#shared/db/page.js';
 import { LIST_BYTES, jsonBytes } from '#shared/http/limits.js';
 import { answerList, shownList } from '#shared/modules/store.js';
 
