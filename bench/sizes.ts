@@ -17,9 +17,14 @@ import { type Row, kib } from './table.js';
  * are built without it, `keylessReads` in infra/build-plugins.ts). And 3 KiB
  * more for the largest (196), socials' creates: the answer sealed by the key
  * (issue 41) and the source read under one deadline through
- * `stream.pipeline` (issue 42).
+ * `stream.pipeline` (issue 42). And about 7 KiB more for every function
+ * (median 70, largest 201): the one table layer (issue 43), whose entities
+ * carry all their operations (`shared/db/entity.ts`, 4.5 KiB minified) and
+ * the expressions built from plain objects (`expression.ts`, 2.3 KiB), where
+ * a store used to carry only the commands it spelled. Operations as free
+ * functions (`get(Entity, ...)`) would let a bundle carry only those it calls.
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 63, largestOverFloorKiB: 196 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 70, largestOverFloorKiB: 201 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
 export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {
