@@ -1,0 +1,74 @@
+/**
+ * Which modules each guild enabled, as the service says (`GET
+ * /modules/{module}/status?guild_id=`), so the bot calls only those: an
+ * event in a guild that enabled neither polls nor the statistics makes no
+ * call to them, and their refusals no longer fill the service's log and the
+ * bot's. Kept fresh: a guild's answer is asked again once older than the
+ * time to live (60 s by default), and a module the service answers
+ * "disabled" (409 ModuleDisabledError, or 404 SettingsError: never set up)
+ * is marked so at once.
+ *
+ * A state the service could not tell (unreachable, an error) counts as
+ * enabled: the bot then calls, and a real failure shows in its log as one.
+ */
+
+/** The modules the service has (behaviour §5). */
+export const MODULES = ['reactionroles', 'polls', 'socials', 'serverstats', 'welcoming', 'invite-tracker', 'giveaways', 'verifier', 'tags'] as const;
+
+/** The service's answer for one module: enabled, disabled, or null when it could not say. */
+export type AskStatus = (guildId: string, module: string) => Promise<boolean | null>;
+
+/** The module a service path belongs to: `/modules/<module>/...`. */
+export const moduleOfPath = (path: string): string | null => /^\/modules\/([^/]+)\//.exec(path)?.[1] ?? null;
+
+/** The error names that mean the module is off in the guild. */
+const DISABLED_ERRORS = new Set(['ModuleDisabledError', 'SettingsError']);
+
+/** True when a call's refusal says its module is off (the name the service's envelope gives). */
+export const saysDisabled = (status: number | null, errorName: string | null) =>
+  (status === 409 || status === 404) && errorName !== null && DISABLED_ERRORS.has(errorName);
+
+interface Known {
+  at: number;
+  enabled: Map<string, boolean | null>;
+}
+
+export class ModuleStates {
+  private readonly known = new Map<string, Known>();
+  private readonly asking = new Map<string, Promise<Known>>();
+
+  constructor(
+    private readonly ask: AskStatus,
+    private readonly ttlMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether `module` is on in the guild: false only when the service said it is off. */
+  async enabled(guildId: string, module: string): Promise<boolean> {
+    const known = await this.of(guildId);
+    return known.enabled.get(module) !== false;
+  }
+
+  /** The service answered a call of `module` with "disabled": believe it until the next ask. */
+  markDisabled(guildId: string, module: string): void {
+    this.known.get(guildId)?.enabled.set(module, false);
+  }
+
+  private of(guildId: string): Promise<Known> {
+    const known = this.known.get(guildId);
+    if (known && this.now() - known.at < this.ttlMs) return Promise.resolve(known);
+    let asking = this.asking.get(guildId);
+    if (!asking) {
+      asking = Promise.all(MODULES.map(async (m) => [m, await this.ask(guildId, m).catch(() => null)] as const)).then((answers) => {
+        const fresh = { at: this.now(), enabled: new Map<string, boolean | null>(answers) };
+        // A guild the service could not tell about is asked again at the next event.
+        if (answers.some(([, a]) => a === null)) fresh.at = -Infinity;
+        this.known.set(guildId, fresh);
+        this.asking.delete(guildId);
+        return fresh;
+      });
+      this.asking.set(guildId, asking);
+    }
+    return asking;
+  }
+}
