@@ -110,6 +110,8 @@ export async function handleDispatch(payload: Dispatch, deps: DispatchDeps): Pro
       return line && { level: levelOf((line.calls as CallResult[] | undefined) ?? []), ...line };
     }
   }
+  const posted = payload.t === 'MESSAGE_CREATE' ? (payload.d as { guild_id?: string; author?: { id?: string } } | null) : null;
+  if (posted?.guild_id && posted.author?.id === deps.memory.botUserId) deps.modules.forget(posted.guild_id);
   let plan: Plan | null;
   try {
     plan = planDispatch(payload, deps.memory);

@@ -1,12 +1,15 @@
 /**
  * Which modules each guild enabled, as the service says (`GET
- * /modules/{module}/status?guild_id=`), so the bot calls only those: an
+ * /modules/{module}/status?guild_id=`, asked for a module when an event
+ * first needs it), so the bot calls only those: an
  * event in a guild that enabled neither polls nor the statistics makes no
  * call to them, and their refusals no longer fill the service's log and the
  * bot's. Kept fresh: a guild's answer is asked again once older than the
  * time to live (60 s by default), and a module the service answers
  * "disabled" (409 ModuleDisabledError, or 404 SettingsError: never set up)
- * is marked so at once.
+ * is marked so at once. The bot's own message in a guild (the service
+ * posted a panel, a poll, a giveaway: a module was just set up there) makes
+ * the next event ask again, so a module set up a moment ago is not missed.
  *
  * A state the service could not tell (unreachable, an error) counts as
  * enabled: the bot then calls, and a real failure shows in its log as one.
@@ -30,10 +33,11 @@ export const saysDisabled = (status: number | null, errorName: string | null) =>
 
 interface Known {
   at: number;
-  enabled: Map<string, boolean | null>;
+  enabled: boolean | null;
 }
 
 export class ModuleStates {
+  /** `<guild>/<module>` -> what the service said, and when. */
   private readonly known = new Map<string, Known>();
   private readonly asking = new Map<string, Promise<Known>>();
 
@@ -45,29 +49,36 @@ export class ModuleStates {
 
   /** Whether `module` is on in the guild: false only when the service said it is off. */
   async enabled(guildId: string, module: string): Promise<boolean> {
-    const known = await this.of(guildId);
-    return known.enabled.get(module) !== false;
+    if (!(MODULES as readonly string[]).includes(module)) return true;
+    return (await this.of(guildId, module)).enabled !== false;
   }
 
   /** The service answered a call of `module` with "disabled": believe it until the next ask. */
   markDisabled(guildId: string, module: string): void {
-    this.known.get(guildId)?.enabled.set(module, false);
+    this.known.set(`${guildId}/${module}`, { at: this.now(), enabled: false });
   }
 
-  private of(guildId: string): Promise<Known> {
-    const known = this.known.get(guildId);
+  /** Something says the guild's modules may have changed (the service just posted there): ask again at the next event. */
+  forget(guildId: string): void {
+    for (const key of this.known.keys()) if (key.startsWith(`${guildId}/`)) this.known.delete(key);
+  }
+
+  private of(guildId: string, module: string): Promise<Known> {
+    const key = `${guildId}/${module}`;
+    const known = this.known.get(key);
     if (known && this.now() - known.at < this.ttlMs) return Promise.resolve(known);
-    let asking = this.asking.get(guildId);
+    let asking = this.asking.get(key);
     if (!asking) {
-      asking = Promise.all(MODULES.map(async (m) => [m, await this.ask(guildId, m).catch(() => null)] as const)).then((answers) => {
-        const fresh = { at: this.now(), enabled: new Map<string, boolean | null>(answers) };
-        // A guild the service could not tell about is asked again at the next event.
-        if (answers.some(([, a]) => a === null)) fresh.at = -Infinity;
-        this.known.set(guildId, fresh);
-        this.asking.delete(guildId);
-        return fresh;
-      });
-      this.asking.set(guildId, asking);
+      asking = this.ask(guildId, module)
+        .catch(() => null)
+        .then((enabled) => {
+          // A state the service could not tell is asked again at the next event.
+          const fresh = { at: enabled === null ? Number.NEGATIVE_INFINITY : this.now(), enabled };
+          this.known.set(key, fresh);
+          this.asking.delete(key);
+          return fresh;
+        });
+      this.asking.set(key, asking);
     }
     return asking;
   }
