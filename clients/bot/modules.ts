@@ -4,10 +4,10 @@
  * first needs it), so the bot calls only those: an
  * event in a guild that enabled neither polls nor the statistics makes no
  * call to them, and their refusals no longer fill the service's log and the
- * bot's. Kept fresh: a guild's answer is asked again once older than the
- * time to live (60 s by default), and a module the service answers
- * "disabled" (409 ModuleDisabledError, or 404 SettingsError: never set up)
- * is marked so at once. The bot's own message in a guild (the service
+ * bot's. Kept fresh: an "enabled" answer is asked again once older than
+ * the time to live (60 s by default), an "off" one after 15 s, and a module
+ * the service answers "disabled" (409 ModuleDisabledError, or 404
+ * SettingsError: never set up) is marked so at once. The bot's own message in a guild (the service
  * posted a panel, a poll, a giveaway: a module was just set up there) makes
  * the next event ask again, so a module set up a moment ago is not missed.
  *
@@ -41,10 +41,17 @@ export class ModuleStates {
   private readonly known = new Map<string, Known>();
   private readonly asking = new Map<string, Promise<Known>>();
 
+  /**
+   * `ttlMs`: how long an "enabled" answer is believed (a disable shows at the
+   * first call anyway, as a 409). An "off" answer is believed for at most
+   * 15 s: a module enabled after the guild's last event is otherwise missed
+   * until the next ask, and its events lost meanwhile.
+   */
   constructor(
     private readonly ask: AskStatus,
     private readonly ttlMs = 60_000,
     private readonly now: () => number = Date.now,
+    private readonly offTtlMs = Math.min(ttlMs, 15_000),
   ) {}
 
   /** Whether `module` is on in the guild: false only when the service said it is off. */
@@ -66,7 +73,7 @@ export class ModuleStates {
   private of(guildId: string, module: string): Promise<Known> {
     const key = `${guildId}/${module}`;
     const known = this.known.get(key);
-    if (known && this.now() - known.at < this.ttlMs) return Promise.resolve(known);
+    if (known && this.now() - known.at < (known.enabled === false ? this.offTtlMs : this.ttlMs)) return Promise.resolve(known);
     let asking = this.asking.get(key);
     if (!asking) {
       asking = this.ask(guildId, module)

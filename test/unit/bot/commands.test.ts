@@ -104,6 +104,21 @@ describe('module states', () => {
     expect(asked.filter((m) => m === 'polls')).toHaveLength(2);
   });
 
+  it('an "off" answer is asked again after 15 s, so a module enabled since is not missed for long; an "on" one holds 60 s', async () => {
+    const { deps, asked, sent, off, advance } = world({ off: ['polls'] });
+    await handleDispatch(reaction(true), deps);
+    expect(sent.map((c) => c.operation)).not.toContain('POST /modules/polls/entry/vote');
+    off.delete('polls');
+    advance(14_000);
+    await handleDispatch(reaction(true), deps);
+    expect(asked.filter((m) => m === 'polls')).toHaveLength(1);
+    advance(1_000);
+    sent.length = 0;
+    await handleDispatch(reaction(true), deps);
+    expect(sent.map((c) => c.operation)).toContain('POST /modules/polls/entry/vote');
+    expect(asked.filter((m) => m === 'reactionroles')).toHaveLength(1);
+  });
+
   it('a failure still stands out: a 5xx is an error line, another refusal a warning', async () => {
     const down = world({ answer: (c) => (c.path.includes('starboard') ? { status: 503, error: 'Database Error' } : {}) });
     expect(await handleDispatch(reaction(true), down.deps)).toMatchObject({ level: 'error' });
