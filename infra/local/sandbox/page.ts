@@ -14,8 +14,11 @@
  * A person acts on it as a member they choose (by ID), through the control
  * routes: post, click buttons and pick in selects (a modal the bot answers
  * with opens as a form), vote in polls, react, join and leave the guild (also
- * through an invite or the vanity URL), join voice, set a presence; each
- * member's own (ephemeral) answers are listed under "Members answered". Text
+ * through an invite or the vanity URL), join voice, set a presence, run the
+ * guild's application commands from the `/` box (its list shows each
+ * command's options; an autocompleted option suggests the bot's choices as
+ * the person types); each member's own (ephemeral) answers are listed
+ * under "Members answered". Text
  * from members is escaped everywhere: it is data, never markup.
  */
 import type { SandboxSnapshot } from './snapshot.js';

@@ -1,6 +1,6 @@
 /**
  * Interactions on the sandbox platform: members click components and submit
- * modals (control routes), which dispatches INTERACTION_CREATE with a token;
+ * modals (control routes; commands are run in commands.ts), which dispatches INTERACTION_CREATE with a token;
  * the bot answers through `POST /interactions/{id}/{token}/callback` (no bot
  * token, as on the platform) and follow-ups on the interaction webhook.
  *
