@@ -11,11 +11,13 @@
 import { type API, Client, GatewayIntentBits, MessageFlags } from '@discordjs/core';
 import { REST } from '@discordjs/rest';
 import { WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
-import type { GatewayDispatchPayload } from 'discord-api-types/v10';
+import { type APIInteraction, type GatewayDispatchPayload, type GatewayReadyDispatchData, Routes } from 'discord-api-types/v10';
+import { COMMANDS, handleCommand } from './commands.js';
 import { type Dispatch, type Plan, planDispatch } from './events.js';
 import { BotMemory } from './memory.js';
+import { ModuleStates, moduleOfPath, saysDisabled } from './modules.js';
 import type { RetryPolicy } from './retry.js';
-import { type CallResult, createService, type SendCall } from './service.js';
+import { type CallResult, createReader, createService, type Read, type SendCall } from './service.js';
 
 export interface BotConfig {
   /** The platform's REST base, ending in `/api/v10` (`https://discord.com/api/v10`, or the sandbox's). */
@@ -29,6 +31,8 @@ export interface BotConfig {
   attemptTimeoutMs?: number;
   /** Where the per-event lines go; default stdout. */
   log?: (line: string) => void;
+  /** How long the bot believes a guild's module states before asking the service again; default 60 s (modules.ts). */
+  moduleStateTtlMs?: number;
 }
 
 /** The gateway intents the event table needs (members and presences are privileged). */
@@ -69,15 +73,45 @@ export function memberError(results: CallResult[]): string | null {
   return `Nothing changed: ${failed.error ?? `the service answered ${failed.status}`}`;
 }
 
+/** What {@link handleDispatch} works with. */
+export interface DispatchDeps {
+  memory: BotMemory;
+  send: SendCall;
+  api: Pick<API, 'interactions'>;
+  /** The guilds' module states: a dispatch's calls go only to the modules its guild enabled (modules.ts). */
+  modules: ModuleStates;
+  read: Read;
+}
+
 /**
- * Handles one dispatch end to end; answers the log line's fields. Exported
- * for the tests, which drive it with payload fixtures and a fake service.
+ * How much a line matters: `error` when a call never reached the service or
+ * it failed (5xx), `warn` when it refused a call for another reason than the
+ * module being off, else `info`. A refusal the bot expects (a poll vote on a
+ * message that holds no poll) is still a `warn`: rare once only enabled
+ * modules are called.
  */
-export async function handleDispatch(
-  payload: Dispatch,
-  deps: { memory: BotMemory; send: SendCall; api: Pick<API, 'interactions'> },
-): Promise<Record<string, unknown> | null> {
+function levelOf(results: CallResult[]): 'info' | 'warn' | 'error' {
+  if (results.some((r) => r.status === null || r.status >= 500)) return 'error';
+  return results.some((r) => r.status !== null && r.status >= 400 && !saysDisabled(r.status, r.errorName ?? null)) ? 'warn' : 'info';
+}
+
+/**
+ * Handles one dispatch end to end; answers the log line's fields, or null
+ * when the dispatch made no call (nothing for the log). Exported for the
+ * tests, which drive it with payload fixtures and a fake service.
+ */
+export async function handleDispatch(payload: Dispatch, deps: DispatchDeps): Promise<Record<string, unknown> | null> {
   const started = performance.now();
+  if (payload.t === 'INTERACTION_CREATE' && payload.d && typeof payload.d === 'object') {
+    const handled = handleCommand(payload.d as APIInteraction, deps);
+    if (handled) {
+      const line = await handled;
+      if (line) line.ms = Math.round(performance.now() - started);
+      return line && { level: levelOf((line.calls as CallResult[] | undefined) ?? []), ...line };
+    }
+  }
+  const posted = payload.t === 'MESSAGE_CREATE' ? (payload.d as { guild_id?: string; author?: { id?: string } } | null) : null;
+  if (posted?.guild_id && posted.author?.id === deps.memory.botUserId) deps.modules.forget(posted.guild_id);
   let plan: Plan | null;
   try {
     plan = planDispatch(payload, deps.memory);
@@ -85,6 +119,13 @@ export async function handleDispatch(
     return { event: payload.t, skipped: `malformed dispatch: ${(error as Error).message}` };
   }
   if (!plan) return null;
+  // A member's click is always carried to the service, which answers them (a module off included); other events go to enabled modules only.
+  if (!plan.interaction && plan.guildId) {
+    const guildId = plan.guildId;
+    const wanted = await Promise.all(plan.calls.map((c) => deps.modules.enabled(guildId, moduleOfPath(c.path) ?? '')));
+    plan = { ...plan, calls: plan.calls.filter((_, i) => wanted[i]) };
+    if (plan.calls.length === 0) return null;
+  }
   const line: Record<string, unknown> = { event: payload.t, guild: plan.guildId };
   if (plan.interaction) line.module = plan.interaction.module;
   const interaction = plan.interaction;
@@ -95,7 +136,13 @@ export async function handleDispatch(
     });
   }
   const results: CallResult[] = [];
-  for (const call of plan.calls) results.push(await deps.send(call));
+  for (const call of plan.calls) {
+    const result = await deps.send(call);
+    results.push(result);
+    const module = moduleOfPath(call.path);
+    if (plan.guildId && module && saysDisabled(result.status, result.errorName ?? null)) deps.modules.markDisabled(plan.guildId, module);
+  }
+  line.level = levelOf(results);
   line.calls = results.map((r) => ({ operation: r.operation, status: r.status, ...(r.attempts > 1 ? { attempts: r.attempts } : {}) }));
 
   if (interaction) {
@@ -118,7 +165,17 @@ export async function handleDispatch(
     }
   }
   line.ms = Math.round(performance.now() - started);
-  return line;
+  return { level: line.level, ...line };
+}
+
+/**
+ * Registers the commands (commands.ts) as the application's global
+ * commands, one bulk overwrite: the list on the platform is then exactly
+ * the bot's, in every guild it is in or joins, with no request per guild.
+ */
+export async function registerCommands(rest: REST, applicationId: string): Promise<number> {
+  const registered = (await rest.put(Routes.applicationCommands(applicationId), { body: COMMANDS })) as unknown[];
+  return registered.length;
 }
 
 /** Connects and runs until stopped. */
@@ -129,18 +186,32 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const client = new Client({ rest, gateway });
   const memory = new BotMemory();
   const send = createService({ url: config.serviceUrl, token: config.serviceToken, retry: config.retry, timeoutMs: config.attemptTimeoutMs });
+  const read = createReader({ url: config.serviceUrl, token: config.serviceToken });
+  const modules = new ModuleStates(async (guildId, module) => {
+    const data = await read(`/modules/${module}/status`, { guild_id: guildId });
+    return typeof data?.status === 'boolean' ? data.status : null;
+  }, config.moduleStateTtlMs);
 
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
   gateway.on(WebSocketShardEvents.Dispatch, (payload: GatewayDispatchPayload) => {
-    if (payload.t === 'READY') markReady();
-    handleDispatch(payload, { memory, send, api: client.api }).then(
+    // Ready once the commands are registered (or failed to be), so a member can run them.
+    if (payload.t === 'READY') {
+      const applicationId = (payload.d as GatewayReadyDispatchData).application.id;
+      registerCommands(rest, applicationId)
+        .then(
+          (count) => log(JSON.stringify({ level: 'info', event: 'commands registered', scope: 'global', count })),
+          (error: Error) => log(JSON.stringify({ level: 'error', event: 'commands not registered', error: error.message })),
+        )
+        .finally(markReady);
+    }
+    handleDispatch(payload, { memory, send, api: client.api, modules, read }).then(
       (line) => line && log(JSON.stringify(line)),
-      (error: Error) => log(JSON.stringify({ event: payload.t, error: error.message })),
+      (error: Error) => log(JSON.stringify({ level: 'error', event: payload.t, error: error.message })),
     );
   });
-  gateway.on(WebSocketShardEvents.Error, (error: Error) => log(JSON.stringify({ event: 'gateway error', error: error.message })));
+  gateway.on(WebSocketShardEvents.Error, (error: Error) => log(JSON.stringify({ level: 'error', event: 'gateway error', error: error.message })));
 
   await gateway.connect();
   return {

@@ -19,7 +19,11 @@ export const NEEDED: { event: string; need: string; handled: boolean }[] = [
     handled: true,
   },
   { event: 'INTERACTION_CREATE (modal submit)', need: 'verification passphrase', handled: true },
-  { event: 'INTERACTION_CREATE (slash command)', need: "tags sent by a member's command, the commands-used statistic", handled: false },
+  {
+    event: 'INTERACTION_CREATE (command, autocomplete)',
+    need: "tags sent by a member's command, polls and giveaways started by managers, the commands-used statistic",
+    handled: true,
+  },
   { event: 'MESSAGE_POLL_VOTE_ADD', need: 'native polls', handled: true },
   { event: 'MESSAGE_POLL_VOTE_REMOVE', need: 'native polls', handled: true },
   { event: 'GUILD_MEMBER_ADD', need: 'invite tracking, welcome, join roles, verification prompt, member statistics', handled: true },

@@ -14,6 +14,8 @@ export interface CallResult {
   status: number | null;
   /** The envelope's `error.message`, or why the service could not be reached. */
   error: string | null;
+  /** The envelope's `error.name` (`ModuleDisabledError` ...), null on success or when unreached. */
+  errorName?: string | null;
   attempts: number;
 }
 
@@ -49,7 +51,7 @@ export type SendCall = (call: Call) => Promise<CallResult>;
 export function createService({ url, token, retry = DEFAULT_RETRY, timeoutMs = ATTEMPT_TIMEOUT_MS }: ServiceOptions): SendCall {
   const api = createGuildModulesClient({ baseUrl: url, token });
 
-  const attempt = async (call: Call): Promise<{ outcome: Outcome; error: string | null }> => {
+  const attempt = async (call: Call): Promise<{ outcome: Outcome; error: string | null; errorName: string | null }> => {
     try {
       const init = {
         params: {
@@ -64,24 +66,42 @@ export function createService({ url, token, retry = DEFAULT_RETRY, timeoutMs = A
       };
       // The call's path and body were checked against the schema where the call was built (calls.ts).
       const { error, response } = await api.request(call.method, call.path as never, init as never);
-      const message = (error as { error?: { message?: unknown } } | undefined)?.error?.message;
+      const { message, name } = (error as { error?: { message?: unknown; name?: unknown } } | undefined)?.error ?? {};
       return {
         outcome: { status: response.status, retryAfter: response.headers.get('retry-after') },
         error: response.ok ? null : typeof message === 'string' ? message : `HTTP ${response.status}`,
+        errorName: typeof name === 'string' ? name : null,
       };
     } catch (error) {
       const why =
         (error as Error).name === 'TimeoutError' ? `did not answer within ${timeoutMs / 1000} s` : `could not be reached (${(error as Error).message})`;
-      return { outcome: { unreachable: true, landed: !neverSent(error) }, error: `the service at ${url} ${why}` };
+      return { outcome: { unreachable: true, landed: !neverSent(error) }, error: `the service at ${url} ${why}`, errorName: null };
     }
   };
 
   return async (call) => {
     for (let attempts = 1; ; attempts++) {
-      const { outcome, error } = await attempt(call);
+      const { outcome, error, errorName } = await attempt(call);
       const wait = nextDelay(retry, attempts, outcome, call.idempotencyKey !== null);
-      if (wait === null) return { operation: call.operation, status: 'status' in outcome ? outcome.status : null, error, attempts };
+      if (wait === null) return { operation: call.operation, status: 'status' in outcome ? outcome.status : null, error, errorName, attempts };
       await sleep(wait);
+    }
+  };
+}
+
+/** A read the bot makes (module states, autocomplete): its `data`, or null when the service did not answer it with 2xx. */
+export type Read = (path: string, query: Record<string, string | number>) => Promise<Record<string, unknown> | null>;
+
+/** Reads from the service: one attempt, cut off sooner than a call (a member typing waits on it). */
+export function createReader({ url, token, timeoutMs = 5_000 }: ServiceOptions): Read {
+  const api = createGuildModulesClient({ baseUrl: url, token });
+  return async (path, query) => {
+    try {
+      // The paths are the service's GET routes, named where the bot reads them (modules.ts, commands.ts).
+      const { data, response } = await api.request('get', path as never, { params: { query }, signal: AbortSignal.timeout(timeoutMs) } as never);
+      return response.ok ? (((data as { data?: unknown } | undefined)?.data as Record<string, unknown> | undefined) ?? null) : null;
+    } catch {
+      return null;
     }
   };
 }

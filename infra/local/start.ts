@@ -63,6 +63,8 @@ export interface LocalOptions {
   botLog?: (line: string) => void;
   /** The bot's time limit for one attempt at a service call (default its own); tests shorten it to cut an attempt off. */
   botAttemptTimeoutMs?: number;
+  /** How long the bot believes a guild's module states (default its own, 60 s); tests that enable a module and act at once set 0. */
+  botModuleStateTtlMs?: number;
 }
 
 export interface LocalService {
@@ -211,6 +213,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       serviceToken,
       log: options.botLog,
       attemptTimeoutMs: options.botAttemptTimeoutMs,
+      moduleStateTtlMs: options.botModuleStateTtlMs,
     });
     closers.unshift(() => bot!.stop());
     await Promise.race([

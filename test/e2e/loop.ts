@@ -25,10 +25,19 @@ export interface Loop {
   stop(): Promise<void>;
 }
 
-/** `botAttemptTimeoutMs`: the bot gives up on an attempt at a service call after this long, as when its connection drops. */
-export async function startLoop(options: { botAttemptTimeoutMs?: number } = {}): Promise<Loop> {
+/**
+ * `botAttemptTimeoutMs`: the bot gives up on an attempt at a service call after this long, as when its connection drops.
+ * `botModuleStateTtlMs`: how long the bot believes a module state (default 0: asked at each event, since tests enable
+ * a module and act at once, faster than the bot's 60 s; a test of the bot's quiet sets the real one).
+ */
+export async function startLoop(options: { botAttemptTimeoutMs?: number; botModuleStateTtlMs?: number } = {}): Promise<Loop> {
   const botLines: string[] = [];
-  const service = await startTestService({ bot: true, botLog: (line) => botLines.push(line), botAttemptTimeoutMs: options.botAttemptTimeoutMs });
+  const service = await startTestService({
+    bot: true,
+    botLog: (line) => botLines.push(line),
+    botAttemptTimeoutMs: options.botAttemptTimeoutMs,
+    botModuleStateTtlMs: options.botModuleStateTtlMs ?? 0,
+  });
   const sandbox = sandboxOf(service);
   const act = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${sandbox.origin}${path}`, {
@@ -43,7 +52,7 @@ export async function startLoop(options: { botAttemptTimeoutMs?: number } = {}):
   const toldMember = async (interactionId: string) => {
     const { answers } = (await act('GET', `/_sandbox/interactions/${interactionId}`)) as { answers: Answer[] };
     return answers.flatMap((a) => {
-      const shown = a.kind === 'follow-up' ? a.message : a.type === 4 ? a.data : null;
+      const shown = a.kind === 'follow-up' ? a.message : a.type === 4 || (a.type === 5 && a.data?.content) ? a.data : null;
       return shown ? [[shown.content, ...(shown.embeds ?? []).map((e) => e.description)].filter(Boolean).join('\n')] : [];
     });
   };

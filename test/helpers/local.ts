@@ -54,10 +54,18 @@ export interface TestService extends LocalService {
  * `guildKeyRate` sets each guild key's rate (default: the service's, 10 a second);
  * `bot` runs the reference bot (clients/bot) connected to the sandbox's gateway
  * and the service, its lines to `botLog` (default: dropped), each attempt at a
- * service call cut off after `botAttemptTimeoutMs` (default the bot's own).
+ * service call cut off after `botAttemptTimeoutMs` (default the bot's own), a
+ * module state believed for `botModuleStateTtlMs` (default the bot's own).
  */
 export async function startTestService(
-  options: { indexLagMs?: number; guildKeyRate?: number; bot?: boolean; botLog?: (line: string) => void; botAttemptTimeoutMs?: number } = {},
+  options: {
+    indexLagMs?: number;
+    guildKeyRate?: number;
+    bot?: boolean;
+    botLog?: (line: string) => void;
+    botAttemptTimeoutMs?: number;
+    botModuleStateTtlMs?: number;
+  } = {},
 ): Promise<TestService> {
   const service = await startLocal({
     port: 0,
@@ -69,6 +77,7 @@ export async function startTestService(
     bot: options.bot ?? false,
     botLog: options.botLog ?? (() => undefined),
     botAttemptTimeoutMs: options.botAttemptTimeoutMs,
+    botModuleStateTtlMs: options.botModuleStateTtlMs,
   });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const url = new URL(service.url + path);

@@ -14,8 +14,11 @@
  * A person acts on it as a member they choose (by ID), through the control
  * routes: post, click buttons and pick in selects (a modal the bot answers
  * with opens as a form), vote in polls, react, join and leave the guild (also
- * through an invite or the vanity URL), join voice, set a presence; each
- * member's own (ephemeral) answers are listed under "Members answered". Text
+ * through an invite or the vanity URL), join voice, set a presence, run the
+ * guild's application commands from the `/` box (its list shows each
+ * command's options; an autocompleted option suggests the bot's choices as
+ * the person types); each member's own (ephemeral) answers are listed
+ * under "Members answered". Text
  * from members is escaped everywhere: it is data, never markup.
  */
 import type { SandboxSnapshot } from './snapshot.js';
@@ -49,6 +52,10 @@ aside h2{font-size:12px;text-transform:uppercase;color:#949ba4;margin:14px 0 4px
 .roles{display:flex;flex-wrap:wrap;gap:3px;margin-top:2px}.role{font-size:12px;background:#3c4270;color:#c9cdfb;border-radius:3px;padding:0 4px}
 :focus-visible{outline:2px solid #00a8fc;outline-offset:1px}.react,.react-add,.poll li[data-act],.btn:not([disabled]){cursor:pointer}.take{cursor:pointer;color:#949ba4;margin-left:2px}
 dialog{background:#313338;color:#dbdee1;border:1px solid #1f2023;border-radius:8px;min-width:320px}dialog label{display:block;margin:8px 0 2px}
+#slash{padding:6px 16px 0}#cmd{width:100%;background:#1e1f22;color:#dbdee1;border:1px solid #3f4147;border-radius:4px;padding:4px 6px;font:inherit}
+#cmd-list:empty,#cmd-form:empty{display:none}#cmd-list,#cmd-form{background:#2b2d31;border-radius:6px;padding:6px;margin-top:4px;max-height:40vh;overflow-y:auto}
+.cmd{display:block;width:100%;text-align:left;background:none;border:0;color:#dbdee1;padding:4px 6px;border-radius:4px;font:inherit;cursor:pointer}.cmd:hover,.cmd:focus{background:#404249}
+#cmd-form label{display:block;margin:4px 0}#cmd-form input,#cmd-form select{background:#1e1f22;color:#dbdee1;border:1px solid #3f4147;border-radius:4px;padding:3px 6px;font:inherit}
 @media (max-width:900px){.app{flex-direction:column}nav{width:auto;max-height:40vh}aside{width:auto;position:static;max-height:none;align-self:auto}}`;
 
 const script = `
@@ -150,8 +157,8 @@ function memberAnswersHtml(userId) {
   return mine.map((i) => {
     const callbacks = state.interactions.filter((c) => c.interaction_id === i.id);
     const followUps = state.webhooks[state.bot_user.id + '/' + i.token] || [];
-    return '<div class="embed"><div class="sub">' + (i.type === 5 ? 'submitted ' : 'clicked ') + esc(i.custom_id) + ' in #' + esc(channelName(i.channel_id)) + '</div>'
-      + callbacks.map((c) => c.type === 9 ? '<div class="note">a form: "' + esc(c.data.title) + '" <button class="tool" data-act="open-modal" data-id="' + esc(i.id) + '">Fill in</button></div>' : c.data.content ? markdown(c.data.content) + (c.data.embeds || []).map(embedHtml).join('') : '<div class="note">callback type ' + c.type + '</div>').join('')
+    return '<div class="embed"><div class="sub">' + (i.type === 2 ? 'ran /' + esc(i.command) : i.type === 4 ? 'typed in /' + esc(i.command) : (i.type === 5 ? 'submitted ' : 'clicked ') + esc(i.custom_id)) + ' in #' + esc(channelName(i.channel_id)) + '</div>'
+      + callbacks.map((c) => c.type === 8 ? '<div class="note">suggested: ' + ((c.data.choices || []).map((ch) => esc(ch.name)).join(', ') || 'nothing') + '</div>' : c.type === 5 && !c.data.content ? '<div class="note">the bot is thinking…</div>' : c.type === 9 ? '<div class="note">a form: "' + esc(c.data.title) + '" <button class="tool" data-act="open-modal" data-id="' + esc(i.id) + '">Fill in</button></div>' : c.data.content ? markdown(c.data.content) + (c.data.embeds || []).map(embedHtml).join('') : '<div class="note">callback type ' + c.type + '</div>').join('')
       + followUps.map((m) => (m.content ? markdown(m.content) : '') + (m.embeds || []).map(embedHtml).join('')).join('')
       + (callbacks.length || followUps.length ? '' : '<div class="sub">no answer (yet)</div>') + '</div>';
   }).join('');
@@ -353,12 +360,117 @@ function tools() {
   const actorInput = document.getElementById('actor');
   if (document.activeElement !== actorInput) actorInput.value = actor;
 }
+
+/** The commands a member of the guild sees (the guild's, then global ones), subcommands as "giveaway start", each with its options. */
+function guildCommands(guildId) {
+  const all = state.commands || [];
+  const own = all.filter((c) => c.guild_id === guildId && (c.type || 1) === 1);
+  const global = all.filter((c) => !c.guild_id && (c.type || 1) === 1 && !own.some((o) => o.name === c.name));
+  const out = [];
+  const walk = (c, names, options, description) => {
+    const subs = (options || []).filter((o) => o.type === 1 || o.type === 2);
+    if (!subs.length) return out.push({ command: c, name: names.join(' '), description, options: options || [] });
+    for (const s of subs) walk(c, [...names, s.name], s.options, s.description);
+  };
+  for (const c of [...own, ...global]) walk(c, [c.name], c.options, c.description);
+  return out;
+}
+const OPTION_KINDS = { 3: 'text', 4: 'integer', 5: 'yes/no', 6: 'member', 7: 'channel', 8: 'role', 9: 'member or role', 10: 'number', 11: 'file' };
+const locked = (c) => c.default_member_permissions === null || c.default_member_permissions === undefined ? '' : ' <span class="sub">🔒 ' + (c.default_member_permissions === '0' ? 'admins' : 'needs permission ' + esc(c.default_member_permissions)) + '</span>';
+const optionSummary = (o) => '<code>' + esc(o.name) + (o.required ? '' : '?') + '</code>' + (o.autocomplete ? '…' : '');
+/** The list under the "/" box: the guild's commands matching what is typed. */
+function slashList() {
+  const list = document.getElementById('cmd-list');
+  const typed = document.getElementById('cmd').value.replace(/^\\//, '').trim().toLowerCase();
+  const c = currentChannel();
+  if (!c || !c.guild_id) { list.innerHTML = '<div class="sub">Open a channel of a guild to see its commands.</div>'; return; }
+  const found = guildCommands(c.guild_id).filter((x) => x.name.startsWith(typed) || !typed);
+  list.innerHTML = found.length ? found.map((x) => '<button type="button" class="cmd" data-cmd="' + esc(x.name) + '"><b>/' + esc(x.name) + '</b> ' + x.options.map(optionSummary).join(' ') + locked(x.command) + '<div class="sub">' + esc(x.description) + '</div></button>').join('')
+    : '<div class="sub">' + ((state.commands || []).length ? 'No command of this guild starts with "' + esc(typed) + '".' : 'No command registered: a bot registers them (PUT /applications/{id}/commands).') + '</div>';
+}
+let chosenCommand = null, typing = null;
+/** The form of one command: a field per option (choices as a select, yes/no as a checkbox, autocompleted ones suggest as the member types). */
+function openCommand(name) {
+  const c = currentChannel();
+  const found = c && c.guild_id ? guildCommands(c.guild_id).find((x) => x.name === name) : null;
+  if (!found) return;
+  chosenCommand = { guild: c.guild_id, channel: c.id, name, options: found.options };
+  document.getElementById('cmd').value = '/' + name;
+  document.getElementById('cmd-list').innerHTML = '';
+  const field = (o) => {
+    const id = 'opt-' + o.name;
+    const input = o.choices && o.choices.length ? '<select id="' + esc(id) + '" data-opt="' + esc(o.name) + '"><option value=""></option>' + o.choices.map((ch) => '<option value="' + esc(ch.value) + '">' + esc(ch.name) + '</option>').join('') + '</select>'
+      : o.type === 5 ? '<input type="checkbox" id="' + esc(id) + '" data-opt="' + esc(o.name) + '">'
+      : '<input id="' + esc(id) + '" data-opt="' + esc(o.name) + '"' + (o.autocomplete ? ' list="' + esc(id) + '-list" data-auto="1"' : '') + (o.type === 4 || o.type === 10 ? ' inputmode="decimal"' : '') + (o.required ? ' required' : '') + '>' + (o.autocomplete ? '<datalist id="' + esc(id) + '-list"></datalist>' : '');
+    return '<label>' + esc(o.name) + (o.required ? ' *' : '') + ' <span class="sub">' + esc(OPTION_KINDS[o.type] || 'type ' + o.type) + ' · ' + esc(o.description) + '</span><br>' + input + '</label>';
+  };
+  document.getElementById('cmd-form').innerHTML = '<b>/' + esc(name) + '</b> ' + locked(found.command) + found.options.map(field).join('') + '<p><button class="tool" type="submit">Run</button> <button class="tool" type="button" data-act="cmd-cancel">Cancel</button></p>';
+  const first = document.querySelector('#cmd-form [data-opt]');
+  if (first) first.focus();
+}
+function commandValues(except) {
+  const values = {};
+  for (const el of document.querySelectorAll('#cmd-form [data-opt]')) {
+    if (el.dataset.opt === except) continue;
+    if (el.type === 'checkbox') { if (el.checked) values[el.dataset.opt] = true; }
+    else if (el.value !== '') values[el.dataset.opt] = el.value;
+  }
+  return values;
+}
+/** A member typing an autocompleted option: the bot is asked (type 4), its choices (callback 8) fill the field's suggestions. */
+async function suggest(el) {
+  if (!chosenCommand) return;
+  const options = commandValues(el.dataset.opt);
+  options[el.dataset.opt] = el.value;
+  try {
+    const started = await control('POST', '/guilds/' + chosenCommand.guild + '/commands/' + encodeURIComponent(chosenCommand.name) + '/run', { user_id: who(), channel_id: chosenCommand.channel, options, focused: el.dataset.opt });
+    typing = { id: started.interaction_id, list: el.getAttribute('list') };
+    showChoices();
+  } catch (e) {}
+}
+function showChoices() {
+  if (!typing) return;
+  const answer = state.interactions.find((c) => c.interaction_id === typing.id && c.type === 8);
+  if (!answer) return;
+  const list = document.getElementById(typing.list);
+  const choices = answer.data.choices || [];
+  if (list) list.innerHTML = choices.map((ch) => '<option value="' + esc(ch.value) + '">' + esc(ch.name) + '</option>').join('');
+  say(choices.length ? 'The bot suggests: ' + choices.map((ch) => ch.name).join(', ') + '.' : 'The bot suggests nothing for what you typed.');
+  typing = null;
+}
+let suggestTimer = null;
+document.addEventListener('input', (event) => {
+  const el = event.target;
+  if (el.id === 'cmd') { chosenCommand = null; document.getElementById('cmd-form').innerHTML = ''; slashList(); return; }
+  if (el.dataset && el.dataset.auto) { clearTimeout(suggestTimer); suggestTimer = setTimeout(() => suggest(el), 250); }
+});
+document.getElementById('cmd').addEventListener('focus', () => { if (!chosenCommand) slashList(); });
+document.getElementById('cmd').addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') { event.target.value = ''; document.getElementById('cmd-list').innerHTML = ''; }
+  if (event.key === 'Enter') { const first = document.querySelector('#cmd-list [data-cmd]'); if (first) openCommand(first.dataset.cmd); }
+});
+document.getElementById('cmd-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (!chosenCommand) return;
+  const run = chosenCommand;
+  try {
+    const started = await control('POST', '/guilds/' + run.guild + '/commands/' + encodeURIComponent(run.name) + '/run', { user_id: who(), channel_id: run.channel, options: commandValues(null) });
+    awaitAnswer(started.interaction_id, 'Ran /' + run.name);
+    chosenCommand = null; document.getElementById('cmd-form').innerHTML = ''; document.getElementById('cmd').value = '';
+  } catch (e) {}
+});
+document.addEventListener('click', (event) => {
+  const pick = event.target.closest('[data-cmd]');
+  if (pick) return openCommand(pick.dataset.cmd);
+  if (event.target.closest('[data-act="cmd-cancel"]')) { chosenCommand = null; document.getElementById('cmd-form').innerHTML = ''; document.getElementById('cmd').value = ''; }
+  else if (!event.target.closest('#slash')) document.getElementById('cmd-list').innerHTML = '';
+});
 let loading = false, again = false;
 /** Reads the state once per change notice; notices during a read make one more read after it. */
 async function load() {
   if (loading) { again = true; return; }
   loading = true;
-  try { do { again = false; state = await (await fetch('/_sandbox/state')).json(); render(); showAnswer(); } while (again); }
+  try { do { again = false; state = await (await fetch('/_sandbox/state')).json(); render(); showAnswer(); showChoices(); } while (again); }
   catch (e) { say('Could not read the sandbox state (' + e.message + ').'); }
   finally { loading = false; }
 }
@@ -393,7 +505,7 @@ export function renderPage(state: SandboxSnapshot, apiUrl: string, revision: num
 <select id="voice" aria-label="voice channel"></select>
 <select id="presence" aria-label="presence"><option value="">presence…</option><option value="online">online</option><option value="idle">idle</option><option value="dnd">do not disturb</option><option value="offline">offline</option></select>
 </div><div id="messages"><noscript>This page needs JavaScript; the state is at <a href="/_sandbox/state">/_sandbox/state</a>.</noscript></div>
-<footer id="foot"><div id="status" role="status" aria-live="polite"></div><div id="composer"><input id="say" placeholder="Post as the member you act as…" maxlength="2000" aria-label="message"><button class="tool" data-act="post">Send</button></div></footer></main>
+<footer id="foot"><div id="status" role="status" aria-live="polite"></div><div id="slash"><input id="cmd" placeholder="/ run a command of this guild…" autocomplete="off" aria-label="command"><div id="cmd-list" role="listbox" aria-label="commands"></div><form id="cmd-form" aria-label="command options"></form></div><div id="composer"><input id="say" placeholder="Post as the member you act as…" maxlength="2000" aria-label="message"><button class="tool" data-act="post">Send</button></div></footer></main>
 <aside id="people" aria-label="Members and their roles"><h1>Members</h1><div id="people-list"></div></aside>
 <dialog id="modal"></dialog>
 </div>

@@ -42,6 +42,7 @@ const SNOWFLAKE_PARAMS: Record<string, string> = {
   user: 'user_id',
   role: 'role_id',
   application: 'application_id',
+  command: 'command_id',
 };
 
 function matchPattern(pattern: string, segments: string[]): Record<string, string> | null {

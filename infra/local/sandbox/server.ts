@@ -16,6 +16,7 @@ import { renderPage } from './page.js';
 import { persistState } from './persist.js';
 import { type Reply, type Route, findRoute } from './router.js';
 import { channelRoutes } from './routes/channels.js';
+import { commandRoutes } from './routes/commands.js';
 import { controlRoutes } from './routes/control.js';
 import { gatewayControlRoutes, gatewayRoutes } from './routes/gateway.js';
 import { guildChannelRoutes } from './routes/guild-channels.js';
@@ -49,6 +50,7 @@ const apiRoutes: Route[] = [
   ...webhookRoutes,
   ...guildChannelRoutes,
   ...interactionRoutes,
+  ...commandRoutes,
 ];
 
 /** The request log keeps this many entries, so a long local session does not grow without end. */

@@ -32,6 +32,8 @@ export function snapshot(state: SandboxState) {
       roles: guild.roles ? Object.fromEntries(guild.roles) : {},
     })),
     interactions: state.interactions,
+    /** Application commands, global (no `guild_id`) and per guild, as registered. */
+    commands: [...state.commands.values()],
     /** Interactions members started (clicks, modal submits): who, on what, and the token their answers are kept under. */
     started: [...state.started.values()].map(({ interaction, token }) => ({
       id: interaction.id,
@@ -39,6 +41,8 @@ export function snapshot(state: SandboxState) {
       type: interaction.type,
       user_id: interaction.member?.user.id ?? interaction.user?.id ?? null,
       custom_id: interaction.data && 'custom_id' in interaction.data ? interaction.data.custom_id : null,
+      /** A command run (type 2) or typed (type 4): its name. */
+      command: interaction.data && 'name' in interaction.data ? interaction.data.name : null,
       channel_id: interaction.channel_id ?? null,
     })),
     voice: Object.fromEntries([...state.voice].map(([guildId, users]) => [guildId, Object.fromEntries(users)])),

@@ -3,7 +3,7 @@
  * messages (with reactions and native polls), member roles, invites, DM
  * channels, interaction answers, injected faults and the request log.
  */
-import type { APIInteraction, GatewayActivity, PresenceUpdateReceiveStatus } from 'discord-api-types/v10';
+import type { APIApplicationCommand, APIInteraction, GatewayActivity, PresenceUpdateReceiveStatus } from 'discord-api-types/v10';
 import type { SandboxEvent } from './events.js';
 import { type SourcesState, createSourcesState } from './sources/model.js';
 import type { ActionRow, AllowedMentions, Embed, Emoji, PollMedia, User } from '#shared/platform/types.js';
@@ -108,6 +108,8 @@ export interface StoredGuild {
   boosts?: number;
   /** Role ID -> name, set by `PUT /_sandbox/guilds/{g}/roles/{r}`; `@everyone` (the guild's ID) is always there. */
   roles?: Map<string, string>;
+  /** Role ID -> its permission bits (a decimal string), set with the role; `@everyone`'s under the guild's ID. */
+  permissions?: Map<string, string>;
 }
 
 /** A user's names, when a test gave them (otherwise derived from the ID by {@link userOf}). */
@@ -159,8 +161,8 @@ export interface SandboxState {
   faults: Fault[];
   requests: LoggedRequest[];
   nextFaultId: number;
-  /** Interaction callbacks, oldest first: what members were answered (messages, modals). */
-  interactions: { interaction_id: string; token: string; type: number; data: Record<string, unknown>; time: string }[];
+  /** Interaction callbacks, oldest first: what members were answered (messages, modals); `edited` once the original was edited through its webhook. */
+  interactions: { interaction_id: string; token: string; type: number; data: Record<string, unknown>; time: string; edited?: string }[];
   /** guild ID -> its vanity URL code and how often it was used. */
   vanity: Map<string, { code: string; uses: number }>;
   /** The sandbox sources of the socials module (sources/). */
@@ -173,6 +175,8 @@ export interface SandboxState {
   presences: Map<string, Map<string, StoredPresence>>;
   /** The privileged intents the application has (`PUT /_sandbox/application/intents`); all three by default. */
   privilegedIntents: number;
+  /** command ID -> an application command, global (no `guild_id`) or of one guild (routes/commands.ts). */
+  commands: Map<string, APIApplicationCommand>;
   /** Who hears every event (the gateway's sessions); kept across a reset, never in a snapshot. */
   listeners: Set<(event: SandboxEvent) => void>;
 }
@@ -201,6 +205,7 @@ export function createState(): SandboxState {
     presences: new Map(),
     // GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
     privilegedIntents: (1 << 1) | (1 << 8) | (1 << 15),
+    commands: new Map(),
     listeners: new Set(),
   };
 }

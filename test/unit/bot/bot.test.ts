@@ -8,11 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { handleDispatch, restOptionsOf } from '../../../clients/bot/bot.js';
 import type { Call } from '../../../clients/bot/calls.js';
 import { BotMemory } from '../../../clients/bot/memory.js';
+import { ModuleStates } from '../../../clients/bot/modules.js';
 import type { CallResult } from '../../../clients/bot/service.js';
 import { APP, click, interaction, modal, reaction } from './fixtures.js';
 
-function fakes(answer: (call: Call) => Partial<CallResult>) {
+/** `enabled`: the service's answer to a module's status (every module on by default). */
+function fakes(answer: (call: Call) => Partial<CallResult>, enabled: (module: string) => boolean | null = () => true) {
   const log: string[] = [];
+  const asked: string[] = [];
+  const modules = new ModuleStates(async (_guild, module) => (asked.push(module), enabled(module)));
   const said: { route: string; body: unknown }[] = [];
   const send = async (call: Call): Promise<CallResult> => {
     log.push(`service ${call.operation}`);
@@ -25,7 +29,7 @@ function fakes(answer: (call: Call) => Partial<CallResult>) {
       reply: async (id: string, _token: string, body: unknown) => (said.push({ route: `reply ${id}`, body }), undefined),
     },
   };
-  return { log, said, deps: { memory: new BotMemory(), send, api: api as never } };
+  return { log, said, asked, deps: { memory: new BotMemory(), send, api: api as never, modules, read: async () => null } };
 }
 
 describe('interactions', () => {

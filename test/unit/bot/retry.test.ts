@@ -103,7 +103,7 @@ describe('createService', () => {
       { status: 200, body: { data: {} } },
     ]);
     const result = await createService({ url, token: 't', retry: policy })(enter);
-    expect(result).toEqual({ operation: 'POST /modules/giveaways/entries/{entry_id}/enter', status: 200, error: null, attempts: 2 });
+    expect(result).toEqual({ operation: 'POST /modules/giveaways/entries/{entry_id}/enter', status: 200, error: null, errorName: null, attempts: 2 });
     expect(seen[0]).toEqual({
       url: '/modules/giveaways/entries/g1/enter',
       actor: '1100000000000000004',

@@ -11,6 +11,7 @@ import type { Route } from '../router.js';
 import { snapshot } from '../snapshot.js';
 import { rolesOf, resetState, type SandboxState, type StoredChannel, userOf } from '../state.js';
 import { channelView, messageView } from '../views.js';
+import { commandControlRoutes } from './commands.js';
 import { forbiddenKey } from './guilds.js';
 import { guildChannelControlRoutes } from './guild-channels.js';
 import { memberControlRoutes, memberUpdated } from './members.js';
@@ -98,6 +99,7 @@ export const controlRoutes: Route[] = [
   ...guildChannelControlRoutes,
   ...inviteControlRoutes,
   ...interactionControlRoutes,
+  ...commandControlRoutes,
   ...voiceControlRoutes,
 
   { method: 'GET', pattern: '/faults', handle: ({ state }) => ({ status: 200, body: state.faults.map(faultView) }) },

@@ -11,7 +11,8 @@
  *   GET    /guilds/{g}/roles      `@everyone` and the roles set below
  *
  * Control routes (under `/_sandbox`):
- *   PUT /guilds/{g}/roles/{r}     `{name}`: the guild has this role
+ *   PUT /guilds/{g}/roles/{r}     `{name, permissions?}`: the guild has this role, holding these permission bits
+ *                                 (a decimal string, as the platform writes them; `@everyone` is the guild's ID)
  *   PUT /guilds/{g}/counts        `{presence_count?, boosts?}`: members online and boosts
  *   POST /clock                   `{advance_ms}`: moves the clock forward (rename windows, service budgets)
  */
@@ -103,10 +104,15 @@ export const guildChannelControlRoutes: Route[] = [
     method: 'PUT',
     pattern: '/guilds/:guild/roles/:role',
     handle: ({ state, params, body }) => {
-      const name = fieldsOf(body).name;
-      if (typeof name !== 'string' || name === '') throw invalidField(['name'], 'BASE_TYPE_REQUIRED', 'A non-empty string is required.');
+      const { name, permissions } = fieldsOf(body);
+      const errors = new FormErrors();
+      if (typeof name !== 'string' || name === '') errors.add(['name'], 'BASE_TYPE_REQUIRED', 'A non-empty string is required.');
+      if (permissions !== undefined && !(typeof permissions === 'string' && /^[0-9]{1,20}$/.test(permissions)))
+        errors.add(['permissions'], 'NUMBER_TYPE_COERCE', 'Permission bits as a decimal string, e.g. "32" for Manage Guild.');
+      errors.throwIfAny();
       const guild = guildOf(state, params.guild!);
-      (guild.roles ??= new Map()).set(params.role!, name);
+      if (params.role !== params.guild) (guild.roles ??= new Map()).set(params.role!, name as string);
+      if (typeof permissions === 'string') (guild.permissions ??= new Map()).set(params.role!, permissions);
       return { status: 200, body: rolesOfGuild(state, params.guild!) };
     },
   },

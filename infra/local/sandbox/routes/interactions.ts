@@ -1,11 +1,11 @@
 /**
  * Interactions on the sandbox platform: members click components and submit
- * modals (control routes), which dispatches INTERACTION_CREATE with a token;
+ * modals (control routes; commands are run in commands.ts), which dispatches INTERACTION_CREATE with a token;
  * the bot answers through `POST /interactions/{id}/{token}/callback` (no bot
  * token, as on the platform) and follow-ups on the interaction webhook.
  *
  * The callback takes types 4 (a message), 5 and 6 (deferred), 7 (the clicked
- * message updated) and 9 (a modal) as the platform validates them, and keeps
+ * message updated), 8 (autocomplete choices) and 9 (a modal) as the platform validates them, and keeps
  * every callback so tests and the sandbox page show what a member saw. An
  * interaction is answered once (a second callback: 400, code 40060); the
  * token of an interaction the sandbox started must match (401, code 50027).
@@ -63,7 +63,7 @@ const unknownInteraction = () => new SandboxError(404, 10062, 'Unknown interacti
 const noModal = () => new SandboxError(404, 10062, 'That interaction was not answered with a modal (callback type 9).');
 
 /** The fields every interaction a member starts has: who, where, and the token to answer with. */
-function baseOf(state: SandboxState, channelId: string, userId: string) {
+export function baseOf(state: SandboxState, channelId: string, userId: string) {
   const channel = requireChannel(state, channelId);
   const guildId = channel.guild_id;
   const who = guildId
@@ -87,7 +87,7 @@ function baseOf(state: SandboxState, channelId: string, userId: string) {
 }
 
 /** Keeps and dispatches an interaction a member started; answers what the control route returns. */
-function start(state: SandboxState, interaction: APIInteraction) {
+export function start(state: SandboxState, interaction: APIInteraction) {
   state.started.set(interaction.id, { interaction, token: interaction.token });
   dispatch(state, { t: GatewayDispatchEvents.InteractionCreate, d: interaction });
   return { interaction_id: interaction.id, interaction_token: interaction.token };
@@ -223,7 +223,31 @@ function answer(state: SandboxState, interactionId: string, token: string, body:
   const b = fieldsOf(body);
   const data = fieldsOf(b.data);
   const errors = new FormErrors();
-  if (![4, 5, 6, 7, 9].includes(b.type as number)) errors.add(['type'], 'BASE_TYPE_CHOICES', 'Value must be one of (1, 4, 5, 6, 7, 8, 9, 10, 12).');
+  if (![4, 5, 6, 7, 8, 9].includes(b.type as number)) errors.add(['type'], 'BASE_TYPE_CHOICES', 'Value must be one of (1, 4, 5, 6, 7, 8, 9, 10, 12).');
+  const startedType = state.started.get(interactionId)?.interaction.type;
+  // An autocomplete interaction is answered with its choices (8) and nothing else; choices answer nothing else.
+  if (startedType === InteractionType.ApplicationCommandAutocomplete && b.type !== 8)
+    errors.add(['type'], 'INTERACTION_RESPONSE_TYPE_INVALID', 'An autocomplete interaction is answered with type 8 (its choices).');
+  if (b.type === 8 && startedType !== undefined && startedType !== InteractionType.ApplicationCommandAutocomplete)
+    errors.add(['type'], 'INTERACTION_RESPONSE_TYPE_INVALID', 'Type 8 answers an autocomplete interaction only.');
+  if (
+    (b.type === 6 || b.type === 7) &&
+    startedType !== undefined &&
+    startedType !== InteractionType.MessageComponent &&
+    startedType !== InteractionType.ModalSubmit
+  )
+    errors.add(['type'], 'INTERACTION_RESPONSE_TYPE_INVALID', 'Types 6 and 7 answer a component (or a modal on a message) only.');
+  if (b.type === 8) {
+    const choices = Array.isArray(data.choices) ? data.choices : null;
+    if (!choices || choices.length > 25) errors.add(['data', 'choices'], 'BASE_TYPE_MAX_LENGTH', 'An array of 25 or fewer choices.');
+    for (const [i, choice] of (choices ?? []).entries()) {
+      const c = fieldsOf(choice);
+      if (typeof c.name !== 'string' || c.name.length === 0 || c.name.length > 100)
+        errors.add(['data', 'choices', i, 'name'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+      if (!(typeof c.value === 'number' || (typeof c.value === 'string' && c.value.length <= 100)))
+        errors.add(['data', 'choices', i, 'value'], 'BASE_TYPE_CHOICES', 'A string of 100 or fewer in length, or a number.');
+    }
+  }
   if (b.type === 4 && (typeof data.content !== 'string' || data.content.length === 0 || data.content.length > 2000) && !Array.isArray(data.embeds)) {
     errors.add(['data', 'content'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 2000 in length.');
   }

@@ -257,7 +257,8 @@ function leave(state: SandboxState, guildId: string, userId: string): void {
 
 /** The guild's roles as the platform lists them, `@everyone` first. */
 export function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
-  const named = guildOf(state, guildId).roles ?? new Map<string, string>();
+  const guild = guildOf(state, guildId);
+  const named = guild.roles ?? new Map<string, string>();
   const all: [string, string][] = [[guildId, '@everyone'], ...named];
   return all.map(([id, name], position) => ({
     id,
@@ -266,7 +267,7 @@ export function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
     colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
     hoist: false,
     position,
-    permissions: '0',
+    permissions: guild.permissions?.get(id) ?? '0',
     managed: false,
     mentionable: false,
     flags: 0 as APIRole['flags'],
