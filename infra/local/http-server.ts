@@ -196,7 +196,8 @@ export function createApiServer(options: ApiServerOptions, routes: readonly Rout
   const handling = new InFlight();
   const server = createServer((req, res) => {
     const started = performance.now();
-    handling.track(handleRequest(req, routes, keyRate))
+    handling
+      .track(handleRequest(req, routes, keyRate))
       .then((result) => {
         // What API Gateway answers itself (no such route, 405, the authorizer's 401 and 403, a guild key's 429, 413, 414) is logged here.
         if (!handlerAnswers.has(result)) {

@@ -6,20 +6,14 @@
  */
 import { DeleteCommand, DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { entity } from '#shared/db/entity.js';
 import { Expressions } from '#shared/db/expression.js';
 import { readPage } from '#shared/db/page.js';
+import { withCursorSecret } from '#test/helpers/cursor-secret.js';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
-const saved = process.env.CURSOR_SECRET;
-beforeAll(() => {
-  process.env.CURSOR_SECRET = 'unit-test-cursor-secret';
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.CURSOR_SECRET;
-  else process.env.CURSOR_SECRET = saved;
-});
+withCursorSecret();
 beforeEach(() => {
   dynamo.reset();
   process.env.TABLE_NAME = 'guild-modules';

@@ -5,9 +5,10 @@
  */
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { entity } from '#shared/db/entity.js';
 import { readKeyPage } from '#shared/db/page.js';
+import { withCursorSecret } from '#test/helpers/cursor-secret.js';
 
 describe('keyPage from a cursor outside its range', () => {
   const dynamo = mockClient(DynamoDBDocumentClient);
@@ -19,14 +20,7 @@ describe('keyPage from a cursor outside its range', () => {
     parse: (item) => ({ at: String(item.at) }),
   });
   const scope = { guildId: '1', family: 'unit/timed', filter: {} };
-  const saved = process.env.CURSOR_SECRET;
-  beforeAll(() => {
-    process.env.CURSOR_SECRET = 'unit-test-cursor-secret';
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.CURSOR_SECRET;
-    else process.env.CURSOR_SECRET = saved;
-  });
+  withCursorSecret();
   beforeEach(() => {
     dynamo.reset();
     process.env.TABLE_NAME = 'guild-modules';

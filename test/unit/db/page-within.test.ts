@@ -3,19 +3,13 @@
  * their bytes (behaviour §15): a page ends early and its cursor continues
  * right after it; a shown list is a head of the list, at most 1000 records.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pageWithin } from '#shared/db/page.js';
 import { LIST_BYTES, jsonBytes } from '#shared/http/limits.js';
 import { answerList, shownList } from '#shared/modules/store.js';
+import { withCursorSecret } from '#test/helpers/cursor-secret.js';
 
-const saved = process.env.CURSOR_SECRET;
-beforeAll(() => {
-  process.env.CURSOR_SECRET = 'unit-test-cursor-secret';
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.CURSOR_SECRET;
-  else process.env.CURSOR_SECRET = saved;
-});
+withCursorSecret();
 
 const scope = { guildId: '111111111111111111', family: 'unit/list', filter: {} };
 /** A record of about `kib` KiB of JSON, numbered. */

@@ -5,10 +5,11 @@
  */
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { entity } from '#shared/db/entity.js';
 import { Expressions } from '#shared/db/expression.js';
 import { readKeyPage } from '#shared/db/page.js';
+import { withCursorSecret } from '#test/helpers/cursor-secret.js';
 
 describe('document paths and sizes in expressions', () => {
   it('gives each part of a dotted name its own placeholder, shared with the map itself', () => {
@@ -42,14 +43,7 @@ describe('keyPage: one Query from where the signed cursor says', () => {
     indexes: { gsi1: { pk: (f: { guildId: string; by: string }) => `BY#${f.guildId}#${f.by}`, prefix: '' } },
   });
   const scope = { guildId: '1', family: 'unit/uses', filter: { by: '7' } };
-  const saved = process.env.CURSOR_SECRET;
-  beforeAll(() => {
-    process.env.CURSOR_SECRET = 'unit-test-cursor-secret';
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.CURSOR_SECRET;
-    else process.env.CURSOR_SECRET = saved;
-  });
+  withCursorSecret();
   beforeEach(() => {
     dynamo.reset();
     process.env.TABLE_NAME = 'guild-modules';
