@@ -97,15 +97,15 @@ export function claimEntry(entry: StarboardEntry, staleBefore: number): Promise<
   );
 }
 
-/** Records the post the claimer made, and its pointer back to the original; throws when another check took the claim over meanwhile. */
-export async function completeEntry(entry: StarboardEntry, postId: string): Promise<void> {
+/** Records the post the claimer made, and its pointer back to the original; false (nothing written) when another check took the claim over meanwhile. */
+export async function completeEntry(entry: StarboardEntry, postId: string): Promise<boolean> {
   const guildId = entry.guild_id;
   const held = await StarboardEntity.update(
     { guildId, messageId: entry.original_message_id },
     { set: { starboard_message_id: postId }, condition: { _claim: entry._claim }, returnValues: 'NONE' },
   );
-  if (!held) throw new Error(`the starboard claim of message ${entry.original_message_id} was taken over before its post ${postId} was recorded`);
-  await PostEntity.put({ guildId, postId }, { original_message_id: entry.original_message_id, expires_at: expiresAt(entry) });
+  if (held) await PostEntity.put({ guildId, postId }, { original_message_id: entry.original_message_id, expires_at: expiresAt(entry) });
+  return held;
 }
 
 /** Sets the star count an entry's post shows (an entry removed meanwhile stays removed). */

@@ -146,7 +146,13 @@ export async function checkStarAdded(guildId: string, channelId: string, message
     await removeEntry(guildId, messageId);
     throw error;
   }
-  await completeEntry(claim, post.id);
+  if (!(await completeEntry(claim, post.id))) {
+    // This check was slow past CLAIM_STALE_MS and another took the claim over with its own post: this one's post is withdrawn.
+    await platform.deleteMessage(board.channelId, post.id).catch((error: unknown) => {
+      if (!isPlatformNotFound(error)) throw error;
+    });
+    return { message: 'Another check posted this message to the starboard meanwhile; this check withdrew its own post.' };
+  }
   return { message: `Posted to the starboard with ${count} stars.` };
 }
 

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '#shared/platform/types.js';
 import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
+import { StarboardEntity } from '#functions/serverstats/starboard-store.js';
+import { eventually } from '#test/integration/polls/helpers.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 import { SS, ok, statsGuild } from './helpers.js';
 
@@ -79,6 +81,23 @@ describe('starboard', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => check('add', { guild_id: guild, channel_id: channel, message_id: message.id })));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(await postsIn(board)).toHaveLength(1);
+  });
+
+  it('keeps one post when a slow check is taken over: the slow one withdraws its own post and answers 200', async () => {
+    const { guild, board } = await starboardGuild();
+    const { channel, message } = await starred(guild, 3);
+    const at = { guild_id: guild, channel_id: channel, message_id: message.id };
+    // The first check's post is held (a slow 429, then the retry) while its claim is made stale, as if it had stalled a minute.
+    await sandboxOf(service).fault({ method: 'POST', path: `^/channels/${board}/messages$`, status: 429, retry_after: 0.5, delay_ms: 1500 });
+    const slow = check('add', at);
+    const fields = { guildId: guild, messageId: message.id };
+    await eventually(async () => Boolean((await StarboardEntity.get(fields))?._claim));
+    await StarboardEntity.update(fields, { set: { _claimed_at: 0 }, returnValues: 'NONE' });
+    expect(ok(await check('add', at)).message).toContain('Posted');
+    expect(ok(await slow).message).toContain('withdrew its own post');
+    const posts = await postsIn(board);
+    expect(posts).toHaveLength(1);
+    expect((await StarboardEntity.get(fields))!.starboard_message_id).toBe(posts[0]!.id);
   });
 
   it('never stars the starboard channel, and says when the starboard is off', async () => {
