@@ -49,7 +49,7 @@ import {
 import { FormErrors, cannotMessageUser, invalidField, unknownMember } from '../errors.js';
 import { dispatch } from '../events.js';
 import { readSnowflakeQuery, type Route } from '../router.js';
-import { BOT_USER, type SandboxState, type StoredGuild, type StoredMembership, type StoredPresence, rolesOf, userOf } from '../state.js';
+import { BOT_ROLE_ID, BOT_USER, type SandboxState, type StoredGuild, type StoredMembership, type StoredPresence, rolesOf, userOf } from '../state.js';
 import { channelView } from '../views.js';
 
 /** When members of an untracked guild joined: the platform's epoch, long before any test. */
@@ -69,7 +69,8 @@ export function guildOf(state: SandboxState, guildId: string): StoredGuild {
 /** Whether the user is in the guild (always, in an untracked guild). */
 export function isMember(state: SandboxState, guildId: string, userId: string): boolean {
   const members = state.guilds.get(guildId)?.members;
-  return !members || members.has(userId);
+  // The bot is in every guild of the sandbox (it was invited to each).
+  return !members || members.has(userId) || userId === BOT_USER.id;
 }
 
 /** 404 Unknown Member unless the user is in the guild. */
@@ -99,7 +100,7 @@ export function memberView(state: SandboxState, guildId: string, userId: string)
     nick: membership?.nick ?? null,
     avatar: null,
     // Read without creating: looking at a member must not make them one.
-    roles: [...(state.members.get(guildId)?.get(userId) ?? [])],
+    roles: [...(userId === BOT_USER.id ? [BOT_ROLE_ID] : []), ...(state.members.get(guildId)?.get(userId) ?? [])],
     joined_at: (membership?.joined_at ?? LONG_AGO).toISOString(),
     premium_since: null,
     deaf: false,
@@ -255,11 +256,22 @@ function leave(state: SandboxState, guildId: string, userId: string): void {
   dispatch(state, { t: GatewayDispatchEvents.GuildMemberRemove, d: { guild_id: guildId, user } });
 }
 
-/** The guild's roles as the platform lists them, `@everyone` first. */
+/** What the bot's role holds unless a test sets it: what the modules need (view, send, embed, react, manage messages and roles, history, polls, channels, guild, invites). */
+export const BOT_ROLE_PERMISSIONS = String(
+  (1n << 0n) | (1n << 4n) | (1n << 5n) | (1n << 6n) | (1n << 10n) | (1n << 11n) | (1n << 13n) | (1n << 14n) | (1n << 16n) | (1n << 28n) | (1n << 49n),
+);
+
+/**
+ * The guild's roles as the platform lists them, `@everyone` first (position
+ * 0), then the roles set up, then the bot's own role, then the roles marked
+ * forbidden: those are above the bot.
+ */
 export function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
   const guild = guildOf(state, guildId);
-  const named = guild.roles ?? new Map<string, string>();
-  const all: [string, string][] = [[guildId, '@everyone'], ...named];
+  const named = [...(guild.roles ?? new Map<string, string>())].filter(([id]) => id !== BOT_ROLE_ID);
+  const above = (id: string) => state.forbiddenRoles.has(`${guildId}/${id}`);
+  const botName = guild.roles?.get(BOT_ROLE_ID) ?? BOT_USER.username;
+  const all: [string, string][] = [[guildId, '@everyone'], ...named.filter(([id]) => !above(id)), [BOT_ROLE_ID, botName], ...named.filter(([id]) => above(id))];
   return all.map(([id, name], position) => ({
     id,
     name,
@@ -267,8 +279,8 @@ export function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
     colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
     hoist: false,
     position,
-    permissions: guild.permissions?.get(id) ?? '0',
-    managed: false,
+    permissions: guild.permissions?.get(id) ?? (id === BOT_ROLE_ID ? BOT_ROLE_PERMISSIONS : '0'),
+    managed: id === BOT_ROLE_ID || (guild.managed?.has(id) ?? false),
     mentionable: false,
     flags: 0 as APIRole['flags'],
   }));
