@@ -66,8 +66,17 @@ describe('module diagnostics', () => {
     );
     const post = await sandboxCall('POST', `/channels/${channel}/messages`, { content: 'hello' });
     expect([post.status, post.body.code]).toEqual([403, 50013]);
+    // The channel shows its overwrites as the platform does; a malformed one is refused naming the field.
+    expect((await sandboxCall('GET', `/channels/${channel}`)).body.permission_overwrites).toEqual([{ id: guild, type: 0, allow: '0', deny: viewChannel }]);
+    const bad = await sandboxCall('PUT', `/channels/${channel}/permissions/${guild}`, { type: 2, deny: 'x' });
+    expect([bad.status, Object.keys(bad.body.errors)]).toEqual([400, ['type', 'deny']]);
     // An overwrite for the bot's own role brings it back.
     await sandboxCall('PUT', `/channels/${channel}/permissions/${BOT_ROLE_ID}`, { type: 0, allow: viewChannel, deny: '0' });
+    expect(await problems('welcoming', guild)).toEqual([]);
+    // So does removing the @everyone overwrite.
+    await sandboxCall('DELETE', `/channels/${channel}/permissions/${BOT_ROLE_ID}`);
+    expect((await problems('welcoming', guild)).length).toBe(2);
+    expect((await sandboxCall('DELETE', `/channels/${channel}/permissions/${guild}`)).status).toBe(204);
     expect(await problems('welcoming', guild)).toEqual([]);
   });
 
@@ -108,6 +117,8 @@ describe('module diagnostics', () => {
     const before = (await sandboxCall('GET', '/application/intents', undefined, true)).body.intents;
     try {
       await sandboxCall('PUT', '/application/intents', { intents: 1 << 15 }, true);
+      // Message content only: GATEWAY_MESSAGE_CONTENT is the application's one privileged flag.
+      expect((await sandboxCall('GET', '/applications/@me')).body.flags).toBe(1 << 18);
       expect(await problems('welcoming', guild)).toEqual([
         {
           code: 'intent_missing',

@@ -12,7 +12,8 @@
  * Platform routes (under `/api/v10`):
  *   GET /guilds/{g}?with_counts=true      the guild, `approximate_member_count` with counts
  *   GET /guilds/{g}/members?limit=&after= members by ascending user ID (limit 1..1000, default 1)
- *   GET /guilds/{g}/members/{u}           one member (`joined_at`, `nick`, `roles`, `user`)
+ *   GET /guilds/{g}/members/{u}           one member (`joined_at`, `nick`, `roles`, `user`); the bot is in every guild, holding its own role
+ *   GET /users/@me/guilds                 the guilds the bot is in (`after`, `limit`)
  *   GET /users/{u}                        a user
  *   POST /channels/{dm}/messages          403 code 50007 when the DM's recipient refuses DMs
  *
@@ -383,8 +384,17 @@ export const memberRoutes: Route[] = [
     pattern: '/guilds/:guild/members/:user',
     handle: ({ state, params }) => (requireMember(state, params.guild!, params.user!), { status: 200, body: memberView(state, params.guild!, params.user!) }),
   },
+  { method: 'GET', pattern: '/users/@me/guilds', handle: ({ state, query }) => ({ status: 200, body: guildsOfBot(state, query) }) },
   { method: 'GET', pattern: '/users/:user', handle: ({ state, params }) => ({ status: 200, body: userView(state, params.user!) }) },
 ];
+
+/** `GET /users/@me/guilds`: the guilds the sandbox knows (the bot is in each), by ascending ID, `after` and `limit` (1..200, default 200) as the platform pages them. */
+function guildsOfBot(state: SandboxState, query: URLSearchParams) {
+  const limit = Math.min(200, Math.max(1, Number(query.get('limit') ?? 200) || 200));
+  const after = query.get('after') ?? '0';
+  const ids = [...state.guilds.keys()].filter((id) => /^[0-9]+$/.test(id) && byId(id, after) > 0).sort(byId);
+  return ids.slice(0, limit).map((id) => ({ id, name: state.guilds.get(id)!.name, icon: null, owner: false, permissions: BOT_ROLE_PERMISSIONS, features: [] }));
+}
 
 const noContent = { status: 204 } as const;
 const refuseDms = '/users/:user/refuse-dms';
