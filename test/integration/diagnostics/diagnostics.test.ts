@@ -52,6 +52,14 @@ describe('module diagnostics', () => {
     expect(await problems('welcoming', guild)).toEqual([]);
   });
 
+  it("is the guild API key's own guild's only, as a settings read", async () => {
+    const { guild } = await welcomingGuild();
+    const key = ok(await service.call('POST', '/auth/api-key', { body: { guild_id: guild } })).api_key.secret as string;
+    expect(ok(await service.call('GET', '/modules/welcoming/diagnostics', { query: { guild_id: guild }, token: key })).problems).toEqual([]);
+    failed(await service.call('GET', '/modules/welcoming/diagnostics', { query: { guild_id: snowflake() }, token: key }), 403, 'ForbiddenError');
+    failed(await service.call('GET', '/modules/welcoming/diagnostics', { query: { guild_id: guild }, token: null }), 401, 'UnauthorizedError');
+  });
+
   it('names a channel the bot cannot see (channel_permission), and the bot cannot post there', async () => {
     const { guild, channel } = await welcomingGuild();
     const viewChannel = String(1n << 10n);
