@@ -1,5 +1,6 @@
 import type { Route } from '#shared/http/route.js';
 import { routes as auth } from './auth/routes.js';
+import { routes as diagnostics } from './diagnostics/routes.js';
 import { routes as giveaways } from './giveaways/routes.js';
 import { routes as health } from './health/routes.js';
 import { routes as inviteTracker } from './invite-tracker/routes.js';
@@ -25,6 +26,7 @@ export const routeGroups = {
   giveaways,
   verifier,
   tags,
+  diagnostics,
   parked,
 } as const satisfies Record<string, Route[]>;
 

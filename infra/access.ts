@@ -48,6 +48,8 @@ export const GROUP_ACCESS: Readonly<Record<string, GroupAccess>> = {
   giveaways: { ...MODULE, sends: ['giveaways.end', 'giveaways.refresh'] },
   verifier: MODULE,
   tags: MODULE,
+  // Reads the module's settings and records, then the platform (the bot token).
+  diagnostics: { table: 'items', sends: [], platform: true, cursors: false, namedSecrets: false },
 };
 
 /** The access of a route group; a group missing here fails the synth rather than getting a guess. */

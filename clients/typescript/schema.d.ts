@@ -4184,6 +4184,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/modules/reactionroles/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would stop reactionroles from working in a guild
+         * @description What would stop reactionroles from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["reactionroles.diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/polls/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would stop polls from working in a guild
+         * @description What would stop polls from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["polls.diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/socials/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would stop socials from working in a guild
+         * @description What would stop socials from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["socials.diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/serverstats/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would stop serverstats from working in a guild
+         * @description What would stop serverstats from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["serverstats.diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/welcoming/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would stop welcoming from working in a guild
+         * @description What would stop welcoming from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["welcoming.diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/invite-tracker/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would stop invite-tracker from working in a guild
+         * @description What would stop invite-tracker from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["invite-tracker.diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/giveaways/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would stop giveaways from working in a guild
+         * @description What would stop giveaways from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["giveaways.diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/verifier/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would stop verifier from working in a guild
+         * @description What would stop verifier from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["verifier.diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/modules/tags/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What would stop tags from working in a guild
+         * @description What would stop tags from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         */
+        get: operations["tags.diagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jobs/parked": {
         parameters: {
             query?: never;
@@ -22763,6 +22943,501 @@ export interface operations {
             405: components["responses"]["MethodNotAllowedError"];
             409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "reactionroles.diagnostics": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            problems: {
+                                /**
+                                 * @description channel_missing: no such channel in the guild, or the bot cannot see it; channel_permission: the bot lacks a permission there; role_missing: no such role; role_above_bot: the role is not below the bot's highest; role_managed: an integration's role; missing_manage_roles; intent_missing: a privileged intent is off
+                                 * @enum {string}
+                                 */
+                                code: "channel_missing" | "channel_permission" | "role_missing" | "role_above_bot" | "role_managed" | "missing_manage_roles" | "intent_missing";
+                                /** @description The setting or `<list>.<field>` of a record naming the object; null for the module as a whole */
+                                field: string | null;
+                                /** @description The channel or role; null for an intent or Manage Roles */
+                                object_id: string | null;
+                                /** @description What is wrong and what to do */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "polls.diagnostics": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            problems: {
+                                /**
+                                 * @description channel_missing: no such channel in the guild, or the bot cannot see it; channel_permission: the bot lacks a permission there; role_missing: no such role; role_above_bot: the role is not below the bot's highest; role_managed: an integration's role; missing_manage_roles; intent_missing: a privileged intent is off
+                                 * @enum {string}
+                                 */
+                                code: "channel_missing" | "channel_permission" | "role_missing" | "role_above_bot" | "role_managed" | "missing_manage_roles" | "intent_missing";
+                                /** @description The setting or `<list>.<field>` of a record naming the object; null for the module as a whole */
+                                field: string | null;
+                                /** @description The channel or role; null for an intent or Manage Roles */
+                                object_id: string | null;
+                                /** @description What is wrong and what to do */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "socials.diagnostics": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            problems: {
+                                /**
+                                 * @description channel_missing: no such channel in the guild, or the bot cannot see it; channel_permission: the bot lacks a permission there; role_missing: no such role; role_above_bot: the role is not below the bot's highest; role_managed: an integration's role; missing_manage_roles; intent_missing: a privileged intent is off
+                                 * @enum {string}
+                                 */
+                                code: "channel_missing" | "channel_permission" | "role_missing" | "role_above_bot" | "role_managed" | "missing_manage_roles" | "intent_missing";
+                                /** @description The setting or `<list>.<field>` of a record naming the object; null for the module as a whole */
+                                field: string | null;
+                                /** @description The channel or role; null for an intent or Manage Roles */
+                                object_id: string | null;
+                                /** @description What is wrong and what to do */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "serverstats.diagnostics": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            problems: {
+                                /**
+                                 * @description channel_missing: no such channel in the guild, or the bot cannot see it; channel_permission: the bot lacks a permission there; role_missing: no such role; role_above_bot: the role is not below the bot's highest; role_managed: an integration's role; missing_manage_roles; intent_missing: a privileged intent is off
+                                 * @enum {string}
+                                 */
+                                code: "channel_missing" | "channel_permission" | "role_missing" | "role_above_bot" | "role_managed" | "missing_manage_roles" | "intent_missing";
+                                /** @description The setting or `<list>.<field>` of a record naming the object; null for the module as a whole */
+                                field: string | null;
+                                /** @description The channel or role; null for an intent or Manage Roles */
+                                object_id: string | null;
+                                /** @description What is wrong and what to do */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "welcoming.diagnostics": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            problems: {
+                                /**
+                                 * @description channel_missing: no such channel in the guild, or the bot cannot see it; channel_permission: the bot lacks a permission there; role_missing: no such role; role_above_bot: the role is not below the bot's highest; role_managed: an integration's role; missing_manage_roles; intent_missing: a privileged intent is off
+                                 * @enum {string}
+                                 */
+                                code: "channel_missing" | "channel_permission" | "role_missing" | "role_above_bot" | "role_managed" | "missing_manage_roles" | "intent_missing";
+                                /** @description The setting or `<list>.<field>` of a record naming the object; null for the module as a whole */
+                                field: string | null;
+                                /** @description The channel or role; null for an intent or Manage Roles */
+                                object_id: string | null;
+                                /** @description What is wrong and what to do */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "invite-tracker.diagnostics": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            problems: {
+                                /**
+                                 * @description channel_missing: no such channel in the guild, or the bot cannot see it; channel_permission: the bot lacks a permission there; role_missing: no such role; role_above_bot: the role is not below the bot's highest; role_managed: an integration's role; missing_manage_roles; intent_missing: a privileged intent is off
+                                 * @enum {string}
+                                 */
+                                code: "channel_missing" | "channel_permission" | "role_missing" | "role_above_bot" | "role_managed" | "missing_manage_roles" | "intent_missing";
+                                /** @description The setting or `<list>.<field>` of a record naming the object; null for the module as a whole */
+                                field: string | null;
+                                /** @description The channel or role; null for an intent or Manage Roles */
+                                object_id: string | null;
+                                /** @description What is wrong and what to do */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.diagnostics": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            problems: {
+                                /**
+                                 * @description channel_missing: no such channel in the guild, or the bot cannot see it; channel_permission: the bot lacks a permission there; role_missing: no such role; role_above_bot: the role is not below the bot's highest; role_managed: an integration's role; missing_manage_roles; intent_missing: a privileged intent is off
+                                 * @enum {string}
+                                 */
+                                code: "channel_missing" | "channel_permission" | "role_missing" | "role_above_bot" | "role_managed" | "missing_manage_roles" | "intent_missing";
+                                /** @description The setting or `<list>.<field>` of a record naming the object; null for the module as a whole */
+                                field: string | null;
+                                /** @description The channel or role; null for an intent or Manage Roles */
+                                object_id: string | null;
+                                /** @description What is wrong and what to do */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "verifier.diagnostics": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            problems: {
+                                /**
+                                 * @description channel_missing: no such channel in the guild, or the bot cannot see it; channel_permission: the bot lacks a permission there; role_missing: no such role; role_above_bot: the role is not below the bot's highest; role_managed: an integration's role; missing_manage_roles; intent_missing: a privileged intent is off
+                                 * @enum {string}
+                                 */
+                                code: "channel_missing" | "channel_permission" | "role_missing" | "role_above_bot" | "role_managed" | "missing_manage_roles" | "intent_missing";
+                                /** @description The setting or `<list>.<field>` of a record naming the object; null for the module as a whole */
+                                field: string | null;
+                                /** @description The channel or role; null for an intent or Manage Roles */
+                                object_id: string | null;
+                                /** @description What is wrong and what to do */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "tags.diagnostics": {
+        parameters: {
+            query: {
+                /**
+                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
+                 * @example 1234567890123456789
+                 */
+                guild_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            problems: {
+                                /**
+                                 * @description channel_missing: no such channel in the guild, or the bot cannot see it; channel_permission: the bot lacks a permission there; role_missing: no such role; role_above_bot: the role is not below the bot's highest; role_managed: an integration's role; missing_manage_roles; intent_missing: a privileged intent is off
+                                 * @enum {string}
+                                 */
+                                code: "channel_missing" | "channel_permission" | "role_missing" | "role_above_bot" | "role_managed" | "missing_manage_roles" | "intent_missing";
+                                /** @description The setting or `<list>.<field>` of a record naming the object; null for the module as a whole */
+                                field: string | null;
+                                /** @description The channel or role; null for an intent or Manage Roles */
+                                object_id: string | null;
+                                /** @description What is wrong and what to do */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
             500: components["responses"]["InternalServerError"];

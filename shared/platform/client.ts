@@ -13,6 +13,7 @@ import type {
   RESTGetAPIGuildResult,
   RESTGetAPIGuildRolesResult,
   RESTGetAPIUserResult,
+  RESTGetCurrentApplicationResult,
   RESTPatchAPIChannelJSONBody,
   RESTPatchAPIChannelResult,
   RESTPostAPIGuildChannelJSONBody,
@@ -118,6 +119,8 @@ export interface PlatformClient {
   endPoll(channelId: Snowflake, messageId: Snowflake): Promise<Message>;
   /** GET /channels/{c} */
   getChannel(channelId: Snowflake): Promise<Channel>;
+  /** GET /applications/@me: the bot's application (its `flags` say which privileged intents it has). */
+  getApplication(): Promise<RESTGetCurrentApplicationResult>;
 
   /**
    * POST /webhooks/{application_id}/{token}: answers the member of an
@@ -200,6 +203,7 @@ export function createPlatformClient(options: TransportOptions = {}): PlatformCl
     createDm: (recipientId) => send({ method: 'POST', path: '/users/@me/channels', body: { recipient_id: recipientId }, idempotent: true }),
     endPoll: (c, m) => send({ method: 'POST', path: `/channels/${seg(c)}/polls/${seg(m)}/expire` }),
     getChannel: (c) => send({ method: 'GET', path: `/channels/${seg(c)}` }),
+    getApplication: () => send({ method: 'GET', path: '/applications/@me' }),
 
     answerInteraction: (applicationId, token, body) => send(memberAnswer(applicationId, token, body)),
     postInteractionMessage: (applicationId, token, body) => send({ method: 'POST', path: `/webhooks/${seg(applicationId)}/${seg(token)}`, body }),

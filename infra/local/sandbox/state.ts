@@ -9,6 +9,13 @@ import { type SourcesState, createSourcesState } from './sources/model.js';
 import type { ActionRow, AllowedMentions, Embed, Emoji, PollMedia, User } from '#shared/platform/types.js';
 
 /** The bot's own user: the author of everything the service posts, and `@me` in reaction routes. */
+/**
+ * The bot's own role in every guild (managed by its integration, as the
+ * platform makes it on invite): just above the guild's other roles, below
+ * forbidden ones; its bits are what the modules need unless a test sets
+ * them (`PUT /_sandbox/guilds/{g}/roles/{BOT_ROLE_ID}`).
+ */
+export const BOT_ROLE_ID = '1000000000000000002';
 export const BOT_USER: User = { id: '1000000000000000001', username: 'sandbox-bot', global_name: 'Sandbox Bot', discriminator: '0', avatar: null, bot: true };
 
 /** One emoji's reactions on a message: who reacted, in the order they did. */
@@ -61,6 +68,8 @@ export interface StoredChannel {
   parent_id?: string | null;
   /** When the channel was renamed (sandbox clock, ms), for the platform's limit of 2 renames in 10 minutes. */
   renames?: number[];
+  /** Guild channels: who may do what here beyond their roles (type 0 a role, 1 a member; bits as decimal strings). */
+  permission_overwrites?: { id: string; type: number; allow: string; deny: string }[];
 }
 
 export interface StoredInvite {
@@ -110,6 +119,8 @@ export interface StoredGuild {
   roles?: Map<string, string>;
   /** Role ID -> its permission bits (a decimal string), set with the role; `@everyone`'s under the guild's ID. */
   permissions?: Map<string, string>;
+  /** Roles set up as managed by an integration (`managed: true`): no one may grant or take them. */
+  managed?: Set<string>;
 }
 
 /** A user's names, when a test gave them (otherwise derived from the ID by {@link userOf}). */

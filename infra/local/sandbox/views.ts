@@ -71,7 +71,10 @@ function mentionsEveryone(message: StoredMessage): boolean {
 export function channelView(channel: StoredChannel): Channel {
   // The sandbox keeps one shape for every channel type; each answer has the fields its type has.
   const view: Record<string, unknown> = { id: channel.id, type: channel.type, name: channel.name };
-  if (channel.guild_id) view.guild_id = channel.guild_id;
+  if (channel.guild_id) {
+    view.guild_id = channel.guild_id;
+    view.permission_overwrites = channel.permission_overwrites ?? [];
+  }
   if (channel.recipient_id) view.recipients = [userOf(channel.recipient_id)];
   return view as unknown as Channel;
 }

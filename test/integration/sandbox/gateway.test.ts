@@ -82,7 +82,7 @@ describe('the handshake', () => {
     expect(guild.s).toBe(2);
     expect(guild.d).toMatchObject({ id: GUILD, name: 'Gateway Guild', member_count: 1 });
     expect(guild.d.channels.map((c) => [c.id, c.name])).toEqual([[CHANNEL, 'general']]);
-    expect(guild.d.roles.map((r) => r.name)).toEqual(['@everyone', 'Member']);
+    expect(guild.d.roles.map((r) => r.name)).toEqual(['@everyone', 'Member', 'sandbox-bot']);
     expect(guild.d.members.map((m) => [m.user.id, m.roles])).toEqual([[MEMBER, [ROLE]]]);
     gateway.close();
   });

@@ -16,7 +16,8 @@ export const forbiddenKey = (guildId: string, roleId: string) => `${guildId}/${r
 function changeRole(state: SandboxState, params: Record<string, string>, grant: boolean): void {
   const { guild, user, role } = params as { guild: string; user: string; role: string };
   requireMember(state, guild, user);
-  if (state.forbiddenRoles.has(forbiddenKey(guild, role))) throw missingPermissions();
+  // A role above the bot, or one an integration manages, is out of the bot's reach.
+  if (state.forbiddenRoles.has(forbiddenKey(guild, role)) || state.guilds.get(guild)?.managed?.has(role)) throw missingPermissions();
   const roles = rolesOf(state, guild, user);
   if (roles.has(role) === grant) return;
   if (grant) roles.add(role);

@@ -12,7 +12,8 @@
  * Platform routes (under `/api/v10`):
  *   GET /guilds/{g}?with_counts=true      the guild, `approximate_member_count` with counts
  *   GET /guilds/{g}/members?limit=&after= members by ascending user ID (limit 1..1000, default 1)
- *   GET /guilds/{g}/members/{u}           one member (`joined_at`, `nick`, `roles`, `user`)
+ *   GET /guilds/{g}/members/{u}           one member (`joined_at`, `nick`, `roles`, `user`); the bot is in every guild, holding its own role
+ *   GET /users/@me/guilds                 the guilds the bot is in (`after`, `limit`)
  *   GET /users/{u}                        a user
  *   POST /channels/{dm}/messages          403 code 50007 when the DM's recipient refuses DMs
  *
@@ -49,7 +50,7 @@ import {
 import { FormErrors, cannotMessageUser, invalidField, unknownMember } from '../errors.js';
 import { dispatch } from '../events.js';
 import { readSnowflakeQuery, type Route } from '../router.js';
-import { BOT_USER, type SandboxState, type StoredGuild, type StoredMembership, type StoredPresence, rolesOf, userOf } from '../state.js';
+import { BOT_ROLE_ID, BOT_USER, type SandboxState, type StoredGuild, type StoredMembership, type StoredPresence, rolesOf, userOf } from '../state.js';
 import { channelView } from '../views.js';
 
 /** When members of an untracked guild joined: the platform's epoch, long before any test. */
@@ -69,7 +70,8 @@ export function guildOf(state: SandboxState, guildId: string): StoredGuild {
 /** Whether the user is in the guild (always, in an untracked guild). */
 export function isMember(state: SandboxState, guildId: string, userId: string): boolean {
   const members = state.guilds.get(guildId)?.members;
-  return !members || members.has(userId);
+  // The bot is in every guild of the sandbox (it was invited to each).
+  return !members || members.has(userId) || userId === BOT_USER.id;
 }
 
 /** 404 Unknown Member unless the user is in the guild. */
@@ -99,7 +101,7 @@ export function memberView(state: SandboxState, guildId: string, userId: string)
     nick: membership?.nick ?? null,
     avatar: null,
     // Read without creating: looking at a member must not make them one.
-    roles: [...(state.members.get(guildId)?.get(userId) ?? [])],
+    roles: [...(userId === BOT_USER.id ? [BOT_ROLE_ID] : []), ...(state.members.get(guildId)?.get(userId) ?? [])],
     joined_at: (membership?.joined_at ?? LONG_AGO).toISOString(),
     premium_since: null,
     deaf: false,
@@ -255,11 +257,22 @@ function leave(state: SandboxState, guildId: string, userId: string): void {
   dispatch(state, { t: GatewayDispatchEvents.GuildMemberRemove, d: { guild_id: guildId, user } });
 }
 
-/** The guild's roles as the platform lists them, `@everyone` first. */
+/** What the bot's role holds unless a test sets it: what the modules need (view, send, embed, react, manage messages and roles, history, polls, channels, guild, invites). */
+export const BOT_ROLE_PERMISSIONS = String(
+  (1n << 0n) | (1n << 4n) | (1n << 5n) | (1n << 6n) | (1n << 10n) | (1n << 11n) | (1n << 13n) | (1n << 14n) | (1n << 16n) | (1n << 28n) | (1n << 49n),
+);
+
+/**
+ * The guild's roles as the platform lists them, `@everyone` first (position
+ * 0), then the roles set up, then the bot's own role, then the roles marked
+ * forbidden: those are above the bot.
+ */
 export function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
   const guild = guildOf(state, guildId);
-  const named = guild.roles ?? new Map<string, string>();
-  const all: [string, string][] = [[guildId, '@everyone'], ...named];
+  const named = [...(guild.roles ?? new Map<string, string>())].filter(([id]) => id !== BOT_ROLE_ID);
+  const above = (id: string) => state.forbiddenRoles.has(`${guildId}/${id}`);
+  const botName = guild.roles?.get(BOT_ROLE_ID) ?? BOT_USER.username;
+  const all: [string, string][] = [[guildId, '@everyone'], ...named.filter(([id]) => !above(id)), [BOT_ROLE_ID, botName], ...named.filter(([id]) => above(id))];
   return all.map(([id, name], position) => ({
     id,
     name,
@@ -267,8 +280,8 @@ export function rolesOfGuild(state: SandboxState, guildId: string): APIRole[] {
     colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
     hoist: false,
     position,
-    permissions: guild.permissions?.get(id) ?? '0',
-    managed: false,
+    permissions: guild.permissions?.get(id) ?? (id === BOT_ROLE_ID ? BOT_ROLE_PERMISSIONS : '0'),
+    managed: id === BOT_ROLE_ID || (guild.managed?.has(id) ?? false),
     mentionable: false,
     flags: 0 as APIRole['flags'],
   }));
@@ -371,8 +384,17 @@ export const memberRoutes: Route[] = [
     pattern: '/guilds/:guild/members/:user',
     handle: ({ state, params }) => (requireMember(state, params.guild!, params.user!), { status: 200, body: memberView(state, params.guild!, params.user!) }),
   },
+  { method: 'GET', pattern: '/users/@me/guilds', handle: ({ state, query }) => ({ status: 200, body: guildsOfBot(state, query) }) },
   { method: 'GET', pattern: '/users/:user', handle: ({ state, params }) => ({ status: 200, body: userView(state, params.user!) }) },
 ];
+
+/** `GET /users/@me/guilds`: the guilds the sandbox knows (the bot is in each), by ascending ID, `after` and `limit` (1..200, default 200) as the platform pages them. */
+function guildsOfBot(state: SandboxState, query: URLSearchParams) {
+  const limit = Math.min(200, Math.max(1, Number(query.get('limit') ?? 200) || 200));
+  const after = query.get('after') ?? '0';
+  const ids = [...state.guilds.keys()].filter((id) => /^[0-9]+$/.test(id) && byId(id, after) > 0).sort(byId);
+  return ids.slice(0, limit).map((id) => ({ id, name: state.guilds.get(id)!.name, icon: null, owner: false, permissions: BOT_ROLE_PERMISSIONS, features: [] }));
+}
 
 const noContent = { status: 204 } as const;
 const refuseDms = '/users/:user/refuse-dms';

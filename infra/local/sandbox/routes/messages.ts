@@ -8,6 +8,7 @@ import { readLimit, readSnowflakeQuery, type Route } from '../router.js';
 import { BOT_USER, mintSnowflake, type SandboxState, type StoredMessage, type StoredPoll } from '../state.js';
 import { checkMessageBody, type MessageFields } from '../validate.js';
 import { messageView } from '../views.js';
+import { assertBotMaySend } from './guild-channels.js';
 import { assertDmAccepted, isMember, memberView } from './members.js';
 
 const HOUR_MS = 3_600_000;
@@ -125,7 +126,9 @@ export const messageRoutes: Route[] = [
     method: 'POST',
     pattern: '/channels/:channel/messages',
     handle: ({ state, params, body }) => (
-      assertDmAccepted(state, params.channel!), { status: 200, body: messageView(postMessage(state, params.channel!, BOT_USER, body)) }
+      assertDmAccepted(state, params.channel!),
+      assertBotMaySend(state, params.channel!),
+      { status: 200, body: messageView(postMessage(state, params.channel!, BOT_USER, body)) }
     ),
   },
   {
