@@ -12,7 +12,7 @@
  * | `/tag name:` (autocomplete: the guild's tag names) | tags | everyone | `GET /modules/tags/entries?name=`, `POST /modules/tags/entries/{entry_id}/send` |
  * | `/poll question: answers: duration: multiple:` | polls | Manage Guild | `POST /modules/polls/entries` |
  * | `/giveaway start prize: winners: duration: description:` | giveaways | Manage Guild | `POST /modules/giveaways/entries` |
- * | `/giveaway end giveaway:` (autocomplete: running ones) | giveaways | Manage Guild | `DELETE /modules/giveaways/entries/{entry_id}` |
+ * | `/giveaway end giveaway:` (autocomplete: running ones) | giveaways | Manage Guild | `POST /modules/giveaways/entries/{entry_id}/end` |
  * | `/giveaway reroll giveaway:` (autocomplete: ended ones) | giveaways | Manage Guild | `POST /modules/giveaways/entries/{entry_id}/reroll` |
  *
  * Who answers the member: the service does, through the interaction webhook,
@@ -101,7 +101,7 @@ export const COMMANDS = [
       {
         type: ApplicationCommandOptionType.Subcommand,
         name: 'end',
-        description: 'End a running giveaway now, without a draw (it and its message are deleted)',
+        description: 'End a running giveaway now: its winners are drawn and announced',
         options: [giveawayOption('A running giveaway you started')],
       },
       {
@@ -239,7 +239,7 @@ async function callsOf(run: Run, read: Read): Promise<{ calls: Call[]; answered:
       const body = { guild_id: run.guildId, ...answer };
       const made =
         run.name === 'giveaway end'
-          ? call('delete', '/modules/giveaways/entries/{entry_id}', body, { ...actor, pathParams: { entry_id } })
+          ? call('post', '/modules/giveaways/entries/{entry_id}/end', body, { ...actor, pathParams: { entry_id } })
           : call('post', '/modules/giveaways/entries/{entry_id}/reroll', body, { ...actor, pathParams: { entry_id } });
       return { calls: [made], answered: 'service' };
     }

@@ -3660,6 +3660,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/modules/giveaways/entries/{entry_id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a running giveaway now: its winners are drawn as at its end time (owner only)
+         * @description End a running giveaway now: its winners are drawn as at its end time (owner only). Needs the service token, or an API key of the guild named in the request.
+         */
+        post: operations["giveaways.end-entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/modules/giveaways/entries/{entry_id}/reroll": {
         parameters: {
             query?: never;
@@ -20892,6 +20912,76 @@ export interface operations {
             header: {
                 /** @description The member the bot acts for (snowflake ID). */
                 "X-Acting-User-Id": string;
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The entry ID.
+                 * @example text
+                 */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    /** @description The bot's application ID; with token, the member is also answered through the interaction webhook */
+                    application_id?: string | null;
+                    /** @description The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id */
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "giveaways.end-entry": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The member the bot acts for (snowflake ID). */
+                "X-Acting-User-Id"?: string;
                 /**
                  * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
                  * @example interaction:1234567890123456789

@@ -195,6 +195,23 @@ export async function editGiveaway(
   return { message: `Giveaway ${entryId} was edited.` };
 }
 
+/**
+ * Owner only, while running: the end moves to now (one write, conditional
+ * on the giveaway as read and still open), and the durable end draws and
+ * announces the winners within seconds, exactly as at `end_time`.
+ */
+export async function endGiveawayNow(guildId: string, entryId: string, asker: Omit<Asker, 'interaction'>) {
+  const g = await loadGiveaway(guildId, entryId);
+  requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'end');
+  const now = new Date().toISOString();
+  if (!entriesOpen(g, Date.parse(now))) throw unprocessable(`Giveaway ${entryId} has ended already; a reroll draws more winners.`);
+  if (!(await updateGiveaway(guildId, entryId, { end_time: now }, { version: g._version, open: now }))) {
+    throw unprocessable(`Giveaway ${entryId} changed or ended while being ended; read it again and retry.`);
+  }
+  await scheduleEnd({ guild_id: guildId, entry_id: entryId, end_time: now });
+  return { message: `Giveaway ${entryId} ends now: its winners are drawn and announced within seconds.` };
+}
+
 export async function deleteGiveawayByOwner(guildId: string, entryId: string, asker: Omit<Asker, 'interaction'>) {
   const g = await loadGiveaway(guildId, entryId);
   requireOwner(g.owner_id, `giveaway ${entryId}`, asker.caller, asker.actor, 'delete');

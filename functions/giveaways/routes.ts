@@ -136,6 +136,19 @@ export const reroll = route({
   answerFailures: answerFailures('The giveaway was not rerolled.'),
 });
 
+export const endEntry = route({
+  id: 'giveaways.end-entry',
+  method: 'POST',
+  path: `${entry}/end`,
+  access: 'client',
+  summary: 'End a running giveaway now: its winners are drawn as at its end time (owner only)',
+  params: EntryPath,
+  body: ActionBody,
+  actor: 'optional',
+  response: MessageAnswer,
+  answerFailures: answerFailures('The giveaway was not ended.'),
+});
+
 export const listParticipants = route({
   id: 'giveaways.list-participants',
   method: 'GET',
@@ -160,6 +173,7 @@ export const routes: Route[] = [
   deleteEntry,
   enter,
   leave,
+  endEntry,
   reroll,
   privacyGetUserEntries,
   privacyDeleteUserEntries,

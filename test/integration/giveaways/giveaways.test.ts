@@ -194,6 +194,32 @@ describe('giveaways', () => {
     await eventually(async () => (await get(guild, g.entry_id)).edited_with_results, 15_000, 'the scheduled end');
   });
 
+  it('ends now for its owner: entries close at once and the end draws from them as at its end time', async () => {
+    const guild = await giveawayGuild();
+    const owner = snowflake();
+    const g = await create(guild, { giveaway_owner_id: owner });
+    const entrants = [snowflake(), snowflake(), snowflake()];
+    for (const member of entrants) ok(await act(guild, g.entry_id, 'enter', member));
+    expect((await act(guild, g.entry_id, 'end', snowflake())).status).toBe(403);
+    expect(ok(await act(guild, g.entry_id, 'end', owner)).message).toContain('ends now');
+    expect((await act(guild, g.entry_id, 'enter', snowflake())).status).toBe(422);
+    const ended = await eventually(
+      async () => {
+        const now = await get(guild, g.entry_id);
+        return now.status === 'ended' && now;
+      },
+      15_000,
+      'the giveaway ended',
+    );
+    const winners = ended.winners.split(',');
+    expect(winners).toHaveLength(2);
+    expect(winners.every((w: string) => entrants.includes(w))).toBe(true);
+    expect(Date.parse(ended.end_time)).toBeLessThanOrEqual(Date.now());
+    // Ended: a second end is refused, and changes nothing.
+    expect(errorOf(await act(guild, g.entry_id, 'end', owner)).message).toContain('has ended already');
+    expect((await get(guild, g.entry_id)).winners).toBe(ended.winners);
+  });
+
   it('lets only the owner edit, reroll or delete', async () => {
     const guild = await giveawayGuild();
     const owner = snowflake();
