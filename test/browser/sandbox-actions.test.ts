@@ -8,6 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '#infra/local/sandbox/server.js';
 import { hasBrowser, launchBrowser } from '#test/helpers/browser.js';
+import { sandboxCall } from '#test/helpers/sandbox.js';
 
 const GUILD = '300000000000000008';
 const CHANNEL = '200000000000000008';
@@ -16,13 +17,7 @@ const MEMBER = '400000000000000008';
 let sandbox: Sandbox;
 let browser: Browser;
 
-async function call(method: string, url: string, body?: unknown): Promise<any> {
-  const headers: Record<string, string> = { Authorization: 'Bot x', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) };
-  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
-}
-const state = () => call('GET', `${sandbox.origin}/_sandbox/state`);
+const state = () => sandboxCall('GET', `${sandbox.origin}/_sandbox/state`);
 
 describe.skipIf(!hasBrowser)('acting on the sandbox page', () => {
   beforeAll(async () => {
@@ -35,8 +30,8 @@ describe.skipIf(!hasBrowser)('acting on the sandbox page', () => {
   });
 
   it('joins, posts, reacts, clicks a button, fills in the modal the bot answers with, and sees its own answer', async () => {
-    await call('PUT', `${sandbox.origin}/_sandbox/channels/${CHANNEL}`, { guild_id: GUILD, name: 'general' });
-    const posted = await call('POST', `${sandbox.url}/channels/${CHANNEL}/messages`, {
+    await sandboxCall('PUT', `${sandbox.origin}/_sandbox/channels/${CHANNEL}`, { guild_id: GUILD, name: 'general' });
+    const posted = await sandboxCall('POST', `${sandbox.url}/channels/${CHANNEL}/messages`, {
       content: 'Verify here',
       components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Verify', custom_id: 'verify:start' }] }],
     });
@@ -60,7 +55,7 @@ describe.skipIf(!hasBrowser)('acting on the sandbox page', () => {
     await page.locator('#messages .msg').first().locator('[data-act="react-new"]').click();
     await expect
       .poll(async () =>
-        (await call('GET', `${sandbox.url}/channels/${CHANNEL}/messages/${posted.id}/reactions/${encodeURIComponent('👍')}`)).map((u: any) => u.id),
+        (await sandboxCall('GET', `${sandbox.url}/channels/${CHANNEL}/messages/${posted.id}/reactions/${encodeURIComponent('👍')}`)).map((u: any) => u.id),
       )
       .toEqual([MEMBER]);
 
@@ -68,7 +63,7 @@ describe.skipIf(!hasBrowser)('acting on the sandbox page', () => {
     let started: any;
     await expect.poll(async () => (started = (await state()).started.find((i: any) => i.custom_id === 'verify:start'))).toBeTruthy();
     expect(started.user_id).toBe(MEMBER);
-    await call('POST', `${sandbox.url}/interactions/${started.id}/${started.token}/callback`, {
+    await sandboxCall('POST', `${sandbox.url}/interactions/${started.id}/${started.token}/callback`, {
       type: 9,
       data: {
         custom_id: 'verify:modal',
@@ -80,9 +75,9 @@ describe.skipIf(!hasBrowser)('acting on the sandbox page', () => {
     await page.locator('dialog button[value="submit"]').click();
     let submitted: any;
     await expect.poll(async () => (submitted = (await state()).started.find((i: any) => i.type === 5))).toBeTruthy();
-    const shown = await call('GET', `${sandbox.origin}/_sandbox/interactions/${submitted.id}`);
+    const shown = await sandboxCall('GET', `${sandbox.origin}/_sandbox/interactions/${submitted.id}`);
     expect(shown.interaction.data.components[0].components[0].value).toBe('open sesame');
-    await call('POST', `${sandbox.url}/interactions/${submitted.id}/${submitted.token}/callback`, {
+    await sandboxCall('POST', `${sandbox.url}/interactions/${submitted.id}/${submitted.token}/callback`, {
       type: 4,
       data: { content: 'You are verified.', flags: 64 },
     });
@@ -96,9 +91,9 @@ describe.skipIf(!hasBrowser)('acting on the sandbox page', () => {
   it('takes the first click straight after typing into "Acting as", and shows the answer in a status line that stays in view', async () => {
     const channel = '200000000000000018';
     const member = '400000000000000018';
-    await call('PUT', `${sandbox.origin}/_sandbox/channels/${channel}`, { guild_id: '300000000000000018', name: 'prizes' });
-    for (let i = 0; i < 15; i++) await call('POST', `${sandbox.url}/channels/${channel}/messages`, { content: `Earlier message ${i}` });
-    await call('POST', `${sandbox.url}/channels/${channel}/messages`, {
+    await sandboxCall('PUT', `${sandbox.origin}/_sandbox/channels/${channel}`, { guild_id: '300000000000000018', name: 'prizes' });
+    for (let i = 0; i < 15; i++) await sandboxCall('POST', `${sandbox.url}/channels/${channel}/messages`, { content: `Earlier message ${i}` });
+    await sandboxCall('POST', `${sandbox.url}/channels/${channel}/messages`, {
       content: 'A prize to claim',
       components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Claim', custom_id: 'prize:claim' }] }],
     });
@@ -114,7 +109,7 @@ describe.skipIf(!hasBrowser)('acting on the sandbox page', () => {
     await expect.poll(async () => (started = (await state()).started.find((i: any) => i.custom_id === 'prize:claim')), { timeout: 5_000 }).toBeTruthy();
     expect(started.user_id).toBe(member);
 
-    await call('POST', `${sandbox.url}/interactions/${started.id}/${started.token}/callback`, {
+    await sandboxCall('POST', `${sandbox.url}/interactions/${started.id}/${started.token}/callback`, {
       type: 4,
       data: { content: `You claimed **the mug**, <@${member}>.`, flags: 64 },
     });

@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_USER, type Sandbox, startSandbox } from '#infra/local/sandbox/server.js';
 import { hasBrowser, launchBrowser } from '#test/helpers/browser.js';
+import { sandboxCall } from '#test/helpers/sandbox.js';
 
 const GUILD = '300000000000000019';
 const CHANNEL = '200000000000000019';
@@ -17,13 +18,6 @@ const MEMBER = '400000000000000019';
 
 let sandbox: Sandbox;
 let browser: Browser;
-
-async function call(method: string, url: string, body?: unknown): Promise<any> {
-  const headers: Record<string, string> = { Authorization: 'Bot x', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) };
-  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
-}
 
 describe.skipIf(!hasBrowser)('the / box', () => {
   beforeAll(async () => {
@@ -36,9 +30,12 @@ describe.skipIf(!hasBrowser)('the / box', () => {
       const url = `${sandbox.url}/interactions/${i.id}/${i.token}/callback`;
       const typed = String(i.data.options?.[0]?.value ?? '');
       if (i.type === InteractionType.ApplicationCommandAutocomplete) {
-        void call('POST', url, { type: 8, data: { choices: ['rules', 'roles'].filter((n) => n.startsWith(typed)).map((n) => ({ name: n, value: n })) } });
+        void sandboxCall('POST', url, {
+          type: 8,
+          data: { choices: ['rules', 'roles'].filter((n) => n.startsWith(typed)).map((n) => ({ name: n, value: n })) },
+        });
       } else if (i.type === InteractionType.ApplicationCommand) {
-        void call('POST', url, { type: 4, data: { content: typed === 'rules' ? 'Be **kind**.' : 'No such tag.' } });
+        void sandboxCall('POST', url, { type: 4, data: { content: typed === 'rules' ? 'Be **kind**.' : 'No such tag.' } });
       }
     });
   });
@@ -48,9 +45,9 @@ describe.skipIf(!hasBrowser)('the / box', () => {
   });
 
   it('lists the commands, suggests while typing, runs one and shows the answer', async () => {
-    await call('PUT', `${sandbox.origin}/_sandbox/channels/${CHANNEL}`, { guild_id: GUILD, name: 'general' });
-    await call('POST', `${sandbox.origin}/_sandbox/guilds/${GUILD}/members/${MEMBER}/join`, {});
-    await call('PUT', `${sandbox.url}/applications/${BOT_USER.id}/commands`, [
+    await sandboxCall('PUT', `${sandbox.origin}/_sandbox/channels/${CHANNEL}`, { guild_id: GUILD, name: 'general' });
+    await sandboxCall('POST', `${sandbox.origin}/_sandbox/guilds/${GUILD}/members/${MEMBER}/join`, {});
+    await sandboxCall('PUT', `${sandbox.url}/applications/${BOT_USER.id}/commands`, [
       {
         name: 'tag',
         description: 'Send a tag',

@@ -132,3 +132,11 @@ export function sandboxOf(service: TestService): SandboxControl {
   };
   return control;
 }
+
+/** A request to a sandbox started alone (its own token is not checked: `Bot x`), as the bot or a control route; the parsed body, if any. */
+export async function sandboxCall(method: string, url: string, body?: unknown): Promise<any> {
+  const headers: Record<string, string> = { Authorization: 'Bot x', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) };
+  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return text ? JSON.parse(text) : undefined;
+}
