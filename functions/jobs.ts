@@ -1,4 +1,4 @@
-import type { Job } from '#shared/scheduler/job.js';
+import { type Job, jobFileOf } from '#shared/scheduler/job.js';
 import { jobs as giveaways } from './giveaways/jobs.js';
 import { jobs as inviteTracker } from './invite-tracker/jobs.js';
 import { jobs as polls } from './polls/jobs.js';
@@ -15,4 +15,7 @@ import { jobs as welcoming } from './welcoming/jobs.js';
  * and sends what falls due within the next two, delayed to the due time.
  * CDK, local mode and the bench read this.
  */
-export const jobs: Job[] = [...polls, ...giveaways, ...socials, ...serverstats, ...welcoming, ...inviteTracker, ...verifier, ...reactionroles];
+export const jobs: Job[] = [...polls, ...giveaways, ...socials, ...serverstats, ...welcoming, ...inviteTracker, ...verifier, ...reactionroles].map((row) => ({
+  ...row,
+  file: jobFileOf(row.id),
+}));

@@ -3,16 +3,15 @@
  * row (behaviour §9), which `functions/jobs.ts` gathers for CDK, local mode
  * and the bench. The handlers are the files under `jobs/`.
  */
-import type { Job } from '#shared/scheduler/job.js';
+import type { JobRow } from '#shared/scheduler/job.js';
 import { spreadingJob } from '#shared/scheduler/keys.js';
 
 export const GiveawayJobs = { end: 'giveaways.end', delete: 'giveaways.delete', refresh: spreadingJob('giveaways.refresh') } as const;
 
 /** The module's jobs. */
-export const jobs: Job[] = [
+export const jobs: JobRow[] = [
   {
     id: GiveawayJobs.end,
-    file: 'functions/giveaways/jobs/end.ts',
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: 'Ends giveaways at their end time, once: winners drawn, message edited, one announcement',
@@ -20,7 +19,6 @@ export const jobs: Job[] = [
   },
   {
     id: GiveawayJobs.delete,
-    file: 'functions/giveaways/jobs/delete.ts',
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: "Deletes ended giveaways' data at delete_at",
@@ -28,7 +26,6 @@ export const jobs: Job[] = [
   },
   {
     id: GiveawayJobs.refresh,
-    file: 'functions/giveaways/jobs/refresh.ts',
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: 'Shows entrant counts on giveaway messages, batched per giveaway',

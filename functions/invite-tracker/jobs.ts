@@ -3,15 +3,14 @@
  * row (behaviour §9), which `functions/jobs.ts` gathers for CDK, local mode
  * and the bench. The handlers are the files under `jobs/`.
  */
-import type { Job } from '#shared/scheduler/job.js';
+import type { JobRow } from '#shared/scheduler/job.js';
 
 export const USE_SWEEP_JOB = 'invite-tracker.use-sweep';
 
 /** The module's jobs. */
-export const jobs: Job[] = [
+export const jobs: JobRow[] = [
   {
     id: USE_SWEEP_JOB,
-    file: 'functions/invite-tracker/jobs/use-sweep.ts',
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: 'Removes the invite uses stored before a settings delete, behind it, in bounded runs that resume',

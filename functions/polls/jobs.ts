@@ -3,7 +3,7 @@
  * row (behaviour §9), which `functions/jobs.ts` gathers for CDK, local mode
  * and the bench. The handlers are the files under `jobs/`.
  */
-import type { Job } from '#shared/scheduler/job.js';
+import type { JobRow } from '#shared/scheduler/job.js';
 import { spreadingJob } from '#shared/scheduler/keys.js';
 
 /** The scheduler jobs that go with a poll. */
@@ -12,10 +12,9 @@ export const PollJobs = { close: 'polls.close', delete: 'polls.delete', refresh:
 export const VOTER_SWEEP_JOB = 'polls.voter-sweep';
 
 /** The module's jobs. */
-export const jobs: Job[] = [
+export const jobs: JobRow[] = [
   {
     id: PollJobs.close,
-    file: 'functions/polls/jobs/close.ts',
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: 'Closes polls at their end time',
@@ -23,7 +22,6 @@ export const jobs: Job[] = [
   },
   {
     id: PollJobs.delete,
-    file: 'functions/polls/jobs/delete.ts',
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: "Deletes closed polls' data at delete_at",
@@ -31,7 +29,6 @@ export const jobs: Job[] = [
   },
   {
     id: VOTER_SWEEP_JOB,
-    file: 'functions/polls/jobs/voter-sweep.ts',
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: "Removes a deleted poll's voters behind the delete, in bounded runs that resume",
@@ -39,7 +36,6 @@ export const jobs: Job[] = [
   },
   {
     id: PollJobs.refresh,
-    file: 'functions/polls/jobs/refresh.ts',
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: 'Re-renders poll messages after votes, batched per poll',

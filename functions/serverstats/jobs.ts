@@ -3,17 +3,16 @@
  * row (behaviour §9), which `functions/jobs.ts` gathers for CDK, local mode
  * and the bench. The handlers are the files under `jobs/`.
  */
-import type { Job } from '#shared/scheduler/job.js';
+import type { JobRow } from '#shared/scheduler/job.js';
 import { spreadingJob } from '#shared/scheduler/keys.js';
 
 export const REFRESH_JOB = spreadingJob('serverstats.counters');
 export const PURGE_JOB = 'serverstats.purge';
 
 /** The module's jobs. */
-export const jobs: Job[] = [
+export const jobs: JobRow[] = [
   {
     id: REFRESH_JOB,
-    file: 'functions/serverstats/jobs/counters.ts',
     schedule: 'rate(1 minute)',
     batchSize: 5,
     description: "Refreshes a guild's counters within the platform's rename limit",
@@ -21,7 +20,6 @@ export const jobs: Job[] = [
   },
   {
     id: PURGE_JOB,
-    file: 'functions/serverstats/jobs/purge.ts',
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: "Removes a deleted guild's statistic records behind the settings delete, in bounded runs that resume",

@@ -3,7 +3,7 @@
  * row (behaviour §9), which `functions/jobs.ts` gathers for CDK, local mode
  * and the bench. The handlers are the files under `jobs/`.
  */
-import type { Job } from '#shared/scheduler/job.js';
+import type { JobRow } from '#shared/scheduler/job.js';
 import { spreadingJob } from '#shared/scheduler/keys.js';
 
 export const POLL_JOB = spreadingJob('socials.poll');
@@ -11,10 +11,9 @@ export const STREAM_JOB = 'socials.streams';
 export const ANNOUNCE_JOB = spreadingJob('socials.announce');
 
 /** The module's jobs. */
-export const jobs: Job[] = [
+export const jobs: JobRow[] = [
   {
     id: POLL_JOB,
-    file: 'functions/socials/jobs/poll.ts',
     schedule: 'rate(1 minute)',
     batchSize: 5,
     description: 'Polls a watched forum, feed or video channel once per interval and announces new items',
@@ -22,7 +21,6 @@ export const jobs: Job[] = [
   },
   {
     id: STREAM_JOB,
-    file: 'functions/socials/jobs/streams.ts',
     schedule: 'rate(1 minute)',
     batchSize: 4,
     description: 'Polls one shard of the watched stream accounts, 100 a request, every live page',
@@ -30,7 +28,6 @@ export const jobs: Job[] = [
   },
   {
     id: ANNOUNCE_JOB,
-    file: 'functions/socials/jobs/announce.ts',
     schedule: 'rate(1 minute)',
     batchSize: 4,
     maxConcurrency: 2,

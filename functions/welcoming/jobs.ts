@@ -3,7 +3,7 @@
  * row (behaviour §9), which `functions/jobs.ts` gathers for CDK, local mode
  * and the bench. The handlers are the files under `jobs/`.
  */
-import type { Job } from '#shared/scheduler/job.js';
+import type { JobRow } from '#shared/scheduler/job.js';
 import { spreadingJob } from '#shared/scheduler/keys.js';
 
 export const WelcomingJobs = {
@@ -13,10 +13,9 @@ export const WelcomingJobs = {
 } as const;
 
 /** The module's jobs. */
-export const jobs: Job[] = [
+export const jobs: JobRow[] = [
   {
     id: WelcomingJobs.grant,
-    file: 'functions/welcoming/jobs/timedrole-grant.ts',
     schedule: 'rate(1 minute)',
     batchSize: 10,
     description: 'Grants timed roles at join time + add_after, once',
@@ -24,7 +23,6 @@ export const jobs: Job[] = [
   },
   {
     id: WelcomingJobs.catchUp,
-    file: 'functions/welcoming/jobs/timedrole-catchup.ts',
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: 'Hourly per guild: timed roles for members the join checks missed',
@@ -32,7 +30,6 @@ export const jobs: Job[] = [
   },
   {
     id: WelcomingJobs.sweep,
-    file: 'functions/welcoming/jobs/grant-sweep.ts',
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: 'Removes the grants of deleted timed roles behind the delete, in bounded runs that resume',

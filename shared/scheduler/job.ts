@@ -10,7 +10,8 @@ export interface Job {
   /** `module.job`, unique; CDK construct IDs are made from it. Written once, in its module's `jobs.ts`. */
   id: string;
   /**
-   * The job's source file, relative to the repository root. It exports
+   * The job's source file, relative to the repository root: the id names it
+   * (`polls.close`: `functions/polls/jobs/close.ts`; {@link jobFileOf}). It exports
    * `handler` (the SQS consumer, answering `{ batchItemFailures }`) and, when
    * `schedule` is set, `produce` (finds due items and sends one message each
    * to the queue named by env `QUEUE_URL`).
@@ -28,4 +29,13 @@ export interface Job {
   platform?: boolean;
   /** Its functions read the operator's named secrets (`functionSecretArns`: the socials sources' credentials). */
   namedSecrets?: boolean;
+}
+
+/** A job as its module declares it: its source file is the one its id names. */
+export type JobRow = Omit<Job, 'file'>;
+
+/** The source file a job's id names: `module.name` is `functions/<module>/jobs/<name>.ts`. */
+export function jobFileOf(id: string): string {
+  const dot = id.indexOf('.');
+  return `functions/${id.slice(0, dot)}/jobs/${id.slice(dot + 1)}.ts`;
 }
