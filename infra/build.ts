@@ -28,7 +28,7 @@ import {
   manifestFieldsOnly,
   namedExportEntries,
 } from './build-plugins.js';
-import { unusedSchemasDropped, zodRuntimeOnly } from './zod-plugins.js';
+import { zodRuntimeOnly } from './zod-plugins.js';
 
 /** The handler serving /openapi.json; the build writes the document beside its bundle. */
 const OPENAPI_FILE = 'functions/health/openapi.ts';
@@ -124,7 +124,6 @@ export async function buildFunctions(options: BuildFunctionsOptions): Promise<Bu
       namedExportEntries,
       accessTableInlined(options.routes.filter((route): route is Route => 'access' in route)),
       zodRuntimeOnly,
-      unusedSchemasDropped,
       builtinsAsRequire,
       manifestFieldsOnly,
       doctypeEntitiesBlocked,

@@ -1,28 +1,26 @@
-import { type Route, route } from '#shared/http/route.js';
-import { ApiKeyPath, CreateApiKeyBody, NewApiKeyAnswer, ApiKeysAnswer, DeleteApiKeyBody, ApiKeyAnswer } from './schemas.js';
+import type { Route } from '#shared/http/route.js';
+import { ApiKeyPath, CreateApiKeyBody, DeleteApiKeyBody } from './schemas.js';
 import { guildQuery } from '#shared/http/schemas.js';
 
-export const createApiKey = route({
+export const createApiKey = {
   id: 'auth.create-api-key',
   method: 'POST',
   path: '/auth/api-key',
   access: 'internal',
   summary: 'Mint a guild API key (the secret is shown once)',
   body: CreateApiKeyBody,
-  response: NewApiKeyAnswer,
-});
+} as const satisfies Route;
 
-export const listApiKeys = route({
+export const listApiKeys = {
   id: 'auth.list-api-keys',
   method: 'GET',
   path: '/auth/api-key',
   access: 'internal',
   summary: "List a guild's API keys (no secrets)",
   query: guildQuery,
-  response: ApiKeysAnswer,
-});
+} as const satisfies Route;
 
-export const getApiKey = route({
+export const getApiKey = {
   id: 'auth.get-api-key',
   method: 'GET',
   path: '/auth/api-key/{key_id}',
@@ -30,18 +28,16 @@ export const getApiKey = route({
   summary: "One of a guild's API keys, with its last use (no secret)",
   query: guildQuery,
   params: ApiKeyPath,
-  response: ApiKeyAnswer,
-});
+} as const satisfies Route;
 
-export const deleteApiKey = route({
+export const deleteApiKey = {
   id: 'auth.delete-api-key',
   method: 'DELETE',
   path: '/auth/api-key',
   access: 'internal',
   summary: 'Revoke a guild API key at once',
   body: DeleteApiKeyBody,
-  response: ApiKeyAnswer,
-});
+} as const satisfies Route;
 
 export const routes: Route[] = [createApiKey, listApiKeys, getApiKey, deleteApiKey];
 

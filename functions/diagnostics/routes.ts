@@ -1,14 +1,13 @@
 import { routeFamily } from '#shared/http/route-family.js';
 import { guildQuery } from '#shared/http/schemas.js';
 import { MODULES } from '#shared/modules/names.js';
-import { DiagnosticsAnswer } from './schemas.js';
 
 /**
  * `GET /modules/<module>/diagnostics` of every module (behaviour §17): one
  * row per module, served by one handler that reads the module's needs from
  * ./needs.ts. A guild API key may read its own guild's, as settings.
  */
-export const diagnostics = routeFamily({
+export const diagnostics = /* @__PURE__ */ routeFamily({
   members: MODULES,
   row: (module) => ({
     id: `${module}.diagnostics`,
@@ -18,7 +17,7 @@ export const diagnostics = routeFamily({
     file: 'functions/diagnostics/diagnose-module.ts',
     summary: `What would stop ${module} from working in a guild`,
   }),
-  spec: () => ({ query: guildQuery, response: DiagnosticsAnswer }),
+  spec: () => ({ query: guildQuery }),
 });
 
 export const routes = diagnostics.rows;

@@ -25,9 +25,10 @@ import * as z from 'zod/mini';
 import { createGuildModulesClient } from '../../clients/typescript/index.js';
 import { MAX_REROLLS, drawRounds, entrantsHash, seedHash } from './draw.js';
 import { GiveawayRecord } from './schemas.js';
+import { built } from '#shared/built.js';
 
 /** What the check reads of a giveaway's record. */
-const Drawn = z.pick(GiveawayRecord, {
+const Drawn = /* @__PURE__ */ z.pick(GiveawayRecord, {
   entry_id: true,
   status: true,
   winner_count: true,
@@ -38,14 +39,18 @@ const Drawn = z.pick(GiveawayRecord, {
   rounds: true,
 });
 /** Records saved before the count and the hash were checked lack them: they are checked when present. */
-const Published = z.extend(Drawn, { participant_count: z.optional(z.int()), participants_hash: z.optional(z.nullable(z.string())) });
+const Published = /* @__PURE__ */ built(() =>
+  z.extend(Drawn, { participant_count: z.optional(z.int()), participants_hash: z.optional(z.nullable(z.string())) }),
+);
 export type PublishedGiveaway = z.infer<typeof Published>;
 
 export const TOKEN_VARIABLE = 'GUILD_MODULES_TOKEN';
-const USAGE = [
-  'usage: npm run verify-draw -- <giveaway.json> [--participants <entrants file>]',
-  `       ${TOKEN_VARIABLE}=<token> npm run verify-draw -- --url <service URL> --guild <guild_id> --giveaway <entry_id>`,
-].join('\n');
+const USAGE = /* @__PURE__ */ built(() =>
+  [
+    'usage: npm run verify-draw -- <giveaway.json> [--participants <entrants file>]',
+    `       ${TOKEN_VARIABLE}=<token> npm run verify-draw -- --url <service URL> --guild <guild_id> --giveaway <entry_id>`,
+  ].join('\n'),
+);
 
 export interface Verdict {
   /** 0 everything matches, 1 a mismatch, 2 nothing could be checked. */

@@ -1,45 +1,40 @@
-import { type Route, route } from '#shared/http/route.js';
-import { statusAnswer } from './schemas.js';
+import type { Route } from '#shared/http/route.js';
 
-export const livez = route({ id: 'health.livez', method: 'GET', path: '/livez', access: 'public', summary: 'The process is up', response: statusAnswer });
+export const livez = { id: 'health.livez', method: 'GET', path: '/livez', access: 'public', summary: 'The process is up' } as const satisfies Route;
 
-export const readyz = route({
+export const readyz = {
   id: 'health.readyz',
   method: 'GET',
   path: '/readyz',
   access: 'public',
   summary: 'The table is reachable (503 when not)',
-  response: statusAnswer,
-});
+} as const satisfies Route;
 
-export const openapi = route({
+export const openapi = {
   id: 'docs.openapi',
   method: 'GET',
   path: '/openapi.json',
   access: 'public',
   file: 'functions/health/openapi.ts',
   summary: 'This API as an OpenAPI 3.1 document',
-  response: { contentType: 'application/json', description: 'This OpenAPI 3.1 document' },
-});
+} as const satisfies Route;
 
-export const page = route({
+export const page = {
   id: 'docs.page',
   method: 'GET',
   path: '/docs',
   access: 'public',
   file: 'functions/health/docs.ts',
   summary: 'A page rendering the OpenAPI document',
-  response: { contentType: 'text/html; charset=utf-8', description: 'This documentation page' },
-});
+} as const satisfies Route;
 
-export const renderer = route({
+export const renderer = {
   id: 'docs.renderer',
   method: 'GET',
   path: '/docs/redoc.standalone.js',
   access: 'public',
   file: 'functions/health/docs-asset.ts',
   summary: "The documentation page's renderer (Redoc)",
-  response: { contentType: 'application/javascript', description: "The documentation page's renderer (Redoc)" },
-});
+} as const satisfies Route;
 
 export const routes: Route[] = [livez, readyz, openapi, page, renderer];

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { built } from '#shared/built.js';
 
 /** `/livez` and `/readyz`: `data.status` is "ok" (behaviour §2). */
-export const statusAnswer = z.object({ status: z.literal('ok') });
+export const statusAnswer = /* @__PURE__ */ built(() => z.object({ status: z.literal('ok') }));

@@ -5,9 +5,9 @@ import { countMemberEntries, deleteMemberEntries } from './privacy.js';
 import { checkedChanges, removeInvites } from './settings.js';
 import * as routes from './routes.js';
 
-export const getSettings = settingsReadEndpoint(routes.getSettings);
+export const getSettings = /* @__PURE__ */ settingsReadEndpoint(routes.getSettings);
 /** Changes only the fields given non-null; `""` clears a channel. */
-export const updateSettings = settingsUpdateEndpoint(routes.updateSettings, checkedChanges);
-export const deleteSettings = settingsDeleteEndpoint(routes.deleteSettings, removeInvites);
-export const privacyGetUserEntries = privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
-export const privacyDeleteUserEntries = privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);
+export const updateSettings = /* @__PURE__ */ settingsUpdateEndpoint(routes.updateSettings, checkedChanges);
+export const deleteSettings = /* @__PURE__ */ settingsDeleteEndpoint(routes.deleteSettings, removeInvites);
+export const privacyGetUserEntries = /* @__PURE__ */ privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
+export const privacyDeleteUserEntries = /* @__PURE__ */ privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);

@@ -1,135 +1,184 @@
-import { type Route, route } from '#shared/http/route.js';
-import {
-  moduleStateRoutes,
-  privacyCountRoute,
-  privacyDeleteRoute,
-  settingsDeleteRoute,
-  settingsReadRoute,
-  settingsUpdateRoute,
-} from '../module-state/routes.js';
-import {
-  DeletedSettingsAnswer,
-  SettingsAnswer,
-  SettingsBody,
-  InvitesAnswer,
-  CreateInviteBody,
-  CreatedAnswer,
-  DeleteInviteBody,
-  MessageAnswer,
-  UsesQuery,
-  UsesAnswer,
-  InviteCreatedBody,
-  InviteEventBody,
-} from './schemas.js';
+import { privacyQuery } from '#shared/http/schemas.js';
+import type { Route } from '#shared/http/route.js';
+
+import { SettingsBody, CreateInviteBody, DeleteInviteBody, UsesQuery, InviteCreatedBody, InviteEventBody } from './schemas.js';
 import { guildQuery, guildBody } from '#shared/http/schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 import { answerFailures } from '#shared/platform/interaction.js';
 
-const base = '/modules/invite-tracker';
+/** The module's state routes (behaviour §5), served by functions/module-state/. */
+export const home = {
+  id: 'invite-tracker.home',
+  method: 'GET',
+  path: '/modules/invite-tracker/',
+  access: 'public',
+  summary: 'Home of the invite-tracker module',
+  file: 'functions/module-state/home.ts',
+} as const satisfies Route;
+export const status = {
+  id: 'invite-tracker.status',
+  method: 'GET',
+  path: '/modules/invite-tracker/status',
+  access: 'client',
+  summary: 'Whether invite-tracker is enabled for a guild',
+  file: 'functions/module-state/status.ts',
+  query: guildQuery,
+} as const satisfies Route;
+export const enable = {
+  id: 'invite-tracker.enable',
+  method: 'POST',
+  path: '/modules/invite-tracker/enable',
+  access: 'client',
+  summary: 'Enable invite-tracker for a guild',
+  file: 'functions/module-state/enable.ts',
+  body: guildBody,
+} as const satisfies Route;
+export const disable = {
+  id: 'invite-tracker.disable',
+  method: 'POST',
+  path: '/modules/invite-tracker/disable',
+  access: 'client',
+  summary: 'Disable invite-tracker for a guild',
+  file: 'functions/module-state/disable.ts',
+  body: guildBody,
+} as const satisfies Route;
 
-export const getSettings = settingsReadRoute('invite-tracker', { summary: "A guild's invite-tracker settings", response: SettingsAnswer });
-export const updateSettings = settingsUpdateRoute('invite-tracker', {
+export const getSettings = {
+  id: 'invite-tracker.get-settings',
+  method: 'GET',
+  path: '/modules/invite-tracker/settings',
+  access: 'client',
+  summary: "A guild's invite-tracker settings",
+  file: 'functions/invite-tracker/basics.ts',
+  handler: 'getSettings',
+  query: guildQuery,
+} as const satisfies Route;
+export const updateSettings = {
+  id: 'invite-tracker.update-settings',
+  method: 'PUT',
+  path: '/modules/invite-tracker/settings',
+  access: 'client',
   summary: "Change a guild's invite-tracker settings",
+  file: 'functions/invite-tracker/basics.ts',
+  handler: 'updateSettings',
   body: SettingsBody,
   owned: checkOwned,
-  response: SettingsAnswer,
-});
-export const deleteSettings = settingsDeleteRoute('invite-tracker', {
+} as const satisfies Route;
+export const deleteSettings = {
+  id: 'invite-tracker.delete-settings',
+  method: 'DELETE',
+  path: '/modules/invite-tracker/settings',
+  access: 'client',
   summary: 'Remove all invite-tracker data of a guild and reset the module',
-  response: DeletedSettingsAnswer,
-});
-export const privacyGetUserEntries = privacyCountRoute('invite-tracker', "Count a member's invite uses and invites");
-export const privacyDeleteUserEntries = privacyDeleteRoute('invite-tracker', "Delete a member's invite uses and ownership");
+  file: 'functions/invite-tracker/basics.ts',
+  handler: 'deleteSettings',
+  body: guildBody,
+} as const satisfies Route;
+export const privacyGetUserEntries = {
+  id: 'invite-tracker.privacy-get-user-entries',
+  method: 'GET',
+  path: '/modules/invite-tracker/privacy/get-user-entries',
+  access: 'internal',
+  summary: "Count a member's invite uses and invites",
+  file: 'functions/invite-tracker/basics.ts',
+  handler: 'privacyGetUserEntries',
+  query: privacyQuery,
+} as const satisfies Route;
+export const privacyDeleteUserEntries = {
+  id: 'invite-tracker.privacy-delete-user-entries',
+  method: 'DELETE',
+  path: '/modules/invite-tracker/privacy/delete-user-entries',
+  access: 'internal',
+  summary: "Delete a member's invite uses and ownership",
+  file: 'functions/invite-tracker/basics.ts',
+  handler: 'privacyDeleteUserEntries',
+  body: privacyQuery,
+} as const satisfies Route;
 
-export const listInvites = route({
+export const listInvites = {
   id: 'invite-tracker.list-invites',
   method: 'GET',
-  path: `${base}/invites`,
+  path: '/modules/invite-tracker/invites',
   access: 'client',
   summary: 'The invites the service tracks',
   query: guildQuery,
-  response: InvitesAnswer,
-});
+} as const satisfies Route;
 
-export const createInvite = route({
+export const createInvite = {
   id: 'invite-tracker.create-invite',
   method: 'POST',
-  path: `${base}/invites`,
+  path: '/modules/invite-tracker/invites',
   access: 'client',
   summary: 'Create an invite on the platform',
   body: CreateInviteBody,
   owned: checkOwned,
   actor: 'optional',
-  response: CreatedAnswer,
-  answerFailures: answerFailures('The invite was not created.'),
-});
+  answerFailures: /* @__PURE__ */ answerFailures('The invite was not created.'),
+} as const satisfies Route;
 
-export const deleteInvite = route({
+export const deleteInvite = {
   id: 'invite-tracker.delete-invite',
   method: 'DELETE',
-  path: `${base}/invites`,
+  path: '/modules/invite-tracker/invites',
   access: 'client',
   summary: 'Delete an invite on the platform',
   body: DeleteInviteBody,
   owned: checkOwned,
-  response: MessageAnswer,
-  answerFailures: answerFailures('The invite was not deleted.'),
-});
+  answerFailures: /* @__PURE__ */ answerFailures('The invite was not deleted.'),
+} as const satisfies Route;
 
-export const getUses = route({
+export const getUses = {
   id: 'invite-tracker.get-uses',
   method: 'GET',
-  path: `${base}/stats/uses`,
+  path: '/modules/invite-tracker/stats/uses',
   access: 'client',
   summary: "An inviter's counted joins",
   query: UsesQuery,
-  response: UsesAnswer,
-});
+} as const satisfies Route;
 
-export const inviteCreated = route({
+export const inviteCreated = {
   id: 'invite-tracker.invite-created',
   method: 'POST',
-  path: `${base}/events/invite/create`,
+  path: '/modules/invite-tracker/events/invite/create',
   access: 'internal',
   summary: 'An invite was made on the platform',
   body: InviteCreatedBody,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const inviteDeleted = route({
+export const inviteDeleted = {
   id: 'invite-tracker.invite-deleted',
   method: 'POST',
-  path: `${base}/events/invite/delete`,
+  path: '/modules/invite-tracker/events/invite/delete',
   access: 'internal',
   summary: 'An invite was deleted on the platform',
   body: InviteEventBody,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const joinCheck = route({
+export const joinCheck = {
   id: 'invite-tracker.join-check',
   method: 'POST',
-  path: `${base}/events/join/check-invite`,
+  path: '/modules/invite-tracker/events/join/check-invite',
   access: 'internal',
   summary: 'A member joined: attribute the join',
   body: guildBody,
   actor: 'required',
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const leaveCheck = route({
+export const leaveCheck = {
   id: 'invite-tracker.leave-check',
   method: 'POST',
-  path: `${base}/events/leave/check-invite`,
+  path: '/modules/invite-tracker/events/leave/check-invite',
   access: 'internal',
   summary: 'A member left',
   body: guildBody,
   actor: 'required',
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
 export const routes: Route[] = [
-  ...moduleStateRoutes('invite-tracker'),
+  home,
+  status,
+  enable,
+  disable,
   getSettings,
   updateSettings,
   deleteSettings,

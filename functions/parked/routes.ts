@@ -1,26 +1,24 @@
-import { type Route, route } from '#shared/http/route.js';
-import { ParkedQuery, ParkedPageAnswer, ReplayBody, ReplayAnswer } from './schemas.js';
+import type { Route } from '#shared/http/route.js';
+import { ParkedQuery, ReplayBody } from './schemas.js';
 
 /** Parked scheduled work (behaviour §9.1): the operator's, so the service token's only. */
-export const list = route({
+export const list = {
   id: 'parked.list',
   method: 'GET',
   path: '/jobs/parked',
   access: 'internal',
   summary: 'List scheduled work given up on, with its last error (latest parked first)',
   query: ParkedQuery,
-  response: ParkedPageAnswer,
-});
+} as const satisfies Route;
 
-export const replay = route({
+export const replay = {
   id: 'parked.replay',
   method: 'POST',
   path: '/jobs/parked/replay',
   access: 'internal',
   summary: 'Run parked work again: one item by its id, or all',
   body: ReplayBody,
-  response: ReplayAnswer,
-});
+} as const satisfies Route;
 
 export const routes: Route[] = [list, replay];
 

@@ -5,8 +5,8 @@ import { countMemberEntries, deleteMemberEntries } from './privacy.js';
 import { removePolls } from './settings.js';
 import * as routes from './routes.js';
 
-export const getSettings = settingsReadEndpoint(routes.getSettings);
-export const updateSettings = settingsUpdateEndpoint(routes.updateSettings);
-export const deleteSettings = settingsDeleteEndpoint(routes.deleteSettings, removePolls);
-export const privacyGetUserEntries = privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
-export const privacyDeleteUserEntries = privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);
+export const getSettings = /* @__PURE__ */ settingsReadEndpoint(routes.getSettings);
+export const updateSettings = /* @__PURE__ */ settingsUpdateEndpoint(routes.updateSettings);
+export const deleteSettings = /* @__PURE__ */ settingsDeleteEndpoint(routes.deleteSettings, removePolls);
+export const privacyGetUserEntries = /* @__PURE__ */ privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
+export const privacyDeleteUserEntries = /* @__PURE__ */ privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);

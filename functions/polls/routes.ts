@@ -1,30 +1,15 @@
-import { type Route, route } from '#shared/http/route.js';
+import { guildBody, guildQuery, privacyQuery } from '#shared/http/schemas.js';
+import type { Route } from '#shared/http/route.js';
 import {
-  home,
-  moduleStateRoute,
-  moduleStateRoutes,
-  privacyCountRoute,
-  privacyDeleteRoute,
-  settingsDeleteRoute,
-  settingsReadRoute,
-  settingsUpdateRoute,
-} from '../module-state/routes.js';
-import {
-  DeletedSettingsAnswer,
-  PollSettingsAnswer,
   SettingsBody,
   ListPollsQuery,
-  PollsPage,
   CreatePollBody,
-  PollAnswer,
   GetPollQuery,
   PollPath,
   EditPollBody,
   OwnerActionBody,
   VoteBody,
-  VoteAnswer,
   MessageDeletedBody,
-  MaybePollAnswer,
   HandlerCreateBody,
   HandlerEditBody,
   HandlerPollBody,
@@ -32,185 +17,258 @@ import {
 } from './schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 import { answerFailures } from '#shared/platform/interaction.js';
-import { VotersQuery, VotersPage } from './schemas.js';
+import { VotersQuery } from './schemas.js';
 
-const base = '/modules/polls';
+/** The module's state routes (behaviour §5), served by functions/module-state/. */
+export const home = {
+  id: 'polls.home',
+  method: 'GET',
+  path: '/modules/polls/',
+  access: 'public',
+  summary: 'Home of the polls module',
+  file: 'functions/module-state/home.ts',
+} as const satisfies Route;
+export const status = {
+  id: 'polls.status',
+  method: 'GET',
+  path: '/modules/polls/status',
+  access: 'client',
+  summary: 'Whether polls is enabled for a guild',
+  file: 'functions/module-state/status.ts',
+  query: guildQuery,
+} as const satisfies Route;
+export const enable = {
+  id: 'polls.enable',
+  method: 'POST',
+  path: '/modules/polls/enable',
+  access: 'client',
+  summary: 'Enable polls for a guild',
+  file: 'functions/module-state/enable.ts',
+  body: guildBody,
+} as const satisfies Route;
+export const disable = {
+  id: 'polls.disable',
+  method: 'POST',
+  path: '/modules/polls/disable',
+  access: 'client',
+  summary: 'Disable polls for a guild',
+  file: 'functions/module-state/disable.ts',
+  body: guildBody,
+} as const satisfies Route;
+export const handlerHome = {
+  id: 'polls.handler-home',
+  method: 'GET',
+  path: '/modules/polls/handler',
+  access: 'public',
+  summary: 'Home of the polls scheduling handler',
+  file: 'functions/module-state/home.ts',
+} as const satisfies Route;
 
-export const getSettings = settingsReadRoute('polls', { summary: "A guild's poll settings", response: PollSettingsAnswer });
-export const updateSettings = settingsUpdateRoute('polls', { summary: "Change a guild's poll settings", body: SettingsBody, response: PollSettingsAnswer });
-export const deleteSettings = settingsDeleteRoute('polls', {
+export const getSettings = {
+  id: 'polls.get-settings',
+  method: 'GET',
+  path: '/modules/polls/settings',
+  access: 'client',
+  summary: "A guild's poll settings",
+  file: 'functions/polls/basics.ts',
+  handler: 'getSettings',
+  query: guildQuery,
+} as const satisfies Route;
+export const updateSettings = {
+  id: 'polls.update-settings',
+  method: 'PUT',
+  path: '/modules/polls/settings',
+  access: 'client',
+  summary: "Change a guild's poll settings",
+  file: 'functions/polls/basics.ts',
+  handler: 'updateSettings',
+  body: SettingsBody,
+} as const satisfies Route;
+export const deleteSettings = {
+  id: 'polls.delete-settings',
+  method: 'DELETE',
+  path: '/modules/polls/settings/delete',
+  access: 'client',
   summary: 'Remove all poll data of a guild and reset the module',
-  path: '/settings/delete',
-  response: DeletedSettingsAnswer,
-});
-export const privacyGetUserEntries = privacyCountRoute('polls', "Count a member's votes and owned polls");
-export const privacyDeleteUserEntries = privacyDeleteRoute('polls', "Delete a member's votes and owner references");
+  file: 'functions/polls/basics.ts',
+  handler: 'deleteSettings',
+  body: guildBody,
+} as const satisfies Route;
+export const privacyGetUserEntries = {
+  id: 'polls.privacy-get-user-entries',
+  method: 'GET',
+  path: '/modules/polls/privacy/get-user-entries',
+  access: 'internal',
+  summary: "Count a member's votes and owned polls",
+  file: 'functions/polls/basics.ts',
+  handler: 'privacyGetUserEntries',
+  query: privacyQuery,
+} as const satisfies Route;
+export const privacyDeleteUserEntries = {
+  id: 'polls.privacy-delete-user-entries',
+  method: 'DELETE',
+  path: '/modules/polls/privacy/delete-user-entries',
+  access: 'internal',
+  summary: "Delete a member's votes and owner references",
+  file: 'functions/polls/basics.ts',
+  handler: 'privacyDeleteUserEntries',
+  body: privacyQuery,
+} as const satisfies Route;
 
-export const listPolls = route({
+export const listPolls = {
   id: 'polls.list-polls',
   method: 'GET',
-  path: `${base}/entries`,
+  path: '/modules/polls/entries',
   access: 'client',
   summary: "A guild's polls, newest first",
   query: ListPollsQuery,
-  response: PollsPage,
-});
+} as const satisfies Route;
 
-export const createPoll = route({
+export const createPoll = {
   id: 'polls.create-poll',
   method: 'POST',
-  path: `${base}/entries`,
+  path: '/modules/polls/entries',
   access: 'client',
   summary: 'Create a poll in a channel',
   body: CreatePollBody,
   owned: checkOwned,
-  answerFailures: answerFailures('Your poll could not be created.'),
-  response: PollAnswer,
-});
+  answerFailures: /* @__PURE__ */ answerFailures('Your poll could not be created.'),
+} as const satisfies Route;
 
-export const getPoll = route({
+export const getPoll = {
   id: 'polls.get-poll',
   method: 'GET',
-  path: `${base}/entry/{poll_id}`,
+  path: '/modules/polls/entry/{poll_id}',
   access: 'client',
   summary: 'One poll with its counts',
   query: GetPollQuery,
   params: PollPath,
-  response: PollAnswer,
-});
+} as const satisfies Route;
 
-export const editPoll = route({
+export const editPoll = {
   id: 'polls.edit-poll',
   method: 'PUT',
-  path: `${base}/entry/{poll_id}`,
+  path: '/modules/polls/entry/{poll_id}',
   access: 'client',
   summary: 'Edit an open service poll (owner only)',
   body: EditPollBody,
   params: PollPath,
   actor: 'optional',
-  answerFailures: answerFailures('Your poll could not be edited.'),
-  response: PollAnswer,
-});
+  answerFailures: /* @__PURE__ */ answerFailures('Your poll could not be edited.'),
+} as const satisfies Route;
 
-export const deletePoll = route({
+export const deletePoll = {
   id: 'polls.delete-poll',
   method: 'DELETE',
-  path: `${base}/entry/{poll_id}`,
+  path: '/modules/polls/entry/{poll_id}',
   access: 'client',
   summary: 'Delete a poll and its message (owner only)',
   body: OwnerActionBody,
   params: PollPath,
   actor: 'optional',
-  answerFailures: answerFailures('Your poll could not be deleted.'),
-  response: PollAnswer,
-});
+  answerFailures: /* @__PURE__ */ answerFailures('Your poll could not be deleted.'),
+} as const satisfies Route;
 
-export const closePoll = route({
+export const closePoll = {
   id: 'polls.close-poll',
   method: 'POST',
-  path: `${base}/entry/{poll_id}/close`,
+  path: '/modules/polls/entry/{poll_id}/close',
   access: 'client',
   summary: 'Close a poll and show its results (owner only)',
   body: OwnerActionBody,
   params: PollPath,
   actor: 'optional',
-  answerFailures: answerFailures('Your poll could not be closed.'),
-  response: PollAnswer,
-});
+  answerFailures: /* @__PURE__ */ answerFailures('Your poll could not be closed.'),
+} as const satisfies Route;
 
-export const vote = route({
+export const vote = {
   id: 'polls.vote',
   method: 'POST',
-  path: `${base}/entry/vote`,
+  path: '/modules/polls/entry/vote',
   access: 'internal',
   summary: 'A member votes or takes a vote back',
   body: VoteBody,
   actor: 'required',
-  answerFailures: answerFailures('Your vote was not counted.'),
-  response: VoteAnswer,
-});
+  answerFailures: /* @__PURE__ */ answerFailures('Your vote was not counted.'),
+} as const satisfies Route;
 
-export const deletePollOnMessageDelete = route({
+export const deletePollOnMessageDelete = {
   id: 'polls.delete-poll-on-message-delete',
   method: 'DELETE',
-  path: `${base}/entry/delete-poll-on-message-delete`,
+  path: '/modules/polls/entry/delete-poll-on-message-delete',
   access: 'internal',
   summary: "A message was deleted: remove its poll's data",
   body: MessageDeletedBody,
-  response: MaybePollAnswer,
-});
+} as const satisfies Route;
 
-export const handlerCreate = route({
+export const handlerCreate = {
   id: 'polls.handler-create',
   file: 'functions/polls/internal-create.ts',
   method: 'POST',
-  path: `${base}/handler/create`,
+  path: '/modules/polls/handler/create',
   access: 'internal',
   summary: 'Register a poll with explicit times',
   body: HandlerCreateBody,
   owned: checkOwned,
-  response: PollAnswer,
-});
+} as const satisfies Route;
 
-export const handlerEdit = route({
+export const handlerEdit = {
   id: 'polls.handler-edit',
   file: 'functions/polls/internal-edit.ts',
   method: 'POST',
-  path: `${base}/handler/edit`,
+  path: '/modules/polls/handler/edit',
   access: 'internal',
   summary: 'Edit a poll directly',
   body: HandlerEditBody,
-  response: PollAnswer,
-});
+} as const satisfies Route;
 
-export const handlerClose = route({
+export const handlerClose = {
   id: 'polls.handler-close',
   file: 'functions/polls/internal-close.ts',
   method: 'POST',
-  path: `${base}/handler/close`,
+  path: '/modules/polls/handler/close',
   access: 'internal',
   summary: 'Close a poll directly',
   body: HandlerPollBody,
-  response: PollAnswer,
-});
+} as const satisfies Route;
 
-export const handlerVote = route({
+export const handlerVote = {
   id: 'polls.handler-vote',
   file: 'functions/polls/internal-vote.ts',
   method: 'POST',
-  path: `${base}/handler/vote`,
+  path: '/modules/polls/handler/vote',
   access: 'internal',
   summary: 'Vote on a poll directly',
   body: HandlerVoteBody,
   actor: 'required',
-  response: VoteAnswer,
-});
+} as const satisfies Route;
 
-export const handlerDelete = route({
+export const handlerDelete = {
   id: 'polls.handler-delete',
   file: 'functions/polls/internal-delete.ts',
   method: 'DELETE',
-  path: `${base}/handler/delete`,
+  path: '/modules/polls/handler/delete',
   access: 'internal',
   summary: 'Delete a poll directly',
   body: HandlerPollBody,
-  response: PollAnswer,
-});
+} as const satisfies Route;
 
-export const listVoters = route({
+export const listVoters = {
   id: 'polls.list-voters',
   method: 'GET',
-  path: `${base}/entry/{poll_id}/voters`,
+  path: '/modules/polls/entry/{poll_id}/voters',
   access: 'client',
   summary: "A page of a poll's voters, in member order",
   params: PollPath,
   query: VotersQuery,
-  response: VotersPage,
-});
+} as const satisfies Route;
 
 export const routes: Route[] = [
-  ...moduleStateRoutes('polls'),
-  moduleStateRoute(home, 'polls', { operation: 'handler-home', path: '/handler', summary: 'Home of the polls scheduling handler' }),
+  home,
+  status,
+  enable,
+  disable,
+  handlerHome,
 
   getSettings,
   updateSettings,

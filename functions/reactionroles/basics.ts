@@ -5,7 +5,7 @@ import { countMemberReferences, deleteMemberReferences, deleteModuleData } from 
 import * as routes from './routes.js';
 
 /** `DELETE /modules/reactionroles/delete`, in any module state: resets the module and removes every panel, entry and claim. */
-export const deleteSettings = settingsDeleteEndpoint(routes.deleteSettings, deleteModuleData);
-export const privacyGetUserEntries = privacyCountEndpoint(routes.privacyGetUserEntries, countMemberReferences);
+export const deleteSettings = /* @__PURE__ */ settingsDeleteEndpoint(routes.deleteSettings, deleteModuleData);
+export const privacyGetUserEntries = /* @__PURE__ */ privacyCountEndpoint(routes.privacyGetUserEntries, countMemberReferences);
 /** The member's claims go; roles already granted stay with the member. */
-export const privacyDeleteUserEntries = privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberReferences);
+export const privacyDeleteUserEntries = /* @__PURE__ */ privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberReferences);

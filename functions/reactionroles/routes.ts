@@ -1,173 +1,203 @@
-import { type Route, route } from '#shared/http/route.js';
-import { moduleStateRoutes, privacyCountRoute, privacyDeleteRoute, settingsDeleteRoute } from '../module-state/routes.js';
-import {
-  ListPanelsQuery,
-  PanelsPage,
-  CreatePanelBody,
-  PanelAnswer,
-  PanelPath,
-  EditPanelBody,
-  DeletedPanelAnswer,
-  EntriesAnswer,
-  AddEntryBody,
-  EntryAnswer,
-  EntryPath,
-  EditEntryBody,
-  CheckBody,
-  CheckAnswer,
-  CheckDeleteBody,
-  RemovedAnswer,
-} from './schemas.js';
+import { privacyQuery } from '#shared/http/schemas.js';
+import type { Route } from '#shared/http/route.js';
+
+import { ListPanelsQuery, CreatePanelBody, PanelPath, EditPanelBody, AddEntryBody, EntryPath, EditEntryBody, CheckBody, CheckDeleteBody } from './schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 import { guildQuery, guildBody } from '#shared/http/schemas.js';
 
-const base = '/modules/reactionroles';
-const panel = `${base}/panel/{reactionrole_panel_id}`;
-const entry = `${panel}/entries/{reactionrole_entry_id}`;
+/** The module's state routes (behaviour §5), served by functions/module-state/. */
+export const home = {
+  id: 'reactionroles.home',
+  method: 'GET',
+  path: '/modules/reactionroles/',
+  access: 'public',
+  summary: 'Home of the reactionroles module',
+  file: 'functions/module-state/home.ts',
+} as const satisfies Route;
+export const status = {
+  id: 'reactionroles.status',
+  method: 'GET',
+  path: '/modules/reactionroles/status',
+  access: 'client',
+  summary: 'Whether reactionroles is enabled for a guild',
+  file: 'functions/module-state/status.ts',
+  query: guildQuery,
+} as const satisfies Route;
+export const enable = {
+  id: 'reactionroles.enable',
+  method: 'POST',
+  path: '/modules/reactionroles/enable',
+  access: 'client',
+  summary: 'Enable reactionroles for a guild',
+  file: 'functions/module-state/enable.ts',
+  body: guildBody,
+} as const satisfies Route;
+export const disable = {
+  id: 'reactionroles.disable',
+  method: 'POST',
+  path: '/modules/reactionroles/disable',
+  access: 'client',
+  summary: 'Disable reactionroles for a guild',
+  file: 'functions/module-state/disable.ts',
+  body: guildBody,
+} as const satisfies Route;
 
-export const deleteSettings = settingsDeleteRoute('reactionroles', {
+export const deleteSettings = {
+  id: 'reactionroles.delete-module',
+  method: 'DELETE',
+  path: '/modules/reactionroles/delete',
+  access: 'client',
   summary: 'Delete every panel, entry and claim of a guild and reset the module',
-  operation: 'delete-module',
-  path: '/delete',
-  response: RemovedAnswer,
-});
-export const privacyGetUserEntries = privacyCountRoute('reactionroles', { summary: 'Count the records referring to a member', operation: 'privacy-get' });
-export const privacyDeleteUserEntries = privacyDeleteRoute('reactionroles', { summary: "Delete a member's claims", operation: 'privacy-delete' });
+  file: 'functions/reactionroles/basics.ts',
+  handler: 'deleteSettings',
+  body: guildBody,
+} as const satisfies Route;
+export const privacyGetUserEntries = {
+  id: 'reactionroles.privacy-get',
+  method: 'GET',
+  path: '/modules/reactionroles/privacy/get-user-entries',
+  access: 'internal',
+  summary: 'Count the records referring to a member',
+  file: 'functions/reactionroles/basics.ts',
+  handler: 'privacyGetUserEntries',
+  query: privacyQuery,
+} as const satisfies Route;
+export const privacyDeleteUserEntries = {
+  id: 'reactionroles.privacy-delete',
+  method: 'DELETE',
+  path: '/modules/reactionroles/privacy/delete-user-entries',
+  access: 'internal',
+  summary: "Delete a member's claims",
+  file: 'functions/reactionroles/basics.ts',
+  handler: 'privacyDeleteUserEntries',
+  body: privacyQuery,
+} as const satisfies Route;
 
-export const listPanels = route({
+export const listPanels = {
   id: 'reactionroles.list-panels',
   method: 'GET',
-  path: `${base}/panels`,
+  path: '/modules/reactionroles/panels',
   access: 'client',
   summary: "List a guild's reaction-role panels, newest first",
   query: ListPanelsQuery,
-  response: PanelsPage,
-});
+} as const satisfies Route;
 
-export const createPanel = route({
+export const createPanel = {
   id: 'reactionroles.create-panel',
   method: 'POST',
-  path: `${base}/panels`,
+  path: '/modules/reactionroles/panels',
   access: 'client',
   summary: 'Create a panel: post a new message, or register an existing one as an emoji panel',
   body: CreatePanelBody,
   owned: checkOwned,
-  response: PanelAnswer,
-});
+} as const satisfies Route;
 
-export const getPanel = route({
+export const getPanel = {
   id: 'reactionroles.get-panel',
   method: 'GET',
-  path: panel,
+  path: '/modules/reactionroles/panel/{reactionrole_panel_id}',
   access: 'client',
   summary: 'Get a panel',
   params: PanelPath,
   query: guildQuery,
-  response: PanelAnswer,
-});
+} as const satisfies Route;
 
-export const editPanel = route({
+export const editPanel = {
   id: 'reactionroles.edit-panel',
   method: 'PUT',
-  path: panel,
+  path: '/modules/reactionroles/panel/{reactionrole_panel_id}',
   access: 'client',
   summary: "Change a panel's settings, type and message text",
   params: PanelPath,
   body: EditPanelBody,
-  response: PanelAnswer,
-});
+} as const satisfies Route;
 
-export const deletePanel = route({
+export const deletePanel = {
   id: 'reactionroles.delete-panel',
   method: 'DELETE',
-  path: panel,
+  path: '/modules/reactionroles/panel/{reactionrole_panel_id}',
   access: 'client',
   summary: 'Delete a panel and its entries (and its message when the service wrote it)',
   params: PanelPath,
   body: guildBody,
-  response: DeletedPanelAnswer,
-});
+} as const satisfies Route;
 
-export const listEntries = route({
+export const listEntries = {
   id: 'reactionroles.list-entries',
   method: 'GET',
-  path: `${panel}/entries`,
+  path: '/modules/reactionroles/panel/{reactionrole_panel_id}/entries',
   access: 'client',
   summary: "List a panel's entries in the order the message shows them",
   params: PanelPath,
   query: guildQuery,
-  response: EntriesAnswer,
-});
+} as const satisfies Route;
 
-export const addEntry = route({
+export const addEntry = {
   id: 'reactionroles.add-entry',
   method: 'POST',
-  path: `${panel}/entries`,
+  path: '/modules/reactionroles/panel/{reactionrole_panel_id}/entries',
   access: 'client',
   summary: 'Add an entry to a panel',
   params: PanelPath,
   body: AddEntryBody,
   owned: checkOwned,
-  response: EntryAnswer,
-});
+} as const satisfies Route;
 
-export const getEntry = route({
+export const getEntry = {
   id: 'reactionroles.get-entry',
   method: 'GET',
-  path: entry,
+  path: '/modules/reactionroles/panel/{reactionrole_panel_id}/entries/{reactionrole_entry_id}',
   access: 'client',
   summary: 'Get an entry',
   params: EntryPath,
   query: guildQuery,
-  response: EntryAnswer,
-});
+} as const satisfies Route;
 
-export const deleteEntry = route({
+export const deleteEntry = {
   id: 'reactionroles.delete-entry',
   method: 'DELETE',
-  path: entry,
+  path: '/modules/reactionroles/panel/{reactionrole_panel_id}/entries/{reactionrole_entry_id}',
   access: 'client',
   summary: 'Delete an entry (and its roles from members, when the panel says so)',
   params: EntryPath,
   body: guildBody,
-  response: EntryAnswer,
-});
+} as const satisfies Route;
 
-export const editEntry = route({
+export const editEntry = {
   id: 'reactionroles.edit-entry',
   method: 'PUT',
-  path: entry,
+  path: '/modules/reactionroles/panel/{reactionrole_panel_id}/entries/{reactionrole_entry_id}',
   access: 'client',
   summary: "Change an entry's roles, text and description",
   params: EntryPath,
   body: EditEntryBody,
   owned: checkOwned,
-  response: EntryAnswer,
-});
+} as const satisfies Route;
 
-export const check = route({
+export const check = {
   id: 'reactionroles.check',
   method: 'POST',
-  path: `${base}/check`,
+  path: '/modules/reactionroles/check',
   access: 'internal',
   summary: "Handle a member's reaction or component interaction with a panel",
   body: CheckBody,
   actor: 'required',
-  response: CheckAnswer,
-});
+} as const satisfies Route;
 
-export const checkDelete = route({
+export const checkDelete = {
   id: 'reactionroles.check-delete',
   method: 'POST',
-  path: `${base}/panel/check-delete`,
+  path: '/modules/reactionroles/panel/check-delete',
   access: 'internal',
   summary: 'Drop the panels of a deleted message or channel',
   body: CheckDeleteBody,
-  response: RemovedAnswer,
-});
+} as const satisfies Route;
 
 export const routes: Route[] = [
-  ...moduleStateRoutes('reactionroles'),
+  home,
+  status,
+  enable,
+  disable,
   deleteSettings,
   listPanels,
   createPanel,

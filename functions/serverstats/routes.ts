@@ -1,39 +1,64 @@
-import { type Route, route } from '#shared/http/route.js';
+import type { Route } from '#shared/http/route.js';
 import {
-  moduleStateRoutes,
-  privacyCountRoute,
-  privacyDeleteRoute,
-  settingsDeleteRoute,
-  settingsReadRoute,
-  settingsUpdateRoute,
-} from '../module-state/routes.js';
-import {
-  DeletedAnswer,
-  SettingsAnswer,
   SettingsBody,
-  CountersAnswer,
   CreateCounterBody,
-  CounterAnswer,
   CounterPath,
   UpdateCountersBody,
-  MessageAnswer,
   ChannelBody,
   StarboardBody,
   MessageCheckBody,
   DeletedMessageBody,
 } from './schemas.js';
 import { FAMILIES, type Family, familyRoute } from './families.js';
-import { RecordedAnswer, fetchAnswer, fetchQuery, recordingBody } from './stats-schemas.js';
+import { fetchQuery, recordingBody } from './stats-schemas.js';
 import { routeFamily } from '#shared/http/route-family.js';
-import { guildQuery, guildBody } from '#shared/http/schemas.js';
+import { guildBody, guildQuery, privacyQuery } from '#shared/http/schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
+import { built } from '#shared/built.js';
 
-const base = '/modules/serverstats';
 const file = (name: string) => `functions/serverstats/${name}.ts`;
 
-/** The statistic families: a fetch (GET) each, from the one table. */
 const statsId = (family: Family) => `serverstats.stats.${family.path.replaceAll('/', '.')}`;
-export const fetchStats = routeFamily({
+
+/** The module's state routes (behaviour §5), served by functions/module-state/. */
+export const home = {
+  id: 'serverstats.home',
+  method: 'GET',
+  path: '/modules/serverstats/',
+  access: 'public',
+  summary: 'Home of the serverstats module',
+  file: 'functions/module-state/home.ts',
+} as const satisfies Route;
+export const status = {
+  id: 'serverstats.status',
+  method: 'GET',
+  path: '/modules/serverstats/status',
+  access: 'client',
+  summary: 'Whether serverstats is enabled for a guild',
+  file: 'functions/module-state/status.ts',
+  query: guildQuery,
+} as const satisfies Route;
+export const enable = {
+  id: 'serverstats.enable',
+  method: 'POST',
+  path: '/modules/serverstats/enable',
+  access: 'client',
+  summary: 'Enable serverstats for a guild',
+  file: 'functions/module-state/enable.ts',
+  body: guildBody,
+} as const satisfies Route;
+export const disable = {
+  id: 'serverstats.disable',
+  method: 'POST',
+  path: '/modules/serverstats/disable',
+  access: 'client',
+  summary: 'Disable serverstats for a guild',
+  file: 'functions/module-state/disable.ts',
+  body: guildBody,
+} as const satisfies Route;
+
+/** The statistic families: a fetch (GET) each, from the one table. */
+export const fetchStats = /* @__PURE__ */ routeFamily({
   members: FAMILIES,
   row: (family) => ({
     id: `${statsId(family)}.fetch`,
@@ -43,158 +68,190 @@ export const fetchStats = routeFamily({
     file: file('fetch-stats'),
     summary: `Fetch ${family.path} statistics of the last days`,
   }),
-  spec: (family) => ({ query: fetchQuery(family), response: fetchAnswer(family) }),
+  spec: (family) => ({ query: fetchQuery(family) }),
 });
 
 /** Internal: the recording of a statistic of every family (POST), and the closing of voice sessions (PUT). */
-export const recordStat = routeFamily({
-  members: [
-    ...FAMILIES.map((family) => ({ family, method: 'POST' as const })),
-    ...FAMILIES.filter((family) => family.shape.kind === 'voice').map((family) => ({ family, method: 'PUT' as const })),
-  ],
-  row: ({ family, method }) => ({
-    id: `${statsId(family)}.${method === 'POST' ? 'record' : 'close'}`,
-    method,
-    path: familyRoute(family),
-    access: 'internal',
-    file: file('record-stat'),
-    summary: method === 'POST' ? `Record a ${family.path} statistic` : "Close a member's voice session",
+export const recordStat = /* @__PURE__ */ built(() =>
+  routeFamily({
+    members: [
+      ...FAMILIES.map((family) => ({ family, method: 'POST' as const })),
+      ...FAMILIES.filter((family) => family.shape.kind === 'voice').map((family) => ({ family, method: 'PUT' as const })),
+    ],
+    row: ({ family, method }) => ({
+      id: `${statsId(family)}.${method === 'POST' ? 'record' : 'close'}`,
+      method,
+      path: familyRoute(family),
+      access: 'internal',
+      file: file('record-stat'),
+      summary: method === 'POST' ? `Record a ${family.path} statistic` : "Close a member's voice session",
+    }),
+    spec: ({ family, method }) => ({ body: recordingBody(family, method) }),
   }),
-  spec: ({ family, method }) => ({ body: recordingBody(family, method), response: RecordedAnswer }),
-});
+);
 
-export const getSettings = settingsReadRoute('serverstats', { summary: "A guild's serverstats settings", response: SettingsAnswer });
-export const updateSettings = settingsUpdateRoute('serverstats', {
+export const getSettings = {
+  id: 'serverstats.get-settings',
+  method: 'GET',
+  path: '/modules/serverstats/settings',
+  access: 'client',
+  summary: "A guild's serverstats settings",
+  file: 'functions/serverstats/basics.ts',
+  handler: 'getSettings',
+  query: guildQuery,
+} as const satisfies Route;
+export const updateSettings = {
+  id: 'serverstats.update-settings',
+  method: 'PUT',
+  path: '/modules/serverstats/settings',
+  access: 'client',
   summary: "Change a guild's serverstats settings",
+  file: 'functions/serverstats/basics.ts',
+  handler: 'updateSettings',
   body: SettingsBody,
   owned: checkOwned,
-  response: SettingsAnswer,
-});
-export const deleteSettings = settingsDeleteRoute('serverstats', {
+} as const satisfies Route;
+export const deleteSettings = {
+  id: 'serverstats.delete-settings',
+  method: 'DELETE',
+  path: '/modules/serverstats/settings',
+  access: 'client',
   summary: 'Remove all serverstats data of a guild and reset the module',
-  response: DeletedAnswer,
-});
-export const privacyGetUserEntries = privacyCountRoute('serverstats', "Count a member's statistic records and starboard entries");
-export const privacyDeleteUserEntries = privacyDeleteRoute('serverstats', "Delete a member's statistic records and starboard entries");
+  file: 'functions/serverstats/basics.ts',
+  handler: 'deleteSettings',
+  body: guildBody,
+} as const satisfies Route;
+export const privacyGetUserEntries = {
+  id: 'serverstats.privacy-get-user-entries',
+  method: 'GET',
+  path: '/modules/serverstats/privacy/get-user-entries',
+  access: 'internal',
+  summary: "Count a member's statistic records and starboard entries",
+  file: 'functions/serverstats/basics.ts',
+  handler: 'privacyGetUserEntries',
+  query: privacyQuery,
+} as const satisfies Route;
+export const privacyDeleteUserEntries = {
+  id: 'serverstats.privacy-delete-user-entries',
+  method: 'DELETE',
+  path: '/modules/serverstats/privacy/delete-user-entries',
+  access: 'internal',
+  summary: "Delete a member's statistic records and starboard entries",
+  file: 'functions/serverstats/basics.ts',
+  handler: 'privacyDeleteUserEntries',
+  body: privacyQuery,
+} as const satisfies Route;
 
-export const listCounters = route({
+export const listCounters = {
   id: 'serverstats.list-counters',
   method: 'GET',
-  path: `${base}/counters`,
+  path: '/modules/serverstats/counters',
   access: 'client',
   summary: "A guild's counters",
   query: guildQuery,
-  response: CountersAnswer,
-});
+} as const satisfies Route;
 
-export const createCounter = route({
+export const createCounter = {
   id: 'serverstats.create-counter',
   method: 'POST',
-  path: `${base}/counters`,
+  path: '/modules/serverstats/counters',
   access: 'client',
   summary: 'Create a counter channel',
   body: CreateCounterBody,
   owned: checkOwned,
-  response: CounterAnswer,
-});
+} as const satisfies Route;
 
-export const getCounter = route({
+export const getCounter = {
   id: 'serverstats.get-counter',
   method: 'GET',
-  path: `${base}/counters/{counter_id}`,
+  path: '/modules/serverstats/counters/{counter_id}',
   access: 'client',
   summary: 'One counter',
   params: CounterPath,
   query: guildQuery,
-  response: CounterAnswer,
-});
+} as const satisfies Route;
 
-export const deleteCounter = route({
+export const deleteCounter = {
   id: 'serverstats.delete-counter',
   method: 'DELETE',
-  path: `${base}/counters/{counter_id}`,
+  path: '/modules/serverstats/counters/{counter_id}',
   access: 'client',
   summary: 'Delete a counter and its channel',
   params: CounterPath,
   body: guildBody,
-  response: CounterAnswer,
-});
+} as const satisfies Route;
 
-export const updateCounters = route({
+export const updateCounters = {
   id: 'serverstats.update-counters',
   method: 'POST',
-  path: `${base}/counters/update`,
+  path: '/modules/serverstats/counters/update',
   access: 'internal',
   summary: 'Refresh counters now, behind the answer',
   body: UpdateCountersBody,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const checkDeleteCounters = route({
+export const checkDeleteCounters = {
   id: 'serverstats.check-delete-counters',
   method: 'POST',
-  path: `${base}/counters/check-delete`,
+  path: '/modules/serverstats/counters/check-delete',
   access: 'internal',
   summary: 'A channel was deleted: drop its counter',
   body: ChannelBody,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const setupStarboard = route({
+export const setupStarboard = {
   id: 'serverstats.setup-starboard',
   method: 'POST',
-  path: `${base}/starboard`,
+  path: '/modules/serverstats/starboard',
   access: 'client',
   summary: 'Set up the starboard with a channel',
   body: StarboardBody,
   owned: checkOwned,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const starboardCheckAdd = route({
+export const starboardCheckAdd = {
   id: 'serverstats.starboard-check-add',
   method: 'POST',
-  path: `${base}/starboard/check/add`,
+  path: '/modules/serverstats/starboard/check/add',
   access: 'internal',
   summary: 'A star was added to a message',
   body: MessageCheckBody,
   owned: checkOwned,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const starboardCheckRemove = route({
+export const starboardCheckRemove = {
   id: 'serverstats.starboard-check-remove',
   method: 'POST',
-  path: `${base}/starboard/check/remove`,
+  path: '/modules/serverstats/starboard/check/remove',
   access: 'internal',
   summary: 'A star was removed from a message',
   body: MessageCheckBody,
   owned: checkOwned,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const starboardCheckDelete = route({
+export const starboardCheckDelete = {
   id: 'serverstats.starboard-check-delete',
   method: 'POST',
-  path: `${base}/starboard/check/delete`,
+  path: '/modules/serverstats/starboard/check/delete',
   access: 'internal',
   summary: 'A channel was deleted: was it the starboard channel',
   body: ChannelBody,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const starboardCheckDeletedMessage = route({
+export const starboardCheckDeletedMessage = {
   id: 'serverstats.starboard-check-deleted-message',
   method: 'POST',
-  path: `${base}/starboard/check/deleted-message`,
+  path: '/modules/serverstats/starboard/check/deleted-message',
   access: 'internal',
   summary: 'A message was deleted: was it starred or a starboard post',
   body: DeletedMessageBody,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const routes: Route[] = [
-  ...moduleStateRoutes('serverstats'),
+export const routes: Route[] = /* @__PURE__ */ built(() => [
+  home,
+  status,
+  enable,
+  disable,
   getSettings,
   updateSettings,
   deleteSettings,
@@ -213,4 +270,4 @@ export const routes: Route[] = [
   ...recordStat.rows,
   privacyGetUserEntries,
   privacyDeleteUserEntries,
-];
+]);

@@ -6,35 +6,40 @@ import * as z from 'zod/mini';
 import { describe, keyPagination, meta, orNull, queryInt, reject, snowflake, snowflakeText as id, storedNumber, textId } from '#shared/http/schemas.js';
 import { parseSnowflake } from '#shared/ids.js';
 import { type Family, type FamilyShape, filtersOf } from './families.js';
+import { built } from '#shared/built.js';
 
-const time = describe(z.string(), 'ISO 8601 UTC date-time');
-const count = z.int().check(z.gte(0), z.lte(2 ** 31 - 1));
+const time = /* @__PURE__ */ built(() => describe(z.string(), 'ISO 8601 UTC date-time'));
+const count = /* @__PURE__ */ built(() => z.int().check(z.gte(0), z.lte(2 ** 31 - 1)));
 
 /** A query-string snowflake that may be left out (no filter); anything else that is not an ID (`null`, empty, non-digits) is malformed: 400. */
-const queryFilterId = meta(
-  z.pipe(
-    z.optional(z.string()),
-    z.transform((value, ctx) => {
-      if (value === undefined) return null;
-      const parsed = parseSnowflake(value);
-      if (parsed === null) {
-        return reject(
-          ctx,
-          `must be a snowflake ID (1 to 20 decimal digits within uint64), or left out for no filter; not ${value === '' ? 'empty' : `'${value.slice(0, 40)}'`}`,
-        );
-      }
-      return parsed;
-    }),
+const queryFilterId = /* @__PURE__ */ built(() =>
+  meta(
+    z.pipe(
+      z.optional(z.string()),
+      z.transform((value, ctx) => {
+        if (value === undefined) return null;
+        const parsed = parseSnowflake(value);
+        if (parsed === null) {
+          return reject(
+            ctx,
+            `must be a snowflake ID (1 to 20 decimal digits within uint64), or left out for no filter; not ${value === '' ? 'empty' : `'${value.slice(0, 40)}'`}`,
+          );
+        }
+        return parsed;
+      }),
+    ),
+    { type: 'string', pattern: '^[0-9]{1,20}$', description: 'Snowflake ID; leave out for no filter.' },
   ),
-  { type: 'string', pattern: '^[0-9]{1,20}$', description: 'Snowflake ID; leave out for no filter.' },
 );
 
-export const ActivityInput = z.object({
-  activity_type: z.int().check(z.gte(0), z.lte(255)),
-  name: z.string().check(z.minLength(1), z.maxLength(128)),
-  details: orNull(z.string().check(z.maxLength(256))),
-  state: orNull(z.string().check(z.maxLength(256))),
-});
+export const ActivityInput = /* @__PURE__ */ built(() =>
+  z.object({
+    activity_type: z.int().check(z.gte(0), z.lte(255)),
+    name: z.string().check(z.minLength(1), z.maxLength(128)),
+    details: orNull(z.string().check(z.maxLength(256))),
+    state: orNull(z.string().check(z.maxLength(256))),
+  }),
+);
 
 /** The fields a recording body adds to `guild_id`. */
 function recordingFields(s: FamilyShape, method: 'POST' | 'PUT'): z.core.$ZodShape {
@@ -114,4 +119,4 @@ export function fetchAnswer(family: Family) {
   return z.object({ stats: z.array(statRecord(family)), next_cursor: z.nullable(z.string()) });
 }
 
-export const RecordedAnswer = z.object({ message: z.string() });
+export const RecordedAnswer = /* @__PURE__ */ built(() => z.object({ message: z.string() }));

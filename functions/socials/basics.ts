@@ -5,9 +5,9 @@ import { countMemberEntries, deleteMemberEntries } from './privacy.js';
 import { removeEntries } from './settings.js';
 import * as routes from './routes.js';
 
-export const getSettings = settingsReadEndpoint(routes.getSettings);
-export const updateSettings = settingsUpdateEndpoint(routes.updateSettings);
+export const getSettings = /* @__PURE__ */ settingsReadEndpoint(routes.getSettings);
+export const updateSettings = /* @__PURE__ */ settingsUpdateEndpoint(routes.updateSettings);
 /** Works in any module state: resets the module and removes every entry of the guild. */
-export const deleteSettings = settingsDeleteEndpoint(routes.deleteSettings, removeEntries);
-export const privacyGetUserEntries = privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
-export const privacyDeleteUserEntries = privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);
+export const deleteSettings = /* @__PURE__ */ settingsDeleteEndpoint(routes.deleteSettings, removeEntries);
+export const privacyGetUserEntries = /* @__PURE__ */ privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
+export const privacyDeleteUserEntries = /* @__PURE__ */ privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);

@@ -1,42 +1,61 @@
-import { type Route, route } from '#shared/http/route.js';
+import { guildBody, guildQuery, privacyQuery } from '#shared/http/schemas.js';
+import type { Route } from '#shared/http/route.js';
 import { routeFamily } from '#shared/http/route-family.js';
-import {
-  home,
-  moduleStateRoute,
-  moduleStateRoutes,
-  privacyCountRoute,
-  privacyDeleteRoute,
-  settingsDeleteRoute,
-  settingsReadRoute,
-  settingsUpdateRoute,
-} from '../module-state/routes.js';
-import {
-  DeletedSettingsAnswer,
-  SettingsAnswer,
-  SettingsBody,
-  createBody,
-  deleteBody,
-  deletedAnswer,
-  entryAnswer,
-  listAnswer,
-  listQuery,
-  sendBody,
-  ForumFilterBody,
-  MessageAnswer,
-  StreamFilterBody,
-  UploadsQuery,
-  UploadsAnswer,
-  MemeAnswer,
-  MemeSendBody,
-} from './schemas.js';
+import { SettingsBody, createBody, deleteBody, listQuery, sendBody, ForumFilterBody, StreamFilterBody, UploadsQuery, MemeSendBody } from './schemas.js';
 import { KIND_LIST } from './kinds.js';
-import { SOCIALS_BASE as base, entriesPath, sendPath } from './paths.js';
+import { entriesPath, sendPath } from './paths.js';
 import { checkOwned } from '#shared/platform/ownership.js';
+import { built } from '#shared/built.js';
 
 const file = (name: string) => `functions/socials/${name}.ts`;
 
+/** The module's state routes (behaviour §5), served by functions/module-state/. */
+export const home = {
+  id: 'socials.home',
+  method: 'GET',
+  path: '/modules/socials/',
+  access: 'public',
+  summary: 'Home of the socials module',
+  file: 'functions/module-state/home.ts',
+} as const satisfies Route;
+export const status = {
+  id: 'socials.status',
+  method: 'GET',
+  path: '/modules/socials/status',
+  access: 'client',
+  summary: 'Whether socials is enabled for a guild',
+  file: 'functions/module-state/status.ts',
+  query: guildQuery,
+} as const satisfies Route;
+export const enable = {
+  id: 'socials.enable',
+  method: 'POST',
+  path: '/modules/socials/enable',
+  access: 'client',
+  summary: 'Enable socials for a guild',
+  file: 'functions/module-state/enable.ts',
+  body: guildBody,
+} as const satisfies Route;
+export const disable = {
+  id: 'socials.disable',
+  method: 'POST',
+  path: '/modules/socials/disable',
+  access: 'client',
+  summary: 'Disable socials for a guild',
+  file: 'functions/module-state/disable.ts',
+  body: guildBody,
+} as const satisfies Route;
+export const handlerHome = {
+  id: 'socials.handler-home',
+  method: 'GET',
+  path: '/modules/socials/handler',
+  access: 'public',
+  summary: 'Home of the socials scheduling handler',
+  file: 'functions/module-state/home.ts',
+} as const satisfies Route;
+
 /** The four monitor kinds share one shape: list, create, delete and send each, from the kinds table. */
-export const listEntries = routeFamily({
+export const listEntries = /* @__PURE__ */ routeFamily({
   members: KIND_LIST,
   row: ({ kind }) => ({
     id: `socials.list-${kind}`,
@@ -46,9 +65,9 @@ export const listEntries = routeFamily({
     file: file('list-entries'),
     summary: `A guild's ${kind} entries, newest first`,
   }),
-  spec: ({ kind }) => ({ query: listQuery(), response: listAnswer(kind) }),
+  spec: () => ({ query: listQuery() }),
 });
-export const createEntry = routeFamily({
+export const createEntry = /* @__PURE__ */ routeFamily({
   members: KIND_LIST,
   row: ({ kind, field }) => ({
     id: `socials.create-${kind}`,
@@ -58,9 +77,9 @@ export const createEntry = routeFamily({
     file: file('create-entry'),
     summary: `Watch a ${kind} (${field}) in a channel`,
   }),
-  spec: ({ kind }) => ({ body: createBody(kind), owned: checkOwned, response: entryAnswer(kind) }),
+  spec: ({ kind }) => ({ body: createBody(kind), owned: checkOwned }),
 });
-export const deleteEntry = routeFamily({
+export const deleteEntry = /* @__PURE__ */ routeFamily({
   members: KIND_LIST,
   row: ({ kind }) => ({
     id: `socials.delete-${kind}`,
@@ -70,9 +89,9 @@ export const deleteEntry = routeFamily({
     file: file('delete-entry'),
     summary: `Stop watching a ${kind} in every channel of the guild`,
   }),
-  spec: ({ kind }) => ({ body: deleteBody(kind), response: deletedAnswer(kind) }),
+  spec: ({ kind }) => ({ body: deleteBody(kind) }),
 });
-export const sendEntry = routeFamily({
+export const sendEntry = /* @__PURE__ */ routeFamily({
   members: KIND_LIST,
   row: ({ kind }) => ({
     id: `socials.send-${kind}`,
@@ -82,72 +101,111 @@ export const sendEntry = routeFamily({
     file: file('send-entry'),
     summary: `Announce one new ${kind} item now`,
   }),
-  spec: ({ kind }) => ({ body: sendBody(kind), response: MessageAnswer }),
+  spec: ({ kind }) => ({ body: sendBody(kind) }),
 });
 
-export const getSettings = settingsReadRoute('socials', { summary: "A guild's socials settings", response: SettingsAnswer });
-export const updateSettings = settingsUpdateRoute('socials', { summary: "Change a guild's socials settings", body: SettingsBody, response: SettingsAnswer });
-export const deleteSettings = settingsDeleteRoute('socials', {
+export const getSettings = {
+  id: 'socials.get-settings',
+  method: 'GET',
+  path: '/modules/socials/settings',
+  access: 'client',
+  summary: "A guild's socials settings",
+  file: 'functions/socials/basics.ts',
+  handler: 'getSettings',
+  query: guildQuery,
+} as const satisfies Route;
+export const updateSettings = {
+  id: 'socials.update-settings',
+  method: 'PUT',
+  path: '/modules/socials/settings',
+  access: 'client',
+  summary: "Change a guild's socials settings",
+  file: 'functions/socials/basics.ts',
+  handler: 'updateSettings',
+  body: SettingsBody,
+} as const satisfies Route;
+export const deleteSettings = {
+  id: 'socials.delete-settings',
+  method: 'DELETE',
+  path: '/modules/socials/settings/delete',
+  access: 'client',
   summary: 'Remove all socials data of a guild and reset the module',
-  path: '/settings/delete',
-  response: DeletedSettingsAnswer,
-});
-export const privacyGetUserEntries = privacyCountRoute('socials', 'Count the member data the module keeps (none)');
-export const privacyDeleteUserEntries = privacyDeleteRoute('socials', 'Delete the member data the module keeps (none)');
+  file: 'functions/socials/basics.ts',
+  handler: 'deleteSettings',
+  body: guildBody,
+} as const satisfies Route;
+export const privacyGetUserEntries = {
+  id: 'socials.privacy-get-user-entries',
+  method: 'GET',
+  path: '/modules/socials/privacy/get-user-entries',
+  access: 'internal',
+  summary: 'Count the member data the module keeps (none)',
+  file: 'functions/socials/basics.ts',
+  handler: 'privacyGetUserEntries',
+  query: privacyQuery,
+} as const satisfies Route;
+export const privacyDeleteUserEntries = {
+  id: 'socials.privacy-delete-user-entries',
+  method: 'DELETE',
+  path: '/modules/socials/privacy/delete-user-entries',
+  access: 'internal',
+  summary: 'Delete the member data the module keeps (none)',
+  file: 'functions/socials/basics.ts',
+  handler: 'privacyDeleteUserEntries',
+  body: privacyQuery,
+} as const satisfies Route;
 
-export const forumRefreshFilter = route({
+export const forumRefreshFilter = {
   id: 'socials.forum-refresh-filter',
   method: 'POST',
-  path: `${base}/handler/monitor/forum/refresh-filter`,
+  path: '/modules/socials/handler/monitor/forum/refresh-filter',
   access: 'internal',
   summary: 'Make sure a forum community is polled, or no longer',
   body: ForumFilterBody,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const streamRefreshFilter = route({
+export const streamRefreshFilter = {
   id: 'socials.stream-refresh-filter',
   method: 'POST',
-  path: `${base}/handler/monitors/stream/refresh-filter`,
+  path: '/modules/socials/handler/monitors/stream/refresh-filter',
   access: 'internal',
   summary: 'Make sure a stream account is polled, or no longer',
   body: StreamFilterBody,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const getUploadsPlaylistId = route({
+export const getUploadsPlaylistId = {
   id: 'socials.get-uploads-playlist-id',
   method: 'GET',
-  path: `${base}/handler/monitors/video/get-uploads-playlist-id`,
+  path: '/modules/socials/handler/monitors/video/get-uploads-playlist-id',
   access: 'internal',
   summary: "A video channel's uploads playlist",
   query: UploadsQuery,
-  response: UploadsAnswer,
-});
+} as const satisfies Route;
 
-export const getMeme = route({
+export const getMeme = {
   id: 'socials.get-meme',
   method: 'GET',
-  path: `${base}/handler/meme/get`,
+  path: '/modules/socials/handler/meme/get',
   access: 'internal',
   summary: 'A random meme',
-  response: MemeAnswer,
-});
+} as const satisfies Route;
 
-export const sendMeme = route({
+export const sendMeme = {
   id: 'socials.send-meme',
   method: 'POST',
-  path: `${base}/meme/send`,
+  path: '/modules/socials/meme/send',
   access: 'client',
   summary: 'Edit a message into a random meme',
   body: MemeSendBody,
   owned: checkOwned,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const routes: Route[] = [
-  ...moduleStateRoutes('socials'),
-  moduleStateRoute(home, 'socials', { operation: 'handler-home', path: '/handler', summary: 'Home of the socials scheduling handler' }),
+export const routes: Route[] = /* @__PURE__ */ built(() => [
+  home,
+  status,
+  enable,
+  disable,
+  handlerHome,
   getSettings,
   updateSettings,
   deleteSettings,
@@ -160,4 +218,4 @@ export const routes: Route[] = [
   sendMeme,
   privacyGetUserEntries,
   privacyDeleteUserEntries,
-];
+]);

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { channelId, describe, guildQuery, messageIn, pageFields, pagination, reject, snowflake, snowflakeText as id, textId } from '#shared/http/schemas.js';
 import { KINDS, type Kind, type KindSpec } from './kinds.js';
+import { built } from '#shared/built.js';
 
 /** An identifier of a kind: answers both spellings, as written and as compared. */
 export const identifierOf = (spec: KindSpec) =>
@@ -22,22 +23,26 @@ export const identifierOf = (spec: KindSpec) =>
     }),
   );
 
-export const SettingsRecord = z.object({
-  id: z.int(),
-  guild_id: id,
-  monitor_forum: z.boolean(),
-  monitor_rss: z.boolean(),
-  monitor_stream: z.boolean(),
-  monitor_video: z.boolean(),
-});
-export const SettingsAnswer = z.object({ settings: SettingsRecord });
-export const SettingsBody = z.object({
-  guild_id: snowflake,
-  monitor_forum: z.boolean(),
-  monitor_rss: z.boolean(),
-  monitor_stream: z.boolean(),
-  monitor_video: z.boolean(),
-});
+export const SettingsRecord = /* @__PURE__ */ built(() =>
+  z.object({
+    id: z.int(),
+    guild_id: id,
+    monitor_forum: z.boolean(),
+    monitor_rss: z.boolean(),
+    monitor_stream: z.boolean(),
+    monitor_video: z.boolean(),
+  }),
+);
+export const SettingsAnswer = /* @__PURE__ */ z.object({ settings: SettingsRecord });
+export const SettingsBody = /* @__PURE__ */ built(() =>
+  z.object({
+    guild_id: snowflake,
+    monitor_forum: z.boolean(),
+    monitor_rss: z.boolean(),
+    monitor_stream: z.boolean(),
+    monitor_video: z.boolean(),
+  }),
+);
 
 export function entryRecordSchema(kind: Kind) {
   const base = {
@@ -71,7 +76,7 @@ export const entryAnswer = (kind: Kind) => z.object({ entry: entryRecordSchema(k
 export const deleteBody = (kind: Kind) => z.object({ guild_id: snowflake, [KINDS[kind].field]: identifierOf(KINDS[kind]) });
 export const deletedAnswer = (kind: Kind) => z.object({ entry: entryRecordSchema(kind), entries: z.array(entryRecordSchema(kind)) });
 
-const sendText = z.string().check(z.minLength(1), z.maxLength(2000));
+const sendText = /* @__PURE__ */ built(() => z.string().check(z.minLength(1), z.maxLength(2000)));
 /** The send operations' bodies (behaviour §D1.4): all required strings. */
 export const sendBody = (kind: Kind) => {
   switch (kind) {
@@ -90,22 +95,24 @@ export const sendBody = (kind: Kind) => {
   }
 };
 
-export const MessageAnswer = z.object({ message: z.string() });
+export const MessageAnswer = /* @__PURE__ */ built(() => z.object({ message: z.string() }));
 
-export const AllEntries = z.object({
-  forum: z.array(entryRecordSchema('forum')),
-  stream: z.array(entryRecordSchema('stream')),
-  rss: z.array(entryRecordSchema('rss')),
-  video: z.array(entryRecordSchema('video')),
-});
-export const DeletedSettingsAnswer = z.object({ settings: z.nullable(SettingsRecord), entries: AllEntries });
+export const AllEntries = /* @__PURE__ */ built(() =>
+  z.object({
+    forum: z.array(entryRecordSchema('forum')),
+    stream: z.array(entryRecordSchema('stream')),
+    rss: z.array(entryRecordSchema('rss')),
+    video: z.array(entryRecordSchema('video')),
+  }),
+);
+export const DeletedSettingsAnswer = /* @__PURE__ */ built(() => z.object({ settings: z.nullable(SettingsRecord), entries: AllEntries }));
 
-const actionType = z.enum(['add', 'remove']);
-export const ForumFilterBody = z.object({ action_type: actionType, community: identifierOf(KINDS.forum) });
-export const StreamFilterBody = z.object({ action_type: actionType, stream_account: identifierOf(KINDS.stream) });
+const actionType = /* @__PURE__ */ z.enum(['add', 'remove']);
+export const ForumFilterBody = /* @__PURE__ */ built(() => z.object({ action_type: actionType, community: identifierOf(KINDS.forum) }));
+export const StreamFilterBody = /* @__PURE__ */ built(() => z.object({ action_type: actionType, stream_account: identifierOf(KINDS.stream) }));
 
-export const UploadsQuery = z.object({ channel_handle: identifierOf(KINDS.video) });
-export const UploadsAnswer = z.object({ uploads_playlist_id: z.string() });
+export const UploadsQuery = /* @__PURE__ */ built(() => z.object({ channel_handle: identifierOf(KINDS.video) }));
+export const UploadsAnswer = /* @__PURE__ */ built(() => z.object({ uploads_playlist_id: z.string() }));
 
-export const MemeAnswer = z.object({ title: z.string(), url: z.string(), post_link: z.string() });
-export const MemeSendBody = z.object({ guild_id: snowflake, channel_id: channelId, message_id: messageIn('channel_id') });
+export const MemeAnswer = /* @__PURE__ */ built(() => z.object({ title: z.string(), url: z.string(), post_link: z.string() }));
+export const MemeSendBody = /* @__PURE__ */ built(() => z.object({ guild_id: snowflake, channel_id: channelId, message_id: messageIn('channel_id') }));

@@ -5,7 +5,7 @@ import { countMemberEntries, deleteMemberEntries, removeTags } from './tags.js';
 import * as routes from './routes.js';
 
 /** Works in any module state: resets the module and removes every tag and name of the guild. */
-export const deleteSettings = settingsDeleteEndpoint(routes.deleteSettings, removeTags);
-export const privacyGetUserEntries = privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
+export const deleteSettings = /* @__PURE__ */ settingsDeleteEndpoint(routes.deleteSettings, removeTags);
+export const privacyGetUserEntries = /* @__PURE__ */ privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
 /** The member's tags are deleted. */
-export const privacyDeleteUserEntries = privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);
+export const privacyDeleteUserEntries = /* @__PURE__ */ privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { brokenRule, channelId, interactionFields, interactionProblem, meta, nullableSnowflake, orKeep, pagination, snowflake } from '#shared/http/schemas.js';
 import { templateProblem } from '#shared/templates/index.js';
 import { MAX_NAMES, MAX_NAME_CHARS, VISIBILITIES, visibility } from './model.js';
+import { built } from '#shared/built.js';
 
 const shown = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 
@@ -39,62 +40,72 @@ export function namesProblem(names: readonly string[]): string | null {
 const visibilityProblem = (v: number) =>
   VISIBILITIES.includes(v) ? null : `Field 'visibility' must be 1 (public: anyone may send it) or 2 (private: only its owner); it is ${v}.`;
 
-const names = meta(z.array(z.string()), {
-  description: `1..${MAX_NAMES} names of 1..${MAX_NAME_CHARS} characters without spaces, unique in the guild ignoring case`,
-});
-
-export const CreateTagBody = z.object({ guild_id: snowflake, owner_id: snowflake, content: z.string(), visibility, names, ...interactionFields }).check(
-  z.superRefine((body, ctx) => {
-    brokenRule(ctx, interactionProblem(body.application_id, body.token));
-    brokenRule(ctx, namesProblem(body.names));
-    brokenRule(ctx, templateProblem(body.content, false));
-    brokenRule(ctx, visibilityProblem(body.visibility));
+const names = /* @__PURE__ */ built(() =>
+  meta(z.array(z.string()), {
+    description: `1..${MAX_NAMES} names of 1..${MAX_NAME_CHARS} characters without spaces, unique in the guild ignoring case`,
   }),
 );
 
-export const EditTagBody = z
-  .object({
-    guild_id: snowflake,
-    owner_id: meta(
-      z.pipe(
-        nullableSnowflake,
-        z.transform((v) => v ?? undefined),
-      ),
-      { description: 'Hands the tag to this member' },
-    ),
-    content: orKeep(z.string()),
-    visibility: orKeep(visibility),
-    names: meta(orKeep(names), { description: 'Replaces every name of the tag' }),
-    ...interactionFields,
-  })
-  .check(
+export const CreateTagBody = /* @__PURE__ */ built(() =>
+  z.object({ guild_id: snowflake, owner_id: snowflake, content: z.string(), visibility, names, ...interactionFields }).check(
     z.superRefine((body, ctx) => {
       brokenRule(ctx, interactionProblem(body.application_id, body.token));
-      if (body.names !== undefined) brokenRule(ctx, namesProblem(body.names));
-      if (body.content !== undefined) brokenRule(ctx, templateProblem(body.content, false));
-      if (body.visibility !== undefined) brokenRule(ctx, visibilityProblem(body.visibility));
+      brokenRule(ctx, namesProblem(body.names));
+      brokenRule(ctx, templateProblem(body.content, false));
+      brokenRule(ctx, visibilityProblem(body.visibility));
     }),
-  );
-
-export const DeleteTagBody = z.object({ guild_id: snowflake, ...interactionFields }).check(
-  z.superRefine((body, ctx) => {
-    brokenRule(ctx, interactionProblem(body.application_id, body.token));
-  }),
+  ),
 );
 
-export const SendTagBody = z.object({ guild_id: snowflake, channel_id: channelId, user_mention_id: nullableSnowflake, ...interactionFields }).check(
-  z.superRefine((body, ctx) => {
-    brokenRule(ctx, interactionProblem(body.application_id, body.token));
-  }),
+export const EditTagBody = /* @__PURE__ */ built(() =>
+  z
+    .object({
+      guild_id: snowflake,
+      owner_id: meta(
+        z.pipe(
+          nullableSnowflake,
+          z.transform((v) => v ?? undefined),
+        ),
+        { description: 'Hands the tag to this member' },
+      ),
+      content: orKeep(z.string()),
+      visibility: orKeep(visibility),
+      names: meta(orKeep(names), { description: 'Replaces every name of the tag' }),
+      ...interactionFields,
+    })
+    .check(
+      z.superRefine((body, ctx) => {
+        brokenRule(ctx, interactionProblem(body.application_id, body.token));
+        if (body.names !== undefined) brokenRule(ctx, namesProblem(body.names));
+        if (body.content !== undefined) brokenRule(ctx, templateProblem(body.content, false));
+        if (body.visibility !== undefined) brokenRule(ctx, visibilityProblem(body.visibility));
+      }),
+    ),
 );
 
-export const ListTagsQuery = z
-  .object({ guild_id: snowflake, ...pagination, name: meta(z.optional(z.string()), { description: 'Only the tag with this name (ignoring case)' }) })
-  .check(
+export const DeleteTagBody = /* @__PURE__ */ built(() =>
+  z.object({ guild_id: snowflake, ...interactionFields }).check(
+    z.superRefine((body, ctx) => {
+      brokenRule(ctx, interactionProblem(body.application_id, body.token));
+    }),
+  ),
+);
+
+export const SendTagBody = /* @__PURE__ */ built(() =>
+  z.object({ guild_id: snowflake, channel_id: channelId, user_mention_id: nullableSnowflake, ...interactionFields }).check(
+    z.superRefine((body, ctx) => {
+      brokenRule(ctx, interactionProblem(body.application_id, body.token));
+    }),
+  ),
+);
+
+export const ListTagsQuery = /* @__PURE__ */ built(() =>
+  z.object({ guild_id: snowflake, ...pagination, name: meta(z.optional(z.string()), { description: 'Only the tag with this name (ignoring case)' }) }).check(
     z.superRefine((query, ctx) => {
       if (query.name !== undefined) brokenRule(ctx, nameProblem(query.name, 'name'));
     }),
-  );
+  ),
+);
 
-export const TagPath = z.object({ entry_id: z.string() });
-export const GuildQuery = z.object({ guild_id: snowflake });
+export const TagPath = /* @__PURE__ */ built(() => z.object({ entry_id: z.string() }));
+export const GuildQuery = /* @__PURE__ */ z.object({ guild_id: snowflake });

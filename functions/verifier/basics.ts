@@ -5,10 +5,10 @@ import { countMemberEntries, deleteMemberEntries } from './privacy.js';
 import { removeVerifications, storedChanges } from './settings.js';
 import * as routes from './routes.js';
 
-export const getSettings = settingsReadEndpoint(routes.getSettings);
+export const getSettings = /* @__PURE__ */ settingsReadEndpoint(routes.getSettings);
 /** Changes only the fields given non-null; `""` as the channel sends prompts as DMs; type 2 needs a passphrase. */
-export const updateSettings = settingsUpdateEndpoint(routes.updateSettings, storedChanges);
+export const updateSettings = /* @__PURE__ */ settingsUpdateEndpoint(routes.updateSettings, storedChanges);
 /** Works in any module state: resets the module and removes every verification of the guild. */
-export const deleteSettings = settingsDeleteEndpoint(routes.deleteSettings, removeVerifications);
-export const privacyGetUserEntries = privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
-export const privacyDeleteUserEntries = privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);
+export const deleteSettings = /* @__PURE__ */ settingsDeleteEndpoint(routes.deleteSettings, removeVerifications);
+export const privacyGetUserEntries = /* @__PURE__ */ privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
+export const privacyDeleteUserEntries = /* @__PURE__ */ privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);

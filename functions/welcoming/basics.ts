@@ -5,10 +5,10 @@ import { countMemberEntries, deleteMemberEntries } from './privacy.js';
 import { checkedChanges, removeWelcoming } from './settings.js';
 import * as routes from './routes.js';
 
-export const getSettings = settingsReadEndpoint(routes.getSettings);
+export const getSettings = /* @__PURE__ */ settingsReadEndpoint(routes.getSettings);
 /** Changes only the fields given non-null; "" clears a channel or response ID (behaviour §3.5). */
-export const updateSettings = settingsUpdateEndpoint(routes.updateSettings, checkedChanges);
+export const updateSettings = /* @__PURE__ */ settingsUpdateEndpoint(routes.updateSettings, checkedChanges);
 /** Works in any module state: resets the module and removes its responses, timed roles and grants. */
-export const deleteSettings = settingsDeleteEndpoint(routes.deleteSettings, removeWelcoming);
-export const privacyGetUserEntries = privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
-export const privacyDeleteUserEntries = privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);
+export const deleteSettings = /* @__PURE__ */ settingsDeleteEndpoint(routes.deleteSettings, removeWelcoming);
+export const privacyGetUserEntries = /* @__PURE__ */ privacyCountEndpoint(routes.privacyGetUserEntries, countMemberEntries);
+export const privacyDeleteUserEntries = /* @__PURE__ */ privacyDeleteEndpoint(routes.privacyDeleteUserEntries, deleteMemberEntries);

@@ -4,11 +4,12 @@
  */
 import * as z from 'zod/mini';
 import { codedInt, describe, meta } from '#shared/http/schemas.js';
+import { built } from '#shared/built.js';
 
 /** `response_type`: what a response is for. */
 export const ResponseType = { DmWelcome: 1, ChannelWelcome: 2, ChannelLeave: 3 } as const;
 export type ResponseTypeValue = (typeof ResponseType)[keyof typeof ResponseType];
-export const RESPONSE_TYPES: readonly number[] = Object.values(ResponseType);
+export const RESPONSE_TYPES: readonly number[] = /* @__PURE__ */ Object.values(ResponseType);
 /** What each `response_type` means, as the document says it. */
 export const RESPONSE_TYPE_MEANINGS: Record<ResponseTypeValue, string> = {
   1: 'DM welcome: sent as a direct message to the member who joined',
@@ -93,61 +94,71 @@ export const RESPONSE_SETTINGS = {
   { enabled: keyof WelcomingSettings; randomized: keyof WelcomingSettings; named: keyof WelcomingSettings; channel: keyof WelcomingSettings | null }
 >;
 
-const id = meta(z.string(), { description: 'Platform snowflake ID' });
+const id = /* @__PURE__ */ built(() => meta(z.string(), { description: 'Platform snowflake ID' }));
 
-export const SettingsRecord = z.object({
-  id: z.int(),
-  guild_id: id,
-  welcome_messages_dm_enabled: z.boolean(),
-  welcome_messages_enabled: z.boolean(),
-  welcome_messages_randomized: z.boolean(),
-  welcome_messages_channel: z.nullable(id),
-  leave_messages_enabled: z.boolean(),
-  leave_messages_randomized: z.boolean(),
-  leave_messages_channel: z.nullable(id),
-  autorole_enabled: z.boolean(),
-  autorole_role_ids: meta(z.string(), { description: 'Role IDs joined by commas ("" when none)' }),
-  timedroles_enabled: z.boolean(),
-  welcome_messages_dm_randomized: z.boolean(),
-  welcome_message_dm_response_id: z.nullable(z.string()),
-  welcome_message_response_id: z.nullable(z.string()),
-  leave_message_response_id: z.nullable(z.string()),
-});
+export const SettingsRecord = /* @__PURE__ */ built(() =>
+  z.object({
+    id: z.int(),
+    guild_id: id,
+    welcome_messages_dm_enabled: z.boolean(),
+    welcome_messages_enabled: z.boolean(),
+    welcome_messages_randomized: z.boolean(),
+    welcome_messages_channel: z.nullable(id),
+    leave_messages_enabled: z.boolean(),
+    leave_messages_randomized: z.boolean(),
+    leave_messages_channel: z.nullable(id),
+    autorole_enabled: z.boolean(),
+    autorole_role_ids: meta(z.string(), { description: 'Role IDs joined by commas ("" when none)' }),
+    timedroles_enabled: z.boolean(),
+    welcome_messages_dm_randomized: z.boolean(),
+    welcome_message_dm_response_id: z.nullable(z.string()),
+    welcome_message_response_id: z.nullable(z.string()),
+    leave_message_response_id: z.nullable(z.string()),
+  }),
+);
 
-export const ResponseRecord = z.object({
-  id: z.int(),
-  guild_id: id,
-  response_id: z.string(),
-  response_type: codedInt(RESPONSE_TYPE_MEANINGS),
-  is_embed: z.boolean(),
-  content: z.string(),
-  created_at: z.string(),
-});
+export const ResponseRecord = /* @__PURE__ */ built(() =>
+  z.object({
+    id: z.int(),
+    guild_id: id,
+    response_id: z.string(),
+    response_type: codedInt(RESPONSE_TYPE_MEANINGS),
+    is_embed: z.boolean(),
+    content: z.string(),
+    created_at: z.string(),
+  }),
+);
 
-export const TimedRoleRecord = z.object({
-  id: z.int(),
-  guild_id: id,
-  timedrole_id: z.string(),
-  role_id: id,
-  add_after: meta(z.int(), { description: 'Seconds after joining' }),
-  created_at: z.string(),
-});
+export const TimedRoleRecord = /* @__PURE__ */ built(() =>
+  z.object({
+    id: z.int(),
+    guild_id: id,
+    timedrole_id: z.string(),
+    role_id: id,
+    add_after: meta(z.int(), { description: 'Seconds after joining' }),
+    created_at: z.string(),
+  }),
+);
 
-export const SettingsAnswer = z.object({ settings: SettingsRecord });
-export const DeleteSettingsAnswer = z.object({
-  settings: z.nullable(SettingsRecord),
-  responses: describe(z.array(ResponseRecord), 'The removed responses, newest first: as many as fit in the answer (behaviour §15)'),
-  responses_total: describe(z.int().check(z.gte(0)), 'How many responses were removed'),
-  timedroles: z.array(TimedRoleRecord),
-});
-export const ResponseAnswer = z.object({ response: ResponseRecord });
-export const ResponsesAnswer = z.object({
-  responses: z.array(ResponseRecord),
-  next_cursor: describe(
-    z.nullable(z.string()),
-    'Null once every response was answered. The list holds every response unless they would pass the answer size (1 MiB, behaviour §15): it then ends early, and passing this as `cursor` continues right after it.',
-  ),
-});
-export const TimedRoleAnswer = z.object({ timedrole: TimedRoleRecord });
-export const TimedRolesAnswer = z.object({ timedroles: z.array(TimedRoleRecord) });
-export const MessageAnswer = z.object({ message: z.string() });
+export const SettingsAnswer = /* @__PURE__ */ z.object({ settings: SettingsRecord });
+export const DeleteSettingsAnswer = /* @__PURE__ */ built(() =>
+  z.object({
+    settings: z.nullable(SettingsRecord),
+    responses: describe(z.array(ResponseRecord), 'The removed responses, newest first: as many as fit in the answer (behaviour §15)'),
+    responses_total: describe(z.int().check(z.gte(0)), 'How many responses were removed'),
+    timedroles: z.array(TimedRoleRecord),
+  }),
+);
+export const ResponseAnswer = /* @__PURE__ */ z.object({ response: ResponseRecord });
+export const ResponsesAnswer = /* @__PURE__ */ built(() =>
+  z.object({
+    responses: z.array(ResponseRecord),
+    next_cursor: describe(
+      z.nullable(z.string()),
+      'Null once every response was answered. The list holds every response unless they would pass the answer size (1 MiB, behaviour §15): it then ends early, and passing this as `cursor` continues right after it.',
+    ),
+  }),
+);
+export const TimedRoleAnswer = /* @__PURE__ */ z.object({ timedrole: TimedRoleRecord });
+export const TimedRolesAnswer = /* @__PURE__ */ built(() => z.object({ timedroles: z.array(TimedRoleRecord) }));
+export const MessageAnswer = /* @__PURE__ */ built(() => z.object({ message: z.string() }));

@@ -1,173 +1,229 @@
-import { type Route, route } from '#shared/http/route.js';
-import {
-  moduleStateRoutes,
-  privacyCountRoute,
-  privacyDeleteRoute,
-  settingsDeleteRoute,
-  settingsReadRoute,
-  settingsUpdateRoute,
-} from '../module-state/routes.js';
-import { DeleteSettingsAnswer, SettingsAnswer, ResponsesAnswer, ResponseAnswer, TimedRolesAnswer, TimedRoleAnswer, MessageAnswer } from './model.js';
+import { guildBody, guildQuery, privacyQuery } from '#shared/http/schemas.js';
+import type { Route } from '#shared/http/route.js';
+
 import { SettingsBody, ListResponsesQuery, CreateResponseBody, GuildQuery, ResponsePath, GuildBody, CreateTimedRoleBody, TimedRolePath } from './schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 
-const base = '/modules/welcoming';
+/** The module's state routes (behaviour §5), served by functions/module-state/. */
+export const home = {
+  id: 'welcoming.home',
+  method: 'GET',
+  path: '/modules/welcoming/',
+  access: 'public',
+  summary: 'Home of the welcoming module',
+  file: 'functions/module-state/home.ts',
+} as const satisfies Route;
+export const status = {
+  id: 'welcoming.status',
+  method: 'GET',
+  path: '/modules/welcoming/status',
+  access: 'client',
+  summary: 'Whether welcoming is enabled for a guild',
+  file: 'functions/module-state/status.ts',
+  query: guildQuery,
+} as const satisfies Route;
+export const enable = {
+  id: 'welcoming.enable',
+  method: 'POST',
+  path: '/modules/welcoming/enable',
+  access: 'client',
+  summary: 'Enable welcoming for a guild',
+  file: 'functions/module-state/enable.ts',
+  body: guildBody,
+} as const satisfies Route;
+export const disable = {
+  id: 'welcoming.disable',
+  method: 'POST',
+  path: '/modules/welcoming/disable',
+  access: 'client',
+  summary: 'Disable welcoming for a guild',
+  file: 'functions/module-state/disable.ts',
+  body: guildBody,
+} as const satisfies Route;
 
-export const getSettings = settingsReadRoute('welcoming', { summary: "A guild's welcoming settings", response: SettingsAnswer });
-export const updateSettings = settingsUpdateRoute('welcoming', {
+export const getSettings = {
+  id: 'welcoming.get-settings',
+  method: 'GET',
+  path: '/modules/welcoming/settings',
+  access: 'client',
+  summary: "A guild's welcoming settings",
+  file: 'functions/welcoming/basics.ts',
+  handler: 'getSettings',
+  query: guildQuery,
+} as const satisfies Route;
+export const updateSettings = {
+  id: 'welcoming.update-settings',
+  method: 'PUT',
+  path: '/modules/welcoming/settings',
+  access: 'client',
   summary: 'Change the welcoming settings given non-null',
+  file: 'functions/welcoming/basics.ts',
+  handler: 'updateSettings',
   body: SettingsBody,
   owned: checkOwned,
-  response: SettingsAnswer,
-});
-export const deleteSettings = settingsDeleteRoute('welcoming', {
+} as const satisfies Route;
+export const deleteSettings = {
+  id: 'welcoming.delete-settings',
+  method: 'DELETE',
+  path: '/modules/welcoming/settings',
+  access: 'client',
   summary: 'Remove all welcoming data of a guild and reset the module',
-  response: DeleteSettingsAnswer,
-});
-export const privacyGetUserEntries = privacyCountRoute('welcoming', "Count a member's pending timed-role grants");
-export const privacyDeleteUserEntries = privacyDeleteRoute('welcoming', "Delete a member's timed-role grants");
+  file: 'functions/welcoming/basics.ts',
+  handler: 'deleteSettings',
+  body: guildBody,
+} as const satisfies Route;
+export const privacyGetUserEntries = {
+  id: 'welcoming.privacy-get-user-entries',
+  method: 'GET',
+  path: '/modules/welcoming/privacy/get-user-entries',
+  access: 'internal',
+  summary: "Count a member's pending timed-role grants",
+  file: 'functions/welcoming/basics.ts',
+  handler: 'privacyGetUserEntries',
+  query: privacyQuery,
+} as const satisfies Route;
+export const privacyDeleteUserEntries = {
+  id: 'welcoming.privacy-delete-user-entries',
+  method: 'DELETE',
+  path: '/modules/welcoming/privacy/delete-user-entries',
+  access: 'internal',
+  summary: "Delete a member's timed-role grants",
+  file: 'functions/welcoming/basics.ts',
+  handler: 'privacyDeleteUserEntries',
+  body: privacyQuery,
+} as const satisfies Route;
 
-export const listResponses = route({
+export const listResponses = {
   id: 'welcoming.list-responses',
   method: 'GET',
-  path: `${base}/responses`,
+  path: '/modules/welcoming/responses',
   access: 'client',
   summary: 'Welcome and leave responses, newest first',
   query: ListResponsesQuery,
-  response: ResponsesAnswer,
-});
+} as const satisfies Route;
 
-export const createResponse = route({
+export const createResponse = {
   id: 'welcoming.create-response',
   method: 'POST',
-  path: `${base}/responses`,
+  path: '/modules/welcoming/responses',
   access: 'client',
   summary: 'Add a welcome or leave response',
   body: CreateResponseBody,
-  response: ResponseAnswer,
-});
+} as const satisfies Route;
 
-export const getResponse = route({
+export const getResponse = {
   id: 'welcoming.get-response',
   method: 'GET',
-  path: `${base}/responses/{response_id}`,
+  path: '/modules/welcoming/responses/{response_id}',
   access: 'client',
   summary: 'One response',
   query: GuildQuery,
   params: ResponsePath,
-  response: ResponseAnswer,
-});
+} as const satisfies Route;
 
-export const deleteResponse = route({
+export const deleteResponse = {
   id: 'welcoming.delete-response',
   method: 'DELETE',
-  path: `${base}/responses/{response_id}`,
+  path: '/modules/welcoming/responses/{response_id}',
   access: 'client',
   summary: 'Delete a response (settings naming it become null)',
   body: GuildBody,
   params: ResponsePath,
-  response: ResponseAnswer,
-});
+} as const satisfies Route;
 
-export const listTimedroles = route({
+export const listTimedroles = {
   id: 'welcoming.list-timedroles',
   method: 'GET',
-  path: `${base}/timedroles`,
+  path: '/modules/welcoming/timedroles',
   access: 'client',
   summary: 'Timed roles, newest first',
   query: GuildQuery,
-  response: TimedRolesAnswer,
-});
+} as const satisfies Route;
 
-export const createTimedrole = route({
+export const createTimedrole = {
   id: 'welcoming.create-timedrole',
   method: 'POST',
-  path: `${base}/timedroles`,
+  path: '/modules/welcoming/timedroles',
   access: 'client',
   summary: 'Add a role granted add_after seconds after joining',
   body: CreateTimedRoleBody,
   owned: checkOwned,
-  response: TimedRoleAnswer,
-});
+} as const satisfies Route;
 
-export const getTimedrole = route({
+export const getTimedrole = {
   id: 'welcoming.get-timedrole',
   method: 'GET',
-  path: `${base}/timedroles/{timedrole_id}`,
+  path: '/modules/welcoming/timedroles/{timedrole_id}',
   access: 'client',
   summary: 'One timed role',
   query: GuildQuery,
   params: TimedRolePath,
-  response: TimedRoleAnswer,
-});
+} as const satisfies Route;
 
-export const deleteTimedrole = route({
+export const deleteTimedrole = {
   id: 'welcoming.delete-timedrole',
   method: 'DELETE',
-  path: `${base}/timedroles/{timedrole_id}`,
+  path: '/modules/welcoming/timedroles/{timedrole_id}',
   access: 'client',
   summary: 'Delete a timed role and cancel its pending grants',
   body: GuildBody,
   params: TimedRolePath,
-  response: TimedRoleAnswer,
-});
+} as const satisfies Route;
 
-export const checkWelcomeDm = route({
+export const checkWelcomeDm = {
   id: 'welcoming.check-welcome-dm',
   method: 'POST',
-  path: `${base}/check/welcome/dm`,
+  path: '/modules/welcoming/check/welcome/dm',
   access: 'internal',
   summary: 'A member joined: welcome them by DM',
   body: GuildBody,
   actor: 'required',
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const checkWelcomeChannel = route({
+export const checkWelcomeChannel = {
   id: 'welcoming.check-welcome-channel',
   method: 'POST',
-  path: `${base}/check/welcome/channel`,
+  path: '/modules/welcoming/check/welcome/channel',
   access: 'internal',
   summary: 'A member joined: welcome them in the welcome channel',
   body: GuildBody,
   actor: 'required',
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const checkLeaveChannel = route({
+export const checkLeaveChannel = {
   id: 'welcoming.check-leave-channel',
   method: 'POST',
-  path: `${base}/check/leave/channel`,
+  path: '/modules/welcoming/check/leave/channel',
   access: 'internal',
   summary: 'A member left: leave message, pending timed roles cancelled',
   body: GuildBody,
   actor: 'required',
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const checkRoleOnJoin = route({
+export const checkRoleOnJoin = {
   id: 'welcoming.check-role-on-join',
   method: 'POST',
-  path: `${base}/check/role/on-join`,
+  path: '/modules/welcoming/check/role/on-join',
   access: 'internal',
   summary: 'A member joined: autoroles granted, timed roles scheduled',
   body: GuildBody,
   actor: 'required',
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
-export const checkRoleTimed = route({
+export const checkRoleTimed = {
   id: 'welcoming.check-role-timed',
   method: 'POST',
-  path: `${base}/check/role/timed`,
+  path: '/modules/welcoming/check/role/timed',
   access: 'internal',
   summary: 'Grant due timed roles and catch up missed members',
   body: GuildBody,
-  response: MessageAnswer,
-});
+} as const satisfies Route;
 
 export const routes: Route[] = [
-  ...moduleStateRoutes('welcoming'),
+  home,
+  status,
+  enable,
+  disable,
 
   getSettings,
   updateSettings,

@@ -14,6 +14,7 @@ import { bodyLimit, errorEnvelope } from './middleware.js';
 import { fingerprintOf, idempotencyKeyOf, keepAnswers, nonceSeedOf, scopeOf, takeKey } from './idempotency.js';
 import { type DeclaredField, declaredFields, namedObjects } from './owned.js';
 import { noteParties, withRequestLog } from './request-log.js';
+import type { Answers } from './answers.js';
 import { type ActorMode, type InputPart, type RawAnswer, type RouteSpec, schemaOf } from './route.js';
 import { isShapeIssue, problemOf, validationError } from './validation.js';
 
@@ -77,17 +78,20 @@ type ActorOf<R> = R extends { actor: infer A extends ActorMode } ? A : undefined
 export type RowInput<R extends RouteSpec> = EndpointInput<Declared<R, 'query'>, Declared<R, 'body'>, Declared<R, 'params'>, ActorOf<R>>;
 
 /**
- * What the use case of a route row answers: the `data` its `response`
- * schema describes (what the schema accepts), a raw body (`RawBody`) for a
- * row answering something other than the envelope. A use case answering
- * fields its row does not declare, or missing some, does not compile.
+ * What the use case of a route row answers: the `data` its answer schema
+ * describes (what the schema accepts), found by the row's id among the
+ * module's answers (shared/http/answers.ts); a raw body (`RawBody`) for a
+ * route answering something other than the envelope. A use case answering
+ * fields its row's answer does not declare, or missing some, does not compile.
  */
-export type RowAnswer<R extends RouteSpec> = R extends { response: infer S }
-  ? S extends z.ZodMiniType
-    ? z.input<S>
-    : S extends RawAnswer
-      ? RawBody
-      : object
+export type RowAnswer<R extends RouteSpec> = R extends { id: infer I extends keyof Answers }
+  ? Answers[I] extends infer S
+    ? S extends z.ZodMiniType
+      ? z.input<S>
+      : S extends RawAnswer
+        ? RawBody
+        : object
+    : object
   : object;
 
 /**

@@ -22,7 +22,7 @@ export interface OwnedDeclaration {
 }
 
 /** Schema -> what it names. A registry of its own, so the OpenAPI document is not touched. */
-export const ownedRegistry = /* @__PURE__ */ z.registry<OwnedDeclaration>();
+export const ownedRegistry = /* @__PURE__ */ /* @__PURE__ */ z.registry<OwnedDeclaration>();
 
 /** A copy of `schema` declared to name a platform object of the request's guild. */
 export function owned<T extends z.ZodMiniType>(schema: T, declaration: OwnedDeclaration): T {
@@ -55,7 +55,7 @@ type Def = {
 };
 
 /** Wrappers whose value is their inner schema's. */
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch']);
+const WRAPPERS = /* @__PURE__ */ new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch']);
 
 /** Every declared field of a schema, at any depth of objects and lists. */
 export function declaredFields(schema: z.ZodMiniType, where: Where, path: FieldPath = [], seen = new Set<string>()): DeclaredField[] {

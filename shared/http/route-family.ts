@@ -2,19 +2,24 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { notFound } from '../errors.js';
 import { type RowInput, endpoint, type Handler } from './endpoint.js';
 import { errorResponse } from './envelope.js';
-import { type Route, type RouteSpec, route } from './route.js';
+import type { Route, RouteSpec } from './route.js';
 
 /** What a family row is besides its schemas: known without building them. */
 type RowHead = Omit<Route, keyof RouteSpec>;
 
 /** The schemas a row may declare: each family row answers all of them (undefined where its spec has none). */
-const SPEC_KEYS = ['query', 'body', 'params', 'actor', 'answerFailures', 'errorPage', 'owned', 'response'] as const satisfies readonly (keyof RouteSpec)[];
+const SPEC_KEYS = ['query', 'body', 'params', 'actor', 'answerFailures', 'errorPage', 'owned'] as const satisfies readonly (keyof RouteSpec)[];
 
 /**
  * Routes of one shape declared from a table (the statistic families, the
  * socials kinds): one row per member, served by one handler file
  * (`familyEndpoint`). Every route still gets its own Lambda function from
- * that bundle.
+ * that bundle. A family's answers are listed by id in its module's
+ * `answers.ts`, as every route's are (shared/http/answers.ts).
+ *
+ * A family is declared as a marked call, so a bundle not serving it leaves
+ * it out: `export const fetchStats = /* @__PURE__ *\/ built(() => routeFamily({ ... }))`
+ * (shared/built.ts).
  */
 export interface RouteFamily<M, S extends RouteSpec> {
   members: readonly M[];
@@ -38,7 +43,7 @@ export function routeFamily<M, const S extends RouteSpec>(declared: {
     let spec: S | undefined;
     const built = () => (spec ??= declared.spec(member));
     const getters = Object.fromEntries(SPEC_KEYS.map((key) => [key, { get: () => built()[key], enumerable: true }]));
-    return Object.defineProperties(route(declared.row(member)), getters) as RowHead & S;
+    return Object.defineProperties(declared.row(member), getters) as RowHead & S;
   });
   return { members: declared.members, rows };
 }

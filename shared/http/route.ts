@@ -2,8 +2,15 @@
  * A route as one declaration: the row that local mode, CDK, the authorizer,
  * the OpenAPI document and the route's own handler all read. A row names
  * what the route is (method, path, access, summary) and what it validates
- * and answers (its schemas); its handler file names only the use case
- * (`endpoint(routes.vote, run)`, shared/http/endpoint.ts).
+ * (its schemas); its handler file names only the use case
+ * (`endpoint(routes.vote, run)`, shared/http/endpoint.ts). What it answers
+ * is kept apart (shared/http/answers.ts), so no function bundles it.
+ *
+ * A row is a plain object literal, its own top-level declaration, so a
+ * function's bundle keeps its own row only (esbuild drops the others):
+ * `export const vote = { id: 'polls.vote', ... } as const satisfies Route;`.
+ * Its path is a plain string, and a call in it (`answerFailures(...)`) is
+ * marked `@__PURE__`.
  */
 import type * as z from 'zod/mini';
 import type { ErrorPage } from './envelope.js';
@@ -56,14 +63,6 @@ export interface RouteSpec {
    * shared/http/owned.ts); building its endpoint fails without it.
    */
   owned?: OwnershipCheck;
-  /**
-   * The success answer's `data` (a Zod object, records of behaviour §6 and
-   * §11), or the content type of an answer that is not the envelope (a page,
-   * the document itself). It types what the use case answers (`endpoint`);
-   * read by the OpenAPI document and the tests, never parsed at run time,
-   * and left out of function bundles (infra/zod-plugins.ts).
-   */
-  response?: z.ZodMiniType | RawAnswer;
 }
 
 export interface Route extends RouteSpec {
@@ -86,15 +85,6 @@ export interface Route extends RouteSpec {
    * bundled once per export, so each function carries its own route only.
    */
   handler?: string;
-}
-
-/**
- * A row as declared: the same object, its literal types kept, so the
- * handler's input is typed by the row's schemas. Each row is its own
- * top-level declaration, so a function's bundle keeps its own row only.
- */
-export function route<const R extends Route>(row: R): R {
-  return row;
 }
 
 /** The handler file of a route: the one it names, else `functions/<module>/<operation>.ts` of its id. */
@@ -144,7 +134,7 @@ interface Template {
   parts: string[];
   routes: Route[];
 }
-const indexed = new WeakMap<readonly Route[], Template[]>();
+const indexed = /* @__PURE__ */ new WeakMap<readonly Route[], Template[]>();
 
 function templatesOf(routes: readonly Route[]): Template[] {
   let templates = indexed.get(routes);

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { parseSnowflake } from '../ids.js';
 import { isIntegerTooBig } from './validation.js';
 import { owned } from './owned.js';
+import { built } from '#shared/built.js';
 
 export { owned } from './owned.js';
 
@@ -85,37 +86,41 @@ const snowflakeJsonSchema = {
 };
 
 /** A required platform ID; answers it as a canonical decimal string. */
-export const snowflake = meta(
-  z.pipe(
-    z.unknown(),
-    z.transform((value, ctx) => {
-      if (value === undefined) {
-        return reject(ctx, `is required (${SNOWFLAKE_RULE})`);
-      }
-      const id = parseSnowflake(value);
-      if (id === null) {
-        return reject(ctx, `must be ${SNOWFLAKE_RULE}`);
-      }
-      return id;
-    }),
+export const snowflake = /* @__PURE__ */ built(() =>
+  meta(
+    z.pipe(
+      z.unknown(),
+      z.transform((value, ctx) => {
+        if (value === undefined) {
+          return reject(ctx, `is required (${SNOWFLAKE_RULE})`);
+        }
+        const id = parseSnowflake(value);
+        if (id === null) {
+          return reject(ctx, `must be ${SNOWFLAKE_RULE}`);
+        }
+        return id;
+      }),
+    ),
+    snowflakeJsonSchema,
   ),
-  snowflakeJsonSchema,
 );
 
 /** A platform ID that may be null or left out (both mean null). */
-export const nullableSnowflake = meta(
-  z.pipe(
-    z.optional(z.unknown()),
-    z.transform((value, ctx) => {
-      if (value === undefined || value === null) return null;
-      const id = parseSnowflake(value);
-      if (id === null) {
-        return reject(ctx, `must be null or ${SNOWFLAKE_RULE}`);
-      }
-      return id;
-    }),
+export const nullableSnowflake = /* @__PURE__ */ built(() =>
+  meta(
+    z.pipe(
+      z.optional(z.unknown()),
+      z.transform((value, ctx) => {
+        if (value === undefined || value === null) return null;
+        const id = parseSnowflake(value);
+        if (id === null) {
+          return reject(ctx, `must be null or ${SNOWFLAKE_RULE}`);
+        }
+        return id;
+      }),
+    ),
+    { ...snowflakeJsonSchema, type: ['string', 'null'] },
   ),
-  { ...snowflakeJsonSchema, type: ['string', 'null'] },
 );
 
 /*
@@ -125,11 +130,11 @@ export const nullableSnowflake = meta(
  */
 
 /** A channel of the request's guild. */
-export const channelId = owned(snowflake, { kind: 'channel' });
+export const channelId = /* @__PURE__ */ owned(snowflake, { kind: 'channel' });
 /** A role of the request's guild. */
-export const roleId = owned(snowflake, { kind: 'role' });
+export const roleId = /* @__PURE__ */ owned(snowflake, { kind: 'role' });
 /** A role of the request's guild, or null. */
-export const nullableRoleId = owned(nullableSnowflake, { kind: 'role' });
+export const nullableRoleId = /* @__PURE__ */ owned(nullableSnowflake, { kind: 'role' });
 /** A message in the channel that the field `channelField` of the same object names (a channel of the guild). */
 export const messageIn = (channelField: string) => owned(snowflake, { kind: 'message', channelField });
 /** The same, or null. */
@@ -167,10 +172,10 @@ export const orKeep = <T extends z.ZodMiniType>(schema: T) =>
   );
 
 /** `application_id` and `token` of the interaction to answer, when the request comes from one (behaviour §7). */
-export const interactionFields = {
+export const interactionFields = /* @__PURE__ */ built(() => ({
   application_id: describe(nullableSnowflake, "The bot's application ID; with token, the member is also answered through the interaction webhook"),
   token: describe(orNull(z.string()), "The interaction's token (given to the bot with the member's interaction; valid 15 minutes); with application_id"),
-};
+}));
 
 /** An interaction is named by both `application_id` and `token`, or by neither: the 422 sentence, or null. */
 export function interactionProblem(applicationId: string | null, token: string | null | undefined): string | null {
@@ -208,7 +213,7 @@ export function storedNumber(bounds: z.ZodMiniNumber<number>) {
 }
 
 /** A list of platform IDs. */
-export const snowflakeList = z.array(snowflake);
+export const snowflakeList = /* @__PURE__ */ z.array(snowflake);
 
 /** A query-string integer ("decimal"), then checked by `rules` (422). */
 export function queryInt<T extends z.ZodMiniType<number, number>>(rules: T) {
@@ -249,47 +254,49 @@ function readLater(compute: () => Record<string, unknown>): Record<string, unkno
 }
 
 /** A query-string boolean: exactly `true` or `false`. */
-export const queryBool = meta(
-  z.pipe(
-    z.string(),
-    z.transform((text, ctx) => {
-      if (text !== 'true' && text !== 'false') {
-        return reject(ctx, 'must be true or false');
-      }
-      return text === 'true';
-    }),
+export const queryBool = /* @__PURE__ */ built(() =>
+  meta(
+    z.pipe(
+      z.string(),
+      z.transform((text, ctx) => {
+        if (text !== 'true' && text !== 'false') {
+          return reject(ctx, 'must be true or false');
+        }
+        return text === 'true';
+      }),
+    ),
+    { type: 'boolean' },
   ),
-  { type: 'boolean' },
 );
 
 /** `page` >= 1 (default 1) and `page_size` 1..100 (default 10); outside: 422. */
-export const pagination = {
+export const pagination = /* @__PURE__ */ built(() => ({
   page: z._default(queryInt(z.int().check(z.gte(1))), 1),
   page_size: z._default(queryInt(z.int().check(z.gte(1), z.lte(100))), 10),
   cursor: describe(
     z.optional(z.string().check(z.maxLength(1024))),
     'The `next_cursor` of the previous page (same filters); it names the page, so `page` is then ignored.',
   ),
-};
+}));
 
 /**
  * A list read by key (behaviour §11 and §15): `limit` 1..1000 (default
  * 1000) and `cursor`, the `next_cursor` of the previous page. The answer
  * carries `next_cursor` (null on the last page).
  */
-export const keyPagination = {
+export const keyPagination = /* @__PURE__ */ built(() => ({
   limit: z._default(queryInt(z.int().check(z.gte(1), z.lte(1000))), 1000),
   cursor: describe(z.optional(z.string().check(z.maxLength(4096))), 'The `next_cursor` of the previous page.'),
-};
+}));
 
 /** The query of a guild-scoped read: `guild_id` (req). */
-export const guildQuery = z.object({ guild_id: snowflake });
+export const guildQuery = /* @__PURE__ */ z.object({ guild_id: snowflake });
 
 /** The body of a guild-scoped write: `guild_id` (req). */
-export const guildBody = z.object({ guild_id: snowflake });
+export const guildBody = /* @__PURE__ */ z.object({ guild_id: snowflake });
 
 /** The query (GET) and body (DELETE) of every module's privacy pair: the guild and the member (behaviour §5). */
-export const privacyQuery = z.object({ guild_id: snowflake, privacy_member_id: snowflake });
+export const privacyQuery = /* @__PURE__ */ z.object({ guild_id: snowflake, privacy_member_id: snowflake });
 
 /*
  * Building blocks of success answers (`response`): plain schemas of what the
@@ -297,23 +304,27 @@ export const privacyQuery = z.object({ guild_id: snowflake, privacy_member_id: s
  */
 
 /** A platform ID in an answer: always a decimal string. */
-export const snowflakeOut = meta(z.string().check(z.regex(new RegExp(SNOWFLAKE_PATTERN))), {
-  description: 'Platform snowflake ID (uint64) as a decimal string',
-  examples: ['1234567890123456789'],
-});
+export const snowflakeOut = /* @__PURE__ */ built(() =>
+  meta(z.string().check(z.regex(new RegExp(SNOWFLAKE_PATTERN))), {
+    description: 'Platform snowflake ID (uint64) as a decimal string',
+    examples: ['1234567890123456789'],
+  }),
+);
 
 /** A platform ID in the records of parts 2 and 3 (behaviour §11): a decimal string. */
-export const snowflakeText = describe(z.string(), 'Snowflake ID as a decimal string');
+export const snowflakeText = /* @__PURE__ */ built(() => describe(z.string(), 'Snowflake ID as a decimal string'));
 
 /** A record's `id`: a positive integer, unique within its record type (behaviour §3.4). */
-export const recordId = meta(z.int().check(z.gte(1)), { description: 'Positive integer, unique within the record type' });
+export const recordId = /* @__PURE__ */ built(() => meta(z.int().check(z.gte(1)), { description: 'Positive integer, unique within the record type' }));
 
 /** A timestamp in an answer: ISO 8601 UTC with milliseconds. */
-export const timestamp = meta(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)), {
-  format: 'date-time',
-  description: 'ISO 8601 UTC time',
-  examples: ['2026-11-21T12:00:00.000Z'],
-});
+export const timestamp = /* @__PURE__ */ built(() =>
+  meta(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)), {
+    format: 'date-time',
+    description: 'ISO 8601 UTC time',
+    examples: ['2026-11-21T12:00:00.000Z'],
+  }),
+);
 
 /**
  * A channel setting of `PUT /settings` (behaviour §3.5): a snowflake sets it,
@@ -344,13 +355,13 @@ export const channelSetting = (emptyMeans = 'clears it') =>
   );
 
 /** A true/false setting of `PUT /settings` (behaviour §3.5): null or left out keeps it. */
-export const booleanSetting = orKeep(z.boolean());
+export const booleanSetting = /* @__PURE__ */ built(() => orKeep(z.boolean()));
 
 /** `data` of an answer that only says what happened. */
-export const messageAnswer = z.object({ message: z.string() });
+export const messageAnswer = /* @__PURE__ */ built(() => z.object({ message: z.string() }));
 
 /** The page fields of a paginated list, beside its items (behaviour §3.6). */
-export const pageFields = {
+export const pageFields = /* @__PURE__ */ built(() => ({
   page: z.int().check(z.gte(1)),
   page_size: z.int().check(z.gte(1), z.lte(100)),
   total: z.int().check(z.gte(0)),
@@ -358,16 +369,18 @@ export const pageFields = {
     z.nullable(z.string()),
     'Pass as `cursor` for the next page; null on the last. A page holds page_size records unless more would pass the answer size (1 MiB, behaviour §15): it then ends early, and only next_cursor continues right after it.',
   ),
-};
+}));
 
 /** What every privacy count answers (behaviour §5): records holding the member's ID and names. */
-export const privacyCounts = z.object({
-  username: z.int().check(z.gte(0)),
-  display_name: z.int().check(z.gte(0)),
-  global_name: z.int().check(z.gte(0)),
-  nickname: z.int().check(z.gte(0)),
-  id: z.int().check(z.gte(0)),
-});
+export const privacyCounts = /* @__PURE__ */ built(() =>
+  z.object({
+    username: z.int().check(z.gte(0)),
+    display_name: z.int().check(z.gte(0)),
+    global_name: z.int().check(z.gte(0)),
+    nickname: z.int().check(z.gte(0)),
+    id: z.int().check(z.gte(0)),
+  }),
+);
 
 /**
  * A conditional requirement as the OpenAPI document states it (the schema's

@@ -15,7 +15,7 @@ import { AppError } from '../errors.js';
  */
 type Issue = z.core.$ZodIssue;
 
-const SHAPE_CODES = new Set(['invalid_type', 'invalid_union', 'invalid_key', 'invalid_element', 'unrecognized_keys']);
+const SHAPE_CODES = /* @__PURE__ */ new Set(['invalid_type', 'invalid_union', 'invalid_key', 'invalid_element', 'unrecognized_keys']);
 
 export function isShapeIssue(issue: Issue): boolean {
   if (issue.code === 'custom') return (issue.params as { status?: number } | undefined)?.status === 400;

@@ -2,11 +2,13 @@ import * as z from 'zod/mini';
 import { catalogue, type ErrorName } from '../errors.js';
 import { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEYED_METHODS, KEY_PATTERN, REPLAYED_HEADER } from '../http/idempotency-header.js';
 import { MAX_ID_CHARS } from '../http/limits.js';
-import { type RawAnswer, type Route, type RouteSpec, schemaOf } from '../http/route.js';
+import type { AnsweredSpec } from '../http/answers.js';
+import { type RawAnswer, type Route, schemaOf } from '../http/route.js';
 import { moduleOfPath } from '../modules/names.js';
 import { describeConditions } from './conditions.js';
 import { exampleOf } from './examples.js';
 import { TAGS, tagOf } from './tags.js';
+import { built } from '#shared/built.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the route table and the very Zod
@@ -37,10 +39,10 @@ function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', named: Named): 
   return moved(rest) as JsonSchema;
 }
 
-const isRaw = (response: RouteSpec['response']): response is RawAnswer => Boolean(response && 'contentType' in response);
+const isRaw = (response: AnsweredSpec['response']): response is RawAnswer => Boolean(response && 'contentType' in response);
 
 /** The 200 answer: the envelope around the declared `data`, or the raw content a page or document is. */
-function success(spec: RouteSpec, named: Named): JsonSchema {
+function success(spec: AnsweredSpec, named: Named): JsonSchema {
   const { response } = spec;
   if (isRaw(response)) {
     const schema = response.contentType.startsWith('application/json') ? { type: 'object' } : { type: 'string' };
@@ -58,7 +60,7 @@ function success(spec: RouteSpec, named: Named): JsonSchema {
 }
 
 /** Which errors a route can answer, following the order of checks of behaviour §3.2. */
-function errorsOf(route: Route, spec: RouteSpec): ErrorName[] {
+function errorsOf(route: Route, spec: AnsweredSpec): ErrorName[] {
   const names: ErrorName[] = [];
   const takesInput = Boolean(spec.body || spec.query || spec.params || spec.actor);
   const module = moduleOfPath(route.path);
@@ -76,7 +78,7 @@ function errorsOf(route: Route, spec: RouteSpec): ErrorName[] {
 const takesKey = (route: Route) => KEYED_METHODS.has(route.method);
 
 /** The `Idempotency-Key` parameter of a mutating operation. */
-const idempotencyParameter: JsonSchema = {
+const idempotencyParameter: JsonSchema = /* @__PURE__ */ built(() => ({
   name: IDEMPOTENCY_HEADER,
   in: 'header',
   required: false,
@@ -88,7 +90,7 @@ const idempotencyParameter: JsonSchema = {
   ].join(' '),
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN.source },
   example: 'interaction:1234567890123456789',
-};
+}));
 
 /** The header of an answer replayed for a repeated `Idempotency-Key`. */
 const replayedHeader: JsonSchema = {
@@ -96,7 +98,7 @@ const replayedHeader: JsonSchema = {
   schema: { type: 'string', enum: ['true'] },
 };
 
-function parameters(route: Route, spec: RouteSpec, named: Named): JsonSchema[] {
+function parameters(route: Route, spec: AnsweredSpec, named: Named): JsonSchema[] {
   const list: JsonSchema[] = [];
   for (const where of ['path', 'query'] as const) {
     const schema = schemaOf(spec, where);
@@ -159,7 +161,7 @@ const errorResponse = (names: string[]): JsonSchema => ({
 /** Its name among the document's shared responses: `NotFoundErrorOrSettingsError`. */
 const responseKey = (names: string[]) => names.map((name) => name.replace(/\s/g, '')).join('Or');
 
-function operationOf(route: Route, spec: RouteSpec, shared: { responses: Named; schemas: Named }): JsonSchema {
+function operationOf(route: Route, spec: AnsweredSpec, shared: { responses: Named; schemas: Named }): JsonSchema {
   const byStatus = new Map<number, string[]>();
   for (const name of errorsOf(route, spec)) byStatus.set(catalogue[name].status, [...(byStatus.get(catalogue[name].status) ?? []), name]);
   const responses: Record<string, JsonSchema> = { '200': success(spec, shared.schemas) };
@@ -192,7 +194,7 @@ function operationOf(route: Route, spec: RouteSpec, shared: { responses: Named; 
   return operation;
 }
 
-export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<string, RouteSpec>): JsonSchema {
+export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<string, AnsweredSpec>): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const shared = { responses: {} as Named, schemas: {} as Named };
   for (const route of routes) {

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { routes } from '#functions/routes.js';
-import type { RouteSpec } from '#shared/http/route.js';
+import type { AnsweredSpec } from '#shared/http/answers.js';
 import { loadSpec } from '#shared/http/load-handler.js';
 import { matchPath } from '#shared/http/route.js';
 import { fieldName } from '#shared/http/validation.js';
@@ -12,7 +12,7 @@ import { fieldName } from '#shared/http/validation.js';
  */
 
 /** The declared answer of the route serving `method path` (`/v1` or not), or null when none is known. */
-export async function declaredAnswer(method: string, path: string): Promise<{ routeId: string; response: RouteSpec['response'] } | null> {
+export async function declaredAnswer(method: string, path: string): Promise<{ routeId: string; response: AnsweredSpec['response'] } | null> {
   const match = matchPath(routes, path.replace(/^\/v1(?=\/)/, ''));
   const route = match?.routes.find((r) => r.method === (method === 'HEAD' ? 'GET' : method));
   if (!route) return null;

@@ -86,14 +86,14 @@ describe('function bundles', () => {
     expect(found).toEqual([]);
   });
 
-  it("leave out the schemas of their module's other routes (infra/zod-plugins.ts)", () => {
+  it("leave out the schemas of their module's other routes (each a marked declaration, shared/built.ts)", () => {
     // The claim answer of reaction roles documents 'Entry IDs claimed'; deleting a panel's message never answers it.
     const source = readFileSync(join(outdir, 'reactionroles.check-delete', 'index.mjs'), 'utf8');
     expect(source).toContain('reactionroles');
     expect(source).not.toContain('Entry IDs claimed');
   });
 
-  it('leave out their own success schema, which only the OpenAPI document and the tests read (infra/zod-plugins.ts)', () => {
+  it('leave out their own success schema, which only the OpenAPI document and the tests read (functions/<module>/answers.ts)', () => {
     // The check's answer documents 'Entry IDs claimed'; the function answers it without building its schema.
     const source = readFileSync(join(outdir, 'reactionroles.check', 'index.mjs'), 'utf8');
     expect(source).toContain('reactionroles');

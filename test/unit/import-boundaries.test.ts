@@ -14,8 +14,8 @@ import { join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-/** The files of a module others may import: the route rows. */
-const PUBLIC_ENTRIES = new Set(['routes.ts']);
+/** The files of a module others may import: the route rows and their answers (module-state's answers are every module's state routes'). */
+const PUBLIC_ENTRIES = new Set(['routes.ts', 'answers.ts']);
 /** What shared sits below (it may read package.json, as the user agent does for the version). */
 const UPPER_LAYERS = ['functions', 'infra', 'test', 'bench'];
 /** `#name/*` of package.json `imports`, by the folder it names. */

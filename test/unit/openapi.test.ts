@@ -184,3 +184,14 @@ describe('Idempotency-Key in the document (behaviour §16)', () => {
     expect(doc.components.schemas.ErrorEnvelope.properties.error.properties.name.enum).toContain('ConflictError');
   });
 });
+
+describe("every route's answer", () => {
+  it('is listed by its id in its module answers.ts, and every answer listed is a route', async () => {
+    const { answers } = await import('#functions/answers.js');
+    const ids = new Set(routes.map((route) => route.id));
+    const unanswered = routes.filter((route) => !answers[route.id]).map((route) => route.id);
+    // The shared state rows (module-state.*) are each module's copies' template, not in the table themselves.
+    const unknown = Object.keys(answers).filter((id) => !ids.has(id) && !id.startsWith('module-state.'));
+    expect({ unanswered, unknown }).toEqual({ unanswered: [], unknown: [] });
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { familyEndpoint, routeFamily } from '#shared/http/route-family.js';
 import type { RouteSpec } from '#shared/http/route.js';
-import { messageAnswer, snowflake } from '#shared/http/schemas.js';
+import { snowflake } from '#shared/http/schemas.js';
 import { lambdaContext } from '#infra/local/lambda-context.js';
 
 const COLOURS = ['red', 'blue'] as const;
@@ -16,7 +16,7 @@ function colours() {
     row: (colour) => ({ id: `test.${colour}`, method: 'POST', path: `/modules/polls/${colour}`, access: 'internal', summary: `Paint ${colour}` }),
     spec: (colour) => {
       built.push(colour);
-      return { body: z.object({ guild_id: snowflake, [colour]: z.int() }), response: messageAnswer };
+      return { body: z.object({ guild_id: snowflake, [colour]: z.int() }), actor: 'optional' as const };
     },
   });
   return { family, built };
@@ -48,7 +48,7 @@ describe('a route family', () => {
     ]);
     expect(built).toEqual([]);
     const row = family.rows[1]!;
-    expect([row.response, (row as RouteSpec).query]).toEqual([messageAnswer, undefined]);
+    expect([row.actor, (row as RouteSpec).query]).toEqual(['optional', undefined]);
     expect(row.body).toBeDefined();
     expect(built).toEqual(['blue']);
   });

@@ -3,8 +3,8 @@
  * read, change, and the settings-delete operation (which modules without
  * settings have too). Each is one endpoint made here, one export per route
  * of `functions/<module>/basics.ts`, from the route's row (its schemas,
- * declared in the module's `routes.ts` with the row makers of
- * functions/module-state/routes.ts) and what the module says there: the
+ * declared in the module's `routes.ts`: `file: 'functions/<module>/basics.ts'`
+ * and `handler:` the export's name) and what the module says there: the
  * checks a change must pass, and what removing its data removes. The module
  * is the route's (`/modules/<module>/...`).
  */
