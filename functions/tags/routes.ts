@@ -135,6 +135,15 @@ export const sendEntry = {
   params: TagPath,
 } as const satisfies Route;
 
+export const count = {
+  id: 'tags.count',
+  method: 'GET',
+  path: '/modules/tags/count',
+  access: 'client',
+  summary: "How many tags a guild has",
+  query: guildQuery,
+} as const satisfies Route;
+
 export const routes: Route[] = [
   home,
   status,
@@ -149,6 +158,7 @@ export const routes: Route[] = [
   updateEntry,
   deleteEntry,
   sendEntry,
+  count,
 
   privacyGetUserEntries,
   privacyDeleteUserEntries,
