@@ -4164,26 +4164,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/modules/tags/count": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * How many tags a guild has
-         * @description How many tags a guild has. Needs the service token, or an API key of the guild named in the request.
-         */
-        get: operations["tags.count"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/modules/tags/privacy/get-user-entries": {
         parameters: {
             query?: never;
@@ -22940,50 +22920,6 @@ export interface operations {
             405: components["responses"]["MethodNotAllowedError"];
             409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
             413: components["responses"]["PayloadTooLargeError"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["RateLimitedError"];
-            500: components["responses"]["InternalServerError"];
-            502: components["responses"]["PlatformApiInteractionError"];
-            503: components["responses"]["DatabaseError"];
-        };
-    };
-    "tags.count": {
-        parameters: {
-            query: {
-                /**
-                 * @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53.
-                 * @example 1234567890123456789
-                 */
-                guild_id: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the envelope with the answer in `data` */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: {
-                            /** @description The guild's tags */
-                            count: number;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["BadRequestError"];
-            401: components["responses"]["UnauthorizedError"];
-            403: components["responses"]["ForbiddenError"];
-            404: components["responses"]["NotFoundErrorOrSettingsError"];
-            405: components["responses"]["MethodNotAllowedError"];
-            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledError"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["RateLimitedError"];
             500: components["responses"]["InternalServerError"];

@@ -1,6 +1,6 @@
 import type { AnswerTable } from '#shared/http/answers.js';
 import { HomeAnswer, SnapshotAnswer, StatusAnswer } from '../module-state/answers.js';
-import { CountAnswer, DeleteSettingsAnswer, MessageAnswer, TagAnswer, TagsPageAnswer } from './model.js';
+import { DeleteSettingsAnswer, MessageAnswer, TagAnswer, TagsPageAnswer } from './model.js';
 import { messageAnswer, privacyCounts } from '#shared/http/schemas.js';
 
 /** What each route of the module answers, by id (shared/http/answers.ts): read by the OpenAPI document and the tests, never bundled. */
@@ -18,7 +18,6 @@ export const answers = {
   'tags.update-entry': TagAnswer,
   'tags.delete-entry': TagAnswer,
   'tags.send-entry': MessageAnswer,
-  'tags.count': CountAnswer,
 } as const satisfies AnswerTable;
 
 type Declared = typeof answers;

@@ -83,4 +83,3 @@ export const TagAnswer = /* @__PURE__ */ built(() => z.object({ entry: TagRecord
 export const TagsPageAnswer = /* @__PURE__ */ built(() => z.object({ entries: z.array(TagAnswer), ...pageFields }));
 export const DeleteSettingsAnswer = /* @__PURE__ */ built(() => z.object({ entries: z.array(TagRecord), entries_names: z.array(TagNameRecord) }));
 export const MessageAnswer = messageAnswer;
-export const CountAnswer = /* @__PURE__ */ built(() => z.object({ count: meta(z.int(), { description: "The guild's tags" }) }));

@@ -135,15 +135,6 @@ export const sendEntry = {
   params: TagPath,
 } as const satisfies Route;
 
-export const count = {
-  id: 'tags.count',
-  method: 'GET',
-  path: '/modules/tags/count',
-  access: 'client',
-  summary: "How many tags a guild has",
-  query: guildQuery,
-} as const satisfies Route;
-
 export const routes: Route[] = [
   home,
   status,
@@ -158,7 +149,6 @@ export const routes: Route[] = [
   updateEntry,
   deleteEntry,
   sendEntry,
-  count,
 
   privacyGetUserEntries,
   privacyDeleteUserEntries,

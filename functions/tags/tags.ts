@@ -17,7 +17,6 @@ import { tellMember } from '#shared/platform/interaction.js';
 import { MAX_TAGS, MODULE, type Tag, type TagWithNames, type VisibilityValue } from './model.js';
 import { type ClaimResult, claimNames, planNames, releaseNames } from './names.js';
 import {
-  CountEntity,
   NameEntity,
   type StoredTag,
   TagEntity,
@@ -101,11 +100,6 @@ async function tagNamed(guildId: string, name: string): Promise<StoredTag | null
   const tag = await getTag(guildId, pointer.tag_id);
   const key = nameKeyOf(name);
   return tag?.names.some((n) => nameKeyOf(n.name) === key && n.claim === pointer.claim) ? tag : null;
-}
-
-/** How many tags the guild has: its count item, read with the module state (409 while disabled). */
-export async function countTags(guildId: string): Promise<{ count: number }> {
-  return { count: (await requireEnabledWith(guildId, MODULE, CountEntity, { guildId })) ?? 0 };
 }
 
 export async function createTag(guildId: string, input: CreateTagInput, asker: Asker): Promise<TagWithNames> {
