@@ -1,13 +1,13 @@
-import { routeFamily } from '#shared/http/route-family.js';
+import { type RouteFamily, rowsOf } from '#shared/http/route-family.js';
 import { guildQuery } from '#shared/http/schemas.js';
-import { MODULES } from '#shared/modules/names.js';
+import { MODULES, type ModuleName } from '#shared/modules/names.js';
 
 /**
  * `GET /modules/<module>/diagnostics` of every module (behaviour §17): one
  * row per module, served by one handler that reads the module's needs from
  * ./needs.ts. A guild API key may read its own guild's, as settings.
  */
-export const diagnostics = /* @__PURE__ */ routeFamily({
+export const diagnostics = {
   members: MODULES,
   row: (module) => ({
     id: `${module}.diagnostics`,
@@ -18,6 +18,6 @@ export const diagnostics = /* @__PURE__ */ routeFamily({
     summary: `What would stop ${module} from working in a guild`,
   }),
   spec: () => ({ query: guildQuery }),
-});
+} satisfies RouteFamily<ModuleName>;
 
-export const routes = diagnostics.rows;
+export const routes = /* @__PURE__ */ rowsOf(diagnostics);

@@ -2,6 +2,7 @@ import type { AnswerTable } from '#shared/http/answers.js';
 import { HomeAnswer, SnapshotAnswer, StatusAnswer } from '../module-state/answers.js';
 import { CounterAnswer, CountersAnswer, DeletedAnswer, MessageAnswer, SettingsAnswer } from './schemas.js';
 import { messageAnswer, privacyCounts } from '#shared/http/schemas.js';
+import { rowsOf } from '#shared/http/route-family.js';
 import { fetchStats, recordStat } from './routes.js';
 import { FAMILIES } from './families.js';
 import { RecordedAnswer, fetchAnswer } from './stats-schemas.js';
@@ -32,8 +33,8 @@ export const answers = {
 
 /** What each statistic family's routes answer (functions/serverstats/routes.ts declares them from the families table). */
 export const familyAnswers: AnswerTable = Object.fromEntries([
-  ...fetchStats.rows.map((row, at) => [row.id, fetchAnswer(FAMILIES[at]!)] as const),
-  ...recordStat.rows.map((row) => [row.id, RecordedAnswer] as const),
+  ...rowsOf(fetchStats).map((row, at) => [row.id, fetchAnswer(FAMILIES[at]!)] as const),
+  ...rowsOf(recordStat).map((row) => [row.id, RecordedAnswer] as const),
 ]);
 
 type Declared = typeof answers;

@@ -11,7 +11,7 @@ import {
 } from './schemas.js';
 import { FAMILIES, type Family, familyRoute } from './families.js';
 import { fetchQuery, recordingBody } from './stats-schemas.js';
-import { routeFamily } from '#shared/http/route-family.js';
+import { type RouteFamily, rowsOf } from '#shared/http/route-family.js';
 import { guildBody, guildQuery, privacyQuery } from '#shared/http/schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 import { built } from '#shared/built.js';
@@ -58,7 +58,7 @@ export const disable = {
 } as const satisfies Route;
 
 /** The statistic families: a fetch (GET) each, from the one table. */
-export const fetchStats = /* @__PURE__ */ routeFamily({
+export const fetchStats = {
   members: FAMILIES,
   row: (family) => ({
     id: `${statsId(family)}.fetch`,
@@ -69,26 +69,27 @@ export const fetchStats = /* @__PURE__ */ routeFamily({
     summary: `Fetch ${family.path} statistics of the last days`,
   }),
   spec: (family) => ({ query: fetchQuery(family) }),
-});
+} satisfies RouteFamily<Family>;
+
+/** Who records: every family (POST), and the voice families, whose sessions are closed (PUT). */
+const recordings = /* @__PURE__ */ built(() => [
+  ...FAMILIES.map((family) => ({ family, method: 'POST' as const })),
+  ...FAMILIES.filter((family) => family.shape.kind === 'voice').map((family) => ({ family, method: 'PUT' as const })),
+]);
 
 /** Internal: the recording of a statistic of every family (POST), and the closing of voice sessions (PUT). */
-export const recordStat = /* @__PURE__ */ built(() =>
-  routeFamily({
-    members: [
-      ...FAMILIES.map((family) => ({ family, method: 'POST' as const })),
-      ...FAMILIES.filter((family) => family.shape.kind === 'voice').map((family) => ({ family, method: 'PUT' as const })),
-    ],
-    row: ({ family, method }) => ({
-      id: `${statsId(family)}.${method === 'POST' ? 'record' : 'close'}`,
-      method,
-      path: familyRoute(family),
-      access: 'internal',
-      file: file('record-stat'),
-      summary: method === 'POST' ? `Record a ${family.path} statistic` : "Close a member's voice session",
-    }),
-    spec: ({ family, method }) => ({ body: recordingBody(family, method) }),
+export const recordStat = {
+  members: recordings,
+  row: ({ family, method }) => ({
+    id: `${statsId(family)}.${method === 'POST' ? 'record' : 'close'}`,
+    method,
+    path: familyRoute(family),
+    access: 'internal',
+    file: file('record-stat'),
+    summary: method === 'POST' ? `Record a ${family.path} statistic` : "Close a member's voice session",
   }),
-);
+  spec: ({ family, method }) => ({ body: recordingBody(family, method) }),
+} satisfies RouteFamily<(typeof recordings)[number]>;
 
 export const getSettings = {
   id: 'serverstats.get-settings',
@@ -266,8 +267,8 @@ export const routes: Route[] = /* @__PURE__ */ built(() => [
   starboardCheckRemove,
   starboardCheckDelete,
   starboardCheckDeletedMessage,
-  ...fetchStats.rows,
-  ...recordStat.rows,
+  ...rowsOf(fetchStats),
+  ...rowsOf(recordStat),
   privacyGetUserEntries,
   privacyDeleteUserEntries,
 ]);

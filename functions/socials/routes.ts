@@ -1,8 +1,8 @@
 import { guildBody, guildQuery, privacyQuery } from '#shared/http/schemas.js';
 import type { Route } from '#shared/http/route.js';
-import { routeFamily } from '#shared/http/route-family.js';
+import { type RouteFamily, rowsOf } from '#shared/http/route-family.js';
 import { SettingsBody, createBody, deleteBody, listQuery, sendBody, ForumFilterBody, StreamFilterBody, UploadsQuery, MemeSendBody } from './schemas.js';
-import { KIND_LIST } from './kinds.js';
+import { KIND_LIST, type KindSpec } from './kinds.js';
 import { entriesPath, sendPath } from './paths.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 import { built } from '#shared/built.js';
@@ -55,7 +55,7 @@ export const handlerHome = {
 } as const satisfies Route;
 
 /** The four monitor kinds share one shape: list, create, delete and send each, from the kinds table. */
-export const listEntries = /* @__PURE__ */ routeFamily({
+export const listEntries = {
   members: KIND_LIST,
   row: ({ kind }) => ({
     id: `socials.list-${kind}`,
@@ -66,8 +66,8 @@ export const listEntries = /* @__PURE__ */ routeFamily({
     summary: `A guild's ${kind} entries, newest first`,
   }),
   spec: () => ({ query: listQuery() }),
-});
-export const createEntry = /* @__PURE__ */ routeFamily({
+} satisfies RouteFamily<KindSpec>;
+export const createEntry = {
   members: KIND_LIST,
   row: ({ kind, field }) => ({
     id: `socials.create-${kind}`,
@@ -78,8 +78,8 @@ export const createEntry = /* @__PURE__ */ routeFamily({
     summary: `Watch a ${kind} (${field}) in a channel`,
   }),
   spec: ({ kind }) => ({ body: createBody(kind), owned: checkOwned }),
-});
-export const deleteEntry = /* @__PURE__ */ routeFamily({
+} satisfies RouteFamily<KindSpec>;
+export const deleteEntry = {
   members: KIND_LIST,
   row: ({ kind }) => ({
     id: `socials.delete-${kind}`,
@@ -90,8 +90,8 @@ export const deleteEntry = /* @__PURE__ */ routeFamily({
     summary: `Stop watching a ${kind} in every channel of the guild`,
   }),
   spec: ({ kind }) => ({ body: deleteBody(kind) }),
-});
-export const sendEntry = /* @__PURE__ */ routeFamily({
+} satisfies RouteFamily<KindSpec>;
+export const sendEntry = {
   members: KIND_LIST,
   row: ({ kind }) => ({
     id: `socials.send-${kind}`,
@@ -102,7 +102,7 @@ export const sendEntry = /* @__PURE__ */ routeFamily({
     summary: `Announce one new ${kind} item now`,
   }),
   spec: ({ kind }) => ({ body: sendBody(kind) }),
-});
+} satisfies RouteFamily<KindSpec>;
 
 export const getSettings = {
   id: 'socials.get-settings',
@@ -210,7 +210,7 @@ export const routes: Route[] = /* @__PURE__ */ built(() => [
   updateSettings,
   deleteSettings,
   // Each kind's four routes together.
-  ...KIND_LIST.flatMap((_, at) => [listEntries, createEntry, deleteEntry, sendEntry].map((family) => family.rows[at]!)),
+  ...KIND_LIST.flatMap((_, at) => [listEntries, createEntry, deleteEntry, sendEntry].map((family: RouteFamily<KindSpec>) => rowsOf(family)[at]!)),
   forumRefreshFilter,
   streamRefreshFilter,
   getUploadsPlaylistId,

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { familyEndpoint, routeFamily } from '#shared/http/route-family.js';
+import { type RouteFamily, familyEndpoint, rowsOf } from '#shared/http/route-family.js';
 import type { RouteSpec } from '#shared/http/route.js';
 import { snowflake } from '#shared/http/schemas.js';
 import { lambdaContext } from '#infra/local/lambda-context.js';
@@ -11,14 +11,14 @@ const COLOURS = ['red', 'blue'] as const;
 /** A family of two routes whose specs count how often they are built. */
 function colours() {
   const built: string[] = [];
-  const family = routeFamily({
+  const family = {
     members: COLOURS,
     row: (colour) => ({ id: `test.${colour}`, method: 'POST', path: `/modules/polls/${colour}`, access: 'internal', summary: `Paint ${colour}` }),
     spec: (colour) => {
       built.push(colour);
       return { body: z.object({ guild_id: snowflake, [colour]: z.int() }), actor: 'optional' as const };
     },
-  });
+  } satisfies RouteFamily<(typeof COLOURS)[number]>;
   return { family, built };
 }
 
@@ -42,12 +42,12 @@ function event(method: string, resource: string, body: string): APIGatewayProxyE
 describe('a route family', () => {
   it("lists one row per member, and builds a row's schemas only when one is first read, once", () => {
     const { family, built } = colours();
-    expect(family.rows.map((row) => [row.id, row.method, row.path, row.access])).toEqual([
+    expect(rowsOf(family).map((row) => [row.id, row.method, row.path, row.access])).toEqual([
       ['test.red', 'POST', '/modules/polls/red', 'internal'],
       ['test.blue', 'POST', '/modules/polls/blue', 'internal'],
     ]);
     expect(built).toEqual([]);
-    const row = family.rows[1]!;
+    const row = rowsOf(family)[1]!;
     expect([row.actor, (row as RouteSpec).query]).toEqual(['optional', undefined]);
     expect(row.body).toBeDefined();
     expect(built).toEqual(['blue']);
