@@ -8,7 +8,7 @@ import { AppError } from '#shared/errors.js';
 import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '#shared/http/envelope.js';
 import { MAX_BODY_BYTES, payloadTooLarge } from '#shared/http/limits.js';
 import { type Route, matchPath } from '#shared/http/route.js';
-import { loadHandler, loadSpec } from '#shared/http/load-handler.js';
+import { loadHandler } from '#shared/http/load-handler.js';
 import { log } from '#shared/observe/log.js';
 import { InFlight } from './in-flight.js';
 import { KeyRate } from './key-rate.js';
@@ -121,7 +121,7 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
       match.routes.map((r) => r.method),
     );
     // A path that answers pages (the verification link) answers this as a page too, as its 405 mock does in AWS.
-    return failureResponse(refusal, (await loadSpec(match.routes[0]!)).errorPage);
+    return failureResponse(refusal, match.routes[0]!.errorPage);
   }
 
   let body: string;
@@ -129,7 +129,7 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
     body = await readBody(req);
   } catch (error) {
     // In Lambda the handler answers this 413 itself, so a route answering pages answers it as a page here too.
-    return failureResponse(error as AppError, (await loadSpec(route)).errorPage);
+    return failureResponse(error as AppError, route.errorPage);
   }
 
   const headers = headersOf(req);
