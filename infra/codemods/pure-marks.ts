@@ -1,5 +1,5 @@
 /**
- * Run once (issue 43): marks each top-level declaration of a schema, route or
+ * Run after merging a branch that adds declarations unmarked (first run: issue 43): marks each top-level declaration of a schema, route or
  * basics file that evaluates something as one a bundle may leave out
  * (shared/built.ts), as the build plugin `unusedSchemasDropped` used to do
  * while bundling: `tsx infra/codemods/pure-marks.ts`.
