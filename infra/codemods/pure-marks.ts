@@ -1,8 +1,9 @@
 /**
- * Run after merging a branch that adds declarations unmarked (first run: issue 43): marks each top-level declaration of a schema, route or
- * basics file that evaluates something as one a bundle may leave out
- * (shared/built.ts), as the build plugin `unusedSchemasDropped` used to do
- * while bundling: `tsx infra/codemods/pure-marks.ts`.
+ * Marks each top-level declaration of a schema, route or basics file that
+ * evaluates something as one a bundle may leave out (shared/built.ts), as
+ * the build plugin `unusedSchemasDropped` used to do while bundling:
+ * `tsx infra/codemods/pure-marks.ts`. First run for issue 43; run it again
+ * after merging a branch that adds declarations unmarked.
  *
  * The files are those under functions/ and shared/ that import `zod/mini`,
  * a module's `routes.ts` and `basics.ts`. A declaration that calls,
