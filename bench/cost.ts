@@ -28,7 +28,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MAX_REFRESH_SPACING_MS } from '#functions/polls/lifecycle.js';
 import { pollSource } from '#functions/socials/polling.js';
-import { shardsOf } from '#shared/scheduler/keys.js';
+import { jobQueueOf } from '#shared/scheduler/job.js';
+import { SPREAD, shardsOf } from '#shared/scheduler/keys.js';
 import { db } from '#shared/db/client.js';
 import { setMetricOutput } from '#shared/observe/emit.js';
 import { jsonLine, setLogOutput } from '#shared/observe/log.js';
@@ -372,19 +373,42 @@ function priced(u: Usage, events: number) {
 
 const dollars = (n: number) => (n >= 100 ? `$${n.toFixed(0)}` : n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(3)}`);
 
-/**
- * What runs whatever the events: each scheduled producer once a minute per
- * shard (an invocation of a few milliseconds and one Query of the due
- * index, half a read unit), and Lambda's pollers of each job queue (five
- * long polls of 20 s at a time: 648,000 receives a month a queue).
- */
-function monthlyFixed() {
+/** Runs a month of a schedule expression (`rate(N minute[s]|hour[s])`); a cron is counted as once a minute, an upper bound. */
+function runsAMonth(schedule: string): number {
   const minutes = 30 * 24 * 60;
-  const runs = jobs.filter((j) => j.schedule).reduce((n, j) => n + shardsOf(j.id) * minutes, 0);
-  const lambda = runs * (PRICES.lambdaRequest + ((10 + LATENCY.tableMs) / 1000) * MEMORY_GB * PRICES.lambdaGbSecond);
-  const dynamo = runs * 0.5 * PRICES.dynamoRead;
-  const sqs = jobs.length * 5 * 3 * minutes * PRICES.sqsRequest;
-  return { runs, total: lambda + dynamo + sqs };
+  const rate = /^rate\((\d+) (minute|hour)s?\)$/.exec(schedule);
+  if (!rate) return minutes;
+  return minutes / (Number(rate[1]) * (rate[2] === 'hour' ? 60 : 1));
+}
+
+/**
+ * What runs whatever the events (issue 45 part 3), by part: the producer,
+ * one invocation per schedule and run for every job it names (infra's
+ * `JobQueues`), each job's shards read with one Query of the due index
+ * each (half a read unit; every tenth minute a job that does not spread
+ * also reads the other shards), its Queries counted one after the other
+ * (an upper bound: they go at once); and Lambda's pollers of each job queue
+ * (`jobQueueOf`: five long polls of 20 s at a time, 648,000 receives a
+ * month a queue, whatever the queue carries). A producer run's log lines
+ * are Lambda's own and one line a run.
+ */
+export function monthlyFixed() {
+  const minutes = 30 * 24 * 60;
+  const schedules = [...new Set(jobs.flatMap((j) => (j.schedule ? [j.schedule] : [])))];
+  const runs = schedules.reduce((n, schedule) => n + runsAMonth(schedule), 0);
+  const queries = jobs
+    .filter((j) => j.schedule)
+    .reduce((n, j) => n + runsAMonth(j.schedule!) * (shardsOf(j.id) + (shardsOf(j.id) === 1 ? (SPREAD - 1) / 10 : 0)), 0);
+  const queues = new Set(jobs.map(jobQueueOf)).size;
+  const ms = runs * 10 + queries * LATENCY.tableMs;
+  const producer = {
+    lambda: runs * PRICES.lambdaRequest + (ms / 1000) * MEMORY_GB * PRICES.lambdaGbSecond,
+    dynamo: queries * 0.5 * PRICES.dynamoRead,
+    logs: ((runs * (LOG_BYTES.invocation + 200)) / 1e9) * PRICES.logsGb,
+  };
+  const pollers = queues * 5 * 3 * minutes * PRICES.sqsRequest;
+  const parts = { producerLambda: producer.lambda, producerDynamo: producer.dynamo, producerLogs: producer.logs, pollers };
+  return { runs, queries, queues, parts, total: Object.values(parts).reduce((n, x) => n + x, 0) };
 }
 
 export async function runCostBench(): Promise<Row[]> {
@@ -430,7 +454,7 @@ export async function runCostBench(): Promise<Row[]> {
       section: SECTION,
       measure: 'fixed, a month: producers and queue pollers',
       value: dollars(fixed.total),
-      note: `${fixed.runs} producer runs (each job once a minute per shard) and ${jobs.length} queues polled, whatever the events`,
+      note: `pollers of ${fixed.queues} job queues (${jobs.length} jobs) ${dollars(fixed.parts.pollers)}; the producer: ${fixed.runs.toLocaleString('en-US')} runs (one a minute for every job) Lambda ${dollars(fixed.parts.producerLambda)}, ${Math.round(fixed.queries).toLocaleString('en-US')} Queries of the due index DynamoDB ${dollars(fixed.parts.producerDynamo)}, logs ${dollars(fixed.parts.producerLogs)}; whatever the events`,
     },
     {
       section: SECTION,

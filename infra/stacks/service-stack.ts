@@ -170,7 +170,7 @@ export class ServiceStack extends Stack {
     };
 
     if (props.jobs && props.jobs.length > 0) {
-      // Its own nested stack: each job costs about a dozen resources.
+      // Its own nested stack: each job queue costs about a dozen resources.
       this.jobQueues = new JobQueues(new NestedStack(this, 'Jobs', { description: 'Job queues, consumers and schedules' }), 'Jobs', {
         jobs: props.jobs,
         codeFor,
@@ -243,7 +243,7 @@ export class ServiceStack extends Stack {
           indexNames,
           tableAccess: access.table,
           secrets,
-          queues: sends.map((job) => this.jobQueues!.queues.get(job)!),
+          queues: [...new Set(sends.map((job) => this.jobQueues!.queues.get(job)!))],
           logRetention,
           statements: drainsDeadLetters ? [this.jobQueues!.drainStatement()] : [],
         },
@@ -336,7 +336,8 @@ export class ServiceStack extends Stack {
       indexNames,
       // The Module dimension: a module's path segment; routes outside /modules/ (health, keys, parked work) are the service's own.
       modules: [SERVICE_MODULE, ...new Set(routes.flatMap((route) => route.path.match(/^\/modules\/([^/]+)/)?.[1] ?? []))],
-      jobs: (props.jobs ?? []).map((job) => ({ job, queue: this.jobQueues!.queues.get(job.id)!, deadLetters: this.jobQueues!.deadLetterQueues.get(job.id)! })),
+      jobs: props.jobs ?? [],
+      queues: [...(this.jobQueues?.groups.values() ?? [])],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.stage.urlForPath('/'), description: 'Base URL of the API (the v1 stage)' });
