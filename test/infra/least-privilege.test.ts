@@ -182,9 +182,9 @@ describe('what each role may do (today’s routes and jobs)', () => {
     expect(producer.sid('ReadSecrets')).toBeUndefined();
     expect(secretNames(producer.env)).toEqual([]);
     expect(producer.resources('SendJobs')).toHaveLength(queues.size);
-    // A role per module, per job queue, the producer's and the authorizer's.
+    // A role per module, per job queue, the producer's, the authorizer's and the bot door authorizer's.
     const roles = resourcesOfType(templates, 'AWS::IAM::Role').filter((r) => String(r.properties.Description).startsWith('Functions of'));
-    expect(roles).toHaveLength(Object.keys(groups).length + queues.size + 2);
+    expect(roles).toHaveLength(Object.keys(groups).length + queues.size + 3);
   });
 
   it('narrows guild-key management: the guild-key plan only, keys created and deleted only with its tag, no listing of API keys', () => {
