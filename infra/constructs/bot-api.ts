@@ -34,6 +34,8 @@ export interface BotApiProps {
   throttleBurstLimit: number;
   logRetention: logs.RetentionDays;
   memorySize: number;
+  /** Further environment of the authorizer (`NODE_OPTIONS` when the bundles carry source maps). */
+  environment?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -75,7 +77,7 @@ export class BotApi extends Construct {
       runtime: {
         role: runtime.role,
         logGroup: runtime.logGroup,
-        environment: { SERVICE_TOKEN_SECRET_ARN: props.serviceTokenSecret.secretArn },
+        environment: { ...props.environment, SERVICE_TOKEN_SECRET_ARN: props.serviceTokenSecret.secretArn },
         memorySize: props.memorySize,
         timeout: Duration.seconds(10),
       },

@@ -318,6 +318,7 @@ export class ServiceStack extends Stack {
         throttleBurstLimit: settings.throttleBurstLimit,
         logRetention,
         memorySize: settings.memorySize,
+        ...(props.sourceMaps ? { environment: { NODE_OPTIONS: '--enable-source-maps' } } : {}),
       });
       for (const plan of this.plans) {
         const own = botRoutes(plan.routes);

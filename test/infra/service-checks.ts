@@ -56,6 +56,8 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
         expect(f.properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', MemorySize: 256, Timeout: 10 });
         expect(f.properties.Environment.Variables).toHaveProperty('TABLE_NAME');
         expect(f.properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
+        // Lambda's START/END/REPORT lines are not written (bench/cost.ts: logs per request).
+        expect(f.properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN' });
       }
       for (const f of functions.filter((f) => f.stack !== synth.stack)) {
         expect(f.properties.Environment.Variables).toMatchObject({ PLATFORM_API_BASE_URL: 'https://discord.com/api/v10' });
