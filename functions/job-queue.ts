@@ -69,8 +69,14 @@ export async function handler(event: SQSEvent, context?: RunContext): Promise<SQ
   }
   const answers = await Promise.all(
     [...byJob].map(async ([job, records]) => {
-      const file = await JOB_FILES[job]!();
-      return file.handler({ Records: records }, context);
+      try {
+        const file = await JOB_FILES[job]!();
+        return await file.handler({ Records: records }, context);
+      } catch (error) {
+        // A job whose code failed to load (or whose consumer threw) fails its own messages only; the other jobs' stand.
+        log('error', 'scheduler: job consumer failure', { job, error: errorField(error) });
+        return { batchItemFailures: records.map((record) => ({ itemIdentifier: record.messageId })) };
+      }
     }),
   );
   return {

@@ -64,6 +64,19 @@ describe('a shared job queue', () => {
     const { batchItemFailures } = await handler(event);
     expect(batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual([event.Records[1]!.messageId, event.Records[3]!.messageId].sort());
   });
+
+  it("fails only the messages of a job whose code does not load, and runs the other jobs' messages", async () => {
+    const files = JOB_FILES as Record<string, () => Promise<unknown>>;
+    const real = files['polls.close']!;
+    files['polls.close'] = () => Promise.reject(new Error('the bundle is broken'));
+    try {
+      const event = eventOf(message('polls.close', 'g#5'), message('giveaways.end', 'g#6'), message('polls.close', 'g#7'));
+      const { batchItemFailures } = await handler(event);
+      expect(batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual([event.Records[0]!.messageId, event.Records[2]!.messageId].sort());
+    } finally {
+      files['polls.close'] = real;
+    }
+  });
 });
 
 describe('the producer of every job', () => {
