@@ -2,8 +2,9 @@
  * What the service costs in dollars (`npx tsx bench/cost.ts` alone, or in
  * `npm run bench`; issue 34 part 5): each bot event is sent through local
  * mode as the bot sends it, many times over, and what it used is counted:
- * API requests, Lambda invocations (the route, its authorizer, every job
- * message its work queued), the Lambda time measured, DynamoDB read and
+ * API requests (through the bot's door, the HTTP API), Lambda invocations
+ * (the route, every job message its work queued; the door's authorizer
+ * answers from its cache), the Lambda time measured, DynamoDB read and
  * write units (as the table reports them, `ReturnConsumedCapacity`), SQS
  * requests and platform calls. Priced with the AWS list prices written once
  * below, that gives the cost of a million of each event and of a month of a
@@ -19,20 +20,22 @@
  * it writes, DynamoDB's prepare and commit, which dynalite does not report
  * either; a cancelled one is counted the same, an upper bound. Lambda time: the route's median time measured here, plus for each
  * table request and platform call the round trip AWS adds (LATENCY, in
- * turn, an upper bound), and a millisecond for each other invocation (the
- * authorizer and job consumers, billed by the millisecond). Each job
+ * turn, an upper bound), and a millisecond for each other invocation (job
+ * consumers, billed by the millisecond). Each job
  * message is an SQS send, a receive and a delete, and one invocation. Logs:
- * the lines every invocation and API request write (LOG_BYTES) and the functions' own lines, measured.
+ * the door's access line of every API request (LOG_BYTES) and the functions' own lines, measured.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MAX_REFRESH_SPACING_MS } from '#functions/polls/lifecycle.js';
 import { pollSource } from '#functions/socials/polling.js';
-import { shardsOf } from '#shared/scheduler/keys.js';
+import { jobQueueOf } from '#shared/scheduler/job.js';
+import { SPREAD, shardsOf } from '#shared/scheduler/keys.js';
 import { db } from '#shared/db/client.js';
 import { setMetricOutput } from '#shared/observe/emit.js';
 import { jsonLine, setLogOutput } from '#shared/observe/log.js';
 import { jobs } from '#infra/jobs.js';
+import { ACCESS_LOG_FIELDS, BOT_AUTHORIZER_CACHE } from '#infra/constructs/bot-api.js';
 import { DEFAULT_SETTINGS } from '#infra/config.js';
 import { type LocalService, startLocal } from '#infra/local/start.js';
 import { control, drained, watchers } from './fan-out.js';
@@ -52,8 +55,10 @@ export const PRICES = {
   /** Lambda, arm64: per GB-second, and per request. */
   lambdaGbSecond: 0.0000133334,
   lambdaRequest: 0.2 / 1e6,
-  /** API Gateway REST API, per request (the first 333 million a month). */
+  /** API Gateway REST API, per request (the first 333 million a month): the guild keys' door. */
   apiRequest: 3.5 / 1e6,
+  /** API Gateway HTTP API, per request (the first 300 million a month, each 512 KB a request): the bot's door (infra/constructs/bot-api.ts). */
+  httpApiRequest: 1.0 / 1e6,
   /** DynamoDB on-demand: per write request unit, per read request unit. */
   dynamoWrite: 0.625 / 1e6,
   dynamoRead: 0.125 / 1e6,
@@ -63,13 +68,28 @@ export const PRICES = {
   logsGb: 0.5,
 };
 
+/** The bot door's access log line with a request's usual values (its format is the stage's, `ACCESS_LOG_FIELDS`). */
+const DOOR_ACCESS_LINE = JSON.stringify({
+  ...ACCESS_LOG_FIELDS,
+  id: 'Xk3MbiG8oAMEbQg=',
+  route: 'POST /modules/polls/entry/vote',
+  status: '200',
+  ms: '42',
+  error: '-',
+  authorizerError: '-',
+  integrationError: '-',
+});
+
 /**
- * Log bytes that go out whatever the code logs, assumed: Lambda's START, END
- * and REPORT lines of each invocation, and the stage's JSON access log line
- * of each API request. What the functions write themselves (a request's or
- * job run's line, their metric lines, any warning) is measured.
+ * Log bytes that go out whatever the code logs: the bot door's access log
+ * line of each API request (its format, with usual values). Lambda's START,
+ * END and REPORT lines (some 350 bytes an invocation) are no longer written
+ * (`systemLogLevelV2: WARN`, service-function.ts); before issue 45 they
+ * were, and the REST stage's access line was 450 bytes. What the functions
+ * write themselves (a request's or job run's line, their metric lines, any
+ * warning) is measured.
  */
-const LOG_BYTES = { invocation: 350, apiRequest: 450 };
+const LOG_BYTES = { invocation: 0, apiRequest: Buffer.byteLength(DOOR_ACCESS_LINE) + 1 };
 
 /** Round trips AWS adds to a function's time, in milliseconds (local mode's are a fraction of one): DynamoDB in region, the platform's REST API. */
 const LATENCY = { tableMs: 5, platformMs: 100 };
@@ -82,11 +102,22 @@ const EVENTS = Number(process.env.BENCH_COST_EVENTS || 200);
  * The model community: 50,000 members. Events a day of each kind, assumed:
  * most members read, a tenth speak on a given day.
  */
+/** The single recording's event: one API call a message. */
+const SINGLE_RECORDING = 'a statistics recording (a message sent)';
+/**
+ * The batched recording's event (POST /modules/serverstats/stats/batch: a
+ * message's share of a batch). The model month prices a message with it
+ * once the events below have it, named so; until then with the single
+ * recording. This is the one place that choice is made.
+ */
+export const BATCHED_RECORDING = 'a statistics recording, batched (a message sent)';
+const communityRecording = () => (EVENTS_COSTED.some((e) => e.name === BATCHED_RECORDING) ? BATCHED_RECORDING : SINGLE_RECORDING);
+
 const COMMUNITY = {
   members: 50_000,
   perDay: {
-    /** 5,000 members speaking, 10 messages each. */
-    'a statistics recording (a message sent)': 50_000,
+    /** 5,000 members speaking, 10 messages each: the recording event is chosen below (`communityRecording`). */
+    recording: 50_000,
     /** A poll or two a day, 1,000 voters each. */
     'a vote': 1_500,
     /** New members picking roles, members changing them. */
@@ -211,13 +242,17 @@ function meter(service: LocalService) {
       used.platformCalls = ((await (await fetch(`${sandbox}/_sandbox/requests`)).json()) as unknown[]).length;
       return used;
     },
-    /** One API request the bot sends, timed: its route's invocation and its authorizer's. */
+    /**
+     * One API request the bot sends through its door (the HTTP API), timed:
+     * its route's invocation. The door's authorizer answer is cached per
+     * token, so it runs once per cache period whatever the requests (priced
+     * in `monthlyFixed`), not per request as the REST API's does.
+     */
     async api<T>(send: () => Promise<T>): Promise<T> {
       const started = performance.now();
       const out = await send();
       used.routeMs.push(performance.now() - started);
       used.apiRequests++;
-      used.otherInvocations++;
       return out;
     },
     /** An invocation that is not an API request's (a producer's run). */
@@ -326,7 +361,7 @@ const EVENTS_COSTED: CostedEvent[] = [
     },
   },
   {
-    name: 'a statistics recording (a message sent)',
+    name: SINGLE_RECORDING,
     async prepare(service, m) {
       const guild = snowflake();
       await succeed(service, 'POST', '/modules/serverstats/enable', { guild_id: guild });
@@ -362,7 +397,7 @@ function priced(u: Usage, events: number) {
   const ms = routeMs + u.otherInvocations + u.sqsMessages + LATENCY.tableMs * u.tableRequests + LATENCY.platformMs * u.platformCalls;
   const parts = {
     lambda: per(invocations * PRICES.lambdaRequest + (ms / 1000) * MEMORY_GB * PRICES.lambdaGbSecond),
-    api: per(u.apiRequests * PRICES.apiRequest),
+    api: per(u.apiRequests * PRICES.httpApiRequest),
     dynamo: per(u.readUnits * PRICES.dynamoRead + u.writeUnits * PRICES.dynamoWrite),
     sqs: per(3 * u.sqsMessages * PRICES.sqsRequest),
     logs: per(((invocations * LOG_BYTES.invocation + u.apiRequests * LOG_BYTES.apiRequest + u.logBytes) / 1e9) * PRICES.logsGb),
@@ -372,19 +407,46 @@ function priced(u: Usage, events: number) {
 
 const dollars = (n: number) => (n >= 100 ? `$${n.toFixed(0)}` : n >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(3)}`);
 
-/**
- * What runs whatever the events: each scheduled producer once a minute per
- * shard (an invocation of a few milliseconds and one Query of the due
- * index, half a read unit), and Lambda's pollers of each job queue (five
- * long polls of 20 s at a time: 648,000 receives a month a queue).
- */
-function monthlyFixed() {
+/** Runs a month of a schedule expression (`rate(N minute[s]|hour[s])`); a cron is counted as once a minute, an upper bound. */
+function runsAMonth(schedule: string): number {
   const minutes = 30 * 24 * 60;
-  const runs = jobs.filter((j) => j.schedule).reduce((n, j) => n + shardsOf(j.id) * minutes, 0);
-  const lambda = runs * (PRICES.lambdaRequest + ((10 + LATENCY.tableMs) / 1000) * MEMORY_GB * PRICES.lambdaGbSecond);
-  const dynamo = runs * 0.5 * PRICES.dynamoRead;
-  const sqs = jobs.length * 5 * 3 * minutes * PRICES.sqsRequest;
-  return { runs, total: lambda + dynamo + sqs };
+  const rate = /^rate\((\d+) (minute|hour)s?\)$/.exec(schedule);
+  if (!rate) return minutes;
+  return minutes / (Number(rate[1]) * (rate[2] === 'hour' ? 60 : 1));
+}
+
+/**
+ * What runs whatever the events (issue 45 part 3), by part: the producer,
+ * one invocation per schedule and run for every job it names (infra's
+ * `JobQueues`), each job's shards read with one Query of the due index
+ * each (half a read unit; every tenth minute a job that does not spread
+ * also reads the other shards), its Queries counted one after the other
+ * (an upper bound: they go at once); and Lambda's pollers of each job queue
+ * (`jobQueueOf`: five long polls of 20 s at a time, 648,000 receives a
+ * month a queue, whatever the queue carries). A producer run writes a
+ * line or two (200 bytes). And the bot door's authorizer, once per cache
+ * period.
+ */
+export function monthlyFixed() {
+  const minutes = 30 * 24 * 60;
+  const schedules = [...new Set(jobs.flatMap((j) => (j.schedule ? [j.schedule] : [])))];
+  const runs = schedules.reduce((n, schedule) => n + runsAMonth(schedule), 0);
+  const queries = jobs
+    .filter((j) => j.schedule)
+    .reduce((n, j) => n + runsAMonth(j.schedule!) * (shardsOf(j.id) + (shardsOf(j.id) === 1 ? (SPREAD - 1) / 10 : 0)), 0);
+  const queues = new Set(jobs.map(jobQueueOf)).size;
+  const ms = runs * 10 + queries * LATENCY.tableMs;
+  const producer = {
+    lambda: runs * PRICES.lambdaRequest + (ms / 1000) * MEMORY_GB * PRICES.lambdaGbSecond,
+    dynamo: queries * 0.5 * PRICES.dynamoRead,
+    logs: ((runs * 200) / 1e9) * PRICES.logsGb,
+  };
+  const pollers = queues * 5 * 3 * minutes * PRICES.sqsRequest;
+  // The door's authorizer: once per cache period while the bot calls (a Secrets Manager read is cached in the function).
+  const doorRuns = (minutes * 60) / BOT_AUTHORIZER_CACHE.toSeconds();
+  const doorAuthorizer = doorRuns * (PRICES.lambdaRequest + (10 / 1000) * MEMORY_GB * PRICES.lambdaGbSecond);
+  const parts = { producerLambda: producer.lambda, producerDynamo: producer.dynamo, producerLogs: producer.logs, pollers, doorAuthorizer };
+  return { runs, queries, queues, parts, total: Object.values(parts).reduce((n, x) => n + x, 0) };
 }
 
 export async function runCostBench(): Promise<Row[]> {
@@ -422,7 +484,11 @@ export async function runCostBench(): Promise<Row[]> {
     await service.stop();
   }
   const fixed = monthlyFixed();
-  const month = Object.entries(COMMUNITY.perDay).map(([name, perDay]) => ({ name, dollars: perDay * 30 * (perEvent.get(name) ?? Number.NaN) }));
+  const eventOf = (name: string) => (name === 'recording' ? communityRecording() : name);
+  const month = Object.entries(COMMUNITY.perDay).map(([name, perDay]) => ({
+    name: eventOf(name),
+    dollars: perDay * 30 * (perEvent.get(eventOf(name)) ?? Number.NaN),
+  }));
   const total = month.reduce((n, e) => n + e.dollars, 0) + fixed.total;
   const ranked = [...month].sort((a, b) => b.dollars - a.dollars);
   rows.push(
@@ -430,21 +496,21 @@ export async function runCostBench(): Promise<Row[]> {
       section: SECTION,
       measure: 'fixed, a month: producers and queue pollers',
       value: dollars(fixed.total),
-      note: `${fixed.runs} producer runs (each job once a minute per shard) and ${jobs.length} queues polled, whatever the events`,
+      note: `pollers of ${fixed.queues} job queues (${jobs.length} jobs) ${dollars(fixed.parts.pollers)}; the producer: ${fixed.runs.toLocaleString('en-US')} runs (one a minute for every job) Lambda ${dollars(fixed.parts.producerLambda)}, ${Math.round(fixed.queries).toLocaleString('en-US')} Queries of the due index DynamoDB ${dollars(fixed.parts.producerDynamo)}, logs ${dollars(fixed.parts.producerLogs)}; the bot door's authorizer once per ${BOT_AUTHORIZER_CACHE.toMinutes()} minutes ${dollars(fixed.parts.doorAuthorizer)}; whatever the events`,
     },
     {
       section: SECTION,
       measure: `a month of a model community of ${COMMUNITY.members.toLocaleString('en-US')} members`,
       value: dollars(total),
       note: `events a day assumed: ${Object.entries(COMMUNITY.perDay)
-        .map(([name, n]) => `${n.toLocaleString('en-US')} × ${name}`)
+        .map(([name, n]) => `${n.toLocaleString('en-US')} × ${eventOf(name)}`)
         .join(', ')}; ${ranked.map((e) => `${e.name} ${dollars(e.dollars)}`).join(', ')}, fixed ${dollars(fixed.total)}`,
     },
     {
       section: SECTION,
       measure: 'prices (us-east-1 list, 2026-11-27)',
       value: 'bench/cost.ts',
-      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway REST $${PRICES.apiRequest * 1e6} a million; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.invocation} B an invocation, ${LOG_BYTES.apiRequest} B an API request's access log, the functions' own lines measured); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform call`,
+      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway HTTP API (the bot's door) $${PRICES.httpApiRequest * 1e6} a million, REST API (guild keys) $${PRICES.apiRequest * 1e6}; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.apiRequest} B the door's access line of an API request, none of Lambda's own, the functions' own lines measured); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform call`,
     },
   );
   return rows;

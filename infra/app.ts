@@ -31,7 +31,8 @@ applyNagSuppressions(stack);
 if (String(app.node.tryGetContext('bot') ?? 'false') === 'true') {
   const bot = new BotStack(app, 'GuildModuleBot', {
     description: 'Guild Module Management Service: the reference bot (gateway to service), one Fargate task',
-    serviceUrl: stack.api.url,
+    // The bot's door (HTTP API, $1.00 a million requests against the REST API's $3.50); guild keys use the REST API.
+    serviceUrl: stack.botApi?.url ?? stack.api.url,
     serviceTokenSecret: stack.serviceTokenSecret,
     platformBotTokenSecret: stack.platformBotTokenSecret,
     platformApiBaseUrl: app.node.tryGetContext('botPlatformApiBaseUrl'),

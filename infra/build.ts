@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { REDOC_FILE, offlineRenderer } from '#functions/health/docs-asset.js';
 import { type Entry, type Route, entryOf, splitEntry } from '#shared/http/route.js';
-import { AUTHORIZER_FILE, BUILD_INFO_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
+import { AUTHORIZER_FILE, BUILD_INFO_FILE, JOB_QUEUE_FILE, bundleKey, DIST_FUNCTIONS, type BuildInfo } from './bundles.js';
 import type { Job } from './jobs.js';
 import {
   accessTableInlined,
@@ -193,7 +193,12 @@ async function main(): Promise<void> {
   // Imported here, not at the top, so tests can import buildFunctions with a fake route list.
   const { routes } = await import('#functions/routes.js');
   const { jobs } = await import('./jobs.js');
-  const { bundles } = await buildFunctions({ routes, jobs, extraFiles: [AUTHORIZER_FILE], ...buildOptionsFromArgs(process.argv.slice(2), process.env) });
+  const { bundles } = await buildFunctions({
+    routes,
+    jobs,
+    extraFiles: [AUTHORIZER_FILE, JOB_QUEUE_FILE],
+    ...buildOptionsFromArgs(process.argv.slice(2), process.env),
+  });
   await writeServedFiles(routes, bundles);
 }
 

@@ -13,6 +13,9 @@ export const DIST_FUNCTIONS = 'dist/functions';
 /** The REQUEST authorizer's source file (written by the auth module). */
 export const AUTHORIZER_FILE = 'functions/auth/authorizer.ts';
 
+/** The entry of every deployed job queue's consumer and of the producer (`handler`, `produce`): it dispatches to the jobs' own files. */
+export const JOB_QUEUE_FILE = 'functions/job-queue.ts';
+
 /** What the last build produced; the CDK app reads it to match the runtime flags to the bundles. */
 export interface BuildInfo {
   /** `bundle`: the AWS SDK v3 is inside every bundle; `external`: the runtime's copy is used. */

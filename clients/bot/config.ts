@@ -9,7 +9,8 @@ import type { BotConfig } from './bot.js';
 export const ENV = {
   PLATFORM_API_BASE_URL: 'the platform REST base ending in /api/v10 (default https://discord.com/api/v10)',
   PLATFORM_BOT_TOKEN: 'the bot token (required)',
-  SERVICE_URL: 'the service base URL, e.g. http://127.0.0.1:3000 or https://<api id>.execute-api.<region>.amazonaws.com/v1 (required)',
+  SERVICE_URL:
+    "the service base URL, e.g. http://127.0.0.1:3000 or, deployed, the stack's BotApiUrl output (the bot's door, an HTTP API: https://<api id>.execute-api.<region>.amazonaws.com/v1) (required)",
   SERVICE_TOKEN: 'the service token the service was given (required)',
 } as const;
 

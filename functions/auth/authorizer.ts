@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import type { AuthorizerContext } from '#shared/auth/caller.js';
-import { authorize } from '#shared/auth/credentials.js';
+import { authorize, isServiceToken } from '#shared/auth/credentials.js';
 import { usageIdentifierKey } from '#shared/auth/usage-keys.js';
 import { ACCESS } from './access.js';
 
@@ -30,4 +30,23 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
     ...(context ? { context } : {}),
     ...(usageKey ? { usageIdentifierKey: usageKey } : {}),
   };
+}
+
+/** What the HTTP API's authorizer answers (simple responses, payload format 2.0). */
+export interface ServiceDoorResult {
+  isAuthorized: boolean;
+  context?: AuthorizerContext;
+}
+
+/**
+ * The authorizer of the bot's door, the HTTP API (infra/constructs/bot-api.ts):
+ * the service token alone. A guild key is refused there without being
+ * looked up, so guild keys only ever pass the REST API, where their usage
+ * plans count them. API Gateway caches the answer by the `Authorization`
+ * header, so this runs about once per token every few minutes, not per
+ * request; the service token is not revoked as a guild key is.
+ */
+export async function serviceTokenHandler(event: { headers?: Record<string, string | undefined> | null }): Promise<ServiceDoorResult> {
+  const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  return (await isServiceToken(header)) ? { isAuthorized: true, context: { caller: 'service' } } : { isAuthorized: false };
 }

@@ -23,6 +23,24 @@ export const TABLE_DATA_ACTIONS = [
   'dynamodb:ConditionCheckItem',
 ];
 
+/** The table statement of a runtime: the probe's item alone, or the item-level actions (all, or those listed) on the table and its indexes. */
+function tableStatement(access: 'items' | 'probe' | readonly string[], tableArn: string, indexNames: readonly string[]): iam.PolicyStatement {
+  if (access === 'probe') {
+    return new iam.PolicyStatement({
+      sid: 'TableProbe',
+      actions: ['dynamodb:GetItem'],
+      resources: [tableArn],
+      // The probe's partition only: a public route's role can read nothing a guild stored.
+      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [PROBE_KEY.pk] } },
+    });
+  }
+  return new iam.PolicyStatement({
+    sid: 'TableData',
+    actions: [...(access === 'items' ? TABLE_DATA_ACTIONS : access)],
+    resources: [tableArn, ...indexNames.map((name) => `${tableArn}/index/${name}`)],
+  });
+}
+
 /** What a module's functions need to reach. */
 export interface ModuleRuntimeProps {
   /** The module (route group) this runtime is for; used in descriptions only. */
@@ -37,7 +55,7 @@ export interface ModuleRuntimeProps {
   logRetention: logs.RetentionDays;
   /**
    * What of the table: `items` (default), TABLE_DATA_ACTIONS on the table and its indexes; a list of actions on
-   * the table and its indexes (the authorizer needs fewer); or `probe`, GetItem of the readiness probe's item alone.
+   * the table and its indexes (the authorizer needs fewer; none, for no table at all); or `probe`, GetItem of the readiness probe's item alone.
    */
   tableAccess?: 'items' | 'probe' | readonly string[];
   /** Further permissions the module's functions need (managing guild keys' API Gateway keys). */
@@ -68,19 +86,8 @@ export class ModuleRuntime extends Construct {
     const { tableArn } = props.table;
     const access = props.tableAccess ?? 'items';
     const statements = [
-      access === 'probe'
-        ? new iam.PolicyStatement({
-            sid: 'TableProbe',
-            actions: ['dynamodb:GetItem'],
-            resources: [tableArn],
-            // The probe's partition only: a public route's role can read nothing a guild stored.
-            conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [PROBE_KEY.pk] } },
-          })
-        : new iam.PolicyStatement({
-            sid: 'TableData',
-            actions: [...(access === 'items' ? TABLE_DATA_ACTIONS : access)],
-            resources: [tableArn, ...props.indexNames.map((name) => `${tableArn}/index/${name}`)],
-          }),
+      // No table at all (an empty list): the bot door's authorizer.
+      ...(Array.isArray(access) && access.length === 0 ? [] : [tableStatement(access, tableArn, props.indexNames)]),
       new iam.PolicyStatement({
         sid: 'WriteLogs',
         actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],

@@ -52,8 +52,10 @@ export interface MonitoringProps {
   indexNames: readonly string[];
   /** The `Module` dimension values the dashboard shows a row for. */
   modules: readonly string[];
-  /** Each job with its queue and dead-letter queue. */
-  jobs: readonly { job: Job; queue: sqs.IQueue; deadLetters: sqs.IQueue }[];
+  /** The jobs (their runs, retries and parked work by module). */
+  jobs: readonly Job[];
+  /** Each job queue with the jobs it carries and its dead-letter queue (`JobQueues.groups`). */
+  queues: readonly { name: string; jobs: readonly Job[]; queue: sqs.IQueue; deadLetters: sqs.IQueue }[];
 }
 
 /**
@@ -73,7 +75,7 @@ export interface MonitoringProps {
 export class Monitoring extends Construct {
   readonly topic: sns.Topic;
   readonly alarms: cloudwatch.Alarm[] = [];
-  /** Job id -> the alarm on its dead-letter queue. */
+  /** Job queue name -> the alarm on its dead-letter queue. */
   readonly deadLetterAlarms = new Map<string, cloudwatch.Alarm>();
   readonly dashboard: cloudwatch.Dashboard;
 
@@ -114,7 +116,7 @@ export class Monitoring extends Construct {
       alarm.addOkAction(action);
       this.alarms.push(alarm);
     }
-    for (const { job } of props.jobs) this.deadLetterAlarms.set(job.id, this.alarms.find((a) => a.node.id === deadLetterAlarmId(job.id))!);
+    for (const { name } of props.queues) this.deadLetterAlarms.set(name, this.alarms.find((a) => a.node.id === deadLetterAlarmId(name))!);
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: props.namePrefix,
@@ -124,7 +126,7 @@ export class Monitoring extends Construct {
   }
 }
 
-const deadLetterAlarmId = (job: string) => `Parked-${job.replace('.', '-')}`;
+const deadLetterAlarmId = (queue: string) => `Parked-${queue.replace('.', '-')}`;
 const lateAlarmId = (job: string) => `Late-${job.replace('.', '-')}`;
 
 /** One of the service's own metrics (`shared/observe/metrics.ts`), over five minutes. */
@@ -169,22 +171,25 @@ function apiErrorRate(props: MonitoringProps): cloudwatch.MathExpression {
 
 /** Every alarm of the service. */
 function alarmSpecs(props: MonitoringProps): AlarmSpec[] {
-  const perJob = props.jobs.flatMap(({ job, queue, deadLetters }): AlarmSpec[] => [
-    {
-      id: deadLetterAlarmId(job.id),
-      metric: deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: Duration.minutes(1) }),
-      threshold: 1,
-      why: `${job.id}: work failed on its last delivery and is parked in the dead-letter queue. List it with GET /jobs/parked, fix the cause, replay it with POST /jobs/parked/replay.`,
-    },
-    {
-      id: lateAlarmId(job.id),
-      metric: queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: FIVE_MINUTES }),
-      threshold: LATE_WORK_SECONDS,
-      why: `${job.id}: scheduled work is late: a message has waited over ${LATE_WORK_SECONDS} s (its delay and two retries). The job's consumer fails or cannot keep up.`,
-    },
-  ]);
+  const perQueue = props.queues.flatMap(({ name, jobs, queue, deadLetters }): AlarmSpec[] => {
+    const carried = jobs.map((job) => job.id).join(', ');
+    return [
+      {
+        id: deadLetterAlarmId(name),
+        metric: deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: Duration.minutes(1) }),
+        threshold: 1,
+        why: `Job queue ${name} (${carried}): work failed on its last delivery and is parked in the dead-letter queue. List it with GET /jobs/parked, fix the cause, replay it with POST /jobs/parked/replay.`,
+      },
+      {
+        id: lateAlarmId(name),
+        metric: queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: FIVE_MINUTES }),
+        threshold: LATE_WORK_SECONDS,
+        why: `Job queue ${name} (${carried}): scheduled work is late: a message has waited over ${LATE_WORK_SECONDS} s (its delay and two retries). The queue's consumer fails or cannot keep up.`,
+      },
+    ];
+  });
   return [
-    ...perJob,
+    ...perQueue,
     {
       id: 'JobsParked',
       metric: custom('jobsParked'),
@@ -265,19 +270,19 @@ function dashboardRows(props: MonitoringProps, alarms: cloudwatch.Alarm[]): clou
   const jobs: cloudwatch.IWidget[] = [
     graph(
       'Oldest job message (s)',
-      props.jobs.map(({ job, queue }) => queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: FIVE_MINUTES, label: job.id })),
+      props.queues.map(({ name, queue }) => queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: FIVE_MINUTES, label: name })),
       WIDE / 2,
     ),
     graph(
       'Parked (dead-letter messages)',
-      props.jobs.map(({ job, deadLetters }) =>
-        deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES, label: job.id }),
+      props.queues.map(({ name, deadLetters }) =>
+        deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES, label: name }),
       ),
       WIDE / 2,
     ),
   ];
   const moduleRows = props.modules.map((module): cloudwatch.IWidget[] => {
-    const moduleJobs = props.jobs.filter(({ job }) => job.id.split('.')[0] === module).map(({ job }) => job.id);
+    const moduleJobs = props.jobs.filter((job) => job.id.split('.')[0] === module).map((job) => job.id);
     return [
       graph(
         `${module}: requests`,

@@ -27,7 +27,8 @@ export interface ServiceFunctionProps {
 /**
  * A Lambda as this service runs them: Node.js 24 on arm64 (cheaper per ms
  * than x86 and at least as fast for this workload), JSON logs into the
- * module's shared log group, the module's shared role.
+ * module's shared log group (Lambda's own lines at WARN and above only),
+ * the module's shared role.
  */
 export function serviceFunction(scope: Construct, id: string, props: ServiceFunctionProps): lambda.Function {
   return new lambda.Function(scope, id, {
@@ -39,6 +40,9 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     role: props.runtime.role,
     logGroup: props.runtime.logGroup,
     loggingFormat: lambda.LoggingFormat.JSON,
+    // Lambda's START, END and REPORT lines (some 350 bytes an invocation, more than a vote's own request line) are left out:
+    // the function's request or job line says its duration and cold start, Lambda's metrics the rest (issue 45 part 5).
+    systemLogLevelV2: lambda.SystemLogLevel.WARN,
     memorySize: props.runtime.memorySize,
     timeout: props.runtime.timeout,
     environment: { ...props.runtime.environment, ...props.environment },

@@ -32,6 +32,7 @@ import { JobQueues } from '../constructs/job-queues.js';
 import { Monitoring } from '../constructs/monitoring.js';
 import { SERVICE_MODULE } from '#shared/observe/metrics.js';
 import { RequestAuthorizer } from '../constructs/request-authorizer.js';
+import { BotApi, BotRoutes, botRoutes, HTTP_API_ROUTE_QUOTA } from '../constructs/bot-api.js';
 import { RouteEndpoint } from '../constructs/route-endpoint.js';
 import { serviceTable } from '../constructs/service-table.js';
 import { CallerUsagePlans } from '../constructs/usage-plans.js';
@@ -96,6 +97,10 @@ export class ServiceStack extends Stack {
   readonly stage: apigw.Stage;
   readonly paths: ApiPaths;
   readonly authorizer?: RequestAuthorizer;
+  /** The bot's door (an HTTP API for the service token's calls), when any route takes credentials. */
+  readonly botApi?: BotApi;
+  /** The door's routes, by the route stack plan whose functions they reach. */
+  readonly botRouteStacks = new Map<string, NestedStack>();
   readonly usagePlans: CallerUsagePlans;
   readonly jobQueues?: JobQueues;
   readonly monitoring: Monitoring;
@@ -170,7 +175,7 @@ export class ServiceStack extends Stack {
     };
 
     if (props.jobs && props.jobs.length > 0) {
-      // Its own nested stack: each job costs about a dozen resources.
+      // Its own nested stack: each job queue costs about a dozen resources.
       this.jobQueues = new JobQueues(new NestedStack(this, 'Jobs', { description: 'Job queues, consumers and schedules' }), 'Jobs', {
         jobs: props.jobs,
         codeFor,
@@ -243,7 +248,7 @@ export class ServiceStack extends Stack {
           indexNames,
           tableAccess: access.table,
           secrets,
-          queues: sends.map((job) => this.jobQueues!.queues.get(job)!),
+          queues: [...new Set(sends.map((job) => this.jobQueues!.queues.get(job)!))],
           logRetention,
           statements: drainsDeadLetters ? [this.jobQueues!.drainStatement()] : [],
         },
@@ -296,6 +301,39 @@ export class ServiceStack extends Stack {
       }
     }
 
+    // The bot's door: the service token's routes again, on an HTTP API (bot-api.ts), each plan's in a nested stack of its own.
+    const carried = botRoutes(routes);
+    if (carried.length > HTTP_API_ROUTE_QUOTA) {
+      throw new Error(
+        `The bot's HTTP API would carry ${carried.length} routes; an HTTP API allows ${HTTP_API_ROUTE_QUOTA} by default (ask AWS for more first)`,
+      );
+    }
+    if (carried.length > 0) {
+      this.botApi = new BotApi(new NestedStack(this, 'BotApi', { description: "The bot's door: HTTP API, its stage and authorizer" }), 'BotApi', {
+        code: codeFor(AUTHORIZER_FILE),
+        serviceTokenSecret: this.serviceTokenSecret,
+        table: this.table,
+        stageName: STAGE_NAME,
+        throttleRateLimit: settings.throttleRateLimit,
+        throttleBurstLimit: settings.throttleBurstLimit,
+        logRetention,
+        memorySize: settings.memorySize,
+        ...(props.sourceMaps ? { environment: { NODE_OPTIONS: '--enable-source-maps' } } : {}),
+      });
+      for (const plan of this.plans) {
+        const own = botRoutes(plan.routes);
+        if (own.length === 0) continue;
+        const stack = new NestedStack(this, `Bot-${plan.id}`, { description: `The bot's door: routes of ${plan.id}` });
+        new BotRoutes(stack, 'Routes', {
+          routes: own.map((route) => ({ route, fn: this.endpoints.get(route.id)!.function })),
+          apiId: this.botApi.api.ref,
+          authorizerId: this.botApi.authorizer.ref,
+          stageName: STAGE_NAME,
+        });
+        this.botRouteStacks.set(plan.id, stack);
+      }
+    }
+
     const deployment = new apigw.Deployment(this, 'Deployment', { api: this.api, description: 'Routes of the service' });
     this.stage = apiStage(this, 'Stage', {
       deployment,
@@ -336,10 +374,14 @@ export class ServiceStack extends Stack {
       indexNames,
       // The Module dimension: a module's path segment; routes outside /modules/ (health, keys, parked work) are the service's own.
       modules: [SERVICE_MODULE, ...new Set(routes.flatMap((route) => route.path.match(/^\/modules\/([^/]+)/)?.[1] ?? []))],
-      jobs: (props.jobs ?? []).map((job) => ({ job, queue: this.jobQueues!.queues.get(job.id)!, deadLetters: this.jobQueues!.deadLetterQueues.get(job.id)! })),
+      jobs: props.jobs ?? [],
+      queues: [...(this.jobQueues?.groups.values() ?? [])],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.stage.urlForPath('/'), description: 'Base URL of the API (the v1 stage)' });
+    if (this.botApi) {
+      new CfnOutput(this, 'BotApiUrl', { value: this.botApi.url, description: "The bot's door (HTTP API, service token only): the bot's SERVICE_URL" });
+    }
     new CfnOutput(this, 'ServiceTokenSecretArn', { value: this.serviceTokenSecret.secretArn, description: 'The service (bot) token the bot sends as Bearer' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'SNS topic of every alarm (subscribe more endpoints here)' });
     new CfnOutput(this, 'PlatformBotTokenSecretArn', { value: this.platformBotTokenSecret.secretArn, description: "Put the bot's platform token here" });

@@ -8,7 +8,14 @@ export type Caller = { kind: 'service' } | { kind: 'guild'; guildId: string; key
 /** What the authorizer hands API Gateway as `context` (string values only). */
 export type AuthorizerContext = { caller: 'service' } | { caller: 'guild'; guild_id: string; key_id: string };
 
-export function callerFromContext(context: Record<string, unknown> | null | undefined): Caller | null {
+/**
+ * The caller the authorizer named: its context as the REST API passes it
+ * (`requestContext.authorizer`), or as the HTTP API may nest a Lambda
+ * authorizer's (`requestContext.authorizer.lambda`, the bot's door).
+ */
+export function callerFromContext(given: Record<string, unknown> | null | undefined): Caller | null {
+  const nested = given?.lambda;
+  const context = nested && typeof nested === 'object' ? (nested as Record<string, unknown>) : given;
   if (!context) return null;
   if (context.caller === 'service') return { kind: 'service' };
   if (context.caller === 'guild' && typeof context.guild_id === 'string' && typeof context.key_id === 'string') {

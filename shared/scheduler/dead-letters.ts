@@ -26,6 +26,16 @@ export function keyOfMessage(body: string | undefined): string | null {
   }
 }
 
+/** The job a dead-letter message names, or null for one that is not due work (jobs share queues: a key alone names no item). */
+export function jobOfMessage(body: string | undefined): string | null {
+  try {
+    const parsed = JSON.parse(body ?? '') as { job?: unknown };
+    return typeof parsed.job === 'string' ? parsed.job : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Receives past this many batches of ten are left for the next replay (a queue that large is drained by the console's redrive). */
 const MAX_RECEIVES = 100;
 /** How long a message looked at stays hidden while the rest of the queue is read (set back to 0 after). */
@@ -50,7 +60,8 @@ export const sqsDeadLetters: DeadLetters = {
       const out = await client.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: LOOK_SECONDS, WaitTimeSeconds: 0 }));
       const messages = out.Messages ?? [];
       if (messages.length === 0) break;
-      const named = (m: Message) => keys.has(keyOfMessage(m.Body) ?? '');
+      // Jobs share a dead-letter queue (`jobQueueOf`), and two jobs may use one key: both must match.
+      const named = (m: Message) => jobOfMessage(m.Body) === jobId && keys.has(keyOfMessage(m.Body) ?? '');
       const match = messages.filter(named);
       kept.push(...messages.filter((m) => !named(m)));
       if (match.length > 0) {

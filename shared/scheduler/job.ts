@@ -39,3 +39,22 @@ export function jobFileOf(id: string): string {
   const dot = id.indexOf('.');
   return `functions/${id.slice(0, dot)}/jobs/${id.slice(dot + 1)}.ts`;
 }
+
+/** The name of the shared queue of the jobs that need nothing apart. */
+export const SHARED_QUEUE = 'shared';
+/** The name of the queue of the jobs reading the operator's named secrets. */
+export const SOURCES_QUEUE = 'sources';
+
+/**
+ * The queue a job's messages go to (CDK builds one queue, dead-letter queue
+ * and consumer per name; `functions/job-queue.ts` dispatches by the job a
+ * message names). Lambda's pollers cost about $0.26 a month a queue
+ * whatever it carries, so jobs share queues, apart only where sharing would
+ * change what they may do or how fast they run: a job with a concurrency
+ * cap has its queue alone (the cap is the queue's), and the jobs reading
+ * the operator's named secrets share one, so no other job's role reads them.
+ */
+export function jobQueueOf(job: Pick<Job, 'id' | 'maxConcurrency' | 'namedSecrets'>): string {
+  if (job.maxConcurrency !== undefined) return job.id;
+  return job.namedSecrets ? SOURCES_QUEUE : SHARED_QUEUE;
+}

@@ -27,41 +27,48 @@ describe('job queues (fake job list)', () => {
     templates = templatesOf(synth);
   });
 
-  it('gives every job an encrypted queue whose dead-letter queue takes a message after 5 receives', () => {
+  it('puts the jobs in shared queues, each encrypted, whose dead-letter queue takes a message after 5 receives: a capped job alone', () => {
     const queues = resourcesOfType(templates, 'AWS::SQS::Queue');
-    expect(queues).toHaveLength(fakeJobs.length * 2);
+    // polls.close, socials.feeds and polls.refresh share one; polls.render (a concurrency cap) has its own.
+    expect(queues).toHaveLength(2 * 2);
     for (const q of queues) expect(q.properties.SqsManagedSseEnabled).toBe(true);
     const withDlq = queues.filter((q) => q.properties.RedrivePolicy);
-    expect(withDlq).toHaveLength(fakeJobs.length);
+    expect(withDlq).toHaveLength(2);
     for (const q of withDlq) {
       expect(q.properties.RedrivePolicy.maxReceiveCount).toBe(5);
       const dlqId = q.properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
       expect(queues.some((d) => d.logicalId === dlqId)).toBe(true);
     }
     // Queues refuse plain HTTP (enforceSSL).
-    expect(resourcesOfType(templates, 'AWS::SQS::QueuePolicy')).toHaveLength(fakeJobs.length * 2);
+    expect(resourcesOfType(templates, 'AWS::SQS::QueuePolicy')).toHaveLength(2 * 2);
   });
 
-  it('drains each queue with a consumer that reports partial batch failures', () => {
+  it('drains each queue with one consumer that dispatches by job and reports partial batch failures', () => {
     const mappings = resourcesOfType(templates, 'AWS::Lambda::EventSourceMapping');
-    expect(mappings).toHaveLength(fakeJobs.length);
-    expect(mappings.map((m) => m.properties.BatchSize).sort()).toEqual(fakeJobs.map((j) => j.batchSize).sort());
+    expect(mappings).toHaveLength(2);
+    // The largest batch of the queue's jobs.
+    expect(mappings.map((m) => m.properties.BatchSize).sort()).toEqual([1, 10]);
     for (const m of mappings) expect(m.properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
-    // A job with a concurrency cap gets it on its event source; the others none.
-    expect(mappings.map((m) => m.properties.ScalingConfig?.MaximumConcurrency ?? null).sort()).toEqual([2, null, null, null]);
-    const consumers = resourcesOfType(templates, 'AWS::Lambda::Function').filter((f) => String(f.properties.Description).endsWith(': consumer'));
-    expect(consumers.map((c) => c.properties.Description).sort()).toEqual(fakeJobs.map((j) => `${j.id}: consumer`).sort());
-    for (const c of consumers) expect(c.properties.Environment.Variables).toHaveProperty('QUEUE_URL');
+    // The capped job's queue gets its cap on its event source; the shared one none.
+    expect(mappings.map((m) => m.properties.ScalingConfig?.MaximumConcurrency ?? null).sort()).toEqual([2, null]);
+    const consumers = resourcesOfType(templates, 'AWS::Lambda::Function').filter((f) => String(f.properties.Description).startsWith('job queue '));
+    expect(consumers.map((c) => c.properties.Description).sort()).toEqual([
+      'job queue polls.render: consumer of polls.render',
+      'job queue shared: consumer of polls.close, socials.feeds, polls.refresh',
+    ]);
+    for (const c of consumers) expect(c.properties.Handler).toBe('index.handler');
   });
 
-  it('fires the producer of each scheduled job from an EventBridge rule; a job that spreads, once per shard', () => {
+  it('fires one producer for every scheduled job, one run a schedule naming its jobs (not one per job and shard)', () => {
     const rules = resourcesOfType(templates, 'AWS::Events::Rule');
-    expect(rules.map((r) => r.properties.ScheduleExpression).sort()).toEqual(['rate(1 minute)', 'rate(1 minute)', 'rate(5 minutes)']);
+    expect(rules.map((r) => r.properties.ScheduleExpression).sort()).toEqual(['rate(1 minute)', 'rate(5 minutes)']);
     const producers = resourcesOfType(templates, 'AWS::Lambda::Function').filter((f) => f.properties.Handler === 'index.produce');
-    expect(producers).toHaveLength(3);
-    const inputs = rules.map((r) => r.properties.Targets.map((t: { Input?: string }) => (t.Input === undefined ? null : JSON.parse(t.Input))));
-    expect(inputs.filter((i) => i.length === 1)).toEqual([[null], [null]]);
-    expect(inputs.find((i) => i.length > 1)).toEqual([{ shard: 0 }, { shard: 1 }, { shard: 2 }, { shard: 3 }]);
+    expect(producers).toHaveLength(1);
+    const inputs = Object.fromEntries(
+      rules.map((r) => [r.properties.ScheduleExpression, r.properties.Targets.map((t: { Input: string }) => JSON.parse(t.Input))]),
+    );
+    expect(inputs).toEqual({ 'rate(1 minute)': [{ jobs: ['polls.close', 'polls.refresh'] }], 'rate(5 minutes)': [{ jobs: ['socials.feeds'] }] });
+    for (const rule of rules) expect(rule.properties.Targets[0].Arn['Fn::GetAtt'][0]).toBe(producers[0]!.logicalId);
   });
 
   it('lets route functions send to the queues of the jobs they schedule at once, and tells them those URLs only', () => {
@@ -69,34 +76,36 @@ describe('job queues (fake job list)', () => {
     const statements = routeRole.properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
     const send = statements.find((s: any) => s.Sid === 'SendJobs');
     expect(send.Action).toBe('sqs:SendMessage');
-    // polls sends polls.close and polls.refresh (infra/access.ts); polls.render and socials.feeds it never sends.
-    expect(send.Resource).toHaveLength(2);
+    // polls sends polls.close and polls.refresh (infra/access.ts), both on the shared queue; polls.render's queue it never sends to.
+    expect([send.Resource].flat()).toHaveLength(1);
     const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith('polls.status:'))!;
     const urls = Object.keys(fn.properties.Environment.Variables).filter((name) => name.startsWith('QUEUE_URL_'));
     expect(urls.sort()).toEqual([queueUrlEnvName('polls.close'), queueUrlEnvName('polls.refresh')]);
   });
 
-  it("gives each job a role of its own: its module's queues, and the bot token only to a job that posts", () => {
-    const byJob = (id: string) => {
-      const consumer = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => f.properties.Description === `${id}: consumer`)!;
-      const role = resourcesOfType(templates, 'AWS::IAM::Role').find(
-        (r) => r.stack === consumer.stack && r.logicalId === consumer.properties.Role['Fn::GetAtt'][0],
-      )!;
+  it("gives each queue's consumer a role of its own (its jobs' modules' queues, the bot token only when one of its jobs posts), and the producer no secret", () => {
+    const roleOf = (description: string) => {
+      const fn = resourcesOfType(templates, 'AWS::Lambda::Function').find((f) => String(f.properties.Description).startsWith(description))!;
+      const role = resourcesOfType(templates, 'AWS::IAM::Role').find((r) => r.stack === fn.stack && r.logicalId === fn.properties.Role['Fn::GetAtt'][0])!;
       const statements = role.properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
-      return { consumer, role, statements, sid: (sid: string) => statements.find((s: any) => s.Sid === sid) };
+      return { fn, role, sid: (sid: string) => statements.find((s: any) => s.Sid === sid) };
     };
-    const polls = byJob('polls.close');
-    expect(polls.sid('SendJobs').Resource).toHaveLength(3);
-    expect(polls.sid('ReadSecrets')).toBeDefined();
-    expect(Object.keys(polls.consumer.properties.Environment.Variables)).toContain('PLATFORM_BOT_TOKEN_SECRET_ARN');
-    const socials = byJob('socials.feeds');
-    expect([socials.sid('SendJobs').Resource].flat()).toHaveLength(1);
-    expect(socials.sid('ReadSecrets')).toBeUndefined();
-    expect(Object.keys(socials.consumer.properties.Environment.Variables).filter((name) => name.endsWith('_SECRET_ARN'))).toEqual([]);
-    expect(Object.keys(socials.consumer.properties.Environment.Variables).filter((name) => name.startsWith('QUEUE_URL_'))).toEqual([
-      queueUrlEnvName('socials.feeds'),
-    ]);
-    expect(polls.role.logicalId).not.toBe(byJob('polls.refresh').role.logicalId);
+    const shared = roleOf('job queue shared:');
+    expect([shared.sid('SendJobs').Resource].flat()).toHaveLength(2);
+    expect(shared.sid('ReadSecrets')).toBeDefined();
+    expect(Object.keys(shared.fn.properties.Environment.Variables)).toContain('PLATFORM_BOT_TOKEN_SECRET_ARN');
+    const render = roleOf('job queue polls.render:');
+    expect(render.sid('ReadSecrets')).toBeUndefined();
+    expect(Object.keys(render.fn.properties.Environment.Variables).filter((name) => name.endsWith('_SECRET_ARN'))).toEqual([]);
+    expect(render.role.logicalId).not.toBe(shared.role.logicalId);
+    const producer = roleOf('scheduled producer');
+    expect([producer.sid('SendJobs').Resource].flat()).toHaveLength(1);
+    expect(producer.sid('ReadSecrets')).toBeUndefined();
+    expect(
+      Object.keys(producer.fn.properties.Environment.Variables)
+        .filter((name) => name.startsWith('QUEUE_URL_'))
+        .sort(),
+    ).toEqual(['polls.close', 'polls.refresh', 'socials.feeds'].map(queueUrlEnvName).sort());
   });
 
   it('leaves no unacknowledged cdk-nag AwsSolutions finding', () => {

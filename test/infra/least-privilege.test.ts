@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '#functions/routes.js';
 import { accessOf, jobModule, PROBE_KEY } from '#infra/access.js';
 import { jobs } from '#infra/jobs.js';
+import { jobQueueOf } from '#shared/scheduler/job.js';
 import { GUILD_USAGE_KEY_TAG } from '#shared/auth/usage-keys.js';
 import type { Route } from '#shared/http/route.js';
 import { type CfnTemplate, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
@@ -108,12 +109,14 @@ describe('what each role may do (today’s routes and jobs)', () => {
 
       // Queues: only its own module's jobs, only those it sends at once.
       for (const job of access.sends) expect(jobModule(job), `${group} sends ${job}`).toBe(group);
+      // Jobs share queues (jobQueueOf): the queues its jobs go to, each once.
       const sent = role.resources('SendJobs');
-      expect(sent, group).toHaveLength(access.sends.length);
-      for (const job of access.sends)
+      const queuesSent = new Set(access.sends.map((job) => jobQueueOf(jobs.find((j) => j.id === job)!)));
+      expect(sent, group).toHaveLength(queuesSent.size);
+      for (const queue of queuesSent)
         expect(
-          sent.some((r) => r.includes(stem(job))),
-          `${group} -> ${job}`,
+          sent.some((r) => r.includes(stem(queue))),
+          `${group} -> ${queue}`,
         ).toBe(true);
       expect(queueNames(role.env).filter((name) => name.startsWith('QUEUE_URL_')).length, group).toBe(access.sends.length);
       expect(
@@ -130,34 +133,39 @@ describe('what each role may do (today’s routes and jobs)', () => {
       const role = functionRole(`${routes[0]!.id}:`);
       expect(Boolean(role.sid('DrainDeadLetters')), group).toBe(group === 'parked');
     }
-    expect(functionRole('parked.replay:').resources('DrainDeadLetters')).toHaveLength(jobs.length);
+    expect(functionRole('parked.replay:').resources('DrainDeadLetters')).toHaveLength(new Set(jobs.map(jobQueueOf)).size);
   });
 
-  it("gives each job a role of its own: its module's queues, the bot token if it posts, the source credentials if it polls sources", () => {
-    for (const job of jobs) {
-      const role = functionRole(`${job.id}: consumer`);
-      const own = jobs.filter((j) => jobModule(j.id) === jobModule(job.id));
+  it("gives each job queue's consumer a role of its own: its jobs' modules' queues, the bot token if one of its jobs posts, the source credentials only to the source pollers'", () => {
+    const queues = new Map<string, typeof jobs>();
+    for (const job of jobs) queues.set(jobQueueOf(job), [...(queues.get(jobQueueOf(job)) ?? []), job]);
+    for (const [name, carried] of queues) {
+      const role = functionRole(`job queue ${name}: consumer`);
+      const modules = new Set(carried.map((job) => jobModule(job.id)));
+      const own = new Set(jobs.filter((j) => modules.has(jobModule(j.id))).map(jobQueueOf));
       const sent = role.resources('SendJobs');
-      expect(sent.length, job.id).toBe(own.length);
-      for (const j of own)
+      expect(sent.length, name).toBe(own.size);
+      for (const queue of own)
         expect(
-          sent.some((r) => r.includes(stem(j.id))),
-          `${job.id} -> ${j.id}`,
+          sent.some((r) => r.includes(stem(queue))),
+          `${name} -> ${queue}`,
         ).toBe(true);
       const read = role.resources('ReadSecrets');
       expect(
         read.some((r) => r.includes('PlatformBotToken')),
-        job.id,
-      ).toBe(job.platform ?? false);
+        name,
+      ).toBe(carried.some((job) => job.platform));
       expect(
         read.some((r) => r.includes(VIDEO_ARN)),
-        job.id,
-      ).toBe(job.namedSecrets ?? false);
+        name,
+      ).toBe(carried.some((job) => job.namedSecrets));
+      // Merging roles: a job that reads the source credentials never shares a queue with one that does not.
+      expect(new Set(carried.map((job) => job.namedSecrets ?? false)).size, name).toBe(1);
       expect(
         read.some((r) => r.includes('CursorSecret')),
-        job.id,
+        name,
       ).toBe(false);
-      expect(secretNames(role.env).length, job.id).toBe(read.length);
+      expect(secretNames(role.env).length, name).toBe(read.length);
       // It consumes its own queue only.
       const consume = role.statements.find((s) => [s.Action].flat().includes('sqs:ReceiveMessage'));
       expect(
@@ -165,13 +173,18 @@ describe('what each role may do (today’s routes and jobs)', () => {
           .flat()
           .map((r: unknown) => JSON.stringify(r))
           .join(),
-        job.id,
-      ).toContain(stem(job.id));
-      expect([consume.Resource].flat(), job.id).toHaveLength(1);
+        name,
+      ).toContain(stem(name));
+      expect([consume.Resource].flat(), name).toHaveLength(1);
     }
-    // A role per module, per job, and the authorizer's.
+    // The producer reads the table and sends to the queues: no secret.
+    const producer = functionRole('scheduled producer');
+    expect(producer.sid('ReadSecrets')).toBeUndefined();
+    expect(secretNames(producer.env)).toEqual([]);
+    expect(producer.resources('SendJobs')).toHaveLength(queues.size);
+    // A role per module, per job queue, the producer's, the authorizer's and the bot door authorizer's.
     const roles = resourcesOfType(templates, 'AWS::IAM::Role').filter((r) => String(r.properties.Description).startsWith('Functions of'));
-    expect(roles).toHaveLength(Object.keys(groups).length + jobs.length + 1);
+    expect(roles).toHaveLength(Object.keys(groups).length + queues.size + 3);
   });
 
   it('narrows guild-key management: the guild-key plan only, keys created and deleted only with its tag, no listing of API keys', () => {

@@ -14,6 +14,9 @@ import { accessOf } from '#infra/access.js';
 import { type CfnTemplate, nagFindings, resourcesOfType, type Synth, synthService, templatesOf } from './helpers.js';
 import { INTERNAL_REASON, UNAUTHORIZED_REASON, USAGE_KEY_PENDING_REASON } from '#shared/auth/messages.js';
 
+/** The nested stack of the bot's door (HTTP API, its stage and authorizer). */
+const DOOR_STACK = 'BotApi';
+
 const logicalIdStem = (id: string) => id.replace(/[^A-Za-z0-9]/g, '');
 
 /** Defines the shared checks for one route list (synthesised once, in beforeAll). */
@@ -41,16 +44,20 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
         expect(mine[0]!.logicalId.startsWith(logicalIdStem(route.id)), `${route.id} -> ${mine[0]!.logicalId}`).toBe(true);
         expect(synth.stack.endpoints.get(route.id)!.node.id).toBe(route.id);
       }
-      // The route functions plus the authorizer, nothing else.
-      expect(functions).toHaveLength(routes.length + 1);
+      // The route functions plus the authorizer and the bot door's (bot-api.ts), nothing else.
+      expect(functions).toHaveLength(routes.length + 2);
+      expect(functions.filter((f) => f.stack.node.id === DOOR_STACK).map((f) => f.properties.Handler)).toEqual(['index.serviceTokenHandler']);
     });
 
     it('runs functions on nodejs24.x arm64 with the shared module role and log group', () => {
-      const functions = resourcesOfType(templates, 'AWS::Lambda::Function');
+      // The bot door's authorizer reads the service token alone (checked in bot-api.test.ts).
+      const functions = resourcesOfType(templates, 'AWS::Lambda::Function').filter((f) => f.stack.node.id !== DOOR_STACK);
       for (const f of functions) {
         expect(f.properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', MemorySize: 256, Timeout: 10 });
         expect(f.properties.Environment.Variables).toHaveProperty('TABLE_NAME');
         expect(f.properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
+        // Lambda's START/END/REPORT lines are not written (bench/cost.ts: logs per request).
+        expect(f.properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN' });
       }
       for (const f of functions.filter((f) => f.stack !== synth.stack)) {
         expect(f.properties.Environment.Variables).toMatchObject({ PLATFORM_API_BASE_URL: 'https://discord.com/api/v10' });
@@ -64,8 +71,9 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
       }
       // One role and one log group per module (group), plus the authorizer's.
       const groupCount = Object.values(groups).filter((g) => g.length > 0).length;
-      expect(resourcesOfType(templates, 'AWS::IAM::Role').filter((r) => r.stack !== synth.stack)).toHaveLength(groupCount);
-      expect(resourcesOfType(templates, 'AWS::Logs::LogGroup').filter((r) => r.stack !== synth.stack)).toHaveLength(groupCount);
+      const routeStack = (r: { stack: unknown }) => r.stack !== synth.stack && (r.stack as { node: { id: string } }).node.id !== DOOR_STACK;
+      expect(resourcesOfType(templates, 'AWS::IAM::Role').filter(routeStack)).toHaveLength(groupCount);
+      expect(resourcesOfType(templates, 'AWS::Logs::LogGroup').filter(routeStack)).toHaveLength(groupCount);
     });
 
     it('grants least privilege: named table and index ARNs, no Scan, no wildcard resources', () => {
@@ -76,6 +84,11 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
         expect(actions.filter((a: string) => a.includes('*'))).toEqual([]);
         for (const s of statements) expect([s.Resource].flat()).not.toContain('*');
         const table = statements.find((s: any) => s.Sid === 'TableData');
+        // The bot door's authorizer reaches no table at all.
+        if (role.stack.node.id === DOOR_STACK) {
+          expect(statements.map((s: any) => s.Sid).sort()).toEqual(['ReadSecrets', 'WriteLogs']);
+          continue;
+        }
         // The health module's role reads the probe's item alone, through no index.
         if (table) expect(JSON.stringify(table.Resource)).toContain(`/index/${TABLE.indexes[0]!.name}`);
         else expect(JSON.stringify(statements.find((s: any) => s.Sid === 'TableProbe').Resource)).not.toContain('/index/');

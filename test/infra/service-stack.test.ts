@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { routeGroups } from '#functions/routes.js';
 import type { Route } from '#shared/http/route.js';
 import { jobs } from '#infra/jobs.js';
+import { jobQueueOf } from '#shared/scheduler/job.js';
 import { STACK_RESOURCE_LIMIT } from '#infra/plan.js';
 import { nagFindings, resourcesOfType, synthService, templatesOf } from './helpers.js';
 import { describeServiceStack } from './service-checks.js';
@@ -33,6 +34,7 @@ describe('the app as deployed today (real routes and jobs)', () => {
     const templates = templatesOf(synth);
     expect(nagFindings(synth.app)).toEqual([]);
     for (const [stack, template] of templates) expect(Object.keys(template.Resources).length, stack.node.path).toBeLessThanOrEqual(STACK_RESOURCE_LIMIT);
-    expect(resourcesOfType(templates, 'AWS::Lambda::EventSourceMapping')).toHaveLength(jobs.length);
+    // One consumer a job queue, and jobs share queues (issue 45 part 3).
+    expect(resourcesOfType(templates, 'AWS::Lambda::EventSourceMapping')).toHaveLength(new Set(jobs.map(jobQueueOf)).size);
   });
 });

@@ -3,7 +3,8 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authorize } from '#shared/auth/credentials.js';
-import { handler as authorizer } from '#functions/auth/authorizer.js';
+import { handler as authorizer, serviceTokenHandler } from '#functions/auth/authorizer.js';
+import { callerFromContext } from '#shared/auth/caller.js';
 import { configuredSecret } from '#shared/secrets.js';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
@@ -96,5 +97,20 @@ describe('credentials in AWS', () => {
     expect(internal.policyDocument.Statement[0]).toMatchObject({ Effect: 'Deny' });
     const client = await authorizer(event('/modules/polls/status', 'GET', key));
     expect(client.context).toEqual({ caller: 'guild', guild_id: GUILD, key_id: KEY_ID });
+  });
+
+  it("lets the service token alone through the bot's door (the HTTP API), and refuses a valid guild key there without reading the table", async () => {
+    secrets.answer('the-service-token');
+    dynamo.on(GetCommand).resolves({ Item: keyItem });
+    const door = (authorization?: string) => serviceTokenHandler({ headers: authorization ? { authorization } : {} });
+    expect(await door('Bearer the-service-token')).toEqual({ isAuthorized: true, context: { caller: 'service' } });
+    expect(await door(`Bearer gmk.${GUILD}.${KEY_ID}.${SECRET}`)).toEqual({ isAuthorized: false });
+    expect(await door('Bearer the-service-tokeN')).toEqual({ isAuthorized: false });
+    expect(await door()).toEqual({ isAuthorized: false });
+    expect(dynamo.commandCalls(GetCommand)).toHaveLength(0);
+    // The route functions read the caller whether the context comes flat (REST API) or nested (HTTP API's Lambda authorizer).
+    expect(callerFromContext({ lambda: { caller: 'service' } })).toEqual({ kind: 'service' });
+    expect(callerFromContext({ caller: 'service' })).toEqual({ kind: 'service' });
+    expect(callerFromContext({ lambda: { caller: 'guild' } })).toBeNull();
   });
 });

@@ -42,6 +42,20 @@ describe('taking replayed work off an SQS dead-letter queue', () => {
     ]);
   });
 
+  it("leaves another job's message with the same key on a shared dead-letter queue", async () => {
+    const other = { MessageId: 'm5', ReceiptHandle: 'r5', Body: JSON.stringify({ job: 'polls.refresh', key: 'g#a', due_at: 1 }) };
+    sqs
+      .on(ReceiveMessageCommand)
+      .resolvesOnce({ Messages: [message(1, 'g#a'), other] })
+      .resolves({});
+    sqs.on(DeleteMessageBatchCommand).callsFake(async (input) => ({ Successful: input.Entries.map((e: { Id: string }) => ({ Id: e.Id })), Failed: [] }));
+    sqs.on(ChangeMessageVisibilityBatchCommand).resolves({ Successful: [], Failed: [] });
+
+    expect(await sqsDeadLetters.drop('polls.close', new Set(['g#a']))).toBe(1);
+    expect(sqs.commandCalls(DeleteMessageBatchCommand).flatMap((c) => c.args[0].input.Entries!.map((e) => e.ReceiptHandle))).toEqual(['r1']);
+    expect(sqs.commandCalls(ChangeMessageVisibilityBatchCommand).flatMap((c) => c.args[0].input.Entries!.map((e) => e.ReceiptHandle))).toEqual(['r5']);
+  });
+
   it('does nothing for a job whose dead-letter queue it was not told', async () => {
     expect(await sqsDeadLetters.drop('polls.unknown', new Set(['g#a']))).toBe(0);
     expect(sqs.calls()).toHaveLength(0);
