@@ -24,6 +24,7 @@ import {
 } from './schemas.js';
 import { FAMILIES, type Family, familyRoute } from './families.js';
 import { RecordedAnswer, fetchAnswer, fetchQuery, recordingBody } from './stats-schemas.js';
+import { BatchAnswer, BatchBody } from './batch-schemas.js';
 import { routeFamily } from '#shared/http/route-family.js';
 import { guildQuery, guildBody } from '#shared/http/schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
@@ -61,6 +62,17 @@ export const recordStat = routeFamily({
     summary: method === 'POST' ? `Record a ${family.path} statistic` : "Close a member's voice session",
   }),
   spec: ({ family, method }) => ({ body: recordingBody(family, method), response: RecordedAnswer }),
+});
+
+/** Internal: many recordings of any families in one call (CONTRACT §18); schemas in batch-schemas.ts. */
+export const recordBatch = route({
+  id: 'serverstats.record-batch',
+  method: 'POST',
+  path: `${base}/stats/batch`,
+  access: 'internal',
+  summary: 'Record up to 500 statistics at their event times',
+  body: BatchBody,
+  response: BatchAnswer,
 });
 
 export const getSettings = settingsReadRoute('serverstats', { summary: "A guild's serverstats settings", response: SettingsAnswer });
@@ -211,6 +223,7 @@ export const routes: Route[] = [
   starboardCheckDeletedMessage,
   ...fetchStats.rows,
   ...recordStat.rows,
+  recordBatch,
   privacyGetUserEntries,
   privacyDeleteUserEntries,
 ];
