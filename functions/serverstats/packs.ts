@@ -149,28 +149,24 @@ export function packItem(guildId: string, family: string, stats: readonly Packed
 /** Stores the packs of a batch: one batch write per 25 families. */
 export const putPacks = (packs: readonly ReturnType<typeof packItem>[]) => PackEntity.putMany(packs);
 
-/** Packs read a few at a time, newest first: a page of a fetch seldom needs more than the newest. */
-const PACKS_A_READ = 8;
+/** The first read of a fetch's packs: a page seldom needs more than the newest; each read after it takes twice as many (DynamoDB stops one at 1 MB). */
+const FIRST_READ = 8;
+const MOST_A_READ = 1000;
 
 /**
  * The packs of a family whose newest record is from `since` up to `through`,
  * newest first, decoded one by one as the caller asks for them.
  */
-export async function* packsNewestFirst(
-  guildId: string,
-  family: string,
-  since: string,
-  through: string,
-): AsyncGenerator<{ newest: string; stats: PackedStat[] }> {
+export async function* packsNewestFirst(guildId: string, family: string, since: string, through: string): AsyncGenerator<{ newest: string; stats: PackedStat[] }> {
   if (through < since) return;
   let after: string | undefined;
-  for (;;) {
+  for (let limit = FIRST_READ; ; limit = Math.min(limit * 2, MOST_A_READ)) {
     const read = await PackEntity.query(
       { guildId },
-      { under: [family], from: PackEntity.under(family) + since, to: `${PackEntity.under(family)}${through}\uffff`, reverse: true, limit: PACKS_A_READ, after },
+      { under: [family], from: PackEntity.under(family) + since, to: `${PackEntity.under(family)}${through}\uffff`, reverse: true, limit, after },
     );
     for (const pack of read) yield { newest: pack.newest, stats: decode(guildId, pack.data).stats };
-    if (read.length < PACKS_A_READ) return;
+    if (read.length < limit) return;
     const last = read.at(-1)!;
     after = PackEntity.key({ guildId, family: last.family, newest: last.newest, first: last.first }).sk;
   }
