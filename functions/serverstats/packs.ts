@@ -157,7 +157,12 @@ const MOST_A_READ = 1000;
  * The packs of a family whose newest record is from `since` up to `through`,
  * newest first, decoded one by one as the caller asks for them.
  */
-export async function* packsNewestFirst(guildId: string, family: string, since: string, through: string): AsyncGenerator<{ newest: string; stats: PackedStat[] }> {
+export async function* packsNewestFirst(
+  guildId: string,
+  family: string,
+  since: string,
+  through: string,
+): AsyncGenerator<{ newest: string; stats: PackedStat[] }> {
   if (through < since) return;
   let after: string | undefined;
   for (let limit = FIRST_READ; ; limit = Math.min(limit * 2, MOST_A_READ)) {
