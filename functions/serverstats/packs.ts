@@ -101,23 +101,29 @@ export interface PackFields {
   channel: string | null;
 }
 
-export function decode(guildId: string, data: Uint8Array): { stats: PackedStat[]; fields: PackFields } {
+/** Which records of a pack a reader wants, by the member and channel they name (a fetch's filters); records it leaves out are not built. */
+export interface PackFilter {
+  memberId?: string | null;
+  channelId?: string | null;
+}
+
+export function decode(guildId: string, data: Uint8Array, filter: PackFilter = {}): { stats: PackedStat[]; fields: PackFields } {
   const c = JSON.parse(inflateRawSync(data).toString('utf8')) as Columns;
   const fields = Object.entries(c.f).map(([name, col]) => [name, valuesOf(col)] as const);
+  const column = (name: string | null) => (name ? fields.find(([field]) => field === name)?.[1] : undefined);
+  const [members, channels] = [column(c.mf), column(c.cf)];
+  const stats: PackedStat[] = [];
   let id = 0;
-  const stats = c.t.map((dt, row) => {
+  c.t.forEach((dt, row) => {
     id += c.i[row]!;
+    const memberId = members ? String(members[row]) : null;
+    const channelId = channels ? String(channels[row]) : null;
+    if ((filter.memberId && memberId !== filter.memberId) || (filter.channelId && channelId !== filter.channelId)) return;
     const time = new Date(c.t0 + dt).toISOString();
     const record: Item = { id, guild_id: guildId };
     for (const [name, values] of fields) record[name] = values[row];
     record[c.tf] = time;
-    return {
-      time,
-      id,
-      memberId: c.mf ? String(record[c.mf]) : null,
-      channelId: c.cf ? String(record[c.cf]) : null,
-      record,
-    };
+    stats.push({ time, id, memberId, channelId, record });
   });
   return { stats, fields: { time: c.tf, member: c.mf, channel: c.cf } };
 }
@@ -162,6 +168,7 @@ export async function* packsNewestFirst(
   family: string,
   since: string,
   through: string,
+  filter: PackFilter = {},
 ): AsyncGenerator<{ newest: string; stats: PackedStat[] }> {
   if (through < since) return;
   let after: string | undefined;
@@ -170,7 +177,7 @@ export async function* packsNewestFirst(
       { guildId },
       { under: [family], from: PackEntity.under(family) + since, to: `${PackEntity.under(family)}${through}\uffff`, reverse: true, limit, after },
     );
-    for (const pack of read) yield { newest: pack.newest, stats: decode(guildId, pack.data).stats };
+    for (const pack of read) yield { newest: pack.newest, stats: decode(guildId, pack.data, filter).stats };
     if (read.length < limit) return;
     const last = read.at(-1)!;
     after = PackEntity.key({ guildId, family: last.family, newest: last.newest, first: last.first }).sk;
@@ -185,7 +192,8 @@ async function allPacks(guildId: string): Promise<Pack[]> {
 
 /** The guild's batched records naming the member, every family. */
 export async function memberPackedStats(guildId: string, memberId: string): Promise<PackedStat[]> {
-  return (await allPacks(guildId)).flatMap((pack) => pack.stats.filter((s) => s.memberId === memberId));
+  const read = await PackEntity.query({ guildId });
+  return read.flatMap((pack) => decode(guildId, pack.data, { memberId }).stats);
 }
 
 /**

@@ -241,10 +241,9 @@ const newestFirst = (a: StatPosition, b: StatPosition) => (isAfter(a, b) ? 1 : i
 async function packedStatsAfter(q: StatQuery, after: StatPosition | null, limit: number): Promise<PackedStat[]> {
   const through = after ? new Date(Date.parse(after.time) + PACK_SPAN_MS).toISOString() : '\uffff';
   const found: PackedStat[] = [];
-  for await (const pack of packsNewestFirst(q.guildId, q.family, q.since, through)) {
+  for await (const pack of packsNewestFirst(q.guildId, q.family, q.since, through, { memberId: q.memberId, channelId: q.channelId })) {
     for (const stat of pack.stats) {
       if (stat.time < q.since || (after && !isAfter(stat, after))) continue;
-      if ((q.memberId && stat.memberId !== q.memberId) || (q.channelId && stat.channelId !== q.channelId)) continue;
       found.push(stat);
     }
     // Every pack left is filed at this pack's newest time or earlier: records newer than it are final.
