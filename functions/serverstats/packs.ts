@@ -12,7 +12,7 @@
  * than that time less {@link PACK_SPAN_MS}: a fetch reads the packs of its
  * window newest first and stops once no unread pack can hold a newer record
  * than the page it has. The records are kept in columns (times and ids as
- * differences, repeated IDs once), JSON, deflated: about 10 bytes a message.
+ * differences, repeated IDs once), JSON, deflated: about 12 bytes a message.
  * Upper-case `PACK#` sorts apart from the families' lower-case records and
  * from `SESSION#`, so no single-record range meets a pack.
  *
