@@ -24,9 +24,9 @@ import { type Row, kib } from './table.js';
  * a store used to carry only the commands it spelled. Operations as free
  * functions (`get(Entity, ...)`) would let a bundle carry only those it calls.
  * And 2 KiB more at the median (72): the statistics batch route (issue 45)
- * is one more function above the median, which moves it one bundle up (from
- * just under 70 KiB to 71.4 KiB over the floor), and the statistics fetch
- * carries the reader of batched records (1.4 KiB).
+ * is one more function above the median, which moves it one bundle up (to
+ * 71.4 KiB over the floor), and the statistics fetch carries the reader of
+ * batched records (about 1.4 KiB).
  */
 export const SIZE_BUDGET = { medianOverFloorKiB: 72, largestOverFloorKiB: 201 };
 
