@@ -5,6 +5,7 @@ import { reactionRolesRequests } from './reactionroles.js';
 import { runGiveawaysBench } from './giveaways.js';
 import { runInvitesVerifierBench } from './invites-verifier.js';
 import { runServerstatsBench } from './serverstats.js';
+import { runStatsBatchBench } from './stats-batch.js';
 import { runSocialsBench } from './socials.js';
 import { runFanOutBench } from './fan-out.js';
 import { runEntrantsBench } from './entrants.js';
@@ -47,6 +48,7 @@ try {
 // Modules with their own figures start their own local mode: the environment and the table client are per process.
 rows.push(...(await runPollsBench()));
 rows.push(...(await runServerstatsBench()));
+rows.push(...(await runStatsBatchBench()));
 rows.push(...(await runWelcomingBench()));
 rows.push(...(await runSocialsBench()));
 rows.push(...(await runFanOutBench()));

@@ -23,8 +23,12 @@ import { type Row, kib } from './table.js';
  * the expressions built from plain objects (`expression.ts`, 2.3 KiB), where
  * a store used to carry only the commands it spelled. Operations as free
  * functions (`get(Entity, ...)`) would let a bundle carry only those it calls.
+ * And 2 KiB more at the median (72): the statistics batch route (issue 45)
+ * is one more function above the median, which moves it one bundle up (to
+ * 71.4 KiB over the floor), and the statistics fetch carries the reader of
+ * batched records (about 1.4 KiB).
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 70, largestOverFloorKiB: 201 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 72, largestOverFloorKiB: 201 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
 export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {

@@ -16,6 +16,7 @@ import { COMMANDS, handleCommand } from './commands.js';
 import { type Dispatch, type Plan, planDispatch } from './events.js';
 import { BotMemory } from './memory.js';
 import { ModuleStates, moduleOfPath, saysDisabled } from './modules.js';
+import { StatsBatches } from './batches.js';
 import type { RetryPolicy } from './retry.js';
 import { type CallResult, createReader, createService, type Read, type SendCall } from './service.js';
 
@@ -33,6 +34,8 @@ export interface BotConfig {
   log?: (line: string) => void;
   /** How long the bot believes a guild's module states before asking the service again; default 60 s (modules.ts). */
   moduleStateTtlMs?: number;
+  /** How long a guild's statistics recordings are held before they are sent as a batch; default 10 s (batches.ts). Tests shorten it. */
+  statsFlushMs?: number;
 }
 
 /** The gateway intents the event table needs (members and presences are privileged). */
@@ -185,12 +188,31 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const gateway = new WebSocketManager({ token: config.botToken, intents: INTENTS, rest });
   const client = new Client({ rest, gateway });
   const memory = new BotMemory();
-  const send = createService({ url: config.serviceUrl, token: config.serviceToken, retry: config.retry, timeoutMs: config.attemptTimeoutMs });
+  const service = createService({ url: config.serviceUrl, token: config.serviceToken, retry: config.retry, timeoutMs: config.attemptTimeoutMs });
   const read = createReader({ url: config.serviceUrl, token: config.serviceToken });
   const modules = new ModuleStates(async (guildId, module) => {
     const data = await read(`/modules/${module}/status`, { guild_id: guildId });
     return typeof data?.status === 'boolean' ? data.status : null;
   }, config.moduleStateTtlMs);
+  const batches = new StatsBatches(service, {
+    flushMs: config.statsFlushMs,
+    sent: (guildId, records, result) => {
+      if (saysDisabled(result.status, result.errorName ?? null)) modules.markDisabled(guildId, 'serverstats');
+      const call = { operation: result.operation, status: result.status, ...(result.attempts > 1 ? { attempts: result.attempts } : {}) };
+      log(
+        JSON.stringify({
+          level: levelOf([result]),
+          event: 'statistics batch',
+          guild: guildId,
+          records,
+          calls: [call],
+          ...(result.error ? { error: result.error } : {}),
+        }),
+      );
+    },
+  });
+  // Statistics recordings wait for their guild's batch; every other call goes out as it is.
+  const send: SendCall = async (call) => batches.take(call) ?? service(call);
 
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -218,6 +240,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     ready,
     stop: async () => {
       await gateway.destroy();
+      // What the last events recorded is sent before the bot goes.
+      await batches.stop();
     },
   };
 }

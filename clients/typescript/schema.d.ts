@@ -2780,6 +2780,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/modules/serverstats/stats/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record up to 500 statistics at their event times
+         * @description Record up to 500 statistics at their event times. Internal: only the service (bot) token may call it; a guild API key gets 403.
+         */
+        post: operations["serverstats.record-batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/modules/serverstats/privacy/get-user-entries": {
         parameters: {
             query?: never;
@@ -17385,6 +17405,85 @@ export interface operations {
                         success: true;
                         data: {
                             message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestError"];
+            401: components["responses"]["UnauthorizedError"];
+            403: components["responses"]["ForbiddenError"];
+            404: components["responses"]["NotFoundErrorOrSettingsError"];
+            405: components["responses"]["MethodNotAllowedError"];
+            409: components["responses"]["ModuleDisabledErrorOrModuleEnabledErrorOrConflictError"];
+            413: components["responses"]["PayloadTooLargeError"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["RateLimitedError"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["PlatformApiInteractionError"];
+            503: components["responses"]["DatabaseError"];
+        };
+    };
+    "serverstats.record-batch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @example interaction:1234567890123456789
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "guild_id": "1234567890123456789",
+                 *       "records": [
+                 *         {
+                 *           "family": "activities/presence",
+                 *           "at": "2026-11-21T12:00:00.000Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Platform snowflake ID (uint64) as a decimal string, always answered as a string. Send strings: a JSON integer is accepted only when exact, and a JavaScript number loses digits above 2^53. */
+                    guild_id: string;
+                    records: ({
+                        /**
+                         * @description The recording path of the statistic (section 8); voice as voice/joined and voice/left.
+                         * @enum {string}
+                         */
+                        family: "activities/presence" | "activities/statuses" | "commands/used" | "members/joined" | "members/left" | "members/total" | "messages/sent" | "messages/deleted" | "voice/joined" | "voice/left" | "modules/autoresponder/responses/created" | "modules/autoresponder/responses/deleted" | "modules/autoresponder/triggers/created" | "modules/autoresponder/triggers/deleted" | "modules/autoresponder/triggers/hit" | "modules/autoresponder/check-time" | "modules/invite-tracker/invite/created" | "modules/invite-tracker/invite/deleted" | "modules/giveaways/giveaway/created" | "modules/giveaways/giveaway/deleted" | "modules/giveaways/giveaway/enters" | "modules/giveaways/giveaway/leaves" | "modules/giveaways/giveaway/rerolled" | "modules/polls/poll/created" | "modules/polls/poll/deleted" | "modules/polls/poll/manually-closed" | "modules/polls/vote/added" | "modules/polls/vote/removed" | "modules/reactionroles/panels/created" | "modules/reactionroles/panels/deleted" | "modules/reactionroles/reactionroles/added" | "modules/reactionroles/reactionroles/removed" | "modules/reactionroles/check-time" | "modules/reminders/reminder/created" | "modules/reminders/reminder/deleted" | "modules/reminders/reminder/send" | "modules/reminders/send-time" | "modules/rules/rule/added" | "modules/rules/rule/removed" | "modules/rules/check-time" | "modules/tempchannels/creation-channels/created" | "modules/tempchannels/creation-channels/deleted" | "modules/tempchannels/tempchannels/created" | "modules/tempchannels/created-check-time" | "modules/tempchannels/deleted-check-time" | "modules/tickets/panels/created" | "modules/tickets/panels/deleted" | "modules/tickets/types/added" | "modules/verifier/check-time";
+                        /**
+                         * Format: date-time
+                         * @description The event's time: at most 15 minutes old, not in the future.
+                         */
+                        at: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope with the answer in `data` */
+            200: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier call with the same Idempotency-Key, sent again; nothing was done this time. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            recorded: number;
+                            skipped: number;
                         };
                     };
                 };

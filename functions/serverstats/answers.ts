@@ -6,6 +6,7 @@ import { rowsOf } from '#shared/http/route-family.js';
 import { fetchStats, recordStat } from './routes.js';
 import { FAMILIES } from './families.js';
 import { RecordedAnswer, fetchAnswer } from './stats-schemas.js';
+import { BatchAnswer } from './batch-schemas.js';
 
 /** What each route of the module answers, by id (shared/http/answers.ts): read by the OpenAPI document and the tests, never bundled. */
 export const answers = {
@@ -25,6 +26,7 @@ export const answers = {
   'serverstats.update-counters': MessageAnswer,
   'serverstats.check-delete-counters': MessageAnswer,
   'serverstats.setup-starboard': MessageAnswer,
+  'serverstats.record-batch': BatchAnswer,
   'serverstats.starboard-check-add': MessageAnswer,
   'serverstats.starboard-check-remove': MessageAnswer,
   'serverstats.starboard-check-delete': MessageAnswer,

@@ -5,7 +5,7 @@
  */
 import { platform } from '#shared/platform/client.js';
 import { CounterType, DEFAULT_FORMATS } from './counter-rules.js';
-import { latestStat } from './store.js';
+import { latestRecord } from './packs.js';
 
 export { CounterType, DEFAULT_FORMATS };
 
@@ -47,7 +47,7 @@ export class GuildFigures {
   presence() {
     this.statuses ??= (async () => {
       const since = new Date(Date.now() - STATUSES_FRESH_MS).toISOString();
-      const latest = (await latestStat(this.guildId, 'activities/statuses', since))?.record;
+      const latest = await latestRecord(this.guildId, 'activities/statuses', since);
       if (latest) return { online: Number(latest.online_count), offline: Number(latest.offline_count), dnd: Number(latest.dnd_count) };
       const { members, presence } = await this.counts();
       return { online: presence, offline: Math.max(0, members - presence), dnd: 0 };

@@ -13,6 +13,7 @@ import { FAMILIES, type Family, familyRoute } from './families.js';
 import { fetchQuery, recordingBody } from './stats-schemas.js';
 import { type RouteFamily, rowsOf } from '#shared/http/route-family.js';
 import { guildBody, guildQuery, privacyQuery } from '#shared/http/schemas.js';
+import { BatchBody } from './batch-schemas.js';
 import { checkOwned } from '#shared/platform/ownership.js';
 import { built } from '#shared/built.js';
 
@@ -90,6 +91,16 @@ export const recordStat = {
   }),
   spec: ({ family, method }) => ({ body: recordingBody(family, method) }),
 } satisfies RouteFamily<(typeof recordings)[number]>;
+
+/** Internal: many recordings of any families in one call (CONTRACT §18); schemas in batch-schemas.ts. */
+export const recordBatch = {
+  id: 'serverstats.record-batch',
+  method: 'POST',
+  path: '/modules/serverstats/stats/batch',
+  access: 'internal',
+  summary: 'Record up to 500 statistics at their event times',
+  body: BatchBody,
+} as const satisfies Route;
 
 export const getSettings = {
   id: 'serverstats.get-settings',
@@ -269,6 +280,7 @@ export const routes: Route[] = /* @__PURE__ */ built(() => [
   starboardCheckDeletedMessage,
   ...rowsOf(fetchStats),
   ...rowsOf(recordStat),
+  recordBatch,
   privacyGetUserEntries,
   privacyDeleteUserEntries,
 ]);

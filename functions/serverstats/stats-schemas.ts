@@ -100,6 +100,11 @@ export function recordingBody(family: Family, method: 'POST' | 'PUT' = 'POST') {
   return z.object({ guild_id: snowflake, ...recordingFields(family.shape, method) });
 }
 
+/** A recording body without `guild_id`: a record of a batch (the batch names the guild once). */
+export function recordingFieldsOnly(family: Family, method: 'POST' | 'PUT' = 'POST') {
+  return z.object(recordingFields(family.shape, method));
+}
+
 export function statRecord(family: Family) {
   return z.object({ id: z.int().check(z.positive()), guild_id: id, ...recordFields(family.shape) });
 }

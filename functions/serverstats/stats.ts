@@ -8,15 +8,31 @@ import { nextRecordIdFromBlock, recordIdAhead } from '#shared/db/record-ids.js';
 import { assertEnabled, checkedWhile } from '#shared/modules/state.js';
 import { readModuleStateCached } from '#shared/modules/store.js';
 import type { Family, FamilyShape } from './families.js';
-import { type Item, type OpenActivity, closeVoice, endRecord, getOpenPresence, openVoice, putStat, statsPage, writeOpenPresence } from './store.js';
+import { positionOf, foreignCursor, issueCursor } from '#shared/db/cursor.js';
+import { type PackedStat, PACK_SPAN_MS, packsNewestFirst } from './packs.js';
+import {
+  type Item,
+  type OpenActivity,
+  type StatPosition,
+  type StatQuery,
+  closeVoice,
+  endRecord,
+  getOpenPresence,
+  isAfter,
+  openVoice,
+  putStat,
+  scopeOf,
+  singleStatsAfter,
+  writeOpenPresence,
+} from './store.js';
 
-const MODULE = 'serverstats';
+export const MODULE = 'serverstats';
 /** How old the module state a recording acts on may be (behaviour §12). */
 export const SETTINGS_CACHE_MS = 10_000;
-const ID_TYPE = 'serverstats.stat';
+export const ID_TYPE = 'serverstats.stat';
 const MAX_ATTEMPTS = 8;
 
-type Body = Record<string, unknown> & { guild_id: string };
+export type Body = Record<string, unknown> & { guild_id: string };
 
 /**
  * The settings a recording needs, from the cache; 409 while disabled. Null:
@@ -32,10 +48,10 @@ async function recordingAllowed(guildId: string, family: Family): Promise<boolea
   return (await recordingSince(guildId, family)) !== null;
 }
 
-const off = (family: Family) => ({ message: `Not recorded: '${family.toggle}' is off for this guild, so ${family.path} statistics are not kept.` });
+export const off = (family: Family) => ({ message: `Not recorded: '${family.toggle}' is off for this guild, so ${family.path} statistics are not kept.` });
 
 /** The record's fields, and the member and channel it names, from a recording body. */
-function recordFromBody(shape: FamilyShape, body: Body): { fields: Item; memberId: string | null; channelId: string | null } {
+export function recordFromBody(shape: FamilyShape, body: Body): { fields: Item; memberId: string | null; channelId: string | null } {
   const s = (name: string) => String(body[name]);
   switch (shape.kind) {
     case 'user':
@@ -99,7 +115,11 @@ const activityKey = (a: Activity) => `${a.activity_type}\u0000${a.name}`;
  * version, so two recordings at once for one member neither lose nor
  * double an activity.
  */
-export async function recordPresence(family: Family, body: Body & { presence_user_id: string; activities: Activity[] }): Promise<{ message: string }> {
+export async function recordPresence(
+  family: Family,
+  body: Body & { presence_user_id: string; activities: Activity[] },
+  at?: string,
+): Promise<{ message: string }> {
   const guildId = body.guild_id;
   const memberId = body.presence_user_id;
   // The member's open activities are read beside the state (on a cold cache, a request of its own).
@@ -116,7 +136,7 @@ export async function recordPresence(family: Family, body: Body & { presence_use
     const ended = current.filter((a) => !listed.has(activityKey(a)));
     const kept = current.filter((a) => listed.has(activityKey(a)));
     const openKeys = new Set(kept.map(activityKey));
-    const time = new Date().toISOString();
+    const time = at ?? new Date().toISOString();
     const started: OpenActivity[] = [];
     for (const activity of listed.values()) {
       if (openKeys.has(activityKey(activity))) continue;
@@ -142,10 +162,14 @@ export async function recordPresence(family: Family, body: Body & { presence_use
 }
 
 /** POST /stats/voice: the member joined a voice channel; opens a session (`left_at` null). */
-export async function openVoiceSession(family: Family, body: Body & { channel_id: string; joined_member_id: string }): Promise<{ message: string }> {
+export async function openVoiceSession(
+  family: Family,
+  body: Body & { channel_id: string; joined_member_id: string },
+  at?: string,
+): Promise<{ message: string }> {
   if (!(await recordingAllowed(body.guild_id, family))) return off(family);
   const { guild_id: guildId, channel_id: channelId, joined_member_id: memberId } = body;
-  const time = new Date().toISOString();
+  const time = at ?? new Date().toISOString();
   const id = await nextRecordIdFromBlock(ID_TYPE);
   // A join while a session is open (a missed leave) closes the old session first, so one member has one open session per channel.
   if (!(await openVoice(guildId, channelId, memberId, { time, id }))) {
@@ -166,7 +190,11 @@ export async function openVoiceSession(family: Family, body: Body & { channel_id
 }
 
 /** PUT /stats/voice: the member left; closes their open session in that channel (none open: nothing stored). */
-export async function closeVoiceSession(family: Family, body: Body & { channel_id: string; left_member_id: string }): Promise<{ message: string }> {
+export async function closeVoiceSession(
+  family: Family,
+  body: Body & { channel_id: string; left_member_id: string },
+  at?: string,
+): Promise<{ message: string }> {
   const since = await recordingSince(body.guild_id, family);
   if (since === null) return off(family);
   const { guild_id: guildId, channel_id: channelId, left_member_id: memberId } = body;
@@ -174,7 +202,7 @@ export async function closeVoiceSession(family: Family, body: Body & { channel_i
   // A session opened before a settings delete belongs to a record it removes: closing it stores nothing.
   const session = found && found.time >= since ? found : null;
   if (!session) return { message: `Nothing stored: member ${memberId} has no open voice session in channel ${channelId}.` };
-  await endRecord(guildId, { family: family.path, time: session.time, id: session.id }, 'left_at', new Date().toISOString());
+  await endRecord(guildId, { family: family.path, time: session.time, id: session.id }, 'left_at', at ?? new Date().toISOString());
   return { message: `Closed voice session ${session.id} of member ${memberId} in channel ${channelId}.` };
 }
 
@@ -187,18 +215,65 @@ export interface FetchInput {
   cursor?: string;
 }
 
+/** Where a fetch's cursor continues: after the record at this time and id (as JSON text, as the table's keys were). */
+const positionText = (p: StatPosition) => JSON.stringify(`${p.time}#${String(p.id).padStart(16, '0')}`);
+async function cursorPosition(cursor: string, query: StatQuery): Promise<StatPosition> {
+  const scope = scopeOf(query);
+  let place: unknown;
+  try {
+    place = JSON.parse(await positionOf(cursor, scope));
+  } catch {
+    throw foreignCursor(scope);
+  }
+  const match = typeof place === 'string' ? /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#(\d{16})$/.exec(place) : null;
+  if (!match) throw foreignCursor(scope);
+  return { time: match[1]!, id: Number(match[2]) };
+}
+
+const newestFirst = (a: StatPosition, b: StatPosition) => (isAfter(a, b) ? 1 : isAfter(b, a) ? -1 : 0);
+
+/**
+ * The batched records of a fetch's page (besides the single ones): the
+ * family's packs from the newest, until no pack left can hold a record
+ * newer than the page's `limit + 1` it has (a pack's records are at most
+ * {@link PACK_SPAN_MS} older than its newest).
+ */
+async function packedStatsAfter(q: StatQuery, after: StatPosition | null, limit: number): Promise<PackedStat[]> {
+  const through = after ? new Date(Date.parse(after.time) + PACK_SPAN_MS).toISOString() : '\uffff';
+  const found: PackedStat[] = [];
+  for await (const pack of packsNewestFirst(q.guildId, q.family, q.since, through, { memberId: q.memberId, channelId: q.channelId })) {
+    for (const stat of pack.stats) {
+      if (stat.time < q.since || (after && !isAfter(stat, after))) continue;
+      found.push(stat);
+    }
+    // Every pack left is filed at this pack's newest time or earlier: records newer than it are final.
+    if (found.filter((stat) => stat.time > pack.newest).length > limit) break;
+  }
+  return found;
+}
+
 /**
  * GET /stats/<family>: the records of the last `days` days, newest first, a
- * page at a time. Records stored before a settings delete are not answered
- * while its removal runs (the window starts at the delete, `data_since`).
+ * page at a time: the single records and the batched ones merged, so the
+ * answer is the one the same records recorded one by one would give.
+ * Records stored before a settings delete are not answered (the window
+ * starts at the delete, `data_since`).
  */
 export async function fetchStats(family: Family, input: FetchInput): Promise<{ stats: Item[]; next_cursor: string | null }> {
   const state = assertEnabled(input.guild_id, MODULE, await readModuleStateCached(input.guild_id, MODULE, 0));
   const window = new Date(Date.now() - input.days * 86_400_000).toISOString();
   // The later of the two ISO times (strings, so no Math.max).
   const since = [window, state.data_since ?? ''].sort()[1]!;
-  const query = { guildId: input.guild_id, family: family.path, memberId: input.user_id ?? null, channelId: input.channel_id ?? null, since };
+  const query: StatQuery = { guildId: input.guild_id, family: family.path, memberId: input.user_id ?? null, channelId: input.channel_id ?? null, since };
   // An empty cursor is no cursor, as the first page's request.
-  const page = await statsPage(query, { limit: input.limit, cursor: input.cursor || undefined });
-  return { stats: page.items.map((stat) => stat.record), next_cursor: page.next_cursor };
+  const after = input.cursor ? await cursorPosition(input.cursor, query) : null;
+  const [single, packed] = await Promise.all([singleStatsAfter(query, after, input.limit + 1), packedStatsAfter(query, after, input.limit)]);
+  const merged = [...single, ...packed].sort(newestFirst);
+  const page = merged.slice(0, input.limit);
+  const last = page.at(-1);
+  // A full page has a cursor, as a full Query of the table had (the page after it may be empty).
+  return {
+    stats: page.map((stat) => stat.record),
+    next_cursor: page.length === input.limit && last ? await issueCursor(scopeOf(query), positionText(last)) : null,
+  };
 }

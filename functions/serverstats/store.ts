@@ -28,8 +28,7 @@
  * never meets a record that has expired but not yet been removed.
  */
 import type { CursorScope } from '#shared/db/cursor.js';
-import { type Item, type Key, type KeyPage, type KeyPageQuery, entity, partition } from '#shared/db/entity.js';
-import { readKeyPage } from '#shared/db/page.js';
+import { type Item, type Key, entity, partition } from '#shared/db/entity.js';
 
 export type { Item, Key };
 
@@ -133,20 +132,42 @@ export interface StatQuery {
 }
 
 /** The list a fetch's cursors are signed for: the guild, the family and the filters. */
-const scopeOf = (q: StatQuery): CursorScope => ({ guildId: q.guildId, family: q.family, filter: { user_id: q.memberId, channel_id: q.channelId } });
+export const scopeOf = (q: StatQuery): CursorScope => ({ guildId: q.guildId, family: q.family, filter: { user_id: q.memberId, channel_id: q.channelId } });
+
+/** A record's place in a fetch's order (newest first: time, then id, both descending). */
+export interface StatPosition {
+  time: string;
+  id: number;
+}
+
+/** Whether `a` comes after `b` in a fetch's order (older, or as old with a lower id). */
+export const isAfter = (a: StatPosition, b: StatPosition) => a.time < b.time || (a.time === b.time && a.id < b.id);
 
 /**
- * One page of a fetch (behaviour §15, lists read by key): at most `limit`
- * records of the family from `since`, newest first, from where the cursor
- * says; the table's range, or the index's the filters name.
+ * The newest `limit` single records of a fetch after `after` (null: from
+ * the newest), on the table's range or the index's the filters name.
  */
-export function statsPage(q: StatQuery, request: KeyPageQuery): Promise<KeyPage<StoredStat>> {
+export async function singleStatsAfter(q: StatQuery, after: StatPosition | null, limit: number): Promise<StoredStat[]> {
   const { guildId, memberId, channelId } = q;
-  const options = { under: [q.family], from: `${q.family}#${q.since}`, reverse: true, scope: scopeOf(q) };
-  if (memberId && channelId) return readKeyPage(StatEntity.index('gsi3'), { guildId, memberId, channelId }, request, options);
-  if (memberId) return readKeyPage(StatEntity.index('gsi1'), { guildId, memberId }, request, options);
-  if (channelId) return readKeyPage(StatEntity.index('gsi2'), { guildId, channelId }, request, options);
-  return readKeyPage(StatEntity, { guildId }, request, options);
+  // A cursor from before the window (a shorter `days` than its page's): nothing follows it (DynamoDB refuses a range that ends before it starts).
+  if (after && after.time < q.since) return [];
+  // `to` takes the cursor's own record too: one more is read, and it is dropped.
+  const range = {
+    under: [q.family],
+    from: `${q.family}#${q.since}`,
+    ...(after ? { to: statKey(guildId, q.family, after.time, after.id).sk } : {}),
+    reverse: true,
+    limit: limit + 1,
+  };
+  const read =
+    memberId && channelId
+      ? await StatEntity.index('gsi3').query({ guildId, memberId, channelId }, range)
+      : memberId
+        ? await StatEntity.index('gsi1').query({ guildId, memberId }, range)
+        : channelId
+          ? await StatEntity.index('gsi2').query({ guildId, channelId }, range)
+          : await StatEntity.query({ guildId }, range);
+  return (after ? read.filter((stat) => isAfter(stat, after)) : read).slice(0, limit);
 }
 
 /** The newest record of a family since `since`, on the table; null when there is none. */
@@ -248,12 +269,19 @@ export const PurgeEntity = entity({
 /** The guild's statistics partition, which a delete's removal reads whole. */
 export const statPartitionOf = (guildId: string) => statPartition(guildId);
 
+/** The sort-key prefix of packed records (batches, `packs.ts`). */
+export const PACK_PREFIX = 'PACK#';
+
+/** When a pack's records were stored, for a settings delete's removal: its newest record's time (`PACK#<family>#<time>#<id>`). */
+export const packTime = (sk: string) => sk.slice(PACK_PREFIX.length).split('#')[1] ?? '';
+
 /** When a record was stored: the time in its sort key (`<family>#<time>#<id>`). */
 const recordTime = (sk: string) => sk.split('#')[1] ?? '';
 
 /**
  * Whether an item of the partition was stored before `cutoff`: a record by
- * the time in its sort key, an open session by its expiry (written as the
+ * the time in its sort key, a pack by its newest record's time, an open
+ * session by its expiry (written as the
  * time it was stored + 31 days, to the second; a session stored in the
  * delete's own second stays). The pending delete itself is never old.
  */
@@ -261,5 +289,7 @@ export function storedBefore(item: Item, cutoff: string): boolean {
   const sk = String(item.sk);
   if (sk === PurgeEntity.prefix) return false;
   if (sk.startsWith(SESSION_PREFIX)) return Number(item.expires_at) < Math.floor(Date.parse(cutoff) / 1000) + RECORD_TTL_SECONDS;
+  // A pack whose newest record is before the cutoff; older records of a pack across it are hidden by data_since until they expire.
+  if (sk.startsWith(PACK_PREFIX)) return packTime(sk) < cutoff;
   return recordTime(sk) < cutoff;
 }

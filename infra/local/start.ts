@@ -75,6 +75,8 @@ export interface LocalOptions {
   botAttemptTimeoutMs?: number;
   /** How long the bot believes a guild's module states (default its own, 60 s); tests that enable a module and act at once set 0. */
   botModuleStateTtlMs?: number;
+  /** How long the bot holds a guild's statistics recordings before sending them as a batch (default its own, 10 s); tests shorten it. */
+  botStatsFlushMs?: number;
 }
 
 export interface LocalService {
@@ -260,6 +262,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       log: options.botLog,
       attemptTimeoutMs: options.botAttemptTimeoutMs,
       moduleStateTtlMs: options.botModuleStateTtlMs,
+      statsFlushMs: options.botStatsFlushMs,
     });
     closers.unshift(() => bot!.stop());
     await Promise.race([

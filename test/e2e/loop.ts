@@ -29,14 +29,17 @@ export interface Loop {
  * `botAttemptTimeoutMs`: the bot gives up on an attempt at a service call after this long, as when its connection drops.
  * `botModuleStateTtlMs`: how long the bot believes a module state (default 0: asked at each event, since tests enable
  * a module and act at once, faster than the bot's 60 s; a test of the bot's quiet sets the real one).
+ * `botStatsFlushMs`: how long the bot holds statistics recordings before a batch (default 200 ms, not the bot's 10 s, so
+ * a test sees a recording soon; tests still wait for it with `eventually`).
  */
-export async function startLoop(options: { botAttemptTimeoutMs?: number; botModuleStateTtlMs?: number } = {}): Promise<Loop> {
+export async function startLoop(options: { botAttemptTimeoutMs?: number; botModuleStateTtlMs?: number; botStatsFlushMs?: number } = {}): Promise<Loop> {
   const botLines: string[] = [];
   const service = await startTestService({
     bot: true,
     botLog: (line) => botLines.push(line),
     botAttemptTimeoutMs: options.botAttemptTimeoutMs,
     botModuleStateTtlMs: options.botModuleStateTtlMs ?? 0,
+    botStatsFlushMs: options.botStatsFlushMs ?? 200,
   });
   const sandbox = sandboxOf(service);
   const act = async (method: string, path: string, body?: unknown) => {

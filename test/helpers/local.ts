@@ -55,7 +55,8 @@ export interface TestService extends LocalService {
  * `bot` runs the reference bot (clients/bot) connected to the sandbox's gateway
  * and the service, its lines to `botLog` (default: dropped), each attempt at a
  * service call cut off after `botAttemptTimeoutMs` (default the bot's own), a
- * module state believed for `botModuleStateTtlMs` (default the bot's own).
+ * module state believed for `botModuleStateTtlMs` (default the bot's own),
+ * statistics held for a batch `botStatsFlushMs` (default the bot's own).
  */
 export async function startTestService(
   options: {
@@ -65,6 +66,7 @@ export async function startTestService(
     botLog?: (line: string) => void;
     botAttemptTimeoutMs?: number;
     botModuleStateTtlMs?: number;
+    botStatsFlushMs?: number;
   } = {},
 ): Promise<TestService> {
   const service = await startLocal({
@@ -78,6 +80,7 @@ export async function startTestService(
     botLog: options.botLog ?? (() => undefined),
     botAttemptTimeoutMs: options.botAttemptTimeoutMs,
     botModuleStateTtlMs: options.botModuleStateTtlMs,
+    botStatsFlushMs: options.botStatsFlushMs,
   });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const url = new URL(service.url + path);
