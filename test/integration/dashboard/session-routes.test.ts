@@ -38,7 +38,11 @@ beforeAll(async () => {
   oauth = fakeOAuth();
   const { origin } = sandboxOf(service);
   for (const id of [own, noRight]) {
-    await fetch(`${origin}/_sandbox/guilds/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `guild ${id}` }) });
+    await fetch(`${origin}/_sandbox/guilds/${id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `guild ${id}` }),
+    });
   }
   const member = snowflake();
   oauth.guilds.set(member, [
@@ -60,7 +64,8 @@ function send(route: Route, guildId: string, token: string | undefined) {
   const path = route.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => encodeURIComponent(sample.path[name] ?? '1'));
   const url = new URL(service.url + path);
   for (const [k, v] of Object.entries(sample.query)) url.searchParams.set(k, k === 'guild_id' ? guildId : v);
-  const body = sample.body && typeof sample.body === 'object' ? { ...(sample.body as object), ...('guild_id' in sample.body ? { guild_id: guildId } : {}) } : sample.body;
+  const body =
+    sample.body && typeof sample.body === 'object' ? { ...(sample.body as object), ...('guild_id' in sample.body ? { guild_id: guildId } : {}) } : sample.body;
   return fetch(url, {
     method: route.method,
     headers: { cookie, ...(token ? { 'x-csrf-token': token } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
