@@ -22,7 +22,9 @@ export const Permission = {
 
 export type PermissionName = keyof typeof Permission;
 
-const ALL = (1n << 64n) - 1n;
+/** Every permission bit: what Administrator (and a guild's ownership) grants. */
+export const ALL_PERMISSIONS = (1n << 64n) - 1n;
+const ALL = ALL_PERMISSIONS;
 
 /** A role as the computation needs it: its ID and bits (a decimal string, as the platform writes them). */
 export interface RoleBits {

@@ -16,6 +16,8 @@ export interface RouteContext {
   body: unknown;
   /** The request's `Authorization` header (platform routes). */
   authorization?: string;
+  /** The body as sent, for a `form` route. */
+  rawBody?: string;
 }
 
 /** What a route handler answers: a status and, unless 204, a JSON body. */
@@ -31,6 +33,10 @@ export interface Route {
   pattern: string;
   /** The platform does not ask webhook callers for the bot token. */
   public?: boolean;
+  /** A person's OAuth2 bearer token is accepted beside the bot token; the handler resolves it. */
+  bearer?: boolean;
+  /** The body is form-encoded (OAuth2's token exchange): given as `rawBody`, not parsed as JSON. */
+  form?: boolean;
   handle(context: RouteContext): Reply | Promise<Reply>;
 }
 

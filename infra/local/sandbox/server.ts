@@ -21,6 +21,8 @@ import { controlRoutes } from './routes/control.js';
 import { gatewayControlRoutes, gatewayRoutes } from './routes/gateway.js';
 import { guildChannelRoutes } from './routes/guild-channels.js';
 import { guildRoutes } from './routes/guilds.js';
+import { type OAuth2Application, answerAuthorize, oauth2ControlRoutes, oauth2Routes } from './oauth2.js';
+import { permissionControlRoutes } from './permissions.js';
 import { inviteRoutes } from './routes/invites.js';
 import { messageRoutes } from './routes/messages.js';
 import { pollRoutes } from './routes/polls.js';
@@ -29,7 +31,7 @@ import { interactionRoutes } from './routes/interactions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { answerSource, sourceControlRoutes } from './sources/routes.js';
 import { snapshot } from './snapshot.js';
-import { createState, resetState, type SandboxState } from './state.js';
+import { BOT_USER, createState, resetState, type SandboxState } from './state.js';
 
 export { BOT_USER } from './state.js';
 export type { SandboxState } from './state.js';
@@ -75,6 +77,13 @@ export interface SandboxOptions {
   heartbeatIntervalMs?: number;
   /** Keep the state in this directory across restarts (persist.ts); default none: in memory only. */
   dataDir?: string | null;
+  /**
+   * The OAuth2 application registered on the sandbox (oauth2.ts): its client
+   * ID (default the bot's user ID, as the platform numbers an application and
+   * its bot), secret (default a new random one) and redirect URIs (default
+   * none; `sandbox.application.redirect_uris` or `PUT /_sandbox/application/oauth2` set them later).
+   */
+  oauth2?: { clientId?: string; clientSecret?: string; redirectUris?: string[] };
 }
 
 /** The global rate limit: at most `rate` API requests in any second. Answers null, or how many ms until one is free. */
@@ -110,6 +119,8 @@ export interface Sandbox {
   gatewayUrl: string;
   /** The bot token the gateway accepts. */
   botToken: string;
+  /** The registered OAuth2 application; its `redirect_uris` may be changed in place. */
+  application: OAuth2Application;
   /** The live state; tests may read it (and change it) directly. */
   state: SandboxState;
   /** Forgets everything, like `POST /_sandbox/reset`. */
@@ -161,10 +172,12 @@ async function answerApi(state: SandboxState, req: IncomingMessage, rawPath: str
     return faultReply(fault);
   }
   const { route, params } = findRoute(routes, method, rawPath);
-  // Any token is accepted, but it must be sent the way the platform wants it.
-  if (!route.public && !/^Bot(\s|$)/.test(req.headers.authorization ?? '')) throw unauthorized();
-  const body = parseBody(await readBody(req));
-  const reply = await route.handle({ state, params, query: url.searchParams, body, authorization: req.headers.authorization });
+  // Any bot token is accepted, but it must be sent the way the platform wants it; a person's bearer token only where the platform takes one.
+  const authorization = req.headers.authorization ?? '';
+  if (!route.public && !/^Bot(\s|$)/.test(authorization) && !(route.bearer && /^Bearer\s/.test(authorization))) throw unauthorized();
+  const rawBody = await readBody(req);
+  const body = route.form ? undefined : parseBody(rawBody);
+  const reply = await route.handle({ state, params, query: url.searchParams, body, rawBody, authorization: req.headers.authorization });
   if (!fault) return reply;
   // The effect is stored; the caller is told it failed (a request the route refused answers its refusal).
   if (fault.delay_ms) await delay(fault.delay_ms);
@@ -195,8 +208,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let gatewayUrl = '';
   const botToken = options.botToken ?? randomBytes(24).toString('base64url');
   const gateway = createGateway(state, { token: botToken, heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250 });
-  const allApiRoutes = [...gatewayRoutes(gateway, () => gatewayUrl), ...apiRoutes];
-  const allControlRoutes = [...controlRoutes, ...gatewayControlRoutes, ...sourceControlRoutes(() => origin)];
+  const application: OAuth2Application = {
+    client_id: options.oauth2?.clientId ?? BOT_USER.id,
+    client_secret: options.oauth2?.clientSecret ?? randomBytes(24).toString('base64url'),
+    redirect_uris: [...(options.oauth2?.redirectUris ?? [])],
+  };
+  // OAuth2's `/users/@me` before the member routes' `/users/:user`.
+  const allApiRoutes = [...gatewayRoutes(gateway, () => gatewayUrl), ...oauth2Routes(application), ...apiRoutes];
+  const allControlRoutes = [
+    ...permissionControlRoutes,
+    ...controlRoutes,
+    ...gatewayControlRoutes,
+    ...oauth2ControlRoutes(application),
+    ...sourceControlRoutes(() => origin),
+  ];
   const feed = createChangeFeed();
   const limited = globalLimiter(options.globalRate ?? Number(process.env.SANDBOX_GLOBAL_RATE || 0));
 
@@ -219,6 +244,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         answerSource(state, req, res, url, origin);
         // Each source counts the requests it received, and the page shows the counts.
         feed.changed();
+        return;
+      } else if (path === '/oauth2/authorize') {
+        const page = await answerAuthorize(state, application, req, url);
+        res.writeHead(page.status, page.headers).end(page.html);
+        if (req.method === 'POST') persistence?.changed();
         return;
       } else if (path === '/' && req.method === 'GET') {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(renderPage(snapshot(state), apiUrl, feed.revision()));
@@ -251,6 +281,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     gatewayUrl,
     botToken,
+    application,
     state,
     reset: () => {
       resetState(state);

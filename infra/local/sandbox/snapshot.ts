@@ -30,6 +30,9 @@ export function snapshot(state: SandboxState) {
       name: guild.name,
       members: guild.members && Object.fromEntries([...guild.members].map(([id, m]) => [id, { joined_at: m.joined_at.toISOString(), nick: m.nick }])),
       roles: guild.roles ? Object.fromEntries(guild.roles) : {},
+      owner_id: guild.owner_id ?? null,
+      /** Permission bits members were given without a role, by user ID. */
+      grants: guild.grants ? Object.fromEntries(guild.grants) : {},
     })),
     interactions: state.interactions,
     /** Application commands, global (no `guild_id`) and per guild, as registered. */

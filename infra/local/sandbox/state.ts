@@ -121,6 +121,30 @@ export interface StoredGuild {
   permissions?: Map<string, string>;
   /** Roles set up as managed by an integration (`managed: true`): no one may grant or take them. */
   managed?: Set<string>;
+  /** The guild's owner (`PUT /_sandbox/guilds/{g}` `{owner_id}`): every permission; none when unset. */
+  owner_id?: string;
+  /** User ID -> permission bits given without a role (`PUT /_sandbox/guilds/{g}/members/{u}/permissions`), a decimal string. */
+  grants?: Map<string, string>;
+}
+
+/** An authorization code a member's approval minted (oauth2.ts): single use, short-lived, bound to its redirect URI. */
+export interface StoredAuthorizationCode {
+  user_id: string;
+  scopes: string[];
+  redirect_uri: string;
+  /** Sandbox clock (ms) after which the code no longer works. */
+  expires_at: number;
+  /** The access token the code was exchanged for: a second exchange revokes it. */
+  access_token?: string;
+}
+
+/** A bearer token an authorization code or a refresh minted. */
+export interface StoredAccessToken {
+  user_id: string;
+  scopes: string[];
+  /** Sandbox clock (ms) after which the token answers 401. */
+  expires_at: number;
+  refresh_token: string;
 }
 
 /** A user's names, when a test gave them (otherwise derived from the ID by {@link userOf}). */
@@ -188,6 +212,8 @@ export interface SandboxState {
   privilegedIntents: number;
   /** command ID -> an application command, global (no `guild_id`) or of one guild (routes/commands.ts). */
   commands: Map<string, APIApplicationCommand>;
+  /** OAuth2 (oauth2.ts): codes awaiting exchange, access tokens, and refresh token -> its access token. */
+  oauth2: { codes: Map<string, StoredAuthorizationCode>; tokens: Map<string, StoredAccessToken>; refresh: Map<string, string> };
   /** Who hears every event (the gateway's sessions); kept across a reset, never in a snapshot. */
   listeners: Set<(event: SandboxEvent) => void>;
 }
@@ -217,6 +243,7 @@ export function createState(): SandboxState {
     // GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
     privilegedIntents: (1 << 1) | (1 << 8) | (1 << 15),
     commands: new Map(),
+    oauth2: { codes: new Map(), tokens: new Map(), refresh: new Map() },
     listeners: new Set(),
   };
 }

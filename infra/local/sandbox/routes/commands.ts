@@ -42,9 +42,10 @@ import {
 } from 'discord-api-types/v10';
 import { FormErrors, SandboxError, invalidField, invalidJson, routeNotFound } from '../errors.js';
 import type { Route } from '../router.js';
-import { mintSnowflake, rolesOf, type SandboxState } from '../state.js';
+import { mintSnowflake, type SandboxState } from '../state.js';
+import { guildPermissionsOf } from '../permissions.js';
 import { baseOf, start } from './interactions.js';
-import { guildOf, requireMember } from './members.js';
+import { requireMember } from './members.js';
 
 type Path = (string | number)[];
 type Fields = Record<string, unknown>;
@@ -256,11 +257,9 @@ export function commandsInGuild(state: SandboxState, guildId: string): APIApplic
   return [...own, ...global].filter((c) => c.type === ApplicationCommandType.ChatInput);
 }
 
-/** A member's permissions in the guild: what everyone may do, `@everyone`'s bits and those of each role they hold. */
+/** A member's permissions in the guild: what everyone may do, and what the platform computes for them (their roles, ownership, rights given). */
 export function memberPermissions(state: SandboxState, guildId: string, userId: string): bigint {
-  const bits = guildOf(state, guildId).permissions;
-  let total = EVERYONE | BigInt(bits?.get(guildId) ?? '0');
-  for (const role of rolesOf(state, guildId, userId)) total |= BigInt(bits?.get(role) ?? '0');
+  const total = EVERYONE | guildPermissionsOf(state, guildId, userId);
   return total & PermissionFlagsBits.Administrator ? total | ((1n << 53n) - 1n) : total;
 }
 

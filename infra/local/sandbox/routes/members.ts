@@ -13,12 +13,12 @@
  *   GET /guilds/{g}?with_counts=true      the guild, `approximate_member_count` with counts
  *   GET /guilds/{g}/members?limit=&after= members by ascending user ID (limit 1..1000, default 1)
  *   GET /guilds/{g}/members/{u}           one member (`joined_at`, `nick`, `roles`, `user`); the bot is in every guild, holding its own role
- *   GET /users/@me/guilds                 the guilds the bot is in (`after`, `limit`)
+ *   GET /users/@me/guilds                 (oauth2.ts) the guilds the bot, or a bearer token's member, is in
  *   GET /users/{u}                        a user
  *   POST /channels/{dm}/messages          403 code 50007 when the DM's recipient refuses DMs
  *
  * Control routes (under `/_sandbox`):
- *   PUT  /guilds/{g}                      `{name}`: names the guild
+ *   PUT  /guilds/{g}                      `{name, owner_id?}`: names the guild (and says who owns it)
  *   POST /guilds/{g}/members/{u}/join     `{joined_at?, nick?, username?, global_name?, bot?, roles?}`:
  *                                         the user joins (now unless `joined_at`, an ISO time); answers the member
  *   POST /guilds/{g}/members/join-many    `{user_ids, joined_at?, roles?}`: up to 10,000 users join at once
@@ -135,7 +135,7 @@ type GuildView = Pick<APIGuild, 'id' | 'name' | 'icon' | 'owner_id' | 'roles' | 
 
 function guildView(state: SandboxState, guildId: string, withCounts: boolean): GuildView {
   const guild = guildOf(state, guildId);
-  const view: GuildView = { id: guild.id, name: guild.name, icon: null, owner_id: '0', roles: [], emojis: [], features: [] };
+  const view: GuildView = { id: guild.id, name: guild.name, icon: null, owner_id: guild.owner_id ?? '0', roles: [], emojis: [], features: [] };
   if (!withCounts) return view;
   const count = memberIds(state, guildId).length;
   return { ...view, approximate_member_count: count, approximate_presence_count: guild.presence_count ?? count, premium_subscription_count: guild.boosts ?? 0 };
@@ -254,6 +254,8 @@ function leave(state: SandboxState, guildId: string, userId: string): void {
   state.members.get(guildId)?.delete(userId);
   state.voice.get(guildId)?.delete(userId);
   state.presences.get(guildId)?.delete(userId);
+  // Rights given without a role go with the member, as their roles do.
+  state.guilds.get(guildId)?.grants?.delete(userId);
   dispatch(state, { t: GatewayDispatchEvents.GuildMemberRemove, d: { guild_id: guildId, user } });
 }
 
@@ -321,7 +323,7 @@ export function guildCreateData(state: SandboxState, guildId: string, intents: n
     icon: null,
     splash: null,
     discovery_splash: null,
-    owner_id: '0',
+    owner_id: stored?.owner_id ?? '0',
     afk_channel_id: null,
     afk_timeout: 300,
     verification_level: GuildVerificationLevel.None,
@@ -384,17 +386,8 @@ export const memberRoutes: Route[] = [
     pattern: '/guilds/:guild/members/:user',
     handle: ({ state, params }) => (requireMember(state, params.guild!, params.user!), { status: 200, body: memberView(state, params.guild!, params.user!) }),
   },
-  { method: 'GET', pattern: '/users/@me/guilds', handle: ({ state, query }) => ({ status: 200, body: guildsOfBot(state, query) }) },
   { method: 'GET', pattern: '/users/:user', handle: ({ state, params }) => ({ status: 200, body: userView(state, params.user!) }) },
 ];
-
-/** `GET /users/@me/guilds`: the guilds the sandbox knows (the bot is in each), by ascending ID, `after` and `limit` (1..200, default 200) as the platform pages them. */
-function guildsOfBot(state: SandboxState, query: URLSearchParams) {
-  const limit = Math.min(200, Math.max(1, Number(query.get('limit') ?? 200) || 200));
-  const after = query.get('after') ?? '0';
-  const ids = [...state.guilds.keys()].filter((id) => /^[0-9]+$/.test(id) && byId(id, after) > 0).sort(byId);
-  return ids.slice(0, limit).map((id) => ({ id, name: state.guilds.get(id)!.name, icon: null, owner: false, permissions: BOT_ROLE_PERMISSIONS, features: [] }));
-}
 
 const noContent = { status: 204 } as const;
 const refuseDms = '/users/:user/refuse-dms';
@@ -405,10 +398,15 @@ export const memberControlRoutes: Route[] = [
     method: 'PUT',
     pattern: '/guilds/:guild',
     handle: ({ state, params, body }) => {
-      const name = fieldsOf(body).name;
-      if (typeof name !== 'string' || name === '') throw invalidField(['name'], 'BASE_TYPE_REQUIRED', 'A non-empty string is required.');
+      const { name, owner_id: ownerId } = fieldsOf(body);
+      const errors = new FormErrors();
+      if (typeof name !== 'string' || name === '') errors.add(['name'], 'BASE_TYPE_REQUIRED', 'A non-empty string is required.');
+      if (ownerId !== undefined && !isSnowflake(ownerId)) errors.add(['owner_id'], 'NUMBER_TYPE_COERCE', "The owner's user ID, a snowflake string.");
+      errors.throwIfAny();
       const isNew = !state.guilds.has(params.guild!);
-      guildOf(state, params.guild!).name = name;
+      const guild = guildOf(state, params.guild!);
+      guild.name = name as string;
+      if (typeof ownerId === 'string') guild.owner_id = ownerId;
       // A guild added after the bot identified: its GUILD_CREATE now (the gateway builds it per session's intents).
       if (isNew) dispatch(state, { t: GatewayDispatchEvents.GuildCreate, d: guildCreateData(state, params.guild!, ALL_INTENTS) });
       return { status: 200, body: guildView(state, params.guild!, true) };
