@@ -50,6 +50,8 @@ export const GROUP_ACCESS: Readonly<Record<string, GroupAccess>> = {
   tags: MODULE,
   // Reads the module's settings and records, then the platform (the bot token).
   diagnostics: { table: 'items', sends: [], platform: true, cursors: false, namedSecrets: false },
+  // Sessions and logins; the platform for the member's guilds (their bearer token) and where the bot is (the bot token).
+  dashboard: { table: 'items', sends: [], platform: true, cursors: false, namedSecrets: false },
 };
 
 /** The access of a route group; a group missing here fails the synth rather than getting a guess. */
