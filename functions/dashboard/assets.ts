@@ -60,9 +60,18 @@ export const SCRIPT = String.raw`(function () {
     var init = { method: method, credentials: 'same-origin', headers: { accept: 'application/json' } };
     if (method !== 'GET') init.headers['x-csrf-token'] = csrf;
     if (body !== undefined) { init.headers['content-type'] = 'application/json'; init.body = JSON.stringify(body); }
-    return fetch(base + path + (q ? '?' + q : ''), init).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (j) { return { status: r.status, ok: r.ok, data: j.data || {}, error: j.error || null }; });
-    });
+    var tries = 0;
+    function attempt() {
+      return fetch(base + path + (q ? '?' + q : ''), init).then(function (r) {
+        // Past the member's rate (a guild key's): wait as told, a few times.
+        if (r.status === 429 && tries++ < 3) {
+          var wait = Number(r.headers.get('retry-after')) || 1;
+          return new Promise(function (done) { setTimeout(done, wait * 1000); }).then(attempt);
+        }
+        return r.json().catch(function () { return {}; }).then(function (j) { return { status: r.status, ok: r.ok, data: j.data || {}, error: j.error || null }; });
+      });
+    }
+    return attempt();
   }
 
   function deref(s) {
@@ -215,19 +224,20 @@ export const SCRIPT = String.raw`(function () {
     return form;
   }
 
-  function renderState(section, module) {
+  function renderState(section, module, changed) {
     var box = el('div', { class: 'state-box' });
     section.appendChild(box);
     function draw() {
-      api('GET', '/modules/' + module + '/status', { guild_id: guildId }).then(function (a) {
+      return api('GET', '/modules/' + module + '/status', { guild_id: guildId }).then(function (a) {
         box.textContent = '';
         if (!a.ok) return box.appendChild(el('p', { class: 'error', text: a.error ? a.error.message : 'Could not read the state.' }));
         var on = a.data.status === true;
+        section.setAttribute('data-enabled', on ? 'true' : 'false');
         box.appendChild(el('p', {}, [el('span', { class: 'state', text: on ? 'Enabled' : 'Disabled' })]));
         box.appendChild(el('button', { type: 'button', class: on ? 'secondary' : null, text: on ? 'Disable' : 'Enable', onclick: function () {
           api('POST', '/modules/' + module + (on ? '/disable' : '/enable'), {}, { guild_id: guildId }).then(function (r) {
             if (!r.ok && r.status !== 409) box.appendChild(el('p', { class: 'error', role: 'alert', text: r.error ? r.error.message : 'Failed.' }));
-            else draw();
+            else draw().then(changed);
           });
         } }));
       });
@@ -250,6 +260,10 @@ export const SCRIPT = String.raw`(function () {
   // and PUT/DELETE on a path with the item's ID to edit and delete.
   function renderLists(section, module) {
     var prefix = '/modules/' + module + '/';
+    if (section.closest('section').getAttribute('data-enabled') !== 'true') {
+      section.appendChild(el('p', { class: 'lists-off', text: 'Enable the module to see and change its lists.' }));
+      return;
+    }
     Object.keys(doc.paths).filter(function (p) { return p.indexOf(prefix) === 0 && p.indexOf('{') < 0; }).forEach(function (path) {
       var get = op(path, 'get');
       if (!get || /\/(status|settings|diagnostics)$/.test(path)) return;
@@ -333,13 +347,22 @@ export const SCRIPT = String.raw`(function () {
 
   fetch(base + '/openapi.json').then(function (r) { return r.json(); }).then(function (d) {
     doc = d;
+    // Each module's state at once; its settings, lists and diagnostics when the admin opens them (a few requests, not dozens).
     document.querySelectorAll('section[data-module]').forEach(function (section) {
       var module = section.getAttribute('data-module');
       section.querySelector('.loading').remove();
-      renderState(section, module);
-      renderSettings(section, module);
-      renderLists(section, module);
-      renderDiagnostics(section, module);
+      var more = el('details', { class: 'more' }, [el('summary', { text: 'Settings, lists and diagnostics' })]);
+      var body = el('div');
+      more.appendChild(body);
+      function fill() {
+        body.textContent = '';
+        renderSettings(body, module);
+        renderLists(body, module);
+        renderDiagnostics(body, module);
+      }
+      more.addEventListener('toggle', function () { if (more.open && !body.hasChildNodes()) fill(); });
+      renderState(section, module, function () { if (more.open) fill(); else body.textContent = ''; });
+      section.appendChild(more);
     });
   });
 })();

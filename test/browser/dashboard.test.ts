@@ -68,6 +68,7 @@ describe.skipIf(!hasBrowser)('the dashboard', () => {
     await polls.getByRole('button', { name: 'Enable' }).click();
     await expect.poll(() => polls.locator('.state').textContent()).toBe('Enabled');
     expect((await env.service.call('GET', '/modules/polls/status', { query: { guild_id: guild } })).body.data.status).toBe(true);
+    await polls.locator('summary', { hasText: 'Settings, lists and diagnostics' }).click();
 
     // A setting: the service's refusal of a rule the document does not state is shown at its field; a good value is saved.
     const keep = polls.getByLabel(/save duration timeout/);
@@ -89,6 +90,7 @@ describe.skipIf(!hasBrowser)('the dashboard', () => {
     const roles = page.locator('#module-reactionroles');
     await roles.getByRole('button', { name: 'Enable' }).click();
     await expect.poll(() => roles.locator('.state').textContent()).toBe('Enabled');
+    await roles.locator('summary', { hasText: 'Settings, lists and diagnostics' }).click();
     await roles.locator('summary', { hasText: 'Create' }).click();
     const form = roles.locator('details form');
     await form.getByLabel(/^panel type/).selectOption('button');
