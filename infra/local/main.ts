@@ -6,6 +6,8 @@ import { parseEmbeddedDynamo } from './table.js';
 const env = process.env;
 const port = env.PORT ? Number(env.PORT) : 3000;
 const sandboxPort = env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : port + 1;
+// Read before the start, which sets it for the service from the sandbox's.
+const givenClientSecret = env.PLATFORM_CLIENT_SECRET || undefined;
 const [guildKeyRate, embeddedDynamo] = (() => {
   try {
     return [parseGuildKeyRate(env.GUILD_KEY_RATE), parseEmbeddedDynamo(env.LOCAL_DYNAMODB)] as const;
@@ -25,6 +27,8 @@ const service = await (async () => {
       cursorSecret: env.CURSOR_SECRET || undefined,
       platformApiBaseUrl: env.PLATFORM_API_BASE_URL || undefined,
       platformBotToken: env.PLATFORM_BOT_TOKEN || undefined,
+      platformClientId: env.PLATFORM_CLIENT_ID || undefined,
+      platformClientSecret: givenClientSecret,
       dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
       embeddedDynamo,
       tableName: env.TABLE_NAME || undefined,
@@ -55,6 +59,7 @@ ${
   service.sandboxGatewayUrl
     ? `  Gateway:        ${service.sandboxGatewayUrl}
   Bot token:      ${service.platformBotToken}
+  OAuth2 client:  ${service.platformClientId} (its secret ${givenClientSecret ? 'is PLATFORM_CLIENT_SECRET' : `in ${service.dataDir}/sandbox-client-secret`}; sign-in returns to ${service.oauth2RedirectUris[0]})
 `
     : ''
 }  Reference bot:  ${service.bot ? 'running, connected to the platform and to the service (LOCAL_BOT=false to leave it out); its lines start with "bot:"' : 'not running (LOCAL_BOT=true runs it)'}

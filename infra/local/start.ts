@@ -13,6 +13,8 @@ import { createApiServer } from './http-server.js';
 import { type LocalJobs, startLocalJobs } from './jobs/runner.js';
 import type { RunningBot } from '../../clients/bot/bot.js';
 import { startSandbox } from './sandbox/server.js';
+import type { OAuth2Application } from './sandbox/oauth2.js';
+import { DASHBOARD_CALLBACK_PATH } from '#shared/platform/oauth2-config.js';
 import { sourceUrls } from './sandbox/sources/routes.js';
 import { startIndexLagProxy } from './index-lag.js';
 import { printReadable } from './console-log.js';
@@ -33,6 +35,14 @@ export interface LocalOptions {
   cursorSecret?: string;
   platformApiBaseUrl?: string;
   platformBotToken?: string;
+  /**
+   * The dashboard's OAuth2 application on the platform (CONTRACT 19). With
+   * the sandbox: the client ID it registers (default its bot's user ID) and
+   * the secret (default generated and kept in DATA_DIR). Against a real
+   * platform: the registered application's, passed on to the service.
+   */
+  platformClientId?: string;
+  platformClientSecret?: string;
   dynamodbEndpoint?: string;
   /**
    * Which embedded table runs when no `dynamodbEndpoint` is given: dynalite
@@ -75,6 +85,10 @@ export interface LocalService {
   sandboxGatewayUrl: string | null;
   /** The bot token sent to the platform (with the sandbox: the one its gateway accepts). */
   platformBotToken: string;
+  /** The OAuth2 client ID the service signs in with (`PLATFORM_CLIENT_ID`), or null when none is configured. */
+  platformClientId: string | null;
+  /** The redirect URIs the sandbox accepts for it (the service's `/dashboard/callback`, with and without `/v1`); empty against a real platform. */
+  oauth2RedirectUris: string[];
   serviceToken: string;
   dataDir: string | null;
   /** The in-process job queues and schedules, or null when started without them. */
@@ -148,10 +162,30 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   let sandboxUrl: string | null = null;
   let sandboxGatewayUrl: string | null = null;
   let platformBotToken = options.platformBotToken ?? '';
+  let sandboxApplication: OAuth2Application | null = null;
+  // Against a real platform, the registered application's ID and secret as the operator gave them (or as the environment has them).
+  for (const name of ['PLATFORM_CLIENT_ID', 'PLATFORM_CLIENT_SECRET']) {
+    // What an earlier start in this process set for its sandbox is not the operator's.
+    if (sandboxSourceEnv.delete(name)) delete process.env[name];
+  }
+  let oauth2: Record<string, string> = Object.fromEntries(
+    Object.entries({ PLATFORM_CLIENT_ID: options.platformClientId, PLATFORM_CLIENT_SECRET: options.platformClientSecret }).filter(([, v]) => v),
+  ) as Record<string, string>;
   if (!platformUrl) {
     // The sandbox's bot token: PLATFORM_BOT_TOKEN when set, else kept in DATA_DIR (CONTRACT 14).
     platformBotToken = keptSecret('sandbox-bot-token', options.platformBotToken, dataDir);
-    const sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: options.host ?? '127.0.0.1', botToken: platformBotToken, dataDir });
+    // The sandbox registers the service as its OAuth2 application; the secret, like the bot token, is kept in DATA_DIR.
+    const clientSecret = keptSecret('sandbox-client-secret', options.platformClientSecret, dataDir);
+    const sandbox = await startSandbox({
+      port: options.sandboxPort ?? 0,
+      host: options.host ?? '127.0.0.1',
+      botToken: platformBotToken,
+      dataDir,
+      oauth2: { clientId: options.platformClientId, clientSecret },
+    });
+    sandboxApplication = sandbox.application;
+    oauth2 = { PLATFORM_CLIENT_ID: sandbox.application.client_id, PLATFORM_CLIENT_SECRET: clientSecret };
+    for (const name of Object.keys(oauth2)) sandboxSourceEnv.add(name);
     platformUrl = sandboxUrl = sandbox.url;
     sandboxGatewayUrl = sandbox.gatewayUrl;
     closers.push(() => sandbox.close());
@@ -175,6 +209,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     AWS_REGION: process.env.AWS_REGION ?? 'local',
     PLATFORM_API_BASE_URL: platformUrl,
     PLATFORM_BOT_TOKEN: platformBotToken,
+    ...oauth2,
     SERVICE_TOKEN: serviceToken,
     // Cursors the service issued stay good across a restart with the same DATA_DIR.
     CURSOR_SECRET: keptSecret('cursor-secret', options.cursorSecret, dataDir),
@@ -202,6 +237,17 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   }
 
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  // The dashboard's callback as the sandbox must accept it: local mode serves every route with and without the stage `/v1`, and PUBLIC_BASE_URL may name either.
+  const oauth2RedirectUris = sandboxApplication
+    ? [
+        ...new Set([
+          `${process.env.PUBLIC_BASE_URL!.replace(/\/+$/, '')}${DASHBOARD_CALLBACK_PATH}`,
+          `${url}${DASHBOARD_CALLBACK_PATH}`,
+          `${url}/v1${DASHBOARD_CALLBACK_PATH}`,
+        ]),
+      ]
+    : [];
+  if (sandboxApplication) sandboxApplication.redirect_uris = oauth2RedirectUris;
   let bot: RunningBot | null = null;
   if (options.bot) {
     // Loaded only when asked: the platform libraries cost a start that runs no bot.
@@ -229,6 +275,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     sandboxUrl,
     sandboxGatewayUrl,
     platformBotToken,
+    platformClientId: process.env.PLATFORM_CLIENT_ID || null,
+    oauth2RedirectUris,
     serviceToken,
     dataDir,
     jobs,

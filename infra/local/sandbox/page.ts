@@ -136,14 +136,17 @@ function peopleParts() {
   const shown = open && open.guild_id ? [open.guild_id] : [...ids];
   const parts = [];
   for (const guildId of shown) {
-    const guild = state.guilds.find((g) => g.id === guildId) || { id: guildId, name: null, members: null, roles: {} };
+    const guild = state.guilds.find((g) => g.id === guildId) || { id: guildId, name: null, members: null, roles: {}, owner_id: null, grants: {} };
     const roleSets = state.members[guildId] || {};
     const people = new Set(Object.keys(roleSets).concat(Object.keys(guild.members || {})));
     people.delete(state.bot_user.id);
     parts.push(['g:' + guildId, '<h2>' + esc(guild.name || 'Guild ' + guildId) + ' · ' + people.size + '</h2>']);
     const presence = state.presences[guildId] || {}, voice = state.voice[guildId] || {};
     for (const id of [...people].sort((a, b) => userName(a).localeCompare(userName(b)))) {
-      const roles = (roleSets[id] || []).map((r) => '<span class="role" title="role ' + esc(r) + '">@' + esc((guild.roles && guild.roles[r]) || 'role-' + r.slice(-4)) + '</span>').join('');
+      const grant = guild.grants && guild.grants[id];
+      const roles = (guild.owner_id === id ? '<span class="role" title="owns the guild: every permission">owner</span>' : '')
+        + (roleSets[id] || []).map((r) => '<span class="role" title="role ' + esc(r) + '">@' + esc((guild.roles && guild.roles[r]) || 'role-' + r.slice(-4)) + '</span>').join('')
+        + (grant ? '<span class="role" title="permissions given without a role">+' + esc(grant) + '</span>' : '');
       const left = guild.members && !guild.members[id];
       const where = [presence[id], voice[id] ? '🔊 ' + channelName(voice[id]) : '', left ? 'not in the guild' : ''].filter(Boolean).map(esc).join(' · ');
       parts.push(['m:' + guildId + ':' + id, '<div class="member' + (id === actor ? ' me' : '') + '" data-u="' + esc(id) + '"><button class="tool" data-act="act-as" data-user="' + esc(id) + '" title="act as ' + esc(id) + '">' + esc(userName(id)) + '</button> <span class="sub">' + esc(id) + (where ? ' · ' + where : '') + '</span><div class="roles">' + (roles || '<span class="sub">no roles</span>') + '</div></div>']);
