@@ -6,7 +6,6 @@ import { endpoint } from '#shared/http/endpoint.js';
 import { errorField, log } from '#shared/observe/log.js';
 import { basePath } from './pages.js';
 import { redirect } from './answers.js';
-import { callbackUrl } from './login.js';
 import * as routes from './routes.js';
 
 const SIGN_IN_AGAIN = 'Open the dashboard and sign in again.';
@@ -24,7 +23,7 @@ export const handler = endpoint(routes.callback, async ({ query, header }) => {
   }
   if (!query.code) throw badRequest(`The platform sent no authorization code. ${SIGN_IN_AGAIN}`);
   const client = oauthClient();
-  const accessToken = await client.exchangeCode(query.code, callbackUrl());
+  const accessToken = await client.exchangeCode(query.code);
   if (!accessToken) throw badRequest(`The platform refused this sign-in's code (wrong, used or expired). ${SIGN_IN_AGAIN}`);
   const [user, guilds] = await Promise.all([client.currentUser(accessToken), sessionGuilds(accessToken)]);
   const { cookie } = await startSession({ user: { id: String(user.id), username: String(user.username) }, guilds, accessToken });

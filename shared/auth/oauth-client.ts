@@ -4,12 +4,12 @@
  * Bearer token, revocation), and the bot's own guild list to tell where the
  * bot is. Behind one small interface so tests can stand in for the platform
  * ({@link useOAuthClient}); the default speaks HTTP to
- * `PLATFORM_API_BASE_URL`, the sandbox in local mode.
+ * `PLATFORM_API_BASE_URL`, the sandbox in local mode, as the platform's
+ * OAuth2 configuration says (shared/platform/oauth2-config.ts).
  */
-import { configuredSecret } from '../secrets.js';
 import { forbidden } from '../errors.js';
 import { platform } from '../platform/client.js';
-import { DEFAULT_PLATFORM_BASE_URL } from '../platform/transport.js';
+import { platformOAuth2Config } from '../platform/oauth2-config.js';
 import { USER_AGENT } from '../platform/user-agent.js';
 import { mayManage, type SessionGuild } from './session.js';
 
@@ -23,7 +23,7 @@ export interface PlatformUserGuild {
 
 export interface OAuthClient {
   /** POST /oauth2/token (authorization_code): the access token, or null when the platform refuses the code. */
-  exchangeCode(code: string, redirectUri: string): Promise<string | null>;
+  exchangeCode(code: string): Promise<string | null>;
   /** GET /users/@me with the Bearer token. */
   currentUser(accessToken: string): Promise<{ id: string; username: string }>;
   /** GET /users/@me/guilds with the Bearer token. */
@@ -34,29 +34,24 @@ export interface OAuthClient {
   revoke(accessToken: string): Promise<void>;
 }
 
-const base = () => (process.env.PLATFORM_API_BASE_URL || DEFAULT_PLATFORM_BASE_URL).replace(/\/+$/, '');
-
-/** Where the platform's authorize page is: its web origin, beside `/api/v10`. */
-export const authorizeUrl = () => `${base().replace(/\/api\/v\d+$/, '')}/oauth2/authorize`;
-
-async function clientCredentials(): Promise<{ id: string; secret: string }> {
-  const id = process.env.PLATFORM_CLIENT_ID ?? '';
-  const secret = (await configuredSecret('PLATFORM_CLIENT_SECRET')) ?? '';
-  if (!id || !secret) throw new Error('The dashboard needs PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET');
-  return { id, secret };
+/** The OAuth2 configuration; the dashboard's routes check it is there before anything needs it. */
+async function config() {
+  const found = await platformOAuth2Config();
+  if (!found) throw new Error('The dashboard needs PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET');
+  return found;
 }
 
 async function bearerGet<T>(path: string, accessToken: string): Promise<T> {
-  const answer = await fetch(`${base()}${path}`, { headers: { Authorization: `Bearer ${accessToken}`, 'User-Agent': USER_AGENT } });
+  const answer = await fetch(`${(await config()).apiBaseUrl}${path}`, { headers: { Authorization: `Bearer ${accessToken}`, 'User-Agent': USER_AGENT } });
   // A token the platform no longer honours: the member signs in again.
   if (answer.status === 401) throw forbidden('The platform no longer accepts this dashboard session; sign in again.');
   if (!answer.ok) throw new Error(`The platform answered ${answer.status} to GET ${path}`);
   return (await answer.json()) as T;
 }
 
-async function tokenCall(path: string, fields: Record<string, string>): Promise<Response> {
-  const { id, secret } = await clientCredentials();
-  return fetch(`${base()}${path}`, {
+async function tokenCall(suffix: string, fields: Record<string, string>): Promise<Response> {
+  const { clientId: id, clientSecret: secret, tokenUrl } = await config();
+  return fetch(`${tokenUrl}${suffix}`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
@@ -68,8 +63,8 @@ async function tokenCall(path: string, fields: Record<string, string>): Promise<
 }
 
 const httpClient: OAuthClient = {
-  async exchangeCode(code, redirectUri) {
-    const answer = await tokenCall('/oauth2/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUri });
+  async exchangeCode(code) {
+    const answer = await tokenCall('', { grant_type: 'authorization_code', code, redirect_uri: (await config()).redirectUri });
     if (answer.status >= 400 && answer.status < 500) return null;
     if (!answer.ok) throw new Error(`The platform answered ${answer.status} to the code exchange`);
     const body = (await answer.json()) as { access_token?: unknown };
@@ -88,7 +83,7 @@ const httpClient: OAuthClient = {
     }
   },
   async revoke(token) {
-    await tokenCall('/oauth2/token/revoke', { token, token_type_hint: 'access_token' }).catch(() => undefined);
+    await tokenCall('/revoke', { token, token_type_hint: 'access_token' }).catch(() => undefined);
   },
 };
 

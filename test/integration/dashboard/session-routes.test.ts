@@ -31,8 +31,6 @@ const internalRoutes = routes.filter((r) => r.access === 'internal');
 const changes = sessionRoutes.filter((r) => r.method !== 'GET');
 
 beforeAll(async () => {
-  process.env.PLATFORM_CLIENT_ID ??= '900000000000000001';
-  process.env.PLATFORM_CLIENT_SECRET ??= 'dashboard-test-client-secret';
   // Hundreds of requests of one member: past a guild key's rate, which a session has too.
   service = await startTestService({ guildKeyRate: 100_000 });
   oauth = fakeOAuth();

@@ -18,8 +18,6 @@ const noBot = snowflake();
 const noRight = snowflake();
 
 beforeAll(async () => {
-  process.env.PLATFORM_CLIENT_ID ??= '900000000000000001';
-  process.env.PLATFORM_CLIENT_SECRET ??= 'dashboard-test-client-secret';
   service = await startTestService();
   oauth = fakeOAuth();
   const sandbox = sandboxOf(service);
