@@ -266,7 +266,8 @@ export const SCRIPT = String.raw`(function () {
     }
     Object.keys(doc.paths).filter(function (p) { return p.indexOf(prefix) === 0 && p.indexOf('{') < 0; }).forEach(function (path) {
       var get = op(path, 'get');
-      if (!get || /\/(status|settings|diagnostics)$/.test(path)) return;
+      // Statistics are the bot's recordings, read by reports, not a list an admin edits.
+      if (!get || /\/(status|settings|diagnostics)$/.test(path) || path.indexOf('/stats/') >= 0) return;
       var props = dataSchema(get).properties || {};
       var listName = Object.keys(props).filter(function (k) { return types(deref(props[k])).indexOf('array') >= 0; })[0];
       if (!listName) return;
@@ -274,18 +275,27 @@ export const SCRIPT = String.raw`(function () {
       if (needed.length) return;
       var itemSchema = deref(deref(props[listName]).items);
       var itemPaths = Object.keys(doc.paths).filter(function (p) { return p.indexOf(prefix) === 0 && /^[^{]*\{[a-z_]+\}$/.test(p) && (op(p, 'put') || op(p, 'delete')); });
-      var itemPath = itemPaths.filter(function (p) { var param = p.match(/\{([a-z_]+)\}$/)[1]; return itemSchema.properties && itemSchema.properties[param]; })[0];
-      renderList(section, path, listName, itemSchema, op(path, 'post'), itemPath, !!props.next_cursor);
+      var item = null;
+      itemPaths.some(function (p) { var field = idField(p.match(/\{([a-z_]+)\}$/)[1], itemSchema); if (field) item = { path: p, field: field }; return !!field; });
+      renderList(section, path, listName, itemSchema, op(path, 'post'), item, !!props.next_cursor);
     });
   }
 
-  function renderList(section, path, listName, itemSchema, create, itemPath, paged) {
+  // The item field a path parameter names: itself, or the field it ends with (reactionrole_panel_id: panel_id).
+  function idField(param, itemSchema) {
+    var names = Object.keys(itemSchema.properties || {});
+    if (names.indexOf(param) >= 0) return param;
+    return names.filter(function (n) { return n !== 'id' && n !== 'guild_id' && param.slice(-n.length - 1) === '_' + n; }).sort(function (a, b) { return b.length - a.length; })[0] || null;
+  }
+
+  function renderList(section, path, listName, itemSchema, create, item, paged) {
+    var itemPath = item ? item.path : null;
     var box = el('div', { class: 'list' }, [el('h3', { text: listName.replace(/_/g, ' ') })]);
     var tableBox = el('div'), pager = el('p');
     box.appendChild(tableBox); box.appendChild(pager);
     section.appendChild(box);
     var columns = Object.keys(itemSchema.properties || {}).filter(function (k) { var t = types(deref(itemSchema.properties[k])); return t.indexOf('object') < 0 && t.indexOf('array') < 0 && k !== 'guild_id'; }).slice(0, 6);
-    var param = itemPath ? itemPath.match(/\{([a-z_]+)\}$/)[1] : null;
+    var param = itemPath ? itemPath.match(/\{([a-z_]+)\}$/)[1] : null, field = item ? item.field : null;
     function load(cursor) {
       var query = { guild_id: guildId, page_size: '10' };
       if (cursor) query.cursor = cursor;
@@ -306,15 +316,15 @@ export const SCRIPT = String.raw`(function () {
       });
     }
     function actions(item) {
-      var id = encodeURIComponent(String(item[param])), target = itemPath.replace('{' + param + '}', id), out = [];
+      var id = encodeURIComponent(String(item[field])), target = itemPath.replace('{' + param + '}', id), out = [];
       var edit = op(itemPath, 'put'), del = op(itemPath, 'delete');
       if (edit) out.push(el('button', { type: 'button', class: 'secondary', text: 'Edit', onclick: function (event) {
-        var row = event.target.closest('tr'), form = bodyForm('Edit ' + item[param], bodySchema(edit), item, 'Save', function (body) { return api('PUT', target, {}, body); }, function () { load(null); });
+        var row = event.target.closest('tr'), form = bodyForm('Edit ' + item[field], bodySchema(edit), item, 'Save', function (body) { return api('PUT', target, {}, body); }, function () { load(null); });
         row.parentNode.insertBefore(el('tr', {}, [el('td', { colspan: String(columns.length + 1) }, [form])]), row.nextSibling);
         form.querySelector('[name]').focus();
       } }));
-      if (del) out.push(el('button', { type: 'button', class: 'danger', text: 'Delete', 'aria-label': 'Delete ' + item[param], onclick: function () {
-        if (!window.confirm('Delete ' + item[param] + '?')) return;
+      if (del) out.push(el('button', { type: 'button', class: 'danger', text: 'Delete', 'aria-label': 'Delete ' + item[field], onclick: function () {
+        if (!window.confirm('Delete ' + item[field] + '?')) return;
         var hasBody = !!del.requestBody;
         api('DELETE', target, hasBody ? {} : { guild_id: guildId }, hasBody ? { guild_id: guildId } : undefined).then(function () { load(null); });
       } }));

@@ -110,6 +110,14 @@ describe.skipIf(!hasBrowser)('the dashboard', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/dashboard-4-guild.png`, fullPage: true });
 
+    // Its row has Edit and Delete, the API's PUT and DELETE of the panel; Delete (confirmed) removes it.
+    const row = roles.locator('table tbody tr').first();
+    expect(await row.getByRole('button', { name: 'Edit' }).count()).toBe(1);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: /^Delete / }).click();
+    await expect.poll(() => roles.locator('.list').first().textContent()).toContain('None yet.');
+    expect((await env.service.call('GET', '/modules/reactionroles/panels', { query: { guild_id: guild } })).body.data.panels).toEqual([]);
+
     // The diagnostics of a module, and keyboard use: the skip link is the first stop.
     await page
       .locator('#module-polls')
