@@ -27,6 +27,11 @@ export interface GroupAccess {
   cursors: boolean;
   /** Reads the operator's named secrets (`functionSecretArns`: the socials sources' credentials). */
   namedSecrets: boolean;
+  /**
+   * Signs members in with the platform's OAuth2 (`platformOAuth2Config`):
+   * reads the OAuth2 client secret and gets the client ID. Default false.
+   */
+  oauth2?: boolean;
 }
 
 /** The readiness probe's item: `/readyz` reads it (it need not exist). */
@@ -50,8 +55,8 @@ export const GROUP_ACCESS: Readonly<Record<string, GroupAccess>> = {
   tags: MODULE,
   // Reads the module's settings and records, then the platform (the bot token).
   diagnostics: { table: 'items', sends: [], platform: true, cursors: false, namedSecrets: false },
-  // Sessions and logins; the platform for the member's guilds (their bearer token) and where the bot is (the bot token).
-  dashboard: { table: 'items', sends: [], platform: true, cursors: false, namedSecrets: false },
+  // The sign-in alone holds the OAuth2 client secret; the bot token for where the bot is (the bot's own guild list).
+  dashboard: { table: 'items', sends: [], platform: true, cursors: false, namedSecrets: false, oauth2: true },
 };
 
 /** The access of a route group; a group missing here fails the synth rather than getting a guess. */

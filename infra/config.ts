@@ -25,6 +25,13 @@ export interface ServiceSettings {
   platformBotTokenSecretArn?: string;
   /** Full ARN of an existing secret keying the HMAC of list cursors; generated when absent. */
   cursorSecretArn?: string;
+  /**
+   * The platform application's OAuth2 client ID (the dashboard's sign-in,
+   * CONTRACT 19): the dashboard's functions get it as `PLATFORM_CLIENT_ID`.
+   */
+  platformClientId?: string;
+  /** Full ARN of an existing secret holding the OAuth2 client secret; created for the operator to fill when absent. */
+  platformClientSecretArn?: string;
   /** How long a verification web link (verifier type 3) works, in seconds (`VERIFIER_LINK_SECONDS`, behaviour §13). */
   verifierLinkSeconds: number;
   /** Route function memory in MB. */
@@ -122,7 +129,14 @@ const NUMBER_KEYS = [
   'stackBudget',
   'verifierLinkSeconds',
 ] as const;
-const STRING_KEYS = ['platformApiBaseUrl', 'serviceTokenSecretArn', 'platformBotTokenSecretArn', 'cursorSecretArn'] as const;
+const STRING_KEYS = [
+  'platformApiBaseUrl',
+  'serviceTokenSecretArn',
+  'platformBotTokenSecretArn',
+  'cursorSecretArn',
+  'platformClientId',
+  'platformClientSecretArn',
+] as const;
 
 /** Settings given as CDK context (strings from `-c`, or JSON values from cdk.json), validated. */
 export function settingsFromContext(node: Node): Partial<ServiceSettings> {

@@ -28,7 +28,7 @@ export const NAG_REASONS = {
   'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]':
     "Deleting a revoked guild key's API Gateway key: those keys are created at run time, one per guild key, so their IDs are not known at synth time; the statement allows only keys tagged with the guild-key plan's name (aws:ResourceTag).",
   'AwsSolutions-SMG4':
-    'The service token is shared with the bot outside AWS and the bot token is issued by the platform; Secrets Manager cannot rotate either without the other side changing too. Operators rotate them by hand (new value in the secret, then in the bot).',
+    'The service token is shared with the bot outside AWS, and the bot token and the OAuth2 client secret are issued by the platform; Secrets Manager cannot rotate them without the other side changing too. Operators rotate them by hand (new value in the secret, then in the bot or the platform).',
   'AwsSolutions-ECS2':
     "The bot's environment holds two addresses only (the platform's REST base and the service's URL), which are not secret; its two tokens come from Secrets Manager as container secrets.",
 } as const;
@@ -63,7 +63,12 @@ export function applyNagSuppressions(stack: ServiceStack): void {
   }
 
   // Only secrets this app creates; imported ones are the operator's.
-  for (const secret of [stack.serviceTokenSecret, stack.platformBotTokenSecret, stack.cursorSecret]) {
+  for (const secret of [
+    stack.serviceTokenSecret,
+    stack.platformBotTokenSecret,
+    stack.cursorSecret,
+    ...(stack.platformClientSecret ? [stack.platformClientSecret] : []),
+  ]) {
     if (secret instanceof secretsmanager.Secret) acknowledge(secret, 'AwsSolutions-SMG4', NAG_REASONS['AwsSolutions-SMG4']);
   }
 }

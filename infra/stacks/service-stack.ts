@@ -103,6 +103,8 @@ export class ServiceStack extends Stack {
   readonly serviceTokenSecret: secretsmanager.ISecret;
   readonly platformBotTokenSecret: secretsmanager.ISecret;
   readonly cursorSecret: secretsmanager.ISecret;
+  /** The OAuth2 client secret of the dashboard's sign-in, read by the route groups whose access says `oauth2` only; none when no such group is deployed. */
+  readonly platformClientSecret?: secretsmanager.ISecret;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -143,6 +145,17 @@ export class ServiceStack extends Stack {
           removalPolicy: RemovalPolicy.RETAIN,
         });
 
+    const signsIn = Object.keys(props.routeGroups).some((group) => accessOf(group).oauth2);
+    if (signsIn) {
+      this.platformClientSecret = settings.platformClientSecretArn
+        ? secretsmanager.Secret.fromSecretCompleteArn(this, 'PlatformClientSecret', settings.platformClientSecretArn)
+        : new secretsmanager.Secret(this, 'PlatformClientSecret', {
+            // Issued by the platform with the application: the operator puts it in after the first deploy (docs/operations.md).
+            description: "Platform application's OAuth2 client secret (the dashboard's sign-in); replace the placeholder value",
+            removalPolicy: RemovalPolicy.RETAIN,
+          });
+    }
+
     // Secrets the operator names for the functions (socials source credentials): readable by name, never in the template.
     const extraSecrets = Object.entries(settings.functionSecretArns).map(([name, arn]) => ({
       name,
@@ -157,15 +170,20 @@ export class ServiceStack extends Stack {
       VERIFIER_LINK_SECONDS: String(settings.verifierLinkSeconds),
       ...(props.sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
     };
-    const secretsOf = (reads: { platform: boolean; cursors: boolean; namedSecrets: boolean }) => {
+    const secretsOf = (reads: { platform: boolean; cursors: boolean; namedSecrets: boolean; oauth2?: boolean }) => {
       const read = [
         ...(reads.platform ? [{ name: 'PLATFORM_BOT_TOKEN', secret: this.platformBotTokenSecret }] : []),
         ...(reads.cursors ? [{ name: 'CURSOR_SECRET', secret: this.cursorSecret }] : []),
         ...(reads.namedSecrets ? extraSecrets : []),
+        ...(reads.oauth2 && this.platformClientSecret ? [{ name: 'PLATFORM_CLIENT_SECRET', secret: this.platformClientSecret }] : []),
       ];
       return {
         secrets: read.map((r) => r.secret),
-        environment: Object.fromEntries(read.map(({ name, secret }) => [`${name}_SECRET_ARN`, secret.secretArn])),
+        environment: {
+          ...Object.fromEntries(read.map(({ name, secret }) => [`${name}_SECRET_ARN`, secret.secretArn])),
+          // The client ID is not secret, but only the sign-in uses it.
+          ...(reads.oauth2 && settings.platformClientId ? { PLATFORM_CLIENT_ID: settings.platformClientId } : {}),
+        },
       };
     };
 
@@ -343,6 +361,12 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'ServiceTokenSecretArn', { value: this.serviceTokenSecret.secretArn, description: 'The service (bot) token the bot sends as Bearer' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'SNS topic of every alarm (subscribe more endpoints here)' });
     new CfnOutput(this, 'PlatformBotTokenSecretArn', { value: this.platformBotTokenSecret.secretArn, description: "Put the bot's platform token here" });
+    if (this.platformClientSecret) {
+      new CfnOutput(this, 'PlatformClientSecretArn', {
+        value: this.platformClientSecret.secretArn,
+        description: "Put the platform application's OAuth2 client secret here (the dashboard's sign-in)",
+      });
+    }
   }
 }
 
@@ -356,6 +380,9 @@ function validateSettings(settings: ServiceSettings): void {
   }
   if (!Number.isInteger(settings.verifierLinkSeconds)) {
     throw new Error(`verifierLinkSeconds must be a whole number of seconds, not ${settings.verifierLinkSeconds}`);
+  }
+  if (settings.platformClientId !== undefined && !/^[0-9]{1,20}$/.test(settings.platformClientId)) {
+    throw new Error(`platformClientId must be the platform application's ID (digits), not ${settings.platformClientId}`);
   }
   if (!/^https?:\/\/.+\/api\/v\d+$/.test(settings.platformApiBaseUrl)) {
     throw new Error(`platformApiBaseUrl must be an http(s) URL ending in /api/v<N>, not ${settings.platformApiBaseUrl}`);

@@ -162,7 +162,7 @@ describe('function bundles', () => {
     ]);
   });
 
-  it('reach the bot token, the cursor key, source credentials and the job queues where their role grants them, and nowhere else (infra/access.ts)', () => {
+  it('reach the bot token, the cursor key, source credentials, the OAuth2 client secret and the job queues where their role grants them, and nowhere else (infra/access.ts)', () => {
     /** What a bundle can reach, from the code it carries. */
     const reach = (entry: string) => {
       const key = keyOfEntry(entry);
@@ -173,23 +173,24 @@ describe('function bundles', () => {
         cursors: readFileSync(join(outdir, key, 'index.mjs'), 'utf8').includes('No cursor secret'),
         namedSecrets: used('functions/socials/reach/sources.ts'),
         sends: used('shared/scheduler/sender.ts'),
+        oauth2: used('shared/platform/oauth2-config.ts'),
       };
     };
     const any = (entries: string[], what: keyof ReturnType<typeof reach>) => entries.some((entry) => reach(entry)[what]);
     const mismatches: string[] = [];
     const compare = (who: string, granted: Record<keyof ReturnType<typeof reach>, boolean>, entries: string[]) => {
-      for (const what of ['platform', 'cursors', 'namedSecrets', 'sends'] as const) {
+      for (const what of ['platform', 'cursors', 'namedSecrets', 'sends', 'oauth2'] as const) {
         if (granted[what] !== any(entries, what)) mismatches.push(`${who}: ${what} granted ${granted[what]}, reached ${!granted[what]}`);
       }
     };
     for (const [group, groupRoutes] of Object.entries(routeGroups)) {
       const access = accessOf(group);
-      compare(group, { ...access, sends: access.sends.length > 0 }, groupRoutes.map(entryOf));
+      compare(group, { ...access, sends: access.sends.length > 0, oauth2: access.oauth2 ?? false }, groupRoutes.map(entryOf));
     }
     // A job's role may send to its module's queues (its producer sends its own) and reads no cursor key.
     for (const job of jobs)
-      compare(job.id, { platform: job.platform ?? false, cursors: false, namedSecrets: job.namedSecrets ?? false, sends: true }, [job.file]);
-    compare('authorizer', { platform: false, cursors: false, namedSecrets: false, sends: false }, [AUTHORIZER_FILE]);
+      compare(job.id, { platform: job.platform ?? false, cursors: false, namedSecrets: job.namedSecrets ?? false, sends: true, oauth2: false }, [job.file]);
+    compare('authorizer', { platform: false, cursors: false, namedSecrets: false, sends: false, oauth2: false }, [AUTHORIZER_FILE]);
     expect(mismatches).toEqual([]);
   });
 

@@ -89,6 +89,7 @@ describe('what each role may do (today’s routes and jobs)', () => {
         ...(access.platform ? ['PLATFORM_BOT_TOKEN_SECRET_ARN'] : []),
         ...(access.cursors ? ['CURSOR_SECRET_SECRET_ARN'] : []),
         ...(access.namedSecrets ? ['VIDEO_API_KEY_SECRET_ARN'] : []),
+        ...(access.oauth2 ? ['PLATFORM_CLIENT_SECRET_SECRET_ARN'] : []),
       ];
       expect(secretNames(role.env).sort(), group).toEqual(expectedSecrets.sort());
       const read = role.resources('ReadSecrets');
@@ -105,6 +106,10 @@ describe('what each role may do (today’s routes and jobs)', () => {
         read.some((r) => r.includes(VIDEO_ARN)),
         group,
       ).toBe(access.namedSecrets);
+      expect(
+        read.some((r) => r.includes('PlatformClientSecret')),
+        group,
+      ).toBe(access.oauth2 ?? false);
 
       // Queues: only its own module's jobs, only those it sends at once.
       for (const job of access.sends) expect(jobModule(job), `${group} sends ${job}`).toBe(group);

@@ -38,6 +38,8 @@ export interface OAuth2Application {
 
 /** The scopes the sandbox knows: what the dashboard asks for. */
 const SCOPES = new Set(['identify', 'guilds']);
+/** Members the authorize page lists at most. */
+const MAX_LISTED = 100;
 /** How long a code may wait for its exchange. */
 const CODE_TTL_MS = 10 * 60_000;
 /** How long an access token lasts, in seconds (the platform's: a week). */
@@ -119,7 +121,9 @@ function consentPage(state: SandboxState, params: URLSearchParams, request: Auth
     .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(params.get(name)!)}">`)
     .join('');
   const chosen = params.get('user_id');
-  const members = knownMembers(state).map((id) => {
+  const known = knownMembers(state);
+  // A guild made large for the bench would make the list a wall: the first ones, and the ID field for the rest.
+  const members = known.slice(0, MAX_LISTED).map((id) => {
     const user = userView(state, id);
     const checked = chosen === id ? ' checked' : '';
     return `<label><input type="radio" name="user_id" value="${id}" id="member-${id}"${checked}> ${escapeHtml(user.global_name ?? user.username)} <span class="sub">${id}</span></label>`;
@@ -129,6 +133,7 @@ function consentPage(state: SandboxState, params: URLSearchParams, request: Auth
 <p>This will allow the developer of ${escapeHtml(BOT_USER.global_name ?? BOT_USER.username)} to:</p><ul>${request.scopes.map((s) => `<li>${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`).join('')}</ul>
 <form method="post" action="/oauth2/authorize">${hidden}
 <fieldset><legend>Who are you? (sandbox: pick a member)</legend>${members.join('')}
+${known.length > MAX_LISTED ? `<p class="sub">and ${known.length - MAX_LISTED} more: type one's ID below</p>` : ''}
 <label><input type="radio" name="user_id" value="" id="member-other"${chosen === '' ? ' checked' : ''}> Another member: <input type="text" name="other_user_id" value="${escapeHtml(other)}" inputmode="numeric" aria-label="another member's ID" placeholder="member ID"></label></fieldset>
 ${problem ? `<p class="error" role="alert">${escapeHtml(problem)}</p>` : ''}
 <p class="sub">Once you authorize, you will be redirected to ${escapeHtml(request.redirectUri)}</p>

@@ -116,6 +116,14 @@ describe('the authorize page', () => {
     expect(html).toContain('name="decision" value="approve"');
   });
 
+  it('lists at most 100 members, and says how many more may be typed in', async () => {
+    const many = Array.from({ length: 150 }, (_, i) => String(600000000000000000n + BigInt(i)));
+    await control('POST', `/guilds/${GUILD}/members/join-many`, { user_ids: many });
+    const html = await (await fetch(authorizeUrl())).text();
+    expect(html.match(/name="user_id" value="\d+"/g)).toHaveLength(100);
+    expect(html).toContain('and 55 more');
+  });
+
   it.each([
     ['an unknown client', { client_id: '999999999999999999' }, 'Unknown Application'],
     ['a redirect URI not registered', { redirect_uri: 'http://127.0.0.1:9/elsewhere' }, 'Invalid OAuth2 redirect_uri'],
