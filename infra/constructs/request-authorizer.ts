@@ -27,6 +27,13 @@ export interface RequestAuthorizerProps {
   memorySize: number;
   /** Naming callers to the usage plans: what the authorizer reads (its grants are attached by CallerUsagePlans). */
   usage: { environment: Record<string, string> };
+  /**
+   * When the dashboard is deployed, the authorizer also decides its sessions
+   * (a cookie, no `Authorization` header): the secrets and settings that
+   * takes (the OAuth2 client's). API Gateway then invokes it for requests
+   * without the header too.
+   */
+  sessions?: { secrets: readonly secretsmanager.ISecret[]; environment: Record<string, string> };
 }
 
 /**
@@ -48,7 +55,7 @@ export class RequestAuthorizer extends Construct {
       module: 'auth (authorizer)',
       table: props.table,
       indexNames: props.indexNames,
-      secrets: [props.serviceTokenSecret],
+      secrets: [props.serviceTokenSecret, ...(props.sessions?.secrets ?? [])],
       queues: [],
       logRetention: props.logRetention,
       // Looks keys up and records their last use and usage key; never writes anything else.
@@ -58,7 +65,12 @@ export class RequestAuthorizer extends Construct {
       runtime: {
         role: runtime.role,
         logGroup: runtime.logGroup,
-        environment: { TABLE_NAME: props.table.tableName, SERVICE_TOKEN_SECRET_ARN: props.serviceTokenSecret.secretArn, ...props.usage.environment },
+        environment: {
+          TABLE_NAME: props.table.tableName,
+          SERVICE_TOKEN_SECRET_ARN: props.serviceTokenSecret.secretArn,
+          ...props.usage.environment,
+          ...props.sessions?.environment,
+        },
         memorySize: props.memorySize,
         timeout: AUTHORIZER_TIMEOUT,
       },
@@ -70,7 +82,8 @@ export class RequestAuthorizer extends Construct {
       restApiId: props.restApiId,
       name: 'guild-credentials',
       type: 'REQUEST',
-      identitySource: 'method.request.header.Authorization',
+      // With caching off the identity source is optional, and a named one that is absent is refused before the authorizer runs: a session sends none.
+      ...(props.sessions ? {} : { identitySource: 'method.request.header.Authorization' }),
       authorizerUri: lambdaInvocationUri(this.function),
       // Caching off: a revoked API key must stop working at once (behaviour §4).
       authorizerResultTtlInSeconds: 0,

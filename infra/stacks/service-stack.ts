@@ -238,6 +238,8 @@ export class ServiceStack extends Stack {
         logRetention,
         memorySize: settings.memorySize,
         usage: { environment: this.usagePlans.environment },
+        // Sessions are decided with the OAuth2 client (shared/auth): its secret and ID, as the dashboard's functions have them.
+        sessions: signsIn ? secretsOf({ platform: false, cursors: false, namedSecrets: false, oauth2: true }) : undefined,
       });
       // Keys minted before usage keys existed, or whose registration failed, get theirs at first use (shared/auth/api-keys.ts).
       this.usagePlans.grantGuildKeys(this.authorizer.function.role!, 'Authorizer', { deletes: false });

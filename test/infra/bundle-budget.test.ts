@@ -190,7 +190,9 @@ describe('function bundles', () => {
     // A job's role may send to its module's queues (its producer sends its own) and reads no cursor key.
     for (const job of jobs)
       compare(job.id, { platform: job.platform ?? false, cursors: false, namedSecrets: job.namedSecrets ?? false, sends: true, oauth2: false }, [job.file]);
-    compare('authorizer', { platform: false, cursors: false, namedSecrets: false, sends: false, oauth2: false }, [AUTHORIZER_FILE]);
+    // The authorizer decides the dashboard's sessions (with the OAuth2 client) wherever the dashboard is deployed.
+    const signsIn = Object.keys(routeGroups).some((group) => accessOf(group).oauth2 ?? false);
+    compare('authorizer', { platform: false, cursors: false, namedSecrets: false, sends: false, oauth2: signsIn }, [AUTHORIZER_FILE]);
     expect(mismatches).toEqual([]);
   });
 

@@ -2,8 +2,10 @@
  * The dashboard's OAuth2 client (CONTRACT 19) in CDK: the client secret is a
  * Secrets Manager secret (created for the operator to fill, or an existing
  * one by ARN), and only functions of a route group whose access says
- * `oauth2` (infra/access.ts: the dashboard alone) may read it or get the
- * client ID; no other module, no job, not the authorizer.
+ * `oauth2` (infra/access.ts: the dashboard alone) and the authorizer, which
+ * decides the dashboard's sessions, may read it or get the client ID; no
+ * other module, no job. The authorizer is then invoked for requests without
+ * an `Authorization` header (a session sends a cookie).
  */
 import type { Stack } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -67,23 +69,30 @@ describe("the dashboard's OAuth2 client secret", () => {
     expect(nagFindings(synth.app)).toEqual([]);
   });
 
-  it('is read, and the client ID given, by the dashboard functions alone: no module, job or authorizer', () => {
+  it('is read, and the client ID given, by the dashboard functions and the authorizer alone: no module, no job', () => {
     const all = functions(templates);
-    const dashboard = all.filter((f) => f.description.startsWith('dashboard.'));
-    const others = all.filter((f) => !f.description.startsWith('dashboard.'));
-    expect(dashboard).toHaveLength(1);
+    const readers = (f: { description: string }) => f.description.startsWith('dashboard.') || f.description.startsWith('REQUEST authorizer');
+    const dashboard = all.filter(readers);
+    const others = all.filter((f) => !readers(f));
+    expect(dashboard).toHaveLength(2);
     expect(others.length).toBeGreaterThan(jobs.length);
     for (const f of dashboard) {
       expect(f.env).toMatchObject({ PLATFORM_CLIENT_ID: CLIENT_ID, PLATFORM_CLIENT_SECRET_SECRET_ARN: expect.anything() });
       expect(f.env).not.toHaveProperty('PLATFORM_CLIENT_SECRET');
     }
-    // The dashboard's role reads it (in its nested stack, through the parameter the root stack passes the secret's ARN in).
-    expect(dashboard[0]!.readable).toContain('PlatformClientSecret');
+    // The dashboard's role reads it (in its nested stack, through the parameter the root stack passes the secret's ARN in), and the authorizer's.
+    for (const f of dashboard) expect(f.readable, f.description).toContain('PlatformClientSecret');
     for (const f of others) {
       expect(f.env, f.description).not.toHaveProperty('PLATFORM_CLIENT_SECRET_SECRET_ARN');
       expect(f.env, f.description).not.toHaveProperty('PLATFORM_CLIENT_ID');
       expect(f.readable, f.description).not.toContain('PlatformClientSecret');
     }
+  });
+
+  it('has API Gateway invoke the authorizer without an Authorization header once sessions exist, and not before', () => {
+    const identity = (t: Map<Stack, CfnTemplate>) => resourcesOfType(t, 'AWS::ApiGateway::Authorizer').map((a) => a.properties.IdentitySource ?? null);
+    expect(identity(templates)).toEqual([null]);
+    expect(identity(templatesOf(synthService({ tags: routes.tags! })))).toEqual(['method.request.header.Authorization']);
   });
 
   it('is granted by infra/access.ts to the dashboard alone', () => {
@@ -98,9 +107,11 @@ describe("the dashboard's OAuth2 client secret", () => {
     const given = synthService(routes, { settings: { platformClientId: CLIENT_ID, platformClientSecretArn: CLIENT_ARN } });
     const t = templatesOf(given);
     expect(resourcesOfType(t, 'AWS::SecretsManager::Secret').filter((s) => String(s.properties.Description).includes('OAuth2'))).toEqual([]);
-    const dashboard = functions(t).find((f) => f.description.startsWith('dashboard.'))!;
-    expect(dashboard.env.PLATFORM_CLIENT_SECRET_SECRET_ARN).toBe(CLIENT_ARN);
-    expect(dashboard.readable).toContain(CLIENT_ARN);
+    for (const prefix of ['dashboard.', 'REQUEST authorizer']) {
+      const reader = functions(t).find((f) => f.description.startsWith(prefix))!;
+      expect(reader.env.PLATFORM_CLIENT_SECRET_SECRET_ARN).toBe(CLIENT_ARN);
+      expect(reader.readable).toContain(CLIENT_ARN);
+    }
     expect(nagFindings(given.app)).toEqual([]);
   });
 
