@@ -23,8 +23,11 @@ import { type Row, kib } from './table.js';
  * the expressions built from plain objects (`expression.ts`, 2.3 KiB), where
  * a store used to carry only the commands it spelled. Operations as free
  * functions (`get(Entity, ...)`) would let a bundle carry only those it calls.
+ * And 0.3 KiB more for the largest (202): the dashboard's session as a
+ * credential (issue 46), whose guild check and acting member every function
+ * carries in its endpoint factory, as it carries a guild key's.
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 70, largestOverFloorKiB: 201 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 70, largestOverFloorKiB: 202 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
 export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {

@@ -28,8 +28,7 @@ export function callerFromContext(context: Record<string, unknown> | null | unde
   if (context.caller === 'guild' && typeof context.guild_id === 'string' && typeof context.key_id === 'string') {
     return { kind: 'guild', guildId: context.guild_id, keyId: context.key_id };
   }
-  if (context.caller === 'session' && typeof context.session_id === 'string' && typeof context.user_id === 'string' && typeof context.guild_ids === 'string') {
-    return { kind: 'session', sessionId: context.session_id, userId: context.user_id, guildIds: context.guild_ids.split(',').filter(Boolean) };
-  }
+  // Only the authorizer writes a context, each value a string (contextOf); this is read in every function, so kept short.
+  if (context.caller === 'session') return { kind: 'session', sessionId: `${context.session_id}`, userId: `${context.user_id}`, guildIds: `${context.guild_ids}`.split(',') };
   return null;
 }

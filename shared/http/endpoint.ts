@@ -159,11 +159,7 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
     }
     // A dashboard session: only guilds the member may configure and the bot is in (behaviour §19).
     if (caller?.kind === 'session' && (guildId === null || !caller.guildIds.includes(guildId))) {
-      throw forbidden(
-        guildId === null
-          ? 'A dashboard session acts in one guild at a time; this operation names none, so it is not open to sessions.'
-          : `You may not act in guild ${guildId} from the dashboard: it needs Manage Server or Administrator there (as the platform said in the last 5 minutes) and the bot in the guild.`,
-      );
+      throw forbidden(`Not from the dashboard in guild ${guildId}: needs Manage Server or Administrator and the bot there.`);
     }
 
     if (failures.length) throw validationError(failures);
