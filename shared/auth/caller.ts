@@ -29,6 +29,7 @@ export function callerFromContext(context: Record<string, unknown> | null | unde
     return { kind: 'guild', guildId: context.guild_id, keyId: context.key_id };
   }
   // Only the authorizer writes a context, each value a string (contextOf); this is read in every function, so kept short.
-  if (context.caller === 'session') return { kind: 'session', sessionId: `${context.session_id}`, userId: `${context.user_id}`, guildIds: `${context.guild_ids}`.split(',') };
+  if (context.caller === 'session')
+    return { kind: 'session', sessionId: `${context.session_id}`, userId: `${context.user_id}`, guildIds: `${context.guild_ids}`.split(',') };
   return null;
 }

@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformOAuth2Config } from '#shared/platform/oauth2-config.js';
-import { type TestService, startTestService } from '../../helpers/local.js';
-import { memberTokens } from '../../helpers/oauth2.js';
+import { type TestService, startTestService } from '#test/helpers/local.js';
+import { memberTokens } from '#test/helpers/oauth2.js';
 
 const MEMBER = '400000000000000071';
 

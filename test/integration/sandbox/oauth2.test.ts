@@ -10,7 +10,7 @@
 import type { APIUser, RESTGetAPICurrentUserGuildsResult, RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_USER, type Sandbox, startSandbox } from '#infra/local/sandbox/server.js';
-import { approveAs, memberTokens } from '../../helpers/oauth2.js';
+import { approveAs, memberTokens } from '#test/helpers/oauth2.js';
 
 const GUILD = '300000000000000091';
 const OTHER_GUILD = '300000000000000092';
