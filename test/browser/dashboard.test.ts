@@ -134,6 +134,17 @@ describe.skipIf(!hasBrowser)('the dashboard', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => tags.locator('.state').textContent()).toBe('Enabled');
 
+    // The failure pages too: a guild the member may not configure (403), a sign-in link replayed (400).
+    for (const [path, status] of [
+      ['/dashboard/guilds/1234567890123456789', 403],
+      ['/dashboard/callback?code=x&state=replayed', 400],
+    ] as const) {
+      const answer = await page.goto(`${env.service.url}${path}`);
+      expect(answer?.status()).toBe(status);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    await page.screenshot({ path: `${SHOTS}/dashboard-5-refused.png`, fullPage: true });
+
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     await page.close();
