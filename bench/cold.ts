@@ -83,7 +83,8 @@ try { out = await mod[name](event, context); status = out && out.statusCode !== 
 const t2 = performance.now();
 const c = process.cpuUsage(c0);
 if (profileTo) (await import('node:fs')).writeFileSync(profileTo, JSON.stringify({ init: [m0, m1], first: [m1, mark()] }));
-const refused = status === 400 || status === 422 || status === 500 ? JSON.parse(out.body).error.message : undefined;
+const reason = (body) => { try { return JSON.parse(body).error.message; } catch { return 'a page'; } };
+const refused = status === 400 || status === 422 || status === 500 ? reason(out.body) : undefined;
 const line = JSON.stringify({ init: t1 - t0, first: t2 - t1, cpu: (c.user + c.system) / 1000, status, refused });
 process.stdout.write('\\n' + line);`;
 

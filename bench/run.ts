@@ -13,6 +13,7 @@ import { runLoopBench } from './loop.js';
 import { runResumeBench } from './resume.js';
 import { runTagsBench } from './tags.js';
 import { runCostBench } from './cost.js';
+import { runDashboardBench } from './dashboard.js';
 import { runWelcomingBench } from './welcoming.js';
 import { runIdempotencyBench } from './idempotency.js';
 import { countDynamoRequests, foundationRequests, warmCost } from './requests.js';
@@ -60,5 +61,6 @@ rows.push(...(await runTagsBench()));
 rows.push(...(await runLoopBench()));
 rows.push(...(await runCostBench()));
 rows.push(...(await runIdempotencyBench()));
+rows.push(...(await runDashboardBench()));
 
 printRows(rows);

@@ -27,8 +27,11 @@ import { type Row, kib } from './table.js';
  * is one more function above the median, which moves it one bundle up (to
  * 71.4 KiB over the floor), and the statistics fetch carries the reader of
  * batched records (about 1.4 KiB).
+ * And 0.3 KiB more for the largest (202): the dashboard's session as a
+ * credential (issue 46), whose guild check and acting member every function
+ * carries in its endpoint factory, as it carries a guild key's.
  */
-export const SIZE_BUDGET = { medianOverFloorKiB: 72, largestOverFloorKiB: 201 };
+export const SIZE_BUDGET = { medianOverFloorKiB: 72, largestOverFloorKiB: 202 };
 
 /** Sizes of every function bundle against the floor bundle of the same build. */
 export function sizeRows({ sizes, floorBytes }: ColdResult): Row[] {

@@ -1,5 +1,6 @@
 import type { AnswerTable } from '#shared/http/answers.js';
 import { answers as auth } from './auth/answers.js';
+import { answers as dashboard } from './dashboard/answers.js';
 import { familyAnswers as diagnosticsFamilies } from './diagnostics/answers.js';
 import { answers as giveaways } from './giveaways/answers.js';
 import { answers as health } from './health/answers.js';
@@ -21,6 +22,7 @@ import { answers as welcoming } from './welcoming/answers.js';
  */
 export const answers: AnswerTable = {
   ...auth,
+  ...dashboard,
   ...diagnosticsFamilies,
   ...giveaways,
   ...health,

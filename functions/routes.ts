@@ -1,5 +1,6 @@
 import type { Route } from '#shared/http/route.js';
 import { routes as auth } from './auth/routes.js';
+import { routes as dashboard } from './dashboard/routes.js';
 import { routes as diagnostics } from './diagnostics/routes.js';
 import { routes as giveaways } from './giveaways/routes.js';
 import { routes as health } from './health/routes.js';
@@ -28,6 +29,7 @@ export const routeGroups = {
   tags,
   diagnostics,
   parked,
+  dashboard,
 } as const satisfies Record<string, Route[]>;
 
 export type RouteGroup = keyof typeof routeGroups;

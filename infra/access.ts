@@ -55,8 +55,8 @@ export const GROUP_ACCESS: Readonly<Record<string, GroupAccess>> = {
   tags: MODULE,
   // Reads the module's settings and records, then the platform (the bot token).
   diagnostics: { table: 'items', sends: [], platform: true, cursors: false, namedSecrets: false },
-  // The dashboard's sign-in alone holds the OAuth2 client secret; what else its functions reach follows their code (bundle-budget test).
-  dashboard: { table: 'items', sends: [], platform: false, cursors: false, namedSecrets: false, oauth2: true },
+  // The sign-in alone holds the OAuth2 client secret; the bot token for where the bot is (the bot's own guild list).
+  dashboard: { table: 'items', sends: [], platform: true, cursors: false, namedSecrets: false, oauth2: true },
 };
 
 /** The access of a route group; a group missing here fails the synth rather than getting a guess. */

@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import type { AuthorizerContext } from '#shared/auth/caller.js';
+import { type AuthorizerContext, type Caller, contextOf } from '#shared/auth/caller.js';
 import { authorize, isServiceToken } from '#shared/auth/credentials.js';
 import { usageIdentifierKey } from '#shared/auth/usage-keys.js';
 import { ACCESS } from './access.js';
@@ -12,17 +12,17 @@ import { ACCESS } from './access.js';
  * service token's key, or the guild key's own (shared/auth/usage-keys.ts).
  */
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  const verdict = await authorize(header, ACCESS[`${event.httpMethod} ${event.resource}`] ?? 'internal');
+  const header = (wanted: string) => Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === wanted)?.[1];
+  const verdict = await authorize(header('authorization'), ACCESS[`${event.httpMethod} ${event.resource}`] ?? 'internal', {
+    method: event.httpMethod,
+    cookie: header('cookie'),
+    csrf: header('x-csrf-token'),
+  });
   if (!verdict.allow && verdict.status === 401) throw new Error('Unauthorized');
-  const context: AuthorizerContext | undefined = verdict.allow
-    ? verdict.caller.kind === 'service'
-      ? { caller: 'service' }
-      : { caller: 'guild', guild_id: verdict.caller.guildId, key_id: verdict.caller.keyId }
-    : undefined;
+  const context: AuthorizerContext | undefined = verdict.allow ? contextOf(verdict.caller) : undefined;
   const usageKey = verdict.allow ? usageIdentifierKey(verdict.caller) : null;
   return {
-    principalId: verdict.allow ? (verdict.caller.kind === 'service' ? 'service' : `guild:${verdict.caller.guildId}`) : 'denied',
+    principalId: verdict.allow ? principalOf(verdict.caller) : 'denied',
     policyDocument: {
       Version: '2012-10-17',
       Statement: [{ Action: 'execute-api:Invoke', Effect: verdict.allow ? 'Allow' : 'Deny', Resource: event.methodArn }],
@@ -30,6 +30,11 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
     ...(context ? { context } : {}),
     ...(usageKey ? { usageIdentifierKey: usageKey } : {}),
   };
+}
+
+function principalOf(caller: Caller): string {
+  if (caller.kind === 'service') return 'service';
+  return caller.kind === 'guild' ? `guild:${caller.guildId}` : `member:${caller.userId}`;
 }
 
 /** What the HTTP API's authorizer answers (simple responses, payload format 2.0). */

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { routes as allRoutes } from '#functions/routes.js';
+import { contextOf } from '#shared/auth/caller.js';
 import { authorize } from '#shared/auth/credentials.js';
+import { dashboardUsageKeyId } from '#shared/auth/usage-keys.js';
 import { guildKeyThrottledReason } from '#shared/auth/messages.js';
 import { AppError } from '#shared/errors.js';
 import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '#shared/http/envelope.js';
@@ -135,20 +137,19 @@ export async function handleRequest(req: IncomingMessage, routes: readonly Route
   const headers = headersOf(req);
   let authorizer: Record<string, string> | null = null;
   if (route.access !== 'public') {
-    const verdict = await authorize(headers.authorization, route.access);
+    const verdict = await authorize(headers.authorization, route.access, { method, cookie: headers.cookie, csrf: headers['x-csrf-token'] });
     if (!verdict.allow) {
       return errorResponse(new AppError(verdict.status === 401 ? 'UnauthorizedError' : 'ForbiddenError', verdict.reason));
     }
-    if (verdict.caller.kind === 'guild') {
-      const wait = keyRate.take(verdict.caller.keyId);
+    if (verdict.caller.kind !== 'service') {
+      const wait = keyRate.take(verdict.caller.kind === 'guild' ? verdict.caller.keyId : dashboardUsageKeyId(verdict.caller.userId));
       if (wait > 0) {
         return errorResponse(
           new AppError('RateLimitedError', guildKeyThrottledReason(keyRate.rate, keyRate.burst), { headers: { 'Retry-After': String(wait) } }),
         );
       }
     }
-    authorizer =
-      verdict.caller.kind === 'service' ? { caller: 'service' } : { caller: 'guild', guild_id: verdict.caller.guildId, key_id: verdict.caller.keyId };
+    authorizer = contextOf(verdict.caller);
   }
 
   const requestId = randomUUID();

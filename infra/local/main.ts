@@ -51,6 +51,7 @@ const service = await (async () => {
 console.log(`Guild Module Management Service, local mode
   API:            ${service.url}  (also under ${service.url}/v1)
   API docs:       ${service.url}/docs
+  Dashboard:      ${service.url}/dashboard  (sign in as a member of a sandbox guild who has Manage Server)
   Service token:  ${service.serviceToken}
   Data directory: ${service.dataDir}
   Platform:       ${service.sandboxUrl ? `sandbox at ${service.sandboxUrl} (look at it: ${service.sandboxUrl.replace(/\/api\/v10$/, '/')})` : env.PLATFORM_API_BASE_URL}

@@ -233,6 +233,10 @@ export class ServiceStack extends Stack {
     });
     const gatewayResponses = addErrorResponses(this.api, responses);
 
+    const sessionAccess = () => {
+      const reads = secretsOf({ platform: true, cursors: false, namedSecrets: false, oauth2: true });
+      return { secrets: reads.secrets, environment: { ...reads.environment, PLATFORM_API_BASE_URL: settings.platformApiBaseUrl } };
+    };
     if (routes.some((route) => route.access !== 'public')) {
       this.authorizer = new RequestAuthorizer(this, 'Authorizer', {
         restApiId: this.api.restApiId,
@@ -243,8 +247,9 @@ export class ServiceStack extends Stack {
         logRetention,
         memorySize: settings.memorySize,
         usage: { environment: this.usagePlans.environment },
-        // Sessions are decided with the OAuth2 client (shared/auth): its secret and ID, as the dashboard's functions have them.
-        sessions: signsIn ? secretsOf({ platform: false, cursors: false, namedSecrets: false, oauth2: true }) : undefined,
+        // Sessions are decided with the OAuth2 client (shared/auth): its secret and ID, as the dashboard's functions have them,
+        // and every 5 minutes the member's guilds and the bot's (its token) from the platform.
+        sessions: signsIn ? sessionAccess() : undefined,
       });
       // Keys minted before usage keys existed, or whose registration failed, get theirs at first use (shared/auth/api-keys.ts).
       this.usagePlans.grantGuildKeys(this.authorizer.function.role!, 'Authorizer', { deletes: false });

@@ -5,6 +5,9 @@
  */
 export const UNAUTHORIZED_REASON = "Send 'Authorization: Bearer <token>' with the service token or an API key of the guild; no valid credentials were given.";
 export const INTERNAL_REASON = 'This operation is internal: only the service (bot) token may call it, not a guild API key.';
+/** A dashboard change without its session's CSRF token (behaviour §19). */
+export const CSRF_REASON =
+  "A change made with a dashboard session must carry the session's CSRF token in the 'X-CSRF-Token' header; it was missing or wrong, so nothing was changed.";
 
 const guildKeyRate = (rate: number, burst: number) => `Each guild API key may send ${rate} requests a second (bursts of ${burst})`;
 const RETRY = 'retry after the number of seconds in Retry-After.';

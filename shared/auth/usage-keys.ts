@@ -39,8 +39,13 @@ export const SERVICE_USAGE_KEY_SUFFIX = 'servicetoken';
 
 /** The API Gateway key value naming a caller's bucket; `apiId` may be a CDK token. */
 export function usageKeyValue(apiId: string, caller: Caller): string {
-  return caller.kind === 'service' ? `${apiId}${SERVICE_USAGE_KEY_SUFFIX}` : `${apiId}guildkey${Buffer.from(caller.keyId).toString('hex')}`;
+  if (caller.kind === 'service') return `${apiId}${SERVICE_USAGE_KEY_SUFFIX}`;
+  // A dashboard member has a guild key's rate, in a bucket of their own (registered at sign-in: dashboardUsageKeyId).
+  return `${apiId}guildkey${Buffer.from(caller.kind === 'guild' ? caller.keyId : dashboardUsageKeyId(caller.userId)).toString('hex')}`;
 }
+
+/** The key ID whose usage key holds a dashboard member's rate (`registerUsageKey('dashboard', dashboardUsageKeyId(user))` at sign-in). */
+export const dashboardUsageKeyId = (userId: string) => `dashboard-${userId}`;
 
 /** The usage key the authorizer names for a caller, or null in local mode. */
 export function usageIdentifierKey(caller: Caller): string | null {

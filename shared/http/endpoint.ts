@@ -36,6 +36,8 @@ export interface EndpointInput<Q, B, P, A extends ActorMode | undefined = undefi
   /** The route's path template, e.g. `/modules/polls/entry/{poll_id}`. */
   route: string;
   requestId: string;
+  /** A request header by its lower-case name (the dashboard's pages read their cookie). */
+  header: (name: string) => string | undefined;
 }
 
 /** A route's Lambda handler (its schemas are its row's: shared/http/route.ts). */
@@ -141,7 +143,8 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
     // Shape is valid, so guild_id (when present) parses; the request's log line names it and the acting member.
     const rawGuild = parts.map((p) => (p.raw as Record<string, unknown>)?.guild_id).find((v) => v !== undefined);
     const guildId = rawGuild === undefined ? null : parseSnowflake(rawGuild);
-    const actorHeader = headerOf(event, ACTOR_HEADER);
+    // A session's acting member is the member signed in, never a header the browser sets.
+    const actorHeader = caller?.kind === 'session' ? caller.userId : headerOf(event, ACTOR_HEADER);
     const actor = actorHeader === undefined || actorHeader === '' ? null : parseSnowflake(actorHeader);
     noteParties(context, { guildId, actor });
     if (actorHeader && actor === null) {
@@ -157,6 +160,10 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
     // The guild scope of a guild key.
     if (caller?.kind === 'guild' && guildId !== null && guildId !== caller.guildId) {
       throw forbidden(`This API key belongs to guild ${caller.guildId}; it cannot act on guild ${guildId}.`);
+    }
+    // A dashboard session: only guilds the member may configure and the bot is in (behaviour §19).
+    if (caller?.kind === 'session' && (guildId === null || !caller.guildIds.includes(guildId))) {
+      throw forbidden(`Not from the dashboard in guild ${guildId}: needs Manage Server or Administrator and the bot there.`);
     }
 
     if (failures.length) throw validationError(failures);
@@ -190,6 +197,7 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
       module: moduleOfPath(event.resource ?? event.path ?? ''),
       route: event.resource ?? event.path ?? '',
       requestId: context.awsRequestId,
+      header: (name: string) => headerOf(event, name),
     };
     // A keyed call's messages carry nonces of its key, so a repeat after a failure posts none twice.
     const data = keyId ? await withCallNonces(nonceSeedOf(keyId), async () => run(input)) : await run(input);

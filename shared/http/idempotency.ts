@@ -45,7 +45,8 @@ export function idempotencyKeyOf(event: APIGatewayProxyEvent): string | null {
 /** Whose key it is: a guild's API key keys within its guild, the service token within the service's. */
 export function scopeOf(caller: Caller | null): string {
   if (!caller) return 'public';
-  return caller.kind === 'service' ? 'service' : `guild:${caller.guildId}`;
+  if (caller.kind === 'service') return 'service';
+  return caller.kind === 'guild' ? `guild:${caller.guildId}` : `session:${caller.sessionId}`;
 }
 
 const sortedEntries = (values: Record<string, string | undefined> | null | undefined) =>

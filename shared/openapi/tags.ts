@@ -30,6 +30,11 @@ export const TAGS: { name: string; description: string }[] = [
     description:
       'Scheduled work given up on after five failed deliveries, listed with its last error, and replayed once its cause is fixed. The service token only.',
   },
+  {
+    name: 'dashboard',
+    description:
+      "The dashboard for a community's admins: sign-in with the platform's OAuth2 and the pages. Its session then calls the client operations, with a guild key's reach, in the guilds the member may configure.",
+  },
 ];
 
 /** A route's group: its module, else the first part of its id (`health`, `docs`, `auth`). */

@@ -192,7 +192,8 @@ describe('function bundles', () => {
       compare(job.id, { platform: job.platform ?? false, cursors: false, namedSecrets: job.namedSecrets ?? false, sends: true, oauth2: false }, [job.file]);
     // The authorizer decides the dashboard's sessions (with the OAuth2 client) wherever the dashboard is deployed.
     const signsIn = Object.keys(routeGroups).some((group) => accessOf(group).oauth2 ?? false);
-    compare('authorizer', { platform: false, cursors: false, namedSecrets: false, sends: false, oauth2: signsIn }, [AUTHORIZER_FILE]);
+    // And reads, every 5 minutes a session, where the bot is with the bot token (shared/auth/oauth-client.ts).
+    compare('authorizer', { platform: signsIn, cursors: false, namedSecrets: false, sends: false, oauth2: signsIn }, [AUTHORIZER_FILE]);
     expect(mismatches).toEqual([]);
   });
 

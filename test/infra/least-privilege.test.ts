@@ -227,11 +227,12 @@ describe('what each role may do (today’s routes and jobs)', () => {
     expect(authorizerActions).not.toContain('apigateway:DELETE');
   });
 
-  it("keeps the authorizer's own role to reading keys and recording their use", () => {
+  it("keeps the authorizer's own role to reading keys and sessions and recording their use", () => {
     const role = functionRole('REQUEST authorizer');
     expect(role.sid('TableData').Action).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
-    expect(secretNames(role.env)).toEqual(['SERVICE_TOKEN_SECRET_ARN']);
-    expect(role.resources('ReadSecrets')).toHaveLength(1);
+    // With the dashboard deployed it decides sessions: the OAuth2 client secret, and the bot token for where the bot is.
+    expect(secretNames(role.env)).toEqual(['SERVICE_TOKEN_SECRET_ARN', 'PLATFORM_BOT_TOKEN_SECRET_ARN', 'PLATFORM_CLIENT_SECRET_SECRET_ARN']);
+    expect(role.resources('ReadSecrets')).toHaveLength(3);
     expect(role.statements.some((s) => [s.Action].flat().some((a: string) => a.startsWith('sqs:')))).toBe(false);
   });
 });

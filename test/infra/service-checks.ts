@@ -161,11 +161,12 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
       expect(anyMethods).toHaveLength(expected.size);
       const allowHeaders = anyMethods.map((m) => m.properties.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Allow']).sort();
       expect(allowHeaders).toEqual([...expected.values()].map((methods) => `'${methods.join(', ')}'`).sort());
-      // Paths answering pages (the verification link, behaviour §13) answer their 405 as a page; every other path the envelope.
-      // The real table's verification link answers pages; the full fixture list's rows (fake files) declare none.
-      const pages = [...methodNotAllowedPages(routes).keys()];
+      // Paths answering pages (the verification link, behaviour §13; the dashboard's, §19) answer their 405 as a page; every other path the envelope.
+      // The real table's verification link and dashboard answer pages; the full fixture list's rows (fake files) declare none.
+      const pages = [...methodNotAllowedPages(routes).keys()].sort();
       const answersPages = routes.some((route) => route.id === 'verifier.web-verify' && route.errorPage);
-      expect(pages).toEqual(answersPages ? ['/modules/verifier/web/{verifier_id}'] : []);
+      const dashboard = ['/dashboard', '/dashboard/callback', '/dashboard/guilds/{guild_id}', '/dashboard/login', '/dashboard/logout'];
+      expect(pages).toEqual(answersPages ? [...dashboard, '/modules/verifier/web/{verifier_id}'] : []);
       let pageMocks = 0;
       for (const m of anyMethods) {
         expect(m.properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });

@@ -1,0 +1,152 @@
+/**
+ * The dashboard in a real browser (behaviour §19): a member signs in through
+ * the sandbox platform's authorize page, picks a guild, enables polls,
+ * changes a setting (seen in GET /settings), sees a rule the document states
+ * checked before sending and the service's refusal shown at its field,
+ * creates a reaction-role panel (its message seen on the sandbox), and every
+ * page passes axe-core without a serious or critical violation.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserAndService, hasBrowser } from '../helpers/browser.js';
+import { snowflake } from '../helpers/local.js';
+import { sandboxOf } from '../helpers/sandbox.js';
+
+const env = browserAndService();
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.TMPDIR ?? '/tmp';
+
+/** axe-core's serious and critical violations on the page as it is now, as `rule: target` lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated rather than added as a script tag: the page's content security policy refuses inline scripts.
+  if (!(await page.evaluate<boolean>('typeof axe === "object"'))) await page.evaluate<void>(AXE);
+  const violations = await page.evaluate<{ id: string; impact: string; targets: string[] }[]>(
+    'axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) })))',
+  );
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(', ')}`);
+}
+
+describe.skipIf(!hasBrowser)('the dashboard', () => {
+  it('signs in through the platform, enables polls, saves a setting, shows refusals at their field and creates a panel', async () => {
+    const guild = snowflake();
+    const member = snowflake();
+    const channel = snowflake();
+    const sandbox = sandboxOf(env.service);
+    const control = (method: string, path: string, body: unknown) =>
+      fetch(`${sandbox.origin}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await control('PUT', `/guilds/${guild}`, { name: 'Book club' });
+    await control('POST', `/guilds/${guild}/members/${member}/join`, { username: 'ada', global_name: 'Ada' });
+    await control('PUT', `/guilds/${guild}/members/${member}/permissions`, { permissions: String(1 << 5) });
+    await control('PUT', `/channels/${channel}`, { guild_id: guild, name: 'roles' });
+
+    const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.hostname !== '127.0.0.1') outside.push(request.url());
+    });
+
+    // Sign in: the dashboard sends the browser to the sandbox's authorize page; the person picks who they are.
+    await page.goto(`${env.service.url}/dashboard`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/dashboard-1-sign-in.png`, fullPage: true });
+    await page.getByRole('link', { name: 'Sign in with the platform' }).click();
+    await page.locator(`#member-${member}`).check();
+    await Promise.all([page.waitForURL(`${env.service.url}/dashboard`), page.getByRole('button', { name: 'Authorize' }).click()]);
+    expect(await page.locator('h1').textContent()).toBe('Your guilds');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/dashboard-2-guilds.png`, fullPage: true });
+
+    // Pick the guild.
+    await page.getByRole('link', { name: 'Book club' }).click();
+    const polls = page.locator('#module-polls');
+    await expect.poll(() => polls.getByRole('button', { name: 'Enable' }).count(), { timeout: 10_000 }).toBe(1);
+    await polls.getByRole('button', { name: 'Enable' }).click();
+    await expect.poll(() => polls.locator('.state').textContent()).toBe('Enabled');
+    expect((await env.service.call('GET', '/modules/polls/status', { query: { guild_id: guild } })).body.data.status).toBe(true);
+    await polls.locator('summary', { hasText: 'Settings, lists and diagnostics' }).click();
+
+    // A setting: the service's refusal of a rule the document does not state is shown at its field; a good value is saved.
+    const keep = polls.getByLabel(/save duration timeout/);
+    await keep.fill('-5');
+    await polls.getByLabel(/delete ended platform polls/).selectOption('false');
+    await polls.getByLabel(/delete ended service polls/).selectOption('true');
+    await polls.getByRole('button', { name: 'Save settings' }).click();
+    const keepError = polls.locator('[data-field="save_duration_timeout"] .error');
+    await expect.poll(() => keepError.textContent()).toContain("'save_duration_timeout' must be from 0");
+    expect(await keep.getAttribute('aria-invalid')).toBe('true');
+    await page.screenshot({ path: `${SHOTS}/dashboard-3-refused-at-field.png`, fullPage: false });
+    await keep.fill('3600');
+    await polls.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => polls.locator('form .form-status').first().textContent()).toBe('Saved.');
+    const settings = await env.service.call('GET', '/modules/polls/settings', { query: { guild_id: guild } });
+    expect(settings.body.data.settings).toMatchObject({ save_duration_timeout: 3600, delete_ended_platform_polls: false, delete_ended_service_polls: true });
+
+    // A reaction-role panel: a rule the document states (content is required for a posted panel) is checked before sending.
+    const roles = page.locator('#module-reactionroles');
+    await roles.getByRole('button', { name: 'Enable' }).click();
+    await expect.poll(() => roles.locator('.state').textContent()).toBe('Enabled');
+    await roles.locator('summary', { hasText: 'Settings, lists and diagnostics' }).click();
+    await roles.locator('summary', { hasText: 'Create' }).click();
+    const form = roles.locator('details form');
+    await form.getByLabel(/^panel type/).selectOption('button');
+    for (const name of ['limit roles to one', 'supports remove', 'remove roles from users on entry delete', 'is register', 'is embed']) {
+      await form.getByLabel(new RegExp(`^${name}`)).selectOption('false');
+    }
+    await form.getByLabel(/^channel id/).fill(channel);
+    await form.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => form.locator('[data-field="content"] .error').textContent()).not.toBe('');
+    expect((await sandbox.state()).channels.find((c: { id: string }) => c.id === channel)?.messages ?? []).toEqual([]);
+    await form.getByLabel(/^content/).fill('Pick your roles');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => form.locator('.form-status').textContent()).toBe('Saved.');
+    await expect.poll(() => roles.locator('table tbody tr').count()).toBe(1);
+    const posted = (await sandbox.state()).channels.find((c: { id: string }) => c.id === channel)?.messages ?? [];
+    expect(posted.map((m: { content: string }) => m.content)).toEqual(['Pick your roles']);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/dashboard-4-guild.png`, fullPage: true });
+
+    // Its row has Edit and Delete, the API's PUT and DELETE of the panel; Delete (confirmed) removes it.
+    const row = roles.locator('table tbody tr').first();
+    expect(await row.getByRole('button', { name: 'Edit' }).count()).toBe(1);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: /^Delete / }).click();
+    await expect.poll(() => roles.locator('.list').first().textContent()).toContain('None yet.');
+    expect((await env.service.call('GET', '/modules/reactionroles/panels', { query: { guild_id: guild } })).body.data.panels).toEqual([]);
+
+    // The diagnostics of a module, and keyboard use: the skip link is the first stop.
+    await page
+      .locator('#module-polls')
+      .getByRole('button', { name: /Check what would stop it/ })
+      .click();
+    await expect.poll(() => page.locator('#module-polls .diag').count()).toBe(1);
+    await page.reload();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
+    // The keyboard alone: from the module links to a module's Enable button, Enter enables it.
+    const tags = page.locator('#module-tags');
+    await expect.poll(() => tags.getByRole('button', { name: 'Enable' }).count(), { timeout: 10_000 }).toBe(1);
+    await tags.getByRole('button', { name: 'Enable' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => tags.locator('.state').textContent()).toBe('Enabled');
+
+    // The failure pages too: a guild the member may not configure (403), a sign-in link replayed (400).
+    for (const [path, status] of [
+      ['/dashboard/guilds/1234567890123456789', 403],
+      ['/dashboard/callback?code=x&state=replayed', 400],
+    ] as const) {
+      const answer = await page.goto(`${env.service.url}${path}`);
+      expect(answer?.status()).toBe(status);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    await page.screenshot({ path: `${SHOTS}/dashboard-5-refused.png`, fullPage: true });
+
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
