@@ -69,17 +69,20 @@ describe('fields with allowed values, in every route', () => {
 
   it.each(cases.map((c) => [c.name, c] as const))('%s: wrong JSON types and a missing value are 400, another value 422', async (_name, c) => {
     const field = fieldName(c.field.path);
+    // CONTRACT §18: whatever is wrong in a batch's record, it is a 422 naming the record by its index.
+    const inRecord = c.route.id === 'serverstats.record-batch' && c.field.path[0] === 'records';
+    const refused = inRecord ? { status: 422, name: 'Unprocessable Entity' } : { status: 400, name: 'BadRequestError' };
     const allowedTypes = new Set(c.field.values.map(jsonType));
     if (c.field.nullable) allowedTypes.add('null');
     const wrong = c.where === 'body' ? WRONG_TYPES.filter((v) => !allowedTypes.has(jsonType(v))) : [];
     for (const value of wrong) {
       const { status, error } = await callWith(c, value);
-      expect({ value: String(value), status, name: error.name }).toEqual({ value: String(value), status: 400, name: 'BadRequestError' });
+      expect({ value: String(value), status, name: error.name }).toEqual({ value: String(value), ...refused });
       expect(error.message).toContain(`Field '${field}'`);
     }
     if (c.field.required) {
       const { status, error } = await callWith(c, undefined);
-      expect({ missing: field, status, name: error.name }).toEqual({ missing: field, status: 400, name: 'BadRequestError' });
+      expect({ missing: field, status, name: error.name }).toEqual({ missing: field, ...refused });
       expect(error.message).toContain(`Field '${field}' is required`);
     }
     const outside = outsideValue(c.field.values);
