@@ -1,9 +1,7 @@
 import { oauthClient, sessionGuilds } from '#shared/auth/oauth-client.js';
 import { publicBase, startSession, takeLogin } from '#shared/auth/session.js';
-import { dashboardUsageKeyId, registerUsageKey } from '#shared/auth/usage-keys.js';
 import { badRequest } from '#shared/errors.js';
 import { endpoint } from '#shared/http/endpoint.js';
-import { errorField, log } from '#shared/observe/log.js';
 import { basePath } from './pages.js';
 import { redirect } from './page-answers.js';
 import * as routes from './routes.js';
@@ -27,10 +25,6 @@ export const handler = endpoint(routes.callback, async ({ query, header }) => {
   if (!accessToken) throw badRequest(`The platform refused this sign-in's code (wrong, used or expired). ${SIGN_IN_AGAIN}`);
   const [user, guilds] = await Promise.all([client.currentUser(accessToken), sessionGuilds(accessToken)]);
   const { cookie } = await startSession({ user: { id: String(user.id), username: String(user.username) }, guilds, accessToken });
-  // AWS: the member's own rate bucket, as a guild key has (none in local mode); a failure is retried at the next sign-in.
-  await registerUsageKey('dashboard', dashboardUsageKeyId(String(user.id))).catch((error: unknown) =>
-    log('error', 'dashboard rate not registered', { user_id: String(user.id), error: errorField(error) }),
-  );
   // The login cookie is left to expire: its state is taken, so it can start nothing again.
   return redirect(`${basePath(publicBase())}/dashboard`, 302, cookie);
 });

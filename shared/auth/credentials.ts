@@ -5,7 +5,7 @@ import type { Caller } from './caller.js';
 import { CSRF_REASON, INTERNAL_REASON, UNAUTHORIZED_REASON } from './messages.js';
 import { configuredSecret } from '../secrets.js';
 import { sessionGuilds } from './oauth-client.js';
-import { actingGuilds, csrfMatches, freshGuilds, sessionOfCookie } from './session.js';
+import { actingGuilds, attachSessionRate, csrfMatches, freshGuilds, sessionOfCookie } from './session.js';
 
 /** The authorizer's decision for one request, the same in AWS and in local mode. */
 export type Verdict = { allow: true; caller: Caller } | { allow: false; status: 401 | 403; reason: string };
@@ -57,5 +57,6 @@ async function authorizeSession(offer: SessionOffer, access: Access): Promise<Ve
   }
   // The platform's word on the member's rights, at most 5 minutes old, decides where the session acts.
   const guilds = await freshGuilds(found.sessionId, found.session, sessionGuilds);
+  await attachSessionRate(found.session);
   return { allow: true, caller: { kind: 'session', sessionId: found.sessionId, userId: found.session.user_id, guildIds: actingGuilds(guilds) } };
 }

@@ -16,6 +16,8 @@ import { clockNow } from '../clock.js';
 import { forbidden } from '../errors.js';
 import { open, seal } from '../http/idempotency-seal.js';
 import { configuredSecret } from '../secrets.js';
+import { errorField, log } from '../observe/log.js';
+import { dashboardUsageKeyId, registerUsageKey } from './usage-keys.js';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'gmms_session';
@@ -54,6 +56,8 @@ export interface Session {
   /** Epoch seconds: the table's TTL and the session's end. */
   expires_at: number;
   sealed_token: string | null;
+  /** AWS: the API Gateway key holding the member's rate (behaviour §13), once registered; null before, and always in local mode. */
+  usage_key_id: string | null;
 }
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
@@ -70,6 +74,7 @@ const SessionEntity = entity({
     guilds_read_at: Number(item.guilds_read_at),
     expires_at: Number(item.expires_at),
     sealed_token: typeof item.sealed_token === 'string' ? item.sealed_token : null,
+    usage_key_id: typeof item.usage_key_id === 'string' ? item.usage_key_id : null,
   }),
 });
 
@@ -247,6 +252,26 @@ export async function freshGuilds(sessionId: string, session: Session, read: Gui
     { set: { guilds: JSON.stringify(guilds), guilds_read_at: now }, condition: { pk: { exists: true } }, returnValues: 'NONE' },
   );
   return guilds;
+}
+
+/**
+ * Gives a session's member their API Gateway key on the guild-key plan (AWS
+ * only: the authorizer names it for each of the session's requests, so the
+ * member has a guild key's rate in a bucket of their own), at the session's
+ * first request, and records it on the session. Registered by the authorizer,
+ * whose role may create such keys, as it does for a guild key minted without
+ * one. Best effort: a failure is logged, and API Gateway refuses the request
+ * until a later one registers it.
+ */
+export async function attachSessionRate(session: Session): Promise<void> {
+  if (session.usage_key_id !== null) return;
+  try {
+    const usageKeyId = await registerUsageKey('dashboard', dashboardUsageKeyId(session.user_id));
+    if (!usageKeyId) return;
+    await SessionEntity.update({ hash: session.hash }, { set: { usage_key_id: usageKeyId }, condition: { pk: { exists: true } }, returnValues: 'NONE' });
+  } catch (error) {
+    log('error', 'dashboard rate not registered', { user_id: session.user_id, error: errorField(error) });
+  }
 }
 
 /** The guilds a session may act in: the member may configure them and the bot is in them. */

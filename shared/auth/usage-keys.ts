@@ -40,11 +40,11 @@ export const SERVICE_USAGE_KEY_SUFFIX = 'servicetoken';
 /** The API Gateway key value naming a caller's bucket; `apiId` may be a CDK token. */
 export function usageKeyValue(apiId: string, caller: Caller): string {
   if (caller.kind === 'service') return `${apiId}${SERVICE_USAGE_KEY_SUFFIX}`;
-  // A dashboard member has a guild key's rate, in a bucket of their own (registered at sign-in: dashboardUsageKeyId).
+  // A dashboard member has a guild key's rate, in a bucket of their own (registered by the authorizer at the session's first request: attachSessionRate).
   return `${apiId}guildkey${Buffer.from(caller.kind === 'guild' ? caller.keyId : dashboardUsageKeyId(caller.userId)).toString('hex')}`;
 }
 
-/** The key ID whose usage key holds a dashboard member's rate (`registerUsageKey('dashboard', dashboardUsageKeyId(user))` at sign-in). */
+/** The key ID whose usage key holds a dashboard member's rate (registered by `attachSessionRate`, shared/auth/session.ts). */
 export const dashboardUsageKeyId = (userId: string) => `dashboard-${userId}`;
 
 /** The usage key the authorizer names for a caller, or null in local mode. */

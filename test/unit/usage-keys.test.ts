@@ -4,6 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as authorizer } from '#functions/auth/authorizer.js';
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys.js';
+import { startSession } from '#shared/auth/session.js';
 import { GUILD_USAGE_KEY_TAG } from '#shared/auth/usage-keys.js';
 import { observe } from '#test/helpers/observe.js';
 
@@ -159,6 +160,37 @@ describe('the authorizer names each caller to the usage plans', () => {
     expect(answer.usageIdentifierKey).toBe(guildUsageKey);
     expect(usageKeyWrites()).toHaveLength(0);
     expect(seen.events('guild key rate not registered')).toEqual([expect.objectContaining({ level: 'error', key_id: KEY_ID })]);
+  });
+
+  it("gives a dashboard member's session its own API Gateway key at its first request, records it, and names it from then on", async () => {
+    process.env.PLATFORM_CLIENT_SECRET = 'the-client-secret';
+    try {
+      dynamo.on(PutCommand).resolves({});
+      const { cookie } = await startSession({
+        user: { id: '42', username: 'ada' },
+        guilds: [{ id: GUILD, name: 'g', manage: true, bot: true }],
+        accessToken: 'tok',
+      });
+      const item = dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item!;
+      dynamo.on(GetCommand).resolves({ Item: item });
+      const request = { ...(event('/modules/polls/status', 'GET', '') as object), headers: { Cookie: cookie.split(';')[0] } } as never;
+      const memberKey = `${API_ID}guildkey${Buffer.from('dashboard-42').toString('hex')}`;
+      expect((await authorizer(request)).usageIdentifierKey).toBe(memberKey);
+      expect(gatewayCalls()).toEqual(['POST /apikeys', `POST /usageplans/${PLAN_ID}/keys`]);
+      expect(gateway.calls.find((c) => c.call === 'POST /apikeys')!.body.value).toBe(memberKey);
+      const recorded = dynamo
+        .commandCalls(UpdateCommand)
+        .map((c) => c.args[0].input)
+        .filter((input) => Object.values(input.ExpressionAttributeNames ?? {}).includes('usage_key_id'));
+      expect(recorded.map((input) => input.Key)).toEqual([{ pk: item.pk, sk: item.sk }]);
+      // Recorded: the next request calls API Gateway no more.
+      gateway.calls = [];
+      dynamo.on(GetCommand).resolves({ Item: { ...item, usage_key_id: 'k-123' } });
+      expect((await authorizer(request)).usageIdentifierKey).toBe(memberKey);
+      expect(gatewayCalls()).toEqual([]);
+    } finally {
+      delete process.env.PLATFORM_CLIENT_SECRET;
+    }
   });
 
   it('names no usage key in local mode', async () => {
