@@ -103,6 +103,9 @@ const NEEDS: Record<string, () => Record<string, unknown>> = {
   'socials.send-stream': () => ({ stream_account: 'some_account' }),
   'socials.stream-refresh-filter': () => ({ stream_account: 'some_account' }),
   'parked.replay': () => ({ all: true }),
+  'serverstats.record-batch': () => ({
+    records: [{ family: 'messages/sent', at: new Date().toISOString(), channel_id: '123456789012345670', author_id: MEMBER, message_id: '123456789012345671' }],
+  }),
 };
 
 /**
