@@ -2,6 +2,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { errorField, log } from '#shared/observe/log.js';
 import type { RunContext, ScheduledJob } from '#shared/scheduler/index.js';
 import { scheduler } from '#shared/scheduler/index.js';
+import { jobFileOf } from '#shared/scheduler/job.js';
 import { producerInputs } from '#shared/scheduler/keys.js';
 import { jobs } from './jobs.js';
 
@@ -16,26 +17,31 @@ import { jobs } from './jobs.js';
  * the same.
  */
 
-/** Job id -> its file, imported on first use. The strings are literal so that esbuild bundles each file. */
+/**
+ * Each job's file (`jobFileOf`: the job's ID names it), imported on its first
+ * message. Written out because esbuild bundles only literal import paths; a
+ * test holds it to the job table, so a job's ID is still written once, in its
+ * module's `jobs.ts`.
+ */
 export const JOB_FILES: Readonly<Record<string, () => Promise<Pick<ScheduledJob, 'handler'>>>> = {
-  'polls.close': () => import('./polls/jobs/close.js'),
-  'polls.delete': () => import('./polls/jobs/delete.js'),
-  'polls.voter-sweep': () => import('./polls/jobs/voter-sweep.js'),
-  'polls.refresh': () => import('./polls/jobs/refresh.js'),
-  'giveaways.end': () => import('./giveaways/jobs/end.js'),
-  'giveaways.delete': () => import('./giveaways/jobs/delete.js'),
-  'giveaways.refresh': () => import('./giveaways/jobs/refresh.js'),
-  'socials.poll': () => import('./socials/jobs/poll.js'),
-  'socials.streams': () => import('./socials/jobs/streams.js'),
-  'socials.announce': () => import('./socials/jobs/announce.js'),
-  'serverstats.counters': () => import('./serverstats/jobs/counters.js'),
-  'serverstats.purge': () => import('./serverstats/jobs/purge.js'),
-  'welcoming.timedrole-grant': () => import('./welcoming/jobs/timedrole-grant.js'),
-  'welcoming.timedrole-catchup': () => import('./welcoming/jobs/timedrole-catchup.js'),
-  'welcoming.grant-sweep': () => import('./welcoming/jobs/grant-sweep.js'),
-  'invite-tracker.use-sweep': () => import('./invite-tracker/jobs/use-sweep.js'),
-  'verifier.entry-sweep': () => import('./verifier/jobs/entry-sweep.js'),
-  'reactionroles.claim-sweep': () => import('./reactionroles/jobs/claim-sweep.js'),
+  'functions/polls/jobs/close.ts': () => import('./polls/jobs/close.js'),
+  'functions/polls/jobs/delete.ts': () => import('./polls/jobs/delete.js'),
+  'functions/polls/jobs/voter-sweep.ts': () => import('./polls/jobs/voter-sweep.js'),
+  'functions/polls/jobs/refresh.ts': () => import('./polls/jobs/refresh.js'),
+  'functions/giveaways/jobs/end.ts': () => import('./giveaways/jobs/end.js'),
+  'functions/giveaways/jobs/delete.ts': () => import('./giveaways/jobs/delete.js'),
+  'functions/giveaways/jobs/refresh.ts': () => import('./giveaways/jobs/refresh.js'),
+  'functions/socials/jobs/poll.ts': () => import('./socials/jobs/poll.js'),
+  'functions/socials/jobs/streams.ts': () => import('./socials/jobs/streams.js'),
+  'functions/socials/jobs/announce.ts': () => import('./socials/jobs/announce.js'),
+  'functions/serverstats/jobs/counters.ts': () => import('./serverstats/jobs/counters.js'),
+  'functions/serverstats/jobs/purge.ts': () => import('./serverstats/jobs/purge.js'),
+  'functions/welcoming/jobs/timedrole-grant.ts': () => import('./welcoming/jobs/timedrole-grant.js'),
+  'functions/welcoming/jobs/timedrole-catchup.ts': () => import('./welcoming/jobs/timedrole-catchup.js'),
+  'functions/welcoming/jobs/grant-sweep.ts': () => import('./welcoming/jobs/grant-sweep.js'),
+  'functions/invite-tracker/jobs/use-sweep.ts': () => import('./invite-tracker/jobs/use-sweep.js'),
+  'functions/verifier/jobs/entry-sweep.ts': () => import('./verifier/jobs/entry-sweep.js'),
+  'functions/reactionroles/jobs/claim-sweep.ts': () => import('./reactionroles/jobs/claim-sweep.js'),
 };
 
 /** The job a message names (the scheduler's body, `{ job, key, due_at }`), or null for one that is not due work. */
@@ -60,7 +66,7 @@ export async function handler(event: SQSEvent, context?: RunContext): Promise<SQ
   const failed: SQSRecord[] = [];
   for (const record of event.Records) {
     const job = jobOfMessage(record.body);
-    if (job === null || !Object.hasOwn(JOB_FILES, job)) {
+    if (job === null || !Object.hasOwn(JOB_FILES, jobFileOf(job))) {
       log('error', 'scheduler: message names no job of this queue', { messageId: record.messageId });
       failed.push(record);
       continue;
@@ -70,7 +76,7 @@ export async function handler(event: SQSEvent, context?: RunContext): Promise<SQ
   const answers = await Promise.all(
     [...byJob].map(async ([job, records]) => {
       try {
-        const file = await JOB_FILES[job]!();
+        const file = await JOB_FILES[jobFileOf(job)]!();
         return await file.handler({ Records: records }, context);
       } catch (error) {
         // A job whose code failed to load (or whose consumer threw) fails its own messages only; the other jobs' stand.

@@ -41,8 +41,8 @@ const message = (job: string, key: string) => JSON.stringify({ job, key, due_at:
 
 describe('a shared job queue', () => {
   it('knows the file of every job, and of no other', async () => {
-    expect(Object.keys(JOB_FILES).sort()).toEqual(jobs.map((job) => job.id).sort());
-    for (const job of jobs) expect(typeof (await JOB_FILES[job.id]!()).handler, job.id).toBe('function');
+    expect(Object.keys(JOB_FILES).sort()).toEqual(jobs.map((job) => job.file).sort());
+    for (const job of jobs) expect(typeof (await JOB_FILES[job.file]!()).handler, job.id).toBe('function');
   });
 
   it("puts today's jobs in three queues: the shared one, the source pollers', and the capped announcements alone", () => {
@@ -67,14 +67,15 @@ describe('a shared job queue', () => {
 
   it("fails only the messages of a job whose code does not load, and runs the other jobs' messages", async () => {
     const files = JOB_FILES as Record<string, () => Promise<unknown>>;
-    const real = files['polls.close']!;
-    files['polls.close'] = () => Promise.reject(new Error('the bundle is broken'));
+    const closeFile = 'functions/polls/jobs/close.ts';
+    const real = files[closeFile]!;
+    files[closeFile] = () => Promise.reject(new Error('the bundle is broken'));
     try {
       const event = eventOf(message('polls.close', 'g#5'), message('giveaways.end', 'g#6'), message('polls.close', 'g#7'));
       const { batchItemFailures } = await handler(event);
       expect(batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual([event.Records[0]!.messageId, event.Records[2]!.messageId].sort());
     } finally {
-      files['polls.close'] = real;
+      files[closeFile] = real;
     }
   });
 });
