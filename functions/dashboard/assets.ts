@@ -276,7 +276,12 @@ export const SCRIPT = String.raw`(function () {
       var itemSchema = deref(deref(props[listName]).items);
       var itemPaths = Object.keys(doc.paths).filter(function (p) { return p.indexOf(prefix) === 0 && /^[^{]*\{[a-z_]+\}$/.test(p) && (op(p, 'put') || op(p, 'delete')); });
       var item = null;
-      itemPaths.some(function (p) { var field = idField(p.match(/\{([a-z_]+)\}$/)[1], itemSchema); if (field) item = { path: p, field: field }; return !!field; });
+      itemPaths.some(function (p) {
+        // Under the list's own path, the parameter is the item's own ID (tags/entries/{entry_id}: the tag's tag_id).
+        var field = idField(p.match(/\{([a-z_]+)\}$/)[1], itemSchema) || (p.indexOf(path + '/') === 0 ? ownIdField(module, listName, itemSchema) : null);
+        if (field) item = { path: p, field: field };
+        return !!field;
+      });
       renderList(section, path, listName, itemSchema, op(path, 'post'), item, !!props.next_cursor);
     });
   }
@@ -288,6 +293,20 @@ export const SCRIPT = String.raw`(function () {
     return names.filter(function (n) { return n !== 'id' && n !== 'guild_id' && param.slice(-n.length - 1) === '_' + n; }).sort(function (a, b) { return b.length - a.length; })[0] || null;
   }
 
+  // A list item's own ID field: the module's or the list's name in the singular, then _id (the tags module's entries: tag_id).
+  function ownIdField(module, listName, itemSchema) {
+    var singular = function (name) { return name.replace(/ies$/, 'y').replace(/s$/, ''); };
+    return [singular(module) + '_id', singular(listName) + '_id'].filter(function (name) { return (itemSchema.properties || {})[name]; })[0] || null;
+  }
+
+  // A list without item paths whose own DELETE names the item by fields of its body (socials: the feed's URL): those fields, else null.
+  function removalFields(path, itemSchema) {
+    var del = op(path, 'delete');
+    if (!del || !del.requestBody) return null;
+    var fields = (bodySchema(del).required || []).filter(function (n) { return n !== 'guild_id'; });
+    return fields.length && fields.every(function (f) { return (itemSchema.properties || {})[f]; }) ? fields : null;
+  }
+
   function renderList(section, path, listName, itemSchema, create, item, paged) {
     var itemPath = item ? item.path : null;
     var box = el('div', { class: 'list' }, [el('h3', { text: listName.replace(/_/g, ' ') })]);
@@ -296,6 +315,7 @@ export const SCRIPT = String.raw`(function () {
     section.appendChild(box);
     var columns = Object.keys(itemSchema.properties || {}).filter(function (k) { var t = types(deref(itemSchema.properties[k])); return t.indexOf('object') < 0 && t.indexOf('array') < 0 && k !== 'guild_id'; }).slice(0, 6);
     var param = itemPath ? itemPath.match(/\{([a-z_]+)\}$/)[1] : null, field = item ? item.field : null;
+    var removal = itemPath ? null : removalFields(path, itemSchema), hasActions = !!(itemPath || removal);
     function load(cursor) {
       var query = { guild_id: guildId, page_size: '10' };
       if (cursor) query.cursor = cursor;
@@ -304,10 +324,10 @@ export const SCRIPT = String.raw`(function () {
         if (!a.ok) return tableBox.appendChild(el('p', { class: 'error', text: a.error ? a.error.message : 'Could not read the list.' }));
         var items = a.data[listName] || [];
         if (!items.length) return tableBox.appendChild(el('p', { text: 'None yet.' }));
-        var head = el('tr', {}, columns.map(function (c) { return el('th', { scope: 'col', text: c.replace(/_/g, ' ') }); }).concat(itemPath ? [el('th', { scope: 'col', text: 'Actions' })] : []));
+        var head = el('tr', {}, columns.map(function (c) { return el('th', { scope: 'col', text: c.replace(/_/g, ' ') }); }).concat(hasActions ? [el('th', { scope: 'col', text: 'Actions' })] : []));
         var rows = items.map(function (item) {
           var cells = columns.map(function (c) { var v = item[c]; return el('td', { text: v === null || v === undefined ? '' : String(v) }); });
-          if (itemPath) cells.push(el('td', {}, actions(item)));
+          if (hasActions) cells.push(el('td', {}, itemPath ? actions(item) : removeAction(item)));
           return el('tr', {}, cells);
         });
         tableBox.appendChild(el('table', {}, [el('caption', { class: 'skip', text: listName }), el('thead', {}, [head]), el('tbody', {}, rows)]));
@@ -329,6 +349,15 @@ export const SCRIPT = String.raw`(function () {
         api('DELETE', target, hasBody ? {} : { guild_id: guildId }, hasBody ? { guild_id: guildId } : undefined).then(function () { load(null); });
       } }));
       return out;
+    }
+    function removeAction(item) {
+      var label = removal.map(function (f) { return String(item[f]); }).join(' ');
+      return [el('button', { type: 'button', class: 'danger', text: 'Delete', 'aria-label': 'Delete ' + label, onclick: function () {
+        if (!window.confirm('Delete ' + label + '?')) return;
+        var body = { guild_id: guildId };
+        removal.forEach(function (f) { body[f] = item[f]; });
+        api('DELETE', path, {}, body).then(function () { load(null); });
+      } })];
     }
     if (create) {
       var details = el('details', {}, [el('summary', { text: 'Create' })]);

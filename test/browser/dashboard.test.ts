@@ -133,6 +133,19 @@ describe.skipIf(!hasBrowser)('the dashboard', () => {
     await tags.getByRole('button', { name: 'Enable' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => tags.locator('.state').textContent()).toBe('Enabled');
+    // A tag's row: its Delete is the API's DELETE of entries/{entry_id}, the parameter being the tag's own tag_id.
+    const made = await env.service.call('POST', '/modules/tags/entries', {
+      body: { guild_id: guild, owner_id: member, content: 'Read the rules', visibility: 1, names: ['rules'] },
+    });
+    expect(made.body.success).toBe(true);
+    await tags.locator('summary', { hasText: 'Settings, lists and diagnostics' }).click();
+    await expect.poll(() => tags.locator('table tbody tr').count()).toBe(1);
+    const tagRow = tags.locator('table tbody tr').first();
+    expect(await tagRow.getByRole('button', { name: 'Edit' }).count()).toBe(1);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await tagRow.getByRole('button', { name: /^Delete / }).click();
+    await expect.poll(() => tags.locator('.list').first().textContent()).toContain('None yet.');
+    expect((await env.service.call('GET', '/modules/tags/entries', { query: { guild_id: guild } })).body.data.entries).toEqual([]);
 
     // The failure pages too: a guild the member may not configure (403), a sign-in link replayed (400).
     for (const [path, status] of [
