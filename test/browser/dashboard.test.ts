@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAndService, hasBrowser } from '../helpers/browser.js';
 import { snowflake } from '../helpers/local.js';
 import { sandboxOf } from '../helpers/sandbox.js';
+import { sourcesOf, watch } from '#test/integration/socials/helpers.js';
 
 const env = browserAndService();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -146,6 +147,20 @@ describe.skipIf(!hasBrowser)('the dashboard', () => {
     await tagRow.getByRole('button', { name: /^Delete / }).click();
     await expect.poll(() => tags.locator('.list').first().textContent()).toContain('None yet.');
     expect((await env.service.call('GET', '/modules/tags/entries', { query: { guild_id: guild } })).body.data.entries).toEqual([]);
+    // A watched forum's row: the list has no item path, its DELETE names the entry by the body's community, from the row.
+    const community = `com${member.slice(-6)}`;
+    await sourcesOf(env.service).forum(community);
+    await env.service.call('POST', '/modules/socials/enable', { body: { guild_id: guild } });
+    expect((await watch(env.service, guild, 'forum', community, channel)).body.success).toBe(true);
+    await page.reload();
+    const socials = page.locator('#module-socials');
+    await expect.poll(() => socials.locator('.state').textContent(), { timeout: 10_000 }).toBe('Enabled');
+    await socials.locator('summary', { hasText: 'Settings, lists and diagnostics' }).click();
+    const forumRow = socials.locator('tr', { hasText: community });
+    await expect.poll(() => forumRow.count()).toBe(1);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await forumRow.getByRole('button', { name: `Delete ${community}` }).click();
+    await expect.poll(async () => (await env.service.call('GET', '/modules/socials/entries/forum', { query: { guild_id: guild } })).body.data.total).toBe(0);
 
     // The failure pages too: a guild the member may not configure (403), a sign-in link replayed (400).
     for (const [path, status] of [

@@ -35,6 +35,9 @@ async function answersPages(route: (typeof routes)[number]): Promise<boolean> {
   return (await loadSpec(route)).errorPage !== undefined;
 }
 
+/** A page route's refusal of such an input: the verifier's link is its own credential (a wrong link: 403); the dashboard's pages refuse input as the API does (400, 422), as pages. */
+const pageRefusals = (route: (typeof routes)[number]) => (route.id.startsWith('verifier.') ? [403] : [400, 422]);
+
 async function pageAnswer(route: (typeof routes)[number], change: (request: ReturnType<typeof sampleRequest>) => void) {
   const { statusCode, headers } = await answer(route, change);
   const contentType = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
@@ -49,10 +52,9 @@ describe('inputs past the store limits', () => {
   it.each(withPath.map((route) => [route.id, route] as const))('%s: a path ID of 1,020 characters is a 404', async (_id, route) => {
     for (const name of route.path.match(/\{([^}]+)\}/g)!.map((p) => p.slice(1, -1))) {
       if (await answersPages(route)) {
-        expect(await pageAnswer(route, (request) => (request.path[name] = 'x'.repeat(1020)))).toEqual({
-          status: 403,
-          contentType: expect.stringMatching(/^text\/html/),
-        });
+        const page = await pageAnswer(route, (request) => (request.path[name] = 'x'.repeat(1020)));
+        expect(pageRefusals(route)).toContain(page.status);
+        expect(page.contentType).toMatch(/^text\/html/);
         continue;
       }
       const { status, error } = await call(route, (request) => (request.path[name] = 'x'.repeat(1020)));
@@ -64,7 +66,9 @@ describe('inputs past the store limits', () => {
   it.each(withQuery.map(({ route, name }) => [route.id, route, name] as const))('%s: a query value past the key limit is refused', async (_id, route, name) => {
     const change = (request: ReturnType<typeof sampleRequest>) => (request.query[name] = '1'.repeat(MAX_QUERY_VALUE_BYTES + 1));
     if (await answersPages(route)) {
-      expect(await pageAnswer(route, change)).toEqual({ status: 403, contentType: expect.stringMatching(/^text\/html/) });
+      const page = await pageAnswer(route, change);
+      expect(pageRefusals(route)).toContain(page.status);
+      expect(page.contentType).toMatch(/^text\/html/);
       return;
     }
     const { status, error } = await call(route, change);
