@@ -274,6 +274,9 @@ export const SCRIPT = String.raw`(function () {
       var needed = (get.parameters || []).filter(function (p) { return p.in === 'query' && p.required && p.name !== 'guild_id'; });
       if (needed.length) return;
       var itemSchema = deref(deref(props[listName]).items);
+      // Items that wrap their record beside related ones (a tag: { entry, entry_names }) are shown as the record.
+      var wrapper = itemSchema.properties && itemSchema.properties.entry && types(deref(itemSchema.properties.entry)).indexOf('object') >= 0 ? 'entry' : null;
+      if (wrapper) itemSchema = deref(itemSchema.properties.entry);
       var itemPaths = Object.keys(doc.paths).filter(function (p) { return p.indexOf(prefix) === 0 && /^[^{]*\{[a-z_]+\}$/.test(p) && (op(p, 'put') || op(p, 'delete')); });
       var item = null;
       itemPaths.some(function (p) {
@@ -282,7 +285,7 @@ export const SCRIPT = String.raw`(function () {
         if (field) item = { path: p, field: field };
         return !!field;
       });
-      renderList(section, path, listName, itemSchema, op(path, 'post'), item, !!props.next_cursor);
+      renderList(section, path, listName, itemSchema, op(path, 'post'), item, !!props.next_cursor, wrapper);
     });
   }
 
@@ -307,22 +310,24 @@ export const SCRIPT = String.raw`(function () {
     return fields.length && fields.every(function (f) { return (itemSchema.properties || {})[f]; }) ? fields : null;
   }
 
-  function renderList(section, path, listName, itemSchema, create, item, paged) {
+  function renderList(section, path, listName, itemSchema, create, item, paged, wrapper) {
     var itemPath = item ? item.path : null;
     var box = el('div', { class: 'list' }, [el('h3', { text: listName.replace(/_/g, ' ') })]);
     var tableBox = el('div'), pager = el('p');
     box.appendChild(tableBox); box.appendChild(pager);
     section.appendChild(box);
-    var columns = Object.keys(itemSchema.properties || {}).filter(function (k) { var t = types(deref(itemSchema.properties[k])); return t.indexOf('object') < 0 && t.indexOf('array') < 0 && k !== 'guild_id'; }).slice(0, 6);
     var param = itemPath ? itemPath.match(/\{([a-z_]+)\}$/)[1] : null, field = item ? item.field : null;
     var removal = itemPath ? null : removalFields(path, itemSchema), hasActions = !!(itemPath || removal);
+    var columns = Object.keys(itemSchema.properties || {}).filter(function (k) { var t = types(deref(itemSchema.properties[k])); return t.indexOf('object') < 0 && t.indexOf('array') < 0 && k !== 'guild_id'; });
+    // What names a row comes first: the fields its removal sends (a feed's URL, a community).
+    columns = (removal || []).concat(columns.filter(function (c) { return !removal || removal.indexOf(c) < 0; })).slice(0, 6);
     function load(cursor) {
       var query = { guild_id: guildId, page_size: '10' };
       if (cursor) query.cursor = cursor;
       api('GET', path, query).then(function (a) {
         tableBox.textContent = ''; pager.textContent = '';
         if (!a.ok) return tableBox.appendChild(el('p', { class: 'error', text: a.error ? a.error.message : 'Could not read the list.' }));
-        var items = a.data[listName] || [];
+        var items = (a.data[listName] || []).map(function (i) { return wrapper ? i[wrapper] : i; });
         if (!items.length) return tableBox.appendChild(el('p', { text: 'None yet.' }));
         var head = el('tr', {}, columns.map(function (c) { return el('th', { scope: 'col', text: c.replace(/_/g, ' ') }); }).concat(hasActions ? [el('th', { scope: 'col', text: 'Actions' })] : []));
         var rows = items.map(function (item) {
