@@ -163,6 +163,52 @@ const transactionWrites = (input: Record<string, any>): Record<string, any>[] =>
 /** Write units of a transaction: 2 an item it writes (items here under 1 KB), and the index writes its items name. */
 const transactionUnits = (input: Record<string, any>) => transactionWrites(input).reduce((n, write) => n + 2 + indexWrites(write), 0);
 
+/** What the table was asked for: requests, and their read and write units as AWS bills them. */
+export interface TableUse {
+  tableRequests: number;
+  readUnits: number;
+  writeUnits: number;
+}
+
+/**
+ * Counts every table request into `into()` (read at each request, so a
+ * caller may start afresh by replacing it) until the function it answers is
+ * called: units as the table reports them, plus what local mode's table does
+ * not report (index writes, a transaction's, a refused condition's).
+ */
+export function countTableUse(into: () => TableUse, name: string): () => void {
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, any>;
+      // The producers' polls of the due index: local mode runs them every second, AWS every minute (priced apart).
+      if (input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#')) return next(args);
+      const read = isRead(String(context.commandName));
+      into().tableRequests++;
+      // A transaction's units are counted from what it writes, whether it goes through or not (local mode's table reports none for one cancelled, nor any index writes).
+      if (input.TransactItems) {
+        into().writeUnits += transactionUnits(input);
+        return next(args);
+      }
+      if (!read) into().writeUnits += indexWrites(input);
+      input.ReturnConsumedCapacity = 'TOTAL';
+      try {
+        const out = await next(args);
+        const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+        const units = [consumed ?? []].flat().reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+        if (read) into().readUnits += units;
+        else into().writeUnits += units;
+        return out;
+      } catch (error) {
+        // A write whose condition failed consumed a unit all the same.
+        if (!read && (error as { name?: string }).name === 'ConditionalCheckFailedException') into().writeUnits += 1;
+        throw error;
+      }
+    },
+    { step: 'initialize', name },
+  );
+  return () => void db().middlewareStack.remove(name);
+}
+
 /** Counts what the service uses from now until `take()`: table units, queue messages, platform calls. */
 function meter(service: LocalService) {
   const usage = (): Usage => ({
@@ -177,36 +223,7 @@ function meter(service: LocalService) {
     logBytes: 0,
   });
   let used = usage();
-  const name = 'benchCostMeter';
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = args.input as Record<string, any>;
-      // The producers' polls of the due index: local mode runs them every second, AWS every minute (priced apart).
-      if (input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#')) return next(args);
-      const read = isRead(String(context.commandName));
-      used.tableRequests++;
-      // A transaction's units are counted from what it writes, whether it goes through or not (local mode's table reports none for one cancelled, nor any index writes).
-      if (input.TransactItems) {
-        used.writeUnits += transactionUnits(input);
-        return next(args);
-      }
-      if (!read) used.writeUnits += indexWrites(input);
-      input.ReturnConsumedCapacity = 'TOTAL';
-      try {
-        const out = await next(args);
-        const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
-        const units = [consumed ?? []].flat().reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
-        if (read) used.readUnits += units;
-        else used.writeUnits += units;
-        return out;
-      } catch (error) {
-        // A write whose condition failed consumed a unit all the same.
-        if (!read && (error as { name?: string }).name === 'ConditionalCheckFailedException') used.writeUnits += 1;
-        throw error;
-      }
-    },
-    { step: 'initialize', name },
-  );
+  const stopTable = countTableUse(() => used, 'benchCostMeter');
   const lines = (text: string) => {
     used.logBytes += Buffer.byteLength(text) + 1;
   };
@@ -257,7 +274,7 @@ function meter(service: LocalService) {
       used.otherInvocations++;
     },
     stop() {
-      db().middlewareStack.remove(name);
+      stopTable();
       for (const undo of restore) undo();
     },
   };

@@ -18,6 +18,7 @@ import { packItem } from '#functions/serverstats/packs.js';
 import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import { type LocalService, startLocal } from '#infra/local/start.js';
+import { countTableUse, type TableUse } from './cost.js';
 import { pool } from './load.js';
 import { call, snowflakes, succeed } from './requests.js';
 import { type Row, median, printRows } from './table.js';
@@ -33,38 +34,10 @@ const FLUSH_S = 10;
 
 const snowflake = snowflakes(5234567890000000000n);
 
-/** Table requests, read units and write units from now until `take()`. */
+/** The table's requests and units from now until `stop()`, counted as the dollars bench counts them. */
 function tableMeter() {
-  const used = { requests: 0, readUnits: 0, writeUnits: 0 };
-  const name = 'benchStatsBatchMeter';
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = args.input as Record<string, unknown>;
-      // The producers' polls of the due index (jobs are off here, but a stray one is not the batch's).
-      if (
-        input.IndexName !== undefined &&
-        String((input.ExpressionAttributeValues as Record<string, unknown> | undefined)?.[':pk'] ?? '').startsWith('DUEIDX#')
-      ) {
-        return next(args);
-      }
-      const read = /Get|Query|Scan/.test(String(context.commandName));
-      used.requests++;
-      input.ReturnConsumedCapacity = 'TOTAL';
-      try {
-        const out = await next(args);
-        const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
-        const units = [consumed ?? []].flat().reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
-        if (read) used.readUnits += units;
-        else used.writeUnits += units;
-        return out;
-      } catch (error) {
-        if (!read && (error as { name?: string }).name === 'ConditionalCheckFailedException') used.writeUnits += 1;
-        throw error;
-      }
-    },
-    { step: 'initialize', name },
-  );
-  return { used, stop: () => void db().middlewareStack.remove(name) };
+  const used: TableUse = { tableRequests: 0, readUnits: 0, writeUnits: 0 };
+  return { used, stop: countTableUse(() => used, 'benchStatsBatchMeter') };
 }
 
 const message = (at: string, channel: string) => ({ family: 'messages/sent', at, channel_id: channel, author_id: snowflake(), message_id: snowflake() });
@@ -97,7 +70,7 @@ async function perRecord(service: LocalService): Promise<Row[]> {
     }
     meter.stop();
     const records = size * BATCHES;
-    const { requests, writeUnits, readUnits } = meter.used;
+    const { tableRequests: requests, writeUnits, readUnits } = meter.used;
     rows.push({
       section: SECTION,
       measure: `batches of ${size} messages: table requests / write units per record`,
