@@ -3,11 +3,12 @@
  * from elsewhere. The guild page is a shell the script (assets.ts) fills
  * from the API and the OpenAPI document; the other pages need no script.
  */
+import { escapeUTF8 } from 'entities/escape';
 import { MODULES } from '#shared/modules/names.js';
 import type { SessionGuild } from '#shared/auth/session.js';
 
-export const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+/** Text as HTML text or a quoted attribute's value: `&`, `<`, `>`, `"` and `'` escaped. */
+export const escapeHtml = escapeUTF8;
 
 /** The path the service is served under (`/v1` behind API Gateway's stage, nothing in local mode). */
 export const basePath = (publicBase: string) => new URL(publicBase).pathname.replace(/\/+$/, '');

@@ -3,7 +3,7 @@
  * no script needed (a plain form posts back to the same URL with its
  * one-time token), readable on a phone.
  */
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeUTF8 } from 'entities/escape';
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -12,7 +12,7 @@ function layout(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
+<title>${escapeUTF8(title)}</title>
 <style>
   :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
   *, *::before, *::after { box-sizing: border-box; }
@@ -37,14 +37,14 @@ export function promptPage(actionUrl: string): string {
     'Verify your membership',
     `<h1>Verify your membership</h1>
 <p>Press the button to confirm that you are a member and get access to the server.</p>
-<form method="post" action="${escapeHtml(actionUrl)}">
+<form method="post" action="${escapeUTF8(actionUrl)}">
 <button type="submit">Verify</button>
 </form>`,
   );
 }
 
 export function donePage(message: string): string {
-  return layout('Verified', `<h1>Verified</h1>\n<p role="status">${escapeHtml(message)}</p>`);
+  return layout('Verified', `<h1>Verified</h1>\n<p role="status">${escapeUTF8(message)}</p>`);
 }
 
 export function refusedPage(): string {
@@ -57,5 +57,5 @@ export function refusedPage(): string {
 
 /** Any other failure: what happened, in the words of the error, and what the member can do. */
 export function problemPage(title: string, message: string, advice: string): string {
-  return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p role="alert">${escapeHtml(message)}</p>\n<p>${escapeHtml(advice)}</p>`);
+  return layout(title, `<h1>${escapeUTF8(title)}</h1>\n<p role="alert">${escapeUTF8(message)}</p>\n<p>${escapeUTF8(advice)}</p>`);
 }
