@@ -41,7 +41,7 @@ import { type LocalService, startLocal } from '#infra/local/start.js';
 import { control, drained, watchers } from './fan-out.js';
 import { setUpPoll, voteBody } from './polls.js';
 import { PANEL_SETTINGS } from './fixtures.js';
-import { ofGuild, snowflakes, succeed } from './requests.js';
+import { isDueIndexPoll, ofGuild, snowflakes, succeed } from './requests.js';
 import { type Row, median, printRows } from './table.js';
 
 const SECTION = 'dollars';
@@ -181,7 +181,7 @@ export function countTableUse(into: () => TableUse, name: string): () => void {
     (next, context) => async (args) => {
       const input = args.input as Record<string, any>;
       // The producers' polls of the due index: local mode runs them every second, AWS every minute (priced apart).
-      if (input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#')) return next(args);
+      if (isDueIndexPoll(input)) return next(args);
       const read = isRead(String(context.commandName));
       into().tableRequests++;
       // A transaction's units are counted from what it writes, whether it goes through or not (local mode's table reports none for one cancelled, nor any index writes).

@@ -43,6 +43,10 @@ export const handlerRequests = (counted: Counted) => counted.requests - counted.
 
 let counters = 0;
 
+/** Whether a request is a producer's poll of the due index (`DUEIDX#<job>#<shard>`, under whatever value name the entity layer generated). */
+export const isDueIndexPoll = (input: { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> }): boolean =>
+  input.IndexName !== undefined && Object.values(input.ExpressionAttributeValues ?? {}).some((value) => String(value).startsWith('DUEIDX#'));
+
 /** Counts the DynamoDB requests this process sends through the service's client (those `only` accepts), from now until `stop()`. */
 export function countDynamoRequests(only: () => boolean = () => true): DynamoCounter {
   let counted: Counted = { requests: 0, dueIndexPolls: 0, itemsRead: 0 };
@@ -52,7 +56,7 @@ export function countDynamoRequests(only: () => boolean = () => true): DynamoCou
       if (!only()) return next(args);
       const input = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> };
       counted.requests++;
-      if (input.IndexName !== undefined && String(input.ExpressionAttributeValues?.[':pk'] ?? '').startsWith('DUEIDX#')) counted.dueIndexPolls++;
+      if (isDueIndexPoll(input)) counted.dueIndexPolls++;
       const out = await next(args);
       const scanned = (out.output as { ScannedCount?: number }).ScannedCount;
       if (typeof scanned === 'number') counted.itemsRead += scanned;
