@@ -118,13 +118,6 @@ function circlesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return circles.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
 
-/**
- * Circles known and owned elsewhere, each listed whole: the local platform
- * sandbox's event log, state and views import each other (issue 43, named
- * for its own fix). Any other circle, or this one grown, fails.
- */
-const KNOWN_CIRCLES = [['infra/local/sandbox/events.ts', 'infra/local/sandbox/state.ts', 'infra/local/sandbox/views.ts']];
-
 describe('import boundaries', () => {
   const files = ['shared', 'functions'].flatMap(sourceFiles);
 
@@ -142,9 +135,8 @@ describe('import boundaries', () => {
   it('form no circle anywhere in the project, type-only imports included', () => {
     const everyFile = ['shared', 'functions', 'infra', 'test', 'bench', 'clients'].flatMap(sourceFiles);
     const graph = new Map(everyFile.map((file) => [file, importsOf(file, readFileSync(join(ROOT, file), 'utf8'))]));
-    const known = new Set(KNOWN_CIRCLES.map((circle) => circle.join(' ')));
     expect(everyFile.length).toBeGreaterThan(300);
-    expect(circlesOf(graph).filter((circle) => !known.has(circle.join(' ')))).toEqual([]);
+    expect(circlesOf(graph)).toEqual([]);
   });
 
   it('finds a circle through type-only imports, and none in a chain', () => {

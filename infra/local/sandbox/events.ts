@@ -4,12 +4,9 @@
  * {@link dispatch}; the gateway (gateway.ts) hands the event to each session
  * whose intents cover it.
  */
-import { GatewayDispatchEvents, type GatewayChannelModifyDispatchData, type GatewayDispatchPayload } from 'discord-api-types/v10';
-import type { SandboxState, StoredChannel } from './state.js';
+import { GatewayDispatchEvents, type GatewayChannelModifyDispatchData } from 'discord-api-types/v10';
+import type { SandboxEvent, SandboxState, StoredChannel } from './state.js';
 import { channelView } from './views.js';
-
-/** One dispatch, its event name and data as the platform sends them (the gateway adds `op` and `s`). */
-export type SandboxEvent = GatewayDispatchPayload extends infer P ? (P extends { t: infer T; d: infer D } ? { t: T; d: D } : never) : never;
 
 /** Tells every listener (the gateway's sessions) what happened. */
 export function dispatch(state: SandboxState, event: SandboxEvent): void {

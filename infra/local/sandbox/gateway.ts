@@ -26,7 +26,7 @@ import {
   type ApplicationFlags,
 } from 'discord-api-types/v10';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { SandboxEvent } from './events.js';
+import type { SandboxEvent } from './state.js';
 import { guildCreateData, userView } from './routes/members.js';
 import { BOT_USER, type SandboxState } from './state.js';
 

@@ -3,10 +3,12 @@
  * messages (with reactions and native polls), member roles, invites, DM
  * channels, interaction answers, injected faults and the request log.
  */
-import type { APIApplicationCommand, APIInteraction, GatewayActivity, PresenceUpdateReceiveStatus } from 'discord-api-types/v10';
-import type { SandboxEvent } from './events.js';
+import type { APIApplicationCommand, APIInteraction, GatewayActivity, GatewayDispatchPayload, PresenceUpdateReceiveStatus } from 'discord-api-types/v10';
 import { type SourcesState, createSourcesState } from './sources/model.js';
 import type { ActionRow, AllowedMentions, Embed, Emoji, PollMedia, User } from '#shared/platform/types.js';
+
+/** One dispatch, its event name and data as the platform sends them (the gateway adds `op` and `s`): what the state's listeners hear (events.ts dispatches). */
+export type SandboxEvent = GatewayDispatchPayload extends infer P ? (P extends { t: infer T; d: infer D } ? { t: T; d: D } : never) : never;
 
 /** The bot's own user: the author of everything the service posts, and `@me` in reaction routes. */
 /**
