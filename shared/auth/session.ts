@@ -16,6 +16,7 @@ import { clockNow } from '../clock.js';
 import { forbidden } from '../errors.js';
 import { open, seal } from '../http/idempotency-seal.js';
 import { configuredSecret } from '../secrets.js';
+import { Permission } from '../platform/permissions.js';
 import { errorField, log } from '../observe/log.js';
 import { dashboardUsageKeyId, registerUsageKey } from './usage-keys.js';
 
@@ -31,9 +32,6 @@ export const SESSION_MS = 12 * 60 * 60 * 1000;
 export const LOGIN_MS = 10 * 60 * 1000;
 /** How long the platform's word on the member's guilds is believed. */
 export const GUILDS_FRESH_MS = 5 * 60 * 1000;
-
-const ADMINISTRATOR = 1n << 3n;
-const MANAGE_GUILD = 1n << 5n;
 
 /** One of the member's guilds as the platform lists it, with what the dashboard derives from it. */
 export interface SessionGuild {
@@ -234,7 +232,7 @@ export function mayManage(guild: { owner?: boolean; permissions?: string | numbe
   } catch {
     return false;
   }
-  return (bits & (ADMINISTRATOR | MANAGE_GUILD)) !== 0n;
+  return (bits & (Permission.Administrator | Permission.ManageGuild)) !== 0n;
 }
 
 /** How a session's guilds are read again from the platform (the dashboard's platform client, injected by the function using it). */

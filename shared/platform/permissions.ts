@@ -6,9 +6,10 @@
  * then all allows), then the member's own.
  */
 
-/** The permission bits diagnostics reason about (Discord's values). */
+/** The permission bits diagnostics and the dashboard's access reason about (Discord's values). */
 export const Permission = {
   ManageChannels: 1n << 4n,
+  ManageGuild: 1n << 5n,
   Administrator: 1n << 3n,
   AddReactions: 1n << 6n,
   ViewChannel: 1n << 10n,
