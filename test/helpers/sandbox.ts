@@ -140,3 +140,16 @@ export async function sandboxCall(method: string, url: string, body?: unknown): 
   const text = await response.text();
   return text ? JSON.parse(text) : undefined;
 }
+
+/** A control-route caller (`/_sandbox...`) of a sandbox at `origin()`: the status and the parsed body, null when empty. */
+export function sandboxControl(origin: () => string) {
+  return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const res = await fetch(`${origin()}/_sandbox${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+}

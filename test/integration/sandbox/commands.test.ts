@@ -17,6 +17,7 @@ import {
 } from 'discord-api-types/v10';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_USER, type Sandbox, startSandbox } from '#infra/local/sandbox/server.js';
+import { sandboxControl } from '#test/helpers/sandbox.js';
 
 const GUILD = '300000000000000017';
 const CHANNEL = '200000000000000017';
@@ -29,15 +30,7 @@ let sandbox: Sandbox;
 let rest: REST;
 let heard: APIInteraction[];
 
-const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sandbox.origin}/_sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-};
+const control = sandboxControl(() => sandbox.origin);
 
 const tag = {
   name: 'tag',

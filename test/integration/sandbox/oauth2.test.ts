@@ -10,6 +10,7 @@
 import type { APIUser, RESTGetAPICurrentUserGuildsResult, RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_USER, type Sandbox, startSandbox } from '#infra/local/sandbox/server.js';
+import { sandboxControl } from '#test/helpers/sandbox.js';
 import { approveAs, memberTokens } from '#test/helpers/oauth2.js';
 
 const GUILD = '300000000000000091';
@@ -31,15 +32,7 @@ const VIEW = 1n << 10n;
 
 let sandbox: Sandbox;
 
-const control = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sandbox.origin}/_sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-};
+const control = sandboxControl(() => sandbox.origin);
 
 const api = async (path: string, authorization: string) => {
   const res = await fetch(`${sandbox.url}${path}`, { headers: { Authorization: authorization } });
