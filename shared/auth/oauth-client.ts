@@ -10,6 +10,7 @@
 import { forbidden } from '../errors.js';
 import { platform } from '../platform/client.js';
 import { platformOAuth2Config } from '../platform/oauth2-config.js';
+import { PLATFORM_TIMEOUT_MS } from '../platform/transport.js';
 import { USER_AGENT } from '../platform/user-agent.js';
 import { mayManage, type SessionGuild } from './session.js';
 
@@ -42,7 +43,11 @@ async function config() {
 }
 
 async function bearerGet<T>(path: string, accessToken: string): Promise<T> {
-  const answer = await fetch(`${(await config()).apiBaseUrl}${path}`, { headers: { Authorization: `Bearer ${accessToken}`, 'User-Agent': USER_AGENT } });
+  const answer = await fetch(`${(await config()).apiBaseUrl}${path}`, {
+    headers: { Authorization: `Bearer ${accessToken}`, 'User-Agent': USER_AGENT },
+    // Every wait has a deadline: the platform's own calls' limit.
+    signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS),
+  });
   // A token the platform no longer honours: the member signs in again.
   if (answer.status === 401) throw forbidden('The platform no longer accepts this dashboard session; sign in again.');
   if (!answer.ok) throw new Error(`The platform answered ${answer.status} to GET ${path}`);
@@ -59,6 +64,7 @@ async function tokenCall(suffix: string, fields: Record<string, string>): Promis
       'User-Agent': USER_AGENT,
     },
     body: new URLSearchParams(fields).toString(),
+    signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS),
   });
 }
 

@@ -10,6 +10,8 @@ import { attempts, describeAnswer, describeNetworkError, maskPath, parseErrorBod
 
 /** The public platform, used when `PLATFORM_API_BASE_URL` is not set. */
 export const DEFAULT_PLATFORM_BASE_URL = 'https://discord.com/api/v10';
+/** The time limit of one attempt of a platform call, unless a client sets its own. */
+export const PLATFORM_TIMEOUT_MS = 5000;
 
 /** How the client reaches the platform and how patient it is. Every field has a default. */
 export interface TransportOptions {
@@ -19,7 +21,7 @@ export interface TransportOptions {
   token?: string | (() => string | undefined);
   /** Attempts for 5xx answers and network errors, the first included, for calls that may be resent ({@link resendable}). Default 3. */
   maxAttempts?: number;
-  /** Time limit of each attempt. Default 5000 ms. */
+  /** Time limit of each attempt. Default {@link PLATFORM_TIMEOUT_MS}. */
   timeoutMs?: number;
   /** Total time one call may spend waiting out 429s; a longer `retry_after` fails at once. Default 10000 ms. */
   maxRateLimitWaitMs?: number;
@@ -155,7 +157,7 @@ function callOf(request: PlatformRequest): string {
  */
 export function createTransport(options: TransportOptions = {}): Send {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = options.timeoutMs ?? PLATFORM_TIMEOUT_MS;
   const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
   const maxRateLimitRetries = options.maxRateLimitRetries ?? 10;
   const backoffMs = options.backoffMs ?? ((n: number) => 100 * 2 ** (n - 1));
