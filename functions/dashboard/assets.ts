@@ -7,7 +7,9 @@
  * built from the OpenAPI document (/openapi.json: the rules the document
  * states are checked before sending, the service's refusal is shown at the
  * field it names), its lists (paged, with create, edit and delete where the
- * API has them) and its diagnostics.
+ * API has them; the lists under an item, such as a panel's entries, opened
+ * from its row; a required query filter asked for first) and its
+ * diagnostics.
  */
 
 export const STYLE = `:root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.45; }
@@ -80,6 +82,13 @@ export const SCRIPT = String.raw`(function () {
     return s || {};
   }
   function types(s) { return [].concat(s.type || []); }
+  // A choice of one kind or null (anyOf [{ type: string, maxLength }, { type: null }]) read as that kind, nullable.
+  function flat(s) {
+    s = deref(s);
+    var alts = (s.anyOf || s.oneOf || []).map(deref), other = alts.filter(function (a) { return types(a).join() !== 'null'; });
+    if (other.length !== 1 || other.length === alts.length) return s;
+    return Object.assign({}, other[0], { type: types(other[0]).concat('null'), description: s.description || other[0].description });
+  }
   function op(path, method) { var p = doc.paths[path]; var o = p && p[method]; return o && o['x-access'] === 'client' ? o : null; }
   function bodySchema(o) { return deref(o.requestBody && o.requestBody.content['application/json'].schema); }
   function dataSchema(o) {
@@ -92,7 +101,7 @@ export const SCRIPT = String.raw`(function () {
     var problems = {};
     function add(f, m) { if (!problems[f]) problems[f] = m; }
     function one(f, s, v) {
-      s = deref(s);
+      s = flat(s);
       if (v === undefined) return;
       var t = types(s);
       if (v === null) { if (t.length && t.indexOf('null') < 0) add(f, 'A value is required.'); return; }
@@ -133,7 +142,7 @@ export const SCRIPT = String.raw`(function () {
 
   // One input for one property, labelled, with its hint and a place for its refusal.
   function field(name, schema, value, required) {
-    var s = deref(schema), t = types(s), id = nextId('f-' + name), errId = id + '-error', hintId = id + '-hint';
+    var s = flat(schema), t = types(s), id = nextId('f-' + name), errId = id + '-error', hintId = id + '-hint';
     var nullable = t.indexOf('null') >= 0, kind = t.filter(function (x) { return x !== 'null'; })[0] || (s.enum ? 'string' : 'json');
     var input;
     var common = { id: id, name: name, 'aria-describedby': hintId + ' ' + errId, 'data-kind': kind, 'data-nullable': nullable ? 'true' : null };
@@ -148,6 +157,10 @@ export const SCRIPT = String.raw`(function () {
       if (s.minimum !== undefined && Math.abs(s.minimum) < 1e15) common.min = s.minimum;
       if (s.maximum !== undefined && Math.abs(s.maximum) < 1e15) common.max = s.maximum;
       input = el('input', common); input.value = value === undefined || value === null ? '' : String(value);
+    } else if (kind === 'array' && types(deref(s.items)).indexOf('string') >= 0) {
+      // A list of IDs or words (an entry's roles): one text input, the values separated by commas.
+      common.type = 'text'; common['data-kind'] = 'list';
+      input = el('input', common); input.value = Array.isArray(value) ? value.join(', ') : '';
     } else if (kind === 'string') {
       common.type = 'text'; common.maxlength = s.maxLength; common.minlength = s.minLength;
       input = el('input', common); input.value = value === undefined || value === null ? '' : value;
@@ -155,7 +168,7 @@ export const SCRIPT = String.raw`(function () {
       input = el('textarea', Object.assign(common, { rows: '3', 'data-kind': 'json' })); input.value = value === undefined ? '' : JSON.stringify(value);
     }
     if (required && !nullable) input.setAttribute('aria-required', 'true');
-    var hint = (s.description || '') + (kind === 'json' ? ' (JSON)' : '') + (nullable ? ' Empty means none.' : '');
+    var hint = (s.description || '') + (common['data-kind'] === 'json' ? ' (JSON)' : '') + (common['data-kind'] === 'list' ? ' Separate several with commas.' : '') + (nullable ? ' Empty means none.' : '');
     return el('div', { class: 'field', 'data-field': name }, [
       el('label', { for: id, text: name.replace(/_/g, ' ') + (required && !nullable ? ' (required)' : '') }),
       input,
@@ -169,6 +182,7 @@ export const SCRIPT = String.raw`(function () {
     if (raw === '') return nullable ? null : undefined;
     if (kind === 'boolean') return raw === 'true';
     if (kind === 'integer' || kind === 'number') return Number(raw);
+    if (kind === 'list') return raw.split(/[\s,]+/).filter(function (v) { return v !== ''; });
     if (kind === 'json') { try { return JSON.parse(raw); } catch (e) { return { __invalid: raw }; } }
     return raw;
   }
@@ -256,36 +270,61 @@ export const SCRIPT = String.raw`(function () {
     });
   }
 
-  // Lists: GET routes of the module answering an array beside paging, with POST on the same path to create
-  // and PUT/DELETE on a path with the item's ID to edit and delete.
+  // A list route: a GET answering an array (beside paging); null for any other GET.
+  function listOf(path) {
+    var get = op(path, 'get');
+    if (!get) return null;
+    var props = dataSchema(get).properties || {};
+    var listName = Object.keys(props).filter(function (k) { return types(deref(props[k])).indexOf('array') >= 0; })[0];
+    if (!listName) return null;
+    var itemSchema = deref(deref(props[listName]).items);
+    // Items that wrap their record beside related ones (a tag: { entry, entry_names }) are shown as the record.
+    var wrapper = itemSchema.properties && itemSchema.properties.entry && types(deref(itemSchema.properties.entry)).indexOf('object') >= 0 ? 'entry' : null;
+    if (wrapper) itemSchema = deref(itemSchema.properties.entry);
+    var query = (get.parameters || []).filter(function (p) { return p.in === 'query'; });
+    var names = query.map(function (p) { return p.name; });
+    return {
+      path: path, listName: listName, itemSchema: itemSchema, wrapper: wrapper, paged: !!props.next_cursor, create: op(path, 'post'),
+      size: names.indexOf('page_size') >= 0 ? 'page_size' : names.indexOf('limit') >= 0 ? 'limit' : null,
+      // Required query parameters besides the guild (the invite tracker's uses name their inviter): asked for before reading.
+      filters: query.filter(function (p) { return p.required && p.name !== 'guild_id'; }),
+    };
+  }
+
+  // The path that edits and deletes one item of a list, and the item field its last parameter names: the list's own
+  // path with one parameter more, else (a list of the module itself) a path of the module ending with its only parameter.
+  function itemOf(list, module) {
+    var prefix = '/modules/' + module + '/', all = Object.keys(doc.paths), item = null;
+    var editable = function (p) { return op(p, 'put') || op(p, 'delete'); };
+    var own = all.filter(function (p) { return p.indexOf(list.path + '/') === 0 && /^\{[a-z_]+\}$/.test(p.slice(list.path.length + 1)) && editable(p); });
+    var candidates = own.length || list.path.indexOf('{') >= 0 ? own : all.filter(function (p) { return p.indexOf(prefix) === 0 && /^[^{]*\{[a-z_]+\}$/.test(p) && editable(p); });
+    candidates.some(function (p) {
+      // Under the list's own path, the parameter is the item's own ID (tags/entries/{entry_id}: the tag's tag_id).
+      var field = idField(p.match(/\{([a-z_]+)\}$/)[1], list.itemSchema) || (p.indexOf(list.path + '/') === 0 ? ownIdField(module, list.listName, list.itemSchema) : null);
+      if (field) item = { path: p, field: field };
+      return !!field;
+    });
+    return item;
+  }
+
+  // The lists under one item (a panel's entries, a poll's voters): GET routes one segment below the item's path.
+  function childrenOf(itemPath) {
+    return Object.keys(doc.paths).filter(function (p) { return p.indexOf(itemPath + '/') === 0 && /^[a-z_-]+$/.test(p.slice(itemPath.length + 1)); }).map(listOf).filter(Boolean);
+  }
+
+  // Every list of the module; what the bot records (an internal POST on the same path: server statistics) is read
+  // by reports, not a list an admin edits.
   function renderLists(section, module) {
     var prefix = '/modules/' + module + '/';
     if (section.closest('section').getAttribute('data-enabled') !== 'true') {
       section.appendChild(el('p', { class: 'lists-off', text: 'Enable the module to see and change its lists.' }));
       return;
     }
-    Object.keys(doc.paths).filter(function (p) { return p.indexOf(prefix) === 0 && p.indexOf('{') < 0; }).forEach(function (path) {
-      var get = op(path, 'get');
-      // Statistics are the bot's recordings, read by reports, not a list an admin edits.
-      if (!get || /\/(status|settings|diagnostics)$/.test(path) || path.indexOf('/stats/') >= 0) return;
-      var props = dataSchema(get).properties || {};
-      var listName = Object.keys(props).filter(function (k) { return types(deref(props[k])).indexOf('array') >= 0; })[0];
-      if (!listName) return;
-      var needed = (get.parameters || []).filter(function (p) { return p.in === 'query' && p.required && p.name !== 'guild_id'; });
-      if (needed.length) return;
-      var itemSchema = deref(deref(props[listName]).items);
-      // Items that wrap their record beside related ones (a tag: { entry, entry_names }) are shown as the record.
-      var wrapper = itemSchema.properties && itemSchema.properties.entry && types(deref(itemSchema.properties.entry)).indexOf('object') >= 0 ? 'entry' : null;
-      if (wrapper) itemSchema = deref(itemSchema.properties.entry);
-      var itemPaths = Object.keys(doc.paths).filter(function (p) { return p.indexOf(prefix) === 0 && /^[^{]*\{[a-z_]+\}$/.test(p) && (op(p, 'put') || op(p, 'delete')); });
-      var item = null;
-      itemPaths.some(function (p) {
-        // Under the list's own path, the parameter is the item's own ID (tags/entries/{entry_id}: the tag's tag_id).
-        var field = idField(p.match(/\{([a-z_]+)\}$/)[1], itemSchema) || (p.indexOf(path + '/') === 0 ? ownIdField(module, listName, itemSchema) : null);
-        if (field) item = { path: p, field: field };
-        return !!field;
-      });
-      renderList(section, path, listName, itemSchema, op(path, 'post'), item, !!props.next_cursor, wrapper);
+    Object.keys(doc.paths).filter(function (p) { return p.indexOf(prefix) === 0 && p.indexOf('{') < 0 && !/\/(status|settings|diagnostics)$/.test(p); }).forEach(function (path) {
+      var post = doc.paths[path].post;
+      if (post && post['x-access'] === 'internal') return;
+      var list = listOf(path);
+      if (list) renderList(section, list, itemOf(list, module), {}, module);
     });
   }
 
@@ -310,49 +349,103 @@ export const SCRIPT = String.raw`(function () {
     return fields.length && fields.every(function (f) { return (itemSchema.properties || {})[f]; }) ? fields : null;
   }
 
-  function renderList(section, path, listName, itemSchema, create, item, paged, wrapper) {
-    var itemPath = item ? item.path : null;
-    var box = el('div', { class: 'list' }, [el('h3', { text: listName.replace(/_/g, ' ') })]);
-    var tableBox = el('div'), pager = el('p');
-    box.appendChild(tableBox); box.appendChild(pager);
-    section.appendChild(box);
-    var param = itemPath ? itemPath.match(/\{([a-z_]+)\}$/)[1] : null, field = item ? item.field : null;
-    var removal = itemPath ? null : removalFields(path, itemSchema), hasActions = !!(itemPath || removal);
-    var columns = Object.keys(itemSchema.properties || {}).filter(function (k) { var t = types(deref(itemSchema.properties[k])); return t.indexOf('object') < 0 && t.indexOf('array') < 0 && k !== 'guild_id'; });
+  // A path template with its parameters given: those of the items above (bound), the last one this item's ID.
+  function fillPath(template, bound, last) {
+    return template.replace(/\{([a-z_]+)\}/g, function (m, name) { return encodeURIComponent(Object.prototype.hasOwnProperty.call(bound, name) ? bound[name] : last); });
+  }
+
+  // One list: a table of a page of items (with Next page where the API pages), Create, and per row Edit, Delete and
+  // the lists under the item. bound holds the path parameters taken from the rows above (a panel's ID for its entries).
+  function renderList(container, list, item, bound, module) {
+    var path = fillPath(list.path, bound), itemPath = item ? item.path : null, idKey = item ? item.field : null, itemSchema = list.itemSchema, listName = list.listName;
+    var nested = Object.keys(bound).length > 0, title = listName.replace(/_/g, ' ');
+    var box = el('div', { class: 'list', 'data-list': list.path }, [el(nested ? 'h4' : 'h3', { text: title })]);
+    var tableBox = el('div'), pager = el('p'), filterValues = null;
+    container.appendChild(box);
+    var removal = itemPath ? null : removalFields(list.path, itemSchema), children = itemPath ? childrenOf(itemPath) : [];
+    var hasActions = !!(itemPath || removal);
+    var props = itemSchema.properties || {};
+    // A row shows its plain fields and lists of plain values, not the ID of the item above it (every row's would be the same).
+    var above = Object.keys(bound).map(function (name) { return idField(name, itemSchema); });
+    var columns = Object.keys(props).filter(function (k) {
+      var s = deref(props[k]), t = types(s);
+      if (k === 'guild_id' || above.indexOf(k) >= 0 || t.indexOf('object') >= 0) return false;
+      return t.indexOf('array') < 0 || types(deref(s.items)).every(function (x) { return x !== 'object' && x !== 'array'; });
+    });
     // What names a row comes first: the fields its removal sends (a feed's URL, a community).
     columns = (removal || []).concat(columns.filter(function (c) { return !removal || removal.indexOf(c) < 0; })).slice(0, 6);
+    if (list.filters.length) box.appendChild(filterForm());
+    box.appendChild(tableBox); box.appendChild(pager);
+    function filterForm() {
+      var schema = { type: 'object', required: [], properties: {} };
+      list.filters.forEach(function (p) { schema.required.push(p.name); schema.properties[p.name] = Object.assign({ description: p.description }, deref(p.schema)); });
+      var form = el('form', { class: 'filters', novalidate: true, 'aria-label': 'Which ' + title }, list.filters.map(function (p) { return field(p.name, schema.properties[p.name], undefined, true); }));
+      form.appendChild(el('p', { class: 'form-status', role: 'status' }));
+      form.appendChild(el('button', { type: 'submit', text: 'Show' }));
+      form.addEventListener('submit', function (event) {
+        event.preventDefault();
+        var values = {};
+        list.filters.forEach(function (p) { var v = valueOf(form.querySelector('[data-field="' + p.name + '"] [name]')); if (v !== undefined && v !== null) values[p.name] = v; });
+        var problems = check(schema, values);
+        if (Object.keys(problems).length) return showProblems(form, problems, []);
+        showProblems(form, {}, []);
+        filterValues = values;
+        load(null);
+      });
+      return form;
+    }
     function load(cursor) {
-      var query = { guild_id: guildId, page_size: '10' };
+      tableBox.textContent = ''; pager.textContent = '';
+      if (list.filters.length && !filterValues) {
+        return tableBox.appendChild(el('p', { text: 'Fill in ' + list.filters.map(function (p) { return p.name.replace(/_/g, ' '); }).join(', ') + ' and choose Show.' }));
+      }
+      var query = Object.assign({ guild_id: guildId }, filterValues || {});
+      if (list.size) query[list.size] = '10';
       if (cursor) query.cursor = cursor;
       api('GET', path, query).then(function (a) {
         tableBox.textContent = ''; pager.textContent = '';
         if (!a.ok) return tableBox.appendChild(el('p', { class: 'error', text: a.error ? a.error.message : 'Could not read the list.' }));
-        var items = (a.data[listName] || []).map(function (i) { return wrapper ? i[wrapper] : i; });
+        var items = (a.data[listName] || []).map(function (i) { return list.wrapper ? i[list.wrapper] : i; });
         if (!items.length) return tableBox.appendChild(el('p', { text: 'None yet.' }));
         var head = el('tr', {}, columns.map(function (c) { return el('th', { scope: 'col', text: c.replace(/_/g, ' ') }); }).concat(hasActions ? [el('th', { scope: 'col', text: 'Actions' })] : []));
         var rows = items.map(function (item) {
-          var cells = columns.map(function (c) { var v = item[c]; return el('td', { text: v === null || v === undefined ? '' : String(v) }); });
+          var cells = columns.map(function (c) { var v = item[c]; return el('td', { text: v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : String(v) }); });
           if (hasActions) cells.push(el('td', {}, itemPath ? actions(item) : removeAction(item)));
-          return el('tr', {}, cells);
+          return el('tr', { 'data-item': itemPath ? String(item[idKey]) : null }, cells);
         });
-        tableBox.appendChild(el('table', {}, [el('caption', { class: 'skip', text: listName }), el('thead', {}, [head]), el('tbody', {}, rows)]));
-        if (paged && a.data.next_cursor) pager.appendChild(el('button', { type: 'button', class: 'secondary', text: 'Next page', onclick: function () { load(a.data.next_cursor); } }));
-        if (cursor) pager.appendChild(el('button', { type: 'button', class: 'secondary', text: 'First page', onclick: function () { load(null); } }));
+        tableBox.appendChild(el('table', {}, [el('caption', { class: 'skip', text: title }), el('thead', {}, [head]), el('tbody', {}, rows)]));
+        if (list.paged && a.data.next_cursor) pager.appendChild(el('button', { type: 'button', class: 'secondary', text: 'Next page', 'aria-label': 'Next page of ' + title, onclick: function () { load(a.data.next_cursor); } }));
+        if (cursor) pager.appendChild(el('button', { type: 'button', class: 'secondary', text: 'First page', 'aria-label': 'First page of ' + title, onclick: function () { load(null); } }));
       });
     }
     function actions(item) {
-      var id = encodeURIComponent(String(item[field])), target = itemPath.replace('{' + param + '}', id), out = [];
+      var id = String(item[idKey]), target = fillPath(itemPath, bound, id), out = [];
       var edit = op(itemPath, 'put'), del = op(itemPath, 'delete');
-      if (edit) out.push(el('button', { type: 'button', class: 'secondary', text: 'Edit', onclick: function (event) {
-        var row = event.target.closest('tr'), form = bodyForm('Edit ' + item[field], bodySchema(edit), item, 'Save', function (body) { return api('PUT', target, {}, body); }, function () { load(null); });
+      if (edit) out.push(el('button', { type: 'button', class: 'secondary', text: 'Edit', 'aria-label': 'Edit ' + id, onclick: function (event) {
+        var row = event.target.closest('tr'), form = bodyForm('Edit ' + id, bodySchema(edit), item, 'Save', function (body) { return api('PUT', target, {}, body); }, function () { load(null); });
         row.parentNode.insertBefore(el('tr', {}, [el('td', { colspan: String(columns.length + 1) }, [form])]), row.nextSibling);
         form.querySelector('[name]').focus();
       } }));
-      if (del) out.push(el('button', { type: 'button', class: 'danger', text: 'Delete', 'aria-label': 'Delete ' + item[field], onclick: function () {
-        if (!window.confirm('Delete ' + item[field] + '?')) return;
+      if (del) out.push(el('button', { type: 'button', class: 'danger', text: 'Delete', 'aria-label': 'Delete ' + id, onclick: function () {
+        if (!window.confirm('Delete ' + id + '?')) return;
         var hasBody = !!del.requestBody;
         api('DELETE', target, hasBody ? {} : { guild_id: guildId }, hasBody ? { guild_id: guildId } : undefined).then(function () { load(null); });
       } }));
+      children.forEach(function (child) {
+        var childTitle = child.listName.replace(/_/g, ' '), shown = null;
+        var childBound = Object.assign({}, bound);
+        childBound[itemPath.match(/\{([a-z_]+)\}$/)[1]] = id;
+        out.push(el('button', { type: 'button', class: 'secondary', text: childTitle.charAt(0).toUpperCase() + childTitle.slice(1), 'aria-label': childTitle + ' of ' + id, 'aria-expanded': 'false', onclick: function (event) {
+          var button = event.target;
+          if (shown) { shown.remove(); shown = null; button.setAttribute('aria-expanded', 'false'); return; }
+          var cell = el('td', { colspan: String(columns.length + 1) });
+          shown = el('tr', { class: 'nested' }, [cell]);
+          var row = button.closest('tr');
+          row.parentNode.insertBefore(shown, row.nextSibling);
+          button.setAttribute('aria-expanded', 'true');
+          renderList(cell, child, itemOf(child, module), childBound, module);
+        } }));
+      });
       return out;
     }
     function removeAction(item) {
@@ -364,9 +457,9 @@ export const SCRIPT = String.raw`(function () {
         api('DELETE', path, {}, body).then(function () { load(null); });
       } })];
     }
-    if (create) {
-      var details = el('details', {}, [el('summary', { text: 'Create' })]);
-      details.appendChild(bodyForm('New ' + listName.replace(/_/g, ' '), bodySchema(create), {}, 'Create', function (body) { return api('POST', path, {}, body); }, function () { load(null); }));
+    if (list.create) {
+      var details = el('details', { class: 'create' }, [el('summary', { text: nested ? 'Add to ' + title : 'Create' })]);
+      details.appendChild(bodyForm('New ' + title, bodySchema(list.create), {}, 'Create', function (body) { return api('POST', path, {}, body); }, function () { load(null); }));
       box.appendChild(details);
     }
     load(null);

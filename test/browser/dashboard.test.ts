@@ -13,9 +13,33 @@ import { describe, expect, it } from 'vitest';
 import { browserAndService, hasBrowser } from '../helpers/browser.js';
 import { snowflake } from '../helpers/local.js';
 import { sandboxOf } from '../helpers/sandbox.js';
+import { putAll } from '../helpers/seed.js';
+import { type InviteUse, useItems } from '#functions/invite-tracker/store.js';
 import { sourcesOf, watch } from '#test/integration/socials/helpers.js';
 
 const env = browserAndService();
+
+/** `n` exact joins through an invite of `inviter` in the last hour, stored as the join checks store them; answers the members. */
+async function seedUses(guild: string, inviter: string, n: number): Promise<string[]> {
+  const start = Date.now() - 3_600_000;
+  const members = Array.from({ length: n }, snowflake);
+  const uses = members.map(
+    (member, i): InviteUse => ({
+      id: 2_000_000 + i,
+      guild_id: guild,
+      invite_id: 'bookclub',
+      member_id: member,
+      timestamp: new Date(start + i).toISOString(),
+      channel_id: null,
+      inviter_id: inviter,
+      has_left: false,
+      attribution: 'exact',
+      counted: true,
+    }),
+  );
+  await putAll(uses.flatMap((use) => Object.values(useItems(use))));
+  return members;
+}
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.TMPDIR ?? '/tmp';
 
@@ -111,12 +135,55 @@ describe.skipIf(!hasBrowser)('the dashboard', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/dashboard-4-guild.png`, fullPage: true });
 
+    // The panel's entries, a list under its row (the API's panel/{id}/entries): added, edited and deleted there, each
+    // change seen on the panel's message on the platform.
+    const role = await sandbox.roleIn(guild);
+    /** The labels of the panel message's buttons, as the platform shows them. */
+    const labels = async () => {
+      const message = (await sandbox.state()).channels.find((c: { id: string }) => c.id === channel)?.messages[0];
+      const rows = (message?.components ?? []) as unknown as { components: { label?: string }[] }[];
+      return rows.flatMap((r) => r.components.map((c) => c.label));
+    };
+    const panelRow = roles.locator('table tbody tr').first();
+    await panelRow.getByRole('button', { name: /^entries of / }).click();
+    expect(await panelRow.getByRole('button', { name: /^entries of / }).getAttribute('aria-expanded')).toBe('true');
+    const entries = roles.locator('[data-list="/modules/reactionroles/panel/{reactionrole_panel_id}/entries"]');
+    await expect.poll(() => entries.textContent()).toContain('None yet.');
+    await entries.locator('summary', { hasText: 'Add to entries' }).click();
+    const add = entries.locator('details form');
+    await add.getByLabel(/^role ids/).fill(role);
+    await add.getByLabel(/^emoji name/).fill('🎉');
+    await add.getByLabel(/^text/).fill('Readers');
+    await add.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => add.locator('.form-status').textContent()).toBe('Saved.');
+    const entryRow = entries.locator('tbody tr').first();
+    await expect.poll(() => entries.locator('tbody tr').count()).toBe(1);
+    expect(await entryRow.textContent()).toContain(role);
+    await expect.poll(labels).toEqual(['Readers']);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/dashboard-6-panel-entries.png`, fullPage: true });
+    await entryRow.getByRole('button', { name: /^Edit / }).click();
+    const editEntry = entries.locator('tbody form');
+    await editEntry.getByLabel(/^text/).fill('Book readers');
+    await editEntry.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(labels).toEqual(['Book readers']);
+    await expect.poll(() => entries.locator('tbody tr').first().textContent()).toContain('Book readers');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await entries
+      .locator('tbody tr')
+      .first()
+      .getByRole('button', { name: /^Delete / })
+      .click();
+    await expect.poll(() => entries.textContent()).toContain('None yet.');
+    await expect.poll(labels).toEqual([]);
+
     // Its row has Edit and Delete, the API's PUT and DELETE of the panel; Delete (confirmed) removes it.
     const row = roles.locator('table tbody tr').first();
     expect(await row.getByRole('button', { name: 'Edit' }).count()).toBe(1);
     page.once('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: /^Delete / }).click();
-    await expect.poll(() => roles.locator('.list').first().textContent()).toContain('None yet.');
+    // The panels' own list reads empty (its entries' list, still open under the row, said None yet already).
+    await expect.poll(() => roles.locator('[data-list="/modules/reactionroles/panels"] > div').first().textContent()).toBe('None yet.');
     expect((await env.service.call('GET', '/modules/reactionroles/panels', { query: { guild_id: guild } })).body.data.panels).toEqual([]);
 
     // The diagnostics of a module, and keyboard use: the skip link is the first stop.
@@ -147,6 +214,51 @@ describe.skipIf(!hasBrowser)('the dashboard', () => {
     await tagRow.getByRole('button', { name: /^Delete / }).click();
     await expect.poll(() => tags.locator('.list').first().textContent()).toContain('None yet.');
     expect((await env.service.call('GET', '/modules/tags/entries', { query: { guild_id: guild } })).body.data.entries).toEqual([]);
+    // Paging: twelve tags are a page of ten and, after Next page, the other two; First page goes back.
+    const made12 = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        env.service.call('POST', '/modules/tags/entries', {
+          body: { guild_id: guild, owner_id: member, content: `Rule ${i}`, visibility: 1, names: [`rule-${i}`] },
+        }),
+      ),
+    );
+    const tagIds = made12.map((answer) => String(answer.body.data.entry.tag_id)).sort();
+    await page.reload();
+    await expect.poll(() => tags.locator('.state').textContent(), { timeout: 10_000 }).toBe('Enabled');
+    await tags.locator('summary', { hasText: 'Settings, lists and diagnostics' }).click();
+    const shownTags = () => tags.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-item') ?? ''));
+    await expect.poll(async () => (await shownTags()).length).toBe(10);
+    const firstPage = await shownTags();
+    await tags.getByRole('button', { name: 'Next page of entries' }).click();
+    await expect.poll(async () => (await shownTags()).length).toBe(2);
+    expect([...firstPage, ...(await shownTags())].sort()).toEqual(tagIds);
+    expect(await tags.getByRole('button', { name: 'Next page of entries' }).count()).toBe(0);
+    await tags.getByRole('button', { name: 'First page of entries' }).click();
+    await expect.poll(shownTags).toEqual(firstPage);
+
+    // A list needing a query filter (the invite tracker's uses name their inviter): asked for, checked, then shown.
+    const inviter = snowflake();
+    const joined = await seedUses(guild, inviter, 3);
+    await env.service.call('POST', '/modules/invite-tracker/enable', { body: { guild_id: guild } });
+    await page.reload();
+    const tracker = page.locator('#module-invite-tracker');
+    await expect.poll(() => tracker.locator('.state').textContent(), { timeout: 10_000 }).toBe('Enabled');
+    await tracker.locator('summary', { hasText: 'Settings, lists and diagnostics' }).click();
+    const uses = tracker.locator('[data-list="/modules/invite-tracker/stats/uses"]');
+    await expect.poll(() => uses.textContent()).toContain('Fill in inviter id and choose Show.');
+    const inviterInput = uses.getByLabel(/^inviter id/);
+    await inviterInput.fill('not-an-id');
+    await uses.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => uses.locator('[data-field="inviter_id"] .error').textContent()).not.toBe('');
+    expect(await inviterInput.getAttribute('aria-invalid')).toBe('true');
+    await inviterInput.fill(inviter);
+    await uses.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => uses.locator('tbody tr').count()).toBe(3);
+    const usesText = (await uses.locator('tbody').textContent()) ?? '';
+    for (const who of joined) expect(usesText).toContain(who);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/dashboard-7-filtered-list.png`, fullPage: true });
+
     // A watched forum's row: the list has no item path, its DELETE names the entry by the body's community, from the row.
     const community = `com${member.slice(-6)}`;
     await sourcesOf(env.service).forum(community);
