@@ -181,7 +181,7 @@ export interface paths {
         };
         /**
          * Whether reactionroles is enabled for a guild
-         * @description Whether reactionroles is enabled for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Whether reactionroles is enabled for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["reactionroles.status"];
         put?: never;
@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Enable reactionroles for a guild
-         * @description Enable reactionroles for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Enable reactionroles for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["reactionroles.enable"];
         delete?: never;
@@ -223,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Disable reactionroles for a guild
-         * @description Disable reactionroles for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Disable reactionroles for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["reactionroles.disable"];
         delete?: never;
@@ -244,7 +244,7 @@ export interface paths {
         post?: never;
         /**
          * Delete every panel, entry and claim of a guild and reset the module
-         * @description Delete every panel, entry and claim of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         * @description Delete every panel, entry and claim of a guild and reset the module. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["reactionroles.delete-module"];
         options?: never;
@@ -261,13 +261,13 @@ export interface paths {
         };
         /**
          * List a guild's reaction-role panels, newest first
-         * @description List a guild's reaction-role panels, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description List a guild's reaction-role panels, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["reactionroles.list-panels"];
         put?: never;
         /**
          * Create a panel: post a new message, or register an existing one as an emoji panel
-         * @description Create a panel: post a new message, or register an existing one as an emoji panel. Needs the service token, or an API key of the guild named in the request.
+         * @description Create a panel: post a new message, or register an existing one as an emoji panel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["reactionroles.create-panel"];
         delete?: never;
@@ -285,18 +285,18 @@ export interface paths {
         };
         /**
          * Get a panel
-         * @description Get a panel. Needs the service token, or an API key of the guild named in the request.
+         * @description Get a panel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["reactionroles.get-panel"];
         /**
          * Change a panel's settings, type and message text
-         * @description Change a panel's settings, type and message text. Needs the service token, or an API key of the guild named in the request.
+         * @description Change a panel's settings, type and message text. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["reactionroles.edit-panel"];
         post?: never;
         /**
          * Delete a panel and its entries (and its message when the service wrote it)
-         * @description Delete a panel and its entries (and its message when the service wrote it). Needs the service token, or an API key of the guild named in the request.
+         * @description Delete a panel and its entries (and its message when the service wrote it). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["reactionroles.delete-panel"];
         options?: never;
@@ -313,13 +313,13 @@ export interface paths {
         };
         /**
          * List a panel's entries in the order the message shows them
-         * @description List a panel's entries in the order the message shows them. Needs the service token, or an API key of the guild named in the request.
+         * @description List a panel's entries in the order the message shows them. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["reactionroles.list-entries"];
         put?: never;
         /**
          * Add an entry to a panel
-         * @description Add an entry to a panel. Needs the service token, or an API key of the guild named in the request.
+         * @description Add an entry to a panel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["reactionroles.add-entry"];
         delete?: never;
@@ -337,18 +337,18 @@ export interface paths {
         };
         /**
          * Get an entry
-         * @description Get an entry. Needs the service token, or an API key of the guild named in the request.
+         * @description Get an entry. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["reactionroles.get-entry"];
         /**
          * Change an entry's roles, text and description
-         * @description Change an entry's roles, text and description. Needs the service token, or an API key of the guild named in the request.
+         * @description Change an entry's roles, text and description. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["reactionroles.edit-entry"];
         post?: never;
         /**
          * Delete an entry (and its roles from members, when the panel says so)
-         * @description Delete an entry (and its roles from members, when the panel says so). Needs the service token, or an API key of the guild named in the request.
+         * @description Delete an entry (and its roles from members, when the panel says so). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["reactionroles.delete-entry"];
         options?: never;
@@ -465,7 +465,7 @@ export interface paths {
         };
         /**
          * Whether polls is enabled for a guild
-         * @description Whether polls is enabled for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Whether polls is enabled for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["polls.status"];
         put?: never;
@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Enable polls for a guild
-         * @description Enable polls for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Enable polls for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["polls.enable"];
         delete?: never;
@@ -507,7 +507,7 @@ export interface paths {
         put?: never;
         /**
          * Disable polls for a guild
-         * @description Disable polls for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Disable polls for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["polls.disable"];
         delete?: never;
@@ -545,12 +545,12 @@ export interface paths {
         };
         /**
          * A guild's poll settings
-         * @description A guild's poll settings. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's poll settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["polls.get-settings"];
         /**
          * Change a guild's poll settings
-         * @description Change a guild's poll settings. Needs the service token, or an API key of the guild named in the request.
+         * @description Change a guild's poll settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["polls.update-settings"];
         post?: never;
@@ -572,7 +572,7 @@ export interface paths {
         post?: never;
         /**
          * Remove all poll data of a guild and reset the module
-         * @description Remove all poll data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         * @description Remove all poll data of a guild and reset the module. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["polls.delete-settings"];
         options?: never;
@@ -589,13 +589,13 @@ export interface paths {
         };
         /**
          * A guild's polls, newest first
-         * @description A guild's polls, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's polls, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["polls.list-polls"];
         put?: never;
         /**
          * Create a poll in a channel
-         * @description Create a poll in a channel. Needs the service token, or an API key of the guild named in the request.
+         * @description Create a poll in a channel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["polls.create-poll"];
         delete?: never;
@@ -613,18 +613,18 @@ export interface paths {
         };
         /**
          * One poll with its counts
-         * @description One poll with its counts. Needs the service token, or an API key of the guild named in the request.
+         * @description One poll with its counts. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["polls.get-poll"];
         /**
          * Edit an open service poll (owner only)
-         * @description Edit an open service poll (owner only). Needs the service token, or an API key of the guild named in the request.
+         * @description Edit an open service poll (owner only). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["polls.edit-poll"];
         post?: never;
         /**
          * Delete a poll and its message (owner only)
-         * @description Delete a poll and its message (owner only). Needs the service token, or an API key of the guild named in the request.
+         * @description Delete a poll and its message (owner only). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["polls.delete-poll"];
         options?: never;
@@ -641,7 +641,7 @@ export interface paths {
         };
         /**
          * A page of a poll's voters, in member order
-         * @description A page of a poll's voters, in member order. Needs the service token, or an API key of the guild named in the request.
+         * @description A page of a poll's voters, in member order. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["polls.list-voters"];
         put?: never;
@@ -663,7 +663,7 @@ export interface paths {
         put?: never;
         /**
          * Close a poll and show its results (owner only)
-         * @description Close a poll and show its results (owner only). Needs the service token, or an API key of the guild named in the request.
+         * @description Close a poll and show its results (owner only). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["polls.close-poll"];
         delete?: never;
@@ -881,7 +881,7 @@ export interface paths {
         };
         /**
          * Whether socials is enabled for a guild
-         * @description Whether socials is enabled for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Whether socials is enabled for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["socials.status"];
         put?: never;
@@ -903,7 +903,7 @@ export interface paths {
         put?: never;
         /**
          * Enable socials for a guild
-         * @description Enable socials for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Enable socials for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["socials.enable"];
         delete?: never;
@@ -923,7 +923,7 @@ export interface paths {
         put?: never;
         /**
          * Disable socials for a guild
-         * @description Disable socials for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Disable socials for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["socials.disable"];
         delete?: never;
@@ -961,12 +961,12 @@ export interface paths {
         };
         /**
          * A guild's socials settings
-         * @description A guild's socials settings. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's socials settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["socials.get-settings"];
         /**
          * Change a guild's socials settings
-         * @description Change a guild's socials settings. Needs the service token, or an API key of the guild named in the request.
+         * @description Change a guild's socials settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["socials.update-settings"];
         post?: never;
@@ -988,7 +988,7 @@ export interface paths {
         post?: never;
         /**
          * Remove all socials data of a guild and reset the module
-         * @description Remove all socials data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         * @description Remove all socials data of a guild and reset the module. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["socials.delete-settings"];
         options?: never;
@@ -1005,18 +1005,18 @@ export interface paths {
         };
         /**
          * A guild's forum entries, newest first
-         * @description A guild's forum entries, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's forum entries, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["socials.list-forum"];
         put?: never;
         /**
          * Watch a forum (community) in a channel
-         * @description Watch a forum (community) in a channel. Needs the service token, or an API key of the guild named in the request.
+         * @description Watch a forum (community) in a channel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["socials.create-forum"];
         /**
          * Stop watching a forum in every channel of the guild
-         * @description Stop watching a forum in every channel of the guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Stop watching a forum in every channel of the guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["socials.delete-forum"];
         options?: never;
@@ -1053,18 +1053,18 @@ export interface paths {
         };
         /**
          * A guild's stream entries, newest first
-         * @description A guild's stream entries, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's stream entries, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["socials.list-stream"];
         put?: never;
         /**
          * Watch a stream (stream_account) in a channel
-         * @description Watch a stream (stream_account) in a channel. Needs the service token, or an API key of the guild named in the request.
+         * @description Watch a stream (stream_account) in a channel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["socials.create-stream"];
         /**
          * Stop watching a stream in every channel of the guild
-         * @description Stop watching a stream in every channel of the guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Stop watching a stream in every channel of the guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["socials.delete-stream"];
         options?: never;
@@ -1101,18 +1101,18 @@ export interface paths {
         };
         /**
          * A guild's rss entries, newest first
-         * @description A guild's rss entries, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's rss entries, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["socials.list-rss"];
         put?: never;
         /**
          * Watch a rss (rss_feed) in a channel
-         * @description Watch a rss (rss_feed) in a channel. Needs the service token, or an API key of the guild named in the request.
+         * @description Watch a rss (rss_feed) in a channel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["socials.create-rss"];
         /**
          * Stop watching a rss in every channel of the guild
-         * @description Stop watching a rss in every channel of the guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Stop watching a rss in every channel of the guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["socials.delete-rss"];
         options?: never;
@@ -1149,18 +1149,18 @@ export interface paths {
         };
         /**
          * A guild's video entries, newest first
-         * @description A guild's video entries, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's video entries, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["socials.list-video"];
         put?: never;
         /**
          * Watch a video (video_channel_handle) in a channel
-         * @description Watch a video (video_channel_handle) in a channel. Needs the service token, or an API key of the guild named in the request.
+         * @description Watch a video (video_channel_handle) in a channel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["socials.create-video"];
         /**
          * Stop watching a video in every channel of the guild
-         * @description Stop watching a video in every channel of the guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Stop watching a video in every channel of the guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["socials.delete-video"];
         options?: never;
@@ -1279,7 +1279,7 @@ export interface paths {
         put?: never;
         /**
          * Edit a message into a random meme
-         * @description Edit a message into a random meme. Needs the service token, or an API key of the guild named in the request.
+         * @description Edit a message into a random meme. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["socials.send-meme"];
         delete?: never;
@@ -1357,7 +1357,7 @@ export interface paths {
         };
         /**
          * Whether serverstats is enabled for a guild
-         * @description Whether serverstats is enabled for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Whether serverstats is enabled for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.status"];
         put?: never;
@@ -1379,7 +1379,7 @@ export interface paths {
         put?: never;
         /**
          * Enable serverstats for a guild
-         * @description Enable serverstats for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Enable serverstats for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["serverstats.enable"];
         delete?: never;
@@ -1399,7 +1399,7 @@ export interface paths {
         put?: never;
         /**
          * Disable serverstats for a guild
-         * @description Disable serverstats for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Disable serverstats for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["serverstats.disable"];
         delete?: never;
@@ -1417,18 +1417,18 @@ export interface paths {
         };
         /**
          * A guild's serverstats settings
-         * @description A guild's serverstats settings. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's serverstats settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.get-settings"];
         /**
          * Change a guild's serverstats settings
-         * @description Change a guild's serverstats settings. Needs the service token, or an API key of the guild named in the request.
+         * @description Change a guild's serverstats settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["serverstats.update-settings"];
         post?: never;
         /**
          * Remove all serverstats data of a guild and reset the module
-         * @description Remove all serverstats data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         * @description Remove all serverstats data of a guild and reset the module. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["serverstats.delete-settings"];
         options?: never;
@@ -1445,13 +1445,13 @@ export interface paths {
         };
         /**
          * A guild's counters
-         * @description A guild's counters. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's counters. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.list-counters"];
         put?: never;
         /**
          * Create a counter channel
-         * @description Create a counter channel. Needs the service token, or an API key of the guild named in the request.
+         * @description Create a counter channel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["serverstats.create-counter"];
         delete?: never;
@@ -1469,14 +1469,14 @@ export interface paths {
         };
         /**
          * One counter
-         * @description One counter. Needs the service token, or an API key of the guild named in the request.
+         * @description One counter. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.get-counter"];
         put?: never;
         post?: never;
         /**
          * Delete a counter and its channel
-         * @description Delete a counter and its channel. Needs the service token, or an API key of the guild named in the request.
+         * @description Delete a counter and its channel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["serverstats.delete-counter"];
         options?: never;
@@ -1535,7 +1535,7 @@ export interface paths {
         put?: never;
         /**
          * Set up the starboard with a channel
-         * @description Set up the starboard with a channel. Needs the service token, or an API key of the guild named in the request.
+         * @description Set up the starboard with a channel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["serverstats.setup-starboard"];
         delete?: never;
@@ -1633,7 +1633,7 @@ export interface paths {
         };
         /**
          * Fetch activities/presence statistics of the last days
-         * @description Fetch activities/presence statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch activities/presence statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.activities.presence.fetch"];
         put?: never;
@@ -1657,7 +1657,7 @@ export interface paths {
         };
         /**
          * Fetch activities/statuses statistics of the last days
-         * @description Fetch activities/statuses statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch activities/statuses statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.activities.statuses.fetch"];
         put?: never;
@@ -1681,7 +1681,7 @@ export interface paths {
         };
         /**
          * Fetch commands/used statistics of the last days
-         * @description Fetch commands/used statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch commands/used statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.commands.used.fetch"];
         put?: never;
@@ -1705,7 +1705,7 @@ export interface paths {
         };
         /**
          * Fetch members/joined statistics of the last days
-         * @description Fetch members/joined statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch members/joined statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.members.joined.fetch"];
         put?: never;
@@ -1729,7 +1729,7 @@ export interface paths {
         };
         /**
          * Fetch members/left statistics of the last days
-         * @description Fetch members/left statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch members/left statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.members.left.fetch"];
         put?: never;
@@ -1753,7 +1753,7 @@ export interface paths {
         };
         /**
          * Fetch members/total statistics of the last days
-         * @description Fetch members/total statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch members/total statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.members.total.fetch"];
         put?: never;
@@ -1777,7 +1777,7 @@ export interface paths {
         };
         /**
          * Fetch messages/sent statistics of the last days
-         * @description Fetch messages/sent statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch messages/sent statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.messages.sent.fetch"];
         put?: never;
@@ -1801,7 +1801,7 @@ export interface paths {
         };
         /**
          * Fetch messages/deleted statistics of the last days
-         * @description Fetch messages/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch messages/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.messages.deleted.fetch"];
         put?: never;
@@ -1825,7 +1825,7 @@ export interface paths {
         };
         /**
          * Fetch voice statistics of the last days
-         * @description Fetch voice statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch voice statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.voice.fetch"];
         /**
@@ -1853,7 +1853,7 @@ export interface paths {
         };
         /**
          * Fetch modules/autoresponder/responses/created statistics of the last days
-         * @description Fetch modules/autoresponder/responses/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/autoresponder/responses/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.autoresponder.responses.created.fetch"];
         put?: never;
@@ -1877,7 +1877,7 @@ export interface paths {
         };
         /**
          * Fetch modules/autoresponder/responses/deleted statistics of the last days
-         * @description Fetch modules/autoresponder/responses/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/autoresponder/responses/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.autoresponder.responses.deleted.fetch"];
         put?: never;
@@ -1901,7 +1901,7 @@ export interface paths {
         };
         /**
          * Fetch modules/autoresponder/triggers/created statistics of the last days
-         * @description Fetch modules/autoresponder/triggers/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/autoresponder/triggers/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.autoresponder.triggers.created.fetch"];
         put?: never;
@@ -1925,7 +1925,7 @@ export interface paths {
         };
         /**
          * Fetch modules/autoresponder/triggers/deleted statistics of the last days
-         * @description Fetch modules/autoresponder/triggers/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/autoresponder/triggers/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.autoresponder.triggers.deleted.fetch"];
         put?: never;
@@ -1949,7 +1949,7 @@ export interface paths {
         };
         /**
          * Fetch modules/autoresponder/triggers/hit statistics of the last days
-         * @description Fetch modules/autoresponder/triggers/hit statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/autoresponder/triggers/hit statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.autoresponder.triggers.hit.fetch"];
         put?: never;
@@ -1973,7 +1973,7 @@ export interface paths {
         };
         /**
          * Fetch modules/autoresponder/check-time statistics of the last days
-         * @description Fetch modules/autoresponder/check-time statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/autoresponder/check-time statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.autoresponder.check-time.fetch"];
         put?: never;
@@ -1997,7 +1997,7 @@ export interface paths {
         };
         /**
          * Fetch modules/invite-tracker/invite/created statistics of the last days
-         * @description Fetch modules/invite-tracker/invite/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/invite-tracker/invite/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.invite-tracker.invite.created.fetch"];
         put?: never;
@@ -2021,7 +2021,7 @@ export interface paths {
         };
         /**
          * Fetch modules/invite-tracker/invite/deleted statistics of the last days
-         * @description Fetch modules/invite-tracker/invite/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/invite-tracker/invite/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.invite-tracker.invite.deleted.fetch"];
         put?: never;
@@ -2045,7 +2045,7 @@ export interface paths {
         };
         /**
          * Fetch modules/giveaways/giveaway/created statistics of the last days
-         * @description Fetch modules/giveaways/giveaway/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/giveaways/giveaway/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.giveaways.giveaway.created.fetch"];
         put?: never;
@@ -2069,7 +2069,7 @@ export interface paths {
         };
         /**
          * Fetch modules/giveaways/giveaway/deleted statistics of the last days
-         * @description Fetch modules/giveaways/giveaway/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/giveaways/giveaway/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.giveaways.giveaway.deleted.fetch"];
         put?: never;
@@ -2093,7 +2093,7 @@ export interface paths {
         };
         /**
          * Fetch modules/giveaways/giveaway/enters statistics of the last days
-         * @description Fetch modules/giveaways/giveaway/enters statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/giveaways/giveaway/enters statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.giveaways.giveaway.enters.fetch"];
         put?: never;
@@ -2117,7 +2117,7 @@ export interface paths {
         };
         /**
          * Fetch modules/giveaways/giveaway/leaves statistics of the last days
-         * @description Fetch modules/giveaways/giveaway/leaves statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/giveaways/giveaway/leaves statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.giveaways.giveaway.leaves.fetch"];
         put?: never;
@@ -2141,7 +2141,7 @@ export interface paths {
         };
         /**
          * Fetch modules/giveaways/giveaway/rerolled statistics of the last days
-         * @description Fetch modules/giveaways/giveaway/rerolled statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/giveaways/giveaway/rerolled statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.giveaways.giveaway.rerolled.fetch"];
         put?: never;
@@ -2165,7 +2165,7 @@ export interface paths {
         };
         /**
          * Fetch modules/polls/poll/created statistics of the last days
-         * @description Fetch modules/polls/poll/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/polls/poll/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.polls.poll.created.fetch"];
         put?: never;
@@ -2189,7 +2189,7 @@ export interface paths {
         };
         /**
          * Fetch modules/polls/poll/deleted statistics of the last days
-         * @description Fetch modules/polls/poll/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/polls/poll/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.polls.poll.deleted.fetch"];
         put?: never;
@@ -2213,7 +2213,7 @@ export interface paths {
         };
         /**
          * Fetch modules/polls/poll/manually-closed statistics of the last days
-         * @description Fetch modules/polls/poll/manually-closed statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/polls/poll/manually-closed statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.polls.poll.manually-closed.fetch"];
         put?: never;
@@ -2237,7 +2237,7 @@ export interface paths {
         };
         /**
          * Fetch modules/polls/vote/added statistics of the last days
-         * @description Fetch modules/polls/vote/added statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/polls/vote/added statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.polls.vote.added.fetch"];
         put?: never;
@@ -2261,7 +2261,7 @@ export interface paths {
         };
         /**
          * Fetch modules/polls/vote/removed statistics of the last days
-         * @description Fetch modules/polls/vote/removed statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/polls/vote/removed statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.polls.vote.removed.fetch"];
         put?: never;
@@ -2285,7 +2285,7 @@ export interface paths {
         };
         /**
          * Fetch modules/reactionroles/panels/created statistics of the last days
-         * @description Fetch modules/reactionroles/panels/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/reactionroles/panels/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.reactionroles.panels.created.fetch"];
         put?: never;
@@ -2309,7 +2309,7 @@ export interface paths {
         };
         /**
          * Fetch modules/reactionroles/panels/deleted statistics of the last days
-         * @description Fetch modules/reactionroles/panels/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/reactionroles/panels/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.reactionroles.panels.deleted.fetch"];
         put?: never;
@@ -2333,7 +2333,7 @@ export interface paths {
         };
         /**
          * Fetch modules/reactionroles/reactionroles/added statistics of the last days
-         * @description Fetch modules/reactionroles/reactionroles/added statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/reactionroles/reactionroles/added statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.reactionroles.reactionroles.added.fetch"];
         put?: never;
@@ -2357,7 +2357,7 @@ export interface paths {
         };
         /**
          * Fetch modules/reactionroles/reactionroles/removed statistics of the last days
-         * @description Fetch modules/reactionroles/reactionroles/removed statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/reactionroles/reactionroles/removed statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.reactionroles.reactionroles.removed.fetch"];
         put?: never;
@@ -2381,7 +2381,7 @@ export interface paths {
         };
         /**
          * Fetch modules/reactionroles/check-time statistics of the last days
-         * @description Fetch modules/reactionroles/check-time statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/reactionroles/check-time statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.reactionroles.check-time.fetch"];
         put?: never;
@@ -2405,7 +2405,7 @@ export interface paths {
         };
         /**
          * Fetch modules/reminders/reminder/created statistics of the last days
-         * @description Fetch modules/reminders/reminder/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/reminders/reminder/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.reminders.reminder.created.fetch"];
         put?: never;
@@ -2429,7 +2429,7 @@ export interface paths {
         };
         /**
          * Fetch modules/reminders/reminder/deleted statistics of the last days
-         * @description Fetch modules/reminders/reminder/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/reminders/reminder/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.reminders.reminder.deleted.fetch"];
         put?: never;
@@ -2453,7 +2453,7 @@ export interface paths {
         };
         /**
          * Fetch modules/reminders/reminder/send statistics of the last days
-         * @description Fetch modules/reminders/reminder/send statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/reminders/reminder/send statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.reminders.reminder.send.fetch"];
         put?: never;
@@ -2477,7 +2477,7 @@ export interface paths {
         };
         /**
          * Fetch modules/reminders/send-time statistics of the last days
-         * @description Fetch modules/reminders/send-time statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/reminders/send-time statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.reminders.send-time.fetch"];
         put?: never;
@@ -2501,7 +2501,7 @@ export interface paths {
         };
         /**
          * Fetch modules/rules/rule/added statistics of the last days
-         * @description Fetch modules/rules/rule/added statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/rules/rule/added statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.rules.rule.added.fetch"];
         put?: never;
@@ -2525,7 +2525,7 @@ export interface paths {
         };
         /**
          * Fetch modules/rules/rule/removed statistics of the last days
-         * @description Fetch modules/rules/rule/removed statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/rules/rule/removed statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.rules.rule.removed.fetch"];
         put?: never;
@@ -2549,7 +2549,7 @@ export interface paths {
         };
         /**
          * Fetch modules/rules/check-time statistics of the last days
-         * @description Fetch modules/rules/check-time statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/rules/check-time statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.rules.check-time.fetch"];
         put?: never;
@@ -2573,7 +2573,7 @@ export interface paths {
         };
         /**
          * Fetch modules/tempchannels/creation-channels/created statistics of the last days
-         * @description Fetch modules/tempchannels/creation-channels/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/tempchannels/creation-channels/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.tempchannels.creation-channels.created.fetch"];
         put?: never;
@@ -2597,7 +2597,7 @@ export interface paths {
         };
         /**
          * Fetch modules/tempchannels/creation-channels/deleted statistics of the last days
-         * @description Fetch modules/tempchannels/creation-channels/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/tempchannels/creation-channels/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.tempchannels.creation-channels.deleted.fetch"];
         put?: never;
@@ -2621,7 +2621,7 @@ export interface paths {
         };
         /**
          * Fetch modules/tempchannels/tempchannels/created statistics of the last days
-         * @description Fetch modules/tempchannels/tempchannels/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/tempchannels/tempchannels/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.tempchannels.tempchannels.created.fetch"];
         put?: never;
@@ -2645,7 +2645,7 @@ export interface paths {
         };
         /**
          * Fetch modules/tempchannels/created-check-time statistics of the last days
-         * @description Fetch modules/tempchannels/created-check-time statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/tempchannels/created-check-time statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.tempchannels.created-check-time.fetch"];
         put?: never;
@@ -2669,7 +2669,7 @@ export interface paths {
         };
         /**
          * Fetch modules/tempchannels/deleted-check-time statistics of the last days
-         * @description Fetch modules/tempchannels/deleted-check-time statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/tempchannels/deleted-check-time statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.tempchannels.deleted-check-time.fetch"];
         put?: never;
@@ -2693,7 +2693,7 @@ export interface paths {
         };
         /**
          * Fetch modules/tickets/panels/created statistics of the last days
-         * @description Fetch modules/tickets/panels/created statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/tickets/panels/created statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.tickets.panels.created.fetch"];
         put?: never;
@@ -2717,7 +2717,7 @@ export interface paths {
         };
         /**
          * Fetch modules/tickets/panels/deleted statistics of the last days
-         * @description Fetch modules/tickets/panels/deleted statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/tickets/panels/deleted statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.tickets.panels.deleted.fetch"];
         put?: never;
@@ -2741,7 +2741,7 @@ export interface paths {
         };
         /**
          * Fetch modules/tickets/types/added statistics of the last days
-         * @description Fetch modules/tickets/types/added statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/tickets/types/added statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.tickets.types.added.fetch"];
         put?: never;
@@ -2765,7 +2765,7 @@ export interface paths {
         };
         /**
          * Fetch modules/verifier/check-time statistics of the last days
-         * @description Fetch modules/verifier/check-time statistics of the last days. Needs the service token, or an API key of the guild named in the request.
+         * @description Fetch modules/verifier/check-time statistics of the last days. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.stats.modules.verifier.check-time.fetch"];
         put?: never;
@@ -2869,7 +2869,7 @@ export interface paths {
         };
         /**
          * Whether welcoming is enabled for a guild
-         * @description Whether welcoming is enabled for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Whether welcoming is enabled for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["welcoming.status"];
         put?: never;
@@ -2891,7 +2891,7 @@ export interface paths {
         put?: never;
         /**
          * Enable welcoming for a guild
-         * @description Enable welcoming for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Enable welcoming for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["welcoming.enable"];
         delete?: never;
@@ -2911,7 +2911,7 @@ export interface paths {
         put?: never;
         /**
          * Disable welcoming for a guild
-         * @description Disable welcoming for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Disable welcoming for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["welcoming.disable"];
         delete?: never;
@@ -2929,18 +2929,18 @@ export interface paths {
         };
         /**
          * A guild's welcoming settings
-         * @description A guild's welcoming settings. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's welcoming settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["welcoming.get-settings"];
         /**
          * Change the welcoming settings given non-null
-         * @description Change the welcoming settings given non-null. Needs the service token, or an API key of the guild named in the request.
+         * @description Change the welcoming settings given non-null. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["welcoming.update-settings"];
         post?: never;
         /**
          * Remove all welcoming data of a guild and reset the module
-         * @description Remove all welcoming data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         * @description Remove all welcoming data of a guild and reset the module. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["welcoming.delete-settings"];
         options?: never;
@@ -2957,13 +2957,13 @@ export interface paths {
         };
         /**
          * Welcome and leave responses, newest first
-         * @description Welcome and leave responses, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description Welcome and leave responses, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["welcoming.list-responses"];
         put?: never;
         /**
          * Add a welcome or leave response
-         * @description Add a welcome or leave response. Needs the service token, or an API key of the guild named in the request.
+         * @description Add a welcome or leave response. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["welcoming.create-response"];
         delete?: never;
@@ -2981,14 +2981,14 @@ export interface paths {
         };
         /**
          * One response
-         * @description One response. Needs the service token, or an API key of the guild named in the request.
+         * @description One response. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["welcoming.get-response"];
         put?: never;
         post?: never;
         /**
          * Delete a response (settings naming it become null)
-         * @description Delete a response (settings naming it become null). Needs the service token, or an API key of the guild named in the request.
+         * @description Delete a response (settings naming it become null). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["welcoming.delete-response"];
         options?: never;
@@ -3005,13 +3005,13 @@ export interface paths {
         };
         /**
          * Timed roles, newest first
-         * @description Timed roles, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description Timed roles, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["welcoming.list-timedroles"];
         put?: never;
         /**
          * Add a role granted add_after seconds after joining
-         * @description Add a role granted add_after seconds after joining. Needs the service token, or an API key of the guild named in the request.
+         * @description Add a role granted add_after seconds after joining. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["welcoming.create-timedrole"];
         delete?: never;
@@ -3029,14 +3029,14 @@ export interface paths {
         };
         /**
          * One timed role
-         * @description One timed role. Needs the service token, or an API key of the guild named in the request.
+         * @description One timed role. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["welcoming.get-timedrole"];
         put?: never;
         post?: never;
         /**
          * Delete a timed role and cancel its pending grants
-         * @description Delete a timed role and cancel its pending grants. Needs the service token, or an API key of the guild named in the request.
+         * @description Delete a timed role and cancel its pending grants. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["welcoming.delete-timedrole"];
         options?: never;
@@ -3213,7 +3213,7 @@ export interface paths {
         };
         /**
          * Whether invite-tracker is enabled for a guild
-         * @description Whether invite-tracker is enabled for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Whether invite-tracker is enabled for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["invite-tracker.status"];
         put?: never;
@@ -3235,7 +3235,7 @@ export interface paths {
         put?: never;
         /**
          * Enable invite-tracker for a guild
-         * @description Enable invite-tracker for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Enable invite-tracker for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["invite-tracker.enable"];
         delete?: never;
@@ -3255,7 +3255,7 @@ export interface paths {
         put?: never;
         /**
          * Disable invite-tracker for a guild
-         * @description Disable invite-tracker for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Disable invite-tracker for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["invite-tracker.disable"];
         delete?: never;
@@ -3273,18 +3273,18 @@ export interface paths {
         };
         /**
          * A guild's invite-tracker settings
-         * @description A guild's invite-tracker settings. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's invite-tracker settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["invite-tracker.get-settings"];
         /**
          * Change a guild's invite-tracker settings
-         * @description Change a guild's invite-tracker settings. Needs the service token, or an API key of the guild named in the request.
+         * @description Change a guild's invite-tracker settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["invite-tracker.update-settings"];
         post?: never;
         /**
          * Remove all invite-tracker data of a guild and reset the module
-         * @description Remove all invite-tracker data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         * @description Remove all invite-tracker data of a guild and reset the module. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["invite-tracker.delete-settings"];
         options?: never;
@@ -3301,18 +3301,18 @@ export interface paths {
         };
         /**
          * The invites the service tracks
-         * @description The invites the service tracks. Needs the service token, or an API key of the guild named in the request.
+         * @description The invites the service tracks. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["invite-tracker.list-invites"];
         put?: never;
         /**
          * Create an invite on the platform
-         * @description Create an invite on the platform. Needs the service token, or an API key of the guild named in the request.
+         * @description Create an invite on the platform. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["invite-tracker.create-invite"];
         /**
          * Delete an invite on the platform
-         * @description Delete an invite on the platform. Needs the service token, or an API key of the guild named in the request.
+         * @description Delete an invite on the platform. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["invite-tracker.delete-invite"];
         options?: never;
@@ -3329,7 +3329,7 @@ export interface paths {
         };
         /**
          * An inviter's counted joins
-         * @description An inviter's counted joins. Needs the service token, or an API key of the guild named in the request.
+         * @description An inviter's counted joins. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["invite-tracker.get-uses"];
         put?: never;
@@ -3489,7 +3489,7 @@ export interface paths {
         };
         /**
          * Whether giveaways is enabled for a guild
-         * @description Whether giveaways is enabled for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Whether giveaways is enabled for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["giveaways.status"];
         put?: never;
@@ -3511,7 +3511,7 @@ export interface paths {
         put?: never;
         /**
          * Enable giveaways for a guild
-         * @description Enable giveaways for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Enable giveaways for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["giveaways.enable"];
         delete?: never;
@@ -3531,7 +3531,7 @@ export interface paths {
         put?: never;
         /**
          * Disable giveaways for a guild
-         * @description Disable giveaways for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Disable giveaways for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["giveaways.disable"];
         delete?: never;
@@ -3549,18 +3549,18 @@ export interface paths {
         };
         /**
          * A guild's giveaway settings
-         * @description A guild's giveaway settings. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's giveaway settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["giveaways.get-settings"];
         /**
          * Change a guild's giveaway settings
-         * @description Change a guild's giveaway settings. Needs the service token, or an API key of the guild named in the request.
+         * @description Change a guild's giveaway settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["giveaways.update-settings"];
         post?: never;
         /**
          * Remove all giveaway data of a guild and reset the module
-         * @description Remove all giveaway data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         * @description Remove all giveaway data of a guild and reset the module. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["giveaways.delete-settings"];
         options?: never;
@@ -3577,13 +3577,13 @@ export interface paths {
         };
         /**
          * A page of a guild's giveaways, newest first
-         * @description A page of a guild's giveaways, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description A page of a guild's giveaways, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["giveaways.list-entries"];
         put?: never;
         /**
          * Start a giveaway in a channel
-         * @description Start a giveaway in a channel. Needs the service token, or an API key of the guild named in the request.
+         * @description Start a giveaway in a channel. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["giveaways.create-entry"];
         delete?: never;
@@ -3601,18 +3601,18 @@ export interface paths {
         };
         /**
          * One giveaway
-         * @description One giveaway. Needs the service token, or an API key of the guild named in the request.
+         * @description One giveaway. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["giveaways.get-entry"];
         /**
          * Edit a running giveaway (owner only)
-         * @description Edit a running giveaway (owner only). Needs the service token, or an API key of the guild named in the request.
+         * @description Edit a running giveaway (owner only). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["giveaways.edit-entry"];
         post?: never;
         /**
          * Delete a giveaway and its message (owner only)
-         * @description Delete a giveaway and its message (owner only). Needs the service token, or an API key of the guild named in the request.
+         * @description Delete a giveaway and its message (owner only). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["giveaways.delete-entry"];
         options?: never;
@@ -3629,7 +3629,7 @@ export interface paths {
         };
         /**
          * A page of a giveaway's entrants, in numeric order
-         * @description A page of a giveaway's entrants, in numeric order. Needs the service token, or an API key of the guild named in the request.
+         * @description A page of a giveaway's entrants, in numeric order. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["giveaways.list-participants"];
         put?: never;
@@ -3651,7 +3651,7 @@ export interface paths {
         put?: never;
         /**
          * A member enters
-         * @description A member enters. Needs the service token, or an API key of the guild named in the request.
+         * @description A member enters. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["giveaways.enter"];
         delete?: never;
@@ -3671,7 +3671,7 @@ export interface paths {
         put?: never;
         /**
          * A member leaves
-         * @description A member leaves. Needs the service token, or an API key of the guild named in the request.
+         * @description A member leaves. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["giveaways.leave"];
         delete?: never;
@@ -3691,7 +3691,7 @@ export interface paths {
         put?: never;
         /**
          * End a running giveaway now: its winners are drawn as at its end time (owner only)
-         * @description End a running giveaway now: its winners are drawn as at its end time (owner only). Needs the service token, or an API key of the guild named in the request.
+         * @description End a running giveaway now: its winners are drawn as at its end time (owner only). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["giveaways.end-entry"];
         delete?: never;
@@ -3711,7 +3711,7 @@ export interface paths {
         put?: never;
         /**
          * Draw the next round after the end (owner only)
-         * @description Draw the next round after the end (owner only). Needs the service token, or an API key of the guild named in the request.
+         * @description Draw the next round after the end (owner only). Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["giveaways.reroll"];
         delete?: never;
@@ -3789,7 +3789,7 @@ export interface paths {
         };
         /**
          * Whether verifier is enabled for a guild
-         * @description Whether verifier is enabled for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Whether verifier is enabled for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["verifier.status"];
         put?: never;
@@ -3811,7 +3811,7 @@ export interface paths {
         put?: never;
         /**
          * Enable verifier for a guild
-         * @description Enable verifier for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Enable verifier for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["verifier.enable"];
         delete?: never;
@@ -3831,7 +3831,7 @@ export interface paths {
         put?: never;
         /**
          * Disable verifier for a guild
-         * @description Disable verifier for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Disable verifier for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["verifier.disable"];
         delete?: never;
@@ -3849,18 +3849,18 @@ export interface paths {
         };
         /**
          * A guild's verifier settings
-         * @description A guild's verifier settings. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's verifier settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["verifier.get-settings"];
         /**
          * Change a guild's verifier settings
-         * @description Change a guild's verifier settings. Needs the service token, or an API key of the guild named in the request.
+         * @description Change a guild's verifier settings. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["verifier.update-settings"];
         post?: never;
         /**
          * Remove all verifier data of a guild and reset the module
-         * @description Remove all verifier data of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         * @description Remove all verifier data of a guild and reset the module. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["verifier.delete-settings"];
         options?: never;
@@ -3877,7 +3877,7 @@ export interface paths {
         };
         /**
          * A guild's verifications, newest first
-         * @description A guild's verifications, newest first. Needs the service token, or an API key of the guild named in the request.
+         * @description A guild's verifications, newest first. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["verifier.list-entries"];
         put?: never;
@@ -3897,7 +3897,7 @@ export interface paths {
         };
         /**
          * One verification
-         * @description One verification. Needs the service token, or an API key of the guild named in the request.
+         * @description One verification. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["verifier.get-entry"];
         put?: never;
@@ -4041,7 +4041,7 @@ export interface paths {
         };
         /**
          * Whether tags is enabled for a guild
-         * @description Whether tags is enabled for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Whether tags is enabled for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["tags.status"];
         put?: never;
@@ -4063,7 +4063,7 @@ export interface paths {
         put?: never;
         /**
          * Enable tags for a guild
-         * @description Enable tags for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Enable tags for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["tags.enable"];
         delete?: never;
@@ -4083,7 +4083,7 @@ export interface paths {
         put?: never;
         /**
          * Disable tags for a guild
-         * @description Disable tags for a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Disable tags for a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["tags.disable"];
         delete?: never;
@@ -4104,7 +4104,7 @@ export interface paths {
         post?: never;
         /**
          * Remove every tag and name of a guild and reset the module
-         * @description Remove every tag and name of a guild and reset the module. Needs the service token, or an API key of the guild named in the request.
+         * @description Remove every tag and name of a guild and reset the module. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["tags.delete-settings"];
         options?: never;
@@ -4121,13 +4121,13 @@ export interface paths {
         };
         /**
          * Tags with their names, newest first; name= finds the tag holding a name
-         * @description Tags with their names, newest first; name= finds the tag holding a name. Needs the service token, or an API key of the guild named in the request.
+         * @description Tags with their names, newest first; name= finds the tag holding a name. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["tags.list-entries"];
         put?: never;
         /**
          * Create a tag with 1..10 names unique in the guild
-         * @description Create a tag with 1..10 names unique in the guild. Needs the service token, or an API key of the guild named in the request.
+         * @description Create a tag with 1..10 names unique in the guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         post: operations["tags.create-entry"];
         delete?: never;
@@ -4145,18 +4145,18 @@ export interface paths {
         };
         /**
          * One tag with its names
-         * @description One tag with its names. Needs the service token, or an API key of the guild named in the request.
+         * @description One tag with its names. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["tags.get-entry"];
         /**
          * Edit a tag (owner only): fields given non-null; names replace every name
-         * @description Edit a tag (owner only): fields given non-null; names replace every name. Needs the service token, or an API key of the guild named in the request.
+         * @description Edit a tag (owner only): fields given non-null; names replace every name. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         put: operations["tags.update-entry"];
         post?: never;
         /**
          * Delete a tag (owner only); its names are free again
-         * @description Delete a tag (owner only); its names are free again. Needs the service token, or an API key of the guild named in the request.
+         * @description Delete a tag (owner only); its names are free again. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         delete: operations["tags.delete-entry"];
         options?: never;
@@ -4233,7 +4233,7 @@ export interface paths {
         };
         /**
          * What would stop reactionroles from working in a guild
-         * @description What would stop reactionroles from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description What would stop reactionroles from working in a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["reactionroles.diagnostics"];
         put?: never;
@@ -4253,7 +4253,7 @@ export interface paths {
         };
         /**
          * What would stop polls from working in a guild
-         * @description What would stop polls from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description What would stop polls from working in a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["polls.diagnostics"];
         put?: never;
@@ -4273,7 +4273,7 @@ export interface paths {
         };
         /**
          * What would stop socials from working in a guild
-         * @description What would stop socials from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description What would stop socials from working in a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["socials.diagnostics"];
         put?: never;
@@ -4293,7 +4293,7 @@ export interface paths {
         };
         /**
          * What would stop serverstats from working in a guild
-         * @description What would stop serverstats from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description What would stop serverstats from working in a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["serverstats.diagnostics"];
         put?: never;
@@ -4313,7 +4313,7 @@ export interface paths {
         };
         /**
          * What would stop welcoming from working in a guild
-         * @description What would stop welcoming from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description What would stop welcoming from working in a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["welcoming.diagnostics"];
         put?: never;
@@ -4333,7 +4333,7 @@ export interface paths {
         };
         /**
          * What would stop invite-tracker from working in a guild
-         * @description What would stop invite-tracker from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description What would stop invite-tracker from working in a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["invite-tracker.diagnostics"];
         put?: never;
@@ -4353,7 +4353,7 @@ export interface paths {
         };
         /**
          * What would stop giveaways from working in a guild
-         * @description What would stop giveaways from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description What would stop giveaways from working in a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["giveaways.diagnostics"];
         put?: never;
@@ -4373,7 +4373,7 @@ export interface paths {
         };
         /**
          * What would stop verifier from working in a guild
-         * @description What would stop verifier from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description What would stop verifier from working in a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["verifier.diagnostics"];
         put?: never;
@@ -4393,7 +4393,7 @@ export interface paths {
         };
         /**
          * What would stop tags from working in a guild
-         * @description What would stop tags from working in a guild. Needs the service token, or an API key of the guild named in the request.
+         * @description What would stop tags from working in a guild. Needs the service token, an API key of the guild named in the request, or a dashboard session (the gmms_session cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in x-csrf-token.
          */
         get: operations["tags.diagnostics"];
         put?: never;

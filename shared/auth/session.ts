@@ -20,12 +20,11 @@ import { Permission } from '../platform/permissions.js';
 import { errorField, log } from '../observe/log.js';
 import { dashboardUsageKeyId, registerUsageKey } from './usage-keys.js';
 
-/** The session cookie's name. */
-export const SESSION_COOKIE = 'gmms_session';
+import { SESSION_COOKIE } from './session-names.js';
+
+export { CSRF_HEADER, SESSION_COOKIE } from './session-names.js';
 /** The cookie binding a login's `state` to the browser that started it. */
 export const LOGIN_COOKIE = 'gmms_login';
-/** The header every change made with a session carries. */
-export const CSRF_HEADER = 'x-csrf-token';
 /** How long a session lasts at most (behaviour §19: within 12 hours). */
 export const SESSION_MS = 12 * 60 * 60 * 1000;
 /** How long a login may take between the redirect and the callback. */

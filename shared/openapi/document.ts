@@ -4,6 +4,7 @@ import { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEYED_METHODS, KEY_PATTERN, REPLAYED_
 import { MAX_ID_CHARS } from '../http/limits.js';
 import type { AnsweredSpec } from '../http/answers.js';
 import { type RawAnswer, type Route, schemaOf } from '../http/route.js';
+import { CSRF_HEADER, SESSION_COOKIE } from '../auth/session-names.js';
 import { moduleOfPath } from '../modules/names.js';
 import { describeConditions } from './conditions.js';
 import { exampleOf } from './examples.js';
@@ -137,7 +138,7 @@ function describeParameter(name: string): string {
 
 const ACCESS: Record<Route['access'], string> = {
   public: 'Public: no credentials.',
-  client: 'Needs the service token, or an API key of the guild named in the request.',
+  client: `Needs the service token, an API key of the guild named in the request, or a dashboard session (the ${SESSION_COOKIE} cookie) of a member who may configure that guild; with a session, every change (any method but GET) also carries the session's CSRF token in ${CSRF_HEADER}.`,
   internal: 'Internal: only the service (bot) token may call it; a guild API key gets 403.',
 };
 
@@ -161,6 +162,17 @@ const errorResponse = (names: string[]): JsonSchema => ({
 /** Its name among the document's shared responses: `NotFoundErrorOrSettingsError`. */
 const responseKey = (names: string[]) => names.map((name) => name.replace(/\s/g, '')).join('Or');
 
+/**
+ * Who may call a route, as alternatives: a bearer credential, or for what a
+ * guild key may call a dashboard session (behaviour §19), whose changes also
+ * need the CSRF header.
+ */
+function securityOf(route: Route): JsonSchema[] {
+  if (route.access === 'public') return [];
+  if (route.access === 'internal') return [{ bearerAuth: [] }];
+  return [{ bearerAuth: [] }, route.method === 'GET' ? { sessionCookie: [] } : { sessionCookie: [], csrfToken: [] }];
+}
+
 function operationOf(route: Route, spec: AnsweredSpec, shared: { responses: Named; schemas: Named }): JsonSchema {
   const byStatus = new Map<number, string[]>();
   for (const name of errorsOf(route, spec)) byStatus.set(catalogue[name].status, [...(byStatus.get(catalogue[name].status) ?? []), name]);
@@ -183,7 +195,7 @@ function operationOf(route: Route, spec: AnsweredSpec, shared: { responses: Name
     description: `${route.summary}. ${ACCESS[route.access]}`,
     tags: [tagOf(route)],
     'x-access': route.access,
-    security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
+    security: securityOf(route),
     parameters: parameters(route, spec, shared.schemas),
     responses,
   };
@@ -223,6 +235,19 @@ export function openApiDocument(routes: readonly Route[], specs: ReadonlyMap<str
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The service token, or an API key of the guild (gmk....).' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description:
+            "A dashboard session, set by GET /dashboard/callback after the platform's sign-in (HttpOnly, at most 12 hours): a guild key's reach, in the guilds where the member has Manage Guild or Administrator and the bot is present.",
+        },
+        csrfToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: CSRF_HEADER,
+          description: "With a session, on every change (any method but GET): the session's CSRF token, which the dashboard's guild page carries.",
+        },
       },
       responses: sorted(shared.responses),
       schemas: {

@@ -6,6 +6,7 @@ import { loadSpec } from '#shared/http/load-handler.js';
 import { fileOf } from '#shared/http/route.js';
 import { loadOpenApiDocument } from '#shared/openapi/load.js';
 import { answerProblems } from '../helpers/answers.js';
+import { CSRF_HEADER, SESSION_COOKIE } from '#shared/auth/session.js';
 
 const doc: any = await loadOpenApiDocument(routes);
 const fixture = JSON.parse(readFileSync(new URL('../infra/fixtures/routes.json', import.meta.url), 'utf8')) as { routes: { method: string; path: string }[] };
@@ -193,5 +194,32 @@ describe("every route's answer", () => {
     // The shared state rows (module-state.*) are each module's copies' template, not in the table themselves.
     const unknown = Object.keys(answers).filter((id) => !ids.has(id) && !id.startsWith('module-state.'));
     expect({ unanswered, unknown }).toEqual({ unanswered: [], unknown: [] });
+  });
+});
+
+describe('the credentials the document states', () => {
+  it('lets a dashboard session call what a guild key may, with the CSRF header on every change, and nothing internal', () => {
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      const expected =
+        route.access === 'public'
+          ? []
+          : route.access === 'internal'
+            ? [{ bearerAuth: [] }]
+            : [{ bearerAuth: [] }, route.method === 'GET' ? { sessionCookie: [] } : { sessionCookie: [], csrfToken: [] }];
+      if (JSON.stringify(op.security) !== JSON.stringify(expected)) wrong.push(`${route.method} ${route.path}: ${JSON.stringify(op.security)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(doc.paths['/modules/reactionroles/panels'].post.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [], csrfToken: [] }]);
+    expect(doc.paths['/modules/polls/status'].get.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+    expect(doc.paths['/modules/reactionroles/check'].post.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('names the session cookie and the CSRF header the service reads', () => {
+    const { sessionCookie, csrfToken } = doc.components.securitySchemes;
+    expect(sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: SESSION_COOKIE });
+    expect(csrfToken).toMatchObject({ type: 'apiKey', in: 'header', name: CSRF_HEADER });
+    expect(doc.paths['/modules/polls/enable'].post.description).toContain(SESSION_COOKIE);
   });
 });
