@@ -8,7 +8,10 @@ export const answers = {
   'dashboard.logout': pageAnswer('A redirect (303) to the sign-in page; without the CSRF token: the 403 page'),
   'dashboard.home': pageAnswer("The member's guilds"),
   'dashboard.guild': pageAnswer('The guild page; 403 when the member may not configure the guild or the bot is not in it'),
-  'dashboard.asset': { contentType: 'text/javascript or text/css', description: "The dashboard's script or style sheet" },
+  'dashboard.asset': {
+    contentType: 'text/javascript or text/css',
+    description: "The dashboard's script or style sheet, with its ETag (304 without a body when If-None-Match names it)",
+  },
 } as const satisfies AnswerTable;
 
 type Declared = typeof answers;

@@ -5,7 +5,7 @@ import { statusAnswer } from './schemas.js';
 export const answers = {
   'health.livez': statusAnswer,
   'health.readyz': statusAnswer,
-  'docs.openapi': { contentType: 'application/json', description: 'This OpenAPI 3.1 document' },
+  'docs.openapi': { contentType: 'application/json', description: 'This OpenAPI 3.1 document, with its ETag (304 without a body when If-None-Match names it)' },
   'docs.page': { contentType: 'text/html; charset=utf-8', description: 'This documentation page' },
   'docs.renderer': { contentType: 'application/javascript', description: "The documentation page's renderer (Redoc)" },
 } as const satisfies AnswerTable;

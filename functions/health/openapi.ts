@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { endpoint } from '#shared/http/endpoint.js';
-import { RawBody } from '#shared/http/envelope.js';
+import { cacheableText, etagOf } from '#shared/http/caching.js';
 import * as routes from './routes.js';
 
 /**
@@ -9,7 +9,14 @@ import * as routes from './routes.js';
  * carries it beside itself (written by the build from the same generator);
  * local mode generates it on first request from the rows.
  */
-let documentText: Promise<string> | undefined;
+let documentText: Promise<{ text: string; etag: string }> | undefined;
+
+/**
+ * How long a client keeps the document before asking again (then answered
+ * 304 while it is unchanged): it changes only with a deployment, and the
+ * dashboard reads it on every guild page.
+ */
+const MAX_AGE_SECONDS = 300;
 
 /**
  * The route table, read only where no document was built beside the
@@ -28,10 +35,13 @@ async function generate(): Promise<string> {
   return JSON.stringify(await loadOpenApiDocument(allRoutes));
 }
 
-export const handler = endpoint(routes.openapi, async () => {
-  documentText ??= generate().catch((error: unknown) => {
-    documentText = undefined;
-    throw error;
-  });
-  return new RawBody('application/json; charset=utf-8', await documentText);
+export const handler = endpoint(routes.openapi, async ({ header }) => {
+  documentText ??= generate()
+    .then((text) => ({ text, etag: etagOf(text) }))
+    .catch((error: unknown) => {
+      documentText = undefined;
+      throw error;
+    });
+  const { text, etag } = await documentText;
+  return cacheableText('application/json; charset=utf-8', text, etag, header('if-none-match'), MAX_AGE_SECONDS);
 });

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { routes as allRoutes } from '#functions/routes.js';
@@ -9,6 +11,7 @@ import { guildKeyThrottledReason } from '#shared/auth/messages.js';
 import { AppError } from '#shared/errors.js';
 import { errorResponse, failureResponse, methodNotAllowed, noSuchRoute } from '#shared/http/envelope.js';
 import { MAX_BODY_BYTES, payloadTooLarge } from '#shared/http/limits.js';
+import { MIN_COMPRESSION_BYTES, acceptsGzip } from '#shared/http/caching.js';
 import { type Route, matchPath } from '#shared/http/route.js';
 import { loadHandler } from '#shared/http/load-handler.js';
 import { log } from '#shared/observe/log.js';
@@ -35,17 +38,32 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const gzipped = promisify(gzip);
+
+/**
+ * The answer's bytes, gzipped as API Gateway's minimum compression size has
+ * it in AWS: when the client accepts gzip and the answer is at least
+ * MIN_COMPRESSION_BYTES (the answer then varies by Accept-Encoding).
+ */
+async function encoded(req: IncomingMessage, headers: Record<string, string>, body: string): Promise<Buffer> {
+  const bytes = Buffer.from(body, 'utf8');
+  const named = (name: string) => Object.keys(headers).find((key) => key.toLowerCase() === name);
+  if (bytes.length < MIN_COMPRESSION_BYTES || named('content-encoding') || !acceptsGzip(req.headers['accept-encoding'])) return bytes;
+  const vary = named('vary');
+  if (vary) headers[vary] = `${headers[vary]}, accept-encoding`;
+  else headers.vary = 'accept-encoding';
+  headers['content-encoding'] = 'gzip';
+  return gzipped(bytes);
+}
+
 /** Sends an answer; a HEAD request gets the GET answer's status and headers without its body. */
-function send(req: IncomingMessage, res: ServerResponse, result: APIGatewayProxyResult): void {
+async function send(req: IncomingMessage, res: ServerResponse, result: APIGatewayProxyResult): Promise<void> {
   const headers = { ...(result.headers as Record<string, string>) };
-  if (req.method === 'HEAD') {
-    headers['content-length'] = String(Buffer.byteLength(result.body ?? ''));
-    res.writeHead(result.statusCode, headers);
-    res.end();
-    return;
-  }
+  const body = await encoded(req, headers, result.body ?? '');
+  if (result.statusCode !== 304 && result.statusCode !== 204) headers['content-length'] = String(body.length);
   res.writeHead(result.statusCode, headers);
-  res.end(result.body);
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
 }
 
 /** Longer URLs are refused as API Gateway would (414), in the envelope. */
@@ -210,11 +228,14 @@ export function createApiServer(options: ApiServerOptions, routes: readonly Rout
             duration_ms: Math.round(performance.now() - started),
           });
         }
-        send(req, res, result);
+        return send(req, res, result);
       })
       .catch((error: unknown) => {
         console.error(JSON.stringify({ level: 'error', msg: 'local server failure', error: error instanceof Error ? error.stack : String(error) }));
-        send(req, res, errorResponse(new AppError('InternalServerError', 'Something unexpected went wrong in local mode; see its log.')));
+        if (res.headersSent) return void res.destroy();
+        send(req, res, errorResponse(new AppError('InternalServerError', 'Something unexpected went wrong in local mode; see its log.'))).catch(() =>
+          res.destroy(),
+        );
       });
   });
   // What Node's parser refuses before any handler still answers in the envelope.

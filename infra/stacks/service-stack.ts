@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { CfnOutput, CfnParameter, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, Duration, NestedStack, RemovalPolicy, Size, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -8,6 +8,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { type Route, entryOf } from '#shared/http/route.js';
 import { TABLE } from '#shared/db/table.js';
+import { MIN_COMPRESSION_BYTES } from '#shared/http/caching.js';
 import { AUTHORIZER_FILE, bundleDir } from '../bundles.js';
 import { KEY_ROUTE_IDS } from '#functions/auth/routes.js';
 import { DEAD_LETTER_ROUTE_IDS } from '#functions/parked/routes.js';
@@ -216,6 +217,8 @@ export class ServiceStack extends Stack {
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       // Each credentialed call counts against the usage-plan key the authorizer names (fair use, behaviour §13).
       apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
+      // Answers of 1 KiB and more go gzipped to clients that accept it (the ~1 MB OpenAPI document the dashboard reads); local mode does the same.
+      minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
     });
     const limits = {
       rateLimit: settings.throttleRateLimit,

@@ -18,9 +18,8 @@ import { open, seal } from '../http/idempotency-seal.js';
 import { configuredSecret } from '../secrets.js';
 import { Permission } from '../platform/permissions.js';
 import { errorField, log } from '../observe/log.js';
-import { dashboardUsageKeyId, registerUsageKey } from './usage-keys.js';
-
 import { SESSION_COOKIE } from './session-names.js';
+import { dashboardUsageKeyId, registerUsageKey } from './usage-keys.js';
 
 export { CSRF_HEADER, SESSION_COOKIE } from './session-names.js';
 /** The cookie binding a login's `state` to the browser that started it. */

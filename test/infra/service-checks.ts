@@ -8,6 +8,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '#shared/http/route.js';
 import { TABLE } from '#shared/db/table.js';
+import { MIN_COMPRESSION_BYTES } from '#shared/http/caching.js';
 import { API_RESOURCE_QUOTA, apiResourcePaths, methodNotAllowedPages, methodsByPath, resourcePathOf, STACK_RESOURCE_LIMIT } from '#infra/plan.js';
 import type { RoutesStack } from '#infra/stacks/routes-stack.js';
 import { accessOf } from '#infra/access.js';
@@ -263,6 +264,8 @@ export function describeServiceStack(label: string, groupsOf: () => Record<strin
     it('throttles each caller on its own: the service token at the stage limit, each guild key at its rate, public methods each at the stage limit', () => {
       const api = resourcesOfType(templates, 'AWS::ApiGateway::RestApi')[0]!;
       expect(api.properties.ApiKeySourceType).toBe('AUTHORIZER');
+      // Large answers (the OpenAPI document) go gzipped to clients that accept it, from the size local mode uses too.
+      expect(api.properties.MinimumCompressionSize).toBe(MIN_COMPRESSION_BYTES);
       const apiRef = { Ref: api.logicalId };
 
       // Credentialed methods count against the usage-plan key the authorizer names; public ones need none.
