@@ -5147,7 +5147,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description This OpenAPI 3.1 document */
+            /** @description This OpenAPI 3.1 document, with its ETag (304 without a body when If-None-Match names it) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -24266,7 +24266,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The dashboard's script or style sheet */
+            /** @description The dashboard's script or style sheet, with its ETag (304 without a body when If-None-Match names it) */
             200: {
                 headers: {
                     [name: string]: unknown;
