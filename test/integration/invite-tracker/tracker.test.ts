@@ -140,6 +140,26 @@ describe('attribution', () => {
     expect(ok(await check(guild, snowflake())).message).toContain('unknown');
   });
 
+  it('reads no vanity URL for a join an invite explains, and still says vanity for one through it in a guild with invites', async () => {
+    const { guild, channel } = await trackerGuild();
+    await control('PUT', `/guilds/${guild}/vanity`, { code: 'neat-guild' });
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const platformCalls = async () => (await sandboxOf(service).requests()).filter((r) => r.path.includes(guild)).map((r) => `${r.method} ${r.path}`);
+    const before = (await platformCalls()).length;
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    expect(ok(await check(guild, member)).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    expect((await platformCalls()).slice(before).sort()).toEqual([`GET /guilds/${guild}/invites`, `GET /guilds/${guild}/members/${member}`]);
+    // No invite went up: the vanity URL is read, first as the baseline, then its increment claimed.
+    expect(ok(await check(guild, snowflake())).message).toContain('unknown');
+    const viaVanity = snowflake();
+    await control('POST', `/guilds/${guild}/members/${viaVanity}/join-via-vanity`, {});
+    expect(ok(await check(guild, viaVanity)).message).toContain('vanity');
+    expect((await platformCalls()).filter((c) => c.endsWith('/vanity-url'))).toHaveLength(2);
+    expect(await usesOf(guild, owner)).toEqual([expect.objectContaining({ member_id: member, attribution: 'exact' })]);
+  });
+
   it("records invites made on the platform from its own list, and does not count a join through one's own invite", async () => {
     const { guild, channel } = await trackerGuild();
     const owner = snowflake();
