@@ -48,7 +48,6 @@ import {
   listInvites,
   markJoinPosted,
   markLeft,
-  markLeftAt,
   MemberLatestEntity,
   memberPointer,
   recordUse,
@@ -358,15 +357,14 @@ export async function checkJoin(guildId: string, memberId: string) {
         attribution,
         counted: !(settings.prevent_own_invite_code === true && inviterId === memberId),
       };
-      const done = await recordUse(use, joinedAt, claim, state.data_since);
+      // A member who joins again left the join before, whether or not the leave was reported: marked in the same transaction.
+      const done = await recordUse(use, joinedAt, claim, state.data_since, member && usePointed ? String(pointer.use_sk) : null);
       if (done !== 'claim-lost') return done;
       // Lost the increment, perhaps to another delivery of this same join that recorded it meanwhile.
       const now = await memberPointer(guildId, memberId);
       return now && (joinedAt === null ? typeof now.use_sk === 'string' : now.joined_at === joinedAt) && now.use_sk !== pointer?.use_sk ? 'repeat' : done;
     };
     const recorded = (await attribute(guildId, invites, commit)) === 'recorded' ? (use as InviteUse | null) : null;
-    // A member who joins again left the join before, whether or not the leave was reported.
-    if (recorded && member && usePointed) await markLeftAt(guildId, String(pointer.use_sk));
     join = recorded ? { use: recorded, posted: false } : await recordedJoin(guildId, memberId, null);
   }
   if (!join) return { message: `Member ${memberId}'s join was recorded already.` };
