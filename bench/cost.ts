@@ -19,8 +19,10 @@
  * enter: the entrant and the giveaway's count) costs 2 write units an item
  * it writes, DynamoDB's prepare and commit, which dynalite does not report
  * either; a cancelled one is counted the same, an upper bound. Lambda time: the route's median time measured here, plus for each
- * table request and platform call the round trip AWS adds (LATENCY, in
- * turn, an upper bound), and a millisecond for each other invocation (job
+ * table request the round trip AWS adds (LATENCY, in turn, an upper bound),
+ * for each platform round the platform's (calls a route makes at once, in
+ * flight together, wait once: `countPlatformRounds`; a job consumer's
+ * calls each in turn), and a millisecond for each other invocation (job
  * consumers, billed by the millisecond). Each job
  * message is an SQS send, a receive and a delete, and one invocation. Logs:
  * the door's access line of every API request (LOG_BYTES) and the functions' own lines, measured.
@@ -599,7 +601,7 @@ export async function runCostBench(): Promise<Row[]> {
       section: SECTION,
       measure: 'prices (us-east-1 list, 2026-11-27)',
       value: 'bench/cost.ts',
-      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway HTTP API (the bot's door) $${PRICES.httpApiRequest * 1e6} a million, REST API (guild keys) $${PRICES.apiRequest * 1e6}; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.apiRequest} B the door's access line of an API request, none of Lambda's own, the functions' own lines measured); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform call`,
+      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway HTTP API (the bot's door) $${PRICES.httpApiRequest * 1e6} a million, REST API (guild keys) $${PRICES.apiRequest * 1e6}; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.apiRequest} B the door's access line of an API request, none of Lambda's own, the functions' own lines measured); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform round (a route's calls at once share one)`,
     },
   );
   return rows;
