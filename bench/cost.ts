@@ -19,12 +19,15 @@
  * enter: the entrant and the giveaway's count) costs 2 write units an item
  * it writes, DynamoDB's prepare and commit, which dynalite does not report
  * either; a cancelled one is counted the same, an upper bound. Lambda time: the route's median time measured here, plus for each
- * table request and platform call the round trip AWS adds (LATENCY, in
- * turn, an upper bound), and a millisecond for each other invocation (job
+ * table request the round trip AWS adds (LATENCY, in turn, an upper bound),
+ * for each platform round the platform's (calls a route makes at once, in
+ * flight together, wait once: `countPlatformRounds`; a job consumer's
+ * calls each in turn), and a millisecond for each other invocation (job
  * consumers, billed by the millisecond). Each job
  * message is an SQS send, a receive and a delete, and one invocation. Logs:
  * the door's access line of every API request (LOG_BYTES) and the functions' own lines, measured.
  */
+import http from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MAX_REFRESH_SPACING_MS } from '#functions/polls/lifecycle.js';
@@ -138,6 +141,8 @@ interface Usage {
   writeUnits: number;
   sqsMessages: number;
   platformCalls: number;
+  /** Platform rounds: runs of calls in flight at once (a call made while another is waited on overlaps it), each waited on once. */
+  platformRounds: number;
   /** Bytes of the log and metric lines the functions wrote, as Lambda writes them. */
   logBytes: number;
 }
@@ -220,6 +225,7 @@ function meter(service: LocalService) {
     writeUnits: 0,
     sqsMessages: 0,
     platformCalls: 0,
+    platformRounds: 0,
     logBytes: 0,
   });
   let used = usage();
@@ -246,6 +252,14 @@ function meter(service: LocalService) {
     });
   }
   const sandbox = service.sandboxUrl!.replace(/\/api\/v10$/, '');
+  let sendingApi = false;
+  restore.push(
+    countPlatformRounds(
+      new URL(sandbox).host,
+      () => used,
+      () => sendingApi,
+    ),
+  );
   return {
     /** Starts counting afresh (the platform's request log too). */
     async reset() {
@@ -264,7 +278,10 @@ function meter(service: LocalService) {
      */
     async api<T>(send: () => Promise<T>): Promise<T> {
       const started = performance.now();
-      const out = await send();
+      sendingApi = true;
+      const out = await send().finally(() => {
+        sendingApi = false;
+      });
       used.routeMs.push(performance.now() - started);
       used.apiRequests++;
       return out;
@@ -277,6 +294,39 @@ function meter(service: LocalService) {
       stopTable();
       for (const undo of restore) undo();
     },
+  };
+}
+
+/**
+ * Counts the platform's rounds into `into()`: the transport calls over
+ * `node:http` (`nodeFetch`, in this process in local mode), so a call to the
+ * sandbox at `host` made while none is in flight starts a round, and one
+ * made while another is (`Promise.all`) shares it. Local mode's calls are a
+ * fraction of AWS's 100 ms, so which overlap is known only here, by what was
+ * in flight. Only while an API request is sent (`overlapping()`), one at a
+ * time, is what is in flight that one invocation's; job consumers run at
+ * once in local mode but each in its own invocation on AWS, so each of
+ * their calls is a round of its own. Answers the function that stops
+ * counting.
+ */
+function countPlatformRounds(host: string, into: () => Usage, overlapping: () => boolean): () => void {
+  const original = http.request;
+  let inFlight = 0;
+  const wrapped = ((...args: Parameters<typeof http.request>) => {
+    const request = original(...args);
+    const target = args[0];
+    if (!(target instanceof URL && target.host === host && target.pathname.startsWith('/api/'))) return request;
+    if (inFlight++ === 0 || !overlapping()) into().platformRounds++;
+    let ended = false;
+    request.once('close', () => {
+      if (!ended) inFlight--;
+      ended = true;
+    });
+    return request;
+  }) as typeof http.request;
+  http.request = wrapped;
+  return () => {
+    http.request = original;
   };
 }
 
@@ -435,7 +485,7 @@ function priced(u: Usage, events: number) {
   const invocations = u.apiRequests + u.otherInvocations + u.sqsMessages;
   // The median route time for each: a shared machine's outliers are not the route's.
   const routeMs = u.routeMs.length > 0 ? median(u.routeMs) * u.routeMs.length : 0;
-  const ms = routeMs + u.otherInvocations + u.sqsMessages + LATENCY.tableMs * u.tableRequests + LATENCY.platformMs * u.platformCalls;
+  const ms = routeMs + u.otherInvocations + u.sqsMessages + LATENCY.tableMs * u.tableRequests + LATENCY.platformMs * u.platformRounds;
   const parts = {
     lambda: per(invocations * PRICES.lambdaRequest + (ms / 1000) * MEMORY_GB * PRICES.lambdaGbSecond),
     api: per(u.apiRequests * PRICES.httpApiRequest),
@@ -517,7 +567,7 @@ export async function runCostBench(): Promise<Row[]> {
         section: SECTION,
         measure: `a million of: ${event.name}`,
         value: dollars(c.total * 1e6),
-        note: `API Gateway ${dollars(c.parts.api * 1e6)}, DynamoDB ${dollars(c.parts.dynamo * 1e6)} (${(used.readUnits / (count * per)).toFixed(2)} RRU + ${(used.writeUnits / (count * per)).toFixed(2)} WRU in ${(used.tableRequests / (count * per)).toFixed(2)} requests), Lambda ${dollars(c.parts.lambda * 1e6)} (${c.invocations.toFixed(2)} invocations, ${c.ms.toFixed(1)} ms at ${DEFAULT_SETTINGS.memorySize} MB; ${used.routeMs.length > 0 ? median(used.routeMs).toFixed(1) : '0'} ms a route measured (median), median event ${median(times).toFixed(1)} ms), SQS ${dollars(c.parts.sqs * 1e6)} (${(used.sqsMessages / (count * per)).toFixed(3)} messages), logs ${dollars(c.parts.logs * 1e6)} (the functions' own lines ${(used.logBytes / (count * per)).toFixed(0)} B); ${(used.platformCalls / (count * per)).toFixed(2)} platform calls; ${count * per} measured`,
+        note: `API Gateway ${dollars(c.parts.api * 1e6)}, DynamoDB ${dollars(c.parts.dynamo * 1e6)} (${(used.readUnits / (count * per)).toFixed(2)} RRU + ${(used.writeUnits / (count * per)).toFixed(2)} WRU in ${(used.tableRequests / (count * per)).toFixed(2)} requests), Lambda ${dollars(c.parts.lambda * 1e6)} (${c.invocations.toFixed(2)} invocations, ${c.ms.toFixed(1)} ms at ${DEFAULT_SETTINGS.memorySize} MB; ${used.routeMs.length > 0 ? median(used.routeMs).toFixed(1) : '0'} ms a route measured (median), median event ${median(times).toFixed(1)} ms), SQS ${dollars(c.parts.sqs * 1e6)} (${(used.sqsMessages / (count * per)).toFixed(3)} messages), logs ${dollars(c.parts.logs * 1e6)} (the functions' own lines ${(used.logBytes / (count * per)).toFixed(0)} B); ${(used.platformCalls / (count * per)).toFixed(2)} platform calls in ${(used.platformRounds / (count * per)).toFixed(2)} rounds; ${count * per} measured`,
       });
     }
   } finally {
@@ -551,7 +601,7 @@ export async function runCostBench(): Promise<Row[]> {
       section: SECTION,
       measure: 'prices (us-east-1 list, 2026-11-27)',
       value: 'bench/cost.ts',
-      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway HTTP API (the bot's door) $${PRICES.httpApiRequest * 1e6} a million, REST API (guild keys) $${PRICES.apiRequest * 1e6}; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.apiRequest} B the door's access line of an API request, none of Lambda's own, the functions' own lines measured); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform call`,
+      note: `Lambda arm64 $${PRICES.lambdaGbSecond} a GB-s and $${PRICES.lambdaRequest * 1e6} a million requests; API Gateway HTTP API (the bot's door) $${PRICES.httpApiRequest * 1e6} a million, REST API (guild keys) $${PRICES.apiRequest * 1e6}; DynamoDB on-demand $${PRICES.dynamoWrite * 1e6} a million WRU, $${PRICES.dynamoRead * 1e6} a million RRU; SQS $${PRICES.sqsRequest * 1e6} a million requests; CloudWatch Logs $${PRICES.logsGb} a GB ingested (${LOG_BYTES.apiRequest} B the door's access line of an API request, none of Lambda's own, the functions' own lines measured); AWS round trips assumed ${LATENCY.tableMs} ms a table request, ${LATENCY.platformMs} ms a platform round (a route's calls at once share one)`,
     },
   );
   return rows;

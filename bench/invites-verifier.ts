@@ -69,8 +69,8 @@ async function invites(service: LocalService): Promise<Row[]> {
     {
       section: 'invite-tracker',
       measure: 'one join check (exact): DynamoDB requests / platform calls',
-      value: `${single.requests} (floor 3) / ${single.platform} (floor 3)`,
-      note: "platform: the member (their joined_at is the join), the guild invites, the vanity URL; table: state with the member's pointer, recorded invites, an id, the use with its increment and the pointer in one transaction (floor: the two reads, the transaction)",
+      value: `${single.requests} (floor 3) / ${single.platform} (floor 2)`,
+      note: "platform, at once: the member (their joined_at is the join) and the guild invites; the vanity URL only when no invite explains the join; table: state with the member's pointer, recorded invites, the use with its increment and the pointer in one transaction (floor: the two reads, the transaction), and the process's first join its block of 100 ids",
     },
     {
       section: 'invite-tracker',

@@ -6,7 +6,7 @@
  * |---------------|-----------------------------|--------------------------------------------------------|
  * | invite        | `INVITE#<code>`             | the record; `current_uses` = uses claimed by joins      |
  * | vanity        | `INVITEVANITY`              | the vanity URL's uses claimed by joins                  |
- * | use           | `INVITEUSE#<time>#<id>`     | the record (31 days); gsi1 by inviter, gsi2 by member   |
+ * | use           | `INVITEUSE#<time>#<id>`     | the record (31 days); gsi1 by inviter; gsi2 by member once it is not the member's latest |
  * | member's last | `INVITEMEMBER#<member>`     | the key of the member's latest use, that join's identity (`joined_at`) and whether its join message was posted |
  * | removal       | `INVITESWEEP`               | a settings delete's removal of uses and members' latest uses behind its answer (cutoff, place) |
  *
@@ -17,6 +17,12 @@
  * written in one transaction, conditional on the pointer not naming the
  * join's identity already (the member's `joined_at`), so no time decides
  * what is a repeat.
+ *
+ * A member's uses are found by the member's pointer (their latest) and the
+ * member index (gsi2, the earlier ones): a use is written without a gsi2
+ * key, which costs a write unit on every join, and gets one in the
+ * transaction of the member's next join, which moves the pointer off it.
+ * Uses stored before that rule have their gsi2 key from the start.
  */
 import { type Item, entity, partition } from '#shared/db/entity.js';
 import type { Condition } from '#shared/db/expression.js';
@@ -148,13 +154,21 @@ export function useItems(use: InviteUse, joinedAt: string | null = null): { use:
   };
 }
 
-/** A use's attributes: the record, when the table drops it, and its index keys (by inviter only when it has one). */
+/**
+ * A use's attributes: the record, when the table drops it, and its index
+ * key by inviter when it has one. None by member: the member's pointer
+ * finds their latest use (see the top of this file).
+ */
 const useAttributes = (use: InviteUse) => ({
   ...use,
   expires_at: Math.floor(Date.parse(use.timestamp) / 1000) + USE_TTL_SECONDS,
+  ...(use.inviter_id ? { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp } : {}),
+});
+
+/** The member index's key of a use: what a use gets once it is not the member's latest. */
+const memberIndexKey = (use: Pick<InviteUse, 'guild_id' | 'member_id' | 'timestamp'>) => ({
   gsi2pk: memberIndex(use.guild_id, use.member_id),
   gsi2sk: use.timestamp,
-  ...(use.inviter_id ? { gsi1pk: inviterIndex(use.guild_id, use.inviter_id), gsi1sk: use.timestamp } : {}),
 });
 
 /** The attributes of the member's latest-use item naming `use`. */
@@ -184,13 +198,34 @@ export type Recorded = 'recorded' | 'repeat' | 'claim-lost';
  * use), or names one stored before `dataSince` (the module's data was
  * deleted since: the guild reads as reset). The pointer is the last action,
  * so no read ever sees a pointer whose use is not there.
+ *
+ * `previousSk`: the use the pointer named before, a join of the member's
+ * that this one ends (a member who joins again left before, reported or
+ * not): in the same transaction it is marked left and gets its member
+ * index key, as the pointer no longer finds it. One gone meanwhile (its
+ * time ran out, or removed) is left alone.
  */
-export async function recordUse(use: InviteUse, joinedAt: string | null, claim: TransactAction | null, dataSince: string | undefined): Promise<Recorded> {
+export async function recordUse(
+  use: InviteUse,
+  joinedAt: string | null,
+  claim: TransactAction | null,
+  dataSince: string | undefined,
+  previousSk: string | null = null,
+): Promise<Recorded> {
   const unrecorded: Condition[] = joinedAt === null ? [{ use_sk: { exists: false } }] : [{ joined_at: { exists: false } }, { joined_at: { ne: joinedAt } }];
   const reset: Condition[] = dataSince === undefined ? [] : [{ use_sk: { lt: usesFrom(dataSince) } }];
+  const previous = previousSk === null ? null : useAt(use.guild_id, previousSk);
   const actions = [
     UseEntity.tx.put(use, useAttributes(use), { ifAbsent: true }),
     ...(claim ? [claim] : []),
+    ...(previous
+      ? [
+          UseEntity.tx.update(previous, {
+            set: { has_left: true, ...memberIndexKey({ ...previous, member_id: use.member_id }) },
+            condition: { pk: { exists: true } },
+          }),
+        ]
+      : []),
     MemberLatestEntity.tx.put({ guildId: use.guild_id, memberId: use.member_id }, latestAttributes(use, joinedAt), {
       condition: { $or: [...unrecorded, ...reset] },
     }),
@@ -200,6 +235,7 @@ export async function recordUse(use: InviteUse, joinedAt: string | null, claim: 
     `Joins of guild ${use.guild_id} kept colliding while member ${use.member_id}'s join was recorded; try the check again.`,
   );
   if (failed === null) return 'recorded';
+  if (previous && failed === actions.length - 2) return recordUse(use, joinedAt, claim, dataSince, null);
   return failed === actions.length - 1 ? 'repeat' : 'claim-lost';
 }
 
@@ -227,7 +263,7 @@ export async function markJoinPosted(use: InviteUse): Promise<void> {
 export const markLeft = (use: InviteUse): Promise<void> => markLeftAt(use.guild_id, UseEntity.key(use).sk);
 
 /** Marks the use stored under sort key `sk` left; one removed already is left alone. */
-export async function markLeftAt(guildId: string, sk: string): Promise<void> {
+async function markLeftAt(guildId: string, sk: string): Promise<void> {
   const fields = useAt(guildId, sk);
   if (fields) await UseEntity.update(fields, { set: { has_left: true }, condition: { pk: { exists: true } }, returnValues: 'NONE' });
 }
@@ -243,15 +279,23 @@ export async function countedUsesPage(guildId: string, inviterId: string, page: 
   return { uses: items, next_cursor };
 }
 
-/** Uses where the member joined (gsi2). */
-export const usesOfMember = (guildId: string, memberId: string): Promise<InviteUse[]> => UseEntity.index('gsi2').query({ guildId, memberId });
+/** Uses where the member joined: their latest through their pointer, the earlier ones through the member index (gsi2). */
+export async function usesOfMember(guildId: string, memberId: string): Promise<InviteUse[]> {
+  const [earlier, latest] = await Promise.all([UseEntity.index('gsi2').query({ guildId, memberId }), latestUseOf(guildId, memberId)]);
+  return latest && !earlier.some((u) => u.id === latest.id) ? [...earlier, latest] : earlier;
+}
 
-/** Deletes these uses (of one guild) and their members' latest-use items. */
+/**
+ * Deletes these uses (of one guild) and the members' pointers naming one of
+ * them: a pointer naming a use kept is kept, since it alone finds that use.
+ */
 export async function deleteUses(uses: InviteUse[]): Promise<void> {
   const guildId = uses[0]!.guild_id;
+  const byMember = new Map<string, Condition[]>();
+  for (const use of uses) byMember.set(use.member_id, [...(byMember.get(use.member_id) ?? []), { use_sk: UseEntity.key(use).sk }]);
   await Promise.all([
     UseEntity.deleteMany(uses),
-    MemberLatestEntity.deleteMany([...new Set(uses.map((u) => u.member_id))].map((memberId) => ({ guildId, memberId }))),
+    ...[...byMember].map(([memberId, named]) => MemberLatestEntity.delete({ guildId, memberId }, { condition: { $or: named } })),
   ]);
 }
 

@@ -12,7 +12,8 @@
  * - none, but a single-use invite gone from the platform's list (its one
  *   use removes it; its delete event may come later, or was within 60 s):
  *   `exact`;
- * - the vanity URL's uses went up: `vanity`; else `unknown`.
+ * - the vanity URL's uses went up: `vanity`; else `unknown`. Its uses are
+ *   read only then: a join an invite explains makes no vanity URL call.
  *
  * A join's identity is the member's `joined_at` as the platform gives it
  * (one read of the member a check): a check whose member's pointer names
@@ -47,7 +48,6 @@ import {
   listInvites,
   markJoinPosted,
   markLeft,
-  markLeftAt,
   MemberLatestEntity,
   memberPointer,
   recordUse,
@@ -196,9 +196,11 @@ type Commit = (found: Attribution, claim: TransactAction | null) => Promise<Reco
  * (`commit`); see the top of this file. Answers whether the join was
  * recorded here or found recorded already.
  */
-async function attribute(guildId: string, commit: Commit): Promise<'recorded' | 'repeat'> {
-  const [live, vanity] = await Promise.all([platform.getGuildInvites(guildId) as Promise<PlatformInvite[]>, vanityOf(guildId)]);
+async function attribute(guildId: string, invites: Promise<PlatformInvite[]>, commit: Commit): Promise<'recorded' | 'repeat'> {
+  const live = await invites;
   const liveCodes = new Set(live.map((i) => i.code));
+  // Read only when no invite explains the join: a join through an invite (most) needs no vanity URL, and one call less.
+  let vanityRead: Promise<{ code: string; uses: number } | null> | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const recorded = new Map((await listInvites(guildId)).map((i) => [i.invite_id, i]));
     // Invites made while nothing told the service: their uses so far belong to no join it will see.
@@ -217,19 +219,19 @@ async function attribute(guildId: string, commit: Commit): Promise<'recorded' | 
     } else if (deleted.length > 0) {
       const found: Attribution = deleted.length === 1 ? { attribution: 'exact', invite: deleted[0]! } : { attribution: 'ambiguous', invite: null };
       done = await commit(found, inviteUseClaim(guildId, deleted[0]!.invite_id, 1));
-    } else if (vanity) {
-      const claimed = await claimedVanityUses(guildId);
-      if (claimed === null) {
+    } else {
+      vanityRead ??= vanityOf(guildId);
+      const vanity = await vanityRead;
+      const claimed = vanity && (await claimedVanityUses(guildId));
+      if (vanity && claimed === null) {
         // First sight of the vanity URL: its uses so far are the baseline, not this join's.
         await setVanityBaseline(guildId, vanity.uses);
         done = await commit({ attribution: 'unknown', invite: null }, null);
-      } else if (vanity.uses > claimed) {
+      } else if (vanity && typeof claimed === 'number' && vanity.uses > claimed) {
         done = await commit({ attribution: 'vanity', invite: null }, vanityUseClaim(guildId, claimed + 1));
       } else {
         done = await commit({ attribution: 'unknown', invite: null }, null);
       }
-    } else {
-      done = await commit({ attribution: 'unknown', invite: null }, null);
     }
     if (done !== 'claim-lost') return done;
     await sleep(Math.random() * 20);
@@ -312,12 +314,17 @@ async function recordedJoin(guildId: string, memberId: string, pointer: Record<s
  * latest recorded join, or, with none, as a join of its own (marked left).
  */
 export async function checkJoin(guildId: string, memberId: string) {
-  const id = recordIdAhead('invite-tracker.use');
-  // Read beside the module state; settled here so a disabled module's 409 is not left unhandled behind it.
+  // From this process's block of ids: a join writes no counter of its own.
+  const id = recordIdAhead('invite-tracker.use', true);
+  // The member and the guild's invites read at once beside the module state (one platform round, not two), settled here so a
+  // disabled module's 409 is not left unhandled behind them. A repeat or a disabled module reads the invites for nothing: rare,
+  // as the bot calls enabled modules only and repeats are retries.
   const memberRead = currentMember(guildId, memberId).then(
     (member) => ({ member }),
     (error: unknown) => ({ error }),
   );
+  const invites = platform.getGuildInvites(guildId) as Promise<PlatformInvite[]>;
+  invites.catch(() => undefined);
   const { state, record: pointer } = await requireEnabledWithState(guildId, MODULE, MemberLatestEntity, { guildId, memberId });
   const read = await memberRead;
   if ('error' in read) throw read.error;
@@ -350,15 +357,14 @@ export async function checkJoin(guildId: string, memberId: string) {
         attribution,
         counted: !(settings.prevent_own_invite_code === true && inviterId === memberId),
       };
-      const done = await recordUse(use, joinedAt, claim, state.data_since);
+      // A member who joins again left the join before, whether or not the leave was reported: marked in the same transaction.
+      const done = await recordUse(use, joinedAt, claim, state.data_since, member && usePointed ? String(pointer.use_sk) : null);
       if (done !== 'claim-lost') return done;
       // Lost the increment, perhaps to another delivery of this same join that recorded it meanwhile.
       const now = await memberPointer(guildId, memberId);
       return now && (joinedAt === null ? typeof now.use_sk === 'string' : now.joined_at === joinedAt) && now.use_sk !== pointer?.use_sk ? 'repeat' : done;
     };
-    const recorded = (await attribute(guildId, commit)) === 'recorded' ? (use as InviteUse | null) : null;
-    // A member who joins again left the join before, whether or not the leave was reported.
-    if (recorded && member && usePointed) await markLeftAt(guildId, String(pointer.use_sk));
+    const recorded = (await attribute(guildId, invites, commit)) === 'recorded' ? (use as InviteUse | null) : null;
     join = recorded ? { use: recorded, posted: false } : await recordedJoin(guildId, memberId, null);
   }
   if (!join) return { message: `Member ${memberId}'s join was recorded already.` };

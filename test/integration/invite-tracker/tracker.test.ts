@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Message } from '#shared/platform/types.js';
 import { errorOf, ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
+import { queryAll } from '#test/helpers/table.js';
 import { membersOf } from '../welcoming/members-sandbox.js';
 
 let service: TestService;
@@ -138,6 +139,26 @@ describe('attribution', () => {
     await control('POST', `/guilds/${guild}/members/${member}/join-via-vanity`, {});
     expect(ok(await check(guild, member)).message).toContain('vanity');
     expect(ok(await check(guild, snowflake())).message).toContain('unknown');
+  });
+
+  it('reads no vanity URL for a join an invite explains, and still says vanity for one through it in a guild with invites', async () => {
+    const { guild, channel } = await trackerGuild();
+    await control('PUT', `/guilds/${guild}/vanity`, { code: 'neat-guild' });
+    const owner = snowflake();
+    const { invite_code } = await createInvite(guild, channel, owner);
+    const platformCalls = async () => (await sandboxOf(service).requests()).filter((r) => r.path.includes(guild)).map((r) => `${r.method} ${r.path}`);
+    const before = (await platformCalls()).length;
+    const member = snowflake();
+    await joinVia(guild, member, invite_code);
+    expect(ok(await check(guild, member)).message).toContain(`exact through invite ${invite_code}, invited by ${owner}`);
+    expect((await platformCalls()).slice(before).sort()).toEqual([`GET /guilds/${guild}/invites`, `GET /guilds/${guild}/members/${member}`]);
+    // No invite went up: the vanity URL is read, first as the baseline, then its increment claimed.
+    expect(ok(await check(guild, snowflake())).message).toContain('unknown');
+    const viaVanity = snowflake();
+    await control('POST', `/guilds/${guild}/members/${viaVanity}/join-via-vanity`, {});
+    expect(ok(await check(guild, viaVanity)).message).toContain('vanity');
+    expect((await platformCalls()).filter((c) => c.endsWith('/vanity-url'))).toHaveLength(2);
+    expect(await usesOf(guild, owner)).toEqual([expect.objectContaining({ member_id: member, attribution: 'exact' })]);
   });
 
   it("records invites made on the platform from its own list, and does not count a join through one's own invite", async () => {
@@ -356,6 +377,46 @@ describe('conformance (contract 11 and 12)', () => {
     ]);
     expect(await currentUses(guild)).toEqual([2]);
     expect((await postedIn(channel)).map((m) => m.content).reverse()).toEqual([`<@${member}> by <@${owner}> (1)`, `<@${member}> by <@${owner}> (1)`]);
+  });
+
+  it("finds every join of a member who joined again: the latest through their pointer, the earlier indexed by member in the rejoin's transaction", async () => {
+    const { guild, channel } = await trackerGuild();
+    const [first, second] = [snowflake(), snowflake()];
+    const { invite_code: firstCode } = await createInvite(guild, channel, first);
+    const member = snowflake();
+    await joinVia(guild, member, firstCode);
+    ok(await check(guild, member));
+    const storedUses = async () =>
+      (
+        await queryAll({
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+          ExpressionAttributeValues: { ':pk': `G#${guild}`, ':p': 'INVITEUSE#' },
+          ConsistentRead: true,
+        })
+      ).map((item) => [item.inviter_id, item.has_left, 'gsi2pk' in item]);
+    // A join writes its use with no member index key: the member's pointer finds it.
+    expect(await storedUses()).toEqual([[first, false, false]]);
+    // The member leaves unreported and joins again through another owner's invite.
+    await leave(guild, member);
+    const { invite_code: secondCode } = await createInvite(guild, channel, second);
+    await joinVia(guild, member, secondCode);
+    ok(await check(guild, member));
+    expect(await storedUses()).toEqual([
+      [first, true, true],
+      [second, false, false],
+    ]);
+    const entries = async (who: string) =>
+      ok(await service.call('GET', `${IT}/privacy/get-user-entries`, { query: { guild_id: guild, privacy_member_id: who } })).id;
+    expect(await entries(member)).toBe(2);
+    // The first owner's data goes: the member's earlier use with it, while the pointer naming their latest stays and finds it.
+    ok(await service.call('DELETE', `${IT}/privacy/delete-user-entries`, { body: { guild_id: guild, privacy_member_id: first } }));
+    expect(await entries(member)).toBe(1);
+    // A repeat of the latest join's check still finds it recorded: nothing more is stored.
+    expect(ok(await check(guild, member)).message).toContain(`exact through invite ${secondCode}, invited by ${second}`);
+    expect(await entries(member)).toBe(1);
+    ok(await service.call('DELETE', `${IT}/privacy/delete-user-entries`, { body: { guild_id: guild, privacy_member_id: member } }));
+    expect(await entries(member)).toBe(0);
+    expect(await storedUses()).toEqual([]);
   });
 
   it('gives an owner who rejoins through their own invite after an unreported leave a second use, not counted (contract 16)', async () => {
