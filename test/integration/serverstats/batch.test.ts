@@ -356,6 +356,22 @@ describe('a batch under an Idempotency-Key, kept in the items it writes', () => 
     expect(await storedIds(guild)).toEqual([]);
   });
 
+  it('answers a repeat as the first call after its family was switched on, or the module off, and stores nothing', async () => {
+    const guild = await statsGuild(service);
+    ok(await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, stats_messages_enabled: false } }));
+    const records = messages(2);
+    const key = `batch-${snowflake()}`;
+    const first = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    expect(ok(first)).toEqual({ recorded: 0, skipped: 2 });
+    ok(await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, stats_messages_enabled: true } }));
+    const again = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([200, first.text, 'true']);
+    expect(await storedIds(guild)).toEqual([]);
+    ok(await service.call('POST', `${SS}/disable`, { body: { guild_id: guild } }));
+    const off = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    expect([off.status, off.text, off.headers.get('idempotent-replayed')]).toEqual([200, first.text, 'true']);
+  });
+
   it('stores each call without a key', async () => {
     const guild = await statsGuild(service);
     const records = messages(2);
