@@ -17548,7 +17548,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
+                 * @description The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation. The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept 24 hours, and a repeat answers it again with `Idempotent-Replayed: true` and does nothing else. Calls at once with one key store once: each answers the kept answer (replayed) or, while a call holding the key runs, 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422. Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.
                  * @example interaction:1234567890123456789
                  */
                 "Idempotency-Key"?: string;

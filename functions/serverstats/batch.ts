@@ -7,12 +7,18 @@
  * through their single recording's logic, in the batch's order, at their
  * own times.
  */
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { nextRecordIdFromBlock } from '#shared/db/record-ids.js';
+import { AppError } from '#shared/errors.js';
+import { RawBody, successResponse } from '#shared/http/envelope.js';
+import { type KeptOnce, type KeyedCall, keepOnce, nonceSeedOf, replayOf } from '#shared/http/idempotency.js';
 import { assertEnabled } from '#shared/modules/state.js';
-import { readModuleStateCached } from '#shared/modules/store.js';
+import { type ModuleStateItem, readModuleStateCached } from '#shared/modules/store.js';
 import type { BatchRecord } from './batch-schemas.js';
 import type { FamilyShape } from './families.js';
-import { type PackFields, type PackedStat, packItem, putPacks } from './packs.js';
+import { type PackFields, type PackedStat, deletePacks, keyedFirst, packItem, putPacks, putPacksOnce } from './packs.js';
+
+type PackKey = ReturnType<typeof packItem>[0];
 import { ID_TYPE, MODULE, SETTINGS_CACHE_MS, closeVoiceSession, openVoiceSession, recordFromBody, recordPresence } from './stats.js';
 
 /** The record fields naming the member and the channel, by shape (as `recordFromBody` fills them). */
@@ -34,9 +40,45 @@ function packFields(shape: FamilyShape): PackFields {
 
 const isSession = (record: BatchRecord) => record.family.family.shape.kind === 'presence' || record.family.family.shape.kind === 'voice';
 
-export async function recordBatch(guildId: string, records: readonly BatchRecord[]): Promise<{ recorded: number; skipped: number }> {
-  const state = assertEnabled(guildId, MODULE, await readModuleStateCached(guildId, MODULE, SETTINGS_CACHE_MS));
+/** What a batch answers: its counts, or a repeat's answer as the first call sent it. */
+type BatchAnswer = { recorded: number; skipped: number } | RawBody;
+
+/** A kept answer as the endpoint sends it again. */
+const replayed = (answer: APIGatewayProxyResult): RawBody => {
+  const { 'content-type': type = 'application/json', ...headers } = Object.fromEntries(
+    Object.entries(answer.headers ?? {}).map(([name, value]) => [name, String(value)]),
+  );
+  return new RawBody(type, answer.body, headers, answer.statusCode);
+};
+
+/**
+ * Records a batch. With an `Idempotency-Key` (behaviour §16) a batch of
+ * packed records keeps the key itself, as its row declares: its packs are
+ * filed under numbers derived from the key and the request (`keyedFirst`)
+ * and written only where absent, then its answer is kept under the key in
+ * one conditional write; a repeat finds its packs written and the answer
+ * kept, and answers that again. A batch naming presence or voice records
+ * (sessions, which read and change what earlier recordings left) takes the
+ * key the endpoint's way before it runs, and its packs are keyed alike.
+ */
+export async function recordBatch(guildId: string, records: readonly BatchRecord[], key: KeyedCall | null): Promise<BatchAnswer> {
+  let state: ModuleStateItem;
+  try {
+    state = assertEnabled(guildId, MODULE, await readModuleStateCached(guildId, MODULE, SETTINGS_CACHE_MS, { consistent: false }));
+  } catch (error) {
+    // A repeat of a batch stored before the module was switched off answers as the first call did.
+    const replay = key && (await replayOf(key.id, key.fingerprint));
+    if (replay) return replayed(replay);
+    throw error;
+  }
+  // Chosen by the body alone, so a repeat takes the same way whatever the settings are by then.
+  const ownKey = key && !records.some(isSession) ? key : null;
+  if (key && !ownKey) {
+    const replay = await key.take();
+    if (replay) return replayed(replay);
+  }
   const taken = records.filter((record) => state.settings?.[record.family.family.toggle] !== false);
+  const seed = key && `${nonceSeedOf(key.id)}\u0000${key.fingerprint}`;
 
   // Ids in the batch's order, from blocks of this process (one counter write per 500 records).
   const byFamily = new Map<string, PackedStat[]>();
@@ -49,7 +91,7 @@ export async function recordBatch(guildId: string, records: readonly BatchRecord
   }
   const packs = [...byFamily].map(([path, stats]) => {
     const family = taken.find((record) => record.family.family.path === path)!.family.family;
-    return packItem(guildId, path, stats, packFields(family.shape));
+    return packItem(guildId, path, stats, packFields(family.shape), seed ? keyedFirst(seed, path) : stats[0]!.id);
   });
 
   // Sessions first: each reads what the one before it left, as single recordings in this order would.
@@ -60,6 +102,34 @@ export async function recordBatch(guildId: string, records: readonly BatchRecord
     else if (method === 'POST') await openVoiceSession(family, body as Parameters<typeof openVoiceSession>[1], record.at);
     else await closeVoiceSession(family, body as Parameters<typeof closeVoiceSession>[1], record.at);
   }
-  if (packs.length) await putPacks(packs);
-  return { recorded: taken.length, skipped: records.length - taken.length };
+  const answer = { recorded: taken.length, skipped: records.length - taken.length };
+  if (!seed) {
+    if (packs.length) await putPacks(packs);
+    return answer;
+  }
+  const written = packs.length ? await putPacksOnce(packs) : [];
+  if (!ownKey) return answer;
+  return keepOwnKey(ownKey, answer, packs.length, written);
+}
+
+/**
+ * Keeps the answer of a batch whose packs are written, in one conditional
+ * write under its key. When the key turns out to hold an answer already,
+ * the packs this attempt wrote are its own to judge: under another
+ * request's key (422) they are deleted; under a first call's answer that
+ * relied on no pack found written (so none was this attempt's), they are
+ * ones the first call's answer no longer stands for (a privacy delete, a
+ * family switched on since) and are deleted too, so a repeat changes nothing.
+ */
+async function keepOwnKey(key: KeyedCall, answer: { recorded: number; skipped: number }, packs: number, written: PackKey[]): Promise<BatchAnswer> {
+  let kept: KeptOnce;
+  try {
+    kept = await keepOnce(key.id, key.fingerprint, successResponse(answer), written.length < packs);
+  } catch (error) {
+    if (written.length && error instanceof AppError && error.status === 422) await deletePacks(written);
+    throw error;
+  }
+  if (kept.kept) return answer;
+  if (written.length && !kept.relied) await deletePacks(written);
+  return replayed(kept.replay);
 }

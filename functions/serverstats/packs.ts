@@ -7,6 +7,12 @@
  * |------|----------------|-------------------------------------------|
  * | pack | `STAT#<guild>` | `PACK#<family>#<newest time>#<first id>`  |
  *
+ * A batch with an `Idempotency-Key` files its packs under a number derived
+ * from the key, the request's fingerprint and the family in place of the
+ * first id ({@link keyedFirst}), written only where absent: a repeat of the
+ * batch finds its packs already there and changes nothing, and the answer
+ * is kept under the key in one write after them (batch.ts).
+ *
  * A pack's records are at most 15 minutes apart (the batch route takes no
  * `at` older), so a pack filed under its newest time holds nothing older
  * than that time less {@link PACK_SPAN_MS}: a fetch reads the packs of its
@@ -24,6 +30,7 @@
  * module's `data_since`, as every read starts there); packs expire 31 days
  * after their newest record.
  */
+import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { entity, partition } from '#shared/db/entity.js';
 import { type Item, PACK_PREFIX, RECORD_TTL_SECONDS, latestStat } from './store.js';
@@ -140,20 +147,48 @@ const PackEntity = entity({
 });
 
 /** A family's records of one batch, as the pack to store (its key and attributes). */
-export function packItem(guildId: string, family: string, stats: readonly PackedStat[], fields: PackFields): [Parameters<typeof PackEntity.key>[0], Item] {
+export function packItem(
+  guildId: string,
+  family: string,
+  stats: readonly PackedStat[],
+  fields: PackFields,
+  first = stats[0]!.id,
+): [Parameters<typeof PackEntity.key>[0], Item] {
   const newest = stats
     .map((s) => s.time)
     .sort()
     .at(-1)!;
   const expires = Math.floor(Date.parse(newest) / 1000) + RECORD_TTL_SECONDS;
   return [
-    { guildId, family, newest, first: stats[0]!.id },
+    { guildId, family, newest, first },
     { family, n: stats.length, version: 1, expires_at: expires, data: encode(stats, fields) },
   ];
 }
 
 /** Stores the packs of a batch: one batch write per 25 families. */
 export const putPacks = (packs: readonly ReturnType<typeof packItem>[]) => PackEntity.putMany(packs);
+
+/** The largest number a keyed pack is filed under: 16 digits, as the sort key pads them, and exact as a JavaScript number. */
+const KEYED_FIRST_RANGE = 9_000_000_000_000_000n;
+
+/** The number a keyed batch's pack of `family` is filed under (in place of its first id), from `seed`: the key with its scope, operation and the request's fingerprint. */
+export function keyedFirst(seed: string, family: string): number {
+  const digest = createHash('sha256').update(`${seed}\u0000${family}`, 'utf8').digest();
+  return Number(digest.readBigUInt64BE(0) % KEYED_FIRST_RANGE);
+}
+
+/**
+ * Stores a keyed batch's packs, each only where no pack has its key (one
+ * conditional write a family, at once): answers the keys of those this call
+ * wrote; the others an earlier attempt of the same batch wrote.
+ */
+export async function putPacksOnce(packs: readonly ReturnType<typeof packItem>[]): Promise<ReturnType<typeof packItem>[0][]> {
+  const written = await Promise.all(packs.map(([key, item]) => PackEntity.put(key, item, { condition: { pk: { exists: false } } })));
+  return packs.filter((_, index) => written[index]).map(([key]) => key);
+}
+
+/** Deletes packs by their keys (a keyed batch's own, when its key turns out to be another request's). */
+export const deletePacks = (keys: readonly ReturnType<typeof packItem>[0][]) => PackEntity.deleteMany(keys);
 
 /** The first read of a fetch's packs: a page seldom needs more than the newest; each read after it takes twice as many (DynamoDB stops one at 1 MB). */
 const FIRST_READ = 8;

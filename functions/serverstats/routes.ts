@@ -100,6 +100,8 @@ export const recordBatch = {
   access: 'internal',
   summary: 'Record up to 500 statistics at their event times',
   body: BatchBody,
+  // Its packs are written once under the key and the answer kept in one write beside them (batch.ts): no take and keep around it.
+  idempotency: 'use-case',
 } as const satisfies Route;
 
 export const getSettings = {

@@ -11,7 +11,7 @@ import { parseJsonLossless } from './json.js';
 import { bodyTextOf, headerOf } from './request.js';
 import { checkStoreLimits } from './limits.js';
 import { bodyLimit, errorEnvelope } from './middleware.js';
-import { fingerprintOf, idempotencyKeyOf, keepAnswers, nonceSeedOf, scopeOf, takeKey } from './idempotency.js';
+import { type KeyedCall, fingerprintOf, idempotencyKeyOf, keepAnswers, nonceSeedOf, scopeOf, takeKey } from './idempotency.js';
 import { type DeclaredField, declaredFields, namedObjects } from './owned.js';
 import { noteParties, withRequestLog } from './request-log.js';
 import type { Answers } from './answers.js';
@@ -38,6 +38,8 @@ export interface EndpointInput<Q, B, P, A extends ActorMode | undefined = undefi
   requestId: string;
   /** A request header by its lower-case name (the dashboard's pages read their cookie). */
   header: (name: string) => string | undefined;
+  /** The call's `Idempotency-Key`, on a route whose use case keeps it (`RouteSpec.idempotency`); null otherwise, or without one. */
+  key: KeyedCall | null;
 }
 
 /** A route's Lambda handler (its schemas are its row's: shared/http/route.ts). */
@@ -86,15 +88,18 @@ export type RowInput<R extends RouteSpec> = EndpointInput<Declared<R, 'query'>, 
  * route answering something other than the envelope. A use case answering
  * fields its row's answer does not declare, or missing some, does not compile.
  */
-export type RowAnswer<R extends RouteSpec> = R extends { id: infer I extends keyof Answers }
-  ? Answers[I] extends infer S
-    ? S extends z.ZodMiniType
-      ? z.input<S>
-      : S extends RawAnswer
-        ? RawBody
+export type RowAnswer<R extends RouteSpec> =
+  | (R extends { id: infer I extends keyof Answers }
+      ? Answers[I] extends infer S
+        ? S extends z.ZodMiniType
+          ? z.input<S>
+          : S extends RawAnswer
+            ? RawBody
+            : object
         : object
-    : object
-  : object;
+      : object)
+  // A use case keeping its key answers a repeat with the first call's answer, as it was sent.
+  | (R extends { idempotency: 'use-case' } ? RawBody : never);
 
 /**
  * Turns a route row (shared/http/route.ts) and its use case into the
@@ -105,7 +110,8 @@ export type RowAnswer<R extends RouteSpec> = R extends { id: infer I extends key
  * (400), a path ID no record can have (404), the guild scope of a guild key
  * (403), rules (422), IDs and query values past the store's limits (404,
  * 422), an `Idempotency-Key`'s repeat (the kept answer, 409 or 422:
- * shared/http/idempotency.ts, behaviour §16), the platform objects the
+ * shared/http/idempotency.ts, behaviour §16; a row with `idempotency:
+ * 'use-case'` hands the key to its use case instead), the platform objects the
  * request names being the guild's (422, behaviour §13), then the use case
  * (with message nonces of the key) and the envelope.
  */
@@ -175,8 +181,12 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
     };
     // Every check a repeat would fail alike has run: now a repeat of a keyed call is told apart from a first call.
     const keyId = idempotencyKey === null ? null : { scope: scopeOf(caller), operation, key: idempotencyKey };
-    if (keyId) {
-      const replay = await takeKey(context, keyId, fingerprintOf(event, actor));
+    const fingerprint = keyId ? fingerprintOf(event, actor) : '';
+    // A row whose use case keeps its key (its items written once under it) is handed the key instead.
+    const key: KeyedCall | null =
+      keyId && spec.idempotency === 'use-case' ? { id: keyId, fingerprint, take: () => takeKey(context, keyId, fingerprint) } : null;
+    if (keyId && !key) {
+      const replay = await takeKey(context, keyId, fingerprint);
       if (replay) return replay;
     }
     // Platform objects the request names are the guild's (422 otherwise), before anything is posted or stored.
@@ -198,6 +208,7 @@ function build<Q extends z.ZodMiniType | undefined, B extends z.ZodMiniType | un
       route: event.resource ?? event.path ?? '',
       requestId: context.awsRequestId,
       header: (name: string) => headerOf(event, name),
+      key,
     };
     // A keyed call's messages carry nonces of its key, so a repeat after a failure posts none twice.
     const data = keyId ? await withCallNonces(nonceSeedOf(keyId), async () => run(input)) : await run(input);

@@ -21,13 +21,13 @@ export type { KeptAnswer, KeyId };
  */
 export type KeyRecord =
   | { state: 'running'; fingerprint: string; attempt: string; expiresAt: number }
-  | { state: 'kept'; fingerprint: string; attempt: string; expiresAt: number; answer: KeptAnswer }
+  | { state: 'kept'; fingerprint: string; attempt: string; expiresAt: number; answer: KeptAnswer; relied: boolean }
   | { state: 'unreadable'; fingerprint: string; attempt: string; expiresAt: number };
 
 /** A key's item as stored: a kept answer still sealed. */
 type StoredRecord =
   | { state: 'running'; fingerprint: string; attempt: string; expiresAt: number }
-  | { state: 'kept'; fingerprint: string; attempt: string; expiresAt: number; sealed: Uint8Array; gzipped: boolean };
+  | { state: 'kept'; fingerprint: string; attempt: string; expiresAt: number; sealed: Uint8Array; gzipped: boolean; relied: boolean };
 
 const keyPartition = partition<[string, string, string]>('IDEM#');
 
@@ -44,14 +44,14 @@ export const IdempotencyKeyEntity = entity<KeyId, StoredRecord>({
     const base = { fingerprint: String(item.fingerprint), attempt: String(item.attempt), expiresAt: Number(item.expires_at) };
     if (item.state !== 'kept') return { state: 'running', ...base };
     const sealed = item.answer instanceof Uint8Array ? item.answer : new Uint8Array();
-    return { state: 'kept', ...base, sealed, gzipped: item.gzipped === true };
+    return { state: 'kept', ...base, sealed, gzipped: item.gzipped === true, relied: item.relied === true };
   },
 });
 
 /** A stored record, its answer opened with the key that found it (zlib is loaded only for a gzipped one). */
 async function opened(id: KeyId, stored: StoredRecord): Promise<KeyRecord> {
   if (stored.state === 'running') return stored;
-  const { sealed, gzipped, ...base } = stored;
+  const { sealed, gzipped, relied, ...base } = stored;
   let plain = open(id, sealed);
   if (plain && gzipped) {
     const { gunzipSync } = await import('node:zlib');
@@ -62,7 +62,7 @@ async function opened(id: KeyId, stored: StoredRecord): Promise<KeyRecord> {
     }
   }
   const answer = plain && answerOf(plain);
-  return answer ? { ...base, state: 'kept', answer } : { ...base, state: 'unreadable' };
+  return answer ? { ...base, state: 'kept', answer, relied } : { ...base, state: 'unreadable' };
 }
 
 /**
@@ -87,6 +87,36 @@ export async function claimKey(
   return { claimed: false, holder: put.holder && (await opened(id, put.holder)) };
 }
 
+/**
+ * Keeps a call's final answer under its key in one write, for a use case
+ * that made what it stores safe to repeat itself (keyed items written only
+ * where absent, behaviour §16): written when no live item holds the key,
+ * as {@link claimKey} takes it; otherwise the item that holds it, as
+ * {@link claimKey} answers it. `too-large` as {@link keepAnswer}.
+ * `relied`: the call found some of its items written by an earlier attempt
+ * and answers for them too (so a later attempt that wrote one keeps it).
+ */
+export async function keepFirst(
+  id: KeyId,
+  kept: { fingerprint: string; attempt: string; keepUntil: number; now: number; answer: KeptAnswer; relied: boolean },
+): Promise<{ kept: true } | { kept: false; holder: KeyRecord | null } | 'too-large'> {
+  const sealed = await sealedAnswer(id, kept.answer);
+  if (sealed === 'too-large') return sealed;
+  const put = await IdempotencyKeyEntity.put(
+    id,
+    { ...keptItem(kept, sealed), ...(kept.relied ? { relied: true } : {}) },
+    { condition: { $or: [{ pk: { exists: false } }, { expires_at: { lt: kept.now } }] }, holder: true },
+  );
+  if (put.written) return { kept: true };
+  return { kept: false, holder: put.holder && (await opened(id, put.holder)) };
+}
+
+/** The item holding a key, read consistently; null when there is none or its time ran out. */
+export async function readKey(id: KeyId, now: number): Promise<KeyRecord | null> {
+  const stored = await IdempotencyKeyEntity.get(id);
+  return stored && stored.expiresAt >= now ? opened(id, stored) : null;
+}
+
 /** Answers up to this many bytes are kept as they are; longer ones (up to the 1 MiB an answer may take) gzipped before sealing. */
 const INLINE_ANSWER_BYTES = 256 * 1024;
 /** What a kept item's sealed answer may take, under DynamoDB's 400 KB item limit with the rest of the item. */
@@ -103,28 +133,33 @@ export async function keepAnswer(
   id: KeyId,
   kept: { fingerprint: string; attempt: string; keepUntil: number; answer: KeptAnswer },
 ): Promise<'kept' | 'lost' | 'too-large'> {
-  let plain: Uint8Array = answerBytes(kept.answer);
+  const sealed = await sealedAnswer(id, kept.answer);
+  if (sealed === 'too-large') return sealed;
+  const written = await IdempotencyKeyEntity.put(id, keptItem(kept, sealed), { condition: { attempt: kept.attempt } });
+  return written ? 'kept' : 'lost';
+}
+
+/** The answer sealed by its key, gzipped first when long; `too-large` when even so it does not fit in an item. */
+async function sealedAnswer(id: KeyId, answer: KeptAnswer): Promise<{ sealed: Uint8Array; gzipped: boolean } | 'too-large'> {
+  let plain: Uint8Array = answerBytes(answer);
   const gzipped = plain.length > INLINE_ANSWER_BYTES;
   if (gzipped) {
     const { gzipSync } = await import('node:zlib');
     plain = gzipSync(plain);
   }
   const sealed = seal(id, plain);
-  if (sealed.length > MAX_SEALED_BYTES) return 'too-large';
-  const written = await IdempotencyKeyEntity.put(
-    id,
-    {
-      state: 'kept',
-      fingerprint: kept.fingerprint,
-      attempt: kept.attempt,
-      expires_at: kept.keepUntil,
-      answer: sealed,
-      ...(gzipped ? { gzipped: true } : {}),
-    },
-    { condition: { attempt: kept.attempt } },
-  );
-  return written ? 'kept' : 'lost';
+  return sealed.length > MAX_SEALED_BYTES ? 'too-large' : { sealed, gzipped };
 }
+
+/** A kept item's attributes. */
+const keptItem = (kept: { fingerprint: string; attempt: string; keepUntil: number }, { sealed, gzipped }: { sealed: Uint8Array; gzipped: boolean }) => ({
+  state: 'kept',
+  fingerprint: kept.fingerprint,
+  attempt: kept.attempt,
+  expires_at: kept.keepUntil,
+  answer: sealed,
+  ...(gzipped ? { gzipped: true } : {}),
+});
 
 /** Lets go of a key whose call ended without a final answer, so a repeat runs again; false when it was no longer this attempt's. */
 export function releaseKey(id: KeyId, attempt: string): Promise<boolean> {

@@ -11,7 +11,7 @@ import type { Caller } from '../auth/caller.js';
 import { AppError, badRequest } from '../errors.js';
 import { errorField, log } from '../observe/log.js';
 import { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEYED_METHODS, KEY_PATTERN, REPLAYED_HEADER } from './idempotency-header.js';
-import { type KeyId, claimKey, keepAnswer, releaseKey } from './idempotency-store.js';
+import { type KeyId, type KeyRecord, claimKey, keepAnswer, keepFirst, readKey, releaseKey } from './idempotency-store.js';
 import { bodyTextOf, headerOf } from './request.js';
 
 export { IDEMPOTENCY_HEADER, KEEP_SECONDS, KEY_PATTERN, REPLAYED_HEADER } from './idempotency-header.js';
@@ -84,6 +84,36 @@ const inProgress = (seconds: number) =>
     { headers: { 'Retry-After': String(seconds) }, botOnly: true },
   );
 
+/** The key sent first with another request (body, path, query or acting member): 422 naming the header. */
+const reusedKey = (id: KeyId) =>
+  new AppError(
+    'Unprocessable Entity',
+    `Header '${IDEMPOTENCY_HEADER}' '${id.key}' was first sent with another request to this operation (another body, path, query or X-Acting-User-Id); a new request needs a new key.`,
+    { botOnly: true },
+  );
+
+/**
+ * What a repeat answers, from the item holding its key: the kept answer
+ * with `Idempotent-Replayed: true`; 422 (another request's key) or 409
+ * (still running) thrown; null when there is no answer to give (the item
+ * went away, or did not open and is let go), and the caller tries again.
+ */
+async function answerFrom(id: KeyId, fingerprint: string, holder: KeyRecord | null, now: number): Promise<APIGatewayProxyResult | null> {
+  if (!holder) return null;
+  if (holder.fingerprint !== fingerprint) throw reusedKey(id);
+  if (holder.state === 'unreadable') {
+    // The key's hash found it, so only an altered item or a change of sealing does this: what the first call
+    // answered is lost, and the repeat is run as a first call rather than refused for the rest of the 24 hours.
+    log('error', 'a kept idempotency answer did not open with its key; it is let go and the call runs again', { operation: id.operation });
+    await releaseKey(id, holder.attempt);
+    return null;
+  }
+  if (holder.state === 'kept') {
+    return { statusCode: holder.answer.statusCode, headers: { ...holder.answer.headers, [REPLAYED_HEADER]: 'true' }, body: holder.answer.body };
+  }
+  throw inProgress(Math.max(1, holder.expiresAt - now));
+}
+
 /**
  * Takes the request's key for this call (null: run it), or answers the
  * repeat: the first call's kept answer with `Idempotent-Replayed: true`;
@@ -102,28 +132,65 @@ export async function takeKey(context: Context, id: KeyId, fingerprint: string):
       held.set(context, { id, fingerprint, attempt });
       return null;
     }
-    const holder = taken.holder;
-    if (!holder) continue;
-    if (holder.fingerprint !== fingerprint) {
-      throw new AppError(
-        'Unprocessable Entity',
-        `Header '${IDEMPOTENCY_HEADER}' '${id.key}' was first sent with another request to this operation (another body, path, query or X-Acting-User-Id); a new request needs a new key.`,
-        { botOnly: true },
-      );
-    }
-    if (holder.state === 'unreadable') {
-      // The key's hash found it, so only an altered item or a change of sealing does this: what the first call
-      // answered is lost, and the repeat is run as a first call rather than refused for the rest of the 24 hours.
-      log('error', 'a kept idempotency answer did not open with its key; it is let go and the call runs again', { operation: id.operation });
-      await releaseKey(id, holder.attempt);
-      continue;
-    }
-    if (holder.state === 'kept') {
-      return { statusCode: holder.answer.statusCode, headers: { ...holder.answer.headers, [REPLAYED_HEADER]: 'true' }, body: holder.answer.body };
-    }
-    throw inProgress(Math.max(1, holder.expiresAt - now));
+    const replay = await answerFrom(id, fingerprint, taken.holder, now);
+    if (replay) return replay;
   }
   throw inProgress(1);
+}
+
+/**
+ * A key a use case keeps itself (`RouteSpec.idempotency: 'use-case'`): the
+ * endpoint neither takes nor keeps it, and hands the use case what it needs
+ * to. `take` is the endpoint's own mechanism, for the calls the use case
+ * cannot make safe to repeat by itself: null to run (the answer is then
+ * kept as for every route), or the repeat's answer.
+ */
+export interface KeyedCall {
+  id: KeyId;
+  fingerprint: string;
+  take(): Promise<APIGatewayProxyResult | null>;
+}
+
+/**
+ * What {@link keepOnce} found: this call's answer kept, or the answer a
+ * repeat gives instead, and whether the call that kept it relied on items
+ * it found written (an attempt running beside it may have written them).
+ */
+export type KeptOnce = { kept: true } | { kept: false; replay: APIGatewayProxyResult; relied: boolean };
+
+/**
+ * Keeps a call's final answer under its key in its one write (behaviour
+ * §16), for a use case whose items are keyed by the key and written only
+ * where absent, so a first call that failed before this write is finished
+ * by its repeat: `kept` when no live item held the key; else what a repeat
+ * answers (the kept answer, replayed), or 422 (another request's key) or
+ * 409 (a call holding the key through {@link takeKey} still runs) thrown.
+ * An answer too large for an item is not kept (its repeat runs again).
+ * `relied`: the call found some of its items already written (by an
+ * earlier attempt, or one running beside it) and its answer stands for them.
+ */
+export async function keepOnce(id: KeyId, fingerprint: string, answer: APIGatewayProxyResult, relied: boolean): Promise<KeptOnce> {
+  if (!isFinal(answer.statusCode)) return { kept: true };
+  const body = answer.body ?? '';
+  const kept = { fingerprint, attempt: randomUUID(), relied, answer: { statusCode: answer.statusCode, headers: stringHeaders(answer.headers), body } };
+  for (let tries = 0; tries < CLAIM_TRIES; tries++) {
+    const now = Math.floor(Date.now() / 1000);
+    const outcome = await keepFirst(id, { ...kept, keepUntil: now + KEEP_SECONDS, now });
+    if (outcome === 'too-large' || outcome.kept) return { kept: true };
+    const replay = await answerFrom(id, fingerprint, outcome.holder, now);
+    if (replay) return { kept: false, replay, relied: outcome.holder?.state === 'kept' && outcome.holder.relied };
+  }
+  throw inProgress(1);
+}
+
+/**
+ * The answer a repeat gives when its use case cannot run it again (the
+ * module switched off since): the first call's kept answer, replayed, or
+ * 422 / 409 thrown as {@link takeKey} answers; null when the key holds nothing.
+ */
+export async function replayOf(id: KeyId, fingerprint: string): Promise<APIGatewayProxyResult | null> {
+  const now = Math.floor(Date.now() / 1000);
+  return answerFrom(id, fingerprint, await readKey(id, now), now);
 }
 
 /** The key's seed for the call's message nonces (shared/platform/nonce.ts): the key in its scope and operation. */

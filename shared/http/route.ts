@@ -63,6 +63,14 @@ export interface RouteSpec {
    * shared/http/owned.ts); building its endpoint fails without it.
    */
   owned?: OwnershipCheck;
+  /**
+   * `use-case`: the use case keeps the call's `Idempotency-Key` itself, in
+   * the items it writes (CONTRACT §16 lets the service rebuild a repeat's
+   * answer from what the call left): the endpoint neither takes nor keeps
+   * the key, and hands it over (`EndpointInput.key`). Unset: the endpoint
+   * takes it before the use case and keeps its answer (two writes).
+   */
+  idempotency?: 'use-case';
 }
 
 export interface Route extends RouteSpec {

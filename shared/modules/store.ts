@@ -68,11 +68,19 @@ export function joinIds(ids: Iterable<string>): string {
   return [...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)).join(',');
 }
 
-export async function readModuleState(guildId: string, module: ModuleName): Promise<ModuleStateItem | null> {
-  const state = await ModuleState.get({ guildId, module });
-  cached.set(`${guildId}/${module}`, { state, at: Date.now() });
+export async function readModuleState(guildId: string, module: ModuleName, options: { consistent?: boolean } = {}): Promise<ModuleStateItem | null> {
+  const consistent = options.consistent ?? true;
+  const state = await ModuleState.get({ guildId, module }, { consistent });
+  // An eventually consistent read may miss the last second's writes: it is cached as a second old, so what it shows is never older than the caller allows.
+  cached.set(`${guildId}/${module}`, { state, at: Date.now() - (consistent ? 0 : EVENTUAL_LAG_MS) });
   return state;
 }
+
+/**
+ * How old an eventually consistent read may be: DynamoDB's reads catch up
+ * with the last write "usually within a second" (its developer guide).
+ */
+export const EVENTUAL_LAG_MS = 1000;
 
 /** States read by this process, for operations that may act on a slightly old state. */
 const cached = new Map<string, { state: ModuleStateItem | null; at: number }>();
@@ -81,15 +89,22 @@ const cached = new Map<string, { state: ModuleStateItem | null; at: number }>();
  * The module state as read at most `maxAgeMs` ago by this process, else
  * read now. For operations called on every platform event (statistics
  * recording), where behaviour §12 allows acting on settings up to 10 s old.
+ * `consistent: false` reads it eventually consistent (half the read's
+ * cost), counted {@link EVENTUAL_LAG_MS} old from the start.
  * Every write through this file forgets the entry, so a process that
  * changes a module's state (local mode runs all handlers in one) never
  * acts on the state before its own change.
  */
-export async function readModuleStateCached(guildId: string, module: ModuleName, maxAgeMs: number): Promise<ModuleStateItem | null> {
+export async function readModuleStateCached(
+  guildId: string,
+  module: ModuleName,
+  maxAgeMs: number,
+  options: { consistent?: boolean } = {},
+): Promise<ModuleStateItem | null> {
   const hit = cached.get(`${guildId}/${module}`);
   if (hit && Date.now() - hit.at < maxAgeMs) return hit.state;
   if (cached.size > 10_000) cached.clear();
-  return readModuleState(guildId, module);
+  return readModuleState(guildId, module, options);
 }
 
 const forget = (guildId: string, module: ModuleName) => cached.delete(`${guildId}/${module}`);

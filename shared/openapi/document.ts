@@ -78,20 +78,29 @@ function errorsOf(route: Route, spec: AnsweredSpec): ErrorName[] {
 /** Every POST, PUT, PATCH and DELETE takes an `Idempotency-Key` (the endpoint factory reads it: behaviour §16). */
 const takesKey = (route: Route) => KEYED_METHODS.has(route.method);
 
-/** The `Idempotency-Key` parameter of a mutating operation. */
-const idempotencyParameter: JsonSchema = /* @__PURE__ */ built(() => ({
-  name: IDEMPOTENCY_HEADER,
-  in: 'header',
-  required: false,
-  description: [
-    "The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation.",
-    `The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept ${KEEP_SECONDS / 3600} hours, and a repeat answers it again with \`${REPLAYED_HEADER}: true\` and does nothing else.`,
-    'A repeat while the first runs answers 409 ConflictError with Retry-After; the key sent with another body, path, query or X-Acting-User-Id answers 422.',
-    'Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.',
-  ].join(' '),
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN.source },
-  example: 'interaction:1234567890123456789',
-}));
+/** The `Idempotency-Key` parameter of a mutating operation: one for the routes whose use case keeps the key in what it writes (`RouteSpec.idempotency`), one for the rest. */
+const idempotencyParameters = /* @__PURE__ */ built(() => {
+  const parameter = (whileRunning: string): JsonSchema => ({
+    name: IDEMPOTENCY_HEADER,
+    in: 'header',
+    required: false,
+    description: [
+      "The call's identity (behaviour §16), scoped to the credential's guild (or the service token) and this operation.",
+      `The first call with a key runs; its final answer (2xx, or 4xx other than 409 and 429) is kept ${KEEP_SECONDS / 3600} hours, and a repeat answers it again with \`${REPLAYED_HEADER}: true\` and does nothing else.`,
+      `${whileRunning} the key sent with another body, path, query or X-Acting-User-Id answers 422.`,
+      'Any other answer (5xx, 409, 429) is not kept: a repeat runs again, and posts the messages the first attempt posted, not new ones.',
+    ].join(' '),
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN.source },
+    example: 'interaction:1234567890123456789',
+  });
+  return {
+    endpoint: parameter('A repeat while the first runs answers 409 ConflictError with Retry-After;'),
+    useCase: parameter(
+      'Calls at once with one key store once: each answers the kept answer (replayed) or, while a call holding the key runs, 409 ConflictError with Retry-After;',
+    ),
+  };
+});
+const idempotencyParameter = (route: Route): JsonSchema => (route.idempotency === 'use-case' ? idempotencyParameters.useCase : idempotencyParameters.endpoint);
 
 /** The header of an answer replayed for a repeated `Idempotency-Key`. */
 const replayedHeader: JsonSchema = {
@@ -126,7 +135,7 @@ function parameters(route: Route, spec: AnsweredSpec, named: Named): JsonSchema[
       schema: { type: 'string', pattern: '^[0-9]{1,20}$' },
     });
   }
-  if (takesKey(route)) list.push(idempotencyParameter);
+  if (takesKey(route)) list.push(idempotencyParameter(route));
   return list;
 }
 

@@ -13,6 +13,8 @@ import { db } from '#shared/db/client.js';
 import { tableName } from '#shared/db/table.js';
 import { AppError, unprocessable } from '#shared/errors.js';
 import { endpoint } from '#shared/http/endpoint.js';
+import { RawBody, successResponse } from '#shared/http/envelope.js';
+import { keepOnce } from '#shared/http/idempotency.js';
 import { answerBytes, answerOf, open, seal } from '#shared/http/idempotency-seal.js';
 import { IdempotencyKeyEntity, claimKey } from '#shared/http/idempotency-store.js';
 import { snowflake } from '#shared/http/schemas.js';
@@ -373,5 +375,73 @@ describe('Idempotency-Key: message nonces', () => {
     await call({});
     const firsts = nonces.map((n) => n[0]);
     expect(new Set(firsts).size).toBe(firsts.length - 1);
+  });
+});
+
+describe('Idempotency-Key kept by the use case (a row with idempotency: use-case)', () => {
+  /** The use case writes its own items safely (here: none) and keeps its answer under the key in one write. */
+  const keepsOwn = endpoint({ ...row, id: 'test.own', idempotency: 'use-case' as const }, async ({ key, body }) => {
+    runs++;
+    const answer = { n: body.n, ran: runs };
+    if (!key) return answer;
+    const kept = await keepOnce(key.id, key.fingerprint, successResponse(answer), false);
+    return kept.kept ? answer : new RawBody('application/json', kept.replay.body, { 'Idempotent-Replayed': 'true' }, kept.replay.statusCode);
+  });
+  /** Puts to the key's items during `run`, by the state they write. */
+  async function keyWrites(run: () => Promise<unknown>): Promise<string[]> {
+    const states: string[] = [];
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Item?: Record<string, unknown> };
+        if (/^Put(Item)?Command$/.test(String(context.commandName)) && String(input.Item?.pk).startsWith('IDEM#')) states.push(String(input.Item?.state));
+        return next(args);
+      },
+      { step: 'initialize', name: 'keyWrites' },
+    );
+    try {
+      await run();
+    } finally {
+      db().middlewareStack.remove('keyWrites');
+    }
+    return states;
+  }
+
+  it('takes no key before the use case: a first call is one write of the kept answer, and a repeat replays it', async () => {
+    const key = freshKey();
+    let first: Awaited<ReturnType<typeof call>> | undefined;
+    expect(await keyWrites(async () => (first = await call({ key }, keepsOwn)))).toEqual(['kept']);
+    const again = await call({ key }, keepsOwn);
+    expect({ status: again.status, text: again.text, replayed: again.headers['idempotent-replayed'] }).toEqual({
+      status: 200,
+      text: first!.text,
+      replayed: 'true',
+    });
+  });
+
+  it('answers 422 naming Idempotency-Key when the key was kept for another request', async () => {
+    const key = freshKey();
+    expect((await call({ key }, keepsOwn)).status).toBe(200);
+    const res = await call({ key, body: '{"n": 2}' }, keepsOwn);
+    expect([res.status, res.body.error.name]).toEqual([422, 'Unprocessable Entity']);
+    expect(res.body.error.message).toContain("Header 'Idempotency-Key'");
+  });
+
+  it('hands no key without the header, and keeps nothing', async () => {
+    expect(await keyWrites(() => call({}, keepsOwn))).toEqual([]);
+  });
+
+  it("tells a repeat whether the kept answer relied on items an earlier attempt wrote, and sees the endpoint's kept answers too", async () => {
+    const id = { scope: 'service', operation: 'test.relied', key: freshKey() };
+    const answer = successResponse({ n: 1 });
+    expect(await keepOnce(id, 'fp', answer, true)).toEqual({ kept: true });
+    expect(await keepOnce(id, 'fp', answer, false)).toMatchObject({ kept: false, relied: true, replay: { statusCode: 200, body: answer.body } });
+    await expect(keepOnce(id, 'other', answer, false)).rejects.toMatchObject({ status: 422 });
+    // A key the endpoint kept the usual way (take, keep) is the same key to a use case keeping its own.
+    const key = freshKey();
+    const first = await call({ key });
+    const seen = await keepOnce({ scope: 'service', operation: 'test.keyed', key }, 'not the fingerprint', answer, false).catch(
+      (error: AppError) => error.status,
+    );
+    expect([first.status, seen]).toEqual([200, 422]);
   });
 });

@@ -169,6 +169,13 @@ describe('Idempotency-Key in the document (behaviour §16)', () => {
     });
   });
 
+  it('says on a route keeping its own key (the statistics batch) that calls at once store once and answer alike, and on the others that a repeat while the first runs is 409', () => {
+    const keyOf = (path: string) => doc.paths[path].post.parameters.find((p: any) => p.name === 'Idempotency-Key').description;
+    expect(keyOf('/modules/serverstats/stats/batch')).toContain('Calls at once with one key store once: each answers the kept answer (replayed)');
+    expect(keyOf('/modules/polls/entry/vote')).toContain('A repeat while the first runs answers 409 ConflictError with Retry-After;');
+    expect(keyOf('/modules/polls/entry/vote')).not.toContain('Calls at once');
+  });
+
   it('declares the Idempotent-Replayed header of a replayed answer, and the 409 ConflictError with Retry-After, on every mutating operation', () => {
     const lacking = operations
       .filter(({ route }) => route.method !== 'GET')

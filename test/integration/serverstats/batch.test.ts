@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, type Family, filtersOf } from '#functions/serverstats/families.js';
+import { db } from '#shared/db/client.js';
 import { type TestService, errorOf, snowflake, startTestService } from '#test/helpers/local.js';
 import { SS, fetchStats, ok, recordStat, sample, statsGuild } from './helpers.js';
 
@@ -237,5 +238,145 @@ describe('what a batch stores', () => {
     ok(await service.call('POST', `${SS}/enable`, { body: { guild_id: guild } }));
     expect(ok(await fetchStats(service, byPath('messages/sent'), { guild_id: guild })).stats).toEqual([]);
     expect(ok(await service.call('GET', `${SS}/privacy/get-user-entries`, { query: { guild_id: guild, privacy_member_id: other } })).id).toBe(0);
+  });
+});
+
+describe('a batch under an Idempotency-Key, kept in the items it writes', () => {
+  const messages = (n: number, author = () => snowflake()) =>
+    Array.from({ length: n }, () => ({
+      family: 'messages/sent',
+      at: new Date().toISOString(),
+      channel_id: snowflake(),
+      author_id: author(),
+      message_id: snowflake(),
+    }));
+  /** The message IDs a fetch of the guild's sent messages shows, in order. */
+  const storedIds = async (guild: string) =>
+    (ok(await fetchStats(service, byPath('messages/sent'), { guild_id: guild })).stats as Stat[]).map((s) => String(s.message_id)).sort();
+  const idsOf = (records: { message_id: string }[]) => records.map((r) => r.message_id).sort();
+
+  /** Runs `during` with a hook on every table command of this process (local mode's handlers share its client). */
+  async function onTable<T>(hook: (command: string, input: Record<string, any>) => void, during: () => Promise<T>): Promise<T> {
+    const name = `batchTest${snowflake()}`;
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        hook(String(context.commandName), args.input as Record<string, any>);
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      return await during();
+    } finally {
+      db().middlewareStack.remove(name);
+    }
+  }
+  const isKeyWrite = (command: string, input: Record<string, any>) => /^Put(Item)?Command$/.test(command) && String(input.Item?.pk).startsWith('IDEM#');
+
+  it('answers a repeat as the first call with Idempotent-Replayed: true, and a fetch shows each record once', async () => {
+    const guild = await statsGuild(service);
+    const records = messages(3);
+    const key = `batch-${snowflake()}`;
+    const first = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    const again = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    expect(ok(first)).toEqual({ recorded: 3, skipped: 0 });
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([200, first.text, 'true']);
+    expect(await storedIds(guild)).toEqual(idsOf(records));
+  });
+
+  it('writes a batch of one family in two table writes, its pack then its answer under the key, after an eventually consistent settings read', async () => {
+    const guild = await statsGuild(service);
+    const writes: string[] = [];
+    const settingsReads: unknown[] = [];
+    await onTable(
+      (command, input) => {
+        const item = input.Item ?? input.RequestItems?.[Object.keys(input.RequestItems)[0]!]?.[0]?.PutRequest?.Item;
+        if (/Put|BatchWrite|Update|Transact/.test(command)) writes.push(String(item?.pk ?? input.Key?.pk ?? command).split('#')[0]!);
+        if (/^Get(Item)?Command$/.test(command) && String(input.Key?.sk ?? '').includes('serverstats')) settingsReads.push(input.ConsistentRead);
+      },
+      async () => ok(await batch({ guild_id: guild, records: messages(6) }, { 'Idempotency-Key': `batch-${snowflake()}` })),
+    );
+    expect(writes).toEqual(['STAT', 'IDEM']);
+    expect(settingsReads).toEqual([false]);
+  });
+
+  it('answers another body under the same key with 422 naming Idempotency-Key, and stores nothing of it', async () => {
+    const guild = await statsGuild(service);
+    const [records, other] = [messages(2), messages(2)];
+    const key = `batch-${snowflake()}`;
+    ok(await batch({ guild_id: guild, records }, { 'Idempotency-Key': key }));
+    const refused = await batch({ guild_id: guild, records: other }, { 'Idempotency-Key': key });
+    expect([refused.status, errorOf(refused).name]).toEqual([422, 'Unprocessable Entity']);
+    expect(errorOf(refused).message).toContain("Header 'Idempotency-Key'");
+    expect(await storedIds(guild)).toEqual(idsOf(records));
+  });
+
+  it('stores two calls at once with one key once, and answers both alike', async () => {
+    const guild = await statsGuild(service);
+    const records = messages(4);
+    const key = `batch-${snowflake()}`;
+    const answers = await Promise.all([1, 2, 3].map(() => batch({ guild_id: guild, records }, { 'Idempotency-Key': key })));
+    expect(answers.map((a) => [a.status, a.text])).toEqual(answers.map(() => [200, answers[0]!.text]));
+    expect(ok(answers[0]!)).toEqual({ recorded: 4, skipped: 0 });
+    expect(await storedIds(guild)).toEqual(idsOf(records));
+  });
+
+  it('finishes on a repeat a call that failed after its packs and before its answer was kept: one set of records', async () => {
+    const guild = await statsGuild(service);
+    const records = [...messages(3), { family: 'commands/used', at: new Date().toISOString(), initiator_id: snowflake(), command: 'once' }];
+    const key = `batch-${snowflake()}`;
+    let failed = 0;
+    const first = await onTable(
+      (command, input) => {
+        // The table failing the answer's write, once: as a function stopped between the packs and the answer.
+        if (isKeyWrite(command, input) && input.Item.state === 'kept' && failed++ === 0)
+          throw Object.assign(new Error('the table failed'), { $fault: 'server' });
+      },
+      () => batch({ guild_id: guild, records }, { 'Idempotency-Key': key }),
+    );
+    expect(first.status).toBeGreaterThanOrEqual(500);
+    expect(await storedIds(guild)).toEqual(idsOf(records.slice(0, 3) as { message_id: string }[]));
+    const again = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    expect(ok(again)).toEqual({ recorded: 4, skipped: 0 });
+    expect(await storedIds(guild)).toEqual(idsOf(records.slice(0, 3) as { message_id: string }[]));
+    expect(ok(await fetchStats(service, byPath('commands/used'), { guild_id: guild })).stats).toHaveLength(1);
+  });
+
+  it("changes nothing on a repeat after a privacy delete: the member's records stay removed", async () => {
+    const guild = await statsGuild(service);
+    const member = snowflake();
+    const records = messages(2, () => member);
+    const key = `batch-${snowflake()}`;
+    ok(await batch({ guild_id: guild, records }, { 'Idempotency-Key': key }));
+    ok(await service.call('DELETE', `${SS}/privacy/delete-user-entries`, { body: { guild_id: guild, privacy_member_id: member } }));
+    const again = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(await storedIds(guild)).toEqual([]);
+  });
+
+  it('answers a repeat as the first call after its family was switched on, or the module off, and stores nothing', async () => {
+    const guild = await statsGuild(service);
+    ok(await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, stats_messages_enabled: false } }));
+    const records = messages(2);
+    const key = `batch-${snowflake()}`;
+    const first = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    expect(ok(first)).toEqual({ recorded: 0, skipped: 2 });
+    ok(await service.call('PUT', `${SS}/settings`, { body: { guild_id: guild, stats_messages_enabled: true } }));
+    const again = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([200, first.text, 'true']);
+    expect(await storedIds(guild)).toEqual([]);
+    ok(await service.call('POST', `${SS}/disable`, { body: { guild_id: guild } }));
+    const off = await batch({ guild_id: guild, records }, { 'Idempotency-Key': key });
+    expect([off.status, off.text, off.headers.get('idempotent-replayed')]).toEqual([200, first.text, 'true']);
+  });
+
+  it('stores each call without a key', async () => {
+    const guild = await statsGuild(service);
+    const records = messages(2);
+    ok(await batch({ guild_id: guild, records }));
+    ok(await batch({ guild_id: guild, records }));
+    expect(await storedIds(guild)).toEqual([...idsOf(records), ...idsOf(records)].sort());
   });
 });
