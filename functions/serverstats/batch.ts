@@ -12,6 +12,7 @@ import { assertEnabled } from '#shared/modules/state.js';
 import { readModuleStateCached } from '#shared/modules/store.js';
 import type { BatchRecord } from './batch-schemas.js';
 import type { FamilyShape } from './families.js';
+import { fileLater } from './filing.js';
 import { type PackFields, type PackedStat, packItem, putPacks } from './packs.js';
 import { ID_TYPE, MODULE, SETTINGS_CACHE_MS, closeVoiceSession, openVoiceSession, recordFromBody, recordPresence } from './stats.js';
 
@@ -60,6 +61,7 @@ export async function recordBatch(guildId: string, records: readonly BatchRecord
     else if (method === 'POST') await openVoiceSession(family, body as Parameters<typeof openVoiceSession>[1], record.at);
     else await closeVoiceSession(family, body as Parameters<typeof closeVoiceSession>[1], record.at);
   }
+  await fileLater(guildId, [...byFamily.values()].flat());
   if (packs.length) await putPacks(packs);
   return { recorded: taken.length, skipped: records.length - taken.length };
 }
