@@ -9,7 +9,7 @@
  * | item             | pk             | sk                                                |
  * |------------------|----------------|---------------------------------------------------|
  * | hour             | `STAT#<guild>` | `FILING#<hour>` (`state`: `due` or `filed`)       |
- * | member's records | `STAT#<guild>` | `FILED#M#<member>#<family>#<hour>#<part>`         |
+ * | members' records | `STAT#<guild>` | `FILED#M#<buckets>/<bucket>#<family>#<hour>#<part>` |
  * | channel's        | `STAT#<guild>` | `FILED#C#<channel>#<family>#<hour>#<part>`        |
  *
  * The hour item is written (`due`) before the first pack holding a record of
@@ -18,11 +18,21 @@
  * therefore reads the filed items of `filed` hours and the packs only of
  * `due` ones, and answers each record once. A filed item holds the records
  * of one hour, oldest first, in the pack's columns, at most
- * {@link PART_RECORDS} a part. The packs stay (an unfiltered fetch reads
+ * {@link PART_RECORDS} a part.
+ *
+ * Most members send a few messages a day, so an item per member and hour
+ * would cost a write unit a message, more than the batch itself. Members
+ * are filed in buckets instead (a hash of the member ID): as many buckets
+ * as give each about {@link BUCKET_RECORDS} records (a power of two, per
+ * hour and family, noted on the hour's item), so a filed message costs
+ * about a fiftieth of a write unit, and a member's fetch reads their
+ * bucket's items, about that many records an hour whatever the guild's
+ * size. Channels are few, so each has its own items. The packs stay (an unfiltered fetch reads
  * them); filed items expire with the packs they copy, and a settings
  * delete's removal takes them as it takes packs (`storedBefore`).
  */
 import { type Item, entity, partition } from '#shared/db/entity.js';
+import { shardOf } from '#shared/scheduler/keys.js';
 import { requestLater } from '#shared/scheduler/table-only.js';
 import { FAMILIES, filtersOf } from './families.js';
 import { FILE_JOB } from './jobs.js';
@@ -34,6 +44,18 @@ export { FILE_JOB };
 const HOUR_MS = 3_600_000;
 /** Records a filed item holds at most (about 12 bytes each deflated, well inside DynamoDB's 400 KB). */
 export const PART_RECORDS = 1000;
+/** Records a member bucket's item holds on average (about 1.5 KB deflated: one or two write units). */
+export const BUCKET_RECORDS = 128;
+const MOST_BUCKETS = 4096;
+
+/** How many buckets an hour's `records` of a family's members are filed in. */
+export const bucketsFor = (records: number) => {
+  let buckets = 1;
+  while (buckets * 2 <= Math.min(MOST_BUCKETS, records / BUCKET_RECORDS)) buckets *= 2;
+  return buckets;
+};
+/** A member's bucket among `buckets`: `<buckets>/<bucket>`, so items filed under another count never meet. */
+const bucketOf = (memberId: string, buckets: number) => `${buckets}/${shardOf(memberId, buckets)}`;
 /** When an hour's job runs: after the last batch that may hold a record of it (15 minutes), with 5 minutes for clocks and slow requests. */
 export const FILE_AFTER_MS = HOUR_MS + PACK_SPAN_MS + 5 * 60_000;
 
@@ -53,7 +75,12 @@ const HourEntity = entity({
   prefix: FILING_PREFIX,
   pk: (f: { guildId: string }) => statPartition(f.guildId),
   sk: (f: { guildId: string; hour: string }) => [f.hour],
-  parse: (item) => ({ hour: String(item.sk).slice(FILING_PREFIX.length), state: item.state as HourState }),
+  parse: (item) => ({
+    hour: String(item.sk).slice(FILING_PREFIX.length),
+    state: item.state as HourState,
+    /** By family: how many buckets its members' records of the hour are filed in (once filed). */
+    buckets: (item.buckets ?? {}) as Record<string, number>,
+  }),
 });
 
 type Kind = 'M' | 'C';
@@ -133,22 +160,29 @@ const versionsOf = (read: HourPacks[]) =>
     .sort()
     .join('\n');
 
-/** The records of an hour in filed items: a member's and a channel's of each family, oldest first, in parts. */
-export function filedItemsOf(guildId: string, hour: string, family: string, packs: readonly Uint8Array[]): [FiledKey, Record<string, unknown>][] {
+/** The records of an hour in filed items: a member bucket's and a channel's of each family, oldest first, in parts; and how many buckets. */
+export function filedItemsOf(
+  guildId: string,
+  hour: string,
+  family: string,
+  packs: readonly Uint8Array[],
+): { items: [FiledKey, Record<string, unknown>][]; buckets: number } {
   const end = plusMs(hour, HOUR_MS);
+  const inHour: { stat: PackedStat; fields: PackFields }[] = [];
+  for (const data of packs) {
+    const { stats, fields } = decode(guildId, data);
+    for (const stat of stats) if (stat.time >= hour && stat.time < end) inHour.push({ stat, fields });
+  }
+  const buckets = bucketsFor(inHour.filter(({ stat }) => stat.memberId !== null).length);
   const groups = new Map<string, { kind: Kind; of: string; stats: PackedStat[]; fields: PackFields }>();
   const add = (kind: Kind, of: string, stat: PackedStat, fields: PackFields) => {
     const key = `${kind}#${of}`;
     const group = groups.get(key) ?? groups.set(key, { kind, of, stats: [], fields }).get(key)!;
     group.stats.push(stat);
   };
-  for (const data of packs) {
-    const { stats, fields } = decode(guildId, data);
-    for (const stat of stats) {
-      if (stat.time < hour || stat.time >= end) continue;
-      if (stat.memberId !== null) add('M', stat.memberId, stat, fields);
-      if (stat.channelId !== null) add('C', stat.channelId, stat, fields);
-    }
+  for (const { stat, fields } of inHour) {
+    if (stat.memberId !== null) add('M', bucketOf(stat.memberId, buckets), stat, fields);
+    if (stat.channelId !== null) add('C', stat.channelId, stat, fields);
   }
   const items: [FiledKey, Record<string, unknown>][] = [];
   for (const { kind, of, stats, fields } of groups.values()) {
@@ -162,7 +196,7 @@ export function filedItemsOf(guildId: string, hour: string, family: string, pack
       ]);
     }
   }
-  return items;
+  return { items, buckets };
 }
 
 const keyText = (key: FiledKey) => FiledEntity.key(key).sk;
@@ -182,20 +216,23 @@ export async function fileHour(guildId: string, hour: string): Promise<boolean> 
   let written = new Map<string, FiledKey>();
   let read = await packsOfHour(guildId, hour);
   for (let attempt = 0; attempt < 8; attempt++) {
-    const items = read.flatMap(({ family, packs }) =>
-      filedItemsOf(
+    const filed = read.map(({ family, packs }) => ({
+      family,
+      ...filedItemsOf(
         guildId,
         hour,
         family,
         packs.map((p) => p.data),
       ),
-    );
+    }));
+    const items = filed.flatMap((f) => f.items);
     const now = new Map(items.map(([key]) => [keyText(key), key]));
     await Promise.all([FiledEntity.putMany(items), FiledEntity.deleteMany([...written].filter(([sk]) => !now.has(sk)).map(([, key]) => key))]);
     written = now;
     const again = await packsOfHour(guildId, hour);
     if (versionsOf(again) === versionsOf(read)) {
-      return HourEntity.update({ guildId, hour }, { set: { state: 'filed' }, condition: { pk: { exists: true } }, returnValues: 'NONE' });
+      const buckets = Object.fromEntries(filed.filter((f) => f.items.length).map((f) => [f.family, f.buckets]));
+      return HourEntity.update({ guildId, hour }, { set: { state: 'filed', buckets }, condition: { pk: { exists: true } }, returnValues: 'NONE' });
     }
     read = again;
   }
@@ -209,8 +246,12 @@ export async function fileHour(guildId: string, hour: string): Promise<boolean> 
  * family's packs as stored).
  */
 export function hourSeedItems(guildId: string, hour: string, state: HourState, packs: readonly { family: string; data: Uint8Array[] }[] = []): Item[] {
-  const filed = state === 'filed' ? packs.flatMap(({ family, data }) => filedItemsOf(guildId, hour, family, data)) : [];
-  return [HourEntity.item({ guildId, hour }, { state, expires_at: hourExpiry(hour) }), ...filed.map(([key, attributes]) => FiledEntity.item(key, attributes))];
+  const filed = state === 'filed' ? packs.map(({ family, data }) => ({ family, ...filedItemsOf(guildId, hour, family, data) })) : [];
+  const buckets = Object.fromEntries(filed.filter((f) => f.items.length).map((f) => [f.family, f.buckets]));
+  return [
+    HourEntity.item({ guildId, hour }, { state, expires_at: hourExpiry(hour), ...(state === 'filed' ? { buckets } : {}) }),
+    ...filed.flatMap((f) => f.items.map(([key, attributes]) => FiledEntity.item(key, attributes))),
+  ];
 }
 
 // ---- the filtered fetch ----------------------------------------------------------
@@ -239,17 +280,17 @@ async function* filedNewestFirst(guildId: string, kind: Kind, of: string, family
   }
 }
 
-/** The filed hours' records: each item's records; none later is newer than its oldest. */
-async function* filedChunks(q: StatQuery, sinceHour: string, throughHour: string, filed: ReadonlySet<string>): AsyncGenerator<Chunk> {
-  const [kind, of] = q.memberId ? (['M', q.memberId] as const) : (['C', q.channelId!] as const);
+/** Filed hours' records, from a member bucket's or a channel's items: each item's records; none later is newer than its oldest. */
+async function* filedChunks(q: StatQuery, kind: Kind, of: string, sinceHour: string, throughHour: string, filed: ReadonlySet<string>): AsyncGenerator<Chunk> {
   for await (const item of filedNewestFirst(q.guildId, kind, of, q.family, sinceHour, throughHour)) {
-    // An item of an hour not marked filed is from a run cut short: that hour is read from its packs.
+    // An item of an hour not filed so (a run cut short, or one that filed it in other buckets) is not read: that hour is read otherwise.
     if (!filed.has(item.hour)) continue;
     const { stats } = decode(q.guildId, item.data);
     if (!stats.length) continue;
     // A filed item's records are stored oldest first.
     const bound = stats[0]!.time;
-    yield { stats: q.memberId && q.channelId ? stats.filter((stat) => stat.channelId === q.channelId) : stats, bound };
+    const wanted = stats.filter((stat) => (!q.memberId || stat.memberId === q.memberId) && (!q.channelId || stat.channelId === q.channelId));
+    yield { stats: wanted, bound };
   }
 }
 
@@ -298,48 +339,71 @@ export async function filteredPackedStatsAfter(q: StatQuery, after: StatPosition
     { guildId: q.guildId },
     { from: HourEntity.under() + sinceHour, ...(throughHour ? { to: HourEntity.under() + throughHour } : {}) },
   );
-  const filed = new Set(hours.filter((h) => h.state === 'filed').map((h) => h.hour));
+  const filed = hours.filter((h) => h.state === 'filed');
   const due = hours.filter((h) => h.state !== 'filed').map((h) => h.hour);
-  const [fromFiled, fromPacks] = await Promise.all([
-    filed.size ? collect(filedChunks(q, sinceHour, throughHour ?? '\uffff', filed), q, after, limit) : [],
+  // A member's filed hours by their bucket count (each count is a range of its own), or the channel's.
+  const sources = new Map<string, Set<string>>();
+  for (const { hour, buckets } of filed) {
+    const of = q.memberId ? (buckets[q.family] ? bucketOf(q.memberId, buckets[q.family]!) : null) : q.channelId!;
+    // No bucket count: the hour holds no record of the family's members.
+    if (of !== null) (sources.get(of) ?? sources.set(of, new Set()).get(of)!).add(hour);
+  }
+  const kind: Kind = q.memberId ? 'M' : 'C';
+  const found = await Promise.all([
+    ...[...sources].map(([of, inHours]) => collect(filedChunks(q, kind, of, sinceHour, throughHour ?? '\uffff', inHours), q, after, limit)),
     due.length ? collect(dueChunks(q, due, after ? plusMs(after.time, PACK_SPAN_MS) : '\uffff'), q, after, limit) : [],
   ]);
-  return [...fromFiled, ...fromPacks];
+  return found.flat();
 }
 
 // ---- privacy ---------------------------------------------------------------------
 
+/** The member's buckets' filed items, every family: one range for each bucket count the guild's filed hours used. */
+async function memberBucketItems(guildId: string, memberId: string): Promise<Filed[]> {
+  const hours = await HourEntity.query({ guildId });
+  const ranges = new Set(hours.flatMap((h) => Object.entries(h.buckets).map(([family, buckets]) => `${bucketOf(memberId, buckets)}#${family}`)));
+  const read = await Promise.all(
+    [...ranges].map((range) => {
+      const [of = '', family = ''] = range.split('#');
+      return FiledEntity.query({ guildId }, { under: ['M', of, family] });
+    }),
+  );
+  return read.flat();
+}
+
 /** The member's filed records, every family (privacy's count). */
 export async function memberFiledStats(guildId: string, memberId: string): Promise<PackedStat[]> {
-  const items = await FiledEntity.query({ guildId }, { under: ['M', memberId] });
-  return items.flatMap((item) => decode(guildId, item.data).stats);
+  const items = await memberBucketItems(guildId, memberId);
+  return items.flatMap((item) => decode(guildId, item.data, { memberId }).stats);
 }
 
 /**
  * Removes the member's filed records (privacy), after their packs: the
- * channels' filed items of the hours the member's items name are written
- * again without them (under their version), then the member's own items go,
+ * channels' filed items of the hours the member's records name are written
+ * again without them, then their buckets' items (each under its version),
  * last, so a delete cut short finds its way again. Answers the ids removed.
  */
 export async function deleteMemberFiled(guildId: string, memberId: string): Promise<Set<number>> {
-  const items = await FiledEntity.query({ guildId }, { under: ['M', memberId] });
+  const items = await memberBucketItems(guildId, memberId);
   const removed = new Set<number>();
   const channelHours = new Map<string, { of: string; family: string; hour: string }>();
   for (const item of items) {
-    for (const stat of decode(guildId, item.data).stats) {
+    for (const stat of decode(guildId, item.data, { memberId }).stats) {
       removed.add(stat.id);
       if (stat.channelId !== null)
         channelHours.set(`${stat.channelId}#${item.family}#${item.hour}`, { of: stat.channelId, family: item.family, hour: item.hour });
     }
   }
-  for (const { of, family, hour } of channelHours.values()) await removeFromChannelHour(guildId, memberId, of, family, hour);
-  await FiledEntity.deleteMany(items.map((item) => ({ guildId, ...item })));
+  for (const { of, family, hour } of channelHours.values()) await removeFrom(guildId, memberId, ['C', of, family, hour]);
+  const buckets = new Set(items.map((item) => `${item.of}#${item.family}#${item.hour}`));
+  for (const bucket of buckets) await removeFrom(guildId, memberId, ['M', ...bucket.split('#')]);
   return removed;
 }
 
-async function removeFromChannelHour(guildId: string, memberId: string, channelId: string, family: string, hour: string): Promise<void> {
+/** Writes the parts of a filed item (`under`: kind, of, family, hour) again without the member's records, each under its version, until none is left. */
+async function removeFrom(guildId: string, memberId: string, under: string[]): Promise<void> {
   for (let attempt = 0; attempt < 8; attempt++) {
-    const parts = await FiledEntity.query({ guildId }, { under: ['C', channelId, family, hour] });
+    const parts = await FiledEntity.query({ guildId }, { under });
     let clean = true;
     for (const part of parts) {
       const { stats, fields } = decode(guildId, part.data);
@@ -354,5 +418,5 @@ async function removeFromChannelHour(guildId: string, memberId: string, channelI
     }
     if (clean) return;
   }
-  throw new Error(`the filed statistics of channel ${channelId} in guild ${guildId} kept changing`);
+  throw new Error(`the filed statistics ${under.join('#')} of guild ${guildId} kept changing`);
 }

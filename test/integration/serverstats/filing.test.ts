@@ -8,7 +8,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, type Family } from '#functions/serverstats/families.js';
-import { FILE_AFTER_MS, FILE_JOB, fileHour, hourOf, hourSeedItems } from '#functions/serverstats/filing.js';
+import { FILE_AFTER_MS, FILE_JOB, fileHour, hourOf, hourSeedItems, memberFiledStats } from '#functions/serverstats/filing.js';
 import { type PackFields, type PackedStat, packItem, putPacks } from '#functions/serverstats/packs.js';
 import { getPurge } from '#functions/serverstats/purge.js';
 import { RECORD_TTL_SECONDS, statItem, storedBefore } from '#functions/serverstats/store.js';
@@ -173,6 +173,9 @@ describe('a filtered fetch of batched records', { timeout: 120_000 }, () => {
     expect(hours).toHaveLength(1);
     await fileHour(batched, hours[0]!);
     expect(await itemsUnder(batched, `FILED#C#${channel}#messages/sent#${hours[0]}#`)).toHaveLength(3);
+    // The members' records filed in 16 buckets (2,500 records, about 128 a bucket): the two members' buckets, the busier in two parts.
+    expect(await itemsUnder(batched, `FILING#${hours[0]}`)).toEqual([expect.objectContaining({ buckets: { 'messages/sent': 16 } })]);
+    expect(await itemsUnder(batched, 'FILED#M#16/')).toHaveLength(3);
     const queries: Record<string, string | number>[] = [
       { channel_id: channel, limit: 1000 },
       { channel_id: channel, limit: 300 },
@@ -215,14 +218,15 @@ describe('a filtered fetch of batched records', { timeout: 120_000 }, () => {
     expect(await removed(batched)).toContain(`${theirs} statistic records`);
     await removed(single);
     expect(await count(batched)).toBe(0);
-    expect(await itemsUnder(batched, `FILED#M#${members[0]}#`)).toEqual([]);
+    expect(await memberFiledStats(batched, members[0]!)).toEqual([]);
+    expect((await memberFiledStats(batched, members[1]!)).length).toBeGreaterThan(0);
     await expectAlike(single, batched, members, channels, 'after a privacy delete', members[0]);
     const inChannels = (await walk(sent, { guild_id: batched, channel_id: channels[0]! })).flat();
     expect(inChannels.length).toBeGreaterThan(0);
     expect(inChannels.filter((s) => s.author_id === members[0])).toEqual([]);
     // Hours filed after the delete hold nothing of the member either.
     for (const hour of hours) await fileHour(batched, hour);
-    expect(await itemsUnder(batched, `FILED#M#${members[0]}#`)).toEqual([]);
+    expect(await memberFiledStats(batched, members[0]!)).toEqual([]);
     await expectAlike(single, batched, members, channels, 'filed after a privacy delete', members[0]);
   });
 
@@ -246,9 +250,9 @@ describe('a filtered fetch of batched records', { timeout: 120_000 }, () => {
     await fileHour(batched, hours[0]!);
     const [hour] = await itemsUnder(batched, `FILING#${hours[0]}`);
     expect(hour).toMatchObject({ state: 'filed', expires_at: (Date.parse(hours[0]!) + 75 * 60_000) / 1000 + RECORD_TTL_SECONDS });
-    const [filed] = await itemsUnder(batched, `FILED#M#${members[0]}#messages/sent#${hours[0]}`);
+    const [filed] = await itemsUnder(batched, `FILED#C#${channels[0]}#messages/sent#${hours[0]}`);
     const newest = made
-      .filter((r) => r.family === sent && r.member === members[0] && hourOf(r.time) === hours[0])
+      .filter((r) => r.channel === channels[0] && hourOf(r.time) === hours[0])
       .map((r) => r.time)
       .sort()
       .at(-1)!;
