@@ -17,7 +17,8 @@
  * from `SESSION#`, so no single-record range meets a pack.
  *
  * Filters (member, channel) are applied to the decoded records: a pack has
- * no index keys, as one batch names many members. Privacy (count, delete) reads
+ * no index keys, as one batch names many members (a closed hour's records
+ * are filed again by member and channel for them: `filing.ts`). Privacy (count, delete) reads
  * the guild's packs of every family and rewrites those naming the member;
  * a settings delete's removal removes packs whose newest record is before
  * its cutoff (older records of a pack across the cutoff are hidden by the
