@@ -16,10 +16,11 @@ import { assertEnabled } from '#shared/modules/state.js';
 import { type ModuleStateItem, readModuleStateCached } from '#shared/modules/store.js';
 import type { BatchRecord } from './batch-schemas.js';
 import type { FamilyShape } from './families.js';
+import { fileLater } from './filing.js';
 import { type PackFields, type PackedStat, deletePacks, keyedFirst, packItem, putPacks, putPacksOnce } from './packs.js';
+import { ID_TYPE, MODULE, SETTINGS_CACHE_MS, closeVoiceSession, openVoiceSession, recordFromBody, recordPresence } from './stats.js';
 
 type PackKey = ReturnType<typeof packItem>[0];
-import { ID_TYPE, MODULE, SETTINGS_CACHE_MS, closeVoiceSession, openVoiceSession, recordFromBody, recordPresence } from './stats.js';
 
 /** The record fields naming the member and the channel, by shape (as `recordFromBody` fills them). */
 function packFields(shape: FamilyShape): PackFields {
@@ -103,6 +104,7 @@ export async function recordBatch(guildId: string, records: readonly BatchRecord
     else await closeVoiceSession(family, body as Parameters<typeof closeVoiceSession>[1], record.at);
   }
   const answer = { recorded: taken.length, skipped: records.length - taken.length };
+  await fileLater(guildId, [...byFamily.values()].flat());
   if (!seed) {
     if (packs.length) await putPacks(packs);
     return answer;

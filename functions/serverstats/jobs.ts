@@ -8,6 +8,7 @@ import { spreadingJob } from '#shared/scheduler/keys.js';
 
 export const REFRESH_JOB = spreadingJob('serverstats.counters');
 export const PURGE_JOB = 'serverstats.purge';
+export const FILE_JOB = 'serverstats.file';
 
 /** The module's jobs. */
 export const jobs: JobRow[] = [
@@ -23,5 +24,11 @@ export const jobs: JobRow[] = [
     schedule: 'rate(1 minute)',
     batchSize: 1,
     description: "Removes a deleted guild's statistic records behind the settings delete, in bounded runs that resume",
+  },
+  {
+    id: FILE_JOB,
+    schedule: 'rate(1 minute)',
+    batchSize: 5,
+    description: "Files a guild's batched statistics of a closed hour again by member and by channel, so a filtered fetch reads only its own",
   },
 ];

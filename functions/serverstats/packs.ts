@@ -23,7 +23,8 @@
  * from `SESSION#`, so no single-record range meets a pack.
  *
  * Filters (member, channel) are applied to the decoded records: a pack has
- * no index keys, as one batch names many members. Privacy (count, delete) reads
+ * no index keys, as one batch names many members (a closed hour's records
+ * are filed again by member and channel for them: `filing.ts`). Privacy (count, delete) reads
  * the guild's packs of every family and rewrites those naming the member;
  * a settings delete's removal removes packs whose newest record is before
  * its cutoff (older records of a pack across the cutoff are hidden by the
@@ -219,6 +220,12 @@ export async function* packsNewestFirst(
   }
 }
 
+/** The packs of a family whose newest record is from `from` up to `to` (both whole ISO times), as stored: their sort key, version and columns (the filing job reads an hour's). */
+export async function packsBetween(guildId: string, family: string, from: string, to: string): Promise<{ sk: string; version: number; data: Uint8Array }[]> {
+  const read = await PackEntity.query({ guildId }, { under: [family], from: PackEntity.under(family) + from, to: `${PackEntity.under(family)}${to}\uffff` });
+  return read.map((pack) => ({ sk: PackEntity.key({ guildId, ...pack }).sk, version: pack.version, data: pack.data }));
+}
+
 /** Every pack of the guild, every family (privacy reads them whole). */
 async function allPacks(guildId: string): Promise<Pack[]> {
   const read = await PackEntity.query({ guildId });
@@ -235,9 +242,9 @@ export async function memberPackedStats(guildId: string, memberId: string): Prom
  * Removes the member's batched records (privacy): each pack naming them is
  * written again without them (deleted when none is left), under its
  * version, so a concurrent rewrite of the same pack is read again rather
- * than undone. Answers how many records it removed.
+ * than undone. Answers how many records it removed (their ids added to `removed`).
  */
-export async function deleteMemberPacked(guildId: string, memberId: string): Promise<number> {
+export async function deleteMemberPacked(guildId: string, memberId: string, removedIds: Set<number> = new Set()): Promise<number> {
   let removed = 0;
   for (let attempt = 0; attempt < 8; attempt++) {
     const naming = (await allPacks(guildId)).filter((pack) => pack.stats.some((s) => s.memberId === memberId));
@@ -249,7 +256,9 @@ export async function deleteMemberPacked(guildId: string, memberId: string): Pro
       const done = kept.length
         ? await PackEntity.update(key, { set: { data: encode(kept, pack.fields), n: kept.length, version: pack.version + 1 }, condition, returnValues: 'NONE' })
         : await PackEntity.delete(key, { condition });
-      if (done) removed += pack.stats.length - kept.length;
+      if (!done) continue;
+      removed += pack.stats.length - kept.length;
+      for (const stat of pack.stats) if (stat.memberId === memberId) removedIds.add(stat.id);
     }
   }
   throw new Error(`the statistic packs of guild ${guildId} kept changing`);

@@ -9,6 +9,7 @@ import { assertEnabled, checkedWhile } from '#shared/modules/state.js';
 import { readModuleStateCached } from '#shared/modules/store.js';
 import type { Family, FamilyShape } from './families.js';
 import { positionOf, foreignCursor, issueCursor } from '#shared/db/cursor.js';
+import { filteredPackedStatsAfter } from './filing.js';
 import { type PackedStat, PACK_SPAN_MS, packsNewestFirst } from './packs.js';
 import {
   type Item,
@@ -236,9 +237,12 @@ const newestFirst = (a: StatPosition, b: StatPosition) => (isAfter(a, b) ? 1 : i
  * The batched records of a fetch's page (besides the single ones): the
  * family's packs from the newest, until no pack left can hold a record
  * newer than the page's `limit + 1` it has (a pack's records are at most
- * {@link PACK_SPAN_MS} older than its newest).
+ * {@link PACK_SPAN_MS} older than its newest). A filtered fetch reads
+ * its member's or channel's filed items instead (`filing.ts`).
  */
 async function packedStatsAfter(q: StatQuery, after: StatPosition | null, limit: number): Promise<PackedStat[]> {
+  // A filter reads the filed items of the hours filed, and the packs only of the hours not yet filed.
+  if (q.memberId || q.channelId) return filteredPackedStatsAfter(q, after, limit);
   const through = after ? new Date(Date.parse(after.time) + PACK_SPAN_MS).toISOString() : '\uffff';
   const found: PackedStat[] = [];
   for await (const pack of packsNewestFirst(q.guildId, q.family, q.since, through, { memberId: q.memberId, channelId: q.channelId })) {

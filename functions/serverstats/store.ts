@@ -272,6 +272,12 @@ export const statPartitionOf = (guildId: string) => statPartition(guildId);
 /** The sort-key prefix of packed records (batches, `packs.ts`). */
 export const PACK_PREFIX = 'PACK#';
 
+/** The sort-key prefixes of batched records filed by member and channel, and of the hours due for filing (`filing.ts`). */
+export const FILED_PREFIX = 'FILED#';
+export const FILING_PREFIX = 'FILING#';
+/** An hour's item lives as long as the last pack that may hold a record of the hour: it expires as a record this long after the hour's start would. */
+export const FILING_TTL_AFTER_MS = 75 * 60_000;
+
 /** When a pack's records were stored, for a settings delete's removal: its newest record's time (`PACK#<family>#<time>#<id>`). */
 export const packTime = (sk: string) => sk.slice(PACK_PREFIX.length).split('#')[1] ?? '';
 
@@ -283,7 +289,9 @@ const recordTime = (sk: string) => sk.split('#')[1] ?? '';
  * the time in its sort key, a pack by its newest record's time, an open
  * session by its expiry (written as the
  * time it was stored + 31 days, to the second; a session stored in the
- * delete's own second stays). The pending delete itself is never old.
+ * delete's own second stays), a filed item by its newest record, an hour due
+ * for filing once no pack can hold a record of it. The pending delete itself
+ * is never old.
  */
 export function storedBefore(item: Item, cutoff: string): boolean {
   const sk = String(item.sk);
@@ -291,5 +299,7 @@ export function storedBefore(item: Item, cutoff: string): boolean {
   if (sk.startsWith(SESSION_PREFIX)) return Number(item.expires_at) < Math.floor(Date.parse(cutoff) / 1000) + RECORD_TTL_SECONDS;
   // A pack whose newest record is before the cutoff; older records of a pack across it are hidden by data_since until they expire.
   if (sk.startsWith(PACK_PREFIX)) return packTime(sk) < cutoff;
+  // A filed item by its newest record, an hour's item by the last pack of the hour (both from the expiry, to the second).
+  if (sk.startsWith(FILED_PREFIX) || sk.startsWith(FILING_PREFIX)) return (Number(item.expires_at) - RECORD_TTL_SECONDS + 1) * 1000 <= Date.parse(cutoff);
   return recordTime(sk) < cutoff;
 }
