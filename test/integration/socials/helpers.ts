@@ -81,17 +81,21 @@ export const unique = (prefix: string) => `${prefix}${Math.floor(Math.random() *
  * Waits until every unit of an announcement handed out so far has run (none
  * is left in the due index; a unit given up is parked, out of it), so a test
  * sees what the polls it ran announced. The index is read twice, 100 ms
- * apart: a chain's next unit may land in a shard read a moment before its
+ * apart, its shards in turn and the second time in the other order: a
+ * chain's next unit may land in a shard read a moment before its
  * predecessor's shard.
  */
 export async function announced(timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const idle = async () =>
-    (await Promise.all(Array.from({ length: SPREAD }, (_, shard) => queryDue(ANNOUNCE_JOB, shard, Number.MAX_SAFE_INTEGER, 1)))).every(
-      (items) => items.length === 0,
-    );
+  const shards = Array.from({ length: SPREAD }, (_, shard) => shard);
+  // One shard after another: a unit writes its successor before its own item goes, so a pass reading the
+  // predecessor's shard first sees one of the two; the second pass reads in the other order.
+  const idle = async (order: number[]) => {
+    for (const shard of order) if ((await queryDue(ANNOUNCE_JOB, shard, Number.MAX_SAFE_INTEGER, 1)).length > 0) return false;
+    return true;
+  };
   for (;;) {
-    if ((await idle()) && (await new Promise((resolve) => setTimeout(resolve, 100)), await idle())) return;
+    if ((await idle(shards)) && (await new Promise((resolve) => setTimeout(resolve, 100)), await idle([...shards].reverse()))) return;
     if (Date.now() > deadline) throw new Error(`announcement units still waiting after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
