@@ -53,6 +53,22 @@ export const fixtures: Record<string, { body?: Record<string, unknown>; query?: 
   'socials.get-uploads-playlist-id': { query: { channel_handle: '@bench_user' } },
   'tags.create-entry': { body: { names: ['bench'], content: 'Bench', visibility: 1 } },
   'reactionroles.add-entry': { body: { role_ids: ['11'], emoji_name: '😀', emoji_id: null } },
+  // A message the bot batched a second ago: the time is read when the request is built, as a record's `at` must be at most 15 minutes old.
+  'serverstats.record-batch': {
+    get body() {
+      return {
+        records: [
+          {
+            family: 'messages/sent',
+            at: new Date(Date.now() - 1000).toISOString(),
+            channel_id: '3234567890123456789',
+            author_id: MEMBER,
+            message_id: '4234567890123456789',
+          },
+        ],
+      };
+    },
+  },
 };
 
 /** Input that names what a setup made: path parameters, body fields, query fields. */

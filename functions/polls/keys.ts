@@ -103,8 +103,11 @@ export const VoterEntity = entity({
 });
 
 /** The removal of a deleted poll's voters (`shared/scheduler/removal.ts`): its cutoff and place, beside the voters. */
+/** The voter sweep's place item's name, a constant so the sweep's declaration reads no property (lifecycle.ts). */
+export const VOTER_SWEEP_ENTITY = 'poll_voter_sweep';
+
 export const VoterSweepEntity = entity({
-  name: 'poll_voter_sweep',
+  name: VOTER_SWEEP_ENTITY,
   prefix: 'SWEEP',
   pk: (f: { guildId: string; pollId: string }) => votersPartition(f.guildId, f.pollId),
   parse: (item) => item,

@@ -11,11 +11,12 @@ import { MODULE_CATALOGUE } from '#shared/modules/catalogue.js';
 import { isPlatformError, isPlatformNotFound, platform } from '#shared/platform/client.js';
 import { keyOf } from '#shared/db/batch.js';
 import { removal } from '#shared/scheduler/removal.js';
-import { type DueItem, type HandlerResult, cancel, cancelAll, scheduler } from '#shared/scheduler/index.js';
-import { PollJobs, VOTER_SWEEP_JOB, VoterEntity, VoterSweepEntity, dueKeyOf, parseDueKey, votersPartition } from './keys.js';
+import { type HandlerResult, cancel, cancelAll, scheduler } from '#shared/scheduler/index.js';
+import { PollJobs, VOTER_SWEEP_ENTITY, VOTER_SWEEP_JOB, VoterEntity, VoterSweepEntity, dueKeyOf, parseDueKey, votersPartition } from './keys.js';
 import { type Synced, syncPollMessage } from './message.js';
 import { type Poll, type PollNow, PollType } from './model.js';
 import { deletePollItem, getPoll, updatePoll } from './store.js';
+import { REFRESH_DELAY_MS, requestRefresh } from './refresh-request.js';
 
 /** The module's settings as the use cases read them. */
 export interface PollSettings {
@@ -24,8 +25,8 @@ export interface PollSettings {
   delete_ended_service_polls: boolean;
 }
 
-/** After the first vote, the message is re-rendered this much later; votes within the window share one edit. */
-export const REFRESH_DELAY_MS = 1500;
+export { REFRESH_DELAY_MS, requestRefresh };
+
 /**
  * In a rush the window widens (behaviour §7): after a render, the next one
  * waits this many milliseconds for each vote a second the poll received
@@ -56,11 +57,6 @@ export function scheduleClose(poll: Pick<Poll, 'guild_id' | 'poll_id' | 'end_tim
 
 export function scheduleDelete(guildId: string, pollId: string, at: number): Promise<void> {
   return scheduler.scheduleAt(PollJobs.delete, dueKeyOf(guildId, pollId), at, payloadOf(guildId, pollId));
-}
-
-/** Asks for the poll's message to be re-rendered soon (votes; coalesced per poll); `seen` is the pending refresh as read before the vote was saved. */
-export function requestRefresh(guildId: string, pollId: string, seen?: DueItem | null): Promise<void> {
-  return scheduler.requestSoon(PollJobs.refresh, dueKeyOf(guildId, pollId), REFRESH_DELAY_MS, payloadOf(guildId, pollId), seen);
 }
 
 /**
@@ -167,10 +163,11 @@ const sweepScopeOf = (scope: string) => parseDueKey(scope)!;
  * own nothing: a vote needs the poll, every listing and count starts from
  * it, and `handler/create` refuses its ID until the removal is over.
  */
-export const voterSweep = removal({
+// Marked, and its arguments read no property, so the bundles that never run the sweep (reads, votes) leave it and the removal code out.
+export const voterSweep = /* @__PURE__ */ removal({
   job: VOTER_SWEEP_JOB,
   place: (scope) => VoterSweepEntity.key(sweepScopeOf(scope)),
-  placeEntity: VoterSweepEntity.name,
+  placeEntity: VOTER_SWEEP_ENTITY,
   range: (scope) => {
     const { guildId, pollId } = sweepScopeOf(scope);
     return { pk: votersPartition(guildId, pollId), prefix: VoterEntity.prefix };

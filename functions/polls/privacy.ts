@@ -4,7 +4,7 @@
  * votes go (counts follow, messages re-render) and their ownership is
  * forgotten. The module keeps no names.
  */
-import { requestRefresh } from './lifecycle.js';
+import { requestRefresh } from './refresh-request.js';
 import { PollType, votesIn } from './model.js';
 import { clearOwner, deleteVoter, listPolls, votersOfMember } from './store.js';
 

@@ -17,7 +17,7 @@ import { dueItemKey } from '#shared/scheduler/keys.js';
 import { type DueItem, runWillFollow } from '#shared/scheduler/index.js';
 import { type VoteAction, findAnswer, nextVotes } from './ballot.js';
 import { PollJobs, PollMessageEntity, dueKeyOf } from './keys.js';
-import { requestRefresh } from './lifecycle.js';
+import { requestRefresh } from './refresh-request.js';
 import { AnswerType, type MemberVotes, type Poll, type AnswerOption, PollType, type Voter, isShut } from './model.js';
 import { getPoll, getVoteContext, getVoter, writeVoter } from './store.js';
 

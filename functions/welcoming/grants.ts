@@ -21,7 +21,8 @@ import { guildKey, readModuleState } from '#shared/modules/store.js';
 import { removal } from '#shared/scheduler/removal.js';
 import { type RunBudget, answerBudget, mayGoOn, runBudget } from '#shared/scheduler/budget.js';
 import { type WorkRef, cancelAll, dueKeysOf, requestLater, scheduler } from '#shared/scheduler/index.js';
-import { GrantEntity, GrantSweepEntity, WelcomingJobs, grantDueKey } from './keys.js';
+import { GRANT_SWEEP_ENTITY, GrantEntity, GrantSweepEntity, WelcomingJobs, grantDueKey } from './keys.js';
+import { GRANT_SWEEP_JOB } from './jobs.js';
 import type { Grant, TimedRole, WelcomingSettings } from './model.js';
 import {
   catchUpPlace,
@@ -124,10 +125,11 @@ export async function cancelMemberGrants(guildId: string, memberId: string): Pro
  * after it, so a grant of a timed role made meanwhile (its role is stored
  * before its first grant) always stays.
  */
-export const grantSweep = removal({
-  job: WelcomingJobs.sweep,
+// Marked, and its arguments read no property, so the bundles that never run the sweep (reads, the join and leave checks) leave it and the removal code out.
+export const grantSweep = /* @__PURE__ */ removal({
+  job: GRANT_SWEEP_JOB,
   place: (guildId) => GrantSweepEntity.key({ guildId }),
-  placeEntity: GrantSweepEntity.name,
+  placeEntity: GRANT_SWEEP_ENTITY,
   range: (guildId) => ({ pk: guildKey(guildId), prefix: GrantEntity.prefix }),
   projection: 'pk, sk, member_id, timedrole_id, role_id, due_at, granted_at',
   select: async (guildId, _pending, items) => {

@@ -6,10 +6,13 @@
 import type { JobRow } from '#shared/scheduler/job.js';
 import { spreadingJob } from '#shared/scheduler/keys.js';
 
+/** The grant sweep's job, a constant so the sweep's declaration reads no property (grants.ts). */
+export const GRANT_SWEEP_JOB = 'welcoming.grant-sweep';
+
 export const WelcomingJobs = {
   grant: spreadingJob('welcoming.timedrole-grant'),
   catchUp: 'welcoming.timedrole-catchup',
-  sweep: 'welcoming.grant-sweep',
+  sweep: GRANT_SWEEP_JOB,
 } as const;
 
 /** The module's jobs. */

@@ -94,12 +94,15 @@ export const CatchUpEntity = entity({
   parse: (item): { after: string } => ({ after: String(item.after_member) }),
 });
 
+/** The grant sweep's place item's name, a constant so the sweep's declaration reads no property (grants.ts). */
+export const GRANT_SWEEP_ENTITY = 'welcoming_grant_sweep';
+
 /**
  * The removal behind the answer of grants whose timed role is gone (a timed
  * role or the module deleted; behaviour §15): its cutoff and place.
  */
 export const GrantSweepEntity = entity({
-  name: 'welcoming_grant_sweep',
+  name: GRANT_SWEEP_ENTITY,
   prefix: 'WELCOME#SWEEP',
   pk: inGuild,
   parse: (item) => item,
