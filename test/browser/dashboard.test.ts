@@ -13,33 +13,11 @@ import { describe, expect, it } from 'vitest';
 import { browserAndService, hasBrowser } from '../helpers/browser.js';
 import { snowflake } from '../helpers/local.js';
 import { sandboxOf } from '../helpers/sandbox.js';
-import { putAll } from '../helpers/seed.js';
-import { type InviteUse, useItems } from '#functions/invite-tracker/store.js';
+import { seedInviteUses } from '../helpers/invite-uses.js';
 import { sourcesOf, watch } from '#test/integration/socials/helpers.js';
 
 const env = browserAndService();
 
-/** `n` exact joins through an invite of `inviter` in the last hour, stored as the join checks store them; answers the members. */
-async function seedUses(guild: string, inviter: string, n: number): Promise<string[]> {
-  const start = Date.now() - 3_600_000;
-  const members = Array.from({ length: n }, snowflake);
-  const uses = members.map(
-    (member, i): InviteUse => ({
-      id: 2_000_000 + i,
-      guild_id: guild,
-      invite_id: 'bookclub',
-      member_id: member,
-      timestamp: new Date(start + i).toISOString(),
-      channel_id: null,
-      inviter_id: inviter,
-      has_left: false,
-      attribution: 'exact',
-      counted: true,
-    }),
-  );
-  await putAll(uses.flatMap((use) => Object.values(useItems(use))));
-  return members;
-}
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.TMPDIR ?? '/tmp';
 
@@ -238,7 +216,7 @@ describe.skipIf(!hasBrowser)('the dashboard', () => {
 
     // A list needing a query filter (the invite tracker's uses name their inviter): asked for, checked, then shown.
     const inviter = snowflake();
-    const joined = await seedUses(guild, inviter, 3);
+    const joined = await seedInviteUses(guild, inviter, 'bookclub', 3, 2_000_000);
     await env.service.call('POST', '/modules/invite-tracker/enable', { body: { guild_id: guild } });
     await page.reload();
     const tracker = page.locator('#module-invite-tracker');

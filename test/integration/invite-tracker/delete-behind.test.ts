@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type InviteUse, useItems } from '#functions/invite-tracker/store.js';
 import { useSweep } from '#functions/invite-tracker/sweep.js';
 import { countAll } from '#test/helpers/table.js';
 import { ok, snowflake, startTestService, type TestService } from '#test/helpers/local.js';
 import { sandboxOf } from '#test/helpers/sandbox.js';
-import { putAll } from '#test/helpers/seed.js';
+import { seedInviteUses } from '#test/helpers/invite-uses.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -16,28 +15,6 @@ afterEach(() => {
 });
 
 const IT = '/modules/invite-tracker';
-
-/** `n` exact joins through invite `code` of `inviter` in the last hour, one member each, stored as the join checks store them; answers the members. */
-async function seedUses(guild: string, inviter: string, code: string, n: number): Promise<string[]> {
-  const start = Date.now() - 3_600_000;
-  const members = Array.from({ length: n }, snowflake);
-  const uses = members.map(
-    (member, i): InviteUse => ({
-      id: 1_000_000 + i,
-      guild_id: guild,
-      invite_id: code,
-      member_id: member,
-      timestamp: new Date(start + i).toISOString(),
-      channel_id: null,
-      inviter_id: inviter,
-      has_left: false,
-      attribution: 'exact',
-      counted: true,
-    }),
-  );
-  await putAll(uses.flatMap((use) => Object.values(useItems(use))));
-  return members;
-}
 
 /** How many items of each kind the module keeps in the guild's partition (uses, members' latest uses). */
 async function stored(guild: string, prefix: 'INVITEUSE#' | 'INVITEMEMBER#'): Promise<number> {
@@ -77,7 +54,7 @@ describe('an invite-tracker settings delete of many uses', { timeout: 90_000 }, 
     const channel = await sandboxOf(service).channelIn(guild);
     ok(await service.call('POST', `${IT}/enable`, { body: { guild_id: guild } }));
     const inviter = snowflake();
-    const members = await seedUses(guild, inviter, 'seeded', 3000);
+    const members = await seedInviteUses(guild, inviter, 'seeded', 3000);
     expect(await privacyCount(guild, inviter)).toBe(3000);
 
     const deleted = ok(await service.call('DELETE', `${IT}/settings`, { body: { guild_id: guild } }));
@@ -124,7 +101,7 @@ describe('an invite-tracker settings delete of many uses', { timeout: 90_000 }, 
     process.env.INVITE_SWEEP_PAGES = '1';
     const guild = snowflake();
     ok(await service.call('POST', `${IT}/enable`, { body: { guild_id: guild } }));
-    await seedUses(guild, snowflake(), 'first', 2000);
+    await seedInviteUses(guild, snowflake(), 'first', 2000);
     expect(ok(await service.call('DELETE', `${IT}/settings`, { body: { guild_id: guild } })).stats_uses_total).toBe(2000);
     const second = ok(await service.call('DELETE', `${IT}/settings`, { body: { guild_id: guild } }));
     expect(second).toMatchObject({ settings: null, invites: [], stats_uses: [], stats_uses_total: 0 });
