@@ -31,13 +31,13 @@
  * them); filed items expire with the packs they copy, and a settings
  * delete's removal takes them as it takes packs (`storedBefore`).
  */
-import { type Item, entity, partition } from '#shared/db/entity.js';
+import { type Item, entity } from '#shared/db/entity.js';
 import { shardOf } from '#shared/scheduler/keys.js';
 import { requestLater } from '#shared/scheduler/table-only.js';
 import { FAMILIES, filtersOf } from './families.js';
 import { FILE_JOB } from './jobs.js';
-import { type PackFields, type PackedStat, PACK_SPAN_MS, decode, encode, packsBetween, packsNewestFirst } from './packs.js';
-import { FILED_PREFIX, FILING_PREFIX, FILING_TTL_AFTER_MS, RECORD_TTL_SECONDS, type StatPosition, type StatQuery, isAfter } from './store.js';
+import { type PackFields, type PackedStat, PACK_SPAN_MS, decode, encode, inGrowingReads, packsBetween, packsNewestFirst } from './packs.js';
+import { FILED_PREFIX, FILING_PREFIX, FILING_TTL_AFTER_MS, RECORD_TTL_SECONDS, type StatPosition, type StatQuery, isAfter, statPartition } from './store.js';
 
 export { FILE_JOB };
 
@@ -58,8 +58,6 @@ export const bucketsFor = (records: number) => {
 const bucketOf = (memberId: string, buckets: number) => `${buckets}/${shardOf(memberId, buckets)}`;
 /** When an hour's job runs: after the last batch that may hold a record of it (15 minutes), with 5 minutes for clocks and slow requests. */
 export const FILE_AFTER_MS = HOUR_MS + PACK_SPAN_MS + 5 * 60_000;
-
-const statPartition = partition<[guildId: string]>('STAT#');
 
 /** The hour a time is in, as the ISO time of its start. */
 export const hourOf = (time: string | number) => {
@@ -264,22 +262,14 @@ interface Chunk {
   bound: string;
 }
 
-const FIRST_READ = 8;
-const MOST_A_READ = 1000;
-
 /** The filed items of a member's (or a channel's) family in hours from `sinceHour` to `throughHour`, newest first, read as the caller asks. */
 async function* filedNewestFirst(guildId: string, kind: Kind, of: string, family: string, sinceHour: string, throughHour: string): AsyncGenerator<Filed> {
   const under = FiledEntity.under(kind, of, family);
-  let after: string | undefined;
-  for (let limit = FIRST_READ; ; limit = Math.min(limit * 2, MOST_A_READ)) {
-    const read = await FiledEntity.query(
-      { guildId },
-      { under: [kind, of, family], from: under + sinceHour, to: `${under}${throughHour}\uffff`, reverse: true, limit, after },
-    );
-    yield* read;
-    if (read.length < limit) return;
-    after = keyText({ guildId, ...read.at(-1)! });
-  }
+  yield* inGrowingReads(
+    (limit, after) =>
+      FiledEntity.query({ guildId }, { under: [kind, of, family], from: under + sinceHour, to: `${under}${throughHour}\uffff`, reverse: true, limit, after }),
+    (last) => keyText({ guildId, ...last }),
+  );
 }
 
 /** Filed hours' records, from a member bucket's or a channel's items: each item's records; none later is newer than its oldest. */

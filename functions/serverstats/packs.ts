@@ -33,13 +33,11 @@
  */
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { entity, partition } from '#shared/db/entity.js';
-import { type Item, PACK_PREFIX, RECORD_TTL_SECONDS, latestStat } from './store.js';
+import { entity } from '#shared/db/entity.js';
+import { type Item, PACK_PREFIX, RECORD_TTL_SECONDS, latestStat, statPartition } from './store.js';
 
 /** How far apart a pack's records may be: the batch route's oldest `at`. */
 export const PACK_SPAN_MS = 15 * 60_000;
-
-const statPartition = partition<[guildId: string]>('STAT#');
 
 /** A record of a pack, decoded: its place, the member and channel it names, its record as answered. */
 export interface PackedStat {
@@ -196,6 +194,21 @@ const FIRST_READ = 8;
 const MOST_A_READ = 1000;
 
 /**
+ * Items read in growing pages (8, then twice as many a read, up to 1,000),
+ * yielded one by one as the caller asks for them: `read` takes a page's
+ * limit and the sort key to read after, `skOf` gives an item's sort key.
+ */
+export async function* inGrowingReads<T>(read: (limit: number, after: string | undefined) => Promise<T[]>, skOf: (item: T) => string): AsyncGenerator<T> {
+  let after: string | undefined;
+  for (let limit = FIRST_READ; ; limit = Math.min(limit * 2, MOST_A_READ)) {
+    const items = await read(limit, after);
+    yield* items;
+    if (items.length < limit) return;
+    after = skOf(items.at(-1)!);
+  }
+}
+
+/**
  * The packs of a family whose newest record is from `since` up to `through`,
  * newest first, decoded one by one as the caller asks for them.
  */
@@ -207,17 +220,15 @@ export async function* packsNewestFirst(
   filter: PackFilter = {},
 ): AsyncGenerator<{ newest: string; stats: PackedStat[] }> {
   if (through < since) return;
-  let after: string | undefined;
-  for (let limit = FIRST_READ; ; limit = Math.min(limit * 2, MOST_A_READ)) {
-    const read = await PackEntity.query(
-      { guildId },
-      { under: [family], from: PackEntity.under(family) + since, to: `${PackEntity.under(family)}${through}\uffff`, reverse: true, limit, after },
-    );
-    for (const pack of read) yield { newest: pack.newest, stats: decode(guildId, pack.data, filter).stats };
-    if (read.length < limit) return;
-    const last = read.at(-1)!;
-    after = PackEntity.key({ guildId, family: last.family, newest: last.newest, first: last.first }).sk;
-  }
+  const packs = inGrowingReads(
+    (limit, after) =>
+      PackEntity.query(
+        { guildId },
+        { under: [family], from: PackEntity.under(family) + since, to: `${PackEntity.under(family)}${through}\uffff`, reverse: true, limit, after },
+      ),
+    (last) => PackEntity.key({ guildId, family: last.family, newest: last.newest, first: last.first }).sk,
+  );
+  for await (const pack of packs) yield { newest: pack.newest, stats: decode(guildId, pack.data, filter).stats };
 }
 
 /** The packs of a family whose newest record is from `from` up to `to` (both whole ISO times), as stored: their sort key, version and columns (the filing job reads an hour's). */

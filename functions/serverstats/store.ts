@@ -35,7 +35,8 @@ export type { Item, Key };
 /** Records live 31 days (behaviour §3.6). */
 export const RECORD_TTL_SECONDS = 31 * 24 * 3600;
 
-const statPartition = partition<[guildId: string]>('STAT#');
+/** The guild's statistics partition: single records, batched packs and their filed copies. */
+export const statPartition = partition<[guildId: string]>('STAT#');
 const memberPartition = partition<[guildId: string, memberId: string]>('STATU#');
 const channelPartition = partition<[guildId: string, channelId: string]>('STATC#');
 const bothPartition = partition<[guildId: string, memberId: string, channelId: string]>('STATUC#');
