@@ -7,7 +7,6 @@
  * through their single recording's logic, in the batch's order, at their
  * own times.
  */
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import { nextRecordIdFromBlock } from '#shared/db/record-ids.js';
 import { AppError } from '#shared/errors.js';
 import { RawBody, successResponse } from '#shared/http/envelope.js';
@@ -44,14 +43,6 @@ const isSession = (record: BatchRecord) => record.family.family.shape.kind === '
 /** What a batch answers: its counts, or a repeat's answer as the first call sent it. */
 type BatchAnswer = { recorded: number; skipped: number } | RawBody;
 
-/** A kept answer as the endpoint sends it again. */
-const replayed = (answer: APIGatewayProxyResult): RawBody => {
-  const { 'content-type': type = 'application/json', ...headers } = Object.fromEntries(
-    Object.entries(answer.headers ?? {}).map(([name, value]) => [name, String(value)]),
-  );
-  return new RawBody(type, answer.body, headers, answer.statusCode);
-};
-
 /**
  * Records a batch. With an `Idempotency-Key` (behaviour §16) a batch of
  * packed records keeps the key itself, as its row declares: its packs are
@@ -69,14 +60,14 @@ export async function recordBatch(guildId: string, records: readonly BatchRecord
   } catch (error) {
     // A repeat of a batch stored before the module was switched off answers as the first call did.
     const replay = key && (await replayOf(key.id, key.fingerprint));
-    if (replay) return replayed(replay);
+    if (replay) return RawBody.of(replay);
     throw error;
   }
   // Chosen by the body alone, so a repeat takes the same way whatever the settings are by then.
   const ownKey = key && !records.some(isSession) ? key : null;
   if (key && !ownKey) {
     const replay = await key.take();
-    if (replay) return replayed(replay);
+    if (replay) return RawBody.of(replay);
   }
   const taken = records.filter((record) => state.settings?.[record.family.family.toggle] !== false);
   const seed = key && `${nonceSeedOf(key.id)}\u0000${key.fingerprint}`;
@@ -133,5 +124,5 @@ async function keepOwnKey(key: KeyedCall, answer: { recorded: number; skipped: n
   }
   if (kept.kept) return answer;
   if (written.length && !kept.relied) await deletePacks(written);
-  return replayed(kept.replay);
+  return RawBody.of(kept.replay);
 }

@@ -59,4 +59,12 @@ export class RawBody {
   response(): APIGatewayProxyResult {
     return { statusCode: this.statusCode, headers: { 'content-type': this.contentType, ...this.headers }, body: this.body };
   }
+
+  /** An answer already made (a kept idempotency answer a use case replays), as the endpoint sends it again. */
+  static of(answer: APIGatewayProxyResult): RawBody {
+    const { 'content-type': type = 'application/json', ...headers } = Object.fromEntries(
+      Object.entries(answer.headers ?? {}).map(([name, value]) => [name, String(value)]),
+    );
+    return new RawBody(type, answer.body, headers, answer.statusCode);
+  }
 }
