@@ -36,7 +36,7 @@ import { jobQueueOf } from '#shared/scheduler/job.js';
 import { SPREAD, shardsOf } from '#shared/scheduler/keys.js';
 import { db } from '#shared/db/client.js';
 import { setMetricOutput } from '#shared/observe/emit.js';
-import { jsonLine, setLogOutput } from '#shared/observe/log.js';
+import { jsonLinesTo, setLogOutput } from '#shared/observe/log.js';
 import { jobs } from '#infra/jobs.js';
 import { ACCESS_LOG_FIELDS, BOT_AUTHORIZER_CACHE } from '#infra/constructs/bot-api.js';
 import { DEFAULT_SETTINGS } from '#infra/config.js';
@@ -233,7 +233,8 @@ function meter(service: LocalService) {
   const lines = (text: string) => {
     used.logBytes += Buffer.byteLength(text) + 1;
   };
-  const logOutput = setLogOutput((event) => lines(jsonLine(event)));
+  // One writer for both, as standard output is in Lambda: an event carrying metrics is counted as its one merged line.
+  const logOutput = setLogOutput(jsonLinesTo(lines));
   const metricOutput = setMetricOutput(lines);
   const restore: (() => void)[] = [
     () => {

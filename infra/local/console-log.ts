@@ -1,4 +1,8 @@
+import { routes } from '#functions/routes.js';
 import type { LogEvent } from '#shared/observe/log.js';
+
+/** Each route's method and path by its id: a handler's request event names only the route (its id says both). */
+const routeLines = new Map(routes.map((route) => [route.id, `${route.method} ${route.path}`]));
 
 /**
  * Local mode's console: each log event as one readable line, the time
@@ -19,7 +23,8 @@ export function readableLine(event: LogEvent, at = new Date()): string {
   let text: string;
   switch (event.msg) {
     case 'request':
-      text = `${e.method} ${e.path} ${e.status} ${e.duration_ms}ms ${e.route} ${pairs(['guild_id', 'actor_id'])}${e.cold_start ? ' cold' : ''}`;
+      // Local mode's own answers (route `gateway`) say the method and path they refused; a handler's names its route.
+      text = `${e.method === undefined ? (routeLines.get(String(e.route)) ?? e.route) : `${e.method} ${e.path}`} ${e.status} ${e.duration_ms}ms ${e.route} ${pairs(['guild_id', 'actor_id'])}${e.cold_start ? ' cold' : ''}`;
       break;
     case 'job':
       text = `job ${e.job} ${e.outcome} attempt ${e.attempt} ${e.duration_ms}ms ${pairs(['guild_id', 'key'])}${tail(e.error)}`;

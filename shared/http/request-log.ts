@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { parseSnowflake } from '../ids.js';
 import { moduleOfPath } from '../modules/names.js';
-import { emit } from '../observe/emit.js';
 import { log } from '../observe/log.js';
 import { SERVICE_MODULE, statusClass } from '../observe/metrics.js';
 
@@ -25,11 +24,12 @@ let cold = true;
 
 /**
  * Wraps a handler so every answer (success or failure, whatever middleware
- * made it) writes one log line and one metrics line: the route id (API
- * Gateway's operation name, which CDK and local mode set to the route's
- * id), the guild and acting member, the status, the duration, the request
- * ID and whether this was the instance's first request. The path is the
- * route's template (a verification page's path is its link), and no
+ * made it) writes one log event carrying its metrics (one line in Lambda):
+ * the route id (API Gateway's operation name, which CDK and local mode set
+ * to the route's id, so it names the method and the path's template), the
+ * guild and acting member, the status, the duration, the request ID and
+ * whether this was the instance's first request. The module is read from
+ * the route's template (a verification page's path is its link), and no
  * header, query value or body is logged beyond those IDs.
  */
 export function withRequestLog(handler: LambdaHandler): LambdaHandler {
@@ -43,18 +43,19 @@ export function withRequestLog(handler: LambdaHandler): LambdaHandler {
     const resource = event.resource ?? event.path ?? '';
     const found = parties.get(context);
     const requestContext = event.requestContext as (APIGatewayProxyEvent['requestContext'] & { operationName?: string }) | undefined;
-    log(status >= 500 ? 'error' : 'info', 'request', {
-      route: requestContext?.operationName ?? `${event.httpMethod} ${resource}`,
-      method: event.httpMethod,
-      path: resource,
-      guild_id: found ? found.guildId : parseSnowflake(event.queryStringParameters?.guild_id),
-      actor_id: found?.actor ?? null,
-      status,
-      duration_ms: duration,
-      request_id: context.awsRequestId,
-      cold_start: coldStart,
-    });
-    emit(
+    log(
+      status >= 500 ? 'error' : 'info',
+      'request',
+      {
+        // The route's id names its method and path (CDK and local mode set it); without one, they are the route.
+        route: requestContext?.operationName ?? `${event.httpMethod} ${resource}`,
+        guild_id: found ? found.guildId : parseSnowflake(event.queryStringParameters?.guild_id),
+        actor_id: found?.actor ?? null,
+        status,
+        duration_ms: duration,
+        request_id: context.awsRequestId,
+        cold_start: coldStart,
+      },
       { requests: 1, ...(status >= 400 ? { errors: 1 } : {}), requestDuration: duration },
       { Module: moduleOfPath(resource) ?? SERVICE_MODULE, StatusClass: statusClass(status) },
     );

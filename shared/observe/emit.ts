@@ -19,11 +19,13 @@ export interface MetricValue {
 
 export type MetricOutput = (line: string) => void;
 
-const stdoutLine: MetricOutput = (line) => {
+/** Writes a line to standard output, as Lambda hands it to CloudWatch Logs: the default writer of log events and of EMF lines. */
+export const stdoutLine: MetricOutput = (line) => {
   process.stdout.write(`${line}\n`);
 };
 
-let output: MetricOutput | null = stdoutLine;
+/** Where the EMF lines go now (null: nowhere); {@link setMetricOutput} replaces it. */
+export let output: MetricOutput | null = stdoutLine;
 const listeners = new Set<(value: MetricValue) => void>();
 
 /** Replaces where the EMF lines go (null: nowhere); answers the previous output. */
@@ -39,8 +41,17 @@ export function onMetric(listener: (value: MetricValue) => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** The EMF line of some values sharing their dimensions' values. */
-export function emfLine(values: Partial<Record<MetricKey, number>>, dimensions: Partial<Record<DimensionName, string>>, timestamp: number): string {
+/**
+ * The EMF line of some values sharing their dimensions' values. `fields`
+ * (a log event's) lead the document: CloudWatch reads only `_aws`, the
+ * dimensions and the values, and Logs Insights still finds the rest by name.
+ */
+export function emfLine(
+  values: Partial<Record<MetricKey, number>>,
+  dimensions: Partial<Record<DimensionName, string>>,
+  timestamp: number,
+  fields: Record<string, unknown> = {},
+): string {
   const root: Record<string, unknown> = { ...dimensions };
   const directives = Object.entries(values).map(([key, value]) => {
     const metric = METRICS[key as MetricKey];
@@ -52,13 +63,22 @@ export function emfLine(values: Partial<Record<MetricKey, number>>, dimensions: 
       Metrics: [{ Name: metric.name, Unit: metric.unit }],
     };
   });
-  return JSON.stringify({ _aws: { Timestamp: timestamp, CloudWatchMetrics: directives }, ...root });
+  return JSON.stringify({ ...fields, _aws: { Timestamp: timestamp, CloudWatchMetrics: directives }, ...root });
 }
 
-/** Emits values sharing their dimensions' values (`emit({ votes: 1 })`, `emit({ jobsRun: 1 }, { Job: job })`). Never throws. */
-export function emit(values: Partial<Record<MetricKey, number>>, dimensions: Partial<Record<DimensionName, string>> = {}): void {
+/**
+ * Emits values sharing their dimensions' values (`emit({ votes: 1 })`,
+ * `emit({ jobsRun: 1 }, { Job: job })`). `fields` ride in the same line
+ * ({@link log} passes its event there when both would reach one writer);
+ * listeners see the values only. Never throws.
+ */
+export function emit(
+  values: Partial<Record<MetricKey, number>>,
+  dimensions: Partial<Record<DimensionName, string>> = {},
+  fields?: Record<string, unknown>,
+): void {
   try {
-    output?.(emfLine(values, dimensions, Date.now()));
+    output?.(emfLine(values, dimensions, Date.now(), fields));
     for (const listener of listeners) {
       for (const [key, value] of Object.entries(values)) listener({ name: METRICS[key as MetricKey].name, value, dimensions });
     }

@@ -1,3 +1,6 @@
+import { emit, output as metricOutput, stdoutLine } from './emit.js';
+import type { DimensionName, MetricKey } from './metrics.js';
+
 /**
  * Structured logs: one JSON object a line on standard output, the shape
  * CloudWatch Logs indexes (and Logs Insights queries by field). Written
@@ -7,6 +10,12 @@
  * one readable line an event (infra/local/console-log.ts); tests listen with
  * {@link onLog}. Fields never carry tokens, secrets or message contents:
  * callers pass identifiers, statuses and durations only.
+ *
+ * An event may carry metrics ({@link log}'s `metrics`): in Lambda the event
+ * and its metrics are then ONE line, the embedded-metric-format document of
+ * shared/observe/emit.ts with the event's fields at its root and no `time`
+ * (`_aws.Timestamp` is the time), so a request or a job run costs one line
+ * of log ingestion, not two.
  */
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -27,13 +36,20 @@ export interface LogEvent {
 
 export type LogOutput = (event: LogEvent) => void;
 
-/** An event as the JSON line Lambda writes (time first, then the event), without its line end. */
-export const jsonLine = (event: LogEvent) => JSON.stringify({ time: new Date().toISOString(), ...event });
+/**
+ * An output writing each event as the JSON line Lambda writes (time first,
+ * then the event) through `write` (which adds the line end). When `write`
+ * is also the metric output (`setMetricOutput`), an event carrying metrics
+ * is written through it as one EMF line instead of two lines; the bench
+ * counts Lambda's bytes this way.
+ */
+export function jsonLinesTo(write: (line: string) => void): LogOutput {
+  // `lines` lets log() see where this output writes.
+  return Object.assign((event: LogEvent) => write(JSON.stringify({ time: new Date().toISOString(), ...event })), { lines: write });
+}
 
-/** Writes each event as its JSON line. */
-export const jsonLines: LogOutput = (event) => {
-  process.stdout.write(`${jsonLine(event)}\n`);
-};
+/** Writes each event as its JSON line on standard output (Lambda's default). */
+export const jsonLines: LogOutput = jsonLinesTo(stdoutLine);
 
 let output: LogOutput | null = jsonLines;
 const listeners = new Set<LogOutput>();
@@ -51,17 +67,37 @@ export function onLog(listener: LogOutput): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Writes one event, if its level is at or above `LOG_LEVEL` (`info` when unset or unknown). Never throws. */
-export function log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
+/**
+ * Writes one event, if its level is at or above `LOG_LEVEL` (`info` when
+ * unset or unknown), and emits `values` (sharing their `dimensions`' values,
+ * as {@link emit} takes them) whatever the level. When the log output is a
+ * JSON-lines output ({@link jsonLinesTo}; {@link jsonLines}, the default)
+ * whose writer is also the metric output (the default: both write to
+ * standard output), the event and its metrics are one EMF line on that
+ * writer. Otherwise each output gets its part as if there were two calls:
+ * a replaced log output (local mode's readable line) the event, the metric
+ * output the plain EMF line, a null output nothing. Listeners ({@link onLog},
+ * `onMetric`) see the event and the values either way. Never throws.
+ */
+export function log(
+  level: LogLevel,
+  msg: string,
+  fields: Record<string, unknown> = {},
+  values?: Partial<Record<MetricKey, number>>,
+  dimensions?: Partial<Record<DimensionName, string>>,
+): void {
   const asked = LEVELS.indexOf(process.env.LOG_LEVEL?.trim().toLowerCase() as LogLevel);
-  if (LEVELS.indexOf(level) < (asked < 0 ? 1 : asked)) return;
-  const event: LogEvent = { level, msg, ...fields };
-  try {
-    output?.(event);
-    for (const listener of listeners) listener(event);
-  } catch {
-    // A log line never breaks the work it describes.
+  const event: LogEvent | null = LEVELS.indexOf(level) >= (asked < 0 ? 1 : asked) ? { level, msg, ...fields } : null;
+  const oneLine = event && values && (output as { lines?: unknown } | null)?.lines === metricOutput;
+  if (event) {
+    try {
+      if (!oneLine) output?.(event);
+      for (const listener of listeners) listener(event);
+    } catch {
+      // A log line never breaks the work it describes.
+    }
   }
+  if (values) emit(values, dimensions, oneLine ? event : undefined);
 }
 
 /** An error as a log field: its name and message, cut to 500 characters (no stack, no request body). */

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { emit } from '../observe/emit.js';
 import { errorField, log } from '../observe/log.js';
 import { type SchedulerTimings, MAX_DELAY_SECONDS, timingsFromEnv } from './config.js';
 import { guildOf, SPREAD, shardsOf } from './keys.js';
@@ -198,19 +197,24 @@ function parseMessage(body: string): JobMessage | null {
 /** How a job's run ended, as its log line and metrics say. */
 type Outcome = 'done' | 'again' | 'retry' | 'parked';
 
-/** One line and one metrics line per run of a job's handler (`attempt` is the SQS delivery, 1 for the first). */
+/** One log event carrying its metrics (one line in Lambda) per run of a job's handler (`attempt` is the SQS delivery, 1 for the first). */
 function reportRun(work: DueWork, outcome: Outcome, startedAt: number, error?: string): void {
   const level = outcome === 'parked' ? 'error' : outcome === 'retry' ? 'warn' : 'info';
-  log(level, 'job', {
-    job: work.job,
-    key: work.key,
-    guild_id: guildOf(work.key, work.payload),
-    outcome,
-    attempt: work.receiveCount,
-    duration_ms: Math.round(performance.now() - startedAt),
-    ...(error ? { error } : {}),
-  });
-  emit({ jobsRun: 1, ...(outcome === 'retry' ? { jobsRetried: 1 } : outcome === 'parked' ? { jobsParked: 1 } : {}) }, { Job: work.job });
+  log(
+    level,
+    'job',
+    {
+      job: work.job,
+      key: work.key,
+      guild_id: guildOf(work.key, work.payload),
+      outcome,
+      attempt: work.receiveCount,
+      duration_ms: Math.round(performance.now() - startedAt),
+      ...(error ? { error } : {}),
+    },
+    { jobsRun: 1, ...(outcome === 'retry' ? { jobsRetried: 1 } : outcome === 'parked' ? { jobsParked: 1 } : {}) },
+    { Job: work.job },
+  );
 }
 
 export interface Scheduler {
@@ -367,8 +371,13 @@ export function createScheduler(overrides: Partial<SchedulerDeps> = {}): Schedul
           if (item.dispatches >= timings.maxDispatches) {
             if (await store.parkDue(job, item.work_key, null, `sent ${item.dispatches} times without completing`, now)) {
               result.parked++;
-              log('error', 'job parked', { job, key: item.work_key, guild_id: guildOf(item.work_key, item.payload), dispatches: item.dispatches });
-              emit({ jobsParked: 1 }, { Job: job });
+              log(
+                'error',
+                'job parked',
+                { job, key: item.work_key, guild_id: guildOf(item.work_key, item.payload), dispatches: item.dispatches },
+                { jobsParked: 1 },
+                { Job: job },
+              );
             }
             continue;
           }

@@ -28,8 +28,6 @@ describe('logs and metrics in local mode', () => {
       expect.objectContaining({
         level: 'info',
         route: 'polls.vote',
-        method: 'POST',
-        path: '/modules/polls/entry/vote',
         guild_id: where.guild,
         actor_id: member,
         status: 200,

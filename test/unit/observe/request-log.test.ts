@@ -53,8 +53,6 @@ describe('the request log line', () => {
       level: 'info',
       msg: 'request',
       route: 'polls.vote',
-      method: 'POST',
-      path: '/modules/polls/entry/vote',
       guild_id: GUILD,
       actor_id: MEMBER,
       status: 200,
