@@ -10,6 +10,12 @@
  * below, that gives the cost of a million of each event and of a month of a
  * model community. Figures, not tests.
  *
+ * Events the reference bot keys through the shared mechanism (a vote, a
+ * reaction, a join's two calls, a single recording: CostedEvent.keyed) are
+ * measured twice: without a key, as issue 45's figures were, and each call
+ * with its `Idempotency-Key`, as the bot sends them (behaviour §16); the
+ * model month is priced as the bot sends them.
+ *
  * Units: DynamoDB's own rules as dynalite applies them (a read unit per 4
  * KB read strongly consistently, half eventually; a write unit per KB
  * written), plus what dynalite does not report: a conditional write whose
@@ -126,6 +132,9 @@ const COMMUNITY = {
   } as Record<string, number>,
 };
 
+/** How a keyed figure's event is named: its calls as the reference bot sends them (the batch's key is in its own figure). */
+const KEYED = 'each call with its Idempotency-Key (as the reference bot sends it)';
+
 /** The model community's messages in the 10 s the bot holds them (CONTRACT §18): 50,000 a day. */
 const BATCHED_PER_FLUSH = Math.max(1, Math.round((50_000 * 10) / 86_400));
 
@@ -229,6 +238,9 @@ function meter(service: LocalService) {
     logBytes: 0,
   });
   let used = usage();
+  /** Whether the bot's calls carry their `Idempotency-Key`, as the reference bot sends them (behaviour §16). */
+  let keyed = false;
+  let keys = 0;
   const stopTable = countTableUse(() => used, 'benchCostMeter');
   const lines = (text: string) => {
     used.logBytes += Buffer.byteLength(text) + 1;
@@ -287,6 +299,14 @@ function meter(service: LocalService) {
       used.apiRequests++;
       return out;
     },
+    /** Sends the calls made from now on with an `Idempotency-Key` each (true), as the reference bot does, or without (false). */
+    keyCalls(on: boolean) {
+      keyed = on;
+    },
+    /** The headers a bot call carries besides its own: a key of its own while calls are keyed. */
+    key(): Record<string, string> {
+      return keyed ? { 'idempotency-key': `bot-call-${++keys}` } : {};
+    },
     /** An invocation that is not an API request's (a producer's run). */
     invoked() {
       used.otherInvocations++;
@@ -335,6 +355,12 @@ type Meter = ReturnType<typeof meter>;
 
 interface CostedEvent {
   name: string;
+  /**
+   * Whether its calls are measured a second time as the reference bot sends
+   * them, each with its `Idempotency-Key` kept by the shared mechanism
+   * (shared/http/idempotency.ts): the issue's figures are without.
+   */
+  keyed?: true;
   /** Untimed set-up; answers the event, sent `EVENTS` times (the `i`th), and what one event is (1, or the channels of an item). */
   prepare(service: LocalService, m: Meter): Promise<{ send: (i: number) => Promise<unknown>; per: number }>;
   /** Waits for the work the events queued (refreshes, units) before counting stops. */
@@ -347,6 +373,7 @@ const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const EVENTS_COSTED: CostedEvent[] = [
   {
     name: 'a vote',
+    keyed: true,
     async prepare(service, m) {
       const poll = await setUpPoll(service);
       return {
@@ -355,6 +382,7 @@ const EVENTS_COSTED: CostedEvent[] = [
           m.api(() =>
             succeed(service, 'POST', '/modules/polls/entry/vote', voteBody(poll.guild, poll.channel, poll.pollId, (i % 4) + 1), {
               'x-acting-user-id': snowflake(),
+              ...m.key(),
             }),
           ),
       };
@@ -364,6 +392,7 @@ const EVENTS_COSTED: CostedEvent[] = [
   },
   {
     name: 'a reaction check (reaction roles)',
+    keyed: true,
     async prepare(service, m) {
       const guild = snowflake();
       const channel = snowflake();
@@ -388,11 +417,15 @@ const EVENTS_COSTED: CostedEvent[] = [
         description: null,
       });
       const body = { guild_id: guild, channel_id: channel, message_id: panel.message_id, interaction_type: 'reaction_add', emoji_name: '😀', emoji_id: null };
-      return { per: 1, send: () => m.api(() => succeed(service, 'POST', '/modules/reactionroles/check', body, { 'x-acting-user-id': snowflake() })) };
+      return {
+        per: 1,
+        send: () => m.api(() => succeed(service, 'POST', '/modules/reactionroles/check', body, { 'x-acting-user-id': snowflake(), ...m.key() })),
+      };
     },
   },
   {
     name: 'a join with welcome and invite tracking',
+    keyed: true,
     async prepare(service, m) {
       const guild = snowflake();
       const channel = snowflake();
@@ -419,19 +452,24 @@ const EVENTS_COSTED: CostedEvent[] = [
           // The member joins on the platform (the sandbox's control route, not a platform call), then the bot sends both checks.
           const member = snowflake();
           await control(service, 'POST', `/_sandbox/guilds/${guild}/members/${member}/join-via-invite/${invite_code}`, {});
-          await m.api(() => succeed(service, 'POST', '/modules/welcoming/check/welcome/channel', { guild_id: guild }, { 'x-acting-user-id': member }));
-          await m.api(() => succeed(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': member }));
+          await m.api(() =>
+            succeed(service, 'POST', '/modules/welcoming/check/welcome/channel', { guild_id: guild }, { 'x-acting-user-id': member, ...m.key() }),
+          );
+          await m.api(() =>
+            succeed(service, 'POST', '/modules/invite-tracker/events/join/check-invite', { guild_id: guild }, { 'x-acting-user-id': member, ...m.key() }),
+          );
         },
       };
     },
   },
   {
     name: SINGLE_RECORDING,
+    keyed: true,
     async prepare(service, m) {
       const guild = snowflake();
       await succeed(service, 'POST', '/modules/serverstats/enable', { guild_id: guild });
       const body = () => ({ guild_id: guild, channel_id: snowflake(), author_id: snowflake(), message_id: snowflake() });
-      return { per: 1, send: () => m.api(() => succeed(service, 'POST', '/modules/serverstats/stats/messages/sent', body())) };
+      return { per: 1, send: () => m.api(() => succeed(service, 'POST', '/modules/serverstats/stats/messages/sent', body(), m.key())) };
     },
   },
   {
@@ -553,30 +591,39 @@ export async function runCostBench(): Promise<Row[]> {
   const m = meter(service);
   const rows: Row[] = [];
   const perEvent = new Map<string, number>();
+  /** The same events as the reference bot sends them, each call keyed: what the model month is priced with. */
+  const keyedEvent = new Map<string, number>();
+  /** Sends the event `count` times after three untimed (a warm function, as most of a month's events meet) and prices one. */
+  const measure = async (event: CostedEvent, send: (i: number) => Promise<unknown>, per: number, keyed: boolean) => {
+    m.keyCalls(keyed);
+    for (let i = 0; i < 3; i++) await send(1_000_000 + i);
+    await event.settle?.(service);
+    await m.reset();
+    const times: number[] = [];
+    const count = event.name.startsWith('a feed') ? Math.max(1, Math.round(EVENTS / 100)) : EVENTS;
+    for (let i = 0; i < count; i++) {
+      const started = performance.now();
+      await send(i);
+      times.push(performance.now() - started);
+    }
+    await event.settle?.(service);
+    const used = await m.take();
+    m.keyCalls(false);
+    const c = priced(used, count * per);
+    const name = keyed ? `${event.name}, ${KEYED}` : event.name;
+    rows.push({
+      section: SECTION,
+      measure: `a million of: ${name}`,
+      value: dollars(c.total * 1e6),
+      note: `API Gateway ${dollars(c.parts.api * 1e6)}, DynamoDB ${dollars(c.parts.dynamo * 1e6)} (${(used.readUnits / (count * per)).toFixed(2)} RRU + ${(used.writeUnits / (count * per)).toFixed(2)} WRU in ${(used.tableRequests / (count * per)).toFixed(2)} requests), Lambda ${dollars(c.parts.lambda * 1e6)} (${c.invocations.toFixed(2)} invocations, ${c.ms.toFixed(1)} ms at ${DEFAULT_SETTINGS.memorySize} MB; ${used.routeMs.length > 0 ? median(used.routeMs).toFixed(1) : '0'} ms a route measured (median), median event ${median(times).toFixed(1)} ms), SQS ${dollars(c.parts.sqs * 1e6)} (${(used.sqsMessages / (count * per)).toFixed(3)} messages), logs ${dollars(c.parts.logs * 1e6)} (the functions' own lines ${(used.logBytes / (count * per)).toFixed(0)} B); ${(used.platformCalls / (count * per)).toFixed(2)} platform calls in ${(used.platformRounds / (count * per)).toFixed(2)} rounds; ${count * per} measured`,
+    });
+    return c.total;
+  };
   try {
     for (const event of EVENTS_COSTED) {
       const { send, per } = await event.prepare(service, m);
-      // A few first, untimed: a warm function, as most of a month's events meet.
-      for (let i = 0; i < 3; i++) await send(1_000_000 + i);
-      await event.settle?.(service);
-      await m.reset();
-      const times: number[] = [];
-      const count = event.name.startsWith('a feed') ? Math.max(1, Math.round(EVENTS / 100)) : EVENTS;
-      for (let i = 0; i < count; i++) {
-        const started = performance.now();
-        await send(i);
-        times.push(performance.now() - started);
-      }
-      await event.settle?.(service);
-      const used = await m.take();
-      const c = priced(used, count * per);
-      perEvent.set(event.name, c.total);
-      rows.push({
-        section: SECTION,
-        measure: `a million of: ${event.name}`,
-        value: dollars(c.total * 1e6),
-        note: `API Gateway ${dollars(c.parts.api * 1e6)}, DynamoDB ${dollars(c.parts.dynamo * 1e6)} (${(used.readUnits / (count * per)).toFixed(2)} RRU + ${(used.writeUnits / (count * per)).toFixed(2)} WRU in ${(used.tableRequests / (count * per)).toFixed(2)} requests), Lambda ${dollars(c.parts.lambda * 1e6)} (${c.invocations.toFixed(2)} invocations, ${c.ms.toFixed(1)} ms at ${DEFAULT_SETTINGS.memorySize} MB; ${used.routeMs.length > 0 ? median(used.routeMs).toFixed(1) : '0'} ms a route measured (median), median event ${median(times).toFixed(1)} ms), SQS ${dollars(c.parts.sqs * 1e6)} (${(used.sqsMessages / (count * per)).toFixed(3)} messages), logs ${dollars(c.parts.logs * 1e6)} (the functions' own lines ${(used.logBytes / (count * per)).toFixed(0)} B); ${(used.platformCalls / (count * per)).toFixed(2)} platform calls in ${(used.platformRounds / (count * per)).toFixed(2)} rounds; ${count * per} measured`,
-      });
+      perEvent.set(event.name, await measure(event, send, per, false));
+      if (event.keyed) keyedEvent.set(event.name, await measure(event, send, per, true));
     }
   } finally {
     m.stop();
@@ -586,7 +633,7 @@ export async function runCostBench(): Promise<Row[]> {
   const eventOf = (name: string) => (name === 'recording' ? BATCHED_RECORDING : name);
   const month = Object.entries(COMMUNITY.perDay).map(([name, perDay]) => ({
     name: eventOf(name),
-    dollars: perDay * 30 * (perEvent.get(eventOf(name)) ?? Number.NaN),
+    dollars: perDay * 30 * (keyedEvent.get(eventOf(name)) ?? perEvent.get(eventOf(name)) ?? Number.NaN),
   }));
   const total = month.reduce((n, e) => n + e.dollars, 0) + fixed.total;
   const ranked = [...month].sort((a, b) => b.dollars - a.dollars);
@@ -603,7 +650,9 @@ export async function runCostBench(): Promise<Row[]> {
       value: dollars(total),
       note: `events a day assumed: ${Object.entries(COMMUNITY.perDay)
         .map(([name, n]) => `${n.toLocaleString('en-US')} × ${eventOf(name)}`)
-        .join(', ')}; ${ranked.map((e) => `${e.name} ${dollars(e.dollars)}`).join(', ')}, fixed ${dollars(fixed.total)}`,
+        .join(
+          ', ',
+        )}, each keyed as the reference bot sends it; ${ranked.map((e) => `${e.name} ${dollars(e.dollars)}`).join(', ')}, fixed ${dollars(fixed.total)}`,
     },
     {
       section: SECTION,
