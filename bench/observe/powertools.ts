@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, Metrics } from '@aws-lambda-powertools/metrics';
 
-/** The same two lines with Powertools for AWS Lambda's Logger and Metrics. */
+/** The same event and metrics with Powertools for AWS Lambda's Logger and Metrics (two lines: they write apart). */
 const logger = new Logger({ serviceName: 'guild-modules' });
 const metrics = new Metrics({ namespace: 'GuildModules', serviceName: 'guild-modules' });
 
