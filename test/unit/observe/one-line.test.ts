@@ -1,40 +1,13 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod/mini';
-import { endpoint } from '#shared/http/endpoint.js';
-import { snowflake } from '#shared/http/schemas.js';
 import { setMetricOutput, stdoutLine } from '#shared/observe/emit.js';
 import { type LogEvent, jsonLines, jsonLinesTo, log, setLogOutput } from '#shared/observe/log.js';
 import { METRIC_NAMESPACE } from '#shared/observe/metrics.js';
 import { lambdaContext } from '#infra/local/lambda-context.js';
 import { observe } from '#test/helpers/observe.js';
 import { startTable, testScheduler } from '../scheduler/harness.js';
+import { GUILD, MEMBER, broken, event as request, ok } from './vote-request.js';
 
-const GUILD = '123456789012345678';
-const MEMBER = '223456789012345678';
-
-function event(body: unknown): APIGatewayProxyEvent {
-  return {
-    resource: '/modules/polls/entry/vote',
-    path: '/modules/polls/entry/vote',
-    httpMethod: 'POST',
-    headers: { 'X-Acting-User-Id': MEMBER },
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: JSON.stringify(body),
-    isBase64Encoded: false,
-    requestContext: { authorizer: { caller: 'service' }, operationName: 'polls.vote' },
-  } as unknown as APIGatewayProxyEvent;
-}
-
-const Body = z.object({ guild_id: snowflake });
-const ok = endpoint({ id: 'test.endpoint', body: Body, actor: 'required' }, () => ({ done: true }));
-const broken = endpoint({ id: 'test.endpoint', body: Body }, () => {
-  throw new Error('something internal broke');
-});
+const event = (body: unknown) => request(body, { 'X-Acting-User-Id': MEMBER });
 
 /** What `work` writes to standard output with Lambda's outputs (the defaults), one entry a write. */
 async function lambdaStdout(work: () => Promise<unknown> | void): Promise<string[]> {
@@ -65,6 +38,9 @@ const directive = (name: string, unit: string, dimensions: string[][]) => ({
   Metrics: [{ Name: name, Unit: unit }],
 });
 
+/** The directives of a request answered 2xx: the count by module and status class, the duration by module. */
+const answered = [directive('Requests', 'Count', byStatus), directive('RequestDuration', 'Milliseconds', [['Module']])];
+
 afterEach(() => {
   delete process.env.LOG_LEVEL;
 });
@@ -88,7 +64,7 @@ describe('a request in Lambda', () => {
       cold_start: expect.any(Boolean),
       _aws: {
         Timestamp: expect.any(Number),
-        CloudWatchMetrics: [directive('Requests', 'Count', byStatus), directive('RequestDuration', 'Milliseconds', [['Module']])],
+        CloudWatchMetrics: answered,
       },
       Module: 'polls',
       StatusClass: '2xx',
@@ -120,7 +96,7 @@ describe('a request in Lambda', () => {
     expect(document(quiet[0]!)).toEqual({
       _aws: {
         Timestamp: expect.any(Number),
-        CloudWatchMetrics: [directive('Requests', 'Count', byStatus), directive('RequestDuration', 'Milliseconds', [['Module']])],
+        CloudWatchMetrics: answered,
       },
       Module: 'polls',
       StatusClass: '2xx',

@@ -1,39 +1,10 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod/mini';
-import { endpoint } from '#shared/http/endpoint.js';
-import { snowflake } from '#shared/http/schemas.js';
 import { setMetricOutput } from '#shared/observe/emit.js';
 import { jsonLines, log } from '#shared/observe/log.js';
 import { METRIC_NAMESPACE } from '#shared/observe/metrics.js';
 import { lambdaContext } from '#infra/local/lambda-context.js';
 import { observe } from '#test/helpers/observe.js';
-
-const GUILD = '123456789012345678';
-const MEMBER = '223456789012345678';
-
-function event(body: unknown, headers: Record<string, string> = {}): APIGatewayProxyEvent {
-  return {
-    resource: '/modules/polls/entry/vote',
-    path: '/modules/polls/entry/vote',
-    httpMethod: 'POST',
-    headers,
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: JSON.stringify(body),
-    isBase64Encoded: false,
-    requestContext: { authorizer: { caller: 'service' }, operationName: 'polls.vote' },
-  } as unknown as APIGatewayProxyEvent;
-}
-
-const Body = z.object({ guild_id: snowflake });
-const ok = endpoint({ id: 'test.endpoint', body: Body, actor: 'required' }, () => ({ done: true }));
-const broken = endpoint({ id: 'test.endpoint', body: Body }, () => {
-  throw new Error('something internal broke');
-});
+import { GUILD, MEMBER, broken, event, ok } from './vote-request.js';
 
 afterEach(() => {
   delete process.env.LOG_LEVEL;
