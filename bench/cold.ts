@@ -148,7 +148,7 @@ function routeEvent(route: Route, spec: RouteSpec, extra: Input = {}) {
     resource: route.path,
     path: route.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!),
     httpMethod: route.method,
-    headers: { 'content-type': 'application/json', ...(spec.actor ? { 'x-acting-user-id': MEMBER } : {}) },
+    headers: { 'content-type': 'application/json', ...(spec.actor ? { 'x-acting-user-id': MEMBER } : {}), ...extra.headers },
     queryStringParameters: query ? Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) : null,
     pathParameters: Object.keys(params).length > 0 ? params : null,
     body: body ? JSON.stringify(body) : null,
@@ -244,6 +244,7 @@ function routePreparation(route: Route, spec: RouteSpec, routeById: Map<string, 
       take(await sendThrough(service, event), make.take);
     }
     if (setup?.shown) Object.assign(ids, setup.shown(await (await fetch(`${new URL(service.sandboxUrl!).origin}/_sandbox/state`)).text(), ids));
+    if (setup?.run) Object.assign(ids, await setup.run(service, guild, ids));
     const event = inGuild(routeEvent(route, spec, setup?.input?.(ids)), guild);
     await ownedOnSandbox(service, spec, event, guild);
     return event;
@@ -437,8 +438,14 @@ export async function coldRequestBench(): Promise<ColdResult> {
       SERVICE_TOKEN: 'bench-service-token',
       PLATFORM_API_BASE_URL: platform.url + new URL(service.sandboxUrl!).pathname,
       PLATFORM_BOT_TOKEN: BOT_TOKEN,
-      // The sandbox's socials sources and verification links, as local mode set them.
-      ...Object.fromEntries([...Object.keys(sourceUrls('')), 'PUBLIC_BASE_URL'].map((name) => [name, process.env[name] ?? ''])),
+      // As local mode set them: the sandbox's socials sources and the loopback host they may be reached on, the
+      // verification links and dashboard's public URL, and the OAuth2 client the dashboard signs members in with.
+      ...Object.fromEntries(
+        [...Object.keys(sourceUrls('')), 'SOURCE_ALLOWED_HOSTS', 'PUBLIC_BASE_URL', 'PLATFORM_CLIENT_ID', 'PLATFORM_CLIENT_SECRET'].map((name) => [
+          name,
+          process.env[name] ?? '',
+        ]),
+      ),
     };
     const samples = new Map<string, Sample[]>();
     const requests = new Map<string, number[]>();

@@ -1,3 +1,5 @@
+import type { LocalService } from '#infra/local/start.js';
+
 /** The guild of the bench's requests; each cold request has its own in its place. */
 export const GUILD = '1234567890123456789';
 /** The member every bench request acts as (`X-Acting-User-Id`); what it edits, it owns. */
@@ -71,11 +73,12 @@ export const fixtures: Record<string, { body?: Record<string, unknown>; query?: 
   },
 };
 
-/** Input that names what a setup made: path parameters, body fields, query fields. */
+/** Input that names what a setup made: path parameters, body fields, query fields, headers (a cookie, another acting member). */
 export interface Input {
   path?: Record<string, string>;
   body?: Record<string, unknown>;
   query?: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 /** A request to the sandbox platform (POST unless `method` says) with `body`: a control route (under `/_sandbox`), or with `api` its platform API as the bot; `take` as in {@link Make}. */
@@ -108,6 +111,12 @@ export interface Setup {
   make?: Make[];
   /** More names, read from the sandbox platform's state after the steps (what a member was shown). */
   shown?: (state: string, ids: Record<string, string>) => Record<string, string>;
+  /**
+   * Last, what no route of the service makes, in the bench's own process
+   * against the same table and platform: a job's run (local mode runs no jobs
+   * here), a member's sign-in through the platform's pages. Answers more names.
+   */
+  run?: (service: LocalService, guild: string, ids: Record<string, string>) => Promise<Record<string, string>>;
   input?: (ids: Record<string, string>) => Input;
 }
 
@@ -117,6 +126,25 @@ const pollBody: Setup = { make: [aPoll], input: (ids) => ({ body: { poll_id: ids
 const aGiveaway: Make = { route: 'giveaways.create-entry', input: () => ({ body: { giveaway_owner_id: MEMBER } }), take: { entry: 'entry.entry_id' } };
 const onGiveaway = (ids: Record<string, string>): Input => ({ path: { entry_id: ids.entry! } });
 const giveaway: Setup = { make: [aGiveaway], input: onGiveaway };
+/** A member other than {@link MEMBER}, entering too: a reroll draws who the first round did not. */
+const OTHER_MEMBER = '2234567890123456790';
+const entrant = (member: string): Make => ({ route: 'giveaways.enter', input: (ids) => ({ ...onGiveaway(ids), headers: { 'x-acting-user-id': member } }) });
+/**
+ * A giveaway with two entrants, ended by its owner and then by its end job
+ * (run here to completion, as local mode's jobs would within seconds): its
+ * first round drew one of the two, and a reroll draws the other.
+ */
+const endedGiveaway: Setup = {
+  make: [aGiveaway, entrant(MEMBER), entrant(OTHER_MEMBER), { route: 'giveaways.end-entry', input: onGiveaway }],
+  run: async (_service, guild, ids) => {
+    const { endGiveaway } = await import('#functions/giveaways/lifecycle.js');
+    // Each run answers whether more is left (a piece of the draw, the announcement); local mode would run it again at once.
+    let more = await endGiveaway(guild, ids.entry!);
+    while (more) more = await endGiveaway(guild, ids.entry!);
+    return {};
+  },
+  input: onGiveaway,
+};
 const panel: Make = { route: 'reactionroles.create-panel', take: { panel: 'panel.panel_id', message: 'panel.message_id', channel: 'panel.channel_id' } };
 const panelEntry: Make = {
   route: 'reactionroles.add-entry',
@@ -148,6 +176,72 @@ const onTheWeb: Setup = {
 };
 const forum: Setup = { sandbox: [{ path: '/sources/forum/a' }] };
 
+/** The guild made on the sandbox with the member in it allowed to manage it (Manage Server), as the dashboard lists it. */
+const managedGuild: Sandbox[] = [
+  { method: 'PUT', path: `/guilds/${GUILD}`, body: { name: 'Bench guild' } },
+  { path: `/guilds/${GUILD}/members/${MEMBER}/join`, body: { username: 'bench' } },
+  { method: 'PUT', path: `/guilds/${GUILD}/members/${MEMBER}/permissions`, body: { permissions: '32' } },
+];
+
+/** The `name=value` of a `Set-Cookie` header, as a browser sends it back. */
+const cookiePair = (setCookie: string | null) => (setCookie ?? '').split(';')[0]!;
+
+/** A redirect's target; throws with the page when the answer is not one. */
+async function redirectOf(res: Response): Promise<URL> {
+  const location = res.headers.get('location');
+  if (res.status !== 302 || !location) throw new Error(`${res.url}: ${res.status}, not a redirect: ${await res.text()}`);
+  return new URL(location, res.url);
+}
+
+/**
+ * {@link MEMBER} signing in to the dashboard as a browser does: local mode's
+ * login page, the sandbox platform's authorize form approved, and, to
+ * `finish`, local mode's callback. Answers the callback's code and state with
+ * the login cookie, or the session's cookie once finished.
+ */
+async function signIn(service: LocalService, finish: boolean): Promise<Record<string, string>> {
+  const login = await fetch(`${service.url}/dashboard/login`, { redirect: 'manual' });
+  const loginCookie = cookiePair(login.headers.get('set-cookie'));
+  const authorize = await redirectOf(login);
+  const form = new URLSearchParams(authorize.searchParams);
+  form.set('user_id', MEMBER);
+  form.set('decision', 'approve');
+  const back = await redirectOf(
+    await fetch(new URL('/oauth2/authorize', authorize), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      redirect: 'manual',
+    }),
+  );
+  if (!finish) return { code: back.searchParams.get('code') ?? '', state: back.searchParams.get('state') ?? '', cookie: loginCookie };
+  const callback = await fetch(back, { redirect: 'manual', headers: { cookie: loginCookie } });
+  await redirectOf(callback);
+  return { cookie: cookiePair(callback.headers.get('set-cookie')) };
+}
+
+/**
+ * A poll's close, parked as if it had failed on its last delivery (behaviour
+ * §9.1: local mode runs no jobs here to fail it five times); the replay
+ * names it.
+ */
+const parkedClose: Setup = {
+  // The replay's route is no module's, so polls is enabled here.
+  make: [{ route: 'polls.enable' }, aPoll],
+  run: async (_service, guild, ids) => {
+    const [{ dueKeyOf }, { PollJobs }, { parkDue }, { parkedId }] = await Promise.all([
+      import('#functions/polls/keys.js'),
+      import('#functions/polls/jobs.js'),
+      import('#shared/scheduler/store.js'),
+      import('#shared/scheduler/parked.js'),
+    ]);
+    const key = dueKeyOf(guild, ids.poll!);
+    if (!(await parkDue(PollJobs.close, key, null, 'The platform answered 500', Date.now()))) throw new Error(`no ${PollJobs.close} due for ${key}`);
+    return { parked: parkedId(PollJobs.close, key) };
+  },
+  input: (ids) => ({ body: { id: ids.parked } }),
+};
+
 export const setups: Record<string, Setup> = {
   'polls.get-poll': pollPath,
   'polls.edit-poll': pollPath,
@@ -158,13 +252,15 @@ export const setups: Record<string, Setup> = {
   'polls.handler-edit': pollBody,
   'polls.handler-close': pollBody,
   'polls.handler-delete': pollBody,
+  'polls.list-voters': { make: [aPoll, { route: 'polls.vote', input: (ids) => ({ body: { poll_id: ids.poll } }) }], input: pollPath.input },
   'giveaways.get-entry': giveaway,
   'giveaways.edit-entry': giveaway,
   'giveaways.delete-entry': giveaway,
   'giveaways.enter': giveaway,
   'giveaways.leave': { make: [aGiveaway, { route: 'giveaways.enter', input: onGiveaway }], input: onGiveaway },
-  // Answers 422: a giveaway is rerolled once it has ended, which only its end job does.
-  'giveaways.reroll': giveaway,
+  'giveaways.end-entry': giveaway,
+  'giveaways.list-participants': { make: [aGiveaway, entrant(MEMBER)], input: onGiveaway },
+  'giveaways.reroll': endedGiveaway,
   'reactionroles.get-panel': onPanel,
   'reactionroles.edit-panel': onPanel,
   'reactionroles.delete-panel': onPanel,
@@ -201,7 +297,16 @@ export const setups: Record<string, Setup> = {
     input: (ids) => ({ body: { invite_code: ids.code } }),
   },
   'auth.delete-api-key': { make: [{ route: 'auth.create-api-key', take: { id: 'api_key.key_id' } }], input: (ids) => ({ body: { key_id: ids.id } }) },
-  'socials.create-forum': forum,
+  'auth.get-api-key': { make: [{ route: 'auth.create-api-key', take: { id: 'api_key.key_id' } }], input: (ids) => ({ path: { key_id: ids.id! } }) },
+  'parked.replay': parkedClose,
+  'dashboard.callback': {
+    sandbox: managedGuild,
+    run: (service) => signIn(service, false),
+    input: (ids) => ({ query: { code: ids.code, state: ids.state }, headers: { cookie: ids.cookie! } }),
+  },
+  'dashboard.guild': { sandbox: managedGuild, run: (service) => signIn(service, true), input: (ids) => ({ headers: { cookie: ids.cookie! } }) },
+  // A community of the guild's own: the first to watch a community also starts its polling, as every cold request then does.
+  'socials.create-forum': { sandbox: [{ path: `/sources/forum/${GUILD}` }], input: () => ({ body: { community: GUILD } }) },
   'socials.delete-forum': { ...forum, make: [{ route: 'socials.create-forum' }] },
   'socials.get-uploads-playlist-id': { sandbox: [{ path: '/sources/video/@bench_user' }] },
   'socials.stream-refresh-filter': { sandbox: [{ path: '/sources/stream/bench_user' }] },
