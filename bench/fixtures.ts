@@ -176,6 +176,8 @@ const onTheWeb: Setup = {
 };
 const forum: Setup = { sandbox: [{ path: '/sources/forum/a' }] };
 
+const anApiKey: Make = { route: 'auth.create-api-key', take: { id: 'api_key.key_id' } };
+
 /** The guild made on the sandbox with the member in it allowed to manage it (Manage Server), as the dashboard lists it. */
 const managedGuild: Sandbox[] = [
   { method: 'PUT', path: `/guilds/${GUILD}`, body: { name: 'Bench guild' } },
@@ -296,8 +298,8 @@ export const setups: Record<string, Setup> = {
     make: [{ route: 'invite-tracker.create-invite', take: { code: 'invite_code' } }],
     input: (ids) => ({ body: { invite_code: ids.code } }),
   },
-  'auth.delete-api-key': { make: [{ route: 'auth.create-api-key', take: { id: 'api_key.key_id' } }], input: (ids) => ({ body: { key_id: ids.id } }) },
-  'auth.get-api-key': { make: [{ route: 'auth.create-api-key', take: { id: 'api_key.key_id' } }], input: (ids) => ({ path: { key_id: ids.id! } }) },
+  'auth.delete-api-key': { make: [anApiKey], input: (ids) => ({ body: { key_id: ids.id } }) },
+  'auth.get-api-key': { make: [anApiKey], input: (ids) => ({ path: { key_id: ids.id! } }) },
   'parked.replay': parkedClose,
   'dashboard.callback': {
     sandbox: managedGuild,
