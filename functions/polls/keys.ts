@@ -102,10 +102,10 @@ export const VoterEntity = entity({
   parse: (item): Voter => ({ member_id: String(item.member_id), votes: (item.votes as MemberVotes | undefined) ?? {}, version: Number(item.version ?? 0) }),
 });
 
-/** The removal of a deleted poll's voters (`shared/scheduler/removal.ts`): its cutoff and place, beside the voters. */
 /** The voter sweep's place item's name, a constant so the sweep's declaration reads no property (lifecycle.ts). */
 export const VOTER_SWEEP_ENTITY = 'poll_voter_sweep';
 
+/** The removal of a deleted poll's voters (`shared/scheduler/removal.ts`): its cutoff and place, beside the voters. */
 export const VoterSweepEntity = entity({
   name: VOTER_SWEEP_ENTITY,
   prefix: 'SWEEP',

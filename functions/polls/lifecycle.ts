@@ -25,8 +25,6 @@ export interface PollSettings {
   delete_ended_service_polls: boolean;
 }
 
-export { REFRESH_DELAY_MS, requestRefresh };
-
 /**
  * In a rush the window widens (behaviour §7): after a render, the next one
  * waits this many milliseconds for each vote a second the poll received

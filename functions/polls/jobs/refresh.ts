@@ -1,4 +1,5 @@
-import { REFRESH_DELAY_MS, refreshPollMessage } from '../lifecycle.js';
+import { refreshPollMessage } from '../lifecycle.js';
+import { REFRESH_DELAY_MS } from '../refresh-request.js';
 import { PollJobs, parseDueKey } from '../keys.js';
 import { scheduledJob } from '#shared/scheduler/index.js';
 

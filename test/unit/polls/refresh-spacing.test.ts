@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REFRESH_SPACING_MS, REFRESH_DELAY_MS, refreshSpacing } from '#functions/polls/lifecycle.js';
+import { MAX_REFRESH_SPACING_MS, refreshSpacing } from '#functions/polls/lifecycle.js';
+import { REFRESH_DELAY_MS } from '#functions/polls/refresh-request.js';
 
 const NOW = Date.parse('2026-11-27T12:00:00.000Z');
 const created_at = new Date(NOW - 3_600_000).toISOString();
