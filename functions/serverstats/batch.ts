@@ -16,10 +16,8 @@ import { type ModuleStateItem, readModuleStateCached } from '#shared/modules/sto
 import type { BatchRecord } from './batch-schemas.js';
 import type { FamilyShape } from './families.js';
 import { fileLater } from './filing.js';
-import { type PackFields, type PackedStat, deletePacks, keyedFirst, packItem, putPacks, putPacksOnce } from './packs.js';
+import { type PackFields, type PackKey, type PackedStat, deletePacks, keyedFirst, packItem, putPacks, putPacksOnce } from './packs.js';
 import { ID_TYPE, MODULE, SETTINGS_CACHE_MS, closeVoiceSession, openVoiceSession, recordFromBody, recordPresence } from './stats.js';
-
-type PackKey = ReturnType<typeof packItem>[0];
 
 /** The record fields naming the member and the channel, by shape (as `recordFromBody` fills them). */
 function packFields(shape: FamilyShape): PackFields {

@@ -145,14 +145,11 @@ const PackEntity = entity({
   },
 });
 
+/** A pack's key. */
+export type PackKey = Parameters<typeof PackEntity.key>[0];
+
 /** A family's records of one batch, as the pack to store (its key and attributes). */
-export function packItem(
-  guildId: string,
-  family: string,
-  stats: readonly PackedStat[],
-  fields: PackFields,
-  first = stats[0]!.id,
-): [Parameters<typeof PackEntity.key>[0], Item] {
+export function packItem(guildId: string, family: string, stats: readonly PackedStat[], fields: PackFields, first = stats[0]!.id): [PackKey, Item] {
   const newest = stats
     .map((s) => s.time)
     .sort()
@@ -181,13 +178,13 @@ export function keyedFirst(seed: string, family: string): number {
  * conditional write a family, at once): answers the keys of those this call
  * wrote; the others an earlier attempt of the same batch wrote.
  */
-export async function putPacksOnce(packs: readonly ReturnType<typeof packItem>[]): Promise<ReturnType<typeof packItem>[0][]> {
+export async function putPacksOnce(packs: readonly ReturnType<typeof packItem>[]): Promise<PackKey[]> {
   const written = await Promise.all(packs.map(([key, item]) => PackEntity.put(key, item, { condition: { pk: { exists: false } } })));
   return packs.filter((_, index) => written[index]).map(([key]) => key);
 }
 
 /** Deletes packs by their keys (a keyed batch's own, when its key turns out to be another request's). */
-export const deletePacks = (keys: readonly ReturnType<typeof packItem>[0][]) => PackEntity.deleteMany(keys);
+export const deletePacks = (keys: readonly PackKey[]) => PackEntity.deleteMany(keys);
 
 /** The first read of a fetch's packs: a page seldom needs more than the newest; each read after it takes twice as many (DynamoDB stops one at 1 MB). */
 const FIRST_READ = 8;
